@@ -1,0 +1,3 @@
+//! Game engines. Each knows its rules and nothing of HTTP.
+
+pub mod tank_battle;

@@ -1,0 +1,51 @@
+//! Tank Battle: an 11x11 game of sliding tanks, commanders, mines, a
+//! contaminated centre and two bases (SPEC section 2).
+//!
+//! The engine knows nothing of HTTP. Vocabulary types ([`Square`], [`Side`],
+//! [`Bitboard`], [`Layout`], [`Position`], [`Move`]) each live in a file of
+//! their own; rules live in `movegen` (bitboards), `validate` (the reference
+//! walk with reason codes), `outcome` (end and score) and `perft`.
+
+mod attacks;
+mod bitboard;
+mod error;
+mod layout;
+mod movegen;
+mod moves;
+mod outcome;
+pub mod perft;
+mod piece;
+mod position;
+mod side;
+mod square;
+mod tbn;
+mod validate;
+
+pub use bitboard::Bitboard;
+pub use error::{IllegalMove, Notation, ParseError, PositionError, Reason};
+pub use layout::{Layout, Terrain, STANDARD_NAME, STANDARD_TEXT};
+pub use moves::{Move, MoveText};
+pub use outcome::{Outcome, Score, SideScore};
+pub use piece::{Piece, Role};
+pub use position::{Position, Setup};
+pub use side::Side;
+pub use square::Square;
+pub use tbn::INITIAL_TBN;
+
+/// Parses TBN `text` and checks it against `layout`.
+pub fn parse_position(text: &str, layout: &Layout) -> Result<Position, PositionParseError> {
+    let setup: Setup = text.parse()?;
+    Ok(Position::from_setup(setup, layout)?)
+}
+
+/// TBN text that is not notation, or notation that breaks an invariant.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionParseError {
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    #[error(transparent)]
+    Invalid(#[from] PositionError),
+}
+
+#[cfg(test)]
+mod perft_tests;

@@ -1,0 +1,135 @@
+//! Legal move generation on bitboards.
+//!
+//! For each tank of the side to move, the squares it may reach are the
+//! slider attacks through the *blockers* (terrain it may not pass plus every
+//! tank), minus the squares it may not *enter* (that terrain, own tanks and
+//! enemy tanks on contaminated squares). Tanks standing in the enemy base
+//! treat every square outside that base as terrain they may not pass.
+
+use super::attacks::slider_attacks;
+use super::bitboard::Bitboard;
+use super::layout::Layout;
+use super::moves::Move;
+use super::piece::Role;
+use super::position::Position;
+use super::square::Square;
+
+/// Per-node masks shared by all tanks of the side to move.
+struct Masks {
+    own: Bitboard,
+    enemy: Bitboard,
+    commanders: Bitboard,
+    enemy_base: Bitboard,
+    /// Terrain a free normal tank may not pass, plus all tanks.
+    tank_blockers: Bitboard,
+    tank_forbidden: Bitboard,
+    commander_blockers: Bitboard,
+    commander_forbidden: Bitboard,
+    locked_blockers: Bitboard,
+    locked_forbidden: Bitboard,
+}
+
+impl Masks {
+    #[inline]
+    fn new(pos: &Position, layout: &Layout) -> Masks {
+        let us = pos.turn();
+        let own = pos.tanks(us);
+        let enemy = pos.tanks(!us);
+        let occupied = own | enemy;
+        let mines = layout.mines();
+        let contaminated = layout.contaminated();
+        let enemy_base = layout.base(!us);
+        let never = own | (enemy & contaminated);
+        Masks {
+            own,
+            enemy,
+            commanders: pos.commanders(),
+            enemy_base,
+            tank_blockers: occupied | mines | contaminated,
+            tank_forbidden: never | mines | contaminated,
+            commander_blockers: occupied | mines,
+            commander_forbidden: never | mines,
+            locked_blockers: occupied | !enemy_base,
+            locked_forbidden: own | !enemy_base,
+        }
+    }
+
+    /// The squares the tank on `from` may move to.
+    #[inline(always)]
+    fn targets(&self, from: Square) -> Bitboard {
+        let (blockers, forbidden) = if self.enemy_base.contains(from) {
+            (self.locked_blockers, self.locked_forbidden)
+        } else if self.commanders.contains(from) {
+            (self.commander_blockers, self.commander_forbidden)
+        } else {
+            (self.tank_blockers, self.tank_forbidden)
+        };
+        Bitboard(slider_attacks(from, blockers).0 & !forbidden.0)
+    }
+}
+
+impl Position {
+    /// Calls `f(from, targets)` for each tank of the side to move, ignoring
+    /// whether the game is over.
+    #[inline]
+    fn for_each_tank_targets(&self, layout: &Layout, mut f: impl FnMut(Square, Bitboard)) {
+        let masks = Masks::new(self, layout);
+        for from in masks.own {
+            f(from, masks.targets(from));
+        }
+    }
+
+    /// The legal moves, in generation order (by `from` index, then `to`
+    /// index). Empty when the game is over.
+    pub fn legal_moves(&self, layout: &Layout) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(64);
+        self.legal_moves_into(layout, &mut moves);
+        moves
+    }
+
+    /// Appends the legal moves to `out` (see [`Position::legal_moves`]).
+    pub fn legal_moves_into(&self, layout: &Layout, out: &mut Vec<Move>) {
+        if self.a_side_is_home(layout) {
+            return;
+        }
+        let masks = Masks::new(self, layout);
+        for from in masks.own {
+            for to in masks.targets(from) {
+                let capture = masks.enemy.contains(to).then(|| {
+                    if masks.commanders.contains(to) {
+                        Role::Commander
+                    } else {
+                        Role::Tank
+                    }
+                });
+                out.push(Move { from, to, capture });
+            }
+        }
+    }
+
+    /// The legal moves of the tank on `from` (empty if it is not a tank of
+    /// the side to move, or the game is over).
+    pub fn legal_moves_from(&self, layout: &Layout, from: Square) -> Vec<Move> {
+        let mut moves = self.legal_moves(layout);
+        moves.retain(|mv| mv.from == from);
+        moves
+    }
+
+    /// The number of legal moves (0 when the game is over).
+    #[inline]
+    pub fn count_legal_moves(&self, layout: &Layout) -> u64 {
+        if self.a_side_is_home(layout) {
+            return 0;
+        }
+        let mut count = 0u64;
+        self.for_each_tank_targets(layout, |_, targets| count += u64::from(targets.count()));
+        count
+    }
+
+    /// Whether the side to move has any move, ignoring rule 7's first
+    /// condition.
+    pub(crate) fn can_move(&self, layout: &Layout) -> bool {
+        let masks = Masks::new(self, layout);
+        masks.own.into_iter().any(|from| masks.targets(from).any())
+    }
+}

@@ -1,0 +1,128 @@
+//! Moves and their notation: `j4-j5` (quiet) and `d10xd4` (capture).
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::error::{Notation, ParseError};
+use super::piece::Role;
+use super::square::Square;
+
+/// A legal move in a given position.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+    /// The kind of enemy tank removed, for a capture.
+    pub capture: Option<Role>,
+}
+
+impl Move {
+    pub const fn is_capture(&self) -> bool {
+        self.capture.is_some()
+    }
+}
+
+/// Canonical notation: `from-to` or `fromxto`.
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sep = if self.is_capture() { 'x' } else { '-' };
+        write!(f, "{}{sep}{}", self.from, self.to)
+    }
+}
+
+/// A move as a request writes it: two squares, with `-`, `x` or nothing
+/// between them, in either case. Whether it is legal, and whether it
+/// captures, depends on the position.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct MoveText {
+    pub from: Square,
+    pub to: Square,
+}
+
+impl FromStr for MoveText {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<MoveText, ParseError> {
+        let trimmed = text.trim();
+        let bytes = trimmed.as_bytes();
+        let parsed = Square::parse_prefix(bytes).and_then(|(from, used)| {
+            let rest = bytes.get(used..)?;
+            let rest = match rest.first() {
+                Some(b'-' | b'x' | b'X') => rest.get(1..)?,
+                _ => rest,
+            };
+            match Square::parse_prefix(rest) {
+                Some((to, len)) if len == rest.len() => Some(MoveText { from, to }),
+                _ => None,
+            }
+        });
+        parsed.ok_or_else(|| {
+            ParseError::new(
+                Notation::Move,
+                format!("`{text}` is not a move: write two squares such as `j4-j5` or `d10xd4`"),
+            )
+        })
+    }
+}
+
+impl From<Move> for MoveText {
+    fn from(mv: Move) -> MoveText {
+        MoveText {
+            from: mv.from,
+            to: mv.to,
+        }
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(s: &str) -> Result<String, ParseError> {
+        s.parse::<MoveText>()
+            .map(|m| format!("{}-{}", m.from, m.to))
+    }
+
+    #[test]
+    fn accepts_every_separator_and_case() {
+        for s in ["j4-f8", "j4xf8", "j4f8", "J4-F8", "J4XF8", " j4-f8 "] {
+            assert_eq!(text(s).as_deref(), Ok("j4-f8"), "{s}");
+        }
+        assert_eq!(text("a10a11").as_deref(), Ok("a10-a11"));
+        assert_eq!(text("k11xa1").as_deref(), Ok("k11-a1"));
+    }
+
+    #[test]
+    fn rejects_malformed_moves() {
+        for s in [
+            "", "j4", "j4-", "-j4", "j4--f8", "j4-f8x", "j4 f8", "l4-f8", "j0-f8", "j4-f12",
+            "j4_f8", "j4-f8-g9", "ü",
+        ] {
+            let err = s.parse::<MoveText>().unwrap_err();
+            assert_eq!(err.notation, Notation::Move, "{s}");
+        }
+    }
+
+    #[test]
+    fn canonical_form_marks_captures() {
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        let quiet = Move {
+            from: sq("j4"),
+            to: sq("j5"),
+            capture: None,
+        };
+        let capture = Move {
+            from: sq("d10"),
+            to: sq("d4"),
+            capture: Some(Role::Commander),
+        };
+        assert_eq!(quiet.to_string(), "j4-j5");
+        assert_eq!(capture.to_string(), "d10xd4");
+    }
+}

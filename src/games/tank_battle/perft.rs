@@ -1,0 +1,81 @@
+//! Perft: the number of leaf positions of the legal-move tree, for testing
+//! move generators against each other.
+//!
+//! perft(0) = 1; a finished position has perft 0 at any depth above 0;
+//! otherwise perft(d) is the sum of perft(d - 1) over the children.
+
+use thiserror::Error;
+
+use super::layout::Layout;
+use super::moves::Move;
+use super::position::Position;
+
+/// The search would expand more positions than its budget allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("perft would expand more than {budget} positions")]
+pub struct BudgetExceeded {
+    pub budget: u64,
+}
+
+/// perft(`depth`) of `pos`.
+pub fn perft(pos: &Position, layout: &Layout, depth: u32) -> u64 {
+    let mut unlimited = u64::MAX;
+    walk(pos, layout, depth, &mut unlimited).unwrap_or(0)
+}
+
+/// perft of each legal move's child at `depth - 1`, in generation order,
+/// expanding at most `budget` interior positions in all.
+pub fn divide(
+    pos: &Position,
+    layout: &Layout,
+    depth: u32,
+    budget: u64,
+) -> Result<Vec<(Move, u64)>, BudgetExceeded> {
+    let mut left = budget;
+    let exceeded = BudgetExceeded { budget };
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
+    pos.legal_moves(layout)
+        .into_iter()
+        .map(|mv| {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            walk(&child, layout, depth - 1, &mut left)
+                .map(|n| (mv, n))
+                .ok_or(exceeded)
+        })
+        .collect()
+}
+
+/// perft(`depth`) within a budget of expanded interior positions.
+pub fn perft_budgeted(
+    pos: &Position,
+    layout: &Layout,
+    depth: u32,
+    budget: u64,
+) -> Result<u64, BudgetExceeded> {
+    let mut left = budget;
+    walk(pos, layout, depth, &mut left).ok_or(BudgetExceeded { budget })
+}
+
+/// Depth-first count with bulk counting at depth 1; `None` when the budget
+/// runs out.
+fn walk(pos: &Position, layout: &Layout, depth: u32, budget: &mut u64) -> Option<u64> {
+    match depth {
+        0 => Some(1),
+        1 => Some(pos.count_legal_moves(layout)),
+        _ => {
+            *budget = budget.checked_sub(1)?;
+            let mut moves = Vec::with_capacity(64);
+            pos.legal_moves_into(layout, &mut moves);
+            let mut nodes = 0;
+            for mv in moves {
+                let mut child = *pos;
+                child.play_unchecked(mv);
+                nodes += walk(&child, layout, depth - 1, budget)?;
+            }
+            Some(nodes)
+        }
+    }
+}

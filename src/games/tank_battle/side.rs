@@ -1,0 +1,54 @@
+//! The two sides.
+
+use std::fmt;
+use std::ops::Not;
+
+/// A side: White moves first and starts in the bottom-right base.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl Side {
+    /// Both sides, White first.
+    pub const ALL: [Side; 2] = [Side::White, Side::Black];
+
+    /// 0 for White, 1 for Black: the index of per-side arrays.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// `"white"` or `"black"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Side::White => "white",
+            Side::Black => "black",
+        }
+    }
+
+    /// The side-to-move letter of TBN: `w` or `b`.
+    pub const fn letter(self) -> char {
+        match self {
+            Side::White => 'w',
+            Side::Black => 'b',
+        }
+    }
+}
+
+impl Not for Side {
+    type Output = Side;
+
+    fn not(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
