@@ -1,7 +1,11 @@
 //! tank-rules: a stateless rules engine for tank board games, served over
 //! HTTP.
 //!
-//! - [`games`] holds the engines (no HTTP);
-//! - [`api`] is the actix-web layer, documented with utoipa.
+//! - [`games`] holds the engines; they know nothing of HTTP;
+//! - [`api`] is the actix-web layer, documented with utoipa;
+//! - [`limits`] and [`config`] are shared by all games.
 
+pub mod api;
+pub mod config;
 pub mod games;
+pub mod limits;

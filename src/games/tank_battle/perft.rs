@@ -12,7 +12,7 @@ use super::position::Position;
 
 /// The search would expand more positions than its budget allows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-#[error("perft would expand more than {budget} positions")]
+#[error("perft would generate moves for more than {budget} positions")]
 pub struct BudgetExceeded {
     pub budget: u64,
 }
@@ -24,18 +24,19 @@ pub fn perft(pos: &Position, layout: &Layout, depth: u32) -> u64 {
 }
 
 /// perft of each legal move's child at `depth - 1`, in generation order,
-/// expanding at most `budget` interior positions in all.
+/// generating moves for at most `budget` positions in all (the root
+/// included).
 pub fn divide(
     pos: &Position,
     layout: &Layout,
     depth: u32,
     budget: u64,
 ) -> Result<Vec<(Move, u64)>, BudgetExceeded> {
-    let mut left = budget;
     let exceeded = BudgetExceeded { budget };
     if depth == 0 {
         return Ok(Vec::new());
     }
+    let mut left = budget.checked_sub(1).ok_or(exceeded)?;
     pos.legal_moves(layout)
         .into_iter()
         .map(|mv| {
@@ -48,7 +49,7 @@ pub fn divide(
         .collect()
 }
 
-/// perft(`depth`) within a budget of expanded interior positions.
+/// perft(`depth`), generating moves for at most `budget` positions.
 pub fn perft_budgeted(
     pos: &Position,
     layout: &Layout,
@@ -59,14 +60,17 @@ pub fn perft_budgeted(
     walk(pos, layout, depth, &mut left).ok_or(BudgetExceeded { budget })
 }
 
-/// Depth-first count with bulk counting at depth 1; `None` when the budget
-/// runs out.
+/// Depth-first count with bulk counting at depth 1. Each position whose
+/// moves are generated (every one above depth 0) costs one unit of
+/// `budget`; `None` when the budget runs out.
 fn walk(pos: &Position, layout: &Layout, depth: u32, budget: &mut u64) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
+    }
+    *budget = budget.checked_sub(1)?;
     match depth {
-        0 => Some(1),
         1 => Some(pos.count_legal_moves(layout)),
         _ => {
-            *budget = budget.checked_sub(1)?;
             let mut moves = Vec::with_capacity(64);
             pos.legal_moves_into(layout, &mut moves);
             let mut nodes = 0;

@@ -1,0 +1,130 @@
+//! The JSON body extractor: content type and size checked, and
+//! deserialisation errors reported with the path of the offending field.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
+use actix_web::http::header;
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
+use futures_util::StreamExt;
+use serde::de::DeserializeOwned;
+
+use super::problem::ApiError;
+use crate::limits::Limits;
+
+/// A JSON request body of type `T`. Unlike `actix_web::web::Json`, every
+/// failure is an [`ApiError`] (so it is served as problem+json) and names
+/// the field that failed.
+#[derive(Debug)]
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<ApiJson<T>, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let limit = req
+            .app_data::<web::Data<Limits>>()
+            .map_or(Limits::DEFAULT_BODY_BYTES, |limits| limits.body_bytes);
+        let is_json = req.mime_type().ok().flatten().is_some_and(|mime| {
+            (mime.type_() == "application" && mime.subtype() == "json")
+                || mime.suffix().is_some_and(|suffix| suffix == "json")
+        });
+        let declared = req
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<usize>().ok());
+        let mut payload = payload.take();
+        Box::pin(async move {
+            if !is_json {
+                return Err(ApiError::UnsupportedMediaType);
+            }
+            if declared.is_some_and(|len| len > limit) {
+                return Err(ApiError::PayloadTooLarge { limit });
+            }
+            let mut body = web::BytesMut::new();
+            while let Some(chunk) = payload.next().await {
+                let chunk = chunk.map_err(|e| {
+                    ApiError::bad_request(format!("reading the body failed: {e}"), None)
+                })?;
+                if body.len() + chunk.len() > limit {
+                    return Err(ApiError::PayloadTooLarge { limit });
+                }
+                body.extend_from_slice(&chunk);
+            }
+            parse(&body).map(ApiJson)
+        })
+    }
+}
+
+/// Deserialises `body`, rejecting trailing data.
+fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        let field = (path != ".").then_some(path);
+        let detail = match inner.classify() {
+            serde_json::error::Category::Data => match &field {
+                Some(field) => format!("field `{field}`: {inner}"),
+                None => inner.to_string(),
+            },
+            _ => format!("malformed JSON: {inner}"),
+        };
+        ApiError::bad_request(detail, field)
+    })?;
+    de.end()
+        .map_err(|e| ApiError::bad_request(format!("malformed JSON: {e}"), None))?;
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Body {
+        position: String,
+        moves: Vec<String>,
+    }
+
+    fn field_of(body: &str) -> Option<String> {
+        match parse::<Body>(body.as_bytes()) {
+            Err(ApiError::BadRequest { field, .. }) => field,
+            other => panic!("expected a bad request, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn names_the_failing_field() {
+        assert_eq!(
+            field_of(r#"{"position":"x","moves":["a",3]}"#).as_deref(),
+            Some("moves[1]")
+        );
+        assert_eq!(
+            field_of(r#"{"position":1,"moves":[]}"#).as_deref(),
+            Some("position")
+        );
+        assert_eq!(field_of(r#"{"position":"x"}"#), None);
+        assert_eq!(
+            field_of(r#"{"position":"x","moves":[],"extra":1}"#).as_deref(),
+            Some("extra")
+        );
+    }
+
+    #[test]
+    fn rejects_malformed_json_and_trailing_data() {
+        for body in ["", "{", r#"{"position":"x","moves":[]} x"#, "[1,2"] {
+            match parse::<Body>(body.as_bytes()) {
+                Err(ApiError::BadRequest { detail, .. }) => {
+                    assert!(detail.starts_with("malformed JSON"), "{body}: {detail}")
+                }
+                other => panic!("{body}: {other:?}"),
+            }
+        }
+    }
+}

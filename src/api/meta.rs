@@ -1,0 +1,159 @@
+//! Service-level routes: health, the game catalogue, and the fallback that
+//! answers unknown paths (404) and wrong methods (405) as problem+json.
+
+use std::collections::BTreeMap;
+
+use actix_web::{get, web, HttpRequest, HttpResponse};
+use serde::Serialize;
+use utoipa::openapi::OpenApi;
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+use super::problem::ApiError;
+
+const TAG: &str = "service";
+
+/// Registers the service-level routes.
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(healthz).service(list_games);
+}
+
+/// Liveness.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    #[schema(example = "ok")]
+    pub status: &'static str,
+}
+
+/// One game the service referees.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GameInfo {
+    /// The path segment of the game's routes.
+    #[schema(example = "tank-battle")]
+    pub id: &'static str,
+    #[schema(example = "Tank Battle")]
+    pub name: &'static str,
+    pub description: &'static str,
+    /// The sides, in the game's own names.
+    #[schema(example = json!(["white", "black"]))]
+    pub players: Vec<&'static str>,
+    /// How turns work.
+    #[schema(example = "alternating moves")]
+    pub kind: &'static str,
+    /// `METHOD /path` of every route of the game.
+    #[schema(example = json!(["GET /v1/tank-battle/initial", "POST /v1/tank-battle/legal-moves"]))]
+    pub endpoints: Vec<String>,
+}
+
+/// The games the service referees.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GamesResponse {
+    pub games: Vec<GameInfo>,
+}
+
+/// The static part of each game's entry.
+const GAMES: &[(&str, &str, &str, &[&str], &str)] = &[(
+    "tank-battle",
+    "Tank Battle",
+    "11x11 board of sliding tanks: commanders, mines, a contaminated centre and two bases; \
+     occupy the enemy base with as many tanks as possible.",
+    &["white", "black"],
+    "alternating moves",
+)];
+
+/// Routes by path, with their methods; built from the OpenAPI document so
+/// the catalogue and the 405 answers cannot drift from the routes.
+#[derive(Clone, Debug, Default)]
+pub struct RouteTable {
+    methods: BTreeMap<String, Vec<String>>,
+}
+
+impl RouteTable {
+    pub fn from_openapi(doc: &OpenApi, extra: &[(&str, &str)]) -> RouteTable {
+        let mut methods: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (path, item) in &doc.paths.paths {
+            let entry = methods.entry(path.clone()).or_default();
+            let ops = [
+                ("GET", &item.get),
+                ("PUT", &item.put),
+                ("POST", &item.post),
+                ("DELETE", &item.delete),
+                ("PATCH", &item.patch),
+            ];
+            entry.extend(
+                ops.iter()
+                    .filter(|(_, op)| op.is_some())
+                    .map(|(m, _)| (*m).to_owned()),
+            );
+        }
+        for (method, path) in extra {
+            methods
+                .entry((*path).to_owned())
+                .or_default()
+                .push((*method).to_owned());
+        }
+        RouteTable { methods }
+    }
+
+    /// The methods allowed on `path`, if it is a route.
+    pub fn allowed(&self, path: &str) -> Option<&[String]> {
+        self.methods.get(path).map(Vec::as_slice)
+    }
+
+    /// The catalogue of games with their endpoints.
+    pub fn games(&self) -> GamesResponse {
+        let games = GAMES
+            .iter()
+            .map(|&(id, name, description, players, kind)| {
+                let prefix = format!("/v1/{id}/");
+                let endpoints = self
+                    .methods
+                    .iter()
+                    .filter(|(path, _)| path.starts_with(&prefix))
+                    .flat_map(|(path, methods)| methods.iter().map(move |m| format!("{m} {path}")))
+                    .collect();
+                GameInfo {
+                    id,
+                    name,
+                    description,
+                    players: players.to_vec(),
+                    kind,
+                    endpoints,
+                }
+            })
+            .collect();
+        GamesResponse { games }
+    }
+}
+
+/// Liveness probe.
+#[utoipa::path(tag = TAG, operation_id = "healthz", responses((status = 200, description = "The service is up", body = Health)))]
+#[get("/healthz")]
+async fn healthz() -> web::Json<Health> {
+    web::Json(Health { status: "ok" })
+}
+
+/// The games this service referees and their endpoints.
+#[utoipa::path(tag = TAG, operation_id = "list_games", responses((status = 200, description = "The catalogue", body = GamesResponse)))]
+#[get("/v1/games")]
+async fn list_games(routes: web::Data<RouteTable>) -> web::Json<GamesResponse> {
+    web::Json(routes.games())
+}
+
+/// Answers requests no route took: 405 when the path exists with another
+/// method, else 404.
+pub async fn fallback(
+    req: HttpRequest,
+    routes: web::Data<RouteTable>,
+) -> Result<HttpResponse, ApiError> {
+    let path = req.path();
+    Err(match routes.allowed(path) {
+        Some(methods) => ApiError::MethodNotAllowed {
+            method: req.method().to_string(),
+            allow: methods.join(", "),
+        },
+        None => ApiError::NotFound {
+            path: path.to_owned(),
+        },
+    })
+}

@@ -1,0 +1,107 @@
+//! The HTTP layer: actix-web routes documented with utoipa. Routes are
+//! registered through `utoipa_actix_web`, so the OpenAPI document is built
+//! from the same calls that build the server and cannot drift from it.
+
+pub mod json;
+pub mod meta;
+pub mod problem;
+pub mod tank_battle;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::{web, App};
+use utoipa::OpenApi;
+use utoipa_actix_web::service_config::ServiceConfig;
+use utoipa_actix_web::{scope, AppExt};
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::limits::Limits;
+use problem::ApiError;
+
+/// Where the OpenAPI document is served.
+pub const OPENAPI_PATH: &str = "/openapi.json";
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "tank-rules",
+        description = "A stateless rules engine for tank board games. Every request carries the whole \
+position; the service validates moves, lists legal moves, applies moves, scores positions and \
+counts perft from the rules alone.\n\nErrors are RFC 9457 `application/problem+json` documents \
+with a stable `code`: 400 for malformed requests and notation (`BAD_REQUEST`, `BAD_POSITION`, \
+`BAD_LAYOUT`, `BAD_MOVE_NOTATION`, `INVALID_POSITION`, `LIMIT_EXCEEDED`), 422 for illegal moves \
+(the rule's reason code, or `GAME_OVER`), 404, 405, 413 (body over 64 KiB by default) and 415.",
+        license(name = "MIT OR Apache-2.0")
+    ),
+    tags(
+        (name = "tank-battle", description = "Tank Battle: 11x11, sliding tanks, commanders, mines, a contaminated centre and two bases. \
+Positions are TBN (`<placement> <side> <ply>`), layouts are `standard` or 11 rows of `. # ~ w W b B`, \
+moves are `from-to` / `fromxto`."),
+        (name = "service", description = "Health and the catalogue of games.")
+    )
+)]
+struct ApiDoc;
+
+/// Registers every documented route.
+fn routes(cfg: &mut ServiceConfig) {
+    cfg.configure(meta::configure)
+        .service(scope(tank_battle::SCOPE).configure(tank_battle::configure));
+}
+
+/// The OpenAPI document of the service.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(routes)
+        .split_for_parts()
+        .1
+}
+
+/// The OpenAPI document as the pretty JSON committed in `openapi/openapi.json`.
+pub fn openapi_json() -> String {
+    let mut text = openapi().to_pretty_json().unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The whole application: routes, Swagger UI, error handling and logging.
+pub fn app(
+    limits: Limits,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let (app, doc) = App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(routes)
+        .split_for_parts();
+    let route_table = meta::RouteTable::from_openapi(
+        &doc,
+        &[
+            ("GET", OPENAPI_PATH),
+            ("GET", "/swagger-ui"),
+            ("GET", "/swagger-ui/"),
+        ],
+    );
+    app.app_data(web::Data::new(limits))
+        .app_data(web::Data::new(route_table))
+        .app_data(web::QueryConfig::default().error_handler(|err, _req| {
+            ApiError::bad_request(format!("query string: {err}"), None).into()
+        }))
+        .app_data(
+            web::PathConfig::default().error_handler(|err, _req| {
+                ApiError::bad_request(format!("path: {err}"), None).into()
+            }),
+        )
+        .service(web::redirect("/swagger-ui", "/swagger-ui/"))
+        .service(SwaggerUi::new("/swagger-ui/{_:.*}").url(OPENAPI_PATH, doc))
+        .default_service(web::to(meta::fallback))
+        .wrap(tracing_actix_web::TracingLogger::default())
+}

@@ -1,0 +1,681 @@
+//! `/v1/tank-battle`: the HTTP face of the Tank Battle engine. Handlers
+//! decode the request, call the engine, and encode the answer; the rules
+//! live in `games::tank_battle`.
+
+use std::collections::BTreeMap;
+
+use actix_web::{get, post, web};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_actix_web::service_config::ServiceConfig;
+
+use super::json::ApiJson;
+use super::problem::{ApiError, Problem};
+use crate::games::tank_battle::{
+    self as engine, perft, IllegalMove, Layout, Move, MoveText, Outcome, Position, Role, Score,
+    Side, SideScore, Square,
+};
+use crate::limits::Limits;
+
+/// Path of this game's routes.
+pub const SCOPE: &str = "/v1/tank-battle";
+const TAG: &str = "tank-battle";
+
+/// Registers the Tank Battle routes.
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(initial)
+        .service(legal_moves)
+        .service(validate)
+        .service(apply)
+        .service(score_position)
+        .service(replay)
+        .service(perft_count);
+}
+
+// ---------------------------------------------------------------- DTOs ---
+
+/// A side of Tank Battle.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SideName {
+    White,
+    Black,
+}
+
+impl From<Side> for SideName {
+    fn from(side: Side) -> SideName {
+        match side {
+            Side::White => SideName::White,
+            Side::Black => SideName::Black,
+        }
+    }
+}
+
+/// Query of `initial`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct InitialQuery {
+    /// `standard` (the default) or 11 rows of layout notation, rank 11
+    /// first, separated by `/`.
+    #[param(example = "standard")]
+    pub layout: Option<String>,
+}
+
+/// The start position of a layout.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InitialResponse {
+    /// TBN of the start position: commanders on their commander starts,
+    /// normal tanks on the other base squares, White to move.
+    #[schema(example = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0")]
+    pub position: String,
+    /// The layout in layout notation (11 rows, rank 11 first).
+    #[schema(
+        example = "Bbbbb....../bbbb..#..../bbb..#...../bb.#....#../....~~~..../.#..~~~..#./....~~~..../..#....#.ww/.....#..www/....#..wwww/......wwwwW"
+    )]
+    pub layout: String,
+}
+
+/// A position and its layout.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "position": engine::INITIAL_TBN,
+    "layout": "standard"
+}))]
+pub struct PositionRequest {
+    /// Position in TBN: `<placement> <side> <ply>`.
+    pub position: String,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    pub layout: Option<String>,
+}
+
+/// A position, its layout, and optionally one tank to list moves for.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "position": engine::INITIAL_TBN,
+    "layout": "standard",
+    "from": "j4"
+}))]
+pub struct LegalMovesRequest {
+    /// Position in TBN: `<placement> <side> <ply>`.
+    pub position: String,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    pub layout: Option<String>,
+    /// Only list the moves of the tank on this square (e.g. `j4`).
+    #[serde(default)]
+    pub from: Option<String>,
+}
+
+/// One legal move.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MoveEntry {
+    /// Canonical notation: `from-to`, or `fromxto` for a capture.
+    #[serde(rename = "move")]
+    #[schema(example = "j4-j5")]
+    pub notation: String,
+    #[schema(example = "j4")]
+    pub from: String,
+    #[schema(example = "j5")]
+    pub to: String,
+    /// Whether the move removes an enemy tank.
+    pub capture: bool,
+}
+
+impl From<Move> for MoveEntry {
+    fn from(mv: Move) -> MoveEntry {
+        MoveEntry {
+            notation: mv.to_string(),
+            from: mv.from.to_string(),
+            to: mv.to.to_string(),
+            capture: mv.is_capture(),
+        }
+    }
+}
+
+/// The legal moves, sorted by `from` (file, then rank), then by `to`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LegalMovesResponse {
+    pub moves: Vec<MoveEntry>,
+    /// Number of moves listed.
+    #[schema(example = 45)]
+    pub count: usize,
+}
+
+/// A position, its layout and a move.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "position": engine::INITIAL_TBN,
+    "layout": "standard",
+    "move": "j4-j5"
+}))]
+pub struct MoveRequest {
+    /// Position in TBN: `<placement> <side> <ply>`.
+    pub position: String,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    pub layout: Option<String>,
+    /// Two squares with `-`, `x` or nothing between them, either case:
+    /// `j4-j5`, `d10xd4`, `J4J5`.
+    #[serde(rename = "move")]
+    pub notation: String,
+}
+
+/// Why a move is illegal.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReasonBody {
+    /// Stable reason code, the first that applies in the order of SPEC 2.6:
+    /// `GAME_OVER`, `NO_TANK_AT_FROM`, `NOT_YOUR_TANK`, `NOT_A_LINE`, `MINE`,
+    /// `CONTAMINATED`, `LOCKED_IN_ENEMY_BASE`, `PATH_BLOCKED`,
+    /// `OWN_TANK_AT_TO`, `CAPTURE_IN_CONTAMINATED`.
+    #[schema(example = "CONTAMINATED")]
+    pub code: String,
+    /// The rule in words.
+    #[schema(example = "only a commander may enter or pass a contaminated square (g7)")]
+    pub message: String,
+    /// The square where the move failed: the walked square for path reasons,
+    /// `from` for `NO_TANK_AT_FROM` and `NOT_YOUR_TANK`; absent for
+    /// `GAME_OVER` and `NOT_A_LINE`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "g7")]
+    pub square: Option<String>,
+}
+
+impl From<IllegalMove> for ReasonBody {
+    fn from(err: IllegalMove) -> ReasonBody {
+        ReasonBody {
+            code: err.reason.code().to_owned(),
+            message: err.message(),
+            square: err.square.map(|sq| sq.to_string()),
+        }
+    }
+}
+
+/// Whether a move is legal: `{"legal":true,"move"}` or
+/// `{"legal":false,"reason"}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ValidateResponse {
+    pub legal: bool,
+    /// The move in canonical notation, when legal.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    #[schema(example = "j4-j5")]
+    pub notation: Option<String>,
+    /// The first rule the move breaks, when illegal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<ReasonBody>,
+}
+
+/// The tank a capture removed.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Captured {
+    #[schema(example = "d4")]
+    pub square: String,
+    pub kind: TankKind,
+    /// The side the captured tank belonged to.
+    pub side: SideName,
+}
+
+/// The kind of a tank.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TankKind {
+    Tank,
+    Commander,
+}
+
+impl From<Role> for TankKind {
+    fn from(role: Role) -> TankKind {
+        match role {
+            Role::Tank => TankKind::Tank,
+            Role::Commander => TankKind::Commander,
+        }
+    }
+}
+
+/// Both sides' current score (rule 8).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ScorePair {
+    #[schema(example = 14)]
+    pub white: u32,
+    #[schema(example = 14)]
+    pub black: u32,
+}
+
+/// The position after a move, and the game's state there.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ApplyResponse {
+    /// TBN after the move (canonical).
+    #[schema(example = "ctttt6/tttt7/ttt8/tt9/11/11/9T1/10T/8TTT/7TTTT/6TTTTC b 1")]
+    pub position: String,
+    /// The move in canonical notation.
+    #[serde(rename = "move")]
+    #[schema(example = "j4-j5")]
+    pub notation: String,
+    /// The captured tank, or null.
+    pub captured: Option<Captured>,
+    /// Whether the game is over after the move (rule 7).
+    pub finished: bool,
+    /// The winner of a finished game by score; null while it goes on or on
+    /// a draw.
+    pub winner: Option<SideName>,
+    /// Whether a finished game is drawn (equal scores).
+    pub draw: bool,
+    pub score: ScorePair,
+}
+
+/// Points of one side by source; they add up to its score.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Breakdown {
+    /// 3 if its commander stands on the opponent's commander start, else 0.
+    pub commander_on_start: u32,
+    /// 2 if its commander stands elsewhere in the opponent's base, else 0.
+    pub commander_in_base: u32,
+    /// 2 points per normal tank in the opponent's base.
+    pub tanks_in_base: u32,
+    /// 1 point per other surviving tank (the commander included).
+    pub tanks_on_field: u32,
+}
+
+impl From<SideScore> for Breakdown {
+    fn from(s: SideScore) -> Breakdown {
+        Breakdown {
+            commander_on_start: s.commander_on_start,
+            commander_in_base: s.commander_in_base,
+            tanks_in_base: s.tanks_in_base,
+            tanks_on_field: s.tanks_on_field,
+        }
+    }
+}
+
+/// Breakdown of both sides' points.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BreakdownPair {
+    pub white: Breakdown,
+    pub black: Breakdown,
+}
+
+/// The score of a position and whether (and how) the game is over.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ScoreResponse {
+    pub score: ScorePair,
+    /// Whether the game is over (rule 7).
+    pub finished: bool,
+    /// Winner of a finished game; null while it goes on or on a draw.
+    pub winner: Option<SideName>,
+    /// Whether a finished game is drawn.
+    pub draw: bool,
+    pub breakdown: BreakdownPair,
+}
+
+/// A game to replay: a start position and moves.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "layout": "standard",
+    "moves": ["k4-k5", "a8-a7", "k5-k6"]
+}))]
+pub struct ReplayRequest {
+    /// Start position in TBN; the layout's initial position when absent.
+    #[serde(default)]
+    pub start: Option<String>,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    pub layout: Option<String>,
+    /// Moves in order, in move notation.
+    pub moves: Vec<String>,
+}
+
+/// The positions a game passed through.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplayResponse {
+    /// TBN after each move, in order.
+    pub positions: Vec<String>,
+    /// Score and state of the last position.
+    #[serde(rename = "final")]
+    pub final_state: ScoreResponse,
+}
+
+/// A perft request.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "position": engine::INITIAL_TBN,
+    "layout": "standard",
+    "depth": 3,
+    "divide": true
+}))]
+pub struct PerftRequest {
+    /// Position in TBN: `<placement> <side> <ply>`.
+    pub position: String,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    pub layout: Option<String>,
+    /// Depth in plies, 0 up to the server's cap (default 5).
+    #[schema(example = 3)]
+    pub depth: u32,
+    /// Also report the count below each legal move.
+    #[serde(default)]
+    pub divide: bool,
+}
+
+/// Leaf count of the legal-move tree.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PerftResponse {
+    /// perft(depth): 1 at depth 0; 0 for a finished position at depth 1 or
+    /// more; else the sum over legal moves of the child's perft(depth - 1).
+    #[schema(example = 108097)]
+    pub nodes: u64,
+    /// When asked: perft(depth - 1) below each legal move, keyed by its
+    /// canonical notation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!({"j4-j5": 2350, "k4-k5": 2401}))]
+    pub divide: Option<BTreeMap<String, u64>>,
+}
+
+// ------------------------------------------------------------ decoding ---
+
+fn decode_layout(text: Option<&str>) -> Result<Layout, ApiError> {
+    match text {
+        None => Ok(Layout::STANDARD),
+        Some(text) => Layout::parse(text).map_err(|e| ApiError::notation(e, "layout")),
+    }
+}
+
+fn decode_position(text: &str, layout: &Layout, field: &str) -> Result<Position, ApiError> {
+    engine::parse_position(text, layout).map_err(|err| match err {
+        engine::PositionParseError::Parse(error) => ApiError::notation(error, field),
+        engine::PositionParseError::Invalid(error) => ApiError::InvalidPosition {
+            error,
+            field: field.to_owned(),
+        },
+    })
+}
+
+fn decode_move(text: &str, field: &str) -> Result<MoveText, ApiError> {
+    text.parse().map_err(|e| ApiError::notation(e, field))
+}
+
+fn decode(position: &str, layout: Option<&str>) -> Result<(Layout, Position), ApiError> {
+    let layout = decode_layout(layout)?;
+    let position = decode_position(position, &layout, "position")?;
+    Ok((layout, position))
+}
+
+fn score_pair(score: &Score) -> ScorePair {
+    ScorePair {
+        white: score.white.total(),
+        black: score.black.total(),
+    }
+}
+
+fn score_response(position: &Position, layout: &Layout) -> ScoreResponse {
+    let score = position.score(layout);
+    let outcome = position.outcome(layout);
+    ScoreResponse {
+        score: score_pair(&score),
+        finished: outcome.is_some(),
+        winner: outcome.and_then(Outcome::winner).map(SideName::from),
+        draw: outcome == Some(Outcome::Draw),
+        breakdown: BreakdownPair {
+            white: score.white.into(),
+            black: score.black.into(),
+        },
+    }
+}
+
+// ------------------------------------------------------------ handlers ---
+
+/// The start position of a layout.
+///
+/// Commanders stand on their commander starts and normal tanks on every
+/// other square of their base; White moves first.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "tank_battle_initial",
+    params(InitialQuery),
+    responses(
+        (status = 200, description = "The start position", body = InitialResponse),
+        (status = 400, description = "`BAD_LAYOUT`, or an unknown query parameter (`BAD_REQUEST`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/initial")]
+async fn initial(query: web::Query<InitialQuery>) -> Result<web::Json<InitialResponse>, ApiError> {
+    let layout = decode_layout(query.layout.as_deref())?;
+    Ok(web::Json(InitialResponse {
+        position: Position::initial(&layout).to_string(),
+        layout: layout.to_string(),
+    }))
+}
+
+/// Every legal move of the side to move.
+///
+/// Sorted by `from` square (file, then rank), then by `to`. A finished
+/// position has no legal moves. With `from`, only that tank's moves.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "tank_battle_legal_moves",
+    request_body = LegalMovesRequest,
+    responses(
+        (status = 200, description = "The legal moves", body = LegalMovesResponse),
+        (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` (for `from`) or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/legal-moves")]
+async fn legal_moves(
+    body: ApiJson<LegalMovesRequest>,
+) -> Result<web::Json<LegalMovesResponse>, ApiError> {
+    let request = body.0;
+    let (layout, position) = decode(&request.position, request.layout.as_deref())?;
+    let mut moves = match request.from.as_deref() {
+        Some(from) => {
+            let from: Square = from.parse().map_err(|e| ApiError::notation(e, "from"))?;
+            position.legal_moves_from(&layout, from)
+        }
+        None => position.legal_moves(&layout),
+    };
+    moves.sort_by_key(|mv| (mv.from.file_major_key(), mv.to.file_major_key()));
+    Ok(web::Json(LegalMovesResponse {
+        count: moves.len(),
+        moves: moves.into_iter().map(MoveEntry::from).collect(),
+    }))
+}
+
+/// Whether a move is legal, and if not, the first rule it breaks.
+///
+/// Reasons are checked in the order of SPEC 2.6; `square` names where the
+/// move failed.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "tank_battle_validate",
+    request_body = MoveRequest,
+    responses(
+        (status = 200, description = "Legal, with the canonical move; or illegal, with the reason", body = ValidateResponse),
+        (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/validate")]
+async fn validate(body: ApiJson<MoveRequest>) -> Result<web::Json<ValidateResponse>, ApiError> {
+    let request = body.0;
+    let (layout, position) = decode(&request.position, request.layout.as_deref())?;
+    let text = decode_move(&request.notation, "move")?;
+    Ok(web::Json(match position.validate(&layout, text) {
+        Ok(mv) => ValidateResponse {
+            legal: true,
+            notation: Some(mv.to_string()),
+            reason: None,
+        },
+        Err(err) => ValidateResponse {
+            legal: false,
+            notation: None,
+            reason: Some(err.into()),
+        },
+    }))
+}
+
+/// Plays a move: the position after it, the capture, and the game state.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "tank_battle_apply",
+    request_body = MoveRequest,
+    responses(
+        (status = 200, description = "The position after the move", body = ApplyResponse),
+        (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The move is illegal: `code` is the reason (e.g. `PATH_BLOCKED`, `GAME_OVER`) and `square` where it failed", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/apply")]
+async fn apply(body: ApiJson<MoveRequest>) -> Result<web::Json<ApplyResponse>, ApiError> {
+    let request = body.0;
+    let (layout, position) = decode(&request.position, request.layout.as_deref())?;
+    let text = decode_move(&request.notation, "move")?;
+    let (next, mv) = position
+        .play(&layout, text)
+        .map_err(|error| ApiError::IllegalMove {
+            error,
+            ply: None,
+            field: "move".to_owned(),
+        })?;
+    let outcome = next.outcome(&layout);
+    Ok(web::Json(ApplyResponse {
+        position: next.to_string(),
+        notation: mv.to_string(),
+        captured: mv.capture.map(|role| Captured {
+            square: mv.to.to_string(),
+            kind: role.into(),
+            side: (!position.turn()).into(),
+        }),
+        finished: outcome.is_some(),
+        winner: outcome.and_then(Outcome::winner).map(SideName::from),
+        draw: outcome == Some(Outcome::Draw),
+        score: score_pair(&next.score(&layout)),
+    }))
+}
+
+/// The current score, with its breakdown, and whether the game is over.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "tank_battle_score",
+    request_body = PositionRequest,
+    responses(
+        (status = 200, description = "The score", body = ScoreResponse),
+        (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT` or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/score")]
+async fn score_position(
+    body: ApiJson<PositionRequest>,
+) -> Result<web::Json<ScoreResponse>, ApiError> {
+    let request = body.0;
+    let (layout, position) = decode(&request.position, request.layout.as_deref())?;
+    Ok(web::Json(score_response(&position, &layout)))
+}
+
+/// Replays a whole game and checks every move.
+///
+/// The first unparsable move is a 400 and the first illegal one a 422, both
+/// with `ply`, the 0-based index into `moves`.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "tank_battle_replay",
+    request_body = ReplayRequest,
+    responses(
+        (status = 200, description = "The position after each move and the final state", body = ReplayResponse),
+        (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` (with `ply`) or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A move is illegal: `code` is the reason, `ply` its index in `moves`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/replay")]
+async fn replay(body: ApiJson<ReplayRequest>) -> Result<web::Json<ReplayResponse>, ApiError> {
+    let request = body.0;
+    let layout = decode_layout(request.layout.as_deref())?;
+    let mut position = match request.start.as_deref() {
+        Some(start) => decode_position(start, &layout, "start")?,
+        None => Position::initial(&layout),
+    };
+    let mut positions = Vec::with_capacity(request.moves.len());
+    for (ply, text) in request.moves.iter().enumerate() {
+        let field = format!("moves[{ply}]");
+        let text = text
+            .parse::<MoveText>()
+            .map_err(|error| ApiError::Notation {
+                error,
+                field: field.clone(),
+                ply: Some(ply),
+            })?;
+        let (next, _) = position
+            .play(&layout, text)
+            .map_err(|error| ApiError::IllegalMove {
+                error,
+                ply: Some(ply),
+                field,
+            })?;
+        positions.push(next.to_string());
+        position = next;
+    }
+    Ok(web::Json(ReplayResponse {
+        positions,
+        final_state: score_response(&position, &layout),
+    }))
+}
+
+/// Counts the leaves of the legal-move tree (perft), optionally per move.
+///
+/// Depth is capped (default 5) and so is the number of positions expanded,
+/// so a request cannot exhaust the server: over either limit is a 400
+/// `LIMIT_EXCEEDED`.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "tank_battle_perft",
+    request_body = PerftRequest,
+    responses(
+        (status = 200, description = "The leaf count", body = PerftResponse),
+        (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `INVALID_POSITION` or `LIMIT_EXCEEDED`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/perft")]
+async fn perft_count(
+    body: ApiJson<PerftRequest>,
+    limits: web::Data<Limits>,
+) -> Result<web::Json<PerftResponse>, ApiError> {
+    let request = body.0;
+    let (layout, position) = decode(&request.position, request.layout.as_deref())?;
+    if request.depth > limits.perft_max_depth {
+        return Err(ApiError::LimitExceeded {
+            detail: format!(
+                "depth {} is over this server's perft cap of {}",
+                request.depth, limits.perft_max_depth
+            ),
+            field: "depth".to_owned(),
+        });
+    }
+    let budget = limits.perft_max_nodes;
+    let (depth, want_divide) = (request.depth, request.divide);
+    let counted = web::block(move || {
+        if want_divide {
+            perft::divide(&position, &layout, depth, budget).map(|parts| {
+                let nodes = if depth == 0 {
+                    1
+                } else {
+                    parts.iter().map(|(_, n)| n).sum()
+                };
+                let divide = parts
+                    .into_iter()
+                    .map(|(mv, n)| (mv.to_string(), n))
+                    .collect();
+                (nodes, Some(divide))
+            })
+        } else {
+            perft::perft_budgeted(&position, &layout, depth, budget).map(|nodes| (nodes, None))
+        }
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("perft worker failed: {e}")))?;
+    let (nodes, divide) = counted.map_err(|e| ApiError::LimitExceeded {
+        detail: format!("{e}; ask for a smaller depth"),
+        field: "depth".to_owned(),
+    })?;
+    Ok(web::Json(PerftResponse { nodes, divide }))
+}
