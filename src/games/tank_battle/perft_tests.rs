@@ -70,10 +70,12 @@ fn divide_sums_to_perft_and_budget_is_enforced() {
     let parts = divide(&pos, &layout, 3, u64::MAX).unwrap();
     assert_eq!(parts.len(), 45);
     assert_eq!(parts.iter().map(|(_, n)| n).sum::<u64>(), 108097);
-    assert_eq!(perft_budgeted(&pos, &layout, 3, 46), Ok(108097));
+    // Moves are generated for 1 + 45 + 2025 positions.
+    assert_eq!(perft_budgeted(&pos, &layout, 3, 2071), Ok(108097));
     assert_eq!(
-        perft_budgeted(&pos, &layout, 3, 45),
-        Err(BudgetExceeded { budget: 45 })
+        perft_budgeted(&pos, &layout, 3, 2070),
+        Err(BudgetExceeded { budget: 2070 })
     );
-    assert!(divide(&pos, &layout, 3, 10).is_err());
+    assert_eq!(divide(&pos, &layout, 3, 2071).map(|p| p.len()), Ok(45));
+    assert!(divide(&pos, &layout, 3, 2070).is_err());
 }
