@@ -2,6 +2,9 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use std::time::Duration;
+
+use crate::cache::CacheConfig;
 use crate::limits::Limits;
 
 /// tank-rules: a stateless HTTP rules engine for tank board games.
@@ -52,6 +55,24 @@ pub struct ServeArgs {
     /// Most positions one perft request may generate moves for.
     #[arg(long, env = "TANK_RULES_PERFT_MAX_NODES", default_value_t = Limits::DEFAULT_PERFT_MAX_NODES)]
     pub perft_max_nodes: u64,
+    /// AI thinking time when a request sets no limit, milliseconds.
+    #[arg(long, env = "TANK_RULES_AI_DEFAULT_TIME_MS", default_value_t = Limits::DEFAULT_AI_TIME_MS)]
+    pub ai_default_time_ms: u64,
+    /// Longest AI thinking time any request gets, milliseconds.
+    #[arg(long, env = "TANK_RULES_AI_MAX_TIME_MS", default_value_t = Limits::DEFAULT_AI_MAX_TIME_MS)]
+    pub ai_max_time_ms: u64,
+    /// Deepest AI search any request gets, plies.
+    #[arg(long, env = "TANK_RULES_AI_MAX_DEPTH", default_value_t = Limits::DEFAULT_AI_MAX_DEPTH)]
+    pub ai_max_depth: u32,
+    /// Most nodes any AI search visits.
+    #[arg(long, env = "TANK_RULES_AI_MAX_NODES", default_value_t = Limits::DEFAULT_AI_MAX_NODES)]
+    pub ai_max_nodes: u64,
+    /// Most AI answers kept in the cache.
+    #[arg(long, env = "TANK_RULES_CACHE_CAPACITY", default_value_t = 10_000)]
+    pub cache_capacity: u64,
+    /// How long a cached AI answer lives, seconds.
+    #[arg(long, env = "TANK_RULES_CACHE_TTL_SECS", default_value_t = 3600)]
+    pub cache_ttl_secs: u64,
 }
 
 impl ServeArgs {
@@ -60,6 +81,17 @@ impl ServeArgs {
             body_bytes: self.body_limit,
             perft_max_depth: self.perft_max_depth,
             perft_max_nodes: self.perft_max_nodes,
+            ai_default_time_ms: self.ai_default_time_ms,
+            ai_max_time_ms: self.ai_max_time_ms,
+            ai_max_depth: self.ai_max_depth,
+            ai_max_nodes: self.ai_max_nodes,
+        }
+    }
+
+    pub fn cache(&self) -> CacheConfig {
+        CacheConfig {
+            capacity: self.cache_capacity,
+            ttl: Duration::from_secs(self.cache_ttl_secs),
         }
     }
 }

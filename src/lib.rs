@@ -3,9 +3,10 @@
 //!
 //! - [`games`] holds the engines; they know nothing of HTTP;
 //! - [`api`] is the actix-web layer, documented with utoipa;
-//! - [`limits`] and [`config`] are shared by all games.
+//! - [`limits`], [`cache`] and [`config`] are shared by all games.
 
 pub mod api;
+pub mod cache;
 pub mod config;
 pub mod games;
 pub mod limits;

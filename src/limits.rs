@@ -9,12 +9,24 @@ pub struct Limits {
     pub perft_max_depth: u32,
     /// Most positions one perft request may expand (generate moves for).
     pub perft_max_nodes: u64,
+    /// AI thinking time when a request sets no limit, milliseconds.
+    pub ai_default_time_ms: u64,
+    /// Longest AI thinking time a request may ask for, milliseconds.
+    pub ai_max_time_ms: u64,
+    /// Deepest AI search a request may ask for, plies.
+    pub ai_max_depth: u32,
+    /// Most nodes one AI search may visit.
+    pub ai_max_nodes: u64,
 }
 
 impl Limits {
     pub const DEFAULT_BODY_BYTES: usize = 64 * 1024;
     pub const DEFAULT_PERFT_MAX_DEPTH: u32 = 5;
     pub const DEFAULT_PERFT_MAX_NODES: u64 = 10_000_000;
+    pub const DEFAULT_AI_TIME_MS: u64 = 200;
+    pub const DEFAULT_AI_MAX_TIME_MS: u64 = 5_000;
+    pub const DEFAULT_AI_MAX_DEPTH: u32 = 64;
+    pub const DEFAULT_AI_MAX_NODES: u64 = 20_000_000;
 }
 
 impl Default for Limits {
@@ -23,6 +35,83 @@ impl Default for Limits {
             body_bytes: Limits::DEFAULT_BODY_BYTES,
             perft_max_depth: Limits::DEFAULT_PERFT_MAX_DEPTH,
             perft_max_nodes: Limits::DEFAULT_PERFT_MAX_NODES,
+            ai_default_time_ms: Limits::DEFAULT_AI_TIME_MS,
+            ai_max_time_ms: Limits::DEFAULT_AI_MAX_TIME_MS,
+            ai_max_depth: Limits::DEFAULT_AI_MAX_DEPTH,
+            ai_max_nodes: Limits::DEFAULT_AI_MAX_NODES,
         }
+    }
+}
+
+/// The limits of one AI search after the server's defaults and caps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AiBudget {
+    pub time_ms: u64,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+impl Limits {
+    /// Resolves a request's AI limits. Each asked value is clamped to the
+    /// server's cap. With no time asked, the search gets the default time,
+    /// unless it asked for a depth or node limit: then that limit governs
+    /// (so the answer is deterministic) and the time cap only guards.
+    pub fn ai_budget(
+        &self,
+        time_ms: Option<u64>,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+    ) -> AiBudget {
+        let default_time = if depth.is_some() || nodes.is_some() {
+            self.ai_max_time_ms
+        } else {
+            self.ai_default_time_ms.min(self.ai_max_time_ms)
+        };
+        AiBudget {
+            time_ms: time_ms
+                .unwrap_or(default_time)
+                .clamp(1, self.ai_max_time_ms.max(1)),
+            depth: depth
+                .unwrap_or(self.ai_max_depth)
+                .clamp(1, self.ai_max_depth.max(1)),
+            nodes: nodes
+                .unwrap_or(self.ai_max_nodes)
+                .clamp(1, self.ai_max_nodes.max(1)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ai_budget_defaults_and_caps() {
+        let limits = Limits::default();
+        assert_eq!(
+            limits.ai_budget(None, None, None),
+            AiBudget {
+                time_ms: 200,
+                depth: 64,
+                nodes: 20_000_000
+            }
+        );
+        assert_eq!(limits.ai_budget(None, Some(3), None).time_ms, 5_000);
+        assert_eq!(
+            limits.ai_budget(Some(999_999), Some(999), Some(u64::MAX)),
+            AiBudget {
+                time_ms: 5_000,
+                depth: 64,
+                nodes: 20_000_000
+            }
+        );
+        assert_eq!(
+            limits.ai_budget(Some(0), Some(0), Some(0)),
+            AiBudget {
+                time_ms: 1,
+                depth: 1,
+                nodes: 1
+            }
+        );
     }
 }

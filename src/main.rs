@@ -3,6 +3,7 @@ use std::process::ExitCode;
 
 use actix_web::HttpServer;
 use clap::Parser;
+use tank_rules::api::AppState;
 use tank_rules::config::{Cli, Command, LogFormat, ServeArgs};
 use tracing_subscriber::EnvFilter;
 
@@ -35,9 +36,11 @@ fn init_logging(format: LogFormat) {
 fn serve(args: ServeArgs) -> std::io::Result<()> {
     init_logging(args.log_format);
     let limits = args.limits();
-    tracing::info!(addr = %args.addr, ?limits, "tank-rules starting");
+    let cache = args.cache();
+    tracing::info!(addr = %args.addr, ?limits, ?cache, "tank-rules starting");
+    let state = AppState::new(limits, cache);
     actix_web::rt::System::new().block_on(async move {
-        let mut server = HttpServer::new(move || tank_rules::api::app(limits));
+        let mut server = HttpServer::new(move || tank_rules::api::app(state.clone()));
         if let Some(workers) = args.workers {
             server = server.workers(workers.max(1));
         }

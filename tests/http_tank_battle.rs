@@ -45,6 +45,7 @@ async fn health_and_catalogue() {
         "POST /v1/tank-battle/score",
         "POST /v1/tank-battle/replay",
         "POST /v1/tank-battle/perft",
+        "POST /v1/tank-battle/ai-move",
     ] {
         assert!(
             endpoints.contains(&expected),
@@ -623,5 +624,89 @@ async fn every_documented_example_runs() {
             tried += 1;
         }
     }
-    assert!(tried >= 9, "only {tried} operations tried");
+    assert!(tried >= 10, "only {tried} operations tried");
+}
+
+#[actix_web::test]
+async fn ai_move_is_legal_bounded_and_cached() {
+    let app = app_with(Limits::default()).await;
+    let request = json!({"position": INITIAL, "limits": {"max_depth": 3}, "seed": 5});
+    let first = post(&app, &path("ai-move"), request.clone()).await;
+    assert_eq!(first.status, 200, "{first:?}");
+    assert_eq!(first.body["cached"], false);
+    assert_eq!(first.body["depth"], 3);
+    let mv = first.body["move"].as_str().unwrap().to_owned();
+    assert_eq!(first.body["pv"][0], mv.as_str());
+    let check = post(
+        &app,
+        &path("validate"),
+        json!({"position": INITIAL, "move": mv}),
+    )
+    .await;
+    assert_eq!(check.body["legal"], true, "{check:?}");
+
+    // The identical request is answered from the cache.
+    let second = post(&app, &path("ai-move"), request).await;
+    assert_eq!(second.body["cached"], true);
+    for field in ["move", "evaluation", "depth", "nodes", "pv"] {
+        assert_eq!(second.body[field], first.body[field], "{field}");
+    }
+    // Another seed is another request.
+    let other = post(
+        &app,
+        &path("ai-move"),
+        json!({"position": INITIAL, "limits": {"max_depth": 3}, "seed": 6}),
+    )
+    .await;
+    assert_eq!(other.body["cached"], false);
+
+    // The node limit holds.
+    let small = post(
+        &app,
+        &path("ai-move"),
+        json!({"position": INITIAL, "limits": {"max_nodes": 500}}),
+    )
+    .await;
+    assert_eq!(small.status, 200);
+    assert!(small.body["nodes"].as_u64().unwrap() <= 500, "{small:?}");
+
+    // A time limit bounds the answer (with a margin for a loaded machine).
+    let timed = post(
+        &app,
+        &path("ai-move"),
+        json!({"position": INITIAL, "limits": {"max_time_ms": 20}}),
+    )
+    .await;
+    assert_eq!(timed.status, 200);
+    assert!(timed.body["time_ms"].as_u64().unwrap() < 1000, "{timed:?}");
+}
+
+#[actix_web::test]
+async fn ai_move_errors() {
+    let app = app_with(Limits::default()).await;
+    assert_problem(
+        &post(&app, &path("ai-move"), json!({"position": RULES_EXAMPLE})).await,
+        422,
+        "GAME_OVER",
+    );
+    assert_problem(
+        &post(&app, &path("ai-move"), json!({"position": "x"})).await,
+        400,
+        "BAD_POSITION",
+    );
+    let reply = post(
+        &app,
+        &path("ai-move"),
+        json!({"position": INITIAL, "limits": {"max_depth": 2, "depth": 9}}),
+    )
+    .await;
+    assert_problem(&reply, 400, "BAD_REQUEST");
+    assert_eq!(reply.body["field"], "limits.depth");
+    let reply = post(
+        &app,
+        &path("ai-move"),
+        json!({"position": INITIAL, "seed": -1}),
+    )
+    .await;
+    assert_problem(&reply, 400, "BAD_REQUEST");
 }

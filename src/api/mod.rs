@@ -2,6 +2,7 @@
 //! registered through `utoipa_actix_web`, so the OpenAPI document is built
 //! from the same calls that build the server and cannot drift from it.
 
+pub mod ai;
 pub mod json;
 pub mod meta;
 pub mod problem;
@@ -15,8 +16,25 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_actix_web::{scope, AppExt};
 use utoipa_swagger_ui::SwaggerUi;
 
+use crate::cache::{AnswerCache, CacheConfig};
 use crate::limits::Limits;
 use problem::ApiError;
+
+/// What every worker shares: limits and the AI answer caches.
+#[derive(Clone)]
+pub struct AppState {
+    pub limits: Limits,
+    pub tank_battle_ai: AnswerCache<tank_battle::AiMoveResponse>,
+}
+
+impl AppState {
+    pub fn new(limits: Limits, cache: CacheConfig) -> AppState {
+        AppState {
+            limits,
+            tank_battle_ai: AnswerCache::new("tank-battle-ai", cache),
+        }
+    }
+}
 
 /// Where the OpenAPI document is served.
 pub const OPENAPI_PATH: &str = "/openapi.json";
@@ -27,7 +45,7 @@ pub const OPENAPI_PATH: &str = "/openapi.json";
         title = "tank-rules",
         description = "A stateless rules engine for tank board games. Every request carries the whole \
 position; the service validates moves, lists legal moves, applies moves, scores positions and \
-counts perft from the rules alone.\n\nErrors are RFC 9457 `application/problem+json` documents \
+counts perft from the rules alone, and suggests AI moves (cached).\n\nErrors are RFC 9457 `application/problem+json` documents \
 with a stable `code`: 400 for malformed requests and notation (`BAD_REQUEST`, `BAD_POSITION`, \
 `BAD_LAYOUT`, `BAD_MOVE_NOTATION`, `INVALID_POSITION`, `LIMIT_EXCEEDED`), 422 for illegal moves \
 (the rule's reason code, or `GAME_OVER`), 404, 405, 413 (body over 64 KiB by default) and 415.",
@@ -66,8 +84,9 @@ pub fn openapi_json() -> String {
 }
 
 /// The whole application: routes, Swagger UI, error handling and logging.
+/// Build one per worker from the same `state`, so caches are shared.
 pub fn app(
-    limits: Limits,
+    state: AppState,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -90,7 +109,8 @@ pub fn app(
             ("GET", "/swagger-ui/"),
         ],
     );
-    app.app_data(web::Data::new(limits))
+    app.app_data(web::Data::new(state.limits))
+        .app_data(web::Data::new(state.tank_battle_ai))
         .app_data(web::Data::new(route_table))
         .app_data(web::QueryConfig::default().error_handler(|err, _req| {
             ApiError::bad_request(format!("query string: {err}"), None).into()

@@ -9,8 +9,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use super::ai::AiLimits;
 use super::json::ApiJson;
 use super::problem::{ApiError, Problem};
+use crate::cache::AnswerCache;
+use crate::games::tank_battle::ai;
 use crate::games::tank_battle::{
     self as engine, perft, IllegalMove, Layout, Move, MoveText, Outcome, Position, Role, Score,
     Side, SideScore, Square,
@@ -29,7 +32,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(apply)
         .service(score_position)
         .service(replay)
-        .service(perft_count);
+        .service(perft_count)
+        .service(ai_move);
 }
 
 // ---------------------------------------------------------------- DTOs ---
@@ -375,6 +379,60 @@ pub struct PerftResponse {
     pub divide: Option<BTreeMap<String, u64>>,
 }
 
+/// A position to find a move for.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "position": engine::INITIAL_TBN,
+    "layout": "standard",
+    "limits": {"max_depth": 4},
+    "seed": 1
+}))]
+pub struct AiMoveRequest {
+    /// Position in TBN: `<placement> <side> <ply>`.
+    pub position: String,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    pub layout: Option<String>,
+    #[serde(default)]
+    pub limits: Option<AiLimits>,
+    /// Breaks ties between equally good moves; 0 when absent.
+    #[serde(default)]
+    #[schema(example = 1)]
+    pub seed: Option<u64>,
+}
+
+/// The AI's move and what the search saw.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct AiMoveResponse {
+    /// The chosen move, canonical notation.
+    #[serde(rename = "move")]
+    #[schema(example = "k4-k9")]
+    pub notation: String,
+    /// Value for the side to move in centipoints (100 = one point of the
+    /// rule-8 score, with progress towards the enemy base counted in
+    /// fractions). Near ±1000000: a forced win or loss, 1000000 minus the
+    /// plies to the end.
+    #[schema(example = 38)]
+    pub evaluation: i32,
+    /// The last depth (plies) the search finished.
+    #[schema(example = 4)]
+    pub depth: u32,
+    /// Positions visited.
+    #[schema(example = 23817)]
+    pub nodes: u64,
+    /// The principal variation, starting with `move`.
+    #[schema(example = json!(["k4-k9", "b8-b7", "j4-j5", "a8-a7"]))]
+    pub pv: Vec<String>,
+    /// Time the search took, milliseconds (of the original search when
+    /// `cached`).
+    #[schema(example = 12)]
+    pub time_ms: u64,
+    /// Whether the answer came from the cache of earlier identical
+    /// requests (same layout, position, limits and seed).
+    pub cached: bool,
+}
+
 // ------------------------------------------------------------ decoding ---
 
 fn decode_layout(text: Option<&str>) -> Result<Layout, ApiError> {
@@ -678,4 +736,74 @@ async fn perft_count(
         field: "depth".to_owned(),
     })?;
     Ok(web::Json(PerftResponse { nodes, divide }))
+}
+
+/// Suggests a move for the side to move.
+///
+/// An iterative-deepening alpha-beta search, bounded by time, depth and
+/// nodes (each capped by the server) and run off the request threads.
+/// Answers are cached: an identical request (layout, position, limits,
+/// seed) is answered from the cache with `"cached": true`.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "tank_battle_ai_move",
+    request_body = AiMoveRequest,
+    responses(
+        (status = 200, description = "The AI's move", body = AiMoveResponse),
+        (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT` or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`GAME_OVER`: the position is finished", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/ai-move")]
+async fn ai_move(
+    body: ApiJson<AiMoveRequest>,
+    limits: web::Data<Limits>,
+    cache: web::Data<AnswerCache<AiMoveResponse>>,
+) -> Result<web::Json<AiMoveResponse>, ApiError> {
+    let request = body.0;
+    let (layout, position) = decode(&request.position, request.layout.as_deref())?;
+    let game_over = || ApiError::IllegalMove {
+        error: IllegalMove {
+            reason: engine::Reason::GameOver,
+            square: None,
+        },
+        ply: None,
+        field: "position".to_owned(),
+    };
+    if position.is_finished(&layout) {
+        return Err(game_over());
+    }
+    let budget = request.limits.unwrap_or_default().budget(&limits);
+    let seed = request.seed.unwrap_or(0);
+    let key = format!(
+        "v{}|{layout}|{position}|{}|{}|{}|{seed}",
+        ai::ENGINE_VERSION,
+        budget.time_ms,
+        budget.depth,
+        budget.nodes
+    );
+    if let Some(mut hit) = cache.get(&key) {
+        hit.cached = true;
+        return Ok(web::Json(hit));
+    }
+    let search_limits = ai::SearchLimits {
+        max_time: Some(std::time::Duration::from_millis(budget.time_ms)),
+        max_depth: budget.depth,
+        max_nodes: budget.nodes,
+    };
+    let result = web::block(move || ai::search(&position, &layout, search_limits, seed))
+        .await
+        .map_err(|e| ApiError::Internal(format!("AI worker failed: {e}")))?
+        .ok_or_else(game_over)?;
+    let response = AiMoveResponse {
+        notation: result.best.to_string(),
+        evaluation: result.evaluation,
+        depth: result.depth,
+        nodes: result.nodes,
+        pv: result.pv.iter().map(Move::to_string).collect(),
+        time_ms: result.elapsed.as_millis() as u64,
+        cached: false,
+    };
+    cache.insert(key, response.clone());
+    Ok(web::Json(response))
 }

@@ -7,6 +7,8 @@ use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::StatusCode;
 use actix_web::test;
 use serde_json::Value;
+use tank_rules::api::AppState;
+use tank_rules::cache::CacheConfig;
 use tank_rules::limits::Limits;
 
 pub const INITIAL: &str = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0";
@@ -27,7 +29,11 @@ pub async fn app_with(
     Response = ServiceResponse<impl MessageBody>,
     Error = actix_web::Error,
 > {
-    test::init_service(tank_rules::api::app(limits)).await
+    test::init_service(tank_rules::api::app(AppState::new(
+        limits,
+        CacheConfig::default(),
+    )))
+    .await
 }
 
 pub async fn send<S, B>(app: &S, req: test::TestRequest) -> Reply

@@ -6,6 +6,7 @@
 //! their own; rules live in `movegen` (bitboards), `validate` (the reference
 //! walk with reason codes), `outcome` (end and score) and `perft`.
 
+pub mod ai;
 mod attacks;
 mod bitboard;
 mod error;

@@ -1,0 +1,19 @@
+//! A game-tree search for Tank Battle: iterative-deepening PVS with a
+//! transposition table, an evaluation that knows the terrain, and clean
+//! stops on time or node limits.
+
+mod eval;
+mod search;
+mod tt;
+mod zobrist;
+
+pub use eval::{Evaluator, POINT};
+pub use search::{search, SearchLimits, SearchResult, WIN};
+pub use zobrist::hash;
+
+/// Bumped whenever the search or evaluation changes what it answers; part
+/// of every cache key.
+pub const ENGINE_VERSION: u32 = 1;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,426 @@
+//! Iterative-deepening principal-variation search (negamax alpha-beta) with
+//! a transposition table, killer and history move ordering, and a capture
+//! quiescence search. The search stops cleanly on its time or node limit
+//! and answers with the last depth it finished.
+
+use std::time::{Duration, Instant};
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::super::{Layout, Move, Position, Role};
+use super::eval::{Evaluator, POINT};
+use super::tt::{Bound, Table};
+use super::zobrist;
+
+/// A score beyond any evaluation: a won game, less the plies to reach it.
+pub const WIN: i32 = 1_000_000;
+const INFINITY: i32 = WIN + 1;
+const MAX_PLY: usize = 96;
+/// Captures looked at past the nominal depth.
+const MAX_QUIESCENCE: u32 = 8;
+/// Nodes between looks at the clock.
+const CLOCK_INTERVAL: u64 = 1024;
+
+/// What bounds one search. Depth and nodes always apply; with no time
+/// limit the search is a deterministic function of position, limits and
+/// seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchLimits {
+    pub max_time: Option<Duration>,
+    pub max_depth: u32,
+    pub max_nodes: u64,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    pub best: Move,
+    /// Centipoints from the mover's point of view; beyond
+    /// `WIN - 1000` in size, a forced win (or loss) was found.
+    pub evaluation: i32,
+    /// The last depth searched to the end (0 if none finished).
+    pub depth: u32,
+    pub nodes: u64,
+    /// The principal variation, starting with `best`.
+    pub pv: Vec<Move>,
+    pub elapsed: Duration,
+}
+
+/// Searches `pos` for the side to move. `None` when the game is over.
+pub fn search(
+    pos: &Position,
+    layout: &Layout,
+    limits: SearchLimits,
+    seed: u64,
+) -> Option<SearchResult> {
+    let start = Instant::now();
+    let mut root_moves = pos.legal_moves(layout);
+    if root_moves.is_empty() {
+        return None;
+    }
+    // The seed breaks ties: equal moves are searched in a seeded order and
+    // the first best one is kept.
+    root_moves.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+    let mut searcher = Searcher {
+        layout,
+        eval: Evaluator::new(layout),
+        tt: Table::new(table_size(limits)),
+        killers: vec![[None; 2]; MAX_PLY + 1],
+        history: vec![0; 2 * 121 * 121],
+        pv: vec![Vec::new(); MAX_PLY + 2],
+        nodes: 0,
+        limits,
+        deadline: limits.max_time.map(|t| start + t),
+        stopped: false,
+    };
+    let mut best = SearchResult {
+        best: root_moves.first().copied()?,
+        evaluation: 0,
+        depth: 0,
+        nodes: 0,
+        pv: Vec::new(),
+        elapsed: Duration::ZERO,
+    };
+    for depth in 1..=limits.max_depth.min(MAX_PLY as u32 - 1) {
+        let score = searcher.root(pos, &mut root_moves, depth);
+        if searcher.stopped {
+            break;
+        }
+        let pv = searcher.pv.first().cloned().unwrap_or_default();
+        if let Some(&first) = pv.first() {
+            best.best = first;
+        }
+        best.evaluation = score;
+        best.depth = depth;
+        best.pv = pv;
+        // A forced result is not going to change with more depth.
+        if score.abs() > WIN - MAX_PLY as i32 {
+            break;
+        }
+        // A deeper iteration costs several times this one: do not start
+        // one that cannot finish in time.
+        if let (Some(deadline), Some(max_time)) = (searcher.deadline, limits.max_time) {
+            if Instant::now() + max_time / 3 > deadline {
+                break;
+            }
+        }
+    }
+    if best.pv.is_empty() {
+        best.pv.push(best.best);
+    }
+    best.nodes = searcher.nodes;
+    best.elapsed = start.elapsed();
+    Some(best)
+}
+
+/// Slots for the transposition table: about one per node the limits allow,
+/// assuming some million nodes a second.
+fn table_size(limits: SearchLimits) -> usize {
+    let by_time = limits
+        .max_time
+        .map_or(u64::MAX, |t| (t.as_millis() as u64).saturating_mul(2_000));
+    by_time.min(limits.max_nodes).min(1 << 22) as usize
+}
+
+struct Searcher<'a> {
+    layout: &'a Layout,
+    eval: Evaluator,
+    tt: Table,
+    killers: Vec<[Option<Move>; 2]>,
+    /// [side][from][to] cut-off counts of quiet moves.
+    history: Vec<i32>,
+    /// Triangular principal-variation table: `pv[ply]` is the line from ply.
+    pv: Vec<Vec<Move>>,
+    nodes: u64,
+    limits: SearchLimits,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+impl Searcher<'_> {
+    fn out_of_budget(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.limits.max_nodes {
+            self.stopped = true;
+        } else if self.nodes % CLOCK_INTERVAL == 0 {
+            if let Some(deadline) = self.deadline {
+                self.stopped = Instant::now() >= deadline;
+            }
+        }
+        self.stopped
+    }
+
+    /// Value of a finished position for the side to move.
+    fn terminal(&self, pos: &Position, ply: usize) -> i32 {
+        let score = pos.score(self.layout);
+        let us = pos.turn();
+        let mine = score.side(us).total() as i32;
+        let theirs = score.side(!us).total() as i32;
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => WIN - ply as i32,
+            std::cmp::Ordering::Less => -WIN + ply as i32,
+            std::cmp::Ordering::Equal => 0,
+        }
+    }
+
+    fn root(&mut self, pos: &Position, moves: &mut [Move], depth: u32) -> i32 {
+        // The previous iteration's best move first, the rest by ordering
+        // score; the sort is stable, so the seeded order breaks ties.
+        let previous = self.pv.first().and_then(|pv| pv.first()).copied();
+        moves.sort_by_key(|mv| std::cmp::Reverse(self.order_score(pos, *mv, previous, 0)));
+        let (mut alpha, beta) = (-INFINITY, INFINITY);
+        let mut best_score = -INFINITY;
+        for (i, &mv) in moves.iter().enumerate() {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, 1)
+            } else {
+                let probe = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1);
+                if probe > alpha && !self.stopped {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, 1)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                return best_score;
+            }
+            if score > best_score {
+                best_score = score;
+                self.set_pv(0, mv);
+            }
+            alpha = alpha.max(score);
+        }
+        best_score
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if let Some(line) = self.pv.get_mut(ply) {
+            line.clear();
+        }
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.nodes += 1;
+        if depth == 0 || ply >= MAX_PLY {
+            return self.quiescence(pos, alpha, beta, ply, 0);
+        }
+        let key = zobrist::hash(pos);
+        let entry = self.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.best());
+        if let Some(e) = entry {
+            if u32::from(e.depth) >= depth {
+                let score = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        let mut moves = Vec::with_capacity(64);
+        pos.legal_moves_into(self.layout, &mut moves);
+        if moves.is_empty() {
+            return self.terminal(pos, ply);
+        }
+        let tt_pair = tt_move.map(|(from, to)| (from, to));
+        let mut scored: Vec<(i32, Move)> = moves
+            .iter()
+            .map(|&mv| {
+                let hint = tt_pair
+                    .filter(|&(f, t)| f == mv.from && t == mv.to)
+                    .map(|_| mv);
+                (self.order_score(pos, mv, hint, ply), mv)
+            })
+            .collect();
+        scored.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        for (i, &(_, mv)) in scored.iter().enumerate() {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let probe = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if probe > alpha && probe < beta && !self.stopped {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, mv);
+                }
+            }
+            if alpha >= beta {
+                if !mv.is_capture() {
+                    self.reward(pos, mv, depth, ply);
+                }
+                break;
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, depth, to_tt(best_score, ply), bound, best_move);
+        best_score
+    }
+
+    fn quiescence(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: u32,
+    ) -> i32 {
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.nodes += 1;
+        let mut moves = Vec::with_capacity(64);
+        pos.legal_moves_into(self.layout, &mut moves);
+        if moves.is_empty() {
+            return self.terminal(pos, ply);
+        }
+        let stand = self.eval.evaluate(pos);
+        if stand >= beta || qdepth >= MAX_QUIESCENCE {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        moves.retain(Move::is_capture);
+        moves.sort_by_key(|mv| std::cmp::Reverse(victim_value(*mv)));
+        for mv in moves {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Higher first: the hinted (TT or PV) move, captures by victim,
+    /// entries into the enemy base, killers, then history.
+    fn order_score(&self, pos: &Position, mv: Move, hint: Option<Move>, ply: usize) -> i32 {
+        if hint.is_some_and(|h| h.from == mv.from && h.to == mv.to) {
+            return 1 << 30;
+        }
+        if mv.is_capture() {
+            return (1 << 24) + victim_value(mv);
+        }
+        let enemy_base = self.layout.base(!pos.turn());
+        if enemy_base.contains(mv.to) && !enemy_base.contains(mv.from) {
+            return 1 << 23;
+        }
+        if let Some(killers) = self.killers.get(ply) {
+            if killers[0] == Some(mv) {
+                return 1 << 22;
+            }
+            if killers[1] == Some(mv) {
+                return (1 << 22) - 1;
+            }
+        }
+        self.history
+            .get(history_index(pos, mv))
+            .copied()
+            .unwrap_or(0)
+            .min((1 << 21) - 1)
+    }
+
+    fn reward(&mut self, pos: &Position, mv: Move, depth: u32, ply: usize) {
+        if let Some(killers) = self.killers.get_mut(ply) {
+            if killers[0] != Some(mv) {
+                killers[1] = killers[0];
+                killers[0] = Some(mv);
+            }
+        }
+        if let Some(h) = self.history.get_mut(history_index(pos, mv)) {
+            *h = h.saturating_add((depth * depth) as i32);
+        }
+    }
+
+    /// `pv[ply]` = `mv` followed by `pv[ply + 1]`.
+    fn set_pv(&mut self, ply: usize, mv: Move) {
+        let tail = self.pv.get(ply + 1).cloned().unwrap_or_default();
+        if let Some(line) = self.pv.get_mut(ply) {
+            line.clear();
+            line.push(mv);
+            line.extend(tail);
+        }
+    }
+}
+
+fn victim_value(mv: Move) -> i32 {
+    match mv.capture {
+        Some(Role::Commander) => 3 * POINT,
+        Some(Role::Tank) => 2 * POINT,
+        None => 0,
+    }
+}
+
+fn history_index(pos: &Position, mv: Move) -> usize {
+    (pos.turn().index() * 121 + mv.from.index()) * 121 + mv.to.index()
+}
+
+/// Win scores are stored relative to the node, not the root.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN - MAX_PLY as i32 * 2 {
+        score + ply as i32
+    } else if score < -WIN + MAX_PLY as i32 * 2 {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN - MAX_PLY as i32 * 2 {
+        score - ply as i32
+    } else if score < -WIN + MAX_PLY as i32 * 2 {
+        score + ply as i32
+    } else {
+        score
+    }
+}

@@ -1,0 +1,139 @@
+//! Tests of the search: legal answers, tactics at small depth, limits and
+//! determinism.
+
+use std::time::Duration;
+
+use proptest::prelude::*;
+
+use super::super::{parse_position, Layout, MoveText, Position};
+use super::{search, SearchLimits, WIN};
+
+fn depth_limited(depth: u32) -> SearchLimits {
+    SearchLimits {
+        max_time: None,
+        max_depth: depth,
+        max_nodes: u64::MAX,
+    }
+}
+
+fn best(tbn: &str, depth: u32) -> (String, i32) {
+    let layout = Layout::STANDARD;
+    let pos = parse_position(tbn, &layout).unwrap();
+    let result = search(&pos, &layout, depth_limited(depth), 0).unwrap();
+    (result.best.to_string(), result.evaluation)
+}
+
+#[test]
+fn ends_a_won_game_at_once() {
+    // White: a tank in Black's base (2) and one on a5 that can enter it;
+    // Black: one tank on the field, f1 (1). a5-a8 puts every white tank in
+    // Black's base: the game ends 4-1.
+    let tbn = "11/11/1T9/11/11/11/T10/11/11/11/5t5 w 20";
+    let (mv, eval) = best(tbn, 2);
+    assert!(mv == "a5-a8" || mv == "a5-a9", "{mv}");
+    assert_eq!(eval, WIN - 1);
+    let layout = Layout::STANDARD;
+    let pos = parse_position(tbn, &layout).unwrap();
+    let (after, _) = pos.play(&layout, mv.parse().unwrap()).unwrap();
+    assert_eq!(
+        after.outcome(&layout),
+        Some(super::super::Outcome::Winner(super::super::Side::White))
+    );
+}
+
+#[test]
+fn captures_the_last_enemy_tank_to_win() {
+    // Capturing Black's last tank ends the game with White ahead.
+    let (mv, eval) = best("11/11/11/11/11/c10/11/11/11/T10/10C w 8", 1);
+    assert_eq!(mv, "a2xa6");
+    assert!(eval > WIN - 10, "{eval}");
+}
+
+#[test]
+fn avoids_ending_a_lost_game() {
+    // White's only tank could enter Black's base and end the game 2-3
+    // (Black's three tanks wait in their own base); every other move keeps
+    // it going.
+    let (mv, eval) = best("2t8/1t9/1t9/11/11/11/T10/11/11/11/11 w 4", 2);
+    assert_ne!(mv, "a5-a8");
+    assert!(eval < WIN - 1000 && eval > -WIN + 1000, "{eval}");
+}
+
+#[test]
+fn respects_the_node_limit_and_is_deterministic() {
+    let layout = Layout::STANDARD;
+    let pos = Position::initial(&layout);
+    let limits = SearchLimits {
+        max_time: None,
+        max_depth: 64,
+        max_nodes: 5_000,
+    };
+    let a = search(&pos, &layout, limits, 7).unwrap();
+    let mut b = search(&pos, &layout, limits, 7).unwrap();
+    assert!(a.nodes <= 5_000, "{} nodes", a.nodes);
+    // Identical but for the time taken.
+    b.elapsed = a.elapsed;
+    assert_eq!(a, b);
+    assert!(a.depth >= 1);
+    assert_eq!(a.pv.first(), Some(&a.best));
+}
+
+#[test]
+fn stops_on_time() {
+    let layout = Layout::STANDARD;
+    let pos = Position::initial(&layout);
+    let limits = SearchLimits {
+        max_time: Some(Duration::from_millis(30)),
+        max_depth: 64,
+        max_nodes: u64::MAX,
+    };
+    let result = search(&pos, &layout, limits, 0).unwrap();
+    assert!(result.depth >= 1 && result.depth < 64);
+}
+
+#[test]
+fn a_finished_position_has_no_move() {
+    let layout = Layout::STANDARD;
+    let pos = parse_position("1C9/11/11/11/11/11/T10/1T9/11/9t1/9tc b 57", &layout).unwrap();
+    assert_eq!(search(&pos, &layout, depth_limited(3), 0), None);
+}
+
+fn random_position() -> impl Strategy<Value = Position> {
+    prop::collection::vec(any::<prop::sample::Index>(), 0..80).prop_map(|picks| {
+        let layout = Layout::STANDARD;
+        let mut pos = Position::initial(&layout);
+        for pick in picks {
+            let moves = pos.legal_moves(&layout);
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(*pick.get(&moves));
+        }
+        pos
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn always_answers_a_legal_move(pos in random_position(), seed in any::<u64>(), depth in 1u32..4) {
+        let layout = Layout::STANDARD;
+        match search(&pos, &layout, depth_limited(depth), seed) {
+            None => prop_assert!(pos.is_finished(&layout)),
+            Some(result) => {
+                let text = MoveText { from: result.best.from, to: result.best.to };
+                prop_assert_eq!(pos.validate(&layout, text), Ok(result.best));
+                // The principal variation is a legal line.
+                let mut line = pos;
+                for mv in &result.pv {
+                    let (next, played) = line
+                        .play(&layout, MoveText { from: mv.from, to: mv.to })
+                        .map_err(|e| TestCaseError::fail(format!("pv move {mv} illegal: {e}")))?;
+                    prop_assert_eq!(played, *mv);
+                    line = next;
+                }
+            }
+        }
+    }
+}

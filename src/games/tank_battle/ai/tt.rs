@@ -1,0 +1,74 @@
+//! The transposition table: one slot per index, always replaced.
+
+use super::super::{Move, Square};
+
+/// How a stored score bounds the true value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    Exact,
+    /// The true value is at least the score (a beta cut-off).
+    Lower,
+    /// The true value is at most the score (no move raised alpha).
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub key: u64,
+    pub score: i32,
+    /// From and to square of the best move, `u16::MAX` for none.
+    mv: u16,
+    pub depth: u8,
+    pub bound: Bound,
+}
+
+impl Entry {
+    /// The stored best move's squares.
+    pub fn best(&self) -> Option<(Square, Square)> {
+        if self.mv == u16::MAX {
+            return None;
+        }
+        let from = Square::new((self.mv >> 8) as u8)?;
+        let to = Square::new((self.mv & 0xFF) as u8)?;
+        Some((from, to))
+    }
+}
+
+pub struct Table {
+    slots: Vec<Option<Entry>>,
+    mask: usize,
+}
+
+impl Table {
+    /// A table of about `entries` slots (a power of two, at least 1024).
+    pub fn new(entries: usize) -> Table {
+        let size = entries.clamp(1 << 10, 1 << 24).next_power_of_two();
+        Table {
+            slots: vec![None; size],
+            mask: size - 1,
+        }
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        self.slots
+            .get(key as usize & self.mask)
+            .copied()
+            .flatten()
+            .filter(|e| e.key == key)
+    }
+
+    pub fn store(&mut self, key: u64, depth: u32, score: i32, bound: Bound, best: Option<Move>) {
+        let mv = best.map_or(u16::MAX, |m| {
+            (m.from.index() as u16) << 8 | m.to.index() as u16
+        });
+        if let Some(slot) = self.slots.get_mut(key as usize & self.mask) {
+            *slot = Some(Entry {
+                key,
+                score,
+                mv,
+                depth: depth.min(255) as u8,
+                bound,
+            });
+        }
+    }
+}
