@@ -50,3 +50,6 @@ pub enum PositionParseError {
 
 #[cfg(test)]
 mod perft_tests;
+
+#[cfg(test)]
+mod rules_tests;
