@@ -118,7 +118,12 @@ mod tests {
 
     #[test]
     fn rejects_malformed_json_and_trailing_data() {
-        for body in ["", "{", r#"{"position":"x","moves":[]} x"#, "[1,2"] {
+        for body in [
+            "",
+            "{",
+            r#"{"position":"x","moves":[]} x"#,
+            r#"{"position" "x"}"#,
+        ] {
             match parse::<Body>(body.as_bytes()) {
                 Err(ApiError::BadRequest { detail, .. }) => {
                     assert!(detail.starts_with("malformed JSON"), "{body}: {detail}")

@@ -94,7 +94,7 @@ fn baseline_move(
 /// Plays one game; returns the AI's result (1 win, 0 draw, -1 loss).
 fn play(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
     let layout = Layout::STANDARD;
-    let ai_side = if game % 2 == 0 {
+    let ai_side = if game.is_multiple_of(2) {
         Side::White
     } else {
         Side::Black

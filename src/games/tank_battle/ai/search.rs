@@ -146,7 +146,7 @@ impl Searcher<'_> {
         }
         if self.nodes >= self.limits.max_nodes {
             self.stopped = true;
-        } else if self.nodes % CLOCK_INTERVAL == 0 {
+        } else if self.nodes.is_multiple_of(CLOCK_INTERVAL) {
             if let Some(deadline) = self.deadline {
                 self.stopped = Instant::now() >= deadline;
             }
@@ -238,11 +238,10 @@ impl Searcher<'_> {
         if moves.is_empty() {
             return self.terminal(pos, ply);
         }
-        let tt_pair = tt_move.map(|(from, to)| (from, to));
         let mut scored: Vec<(i32, Move)> = moves
             .iter()
             .map(|&mv| {
-                let hint = tt_pair
+                let hint = tt_move
                     .filter(|&(f, t)| f == mv.from && t == mv.to)
                     .map(|_| mv);
                 (self.order_score(pos, mv, hint, ply), mv)
