@@ -5,6 +5,7 @@ use actix_web::HttpServer;
 use clap::Parser;
 use tank_rules::api::AppState;
 use tank_rules::config::{Cli, Command, LogFormat, ServeArgs};
+use tracing_subscriber::fmt::format::FmtSpan;
 use tracing_subscriber::EnvFilter;
 
 fn main() -> ExitCode {
@@ -26,8 +27,10 @@ fn main() -> ExitCode {
 
 fn init_logging(format: LogFormat) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    // Closing a request span logs its duration (time.busy / time.idle).
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_span_events(FmtSpan::CLOSE)
         .with_ansi(std::io::stdout().is_terminal());
     match format {
         LogFormat::Json => builder.json().init(),
