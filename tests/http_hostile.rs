@@ -172,3 +172,74 @@ async fn hostile_query_strings() {
         }
     }
 }
+
+#[actix_web::test]
+async fn tank_war_survives_hostile_states() {
+    let app = app_with(Limits::default()).await;
+    let initial = common::get(&app, "/v1/tank-war/initial").await.body;
+    let mut runner = TestRunner::default();
+    let strategy = (
+        prop::sample::select(vec![
+            "legal-moves",
+            "validate",
+            "apply",
+            "score",
+            "replay",
+            "ai-move",
+        ]),
+        any_json(),
+        prop::sample::select(vec![
+            "rows",
+            "cols",
+            "territory",
+            "tanks",
+            "round",
+            "clock_ms",
+        ]),
+        any::<Vec<u8>>(),
+        any::<u8>(),
+    );
+    for _ in 0..300 {
+        let (endpoint, junk, field, bytes, index) =
+            strategy.new_tree(&mut runner).unwrap().current();
+        let uri = format!("/v1/tank-war/{endpoint}");
+        // The default state with one field, or one tank's field, replaced.
+        let mut state = initial.clone();
+        if index % 2 == 0 {
+            state[field] = junk.clone();
+        } else {
+            let tank = usize::from(index) % 12;
+            let key = ["owner", "name", "type", "track", "at"][usize::from(index / 12) % 5];
+            state["tanks"][tank][key] = junk.clone();
+        }
+        let body = json!({
+            "state": state, "start": state, "player": "U",
+            "moves": {"U": "LA", "D": "RC"}, "rounds": [{"U": "LA", "D": "RC"}],
+            "limits": {"max_depth": 1}
+        });
+        let mut shaped = serde_json::Map::new();
+        let fields: &[&str] = match endpoint {
+            "legal-moves" => &["state", "player"],
+            "validate" | "apply" => &["state", "moves"],
+            "score" => &["state"],
+            "replay" => &["start", "rounds"],
+            _ => &["state", "player", "limits"],
+        };
+        for f in fields {
+            shaped.insert((*f).to_owned(), body[*f].clone());
+        }
+        for request in [
+            TestRequest::post()
+                .uri(&uri)
+                .set_json(Value::Object(shaped)),
+            TestRequest::post().uri(&uri).set_json(&junk),
+            TestRequest::post()
+                .uri(&uri)
+                .insert_header(("content-type", "application/json"))
+                .set_payload(bytes.clone()),
+        ] {
+            let reply = send(&app, request).await;
+            assert!(reply.status.as_u16() < 500, "{uri}: {reply:?}");
+        }
+    }
+}

@@ -551,7 +551,7 @@ async fn transport_errors_are_problem_json() {
         "PAYLOAD_TOO_LARGE",
     );
     // Unknown path, wrong method.
-    assert_problem(&get(&app, "/v1/tank-war/initial").await, 404, "NOT_FOUND");
+    assert_problem(&get(&app, "/v1/chess/initial").await, 404, "NOT_FOUND");
     assert_problem(&get(&app, "/nowhere").await, 404, "NOT_FOUND");
     let reply = get(&app, &path("apply")).await;
     assert_problem(&reply, 405, "METHOD_NOT_ALLOWED");
@@ -578,23 +578,54 @@ async fn openapi_and_swagger_ui_are_served() {
 }
 
 /// Every request example in the OpenAPI document, sent as Swagger UI's
-/// "Try it out" would send it, is answered with 200.
+/// "Try it out" would send it, is answered with 200, and the answer has
+/// the fields its documented response schema declares.
 #[actix_web::test]
 async fn every_documented_example_runs() {
     let app = app_with(Limits::default()).await;
     let doc: Value = serde_json::from_str(&tank_rules::api::openapi_json()).unwrap();
     let schemas = &doc["components"]["schemas"];
+    let schema_of = |content: &Value| -> Value {
+        let reference = content["application/json"]["schema"]["$ref"]
+            .as_str()
+            .unwrap_or_default();
+        schemas[reference.rsplit('/').next().unwrap_or_default()].clone()
+    };
+    let check_response = |route: &str, op: &Value, body: &Value| {
+        let schema = schema_of(&op["responses"]["200"]["content"]);
+        let Some(properties) = schema["properties"].as_object() else {
+            return;
+        };
+        let keys: Vec<&String> = body
+            .as_object()
+            .map(|o| o.keys().collect())
+            .unwrap_or_default();
+        for key in &keys {
+            assert!(
+                properties.contains_key(*key),
+                "{route}: `{key}` is not in the documented response"
+            );
+        }
+        for required in schema["required"].as_array().into_iter().flatten() {
+            let required = required.as_str().unwrap();
+            assert!(
+                keys.iter().any(|k| *k == required),
+                "{route}: documented `{required}` missing"
+            );
+        }
+    };
     let mut tried = 0;
     for (route, item) in doc["paths"].as_object().unwrap() {
         if let Some(op) = item.get("post") {
-            let reference = op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
-                .as_str()
-                .unwrap_or_else(|| panic!("{route}: request body is not a schema reference"));
-            let name = reference.rsplit('/').next().unwrap();
-            let example = schemas[name]["example"].clone();
-            assert!(example.is_object(), "{route}: schema {name} has no example");
+            let schema = schema_of(&op["requestBody"]["content"]);
+            let example = schema["example"].clone();
+            assert!(
+                example.is_object(),
+                "{route}: request schema has no example"
+            );
             let reply = post(&app, route, example).await;
             assert_eq!(reply.status, 200, "{route}: {reply:?}");
+            check_response(route, op, &reply.body);
             tried += 1;
         }
         if let Some(op) = item.get("get") {
@@ -621,10 +652,11 @@ async fn every_documented_example_runs() {
             };
             let reply = get(&app, &uri).await;
             assert_eq!(reply.status, 200, "{uri}: {reply:?}");
+            check_response(route, op, &reply.body);
             tried += 1;
         }
     }
-    assert!(tried >= 10, "only {tried} operations tried");
+    assert!(tried >= 17, "only {tried} operations tried");
 }
 
 #[actix_web::test]

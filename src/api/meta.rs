@@ -52,14 +52,25 @@ pub struct GamesResponse {
 }
 
 /// The static part of each game's entry.
-const GAMES: &[(&str, &str, &str, &[&str], &str)] = &[(
-    "tank-battle",
-    "Tank Battle",
-    "11x11 board of sliding tanks: commanders, mines, a contaminated centre and two bases; \
-     occupy the enemy base with as many tanks as possible.",
-    &["white", "black"],
-    "alternating moves",
-)];
+const GAMES: &[(&str, &str, &str, &[&str], &str)] = &[
+    (
+        "tank-battle",
+        "Tank Battle",
+        "11x11 board of sliding tanks: commanders, mines, a contaminated centre and two bases; \
+         occupy the enemy base with as many tanks as possible.",
+        &["white", "black"],
+        "alternating moves",
+    ),
+    (
+        "tank-war",
+        "The Tank War",
+        "Tanks on fixed tracks, each player moving one tank a round at the same time, then every \
+         tank fires (A diagonal, B orthogonal, C two away); most surviving tanks, then most \
+         territory, wins. Each player has a 120 s clock.",
+        &["U", "D"],
+        "simultaneous moves",
+    ),
+];
 
 /// Routes by path, with their methods; built from the OpenAPI document so
 /// the catalogue and the 405 answers cannot drift from the routes.

@@ -7,6 +7,7 @@ pub mod json;
 pub mod meta;
 pub mod problem;
 pub mod tank_battle;
+pub mod tank_war;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
@@ -25,6 +26,7 @@ use problem::ApiError;
 pub struct AppState {
     pub limits: Limits,
     pub tank_battle_ai: AnswerCache<tank_battle::AiMoveResponse>,
+    pub tank_war_ai: AnswerCache<tank_war::AiMoveResponse>,
 }
 
 impl AppState {
@@ -32,6 +34,7 @@ impl AppState {
         AppState {
             limits,
             tank_battle_ai: AnswerCache::new("tank-battle-ai", cache),
+            tank_war_ai: AnswerCache::new("tank-war-ai", cache),
         }
     }
 }
@@ -55,6 +58,8 @@ with a stable `code`: 400 for malformed requests and notation (`BAD_REQUEST`, `B
         (name = "tank-battle", description = "Tank Battle: 11x11, sliding tanks, commanders, mines, a contaminated centre and two bases. \
 Positions are TBN (`<placement> <side> <ply>`), layouts are `standard` or 11 rows of `. # ~ w W b B`, \
 moves are `from-to` / `fromxto`."),
+        (name = "tank-war", description = "The Tank War: simultaneous moves on tracks, A/B/C tanks, a firing phase and clocks. \
+States are JSON (board size, territory rows from the top, tanks with their tracks, round, clocks); a round is one pick per player."),
         (name = "service", description = "Health and the catalogue of games.")
     )
 )]
@@ -63,7 +68,8 @@ struct ApiDoc;
 /// Registers every documented route.
 fn routes(cfg: &mut ServiceConfig) {
     cfg.configure(meta::configure)
-        .service(scope(tank_battle::SCOPE).configure(tank_battle::configure));
+        .service(scope(tank_battle::SCOPE).configure(tank_battle::configure))
+        .service(scope(tank_war::SCOPE).configure(tank_war::configure));
 }
 
 /// The OpenAPI document of the service.
@@ -111,6 +117,7 @@ pub fn app(
     );
     app.app_data(web::Data::new(state.limits))
         .app_data(web::Data::new(state.tank_battle_ai))
+        .app_data(web::Data::new(state.tank_war_ai))
         .app_data(web::Data::new(route_table))
         .app_data(web::QueryConfig::default().error_handler(|err, _req| {
             ApiError::bad_request(format!("query string: {err}"), None).into()

@@ -7,7 +7,8 @@ use serde::Serialize;
 use thiserror::Error;
 use utoipa::ToSchema;
 
-use crate::games::tank_battle::{IllegalMove, Notation, ParseError, PositionError};
+use crate::games::tank_battle::{IllegalMove, Notation, ParseError};
+use crate::games::tank_war::{PickError, Player};
 
 /// An RFC 9457 problem document, served as `application/problem+json`.
 #[derive(Debug, Serialize, ToSchema)]
@@ -36,6 +37,9 @@ pub struct Problem {
     /// For `replay`: 0-based index into `moves` of the move that failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ply: Option<usize>,
+    /// For a simultaneous-move game: the player whose move failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
     /// The request field the problem is about, e.g. `position`, `moves[3]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
@@ -60,15 +64,22 @@ pub enum ApiError {
         field: String,
         ply: Option<usize>,
     },
-    /// A well-formed position that breaks an invariant.
-    #[error("{error}")]
-    InvalidPosition { error: PositionError, field: String },
+    /// A well-formed position or state that breaks an invariant.
+    #[error("{detail}")]
+    InvalidPosition { detail: String, field: String },
     /// A well-formed move that breaks a rule (422).
     #[error("{error}")]
     IllegalMove {
         error: IllegalMove,
         ply: Option<usize>,
         field: String,
+    },
+    /// A simultaneous-move game's pick that breaks a rule (422).
+    #[error("{player}: {error}")]
+    IllegalPick {
+        error: PickError,
+        player: Player,
+        ply: Option<usize>,
     },
     /// The request asks for more work than the server allows.
     #[error("{detail}")]
@@ -113,6 +124,7 @@ impl ApiError {
             },
             ApiError::InvalidPosition { .. } => "INVALID_POSITION",
             ApiError::IllegalMove { error, .. } => error.reason.code(),
+            ApiError::IllegalPick { error, .. } => error.code(),
             ApiError::LimitExceeded { .. } => "LIMIT_EXCEEDED",
             ApiError::PayloadTooLarge { .. } => "PAYLOAD_TOO_LARGE",
             ApiError::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
@@ -132,6 +144,7 @@ impl ApiError {
             },
             ApiError::InvalidPosition { .. } => "Position breaks an invariant of the layout",
             ApiError::IllegalMove { error, .. } => error.reason.rule(),
+            ApiError::IllegalPick { .. } => "Illegal pick",
             ApiError::LimitExceeded { .. } => "Request exceeds a server limit",
             ApiError::PayloadTooLarge { .. } => "Payload too large",
             ApiError::UnsupportedMediaType => "Unsupported media type",
@@ -144,8 +157,13 @@ impl ApiError {
     /// The problem document for this error.
     pub fn problem(&self) -> Problem {
         let code = self.code();
+        let player = match self {
+            ApiError::IllegalPick { player, .. } => Some(player.to_string()),
+            _ => None,
+        };
         let (ply, field, square) = match self {
             ApiError::BadRequest { field, .. } => (None, field.clone(), None),
+            ApiError::IllegalPick { ply, .. } => (*ply, Some("moves".to_owned()), None),
             ApiError::Notation { field, ply, .. } => (*ply, Some(field.clone()), None),
             ApiError::InvalidPosition { field, .. } | ApiError::LimitExceeded { field, .. } => {
                 (None, Some(field.clone()), None)
@@ -167,6 +185,7 @@ impl ApiError {
             detail: self.to_string(),
             code: code.to_owned(),
             ply,
+            player,
             field,
             square,
         }
@@ -180,7 +199,9 @@ impl ResponseError for ApiError {
             | ApiError::Notation { .. }
             | ApiError::InvalidPosition { .. }
             | ApiError::LimitExceeded { .. } => StatusCode::BAD_REQUEST,
-            ApiError::IllegalMove { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::IllegalMove { .. } | ApiError::IllegalPick { .. } => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,

@@ -446,7 +446,7 @@ fn decode_position(text: &str, layout: &Layout, field: &str) -> Result<Position,
     engine::parse_position(text, layout).map_err(|err| match err {
         engine::PositionParseError::Parse(error) => ApiError::notation(error, field),
         engine::PositionParseError::Invalid(error) => ApiError::InvalidPosition {
-            error,
+            detail: error.to_string(),
             field: field.to_owned(),
         },
     })

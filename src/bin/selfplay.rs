@@ -1,11 +1,13 @@
-//! Self-play harness: the Tank Battle AI against baseline players.
+//! Self-play harness: a game's AI against baseline players.
 //!
 //! ```sh
 //! cargo run --release --bin selfplay -- --opponent greedy --games 100 --ms 50
+//! cargo run --release --bin selfplay -- --game tank-war --opponent destroyer --games 100 --ms 100
 //! ```
 //!
-//! Colours alternate game by game. A game that reaches `--max-plies` is
-//! adjudicated by the current score.
+//! Sides alternate game by game. A Tank Battle game that reaches
+//! `--max-plies` is adjudicated by the current score; Tank War games always
+//! end (tracks are finite).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -19,17 +21,28 @@ use tank_rules::games::tank_battle::ai::{search, SearchLimits};
 use tank_rules::games::tank_battle::{Layout, Move, Position, Side};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Game {
+    TankBattle,
+    TankWar,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Opponent {
-    /// A uniformly random legal move.
+    /// A uniformly random legal move (both games).
     Random,
-    /// The move that maximises own score minus the opponent's after it,
-    /// ties broken at random.
+    /// Tank Battle: the move that maximises own score minus the
+    /// opponent's after it, ties broken at random.
     Greedy,
+    /// Tank War: the pick that destroys the most enemy tanks this round,
+    /// averaged over the opponent's picks, ties broken at random.
+    Destroyer,
 }
 
 #[derive(Debug, Parser)]
 #[command(about = "Plays the Tank Battle AI against a baseline player")]
 struct Args {
+    #[arg(long, value_enum, default_value_t = Game::TankBattle)]
+    game: Game,
     #[arg(long, value_enum, default_value_t = Opponent::Greedy)]
     opponent: Opponent,
     #[arg(long, default_value_t = 100)]
@@ -71,7 +84,7 @@ fn baseline_move(
 ) -> Option<Move> {
     let moves = pos.legal_moves(layout);
     match opponent {
-        Opponent::Random => moves.choose(rng).copied(),
+        Opponent::Random | Opponent::Destroyer => moves.choose(rng).copied(),
         Opponent::Greedy => {
             let us = pos.turn();
             let value = |mv: &Move| {
@@ -91,7 +104,134 @@ fn baseline_move(
     }
 }
 
-/// Plays one game; returns the AI's result (1 win, 0 draw, -1 loss).
+/// Plays one game of Tank War; returns the AI's result (1 win, 0 draw, -1 loss).
+fn play_tank_war(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
+    use tank_rules::games::tank_war::{self as war, ai as war_ai, Player};
+    let (setup, mut pos) = war::default_state();
+    let ai_player = if game.is_multiple_of(2) {
+        Player::U
+    } else {
+        Player::D
+    };
+    let mut rng =
+        ChaCha8Rng::seed_from_u64(args.seed.wrapping_mul(1_000_003).wrapping_add(game as u64));
+    let limits = war_ai::SearchLimits {
+        max_time: Some(Duration::from_millis(args.ms)),
+        max_depth: 16,
+        max_nodes: u64::MAX,
+    };
+    let (mut moves, mut depth, mut nodes, mut time, mut slowest) =
+        (0u64, 0u64, 0u64, Duration::ZERO, Duration::ZERO);
+    while war::outcome(&setup, &pos).is_none() {
+        let mut picks = [0usize; 2];
+        for player in Player::ALL {
+            let choices = war::pickable(&setup, &pos, player);
+            let pick = if player == ai_player {
+                let started = Instant::now();
+                let result = war_ai::search(&setup, &pos, player, limits, rng.next_seed());
+                let spent = started.elapsed();
+                slowest = slowest.max(spent);
+                time += spent;
+                moves += 1;
+                result.map(|r| {
+                    depth += u64::from(r.depth);
+                    nodes += r.nodes;
+                    r.pick
+                })
+            } else if args.opponent == Opponent::Destroyer {
+                // Enemy tanks destroyed by each pick, summed over the
+                // opponent's picks.
+                let theirs = war::pickable(&setup, &pos, player.other());
+                let kills = |mine: usize| -> usize {
+                    theirs
+                        .iter()
+                        .map(|&other| {
+                            let mut next = pos.clone();
+                            let pair = if player == Player::U {
+                                [mine, other]
+                            } else {
+                                [other, mine]
+                            };
+                            war::play_round(&setup, &mut next, pair, [0, 0]);
+                            war::surviving(&setup, &pos, player.other())
+                                - war::surviving(&setup, &next, player.other())
+                        })
+                        .sum()
+                };
+                let best = choices.iter().map(|&c| kills(c)).max();
+                let top: Vec<usize> = choices
+                    .iter()
+                    .copied()
+                    .filter(|&c| Some(kills(c)) == best)
+                    .collect();
+                top.choose(&mut rng).copied()
+            } else {
+                choices.choose(&mut rng).copied()
+            };
+            match pick {
+                Some(p) => picks[player.index()] = p,
+                None => break,
+            }
+        }
+        war::play_round(&setup, &mut pos, picks, [0, 0]);
+    }
+    let outcome = war::outcome(&setup, &pos);
+    let result = match outcome.and_then(|o| o.winner) {
+        Some(w) if w == ai_player => 1,
+        Some(_) => -1,
+        None => 0,
+    };
+    if args.verbose {
+        println!(
+            "game {game:3}: AI as {ai_player} tanks {}-{} squares {}-{} after {} rounds ({})",
+            war::surviving(&setup, &pos, ai_player),
+            war::surviving(&setup, &pos, ai_player.other()),
+            war::territory(&pos, ai_player),
+            war::territory(&pos, ai_player.other()),
+            pos.round,
+            ["loss", "draw", "win"][(result + 1) as usize],
+        );
+    }
+    record(
+        tally,
+        result,
+        u64::from(pos.round),
+        moves,
+        depth,
+        nodes,
+        time,
+        slowest,
+    );
+    result
+}
+
+#[allow(clippy::too_many_arguments)]
+fn record(
+    tally: &Mutex<Tally>,
+    result: i32,
+    plies: u64,
+    moves: u64,
+    depth: u64,
+    nodes: u64,
+    time: Duration,
+    slowest: Duration,
+) {
+    if let Ok(mut t) = tally.lock() {
+        match result {
+            1 => t.wins += 1,
+            0 => t.draws += 1,
+            _ => t.losses += 1,
+        }
+        t.plies += plies;
+        t.ai_moves += moves;
+        t.ai_depth += depth;
+        t.ai_nodes += nodes;
+        t.ai_time += time;
+        t.slowest = t.slowest.max(slowest);
+    }
+}
+
+/// Plays one game of Tank Battle; returns the AI's result (1 win, 0 draw, -1 loss).
 fn play(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
     let layout = Layout::STANDARD;
     let ai_side = if game.is_multiple_of(2) {
@@ -145,19 +285,7 @@ fn play(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
             ["loss", "draw", "win"][(result + 1) as usize],
         );
     }
-    if let Ok(mut t) = tally.lock() {
-        match result {
-            1 => t.wins += 1,
-            0 => t.draws += 1,
-            _ => t.losses += 1,
-        }
-        t.plies += pos.ply();
-        t.ai_moves += moves;
-        t.ai_depth += depth;
-        t.ai_nodes += nodes;
-        t.ai_time += time;
-        t.slowest = t.slowest.max(slowest);
-    }
+    record(tally, result, pos.ply(), moves, depth, nodes, time, slowest);
     result
 }
 
@@ -173,6 +301,19 @@ impl NextSeed for ChaCha8Rng {
 
 fn main() {
     let args = Args::parse();
+    let fits = matches!(
+        (args.game, args.opponent),
+        (_, Opponent::Random)
+            | (Game::TankBattle, Opponent::Greedy)
+            | (Game::TankWar, Opponent::Destroyer)
+    );
+    if !fits {
+        eprintln!(
+            "selfplay: {:?} is not an opponent for {:?}",
+            args.opponent, args.game
+        );
+        std::process::exit(2);
+    }
     let tally = Mutex::new(Tally::default());
     let next = AtomicUsize::new(0);
     let started = Instant::now();
@@ -183,7 +324,10 @@ fn main() {
                 if game >= args.games {
                     break;
                 }
-                play(game, &args, &tally);
+                match args.game {
+                    Game::TankBattle => play(game, &args, &tally),
+                    Game::TankWar => play_tank_war(game, &args, &tally),
+                };
             });
         }
     });
@@ -191,7 +335,8 @@ fn main() {
     let n = (t.wins + t.draws + t.losses).max(1);
     let moves = t.ai_moves.max(1);
     println!(
-        "AI vs {:?} at {} ms/move, {} games: {} wins, {} draws, {} losses ({:.1}% wins)",
+        "{:?}: AI vs {:?} at {} ms/move, {} games: {} wins, {} draws, {} losses ({:.1}% wins)",
+        args.game,
         args.opponent,
         args.ms,
         n,
@@ -201,7 +346,7 @@ fn main() {
         100.0 * t.wins as f64 / n as f64
     );
     println!(
-        "mean plies {:.0}; AI mean depth {:.1}, {:.0} nodes/move, {:.1} ms/move, slowest {:.1} ms; wall {:.0} s",
+        "mean plies/rounds {:.0}; AI mean depth {:.1}, {:.0} nodes/move, {:.1} ms/move, slowest {:.1} ms; wall {:.0} s",
         t.plies as f64 / n as f64,
         t.ai_depth as f64 / moves as f64,
         t.ai_nodes as f64 / moves as f64,

@@ -1,0 +1,229 @@
+//! A simultaneous-move search for The Tank War: a depth-limited lookahead in
+//! which every round is a zero-sum matrix game over both players' picks,
+//! solved for mixed strategies. Iterative deepening within time and node
+//! limits; the answer is the last finished depth's strategy, sampled with a
+//! seeded generator.
+
+mod matrix;
+
+use std::time::{Duration, Instant};
+
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::rules::{outcome, pickable, play_round, surviving, territory};
+use super::state::{Player, Position, Setup};
+pub use matrix::{solve, Solution};
+
+/// Bumped whenever the search changes what it answers; part of cache keys.
+pub const ENGINE_VERSION: u32 = 1;
+
+/// Value of a won game (U's point of view), before the margin.
+pub const WIN: f64 = 10_000.0;
+const TANK: f64 = 100.0;
+const SQUARE: f64 = 4.0;
+/// Regret-matching iterations at the root and inside the tree, scaled down
+/// for big matrices so one solve stays within a few million operations.
+const ROOT_ITERATIONS: usize = 4_000;
+const NODE_ITERATIONS: usize = 300;
+const SOLVE_WORK: usize = 4_000_000;
+
+fn iterations(cap: usize, rows: usize, cols: usize) -> usize {
+    (SOLVE_WORK / (rows * cols).max(1)).clamp(20, cap)
+}
+
+/// What bounds one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchLimits {
+    pub max_time: Option<Duration>,
+    /// Rounds looked ahead.
+    pub max_depth: u32,
+    pub max_nodes: u64,
+}
+
+/// The search's answer for one player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The sampled pick (a tank id of the setup).
+    pub pick: usize,
+    /// The mixed strategy: (tank id, probability), probabilities summing to 1.
+    pub strategy: Vec<(usize, f64)>,
+    /// The game's value for the player: tanks are worth 100, squares 4, a
+    /// won game 10000 plus the margin.
+    pub value: f64,
+    /// Rounds looked ahead by the last finished iteration.
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Searches for `player`'s pick. `None` when the game is over.
+pub fn search(
+    setup: &Setup,
+    pos: &Position,
+    player: Player,
+    limits: SearchLimits,
+    seed: u64,
+) -> Option<SearchResult> {
+    let start = Instant::now();
+    let mut picks = [
+        pickable(setup, pos, Player::U),
+        pickable(setup, pos, Player::D),
+    ];
+    if picks.iter().any(Vec::is_empty) {
+        return None;
+    }
+    // The seed orders the picks, so that among equally good ones (a pure
+    // saddle point takes the first) the choice varies with the seed.
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for list in &mut picks {
+        list.shuffle(&mut rng);
+    }
+    let mut searcher = Searcher {
+        setup,
+        nodes: 0,
+        limits,
+        deadline: limits.max_time.map(|t| start + t),
+        stopped: false,
+    };
+    let mut best: Option<(Solution, u32)> = None;
+    for depth in 1..=limits.max_depth.max(1) {
+        let solution = searcher.root(pos, &picks, depth);
+        if searcher.stopped {
+            break;
+        }
+        let decided = solution.value.abs() >= WIN;
+        best = Some((solution, depth));
+        if decided {
+            break;
+        }
+        if let (Some(deadline), Some(max_time)) = (searcher.deadline, limits.max_time) {
+            if Instant::now() + max_time / 4 > deadline {
+                break;
+            }
+        }
+    }
+    // Not even depth 1 finished: play the uniform strategy.
+    let (solution, depth) = best.unwrap_or_else(|| {
+        let n = [picks[0].len(), picks[1].len()];
+        (
+            Solution {
+                rows: vec![1.0 / n[0] as f64; n[0]],
+                cols: vec![1.0 / n[1] as f64; n[1]],
+                value: 0.0,
+            },
+            0,
+        )
+    });
+    let (own, probabilities, value) = match player {
+        Player::U => (&picks[0], solution.rows, solution.value),
+        Player::D => (&picks[1], solution.cols, -solution.value),
+    };
+    let mut strategy: Vec<(usize, f64)> = own.iter().copied().zip(probabilities).collect();
+    let pick = sample(&strategy, &mut rng)?;
+    strategy.sort_by_key(|&(id, _)| setup.tanks.get(id).map(|t| t.name.clone()));
+    Some(SearchResult {
+        pick,
+        strategy,
+        // No negative zero.
+        value: value + 0.0,
+        depth,
+        nodes: searcher.nodes,
+        elapsed: start.elapsed(),
+    })
+}
+
+fn sample(strategy: &[(usize, f64)], rng: &mut ChaCha8Rng) -> Option<usize> {
+    let mut r: f64 = rng.random();
+    for &(id, p) in strategy {
+        if r < p {
+            return Some(id);
+        }
+        r -= p;
+    }
+    strategy
+        .iter()
+        .rev()
+        .find(|(_, p)| *p > 0.0)
+        .map(|&(id, _)| id)
+}
+
+struct Searcher<'a> {
+    setup: &'a Setup,
+    nodes: u64,
+    limits: SearchLimits,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+impl Searcher<'_> {
+    fn out_of_budget(&mut self) -> bool {
+        if !self.stopped {
+            self.stopped = self.nodes >= self.limits.max_nodes
+                || (self.nodes.is_multiple_of(64)
+                    && self.deadline.is_some_and(|d| Instant::now() >= d));
+        }
+        self.stopped
+    }
+
+    /// The matrix game at the root, solved.
+    fn root(&mut self, pos: &Position, picks: &[Vec<usize>; 2], depth: u32) -> Solution {
+        let m = self.matrix(pos, picks, depth);
+        let (rows, cols) = (picks[0].len(), picks[1].len());
+        solve(&m, rows, cols, iterations(ROOT_ITERATIONS, rows, cols))
+    }
+
+    /// Payoffs (U's view) of every pair of picks, looking `depth` rounds on.
+    fn matrix(&mut self, pos: &Position, picks: &[Vec<usize>; 2], depth: u32) -> Vec<f64> {
+        let mut m = Vec::with_capacity(picks[0].len() * picks[1].len());
+        for &u in &picks[0] {
+            for &d in &picks[1] {
+                let mut child = pos.clone();
+                play_round(self.setup, &mut child, [u, d], [0, 0]);
+                m.push(self.value(&child, depth - 1));
+                if self.stopped {
+                    return m;
+                }
+            }
+        }
+        m
+    }
+
+    /// The value of `pos` for U.
+    fn value(&mut self, pos: &Position, depth: u32) -> f64 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0.0;
+        }
+        if let Some(end) = outcome(self.setup, pos) {
+            let margin = self.material(pos);
+            return match end.winner {
+                Some(Player::U) => WIN + margin.abs(),
+                Some(Player::D) => -WIN - margin.abs(),
+                None => 0.0,
+            };
+        }
+        if depth == 0 {
+            return self.material(pos);
+        }
+        let picks = [
+            pickable(self.setup, pos, Player::U),
+            pickable(self.setup, pos, Player::D),
+        ];
+        let m = self.matrix(pos, &picks, depth);
+        if self.stopped {
+            return 0.0;
+        }
+        let (rows, cols) = (picks[0].len(), picks[1].len());
+        solve(&m, rows, cols, iterations(NODE_ITERATIONS, rows, cols)).value
+    }
+
+    /// Surviving tanks and owned squares, U's view.
+    fn material(&self, pos: &Position) -> f64 {
+        let tanks = surviving(self.setup, pos, Player::U) as f64
+            - surviving(self.setup, pos, Player::D) as f64;
+        let squares = territory(pos, Player::U) as f64 - territory(pos, Player::D) as f64;
+        TANK * tanks + SQUARE * squares
+    }
+}

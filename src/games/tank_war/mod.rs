@@ -1,0 +1,24 @@
+//! The Tank War: a simultaneous-move game of tanks on tracks with a firing
+//! phase and clocks (SPEC section 3).
+//!
+//! A state is a [`Setup`] (board, tanks and their tracks; fixed for the
+//! game) and a [`Position`] (what rounds change). The engine knows nothing
+//! of HTTP.
+
+pub mod ai;
+mod board;
+mod rules;
+mod state;
+
+pub use board::{Board, Cell, MAX_SIDE};
+pub use rules::{
+    check_pick, outcome, pickable, play_round, surviving, territory, EndReason, Event, Outcome,
+    PickError,
+};
+pub use state::{
+    default_state, Player, Position, Setup, StateData, StateError, TankData, TankInfo, TankType,
+    INITIAL_CLOCK_MS,
+};
+
+#[cfg(test)]
+mod tests;
