@@ -165,6 +165,15 @@ async fn moves_events_and_clocks() {
     );
     assert_eq!(reply.body["state"]["tanks"], low["tanks"]);
     assert_eq!(reply.body["state"]["clock_ms"], json!({"U": 5000, "D": 0}));
+    // Time runs out before the picks count: an unknown tank does not matter.
+    let reply = post(
+        &app,
+        &path("apply"),
+        json!({"state": low, "moves": {"U": "LA", "D": "nonsense"}, "elapsed_ms": {"D": 100}}),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.body["reason"], "time");
     // A finished state accepts no move.
     let over = reply.body["state"].clone();
     let reply = post(

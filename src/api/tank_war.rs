@@ -599,7 +599,10 @@ fn score_response(setup: &Setup, pos: &Position) -> ScoreResponse {
     }
 }
 
-/// Checks both picks (U's first) and plays the round.
+/// Plays a round as the rules order it: a finished game takes no round
+/// (`GAME_OVER`); then the clocks are charged, and a timeout ends the game
+/// without playing the picks; then both picks are checked (U's first) and
+/// the round is resolved.
 fn play(
     setup: &Setup,
     pos: &mut Position,
@@ -607,13 +610,28 @@ fn play(
     elapsed: Option<Elapsed>,
     ply: Option<usize>,
 ) -> Result<Vec<EventDto>, ApiError> {
-    let mut ids = [0usize; 2];
-    for (player, (slot, name)) in Player::ALL.into_iter().zip(ids.iter_mut().zip(picks)) {
-        *slot = engine::check_pick(setup, pos, player, name)
-            .map_err(|error| ApiError::IllegalPick { error, player, ply })?;
+    if engine::outcome(setup, pos).is_some() {
+        return Err(ApiError::IllegalPick {
+            error: PickError::GameOver,
+            player: Player::U,
+            ply,
+        });
     }
     let elapsed = elapsed.unwrap_or_default();
-    let events = engine::play_round(setup, pos, ids, [elapsed.u, elapsed.d]);
+    let mut charged = pos.clone();
+    let timeouts = engine::charge_clocks(&mut charged, [elapsed.u, elapsed.d]);
+    let events = if timeouts.is_empty() {
+        let mut ids = [0usize; 2];
+        for (player, (slot, name)) in Player::ALL.into_iter().zip(ids.iter_mut().zip(picks)) {
+            *slot = engine::check_pick(setup, pos, player, name)
+                .map_err(|error| ApiError::IllegalPick { error, player, ply })?;
+        }
+        *pos = charged;
+        engine::resolve_round(setup, pos, ids)
+    } else {
+        *pos = charged;
+        timeouts
+    };
     Ok(events
         .into_iter()
         .map(|e| encode_event(setup, pos, e))

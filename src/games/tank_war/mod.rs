@@ -12,8 +12,8 @@ mod state;
 
 pub use board::{Board, Cell, MAX_SIDE};
 pub use rules::{
-    check_pick, outcome, pickable, play_round, surviving, territory, EndReason, Event, Outcome,
-    PickError,
+    charge_clocks, check_pick, outcome, pickable, play_round, resolve_round, surviving, territory,
+    EndReason, Event, Outcome, PickError,
 };
 pub use state::{
     default_state, Player, Position, Setup, StateData, StateError, TankData, TankInfo, TankType,

@@ -187,28 +187,38 @@ pub fn outcome(setup: &Setup, pos: &Position) -> Option<Outcome> {
 }
 
 /// Plays one round with picks already checked by [`check_pick`]
-/// (`picks[0]` is U's, `picks[1]` D's), after charging each player's
-/// thinking time. Returns the events in order.
+/// (`picks[0]` is U's, `picks[1]` D's): charges each player's thinking
+/// time, then, unless a clock ran out, resolves the round. Returns the
+/// events in order.
 pub fn play_round(
     setup: &Setup,
     pos: &mut Position,
     picks: [usize; 2],
     elapsed_ms: [u64; 2],
 ) -> Vec<Event> {
+    let timeouts = charge_clocks(pos, elapsed_ms);
+    if !timeouts.is_empty() {
+        return timeouts;
+    }
+    resolve_round(setup, pos, picks)
+}
+
+/// Charges each player's thinking time (rule 7): a `Timeout` event for each
+/// player whose clock falls to 0 or below; the round is then not played.
+pub fn charge_clocks(pos: &mut Position, elapsed_ms: [u64; 2]) -> Vec<Event> {
+    for (clock, &spent) in pos.clock_ms.iter_mut().zip(&elapsed_ms) {
+        *clock = clock.saturating_sub(i64::try_from(spent).unwrap_or(i64::MAX));
+    }
+    Player::ALL
+        .into_iter()
+        .filter(|p| pos.clock_ms[p.index()] <= 0)
+        .map(|player| Event::Timeout { player })
+        .collect()
+}
+
+/// The moving and firing phases of a round with checked picks.
+pub fn resolve_round(setup: &Setup, pos: &mut Position, picks: [usize; 2]) -> Vec<Event> {
     let mut events = Vec::new();
-    for player in Player::ALL {
-        let i = player.index();
-        let spent = i64::try_from(elapsed_ms[i]).unwrap_or(i64::MAX);
-        pos.clock_ms[i] = pos.clock_ms[i].saturating_sub(spent);
-    }
-    for player in Player::ALL {
-        if pos.clock_ms[player.index()] <= 0 {
-            events.push(Event::Timeout { player });
-        }
-    }
-    if !events.is_empty() {
-        return events;
-    }
 
     // Moving phase.
     let targets = picks.map(|id| {
