@@ -5,6 +5,17 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
 use super::square::{Square, SIZE, SQUARES};
 
+/// Each file's squares, a..k.
+const FILES: [u128; SIZE as usize] = {
+    let mut files = [0u128; SIZE as usize];
+    let mut sq = 0;
+    while sq < SQUARES {
+        files[sq % SIZE as usize] |= 1 << sq;
+        sq += 1;
+    }
+    files
+};
+
 /// A set of squares; bit `i` is the square with index `i`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub u128);
@@ -51,6 +62,14 @@ impl Bitboard {
         } else {
             Some(Square::from_index_unchecked(self.0.trailing_zeros() as u8))
         }
+    }
+
+    /// The squares file by file (a..k), each file from rank 1 up: the
+    /// order in which the API lists squares.
+    pub fn file_major(self) -> impl Iterator<Item = Square> {
+        FILES
+            .into_iter()
+            .flat_map(move |file| Bitboard(self.0 & file))
     }
 
     /// The set rotated by 180 degrees.
@@ -161,6 +180,14 @@ mod tests {
         let bb: Bitboard = sqs.into_iter().collect();
         let back: Vec<String> = bb.into_iter().map(|s| s.to_string()).collect();
         assert_eq!(back, ["a1", "f6", "k11"]);
+    }
+
+    #[test]
+    fn file_major_order() {
+        let all: Vec<Square> = Bitboard::FULL.file_major().collect();
+        let mut expected: Vec<Square> = Square::all().collect();
+        expected.sort_by_key(|sq| sq.file_major_key());
+        assert_eq!(all, expected);
     }
 
     #[test]

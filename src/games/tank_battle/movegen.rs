@@ -6,7 +6,7 @@
 //! enemy tanks on contaminated squares). Tanks standing in the enemy base
 //! treat every square outside that base as terrain they may not pass.
 
-use super::attacks::slider_attacks;
+use super::attacks::{count_slider_moves, slider_attacks};
 use super::bitboard::Bitboard;
 use super::layout::Layout;
 use super::moves::Move;
@@ -54,6 +54,19 @@ impl Masks {
         }
     }
 
+    /// The move from `from` to one of its targets.
+    #[inline(always)]
+    fn make_move(&self, from: Square, to: Square) -> Move {
+        let capture = self.enemy.contains(to).then(|| {
+            if self.commanders.contains(to) {
+                Role::Commander
+            } else {
+                Role::Tank
+            }
+        });
+        Move { from, to, capture }
+    }
+
     /// The squares the tank on `from` may move to.
     #[inline(always)]
     fn targets(&self, from: Square) -> Bitboard {
@@ -69,16 +82,6 @@ impl Masks {
 }
 
 impl Position {
-    /// Calls `f(from, targets)` for each tank of the side to move, ignoring
-    /// whether the game is over.
-    #[inline]
-    fn for_each_tank_targets(&self, layout: &Layout, mut f: impl FnMut(Square, Bitboard)) {
-        let masks = Masks::new(self, layout);
-        for from in masks.own {
-            f(from, masks.targets(from));
-        }
-    }
-
     /// The legal moves, in generation order (by `from` index, then `to`
     /// index). Empty when the game is over.
     pub fn legal_moves(&self, layout: &Layout) -> Vec<Move> {
@@ -95,16 +98,25 @@ impl Position {
         let masks = Masks::new(self, layout);
         for from in masks.own {
             for to in masks.targets(from) {
-                let capture = masks.enemy.contains(to).then(|| {
-                    if masks.commanders.contains(to) {
-                        Role::Commander
-                    } else {
-                        Role::Tank
-                    }
-                });
-                out.push(Move { from, to, capture });
+                out.push(masks.make_move(from, to));
             }
         }
+    }
+
+    /// The legal moves sorted by `from`, then `to`, each square by file and
+    /// then rank (the order of the HTTP API). Empty when the game is over.
+    pub fn legal_moves_file_major(&self, layout: &Layout) -> Vec<Move> {
+        let mut out = Vec::with_capacity(64);
+        if self.a_side_is_home(layout) {
+            return out;
+        }
+        let masks = Masks::new(self, layout);
+        for from in masks.own.file_major() {
+            for to in masks.targets(from).file_major() {
+                out.push(masks.make_move(from, to));
+            }
+        }
+        out
     }
 
     /// The legal moves of the tank on `from` (empty if it is not a tank of
@@ -115,15 +127,24 @@ impl Position {
         moves
     }
 
-    /// The number of legal moves (0 when the game is over).
+    /// The number of legal moves (0 when the game is over), without
+    /// listing them: tanks that share blockers are counted together.
     #[inline]
     pub fn count_legal_moves(&self, layout: &Layout) -> u64 {
         if self.a_side_is_home(layout) {
             return 0;
         }
-        let mut count = 0u64;
-        self.for_each_tank_targets(layout, |_, targets| count += u64::from(targets.count()));
-        count
+        let m = Masks::new(self, layout);
+        let locked = m.own & m.enemy_base;
+        let free = m.own & !m.enemy_base;
+        let mut count = count_slider_moves(free & !m.commanders, m.tank_blockers, m.tank_forbidden);
+        for commander in free & m.commanders {
+            count += (m.targets(commander)).count();
+        }
+        if locked.any() {
+            count += count_slider_moves(locked, m.locked_blockers, m.locked_forbidden);
+        }
+        u64::from(count)
     }
 
     /// Whether the side to move has any move, ignoring rule 7's first

@@ -20,13 +20,26 @@ impl Move {
     pub const fn is_capture(&self) -> bool {
         self.capture.is_some()
     }
+
+    /// Canonical notation written into `buf` (at most 7 bytes), without
+    /// the formatting machinery.
+    pub fn notation<'a>(&self, buf: &'a mut [u8; 7]) -> &'a str {
+        let sep: &[u8] = if self.is_capture() { b"x" } else { b"-" };
+        let mut len = 0;
+        for part in [self.from.name().as_bytes(), sep, self.to.name().as_bytes()] {
+            for (slot, &b) in buf.iter_mut().skip(len).zip(part) {
+                *slot = b;
+                len += 1;
+            }
+        }
+        std::str::from_utf8(buf.get(..len).unwrap_or_default()).unwrap_or_default()
+    }
 }
 
 /// Canonical notation: `from-to` or `fromxto`.
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sep = if self.is_capture() { 'x' } else { '-' };
-        write!(f, "{}{sep}{}", self.from, self.to)
+        f.write_str(self.notation(&mut [0; 7]))
     }
 }
 

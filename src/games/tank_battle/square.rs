@@ -128,9 +128,28 @@ impl FromStr for Square {
     }
 }
 
+/// Every square's notation, by index.
+const NAMES: [&str; SQUARES] = [
+    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "i1", "j1", "k1", "a2", "b2", "c2", "d2", "e2",
+    "f2", "g2", "h2", "i2", "j2", "k2", "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "i3", "j3",
+    "k3", "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4", "i4", "j4", "k4", "a5", "b5", "c5", "d5",
+    "e5", "f5", "g5", "h5", "i5", "j5", "k5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6", "i6",
+    "j6", "k6", "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "i7", "j7", "k7", "a8", "b8", "c8",
+    "d8", "e8", "f8", "g8", "h8", "i8", "j8", "k8", "a9", "b9", "c9", "d9", "e9", "f9", "g9", "h9",
+    "i9", "j9", "k9", "a10", "b10", "c10", "d10", "e10", "f10", "g10", "h10", "i10", "j10", "k10",
+    "a11", "b11", "c11", "d11", "e11", "f11", "g11", "h11", "i11", "j11", "k11",
+];
+
+impl Square {
+    /// The square's notation, e.g. `"j4"`.
+    pub fn name(self) -> &'static str {
+        NAMES.get(self.index()).copied().unwrap_or("?")
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+        f.write_str(self.name())
     }
 }
 

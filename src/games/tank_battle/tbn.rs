@@ -47,14 +47,13 @@ impl FromStr for Setup {
             },
             ply: parse_ply(ply)?,
         };
-        let ranks: Vec<&str> = placement.split('/').collect();
-        if ranks.len() != SIZE as usize {
+        let ranks = placement.split('/').count();
+        if ranks != SIZE as usize {
             return Err(bad(format!(
-                "the placement has {} ranks separated by `/`, expected 11",
-                ranks.len()
+                "the placement has {ranks} ranks separated by `/`, expected 11"
             )));
         }
-        for (row, text) in ranks.iter().enumerate() {
+        for (row, text) in placement.split('/').enumerate() {
             let rank = SIZE - 1 - row as u8;
             parse_rank(text, rank, &mut setup)?;
         }
@@ -75,22 +74,22 @@ fn parse_ply(text: &str) -> Result<u64, ParseError> {
 fn parse_rank(text: &str, rank: u8, setup: &mut Setup) -> Result<(), ParseError> {
     let rank_name = rank + 1;
     let mut file: u32 = 0;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if let Some(digit) = c.to_digit(10) {
-            let mut digits = String::from(c);
-            while let Some(d) = chars.next_if(char::is_ascii_digit) {
-                digits.push(d);
+    let mut chars = text.char_indices().peekable();
+    while let Some((start, c)) = chars.next() {
+        if c.is_ascii_digit() {
+            let mut end = start + 1;
+            while let Some((i, _)) = chars.next_if(|(_, d)| d.is_ascii_digit()) {
+                end = i + 1;
             }
-            let run = digits
-                .parse::<u32>()
-                .ok()
-                .filter(|n| (1..=SIZE as u32).contains(n) && digit != 0)
-                .ok_or_else(|| {
-                    bad(format!(
+            let digits = text.get(start..end).unwrap_or_default();
+            let run = match digits.parse::<u32>() {
+                Ok(n) if (1..=SIZE as u32).contains(&n) && !digits.starts_with('0') => n,
+                _ => {
+                    return Err(bad(format!(
                         "rank {rank_name}: `{digits}` is not a number of empty squares (1..11)"
-                    ))
-                })?;
+                    )))
+                }
+            };
             file += run;
         } else {
             let piece = Piece::from_char(c).ok_or_else(|| {
