@@ -63,13 +63,23 @@ impl<V: Clone + Send + Sync + 'static> AnswerCache<V> {
         };
         counter.fetch_add(1, Ordering::Relaxed);
         let stats = self.stats();
-        tracing::info!(
-            cache = self.name,
-            hit = found.is_some(),
-            hits = stats.hits,
-            misses = stats.misses,
-            "answer cache lookup"
-        );
+        // A miss costs a search, so its log line is cheap by comparison;
+        // hits are the hot path.
+        if found.is_some() {
+            tracing::debug!(
+                cache = self.name,
+                hits = stats.hits,
+                misses = stats.misses,
+                "answer cache hit"
+            );
+        } else {
+            tracing::info!(
+                cache = self.name,
+                hits = stats.hits,
+                misses = stats.misses,
+                "answer cache miss"
+            );
+        }
         found
     }
 

@@ -59,8 +59,12 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
     }
 }
 
-/// Deserialises `body`, rejecting trailing data.
+/// Deserialises `body`, rejecting trailing data. The fast path is plain
+/// serde_json; only a failure is parsed again to find the field's path.
 fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    if let Ok(value) = serde_json::from_slice(body) {
+        return Ok(value);
+    }
     let mut de = serde_json::Deserializer::from_slice(body);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
         let path = err.path().to_string();
@@ -78,6 +82,23 @@ fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     de.end()
         .map_err(|e| ApiError::bad_request(format!("malformed JSON: {e}"), None))?;
     Ok(value)
+}
+
+/// A JSON response serialised into a buffer of `capacity` bytes up front,
+/// for answers whose size is known roughly (no reallocation on the way).
+pub fn json_with_capacity<T: serde::Serialize>(
+    value: &T,
+    capacity: usize,
+) -> actix_web::HttpResponse {
+    let mut body = Vec::with_capacity(capacity);
+    match serde_json::to_writer(&mut body, value) {
+        Ok(()) => actix_web::HttpResponse::Ok()
+            .content_type(actix_web::http::header::ContentType::json())
+            .body(body),
+        Err(e) => actix_web::ResponseError::error_response(&ApiError::Internal(format!(
+            "writing the answer failed: {e}"
+        ))),
+    }
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ pub mod tank_war;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::middleware::Condition;
 use actix_web::{web, App};
 use utoipa::OpenApi;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -130,5 +131,28 @@ pub fn app(
         .service(web::redirect("/swagger-ui", "/swagger-ui/"))
         .service(SwaggerUi::new("/swagger-ui/{_:.*}").url(OPENAPI_PATH, doc))
         .default_service(web::to(meta::fallback))
-        .wrap(tracing_actix_web::TracingLogger::default())
+        .wrap(Condition::new(
+            tracing::enabled!(target: "tank_rules::api", tracing::Level::DEBUG),
+            tracing_actix_web::TracingLogger::<RequestSpan>::new(),
+        ))
+}
+
+/// Request spans at DEBUG level: an access log line per request is too
+/// costly to be on by default (a third of the throughput of a cheap
+/// endpoint), so the middleware is only installed when
+/// `RUST_LOG=tank_rules::api=debug` (or `debug`) asks for it; each request's
+/// duration is logged when its span closes.
+struct RequestSpan;
+
+impl tracing_actix_web::RootSpanBuilder for RequestSpan {
+    fn on_request_start(request: &ServiceRequest) -> tracing::Span {
+        tracing_actix_web::root_span!(level = tracing::Level::DEBUG, request)
+    }
+
+    fn on_request_end<B: MessageBody>(
+        span: tracing::Span,
+        outcome: &Result<ServiceResponse<B>, actix_web::Error>,
+    ) {
+        tracing_actix_web::DefaultRootSpanBuilder::on_request_end(span, outcome);
+    }
 }

@@ -4,13 +4,13 @@
 
 use std::collections::BTreeMap;
 
-use actix_web::{get, post, web};
+use actix_web::{get, post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use super::ai::AiLimits;
-use super::json::ApiJson;
+use super::json::{json_with_capacity, ApiJson};
 use super::problem::{ApiError, Problem};
 use crate::cache::AnswerCache;
 use crate::games::tank_battle::ai;
@@ -117,23 +117,35 @@ pub struct LegalMovesRequest {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MoveEntry {
     /// Canonical notation: `from-to`, or `fromxto` for a capture.
-    #[serde(rename = "move")]
-    #[schema(example = "j4-j5")]
-    pub notation: String,
-    #[schema(example = "j4")]
-    pub from: String,
-    #[schema(example = "j5")]
-    pub to: String,
+    #[serde(rename = "move", serialize_with = "move_text")]
+    #[schema(value_type = String, example = "j4-j5")]
+    pub notation: Move,
+    #[serde(serialize_with = "square_text")]
+    #[schema(value_type = String, example = "j4")]
+    pub from: Square,
+    #[serde(serialize_with = "square_text")]
+    #[schema(value_type = String, example = "j5")]
+    pub to: Square,
     /// Whether the move removes an enemy tank.
     pub capture: bool,
+}
+
+/// Notation straight into the JSON output: no `String`, no formatting
+/// machinery (legal-moves writes dozens of these per answer).
+fn square_text<S: serde::Serializer>(square: &Square, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(square.name())
+}
+
+fn move_text<S: serde::Serializer>(mv: &Move, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(mv.notation(&mut [0; 7]))
 }
 
 impl From<Move> for MoveEntry {
     fn from(mv: Move) -> MoveEntry {
         MoveEntry {
-            notation: mv.to_string(),
-            from: mv.from.to_string(),
-            to: mv.to.to_string(),
+            notation: mv,
+            from: mv.from,
+            to: mv.to,
             capture: mv.is_capture(),
         }
     }
@@ -522,23 +534,29 @@ async fn initial(query: web::Query<InitialQuery>) -> Result<web::Json<InitialRes
     )
 )]
 #[post("/legal-moves")]
-async fn legal_moves(
-    body: ApiJson<LegalMovesRequest>,
-) -> Result<web::Json<LegalMovesResponse>, ApiError> {
+async fn legal_moves(body: ApiJson<LegalMovesRequest>) -> Result<HttpResponse, ApiError> {
     let request = body.0;
     let (layout, position) = decode(&request.position, request.layout.as_deref())?;
-    let mut moves = match request.from.as_deref() {
-        Some(from) => {
-            let from: Square = from.parse().map_err(|e| ApiError::notation(e, "from"))?;
-            position.legal_moves_from(&layout, from)
-        }
-        None => position.legal_moves(&layout),
+    let from = match request.from.as_deref() {
+        Some(text) => Some(
+            text.parse::<Square>()
+                .map_err(|e| ApiError::notation(e, "from"))?,
+        ),
+        None => None,
     };
-    moves.sort_by_key(|mv| (mv.from.file_major_key(), mv.to.file_major_key()));
-    Ok(web::Json(LegalMovesResponse {
-        count: moves.len(),
-        moves: moves.into_iter().map(MoveEntry::from).collect(),
-    }))
+    let mut moves = position.legal_moves_file_major(&layout);
+    if let Some(from) = from {
+        moves.retain(|mv| mv.from == from);
+    }
+    // About 60 bytes a move.
+    let capacity = 32 + 64 * moves.len();
+    Ok(json_with_capacity(
+        &LegalMovesResponse {
+            count: moves.len(),
+            moves: moves.into_iter().map(MoveEntry::from).collect(),
+        },
+        capacity,
+    ))
 }
 
 /// Whether a move is legal, and if not, the first rule it breaks.
