@@ -23,6 +23,26 @@ pub enum Command {
     Serve,
     /// Print the OpenAPI document (as committed in openapi/openapi.json).
     Openapi,
+    /// Count Tank Battle perft (bulk-counted, one thread) and print the
+    /// leaf rate.
+    Perft(PerftArgs),
+}
+
+/// Options of the `perft` command.
+#[derive(Debug, Parser)]
+pub struct PerftArgs {
+    /// Depth in plies.
+    #[arg(long, default_value_t = 5)]
+    pub depth: u32,
+    /// Position in TBN (default: the layout's start position).
+    #[arg(long)]
+    pub position: Option<String>,
+    /// `standard` or layout notation.
+    #[arg(long, default_value = "standard")]
+    pub layout: String,
+    /// Also print the count below each legal move.
+    #[arg(long)]
+    pub divide: bool,
 }
 
 /// How log lines are written.

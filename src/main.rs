@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use actix_web::HttpServer;
 use clap::Parser;
 use tank_rules::api::AppState;
-use tank_rules::config::{Cli, Command, LogFormat, ServeArgs};
+use tank_rules::config::{Cli, Command, LogFormat, PerftArgs, ServeArgs};
 use tracing_subscriber::fmt::format::FmtSpan;
 use tracing_subscriber::EnvFilter;
 
@@ -14,6 +14,7 @@ fn main() -> ExitCode {
         Some(Command::Openapi) => {
             std::io::stdout().write_all(tank_rules::api::openapi_json().as_bytes())
         }
+        Some(Command::Perft(args)) => perft(&args),
         Some(Command::Serve) | None => serve(cli.serve),
     };
     match result {
@@ -23,6 +24,39 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `tank-rules perft`: counts and times perft on one thread.
+fn perft(args: &PerftArgs) -> std::io::Result<()> {
+    use tank_rules::games::tank_battle::{self as tb, perft as tb_perft, Layout, Position};
+    let invalid = |e: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, e);
+    let layout = Layout::parse(&args.layout).map_err(|e| invalid(e.to_string()))?;
+    let position = match &args.position {
+        Some(tbn) => tb::parse_position(tbn, &layout).map_err(|e| invalid(e.to_string()))?,
+        None => Position::initial(&layout),
+    };
+    let started = std::time::Instant::now();
+    let nodes = if args.divide {
+        let parts = tb_perft::divide(&position, &layout, args.depth, u64::MAX)
+            .map_err(|e| invalid(e.to_string()))?;
+        for (mv, n) in &parts {
+            println!("{mv}: {n}");
+        }
+        if args.depth == 0 {
+            1
+        } else {
+            parts.iter().map(|(_, n)| n).sum()
+        }
+    } else {
+        tb_perft::perft(&position, &layout, args.depth)
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "perft({}) = {nodes} in {seconds:.3} s: {:.1} million leaves/s",
+        args.depth,
+        nodes as f64 / seconds.max(1e-9) / 1e6
+    );
+    Ok(())
 }
 
 fn init_logging(format: LogFormat) {
