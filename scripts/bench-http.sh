@@ -33,6 +33,8 @@ for _ in $(seq 50); do
   sleep 0.1
 done
 
+rss_idle=$(awk '/VmRSS/ {print $2, $3}' "/proc/$server/status")
+
 START='ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0'
 body() { # name json
   cat >"$work/$1.lua" <<LUA
@@ -70,6 +72,9 @@ for endpoint in legal-moves apply score ai-move; do
   ratio=$(awk -v a="$rps" -v b="$hello_rps" 'BEGIN { printf "%.2f", a / b }')
   printf '%-14s %12s %10s %10s %8s %9s\n' "$endpoint" "$rps" "$p50" "$p99" "$bad" "$ratio"
 done
-rss=$(awk '/VmHWM/ {print $2, $3}' "/proc/$server/status")
-echo "server peak RSS: $rss (cache capacity $(grep -o 'capacity: [0-9]*' "$work/server.log" | head -1 || true))"
+rss=$(awk '/VmRSS/ {print $2, $3}' "/proc/$server/status")
+peak=$(awk '/VmHWM/ {print $2, $3}' "/proc/$server/status")
+echo "server RSS: $rss_idle idle, $rss after the runs, $peak peak (AI cache: at most $(grep -o 'capacity: [0-9]*' "$work/server.log" | head -1 | grep -o '[0-9]*') answers)"
+time_perft=$(curl -s -o /dev/null -w '%{time_total}' "127.0.0.1:$PORT/v1/tank-battle/perft" -H 'content-type: application/json' --data-binary "{\"position\":\"$START\",\"depth\":5}")
+echo "perft(5) of the start position over HTTP: ${time_perft} s"
 echo "machine: $(nproc) cores; wrk -t$THREADS -c$CONNECTIONS -d$DURATION"

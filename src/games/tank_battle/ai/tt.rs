@@ -1,4 +1,5 @@
-//! The transposition table: one slot per index, always replaced.
+//! The transposition table: one 16-byte slot per index, always replaced;
+//! a key of 0 marks an empty slot.
 
 use super::super::{Move, Square};
 
@@ -35,16 +36,25 @@ impl Entry {
 }
 
 pub struct Table {
-    slots: Vec<Option<Entry>>,
+    slots: Vec<Entry>,
     mask: usize,
 }
 
+const EMPTY: Entry = Entry {
+    key: 0,
+    score: 0,
+    mv: u16::MAX,
+    depth: 0,
+    bound: Bound::Upper,
+};
+
 impl Table {
-    /// A table of about `entries` slots (a power of two, at least 1024).
+    /// A table of about `entries` slots (a power of two, 1024 to 2^21,
+    /// that is at most 32 MiB).
     pub fn new(entries: usize) -> Table {
-        let size = entries.clamp(1 << 10, 1 << 24).next_power_of_two();
+        let size = entries.clamp(1 << 10, 1 << 21).next_power_of_two();
         Table {
-            slots: vec![None; size],
+            slots: vec![EMPTY; size],
             mask: size - 1,
         }
     }
@@ -53,8 +63,7 @@ impl Table {
         self.slots
             .get(key as usize & self.mask)
             .copied()
-            .flatten()
-            .filter(|e| e.key == key)
+            .filter(|e| e.key == key && key != 0)
     }
 
     pub fn store(&mut self, key: u64, depth: u32, score: i32, bound: Bound, best: Option<Move>) {
@@ -62,13 +71,32 @@ impl Table {
             (m.from.index() as u16) << 8 | m.to.index() as u16
         });
         if let Some(slot) = self.slots.get_mut(key as usize & self.mask) {
-            *slot = Some(Entry {
+            *slot = Entry {
                 key,
                 score,
                 mv,
                 depth: depth.min(255) as u8,
                 bound,
-            });
+            };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_are_16_bytes_and_round_trip() {
+        assert_eq!(std::mem::size_of::<Entry>(), 16);
+        let mut table = Table::new(0);
+        assert!(table.probe(42).is_none());
+        table.store(42, 3, -7, Bound::Lower, None);
+        let e = table.probe(42).unwrap();
+        assert_eq!(
+            (e.depth, e.score, e.bound, e.best()),
+            (3, -7, Bound::Lower, None)
+        );
+        assert!(table.probe(42 + 1024).is_none());
     }
 }
