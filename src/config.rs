@@ -87,6 +87,25 @@ pub struct ServeArgs {
     /// Most nodes any AI search visits.
     #[arg(long, env = "TANK_RULES_AI_MAX_NODES", default_value_t = Limits::DEFAULT_AI_MAX_NODES)]
     pub ai_max_nodes: u64,
+    /// AI searches and perft counts running at once (default: one per
+    /// core); more are answered 503 with Retry-After.
+    #[arg(long, env = "TANK_RULES_MAX_CONCURRENT_SEARCHES")]
+    pub max_concurrent_searches: Option<usize>,
+    /// Most moves (Tank Battle) or rounds (Tank War) in one replay.
+    #[arg(long, env = "TANK_RULES_REPLAY_MAX_MOVES", default_value_t = Limits::DEFAULT_REPLAY_MAX_MOVES)]
+    pub replay_max_moves: usize,
+    /// Most tanks in a Tank War state.
+    #[arg(long, env = "TANK_RULES_TANK_WAR_MAX_TANKS", default_value_t = Limits::DEFAULT_TANK_WAR_MAX_TANKS)]
+    pub tank_war_max_tanks: usize,
+    /// Longest Tank War track, in squares.
+    #[arg(long, env = "TANK_RULES_TANK_WAR_MAX_TRACK", default_value_t = Limits::DEFAULT_TANK_WAR_MAX_TRACK)]
+    pub tank_war_max_track: usize,
+    /// Seconds a client has to send a request's head before it is dropped.
+    #[arg(long, env = "TANK_RULES_REQUEST_TIMEOUT_SECS", default_value_t = 5)]
+    pub request_timeout_secs: u64,
+    /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
+    #[arg(long, env = "TANK_RULES_SHUTDOWN_TIMEOUT_SECS", default_value_t = 30)]
+    pub shutdown_timeout_secs: u64,
     /// Most AI answers kept in the cache.
     #[arg(long, env = "TANK_RULES_CACHE_CAPACITY", default_value_t = 10_000)]
     pub cache_capacity: u64,
@@ -105,6 +124,12 @@ impl ServeArgs {
             ai_max_time_ms: self.ai_max_time_ms,
             ai_max_depth: self.ai_max_depth,
             ai_max_nodes: self.ai_max_nodes,
+            max_concurrent_searches: self
+                .max_concurrent_searches
+                .unwrap_or_else(Limits::default_concurrent_searches),
+            replay_max_moves: self.replay_max_moves,
+            tank_war_max_tanks: self.tank_war_max_tanks,
+            tank_war_max_track: self.tank_war_max_track,
         }
     }
 

@@ -17,6 +17,15 @@ pub struct Limits {
     pub ai_max_depth: u32,
     /// Most nodes one AI search may visit.
     pub ai_max_nodes: u64,
+    /// AI searches and perft counts running at once; more are refused
+    /// with 503 rather than queued.
+    pub max_concurrent_searches: usize,
+    /// Most moves (Tank Battle) or rounds (Tank War) one replay may carry.
+    pub replay_max_moves: usize,
+    /// Most tanks in a Tank War state.
+    pub tank_war_max_tanks: usize,
+    /// Longest Tank War track, in squares.
+    pub tank_war_max_track: usize,
 }
 
 impl Limits {
@@ -27,6 +36,14 @@ impl Limits {
     pub const DEFAULT_AI_MAX_TIME_MS: u64 = 5_000;
     pub const DEFAULT_AI_MAX_DEPTH: u32 = 64;
     pub const DEFAULT_AI_MAX_NODES: u64 = 20_000_000;
+    pub const DEFAULT_REPLAY_MAX_MOVES: usize = 4_096;
+    pub const DEFAULT_TANK_WAR_MAX_TANKS: usize = 128;
+    pub const DEFAULT_TANK_WAR_MAX_TRACK: usize = 676;
+
+    /// One search per core by default.
+    pub fn default_concurrent_searches() -> usize {
+        std::thread::available_parallelism().map_or(2, |n| n.get())
+    }
 }
 
 impl Default for Limits {
@@ -39,7 +56,47 @@ impl Default for Limits {
             ai_max_time_ms: Limits::DEFAULT_AI_MAX_TIME_MS,
             ai_max_depth: Limits::DEFAULT_AI_MAX_DEPTH,
             ai_max_nodes: Limits::DEFAULT_AI_MAX_NODES,
+            max_concurrent_searches: Limits::default_concurrent_searches(),
+            replay_max_moves: Limits::DEFAULT_REPLAY_MAX_MOVES,
+            tank_war_max_tanks: Limits::DEFAULT_TANK_WAR_MAX_TANKS,
+            tank_war_max_track: Limits::DEFAULT_TANK_WAR_MAX_TRACK,
         }
+    }
+}
+
+impl Limits {
+    /// A replay of `len` moves or rounds is within the limit.
+    pub fn check_replay(
+        &self,
+        len: usize,
+        field: &str,
+    ) -> Result<(), crate::api::problem::ApiError> {
+        if len > self.replay_max_moves {
+            return Err(crate::api::problem::ApiError::LimitExceeded {
+                detail: format!(
+                    "{len} {field} are more than this server replays at once ({})",
+                    self.replay_max_moves
+                ),
+                field: field.to_owned(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Slots for expensive work (AI searches, perft): a request takes one or
+/// is refused at once; nothing queues.
+#[derive(Clone, Debug)]
+pub struct SearchSlots(std::sync::Arc<tokio::sync::Semaphore>);
+
+impl SearchSlots {
+    pub fn new(slots: usize) -> SearchSlots {
+        SearchSlots(std::sync::Arc::new(tokio::sync::Semaphore::new(slots)))
+    }
+
+    /// A slot, held until the permit is dropped; `None` when all are taken.
+    pub fn try_take(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        self.0.clone().try_acquire_owned().ok()
     }
 }
 

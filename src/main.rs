@@ -1,5 +1,6 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use actix_web::HttpServer;
 use clap::Parser;
@@ -79,7 +80,12 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
     tracing::info!(addr = %args.addr, ?limits, ?cache, "tank-rules starting");
     let state = AppState::new(limits, cache);
     actix_web::rt::System::new().block_on(async move {
-        let mut server = HttpServer::new(move || tank_rules::api::app(state.clone()));
+        // SIGTERM and SIGINT stop accepting connections and let in-flight
+        // requests finish for up to the shutdown timeout.
+        let mut server = HttpServer::new(move || tank_rules::api::app(state.clone()))
+            .client_request_timeout(Duration::from_secs(args.request_timeout_secs))
+            .client_disconnect_timeout(Duration::from_secs(1))
+            .shutdown_timeout(args.shutdown_timeout_secs);
         if let Some(workers) = args.workers {
             server = server.workers(workers.max(1));
         }

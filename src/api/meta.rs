@@ -15,12 +15,13 @@ const TAG: &str = "service";
 
 /// Registers the service-level routes.
 pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(healthz).service(list_games);
+    cfg.service(healthz).service(readyz).service(list_games);
 }
 
-/// Liveness.
+/// Liveness or readiness.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {
+    /// `ok` (liveness) or `ready` (readiness).
     #[schema(example = "ok")]
     pub status: &'static str,
 }
@@ -142,6 +143,14 @@ impl RouteTable {
 #[get("/healthz")]
 async fn healthz() -> web::Json<Health> {
     web::Json(Health { status: "ok" })
+}
+
+/// Readiness: the service accepts requests. (During a graceful shutdown the
+/// listener is closed, so this no longer answers.)
+#[utoipa::path(tag = TAG, operation_id = "readyz", responses((status = 200, description = "Ready to serve", body = Health)))]
+#[get("/readyz")]
+async fn readyz() -> web::Json<Health> {
+    web::Json(Health { status: "ready" })
 }
 
 /// The games this service referees and their endpoints.

@@ -19,7 +19,7 @@ use utoipa_actix_web::{scope, AppExt};
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::cache::{AnswerCache, CacheConfig};
-use crate::limits::Limits;
+use crate::limits::{Limits, SearchSlots};
 use problem::ApiError;
 
 /// What every worker shares: limits and the AI answer caches.
@@ -28,6 +28,8 @@ pub struct AppState {
     pub limits: Limits,
     pub tank_battle_ai: AnswerCache<tank_battle::AiMoveResponse>,
     pub tank_war_ai: AnswerCache<tank_war::AiMoveResponse>,
+    /// Slots for AI searches and perft, shared by every worker.
+    pub searches: SearchSlots,
 }
 
 impl AppState {
@@ -36,6 +38,7 @@ impl AppState {
             limits,
             tank_battle_ai: AnswerCache::new("tank-battle-ai", cache),
             tank_war_ai: AnswerCache::new("tank-war-ai", cache),
+            searches: SearchSlots::new(limits.max_concurrent_searches),
         }
     }
 }
@@ -119,6 +122,7 @@ pub fn app(
     app.app_data(web::Data::new(state.limits))
         .app_data(web::Data::new(state.tank_battle_ai))
         .app_data(web::Data::new(state.tank_war_ai))
+        .app_data(web::Data::new(state.searches))
         .app_data(web::Data::new(route_table))
         .app_data(web::QueryConfig::default().error_handler(|err, _req| {
             ApiError::bad_request(format!("query string: {err}"), None).into()

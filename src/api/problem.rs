@@ -84,6 +84,9 @@ pub enum ApiError {
     /// The request asks for more work than the server allows.
     #[error("{detail}")]
     LimitExceeded { detail: String, field: String },
+    /// Every slot for expensive work is taken (503, with Retry-After).
+    #[error("the server is busy with other searches; retry in {retry_after_secs} s")]
+    Busy { retry_after_secs: u64 },
     #[error("the body is larger than the limit of {limit} bytes")]
     PayloadTooLarge { limit: usize },
     #[error("the body must be JSON, sent with `Content-Type: application/json`")]
@@ -126,6 +129,7 @@ impl ApiError {
             ApiError::IllegalMove { error, .. } => error.reason.code(),
             ApiError::IllegalPick { error, .. } => error.code(),
             ApiError::LimitExceeded { .. } => "LIMIT_EXCEEDED",
+            ApiError::Busy { .. } => "SERVICE_BUSY",
             ApiError::PayloadTooLarge { .. } => "PAYLOAD_TOO_LARGE",
             ApiError::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
             ApiError::NotFound { .. } => "NOT_FOUND",
@@ -146,6 +150,7 @@ impl ApiError {
             ApiError::IllegalMove { error, .. } => error.reason.rule(),
             ApiError::IllegalPick { .. } => "Illegal pick",
             ApiError::LimitExceeded { .. } => "Request exceeds a server limit",
+            ApiError::Busy { .. } => "Service busy",
             ApiError::PayloadTooLarge { .. } => "Payload too large",
             ApiError::UnsupportedMediaType => "Unsupported media type",
             ApiError::NotFound { .. } => "Not found",
@@ -202,6 +207,7 @@ impl ResponseError for ApiError {
             ApiError::IllegalMove { .. } | ApiError::IllegalPick { .. } => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
+            ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
@@ -216,9 +222,23 @@ impl ResponseError for ApiError {
         if let ApiError::MethodNotAllowed { allow, .. } = self {
             response.insert_header((header::ALLOW, allow.as_str()));
         }
+        if let ApiError::Busy { retry_after_secs } = self {
+            response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
+        }
         if let ApiError::Internal(message) = self {
             tracing::error!(%message, "internal error");
         }
         response.json(self.problem())
+    }
+}
+
+impl ApiError {
+    /// Takes a slot for expensive work, or fails with 503.
+    pub fn take_slot(
+        slots: &crate::limits::SearchSlots,
+    ) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+        slots.try_take().ok_or(ApiError::Busy {
+            retry_after_secs: 1,
+        })
     }
 }

@@ -18,7 +18,7 @@ use crate::games::tank_battle::{
     self as engine, perft, IllegalMove, Layout, Move, MoveText, Outcome, Position, Role, Score,
     Side, SideScore, Square,
 };
-use crate::limits::Limits;
+use crate::limits::{Limits, SearchSlots};
 
 /// Path of this game's routes.
 pub const SCOPE: &str = "/v1/tank-battle";
@@ -659,13 +659,17 @@ async fn score_position(
     request_body = ReplayRequest,
     responses(
         (status = 200, description = "The position after each move and the final state", body = ReplayResponse),
-        (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` (with `ply`) or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` (with `ply`), `INVALID_POSITION` or `LIMIT_EXCEEDED` (too many moves)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A move is illegal: `code` is the reason, `ply` its index in `moves`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/replay")]
-async fn replay(body: ApiJson<ReplayRequest>) -> Result<web::Json<ReplayResponse>, ApiError> {
+async fn replay(
+    body: ApiJson<ReplayRequest>,
+    limits: web::Data<Limits>,
+) -> Result<web::Json<ReplayResponse>, ApiError> {
     let request = body.0;
+    limits.check_replay(request.moves.len(), "moves")?;
     let layout = decode_layout(request.layout.as_deref())?;
     let mut position = match request.start.as_deref() {
         Some(start) => decode_position(start, &layout, "start")?,
@@ -709,12 +713,14 @@ async fn replay(body: ApiJson<ReplayRequest>) -> Result<web::Json<ReplayResponse
     responses(
         (status = 200, description = "The leaf count", body = PerftResponse),
         (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `INVALID_POSITION` or `LIMIT_EXCEEDED`", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`SERVICE_BUSY`: every search slot is taken; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/perft")]
 async fn perft_count(
     body: ApiJson<PerftRequest>,
     limits: web::Data<Limits>,
+    slots: web::Data<SearchSlots>,
 ) -> Result<web::Json<PerftResponse>, ApiError> {
     let request = body.0;
     let (layout, position) = decode(&request.position, request.layout.as_deref())?;
@@ -729,7 +735,9 @@ async fn perft_count(
     }
     let budget = limits.perft_max_nodes;
     let (depth, want_divide) = (request.depth, request.divide);
+    let slot = ApiError::take_slot(&slots)?;
     let counted = web::block(move || {
+        let _slot = slot;
         if want_divide {
             perft::divide(&position, &layout, depth, budget).map(|parts| {
                 let nodes = if depth == 0 {
@@ -770,6 +778,7 @@ async fn perft_count(
         (status = 200, description = "The AI's move", body = AiMoveResponse),
         (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT` or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`GAME_OVER`: the position is finished", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`SERVICE_BUSY`: every search slot is taken; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/ai-move")]
@@ -777,6 +786,7 @@ async fn ai_move(
     body: ApiJson<AiMoveRequest>,
     limits: web::Data<Limits>,
     cache: web::Data<AnswerCache<AiMoveResponse>>,
+    slots: web::Data<SearchSlots>,
 ) -> Result<web::Json<AiMoveResponse>, ApiError> {
     let request = body.0;
     let (layout, position) = decode(&request.position, request.layout.as_deref())?;
@@ -809,10 +819,14 @@ async fn ai_move(
         max_depth: budget.depth,
         max_nodes: budget.nodes,
     };
-    let result = web::block(move || ai::search(&position, &layout, search_limits, seed))
-        .await
-        .map_err(|e| ApiError::Internal(format!("AI worker failed: {e}")))?
-        .ok_or_else(game_over)?;
+    let slot = ApiError::take_slot(&slots)?;
+    let result = web::block(move || {
+        let _slot = slot;
+        ai::search(&position, &layout, search_limits, seed)
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("AI worker failed: {e}")))?
+    .ok_or_else(game_over)?;
     let response = AiMoveResponse {
         notation: result.best.to_string(),
         evaluation: result.evaluation,

@@ -17,7 +17,7 @@ use crate::games::tank_war::{
     self as engine, ai, Event, Outcome, PickError, Player, Position, Setup, StateData, TankData,
     TankType,
 };
-use crate::limits::Limits;
+use crate::limits::{Limits, SearchSlots};
 
 /// Path of this game's routes.
 pub const SCOPE: &str = "/v1/tank-war";
@@ -455,7 +455,34 @@ fn default_state_json() -> serde_json::Value {
     serde_json::to_value(encode_state(&setup, &pos)).unwrap_or_default()
 }
 
-fn decode_state(dto: &StateDto, field: &str) -> Result<(Setup, Position), ApiError> {
+fn decode_state(
+    dto: &StateDto,
+    field: &str,
+    limits: &Limits,
+) -> Result<(Setup, Position), ApiError> {
+    let too_big = |detail: String| ApiError::LimitExceeded {
+        detail,
+        field: field.to_owned(),
+    };
+    if dto.tanks.len() > limits.tank_war_max_tanks {
+        return Err(too_big(format!(
+            "{} tanks are more than this server accepts ({})",
+            dto.tanks.len(),
+            limits.tank_war_max_tanks
+        )));
+    }
+    if let Some(tank) = dto
+        .tanks
+        .iter()
+        .find(|t| t.track.len() > limits.tank_war_max_track)
+    {
+        return Err(too_big(format!(
+            "the track of {} has {} squares, more than this server accepts ({})",
+            tank.name,
+            tank.track.len(),
+            limits.tank_war_max_track
+        )));
+    }
     let data = StateData {
         rows: dto.rows,
         cols: dto.cols,
@@ -667,15 +694,16 @@ async fn initial() -> web::Json<StateDto> {
     request_body = LegalMovesRequest,
     responses(
         (status = 200, description = "Pickable tanks by player", body = LegalMovesResponse),
-        (status = 400, description = "`BAD_REQUEST` or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`BAD_REQUEST`, `INVALID_POSITION` or `LIMIT_EXCEEDED` (state too large)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/legal-moves")]
 async fn legal_moves(
     body: ApiJson<LegalMovesRequest>,
+    limits: web::Data<Limits>,
 ) -> Result<web::Json<LegalMovesResponse>, ApiError> {
     let request = body.0;
-    let (setup, pos) = decode_state(&request.state, "state")?;
+    let (setup, pos) = decode_state(&request.state, "state", &limits)?;
     let wanted = |p: PlayerName| request.player.is_none_or(|asked| asked == p);
     let list = |p: Player| sorted_names(&setup, engine::pickable(&setup, &pos, p));
     Ok(web::Json(LegalMovesResponse {
@@ -695,9 +723,12 @@ async fn legal_moves(
     )
 )]
 #[post("/validate")]
-async fn validate(body: ApiJson<ValidateRequest>) -> Result<web::Json<ValidateResponse>, ApiError> {
+async fn validate(
+    body: ApiJson<ValidateRequest>,
+    limits: web::Data<Limits>,
+) -> Result<web::Json<ValidateResponse>, ApiError> {
     let request = body.0;
-    let (setup, pos) = decode_state(&request.state, "state")?;
+    let (setup, pos) = decode_state(&request.state, "state", &limits)?;
     let picks = [
         (PlayerName::U, request.moves.u),
         (PlayerName::D, request.moves.d),
@@ -733,14 +764,17 @@ async fn validate(body: ApiJson<ValidateRequest>) -> Result<web::Json<ValidateRe
     request_body = ApplyRequest,
     responses(
         (status = 200, description = "The state after the round and the events", body = ApplyResponse),
-        (status = 400, description = "`BAD_REQUEST` or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`BAD_REQUEST`, `INVALID_POSITION` or `LIMIT_EXCEEDED` (state too large)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A pick is illegal: `code` (`GAME_OVER`, `NO_SUCH_TANK`, `END_OF_TRACK`, `SQUARE_OCCUPIED`) and `player` (U's is checked first)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/apply")]
-async fn apply(body: ApiJson<ApplyRequest>) -> Result<web::Json<ApplyResponse>, ApiError> {
+async fn apply(
+    body: ApiJson<ApplyRequest>,
+    limits: web::Data<Limits>,
+) -> Result<web::Json<ApplyResponse>, ApiError> {
     let request = body.0;
-    let (setup, mut pos) = decode_state(&request.state, "state")?;
+    let (setup, mut pos) = decode_state(&request.state, "state", &limits)?;
     let events = play(
         &setup,
         &mut pos,
@@ -766,12 +800,15 @@ async fn apply(body: ApiJson<ApplyRequest>) -> Result<web::Json<ApplyResponse>, 
     request_body = StateRequest,
     responses(
         (status = 200, description = "How the game stands", body = ScoreResponse),
-        (status = 400, description = "`BAD_REQUEST` or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`BAD_REQUEST`, `INVALID_POSITION` or `LIMIT_EXCEEDED` (state too large)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/score")]
-async fn score(body: ApiJson<StateRequest>) -> Result<web::Json<ScoreResponse>, ApiError> {
-    let (setup, pos) = decode_state(&body.0.state, "state")?;
+async fn score(
+    body: ApiJson<StateRequest>,
+    limits: web::Data<Limits>,
+) -> Result<web::Json<ScoreResponse>, ApiError> {
+    let (setup, pos) = decode_state(&body.0.state, "state", &limits)?;
     Ok(web::Json(score_response(&setup, &pos)))
 }
 
@@ -784,15 +821,19 @@ async fn score(body: ApiJson<StateRequest>) -> Result<web::Json<ScoreResponse>, 
     request_body = ReplayRequest,
     responses(
         (status = 200, description = "The state after each round and the final standing", body = ReplayResponse),
-        (status = 400, description = "`BAD_REQUEST` or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`BAD_REQUEST`, `INVALID_POSITION` or `LIMIT_EXCEEDED` (state too large)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A pick is illegal: `code`, `player` and `ply`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/replay")]
-async fn replay(body: ApiJson<ReplayRequest>) -> Result<web::Json<ReplayResponse>, ApiError> {
+async fn replay(
+    body: ApiJson<ReplayRequest>,
+    limits: web::Data<Limits>,
+) -> Result<web::Json<ReplayResponse>, ApiError> {
     let request = body.0;
+    limits.check_replay(request.rounds.len(), "rounds")?;
     let (setup, mut pos) = match &request.start {
-        Some(start) => decode_state(start, "start")?,
+        Some(start) => decode_state(start, "start", &limits)?,
         None => engine::default_state(),
     };
     let mut states = Vec::with_capacity(request.rounds.len());
@@ -825,8 +866,9 @@ async fn replay(body: ApiJson<ReplayRequest>) -> Result<web::Json<ReplayResponse
     request_body = AiMoveRequest,
     responses(
         (status = 200, description = "The pick, the strategy and the value", body = AiMoveResponse),
-        (status = 400, description = "`BAD_REQUEST` or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`BAD_REQUEST`, `INVALID_POSITION` or `LIMIT_EXCEEDED` (state too large)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`GAME_OVER`", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`SERVICE_BUSY`: every search slot is taken; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/ai-move")]
@@ -834,9 +876,10 @@ async fn ai_move(
     body: ApiJson<AiMoveRequest>,
     limits: web::Data<Limits>,
     cache: web::Data<AnswerCache<AiMoveResponse>>,
+    slots: web::Data<SearchSlots>,
 ) -> Result<web::Json<AiMoveResponse>, ApiError> {
     let request = body.0;
-    let (setup, pos) = decode_state(&request.state, "state")?;
+    let (setup, pos) = decode_state(&request.state, "state", &limits)?;
     let player: Player = request.player.into();
     let game_over = || ApiError::IllegalPick {
         error: PickError::GameOver,
@@ -865,7 +908,9 @@ async fn ai_move(
         max_depth: budget.depth,
         max_nodes: budget.nodes,
     };
+    let slot = ApiError::take_slot(&slots)?;
     let (setup, result) = web::block(move || {
+        let _slot = slot;
         let result = ai::search(&setup, &pos, player, search_limits, seed);
         (setup, result)
     })
