@@ -91,6 +91,9 @@ pub struct ServeArgs {
     /// core); more are answered 503 with Retry-After.
     #[arg(long, env = "TANK_RULES_MAX_CONCURRENT_SEARCHES")]
     pub max_concurrent_searches: Option<usize>,
+    /// Milliseconds a search request waits for a free slot before 503.
+    #[arg(long, env = "TANK_RULES_SEARCH_WAIT_MS", default_value_t = Limits::DEFAULT_SEARCH_WAIT_MS)]
+    pub search_wait_ms: u64,
     /// Most moves (Tank Battle) or rounds (Tank War) in one replay.
     #[arg(long, env = "TANK_RULES_REPLAY_MAX_MOVES", default_value_t = Limits::DEFAULT_REPLAY_MAX_MOVES)]
     pub replay_max_moves: usize,
@@ -127,6 +130,7 @@ impl ServeArgs {
             max_concurrent_searches: self
                 .max_concurrent_searches
                 .unwrap_or_else(Limits::default_concurrent_searches),
+            search_wait_ms: self.search_wait_ms,
             replay_max_moves: self.replay_max_moves,
             tank_war_max_tanks: self.tank_war_max_tanks,
             tank_war_max_track: self.tank_war_max_track,

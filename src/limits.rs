@@ -17,9 +17,10 @@ pub struct Limits {
     pub ai_max_depth: u32,
     /// Most nodes one AI search may visit.
     pub ai_max_nodes: u64,
-    /// AI searches and perft counts running at once; more are refused
-    /// with 503 rather than queued.
+    /// AI searches and perft counts running at once; a request waits at
+    /// most `search_wait_ms` for a slot, then is refused with 503.
     pub max_concurrent_searches: usize,
+    pub search_wait_ms: u64,
     /// Most moves (Tank Battle) or rounds (Tank War) one replay may carry.
     pub replay_max_moves: usize,
     /// Most tanks in a Tank War state.
@@ -37,6 +38,7 @@ impl Limits {
     pub const DEFAULT_AI_MAX_DEPTH: u32 = 64;
     pub const DEFAULT_AI_MAX_NODES: u64 = 20_000_000;
     pub const DEFAULT_REPLAY_MAX_MOVES: usize = 4_096;
+    pub const DEFAULT_SEARCH_WAIT_MS: u64 = 100;
     pub const DEFAULT_TANK_WAR_MAX_TANKS: usize = 128;
     pub const DEFAULT_TANK_WAR_MAX_TRACK: usize = 676;
 
@@ -57,6 +59,7 @@ impl Default for Limits {
             ai_max_depth: Limits::DEFAULT_AI_MAX_DEPTH,
             ai_max_nodes: Limits::DEFAULT_AI_MAX_NODES,
             max_concurrent_searches: Limits::default_concurrent_searches(),
+            search_wait_ms: Limits::DEFAULT_SEARCH_WAIT_MS,
             replay_max_moves: Limits::DEFAULT_REPLAY_MAX_MOVES,
             tank_war_max_tanks: Limits::DEFAULT_TANK_WAR_MAX_TANKS,
             tank_war_max_track: Limits::DEFAULT_TANK_WAR_MAX_TRACK,
@@ -84,8 +87,9 @@ impl Limits {
     }
 }
 
-/// Slots for expensive work (AI searches, perft): a request takes one or
-/// is refused at once; nothing queues.
+/// Slots for expensive work (AI searches, perft): a request takes one,
+/// waiting a bounded time at most, or is refused; no queue grows without
+/// bound.
 #[derive(Clone, Debug)]
 pub struct SearchSlots(std::sync::Arc<tokio::sync::Semaphore>);
 
@@ -94,9 +98,19 @@ impl SearchSlots {
         SearchSlots(std::sync::Arc::new(tokio::sync::Semaphore::new(slots)))
     }
 
-    /// A slot, held until the permit is dropped; `None` when all are taken.
-    pub fn try_take(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
-        self.0.clone().try_acquire_owned().ok()
+    /// A slot, held until the permit is dropped; `None` when none frees up
+    /// within `wait`.
+    pub async fn take(
+        &self,
+        wait: std::time::Duration,
+    ) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        if let Ok(permit) = self.0.clone().try_acquire_owned() {
+            return Some(permit);
+        }
+        tokio::time::timeout(wait, self.0.clone().acquire_owned())
+            .await
+            .ok()
+            .and_then(Result::ok)
     }
 }
 

@@ -243,3 +243,128 @@ async fn tank_war_survives_hostile_states() {
         }
     }
 }
+
+/// Every endpoint of every game gets each kind of broken body; each answer
+/// is a 4xx problem document with a code.
+#[actix_web::test]
+async fn every_endpoint_rejects_each_kind_of_broken_body() {
+    let app = app_with(Limits::default()).await;
+    let endpoints = [
+        "/v1/tank-battle/legal-moves",
+        "/v1/tank-battle/validate",
+        "/v1/tank-battle/apply",
+        "/v1/tank-battle/score",
+        "/v1/tank-battle/replay",
+        "/v1/tank-battle/perft",
+        "/v1/tank-battle/ai-move",
+        "/v1/tank-war/legal-moves",
+        "/v1/tank-war/validate",
+        "/v1/tank-war/apply",
+        "/v1/tank-war/score",
+        "/v1/tank-war/replay",
+        "/v1/tank-war/ai-move",
+    ];
+    let valid = json!({"position": INITIAL, "move": "k4-k5", "moves": ["k4-k5"], "depth": 1});
+    let text = valid.to_string();
+    let nested = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let mut bodies: Vec<(String, Vec<u8>)> = vec![
+        ("empty".into(), Vec::new()),
+        ("malformed".into(), b"{\"position\": ".to_vec()),
+        (
+            "truncated".into(),
+            text.as_bytes()[..text.len() / 2].to_vec(),
+        ),
+        ("not an object".into(), b"42".to_vec()),
+        ("deeply nested".into(), nested.clone().into_bytes()),
+        (
+            "deeply nested object".into(),
+            format!("{{\"position\":{nested}}}").into_bytes(),
+        ),
+        ("binary".into(), (0..=255u8).cycle().take(3000).collect()),
+        (
+            "invalid utf-8 in a string".into(),
+            b"{\"position\":\"\xff\xfe\"}".to_vec(),
+        ),
+        (
+            "oversized".into(),
+            format!("{{\"position\":\"{}\"}}", "1".repeat(70_000)).into_bytes(),
+        ),
+    ];
+    for (name, value) in [
+        (
+            "wrong types",
+            json!({"position": 5, "state": "x", "moves": "k4-k5", "player": 3}),
+        ),
+        ("negative depth", json!({"position": INITIAL, "depth": -1})),
+        ("huge depth", json!({"position": INITIAL, "depth": 1e20})),
+        (
+            "fractional depth",
+            json!({"position": INITIAL, "depth": 1.5}),
+        ),
+        ("null depth", json!({"position": INITIAL, "depth": null})),
+        (
+            "integer past u64",
+            json!({"position": INITIAL, "seed": 18446744073709551616u128.to_string().parse::<f64>().unwrap()}),
+        ),
+        (
+            "negative limits",
+            json!({"position": INITIAL, "limits": {"max_time_ms": -5}}),
+        ),
+        (
+            "unknown field",
+            json!({"position": INITIAL, "colour": "red"}),
+        ),
+    ] {
+        bodies.push((name.into(), value.to_string().into_bytes()));
+    }
+    for endpoint in endpoints {
+        for (name, body) in &bodies {
+            let request = TestRequest::post()
+                .uri(endpoint)
+                .insert_header(("content-type", "application/json"))
+                .set_payload(body.clone());
+            let reply = send(&app, request).await;
+            let status = reply.status.as_u16();
+            assert!((400..500).contains(&status), "{endpoint} {name}: {reply:?}");
+            assert_eq!(
+                reply.content_type, "application/problem+json",
+                "{endpoint} {name}"
+            );
+            assert!(
+                reply.body["code"].is_string(),
+                "{endpoint} {name}: {reply:?}"
+            );
+        }
+    }
+}
+
+/// Absurd AI limits are clamped to the server's caps.
+#[actix_web::test]
+async fn absurd_ai_limits_are_clamped() {
+    let limits = Limits {
+        ai_max_time_ms: 100,
+        ..Limits::default()
+    };
+    let app = app_with(limits).await;
+    let absurd = json!({"max_time_ms": 1_000_000_000_000u64, "max_depth": 4_000_000_000u32, "max_nodes": u64::MAX});
+    let started = std::time::Instant::now();
+    let reply = common::post(
+        &app,
+        "/v1/tank-battle/ai-move",
+        json!({"position": INITIAL, "limits": absurd}),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert!(reply.body["time_ms"].as_u64().unwrap() <= 150, "{reply:?}");
+    let war = common::get(&app, "/v1/tank-war/initial").await.body;
+    let reply = common::post(
+        &app,
+        "/v1/tank-war/ai-move",
+        json!({"state": war, "player": "D", "limits": absurd}),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert!(reply.body["time_ms"].as_u64().unwrap() <= 150, "{reply:?}");
+    // Both searches together, with a generous margin for a loaded machine.
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}

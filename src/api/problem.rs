@@ -233,12 +233,17 @@ impl ResponseError for ApiError {
 }
 
 impl ApiError {
-    /// Takes a slot for expensive work, or fails with 503.
-    pub fn take_slot(
+    /// Takes a slot for expensive work, waiting at most the configured
+    /// time, or fails with 503.
+    pub async fn take_slot(
         slots: &crate::limits::SearchSlots,
+        limits: &crate::limits::Limits,
     ) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
-        slots.try_take().ok_or(ApiError::Busy {
-            retry_after_secs: 1,
-        })
+        slots
+            .take(std::time::Duration::from_millis(limits.search_wait_ms))
+            .await
+            .ok_or(ApiError::Busy {
+                retry_after_secs: 1,
+            })
     }
 }

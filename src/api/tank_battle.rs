@@ -735,7 +735,7 @@ async fn perft_count(
     }
     let budget = limits.perft_max_nodes;
     let (depth, want_divide) = (request.depth, request.divide);
-    let slot = ApiError::take_slot(&slots)?;
+    let slot = ApiError::take_slot(&slots, &limits).await?;
     let counted = web::block(move || {
         let _slot = slot;
         if want_divide {
@@ -819,7 +819,7 @@ async fn ai_move(
         max_depth: budget.depth,
         max_nodes: budget.nodes,
     };
-    let slot = ApiError::take_slot(&slots)?;
+    let slot = ApiError::take_slot(&slots, &limits).await?;
     let result = web::block(move || {
         let _slot = slot;
         ai::search(&position, &layout, search_limits, seed)

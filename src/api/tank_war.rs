@@ -908,7 +908,7 @@ async fn ai_move(
         max_depth: budget.depth,
         max_nodes: budget.nodes,
     };
-    let slot = ApiError::take_slot(&slots)?;
+    let slot = ApiError::take_slot(&slots, &limits).await?;
     let (setup, result) = web::block(move || {
         let _slot = slot;
         let result = ai::search(&setup, &pos, player, search_limits, seed);
