@@ -1,9 +1,14 @@
 //! Request pieces shared by every game's `ai-move`.
 
+use std::fmt::Display;
+
+use actix_web::web;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use crate::limits::{AiBudget, Limits};
+use super::problem::ApiError;
+use crate::cache::AnswerCache;
+use crate::limits::{AiBudget, Limits, SearchSlots};
 
 /// Limits of one AI search. Each is clamped to the server's cap; with none
 /// given the search thinks for the default time (200 ms unless configured).
@@ -31,4 +36,49 @@ impl AiLimits {
     pub fn budget(&self, limits: &Limits) -> AiBudget {
         limits.ai_budget(self.max_time_ms, self.max_depth, self.max_nodes)
     }
+}
+
+/// An AI answer that can say it came from the cache.
+pub trait CachedAnswer: Clone + Send + Sync + 'static {
+    fn mark_cached(&mut self);
+}
+
+/// The cache key of an AI request: everything its answer depends on.
+pub fn cache_key(
+    engine_version: u32,
+    subject: &dyn Display,
+    budget: &AiBudget,
+    seed: u64,
+) -> String {
+    format!(
+        "v{engine_version}|{subject}|{}|{}|{}|{seed}",
+        budget.time_ms, budget.depth, budget.nodes
+    )
+}
+
+/// Answers from the cache, or runs `search` on the blocking pool in a
+/// search slot and caches its answer. `search` answers `None` when there is
+/// nothing to search (the game is over).
+pub async fn cached_search<A: CachedAnswer>(
+    cache: &AnswerCache<A>,
+    key: String,
+    slots: &SearchSlots,
+    limits: &Limits,
+    search: impl FnOnce() -> Option<A> + Send + 'static,
+) -> Result<Option<A>, ApiError> {
+    if let Some(mut hit) = cache.get(&key) {
+        hit.mark_cached();
+        return Ok(Some(hit));
+    }
+    let slot = ApiError::take_slot(slots, limits).await?;
+    let answer = web::block(move || {
+        let _slot = slot;
+        search()
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("AI worker failed: {e}")))?;
+    if let Some(answer) = &answer {
+        cache.insert(key, answer.clone());
+    }
+    Ok(answer)
 }

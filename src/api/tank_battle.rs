@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use super::ai::AiLimits;
+use super::ai::{cache_key, cached_search, AiLimits, CachedAnswer};
 use super::json::{json_with_capacity, ApiJson};
 use super::problem::{ApiError, Problem};
 use crate::cache::AnswerCache;
@@ -803,39 +803,35 @@ async fn ai_move(
     }
     let budget = request.limits.unwrap_or_default().budget(&limits);
     let seed = request.seed.unwrap_or(0);
-    let key = format!(
-        "v{}|{layout}|{position}|{}|{}|{}|{seed}",
+    let key = cache_key(
         ai::ENGINE_VERSION,
-        budget.time_ms,
-        budget.depth,
-        budget.nodes
+        &format_args!("{layout}|{position}"),
+        &budget,
+        seed,
     );
-    if let Some(mut hit) = cache.get(&key) {
-        hit.cached = true;
-        return Ok(web::Json(hit));
-    }
     let search_limits = ai::SearchLimits {
         max_time: Some(std::time::Duration::from_millis(budget.time_ms)),
         max_depth: budget.depth,
         max_nodes: budget.nodes,
     };
-    let slot = ApiError::take_slot(&slots, &limits).await?;
-    let result = web::block(move || {
-        let _slot = slot;
-        ai::search(&position, &layout, search_limits, seed)
+    let answer = cached_search(&cache, key, &slots, &limits, move || {
+        let result = ai::search(&position, &layout, search_limits, seed)?;
+        Some(AiMoveResponse {
+            notation: result.best.to_string(),
+            evaluation: result.evaluation,
+            depth: result.depth,
+            nodes: result.nodes,
+            pv: result.pv.iter().map(Move::to_string).collect(),
+            time_ms: result.elapsed.as_millis() as u64,
+            cached: false,
+        })
     })
-    .await
-    .map_err(|e| ApiError::Internal(format!("AI worker failed: {e}")))?
-    .ok_or_else(game_over)?;
-    let response = AiMoveResponse {
-        notation: result.best.to_string(),
-        evaluation: result.evaluation,
-        depth: result.depth,
-        nodes: result.nodes,
-        pv: result.pv.iter().map(Move::to_string).collect(),
-        time_ms: result.elapsed.as_millis() as u64,
-        cached: false,
-    };
-    cache.insert(key, response.clone());
-    Ok(web::Json(response))
+    .await?;
+    answer.map(web::Json).ok_or_else(game_over)
+}
+
+impl CachedAnswer for AiMoveResponse {
+    fn mark_cached(&mut self) {
+        self.cached = true;
+    }
 }

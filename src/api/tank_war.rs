@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use super::ai::AiLimits;
+use super::ai::{cache_key, cached_search, AiLimits, CachedAnswer};
 use super::json::ApiJson;
 use super::problem::{ApiError, Problem};
 use crate::cache::AnswerCache;
@@ -892,47 +892,42 @@ async fn ai_move(
     let budget = request.limits.unwrap_or_default().budget(&limits);
     let seed = request.seed.unwrap_or(0);
     let canonical = serde_json::to_string(&encode_state(&setup, &pos)).unwrap_or_default();
-    let key = format!(
-        "v{}|{player}|{canonical}|{}|{}|{}|{seed}",
+    let key = cache_key(
         ai::ENGINE_VERSION,
-        budget.time_ms,
-        budget.depth,
-        budget.nodes
+        &format_args!("{player}|{canonical}"),
+        &budget,
+        seed,
     );
-    if let Some(mut hit) = cache.get(&key) {
-        hit.cached = true;
-        return Ok(web::Json(hit));
-    }
     let search_limits = ai::SearchLimits {
         max_time: Some(std::time::Duration::from_millis(budget.time_ms)),
         max_depth: budget.depth,
         max_nodes: budget.nodes,
     };
-    let slot = ApiError::take_slot(&slots, &limits).await?;
-    let (setup, result) = web::block(move || {
-        let _slot = slot;
-        let result = ai::search(&setup, &pos, player, search_limits, seed);
-        (setup, result)
+    let answer = cached_search(&cache, key, &slots, &limits, move || {
+        let result = ai::search(&setup, &pos, player, search_limits, seed)?;
+        Some(AiMoveResponse {
+            pick: tank_name(&setup, result.pick),
+            strategy: result
+                .strategy
+                .iter()
+                .map(|&(id, probability)| StrategyEntry {
+                    pick: tank_name(&setup, id),
+                    probability,
+                })
+                .collect(),
+            value: result.value,
+            depth: result.depth,
+            nodes: result.nodes,
+            time_ms: result.elapsed.as_millis() as u64,
+            cached: false,
+        })
     })
-    .await
-    .map_err(|e| ApiError::Internal(format!("AI worker failed: {e}")))?;
-    let result = result.ok_or_else(game_over)?;
-    let response = AiMoveResponse {
-        pick: tank_name(&setup, result.pick),
-        strategy: result
-            .strategy
-            .iter()
-            .map(|&(id, probability)| StrategyEntry {
-                pick: tank_name(&setup, id),
-                probability,
-            })
-            .collect(),
-        value: result.value,
-        depth: result.depth,
-        nodes: result.nodes,
-        time_ms: result.elapsed.as_millis() as u64,
-        cached: false,
-    };
-    cache.insert(key, response.clone());
-    Ok(web::Json(response))
+    .await?;
+    answer.map(web::Json).ok_or_else(game_over)
+}
+
+impl CachedAnswer for AiMoveResponse {
+    fn mark_cached(&mut self) {
+        self.cached = true;
+    }
 }
