@@ -1,4 +1,6 @@
 //! Game engines. Each knows its rules and nothing of HTTP.
 
+pub mod cobi_tank_wars;
+pub mod grid;
 pub mod tank_battle;
 pub mod tank_war;

@@ -6,11 +6,10 @@
 //! of HTTP.
 
 pub mod ai;
-mod board;
 mod rules;
 mod state;
 
-pub use board::{Board, Cell, MAX_SIDE};
+pub use super::grid::{Board, Cell, MAX_SIDE};
 pub use rules::{
     charge_clocks, check_pick, outcome, pickable, play_round, resolve_round, surviving, territory,
     EndReason, Event, Outcome, PickError,

@@ -5,8 +5,8 @@ use std::cmp::Ordering;
 
 use thiserror::Error;
 
-use super::board::Cell;
 use super::state::{Player, Position, Setup};
+use crate::games::grid::Cell;
 
 /// Why a pick is illegal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Error)]

@@ -6,7 +6,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use super::board::{Board, Cell, MAX_SIDE};
+use crate::games::grid::{Board, Cell, MAX_SIDE};
 
 /// Each player's total thinking time.
 pub const INITIAL_CLOCK_MS: i64 = 120_000;

@@ -1,5 +1,6 @@
-//! The board: its size, its squares and their notation (`a1` is the left
-//! square of D's edge row).
+//! Rectangular boards shared by the track games: size, squares and their
+//! notation (`a1` is the bottom-left square; files are letters, rows
+//! numbers from the bottom).
 
 use std::fmt;
 

@@ -1,0 +1,213 @@
+//! The state of a Tank Wars round: vehicles with their card slots, and the
+//! artillery, support and gunfire tokens on the board.
+
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::games::grid::{Board, Cell, MAX_SIDE};
+
+/// A player; `first` of the state executes first in each slot.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Player {
+    P1,
+    P2,
+}
+
+impl Player {
+    pub const ALL: [Player; 2] = [Player::P1, Player::P2];
+
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    pub const fn other(self) -> Player {
+        match self {
+            Player::P1 => Player::P2,
+            Player::P2 => Player::P1,
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Player::P1 => "P1",
+            Player::P2 => "P2",
+        })
+    }
+}
+
+/// A vehicle on the board.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Vehicle {
+    pub id: String,
+    pub owner: Player,
+    pub square: Cell,
+    pub armor: u32,
+    /// Card position 1 (top) to 3 (bottom): the order of execution.
+    pub slot: u8,
+}
+
+/// A checked state.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct State {
+    pub board: Board,
+    pub first: Player,
+    pub vehicles: Vec<Vehicle>,
+    pub artillery: Vec<Cell>,
+    pub support: Vec<Cell>,
+    pub gunfire: Vec<Cell>,
+    pub support_cards: [u32; 2],
+    pub round: u32,
+}
+
+/// A vehicle as data, before checking.
+#[derive(Clone, Debug)]
+pub struct VehicleData {
+    pub id: String,
+    pub owner: Player,
+    pub square: String,
+    pub armor: i64,
+    pub slot: i64,
+}
+
+/// A state as data, before checking.
+#[derive(Clone, Debug)]
+pub struct StateData {
+    pub cols: u32,
+    pub rows: u32,
+    pub first: Player,
+    pub vehicles: Vec<VehicleData>,
+    pub artillery: Vec<String>,
+    pub support: Vec<String>,
+    pub gunfire: Vec<String>,
+    pub support_cards: [u32; 2],
+    pub round: u32,
+}
+
+/// A state that breaks an invariant (`INVALID_POSITION`).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum StateError {
+    #[error("the board must have 2 to {MAX_SIDE} columns and rows, not {cols}x{rows}")]
+    BoardSize { cols: u32, rows: u32 },
+    #[error("{0} has more than 3 vehicles")]
+    TooManyVehicles(Player),
+    #[error("vehicle {0:?}: slot must be 1, 2 or 3, each used once per player")]
+    Slot(String),
+    #[error("two vehicles are called {0:?}")]
+    DuplicateId(String),
+    #[error("vehicle {0:?}: armor must be at least 1")]
+    Armor(String),
+    #[error("{0:?} is not a square of the board")]
+    Square(String),
+    #[error("two vehicles stand on {0}")]
+    SharedSquare(Cell),
+    #[error("the {kind} tokens list {square} twice")]
+    DuplicateToken { kind: &'static str, square: Cell },
+}
+
+fn square(board: Board, text: &str) -> Result<Cell, StateError> {
+    Cell::parse(text)
+        .filter(|c| board.contains(*c))
+        .ok_or_else(|| StateError::Square(text.to_owned()))
+}
+
+fn tokens(board: Board, kind: &'static str, texts: &[String]) -> Result<Vec<Cell>, StateError> {
+    let mut out: Vec<Cell> = Vec::with_capacity(texts.len());
+    for text in texts {
+        let cell = square(board, text)?;
+        if out.contains(&cell) {
+            return Err(StateError::DuplicateToken { kind, square: cell });
+        }
+        out.push(cell);
+    }
+    Ok(out)
+}
+
+impl State {
+    /// Checks `data` against the invariants of the rules.
+    pub fn from_data(data: &StateData) -> Result<State, StateError> {
+        let size_ok = |n: u32| (2..=u32::from(MAX_SIDE)).contains(&n);
+        if !size_ok(data.cols) || !size_ok(data.rows) {
+            return Err(StateError::BoardSize {
+                cols: data.cols,
+                rows: data.rows,
+            });
+        }
+        let board = Board {
+            rows: data.rows as u8,
+            cols: data.cols as u8,
+        };
+        let mut vehicles: Vec<Vehicle> = Vec::with_capacity(data.vehicles.len());
+        for v in &data.vehicles {
+            if vehicles.iter().any(|o| o.id == v.id) {
+                return Err(StateError::DuplicateId(v.id.clone()));
+            }
+            let slot = u8::try_from(v.slot)
+                .ok()
+                .filter(|s| (1..=3).contains(s))
+                .filter(|s| !vehicles.iter().any(|o| o.owner == v.owner && o.slot == *s))
+                .ok_or_else(|| StateError::Slot(v.id.clone()))?;
+            let armor = u32::try_from(v.armor)
+                .ok()
+                .filter(|a| *a >= 1)
+                .ok_or_else(|| StateError::Armor(v.id.clone()))?;
+            let cell = square(board, &v.square)?;
+            if vehicles.iter().any(|o| o.square == cell) {
+                return Err(StateError::SharedSquare(cell));
+            }
+            vehicles.push(Vehicle {
+                id: v.id.clone(),
+                owner: v.owner,
+                square: cell,
+                armor,
+                slot,
+            });
+        }
+        for player in Player::ALL {
+            if vehicles.iter().filter(|v| v.owner == player).count() > 3 {
+                return Err(StateError::TooManyVehicles(player));
+            }
+        }
+        Ok(State {
+            board,
+            first: data.first,
+            vehicles,
+            artillery: tokens(board, "artillery", &data.artillery)?,
+            support: tokens(board, "support", &data.support)?,
+            gunfire: tokens(board, "gunfire", &data.gunfire)?,
+            support_cards: data.support_cards,
+            round: data.round,
+        })
+    }
+
+    /// The default state: 8x8, three vehicles a side with 3 armor, no
+    /// tokens, P1 first.
+    pub fn initial() -> State {
+        let vehicle = |id: &str, owner, square: &str, slot| Vehicle {
+            id: id.to_owned(),
+            owner,
+            square: Cell::parse(square).unwrap_or(Cell { col: 0, row: 0 }),
+            armor: 3,
+            slot,
+        };
+        State {
+            board: Board { rows: 8, cols: 8 },
+            first: Player::P1,
+            vehicles: vec![
+                vehicle("P1-1", Player::P1, "c1", 1),
+                vehicle("P1-2", Player::P1, "d1", 2),
+                vehicle("P1-3", Player::P1, "f1", 3),
+                vehicle("P2-1", Player::P2, "f8", 1),
+                vehicle("P2-2", Player::P2, "e8", 2),
+                vehicle("P2-3", Player::P2, "c8", 3),
+            ],
+            artillery: Vec::new(),
+            support: Vec::new(),
+            gunfire: Vec::new(),
+            support_cards: [0, 0],
+            round: 0,
+        }
+    }
+}
