@@ -70,6 +70,15 @@ pub struct Board {
 }
 
 impl Board {
+    /// A board of `rows` x `cols` if both lie in `min..=26`.
+    pub fn checked(rows: u32, cols: u32, min: u8) -> Option<Board> {
+        let ok = |n: u32| (u32::from(min)..=u32::from(MAX_SIDE)).contains(&n);
+        (ok(rows) && ok(cols)).then_some(Board {
+            rows: rows as u8,
+            cols: cols as u8,
+        })
+    }
+
     pub fn contains(self, cell: Cell) -> bool {
         cell.col < self.cols && cell.row < self.rows
     }

@@ -128,17 +128,10 @@ fn tokens(board: Board, kind: &'static str, texts: &[String]) -> Result<Vec<Cell
 impl State {
     /// Checks `data` against the invariants of the rules.
     pub fn from_data(data: &StateData) -> Result<State, StateError> {
-        let size_ok = |n: u32| (2..=u32::from(MAX_SIDE)).contains(&n);
-        if !size_ok(data.cols) || !size_ok(data.rows) {
-            return Err(StateError::BoardSize {
-                cols: data.cols,
-                rows: data.rows,
-            });
-        }
-        let board = Board {
-            rows: data.rows as u8,
-            cols: data.cols as u8,
-        };
+        let board = Board::checked(data.rows, data.cols, 2).ok_or(StateError::BoardSize {
+            cols: data.cols,
+            rows: data.rows,
+        })?;
         let mut vehicles: Vec<Vehicle> = Vec::with_capacity(data.vehicles.len());
         for v in &data.vehicles {
             if vehicles.iter().any(|o| o.id == v.id) {

@@ -160,17 +160,10 @@ impl Setup {
 
     /// Checks `data` and splits it into setup and position.
     pub fn from_data(data: &StateData) -> Result<(Setup, Position), StateError> {
-        let size_ok = |n: u32| (1..=u32::from(MAX_SIDE)).contains(&n);
-        if !size_ok(data.rows) || !size_ok(data.cols) {
-            return Err(StateError::BoardSize {
-                rows: data.rows,
-                cols: data.cols,
-            });
-        }
-        let board = Board {
-            rows: data.rows as u8,
-            cols: data.cols as u8,
-        };
+        let board = Board::checked(data.rows, data.cols, 1).ok_or(StateError::BoardSize {
+            rows: data.rows,
+            cols: data.cols,
+        })?;
         let territory = parse_territory(board, &data.territory).ok_or(StateError::Territory {
             rows: board.rows,
             cols: board.cols,
