@@ -69,11 +69,47 @@ struct Tally {
     draws: usize,
     losses: usize,
     plies: u64,
-    ai_moves: u64,
-    ai_depth: u64,
-    ai_nodes: u64,
-    ai_time: Duration,
+    ai: AiStats,
+}
+
+/// What the AI's searches took, over one game or many.
+#[derive(Default)]
+struct AiStats {
+    moves: u64,
+    depth: u64,
+    nodes: u64,
+    time: Duration,
     slowest: Duration,
+}
+
+impl AiStats {
+    /// Runs one search, timing it and adding its depth and nodes.
+    fn search<R>(
+        &mut self,
+        run: impl FnOnce() -> Option<R>,
+        figures: impl Fn(&R) -> (u32, u64),
+    ) -> Option<R> {
+        let started = Instant::now();
+        let result = run();
+        let spent = started.elapsed();
+        self.slowest = self.slowest.max(spent);
+        self.time += spent;
+        self.moves += 1;
+        if let Some(r) = &result {
+            let (depth, nodes) = figures(r);
+            self.depth += u64::from(depth);
+            self.nodes += nodes;
+        }
+        result
+    }
+
+    fn add(&mut self, other: &AiStats) {
+        self.moves += other.moves;
+        self.depth += other.depth;
+        self.nodes += other.nodes;
+        self.time += other.time;
+        self.slowest = self.slowest.max(other.slowest);
+    }
 }
 
 fn baseline_move(
@@ -120,24 +156,19 @@ fn play_tank_war(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
         max_depth: 16,
         max_nodes: u64::MAX,
     };
-    let (mut moves, mut depth, mut nodes, mut time, mut slowest) =
-        (0u64, 0u64, 0u64, Duration::ZERO, Duration::ZERO);
+    let mut stats = AiStats::default();
     while war::outcome(&setup, &pos).is_none() {
         let mut picks = [0usize; 2];
         for player in Player::ALL {
             let choices = war::pickable(&setup, &pos, player);
             let pick = if player == ai_player {
-                let started = Instant::now();
-                let result = war_ai::search(&setup, &pos, player, limits, rng.next_seed());
-                let spent = started.elapsed();
-                slowest = slowest.max(spent);
-                time += spent;
-                moves += 1;
-                result.map(|r| {
-                    depth += u64::from(r.depth);
-                    nodes += r.nodes;
-                    r.pick
-                })
+                let seed = rng.next_seed();
+                stats
+                    .search(
+                        || war_ai::search(&setup, &pos, player, limits, seed),
+                        |r| (r.depth, r.nodes),
+                    )
+                    .map(|r| r.pick)
             } else if args.opponent == Opponent::Destroyer {
                 // Enemy tanks destroyed by each pick, summed over the
                 // opponent's picks.
@@ -192,30 +223,11 @@ fn play_tank_war(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
             ["loss", "draw", "win"][(result + 1) as usize],
         );
     }
-    record(
-        tally,
-        result,
-        u64::from(pos.round),
-        moves,
-        depth,
-        nodes,
-        time,
-        slowest,
-    );
+    record(tally, result, u64::from(pos.round), &stats);
     result
 }
 
-#[allow(clippy::too_many_arguments)]
-fn record(
-    tally: &Mutex<Tally>,
-    result: i32,
-    plies: u64,
-    moves: u64,
-    depth: u64,
-    nodes: u64,
-    time: Duration,
-    slowest: Duration,
-) {
+fn record(tally: &Mutex<Tally>, result: i32, plies: u64, stats: &AiStats) {
     if let Ok(mut t) = tally.lock() {
         match result {
             1 => t.wins += 1,
@@ -223,11 +235,7 @@ fn record(
             _ => t.losses += 1,
         }
         t.plies += plies;
-        t.ai_moves += moves;
-        t.ai_depth += depth;
-        t.ai_nodes += nodes;
-        t.ai_time += time;
-        t.slowest = t.slowest.max(slowest);
+        t.ai.add(stats);
     }
 }
 
@@ -247,21 +255,16 @@ fn play(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
         max_nodes: u64::MAX,
     };
     let mut pos = Position::initial(&layout);
-    let (mut moves, mut depth, mut nodes, mut time, mut slowest) =
-        (0u64, 0u64, 0u64, Duration::ZERO, Duration::ZERO);
+    let mut stats = AiStats::default();
     while pos.ply() < args.max_plies && !pos.is_finished(&layout) {
         let mv = if pos.turn() == ai_side {
-            let started = Instant::now();
-            let result = search(&pos, &layout, limits, rng.next_seed());
-            let spent = started.elapsed();
-            slowest = slowest.max(spent);
-            time += spent;
-            moves += 1;
-            result.map(|r| {
-                depth += u64::from(r.depth);
-                nodes += r.nodes;
-                r.best
-            })
+            let seed = rng.next_seed();
+            stats
+                .search(
+                    || search(&pos, &layout, limits, seed),
+                    |r| (r.depth, r.nodes),
+                )
+                .map(|r| r.best)
         } else {
             baseline_move(&pos, &layout, args.opponent, &mut rng)
         };
@@ -285,7 +288,7 @@ fn play(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
             ["loss", "draw", "win"][(result + 1) as usize],
         );
     }
-    record(tally, result, pos.ply(), moves, depth, nodes, time, slowest);
+    record(tally, result, pos.ply(), &stats);
     result
 }
 
@@ -333,7 +336,7 @@ fn main() {
     });
     let t = tally.into_inner().unwrap_or_default();
     let n = (t.wins + t.draws + t.losses).max(1);
-    let moves = t.ai_moves.max(1);
+    let moves = t.ai.moves.max(1);
     println!(
         "{:?}: AI vs {:?} at {} ms/move, {} games: {} wins, {} draws, {} losses ({:.1}% wins)",
         args.game,
@@ -348,10 +351,10 @@ fn main() {
     println!(
         "mean plies/rounds {:.0}; AI mean depth {:.1}, {:.0} nodes/move, {:.1} ms/move, slowest {:.1} ms; wall {:.0} s",
         t.plies as f64 / n as f64,
-        t.ai_depth as f64 / moves as f64,
-        t.ai_nodes as f64 / moves as f64,
-        t.ai_time.as_secs_f64() * 1000.0 / moves as f64,
-        t.slowest.as_secs_f64() * 1000.0,
+        t.ai.depth as f64 / moves as f64,
+        t.ai.nodes as f64 / moves as f64,
+        t.ai.time.as_secs_f64() * 1000.0 / moves as f64,
+        t.ai.slowest.as_secs_f64() * 1000.0,
         started.elapsed().as_secs_f64()
     );
 }
