@@ -1,12 +1,15 @@
 //! Tank Wars (a commercial board game's round, SPEC section 4 and issue 8):
 //! orders executed in card order, artillery, support and gunfire tokens,
-//! and a seeded supply drop. Engine only; the HTTP endpoints are to come.
+//! and a seeded supply drop; and an AI that simulates rounds against sampled
+//! enemy orders.
 
+pub mod ai;
 mod rules;
 mod state;
 
 pub use rules::{
-    check_orders, outcome, resolve, splitmix64, Dir, Event, Order, OrderData, OrderError,
+    check_orders, gunfire, legal_orders, movement, outcome, resolve, splitmix64, supply_drop, Dir,
+    Event, LegalOrder, Order, OrderData, OrderError,
 };
 pub use state::{Player, State, StateData, StateError, Vehicle, VehicleData};
 

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use thiserror::Error;
 
-use super::state::{Player, State};
-use crate::games::grid::Cell;
+use super::state::{Player, State, Vehicle};
+use crate::games::grid::{Board, Cell};
 
 /// A direction of movement; N is towards higher rows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -18,6 +18,23 @@ pub enum Dir {
 }
 
 impl Dir {
+    pub const ALL: [Dir; 4] = [Dir::N, Dir::E, Dir::S, Dir::W];
+
+    /// The direction's letter.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Dir::N => "N",
+            Dir::E => "E",
+            Dir::S => "S",
+            Dir::W => "W",
+        }
+    }
+
+    /// Parses `N`, `E`, `S` or `W`.
+    pub fn parse(text: &str) -> Option<Dir> {
+        Dir::ALL.into_iter().find(|d| d.name() == text)
+    }
+
     fn step(self) -> (i8, i8) {
         match self {
             Dir::N => (0, 1),
@@ -33,6 +50,44 @@ impl Dir {
 pub struct Order {
     pub dir: Dir,
     pub dist: u8,
+}
+
+impl Order {
+    /// The twelve orders, by direction (N, E, S, W) then distance.
+    pub const ALL: [Order; 12] = {
+        let mut all = [Order {
+            dir: Dir::N,
+            dist: 1,
+        }; 12];
+        let mut i = 0;
+        while i < 12 {
+            all[i] = Order {
+                dir: Dir::ALL[i / 3],
+                dist: (i % 3) as u8 + 1,
+            };
+            i += 1;
+        }
+        all
+    };
+
+    /// The squares a vehicle on `from` enters, in order, when they are all
+    /// on the board: the passed squares, then the destination (rule 2).
+    pub fn path(self, board: Board, from: Cell) -> Option<([Cell; 3], usize)> {
+        let (dc, dr) = self.dir.step();
+        let mut path = [from; 3];
+        let mut at = from;
+        for slot in path.iter_mut().take(usize::from(self.dist)) {
+            at = at.offset(board, dc, dr)?;
+            *slot = at;
+        }
+        Some((path, usize::from(self.dist)))
+    }
+
+    /// The destination of the order from `from`, if it is on the board.
+    pub fn destination(self, board: Board, from: Cell) -> Option<Cell> {
+        let (path, len) = self.path(board, from)?;
+        path.get(len.checked_sub(1)?).copied()
+    }
 }
 
 /// An order as data, before checking.
@@ -136,15 +191,9 @@ pub fn check_orders(
             errors.push((id.clone(), OrderError::NoSuchVehicle));
             continue;
         }
-        let dir = match order.dir.as_str() {
-            "N" => Dir::N,
-            "E" => Dir::E,
-            "S" => Dir::S,
-            "W" => Dir::W,
-            _ => {
-                errors.push((id.clone(), OrderError::BadDirection));
-                continue;
-            }
+        let Some(dir) = Dir::parse(&order.dir) else {
+            errors.push((id.clone(), OrderError::BadDirection));
+            continue;
         };
         let Some(dist) = u8::try_from(order.dist)
             .ok()
@@ -167,6 +216,32 @@ pub fn check_orders(
     }
 }
 
+/// An order whose destination is on the board (SPEC `legal-moves`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LegalOrder {
+    pub order: Order,
+    pub to: Cell,
+    /// Whether another vehicle stands on `to` now, so the order would be
+    /// cancelled if nothing moved first.
+    pub blocked_now: bool,
+}
+
+/// The orders of `vehicle` whose destination is on the board, by direction
+/// (N, E, S, W) then distance.
+pub fn legal_orders(state: &State, vehicle: &Vehicle) -> Vec<LegalOrder> {
+    Order::ALL
+        .into_iter()
+        .filter_map(|order| {
+            let to = order.destination(state.board, vehicle.square)?;
+            Some(LegalOrder {
+                order,
+                to,
+                blocked_now: state.vehicles.iter().any(|v| v.square == to),
+            })
+        })
+        .collect()
+}
+
 /// SplitMix64's first output for `seed`.
 pub fn splitmix64(seed: u64) -> u64 {
     let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -175,11 +250,27 @@ pub fn splitmix64(seed: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Plays a round with checked orders (every vehicle has one).
+/// Plays a round with checked orders (every vehicle has one): movement,
+/// gunfire, supply drop, and the round counter.
 pub fn resolve(state: &mut State, orders: &BTreeMap<String, Order>, seed: u64) -> Vec<Event> {
     let mut events = Vec::new();
-    // 1. Card order: slot 1 of `first`, slot 1 of the other, slot 2, ….
-    let mut sequence = Vec::new();
+    movement(state, |id| orders.get(id).copied(), &mut events);
+    gunfire(state, &mut events);
+    supply_drop(state, seed, &mut events);
+    // 6.
+    state.round = state.round.saturating_add(1);
+    events
+}
+
+/// Rules 1-3: every vehicle with an order executes it, in card order (slot
+/// 1 of `first`, slot 1 of the other player, slot 2, …). A vehicle
+/// destroyed earlier in the round does not move.
+pub fn movement(
+    state: &mut State,
+    order_of: impl Fn(&str) -> Option<Order>,
+    events: &mut Vec<Event>,
+) {
+    let mut sequence = Vec::with_capacity(6);
     for slot in 1..=3u8 {
         for player in [state.first, state.first.other()] {
             if let Some(v) = state
@@ -187,20 +278,22 @@ pub fn resolve(state: &mut State, orders: &BTreeMap<String, Order>, seed: u64) -
                 .iter()
                 .find(|v| v.owner == player && v.slot == slot)
             {
-                sequence.push(v.id.clone());
+                if let Some(order) = order_of(&v.id) {
+                    sequence.push((v.id.clone(), order));
+                }
             }
         }
     }
-    for id in sequence {
-        let Some(index) = state.vehicles.iter().position(|v| v.id == id) else {
-            continue; // destroyed earlier in the round
-        };
-        let Some(order) = orders.get(&id) else {
-            continue;
-        };
-        move_vehicle(state, index, *order, &mut events);
+    for (id, order) in sequence {
+        if let Some(index) = state.vehicles.iter().position(|v| v.id == id) {
+            move_vehicle(state, index, order, events);
+        }
     }
-    // 4. Gunfire.
+}
+
+/// Rule 4: each gunfire token costs the vehicle on its square 1 armor; then
+/// the gunfire tokens go, with the artillery and support tokens under them.
+pub fn gunfire(state: &mut State, events: &mut Vec<Event>) {
     let gunfire = std::mem::take(&mut state.gunfire);
     for &square in &gunfire {
         let Some(index) = state.vehicles.iter().position(|v| v.square == square) else {
@@ -224,48 +317,40 @@ pub fn resolve(state: &mut State, orders: &BTreeMap<String, Order>, seed: u64) -
     }
     state.artillery.retain(|s| !gunfire.contains(s));
     state.support.retain(|s| !gunfire.contains(s));
-    // 5. Supply drop on a free square, column fastest from a1.
-    let mut free = Vec::new();
-    for row in 0..state.board.rows {
-        for col in 0..state.board.cols {
-            let cell = Cell { col, row };
-            let taken = state.vehicles.iter().any(|v| v.square == cell)
-                || state.artillery.contains(&cell)
-                || state.support.contains(&cell);
-            if !taken {
-                free.push(cell);
-            }
-        }
-    }
-    if !free.is_empty() {
-        let pick = (splitmix64(seed) % free.len() as u64) as usize;
-        if let Some(&square) = free.get(pick) {
-            state.support.push(square);
-            events.push(Event::SupplyDrop { square });
-        }
-    }
-    // 6.
-    state.round = state.round.saturating_add(1);
-    events
 }
 
-/// Steps 2 and 3 for one vehicle.
+/// Rule 5: a support token on free square number `splitmix64(seed) mod
+/// count`, the free squares listed from a1 with the column fastest.
+pub fn supply_drop(state: &mut State, seed: u64, events: &mut Vec<Event>) {
+    let taken = |cell: Cell| {
+        state.vehicles.iter().any(|v| v.square == cell)
+            || state.artillery.contains(&cell)
+            || state.support.contains(&cell)
+            || state.gunfire.contains(&cell)
+    };
+    let free: Vec<Cell> = (0..state.board.rows)
+        .flat_map(|row| (0..state.board.cols).map(move |col| Cell { col, row }))
+        .filter(|&cell| !taken(cell))
+        .collect();
+    if free.is_empty() {
+        return;
+    }
+    let pick = splitmix64(seed) % free.len() as u64;
+    if let Some(&square) = usize::try_from(pick).ok().and_then(|i| free.get(i)) {
+        state.support.push(square);
+        events.push(Event::SupplyDrop { square });
+    }
+}
+
+/// Rules 2 and 3 for one vehicle.
 fn move_vehicle(state: &mut State, index: usize, order: Order, events: &mut Vec<Event>) {
     let Some(vehicle) = state.vehicles.get(index) else {
         return;
     };
     let from = vehicle.square;
-    let (dc, dr) = order.dir.step();
-    let mut path = Vec::with_capacity(3);
-    let mut at = Some(from);
-    for _ in 0..order.dist {
-        at = at.and_then(|c| c.offset(state.board, dc, dr));
-        if let Some(c) = at {
-            path.push(c);
-        }
-    }
-    let destination = at.filter(|_| path.len() == usize::from(order.dist));
     let id = vehicle.id.clone();
+    let path = order.path(state.board, from);
+    let destination = path.and_then(|(cells, len)| cells.get(len.checked_sub(1)?).copied());
     let Some(to) = destination.filter(|to| !state.vehicles.iter().any(|v| v.square == *to)) else {
         events.push(Event::Cancelled {
             vehicle: id,
@@ -279,8 +364,9 @@ fn move_vehicle(state: &mut State, index: usize, order: Order, events: &mut Vec<
         from,
         to,
     });
-    let mut armor = state.vehicles.get(index).map_or(0, |v| v.armor);
-    for square in &path {
+    let mut armor = vehicle.armor;
+    let entered = path.as_ref().and_then(|(cells, len)| cells.get(..*len));
+    for square in entered.unwrap_or_default() {
         if let Some(t) = state.artillery.iter().position(|s| s == square) {
             state.artillery.remove(t);
             armor = armor.saturating_sub(1);

@@ -132,6 +132,11 @@ impl State {
             cols: data.cols,
             rows: data.rows,
         })?;
+        for player in Player::ALL {
+            if data.vehicles.iter().filter(|v| v.owner == player).count() > 3 {
+                return Err(StateError::TooManyVehicles(player));
+            }
+        }
         let mut vehicles: Vec<Vehicle> = Vec::with_capacity(data.vehicles.len());
         for v in &data.vehicles {
             if vehicles.iter().any(|o| o.id == v.id) {
@@ -157,11 +162,6 @@ impl State {
                 armor,
                 slot,
             });
-        }
-        for player in Player::ALL {
-            if vehicles.iter().filter(|v| v.owner == player).count() > 3 {
-                return Err(StateError::TooManyVehicles(player));
-            }
         }
         Ok(State {
             board,

@@ -1,0 +1,527 @@
+//! The AI: orders chosen by simulating the round against sampled enemy
+//! orders, and gunfire aimed where the enemy is most likely to stop.
+//!
+//! Orders are hidden and revealed together, so the AI cannot search a game
+//! tree. It samples the enemy's orders from a model of a sensible player
+//! (one who takes support, avoids known artillery and gunfire, and does not
+//! drive into occupied squares), plays every joint order of its own
+//! vehicles against those samples with the rules' own movement and gunfire,
+//! and keeps the order with the best mean result. Successive halving spends
+//! the simulations on the promising orders: each round doubles the samples
+//! and keeps the better half of the candidates.
+
+use std::time::{Duration, Instant};
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::rules::{gunfire, movement, outcome, Order};
+use super::state::{Player, State, Vehicle};
+use crate::games::grid::Cell;
+
+/// Bumped whenever the AI's answers change, so cached answers expire.
+pub const ENGINE_VERSION: u32 = 1;
+
+/// The most enemy samples a candidate is measured against.
+pub const MAX_SAMPLES: usize = 64;
+
+/// The samples every candidate gets in the first round.
+const FIRST_SAMPLES: usize = 4;
+
+/// The most gunfire squares the AI suggests.
+pub const MAX_GUNFIRE_TOKENS: usize = 8;
+
+/// Points of the evaluation: a vehicle is worth its armor plus this.
+const VEHICLE_POINTS: f64 = 3.0;
+/// Points of a support card.
+const SUPPORT_CARD_POINTS: f64 = 2.0;
+/// Points of a won (or lost) game.
+const WIN_POINTS: f64 = 100.0;
+
+/// Bounds of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchLimits {
+    pub max_time: Option<Duration>,
+    /// Most halving rounds.
+    pub max_rounds: u32,
+    /// Most simulated rounds.
+    pub max_simulations: u64,
+}
+
+/// A square to put a gunfire token on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GunfireTarget {
+    pub square: Cell,
+    /// Share of the samples in which an enemy vehicle stopped there.
+    pub probability: f64,
+}
+
+/// The AI's answer for one player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suggestion {
+    /// One order per vehicle of the player, in card order.
+    pub orders: Vec<(String, Order)>,
+    /// Up to the asked number of gunfire squares, most promising first.
+    pub gunfire: Vec<GunfireTarget>,
+    /// Mean change of the material balance over the samples, for the
+    /// player: armor plus 3 a vehicle, 2 a support card, 100 a won game.
+    pub value: f64,
+    /// Joint orders considered.
+    pub candidates: usize,
+    /// Enemy samples the chosen orders were measured against.
+    pub samples: usize,
+    /// Halving rounds finished.
+    pub rounds: u32,
+    /// Rounds simulated.
+    pub simulations: u64,
+    pub elapsed: Duration,
+}
+
+/// Suggests orders and gunfire squares for `player`; `None` when the game
+/// is over. With a round or simulation limit and no time limit the answer
+/// depends only on the arguments.
+pub fn suggest(
+    state: &State,
+    player: Player,
+    gunfire_tokens: usize,
+    limits: SearchLimits,
+    seed: u64,
+) -> Option<Suggestion> {
+    if outcome(state).is_some() {
+        return None;
+    }
+    let start = Instant::now();
+    let mut search = Search {
+        state,
+        player,
+        own: card_order(state, player),
+        enemy: card_order(state, player.other()),
+        limits,
+        start,
+        simulations: 0,
+    };
+    let options: Vec<Vec<Order>> = search.own.iter().map(|v| options(state, v)).collect();
+    let candidates = product(&options);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let samples: Vec<Vec<Order>> = (0..MAX_SAMPLES)
+        .map(|_| {
+            search
+                .enemy
+                .iter()
+                .map(|v| sample_order(state, v, &mut rng))
+                .collect()
+        })
+        .collect();
+    let before = material(state, player);
+
+    // Successive halving over the candidates.
+    let mut alive: Vec<Tally> = (0..candidates.len()).map(Tally::new).collect();
+    let mut used = 0;
+    let mut rounds = 0;
+    'rounds: while rounds < limits.max_rounds.max(1) {
+        let target = if used == 0 {
+            FIRST_SAMPLES
+        } else {
+            (used * 2).min(MAX_SAMPLES)
+        };
+        for tally in alive.iter_mut() {
+            let Some(candidate) = candidates.get(tally.candidate) else {
+                continue;
+            };
+            for sample in samples.get(used..target).unwrap_or_default() {
+                if search.exhausted() {
+                    break 'rounds;
+                }
+                tally.add(search.simulate(candidate, sample) - before);
+            }
+        }
+        used = target;
+        rounds += 1;
+        alive.sort_by(|a, b| {
+            b.mean()
+                .total_cmp(&a.mean())
+                .then(a.candidate.cmp(&b.candidate))
+        });
+        if used == MAX_SAMPLES || alive.len() == 1 {
+            break;
+        }
+        alive.truncate(alive.len().div_ceil(2));
+    }
+    // Every candidate still alive has at least the previous round's
+    // samples; the best mean among them wins, the earlier candidate on ties.
+    let best = alive
+        .iter()
+        .filter(|t| t.count > 0)
+        .max_by(|a, b| {
+            a.mean()
+                .total_cmp(&b.mean())
+                .then(b.candidate.cmp(&a.candidate))
+        })
+        .or_else(|| alive.first())?;
+    let chosen = candidates.get(best.candidate)?;
+    let aim_samples = samples.get(..used.max(FIRST_SAMPLES)).unwrap_or_default();
+    Some(Suggestion {
+        orders: search
+            .own
+            .iter()
+            .zip(chosen)
+            .map(|(v, o)| (v.id.clone(), *o))
+            .collect(),
+        gunfire: search.aim(chosen, aim_samples, gunfire_tokens),
+        value: best.mean(),
+        candidates: candidates.len(),
+        samples: best.count,
+        rounds,
+        simulations: search.simulations,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// Results of one candidate.
+struct Tally {
+    candidate: usize,
+    sum: f64,
+    count: usize,
+}
+
+impl Tally {
+    fn new(candidate: usize) -> Tally {
+        Tally {
+            candidate,
+            sum: 0.0,
+            count: 0,
+        }
+    }
+
+    fn add(&mut self, value: f64) {
+        self.sum += value;
+        self.count += 1;
+    }
+
+    fn mean(&self) -> f64 {
+        if self.count == 0 {
+            f64::NEG_INFINITY
+        } else {
+            self.sum / self.count as f64
+        }
+    }
+}
+
+struct Search<'a> {
+    state: &'a State,
+    player: Player,
+    own: Vec<&'a Vehicle>,
+    enemy: Vec<&'a Vehicle>,
+    limits: SearchLimits,
+    start: Instant,
+    simulations: u64,
+}
+
+impl Search<'_> {
+    fn exhausted(&self) -> bool {
+        self.simulations >= self.limits.max_simulations
+            || (self.simulations.is_multiple_of(64)
+                && self
+                    .limits
+                    .max_time
+                    .is_some_and(|t| self.start.elapsed() >= t))
+    }
+
+    /// The state after the movement (and, with `fire`, the gunfire) of a
+    /// round with these orders.
+    fn play(&mut self, own: &[Order], enemy: &[Order], fire: bool) -> State {
+        self.simulations += 1;
+        let mut next = self.state.clone();
+        let order_of = |id: &str| {
+            let find = |vehicles: &[&Vehicle], orders: &[Order]| {
+                vehicles
+                    .iter()
+                    .position(|v| v.id == id)
+                    .and_then(|i| orders.get(i).copied())
+            };
+            find(&self.own, own).or_else(|| find(&self.enemy, enemy))
+        };
+        let mut events = Vec::new();
+        movement(&mut next, order_of, &mut events);
+        if fire {
+            gunfire(&mut next, &mut events);
+        }
+        next
+    }
+
+    /// The material balance after a round. The supply drop is left out: it
+    /// only places a token for a later round.
+    fn simulate(&mut self, own: &[Order], enemy: &[Order]) -> f64 {
+        let next = self.play(own, enemy, true);
+        material(&next, self.player)
+    }
+
+    /// The squares where enemy vehicles stop most often against `own`,
+    /// leaving out squares where own vehicles stop as often and squares
+    /// that already hold gunfire.
+    fn aim(&mut self, own: &[Order], samples: &[Vec<Order>], tokens: usize) -> Vec<GunfireTarget> {
+        let tokens = tokens.min(MAX_GUNFIRE_TOKENS);
+        if tokens == 0 || samples.is_empty() {
+            return Vec::new();
+        }
+        let board = self.state.board;
+        let squares = usize::from(board.cols) * usize::from(board.rows);
+        let mut enemy_at = vec![0u32; squares];
+        let mut own_at = vec![0u32; squares];
+        for sample in samples {
+            let next = self.play(own, sample, false);
+            for v in &next.vehicles {
+                let counts = if v.owner == self.player {
+                    &mut own_at
+                } else {
+                    &mut enemy_at
+                };
+                let index =
+                    usize::from(v.square.row) * usize::from(board.cols) + usize::from(v.square.col);
+                if let Some(n) = counts.get_mut(index) {
+                    *n += 1;
+                }
+            }
+        }
+        let mut targets: Vec<(usize, u32, u32)> = enemy_at
+            .iter()
+            .zip(&own_at)
+            .enumerate()
+            .filter(|(_, (e, o))| e > o)
+            .map(|(i, (e, o))| (i, *e, *o))
+            .filter(|(i, _, _)| {
+                let cell = cell_at(board.cols, *i);
+                !self.state.gunfire.contains(&cell)
+            })
+            .collect();
+        targets.sort_by(|a, b| (b.1 - b.2).cmp(&(a.1 - a.2)).then(a.0.cmp(&b.0)));
+        targets
+            .into_iter()
+            .take(tokens)
+            .map(|(i, e, _)| GunfireTarget {
+                square: cell_at(board.cols, i),
+                probability: f64::from(e) / samples.len() as f64,
+            })
+            .collect()
+    }
+}
+
+fn cell_at(cols: u8, index: usize) -> Cell {
+    let cols = usize::from(cols.max(1));
+    Cell {
+        col: (index % cols) as u8,
+        row: (index / cols) as u8,
+    }
+}
+
+/// The player's vehicles in card order.
+fn card_order(state: &State, player: Player) -> Vec<&Vehicle> {
+    let mut vehicles: Vec<&Vehicle> = state
+        .vehicles
+        .iter()
+        .filter(|v| v.owner == player)
+        .collect();
+    vehicles.sort_by_key(|v| v.slot);
+    vehicles
+}
+
+/// The distinct choices of a vehicle: every order whose destination is on
+/// the board, and one order that leaves the board (a certain cancellation:
+/// staying put) when there is one.
+fn options(state: &State, vehicle: &Vehicle) -> Vec<Order> {
+    let mut options: Vec<Order> = Order::ALL
+        .into_iter()
+        .filter(|o| o.destination(state.board, vehicle.square).is_some())
+        .collect();
+    if let Some(hold) = Order::ALL
+        .into_iter()
+        .find(|o| o.destination(state.board, vehicle.square).is_none())
+    {
+        options.push(hold);
+    }
+    options
+}
+
+/// Every combination of one option per vehicle, the first vehicle's
+/// option varying slowest.
+fn product(options: &[Vec<Order>]) -> Vec<Vec<Order>> {
+    options.iter().fold(vec![Vec::new()], |acc, choices| {
+        acc.iter()
+            .flat_map(|prefix| {
+                choices.iter().map(move |o| {
+                    let mut next = prefix.clone();
+                    next.push(*o);
+                    next
+                })
+            })
+            .collect()
+    })
+}
+
+/// An enemy order drawn from the model of a sensible player: every option
+/// weighs 1, less for each known artillery token on its path, for known
+/// gunfire or another vehicle at its destination, more for a support token
+/// there.
+fn sample_order(state: &State, vehicle: &Vehicle, rng: &mut ChaCha8Rng) -> Order {
+    let choices = options(state, vehicle);
+    let weights: Vec<f64> = choices
+        .iter()
+        .map(|order| {
+            let Some((path, len)) = order.path(state.board, vehicle.square) else {
+                return 1.0; // staying put
+            };
+            let entered = path.get(..len).unwrap_or_default();
+            let mut weight = 1.0;
+            for square in entered {
+                if state.artillery.contains(square) {
+                    weight *= 0.3;
+                }
+            }
+            if let Some(to) = entered.last() {
+                if state.support.contains(to) {
+                    weight *= 3.0;
+                }
+                if state.gunfire.contains(to) {
+                    weight *= 0.5;
+                }
+                if state.vehicles.iter().any(|v| v.square == *to) {
+                    weight *= 0.5;
+                }
+            }
+            weight
+        })
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut r = rng.random::<f64>() * total;
+    for (order, weight) in choices.iter().zip(&weights) {
+        if r < *weight {
+            return *order;
+        }
+        r -= weight;
+    }
+    choices.last().copied().unwrap_or(Order::ALL[0])
+}
+
+/// The player's material minus the enemy's.
+fn material(state: &State, player: Player) -> f64 {
+    let side = |p: Player| {
+        let vehicles: f64 = state
+            .vehicles
+            .iter()
+            .filter(|v| v.owner == p)
+            .map(|v| f64::from(v.armor) + VEHICLE_POINTS)
+            .sum();
+        let cards = state.support_cards.get(p.index()).copied().unwrap_or(0);
+        vehicles + SUPPORT_CARD_POINTS * f64::from(cards)
+    };
+    let result = match outcome(state) {
+        Some(Some(winner)) if winner == player => WIN_POINTS,
+        Some(Some(_)) => -WIN_POINTS,
+        _ => 0.0,
+    };
+    side(player) - side(player.other()) + result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::cobi_tank_wars::{StateData, VehicleData};
+
+    fn limits() -> SearchLimits {
+        SearchLimits {
+            max_time: None,
+            max_rounds: 64,
+            max_simulations: 1_000_000,
+        }
+    }
+
+    fn state(
+        vehicles: &[(&str, Player, &str, i64, i64)],
+        artillery: &[&str],
+        support: &[&str],
+    ) -> State {
+        let data = StateData {
+            cols: 8,
+            rows: 8,
+            first: Player::P1,
+            vehicles: vehicles
+                .iter()
+                .map(|&(id, owner, square, armor, slot)| VehicleData {
+                    id: id.into(),
+                    owner,
+                    square: square.into(),
+                    armor,
+                    slot,
+                })
+                .collect(),
+            artillery: artillery.iter().map(|s| s.to_string()).collect(),
+            support: support.iter().map(|s| s.to_string()).collect(),
+            gunfire: Vec::new(),
+            support_cards: [0, 0],
+            round: 0,
+        };
+        State::from_data(&data).unwrap()
+    }
+
+    #[test]
+    fn one_order_per_vehicle_in_card_order() {
+        let s = State::initial();
+        let answer = suggest(&s, Player::P2, 1, limits(), 3).unwrap();
+        let ids: Vec<&str> = answer.orders.iter().map(|(id, _)| id.as_str()).collect();
+        assert_eq!(ids, ["P2-1", "P2-2", "P2-3"]);
+        assert_eq!(answer.gunfire.len(), 1);
+        assert!(answer.simulations > 0);
+    }
+
+    #[test]
+    fn takes_support_and_avoids_artillery() {
+        // P1's only vehicle has 1 armor: north runs over the artillery on
+        // d3, west over c2 on the way to the support on b2; east reaches
+        // the support on f2 unharmed.
+        let s = state(
+            &[("a", Player::P1, "d2", 1, 1), ("z", Player::P2, "h8", 3, 1)],
+            &["d3", "c2"],
+            &["b2", "f2"],
+        );
+        let answer = suggest(&s, Player::P1, 0, limits(), 0).unwrap();
+        let (_, order) = &answer.orders[0];
+        let to = order.destination(s.board, Cell::parse("d2").unwrap());
+        assert_eq!(to, Cell::parse("f2"));
+        assert!(answer.value > 0.0, "value {}", answer.value);
+    }
+
+    #[test]
+    fn aims_gunfire_where_the_enemy_must_stop() {
+        // P2's vehicle in the corner a1 has few ways out; P1 is far away.
+        let s = state(
+            &[("a", Player::P1, "h8", 3, 1), ("z", Player::P2, "a1", 3, 1)],
+            &[],
+            &["a2"],
+        );
+        let answer = suggest(&s, Player::P1, 2, limits(), 5).unwrap();
+        assert_eq!(answer.gunfire.len(), 2);
+        assert_eq!(answer.gunfire[0].square, Cell::parse("a2").unwrap());
+        assert!(answer.gunfire[0].probability >= answer.gunfire[1].probability);
+    }
+
+    #[test]
+    fn deterministic_under_a_simulation_limit() {
+        let s = State::initial();
+        let l = SearchLimits {
+            max_time: None,
+            max_rounds: 64,
+            max_simulations: 2_000,
+        };
+        let a = suggest(&s, Player::P1, 2, l, 9).unwrap();
+        let b = suggest(&s, Player::P1, 2, l, 9).unwrap();
+        assert_eq!(a.orders, b.orders);
+        assert_eq!(a.gunfire, b.gunfire);
+        assert!(a.simulations <= 2_000 + MAX_SAMPLES as u64);
+    }
+
+    #[test]
+    fn nothing_to_suggest_when_the_game_is_over() {
+        let s = state(&[("a", Player::P1, "h8", 3, 1)], &[], &[]);
+        assert!(suggest(&s, Player::P1, 1, limits(), 0).is_none());
+    }
+}
