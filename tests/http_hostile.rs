@@ -173,10 +173,26 @@ async fn hostile_query_strings() {
     }
 }
 
-#[actix_web::test]
-async fn tank_war_survives_hostile_states() {
+/// A game whose states are JSON: the fields of its state, the list of
+/// pieces and their fields, and a request body with every field its
+/// endpoints take.
+struct JsonStateGame {
+    game: &'static str,
+    fields: &'static [&'static str],
+    pieces: &'static str,
+    piece_fields: &'static [&'static str],
+    body: fn(&Value) -> Value,
+    fields_of: fn(&str) -> &'static [&'static str],
+}
+
+/// The default state with one field, or one piece's field, replaced by
+/// junk, sent to every endpoint; no answer may be a server error.
+async fn survives_hostile_states(game: JsonStateGame) {
     let app = app_with(Limits::default()).await;
-    let initial = common::get(&app, "/v1/tank-war/initial").await.body;
+    let initial = common::get(&app, &format!("/v1/{}/initial", game.game))
+        .await
+        .body;
+    let pieces = initial[game.pieces].as_array().map_or(1, Vec::len).max(1);
     let mut runner = TestRunner::default();
     let strategy = (
         prop::sample::select(vec![
@@ -188,44 +204,25 @@ async fn tank_war_survives_hostile_states() {
             "ai-move",
         ]),
         any_json(),
-        prop::sample::select(vec![
-            "rows",
-            "cols",
-            "territory",
-            "tanks",
-            "round",
-            "clock_ms",
-        ]),
+        prop::sample::select(game.fields.to_vec()),
         any::<Vec<u8>>(),
         any::<u8>(),
     );
     for _ in 0..300 {
         let (endpoint, junk, field, bytes, index) =
             strategy.new_tree(&mut runner).unwrap().current();
-        let uri = format!("/v1/tank-war/{endpoint}");
-        // The default state with one field, or one tank's field, replaced.
+        let uri = format!("/v1/{}/{endpoint}", game.game);
         let mut state = initial.clone();
         if index % 2 == 0 {
             state[field] = junk.clone();
         } else {
-            let tank = usize::from(index) % 12;
-            let key = ["owner", "name", "type", "track", "at"][usize::from(index / 12) % 5];
-            state["tanks"][tank][key] = junk.clone();
+            let piece = usize::from(index) % pieces;
+            let key = game.piece_fields[usize::from(index / 12) % game.piece_fields.len()];
+            state[game.pieces][piece][key] = junk.clone();
         }
-        let body = json!({
-            "state": state, "start": state, "player": "U",
-            "moves": {"U": "LA", "D": "RC"}, "rounds": [{"U": "LA", "D": "RC"}],
-            "limits": {"max_depth": 1}
-        });
+        let body = (game.body)(&state);
         let mut shaped = serde_json::Map::new();
-        let fields: &[&str] = match endpoint {
-            "legal-moves" => &["state", "player"],
-            "validate" | "apply" => &["state", "moves"],
-            "score" => &["state"],
-            "replay" => &["start", "rounds"],
-            _ => &["state", "player", "limits"],
-        };
-        for f in fields {
+        for f in (game.fields_of)(endpoint) {
             shaped.insert((*f).to_owned(), body[*f].clone());
         }
         for request in [
@@ -242,6 +239,71 @@ async fn tank_war_survives_hostile_states() {
             assert!(reply.status.as_u16() < 500, "{uri}: {reply:?}");
         }
     }
+}
+
+#[actix_web::test]
+async fn tank_war_survives_hostile_states() {
+    survives_hostile_states(JsonStateGame {
+        game: "tank-war",
+        fields: &["rows", "cols", "territory", "tanks", "round", "clock_ms"],
+        pieces: "tanks",
+        piece_fields: &["owner", "name", "type", "track", "at"],
+        body: |state| {
+            json!({
+                "state": state, "start": state, "player": "U",
+                "moves": {"U": "LA", "D": "RC"}, "rounds": [{"U": "LA", "D": "RC"}],
+                "limits": {"max_depth": 1}
+            })
+        },
+        fields_of: |endpoint| match endpoint {
+            "legal-moves" => &["state", "player"],
+            "validate" | "apply" => &["state", "moves"],
+            "score" => &["state"],
+            "replay" => &["start", "rounds"],
+            _ => &["state", "player", "limits"],
+        },
+    })
+    .await;
+}
+
+#[actix_web::test]
+async fn cobi_tank_wars_survives_hostile_states() {
+    survives_hostile_states(JsonStateGame {
+        game: "cobi-tank-wars",
+        fields: &[
+            "rows",
+            "cols",
+            "first",
+            "vehicles",
+            "artillery",
+            "support",
+            "gunfire",
+            "support_cards",
+            "round",
+        ],
+        pieces: "vehicles",
+        piece_fields: &["id", "owner", "square", "armor", "slot"],
+        body: |state| {
+            let orders = json!({
+                "P1": {"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "E", "dist": 1}, "P1-3": {"dir": "W", "dist": 3}},
+                "P2": {"P2-1": {"dir": "S", "dist": 1}, "P2-2": {"dir": "S", "dist": 3}, "P2-3": {"dir": "E", "dist": 2}}
+            });
+            json!({
+                "state": state, "start": state, "player": "P2", "orders": orders,
+                "seed": 3, "rounds": [{"orders": orders, "gunfire": ["d4"]}],
+                "gunfire_tokens": 2, "limits": {"max_nodes": 500}
+            })
+        },
+        fields_of: |endpoint| match endpoint {
+            "legal-moves" => &["state", "player"],
+            "validate" => &["state", "orders"],
+            "apply" => &["state", "orders", "seed"],
+            "score" => &["state"],
+            "replay" => &["start", "rounds"],
+            _ => &["state", "player", "gunfire_tokens", "limits", "seed"],
+        },
+    })
+    .await;
 }
 
 /// Every endpoint of every game gets each kind of broken body; each answer
@@ -263,6 +325,12 @@ async fn every_endpoint_rejects_each_kind_of_broken_body() {
         "/v1/tank-war/score",
         "/v1/tank-war/replay",
         "/v1/tank-war/ai-move",
+        "/v1/cobi-tank-wars/legal-moves",
+        "/v1/cobi-tank-wars/validate",
+        "/v1/cobi-tank-wars/apply",
+        "/v1/cobi-tank-wars/score",
+        "/v1/cobi-tank-wars/replay",
+        "/v1/cobi-tank-wars/ai-move",
     ];
     let valid = json!({"position": INITIAL, "move": "k4-k5", "moves": ["k4-k5"], "depth": 1});
     let text = valid.to_string();

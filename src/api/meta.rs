@@ -71,6 +71,16 @@ const GAMES: &[(&str, &str, &str, &[&str], &str)] = &[
         &["U", "D"],
         "simultaneous moves",
     ),
+    (
+        "cobi-tank-wars",
+        "Tank Wars board game round",
+        "Up to three vehicles a player get hidden orders (direction and distance) executed in card \
+         order; artillery tokens cost armor on the way, support tokens give support cards, gunfire \
+         hits where a vehicle stops, then a seeded supply drop. The game ends when a player has no \
+         vehicles.",
+        &["P1", "P2"],
+        "simultaneous orders, resolver",
+    ),
 ];
 
 /// Routes by path, with their methods; built from the OpenAPI document so

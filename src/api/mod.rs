@@ -3,6 +3,7 @@
 //! from the same calls that build the server and cannot drift from it.
 
 pub mod ai;
+pub mod cobi_tank_wars;
 pub mod json;
 pub mod meta;
 pub mod problem;
@@ -28,6 +29,7 @@ pub struct AppState {
     pub limits: Limits,
     pub tank_battle_ai: AnswerCache<tank_battle::AiMoveResponse>,
     pub tank_war_ai: AnswerCache<tank_war::AiMoveResponse>,
+    pub cobi_tank_wars_ai: AnswerCache<cobi_tank_wars::AiMoveResponse>,
     /// Slots for AI searches and perft, shared by every worker.
     pub searches: SearchSlots,
 }
@@ -38,6 +40,7 @@ impl AppState {
             limits,
             tank_battle_ai: AnswerCache::new("tank-battle-ai", cache),
             tank_war_ai: AnswerCache::new("tank-war-ai", cache),
+            cobi_tank_wars_ai: AnswerCache::new("cobi-tank-wars-ai", cache),
             searches: SearchSlots::new(limits.max_concurrent_searches),
         }
     }
@@ -64,6 +67,9 @@ Positions are TBN (`<placement> <side> <ply>`), layouts are `standard` or 11 row
 moves are `from-to` / `fromxto`."),
         (name = "tank-war", description = "The Tank War: simultaneous moves on tracks, A/B/C tanks, a firing phase and clocks. \
 States are JSON (board size, territory rows from the top, tanks with their tracks, round, clocks); a round is one pick per player."),
+        (name = "cobi-tank-wars", description = "Tank Wars (a board game's round): up to three vehicles a player, each with one hidden order \
+(direction N/E/S/W, distance 1-3) executed in card order; artillery, support and gunfire tokens; a seeded supply drop. \
+States are JSON (board size, vehicles with id, owner, square, armor and card slot, token squares, support cards, round)."),
         (name = "service", description = "Health and the catalogue of games.")
     )
 )]
@@ -73,7 +79,8 @@ struct ApiDoc;
 fn routes(cfg: &mut ServiceConfig) {
     cfg.configure(meta::configure)
         .service(scope(tank_battle::SCOPE).configure(tank_battle::configure))
-        .service(scope(tank_war::SCOPE).configure(tank_war::configure));
+        .service(scope(tank_war::SCOPE).configure(tank_war::configure))
+        .service(scope(cobi_tank_wars::SCOPE).configure(cobi_tank_wars::configure));
 }
 
 /// The OpenAPI document of the service.
@@ -122,6 +129,7 @@ pub fn app(
     app.app_data(web::Data::new(state.limits))
         .app_data(web::Data::new(state.tank_battle_ai))
         .app_data(web::Data::new(state.tank_war_ai))
+        .app_data(web::Data::new(state.cobi_tank_wars_ai))
         .app_data(web::Data::new(state.searches))
         .app_data(web::Data::new(route_table))
         .app_data(web::QueryConfig::default().error_handler(|err, _req| {

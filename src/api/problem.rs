@@ -81,6 +81,15 @@ pub enum ApiError {
         player: Player,
         ply: Option<usize>,
     },
+    /// Tank Wars orders that break a rule (422); `code` is the
+    /// engine's order code.
+    #[error("{detail}")]
+    IllegalOrder {
+        code: &'static str,
+        detail: String,
+        player: Option<crate::games::cobi_tank_wars::Player>,
+        ply: Option<usize>,
+    },
     /// The request asks for more work than the server allows.
     #[error("{detail}")]
     LimitExceeded { detail: String, field: String },
@@ -128,6 +137,7 @@ impl ApiError {
             ApiError::InvalidPosition { .. } => "INVALID_POSITION",
             ApiError::IllegalMove { error, .. } => error.reason.code(),
             ApiError::IllegalPick { error, .. } => error.code(),
+            ApiError::IllegalOrder { code, .. } => code,
             ApiError::LimitExceeded { .. } => "LIMIT_EXCEEDED",
             ApiError::Busy { .. } => "SERVICE_BUSY",
             ApiError::PayloadTooLarge { .. } => "PAYLOAD_TOO_LARGE",
@@ -149,6 +159,7 @@ impl ApiError {
             ApiError::InvalidPosition { .. } => "Position breaks an invariant of the layout",
             ApiError::IllegalMove { error, .. } => error.reason.rule(),
             ApiError::IllegalPick { .. } => "Illegal pick",
+            ApiError::IllegalOrder { .. } => "Illegal orders",
             ApiError::LimitExceeded { .. } => "Request exceeds a server limit",
             ApiError::Busy { .. } => "Service busy",
             ApiError::PayloadTooLarge { .. } => "Payload too large",
@@ -164,11 +175,13 @@ impl ApiError {
         let code = self.code();
         let player = match self {
             ApiError::IllegalPick { player, .. } => Some(player.to_string()),
+            ApiError::IllegalOrder { player, .. } => player.map(|p| p.to_string()),
             _ => None,
         };
         let (ply, field, square) = match self {
             ApiError::BadRequest { field, .. } => (None, field.clone(), None),
             ApiError::IllegalPick { ply, .. } => (*ply, Some("moves".to_owned()), None),
+            ApiError::IllegalOrder { ply, .. } => (*ply, Some("orders".to_owned()), None),
             ApiError::Notation { field, ply, .. } => (*ply, Some(field.clone()), None),
             ApiError::InvalidPosition { field, .. } | ApiError::LimitExceeded { field, .. } => {
                 (None, Some(field.clone()), None)
@@ -204,9 +217,9 @@ impl ResponseError for ApiError {
             | ApiError::Notation { .. }
             | ApiError::InvalidPosition { .. }
             | ApiError::LimitExceeded { .. } => StatusCode::BAD_REQUEST,
-            ApiError::IllegalMove { .. } | ApiError::IllegalPick { .. } => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            ApiError::IllegalMove { .. }
+            | ApiError::IllegalPick { .. }
+            | ApiError::IllegalOrder { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,

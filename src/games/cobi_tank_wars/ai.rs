@@ -38,7 +38,8 @@ const SUPPORT_CARD_POINTS: f64 = 2.0;
 /// Points of a won (or lost) game.
 const WIN_POINTS: f64 = 100.0;
 
-/// Bounds of one search.
+/// Bounds of one search. `max_simulations` bounds every simulated round,
+/// aiming included.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchLimits {
     pub max_time: Option<Duration>,
@@ -91,12 +92,23 @@ pub fn suggest(
         return None;
     }
     let start = Instant::now();
+    // Aiming the gunfire replays the chosen orders against up to
+    // MAX_SAMPLES samples; those simulations are set aside first.
+    let gunfire_tokens = gunfire_tokens.min(MAX_GUNFIRE_TOKENS);
+    let aim_reserve = if gunfire_tokens == 0 {
+        0
+    } else {
+        (limits.max_simulations / 4).min(MAX_SAMPLES as u64)
+    };
     let mut search = Search {
         state,
         player,
         own: card_order(state, player),
         enemy: card_order(state, player.other()),
-        limits,
+        limits: SearchLimits {
+            max_simulations: limits.max_simulations - aim_reserve,
+            ..limits
+        },
         start,
         simulations: 0,
     };
@@ -159,7 +171,10 @@ pub fn suggest(
         })
         .or_else(|| alive.first())?;
     let chosen = candidates.get(best.candidate)?;
-    let aim_samples = samples.get(..used.max(FIRST_SAMPLES)).unwrap_or_default();
+    let aim_count = used
+        .max(FIRST_SAMPLES)
+        .min(usize::try_from(aim_reserve).unwrap_or(0));
+    let aim_samples = samples.get(..aim_count).unwrap_or_default();
     Some(Suggestion {
         orders: search
             .own
@@ -260,7 +275,6 @@ impl Search<'_> {
     /// leaving out squares where own vehicles stop as often and squares
     /// that already hold gunfire.
     fn aim(&mut self, own: &[Order], samples: &[Vec<Order>], tokens: usize) -> Vec<GunfireTarget> {
-        let tokens = tokens.min(MAX_GUNFIRE_TOKENS);
         if tokens == 0 || samples.is_empty() {
             return Vec::new();
         }
@@ -516,7 +530,7 @@ mod tests {
         let b = suggest(&s, Player::P1, 2, l, 9).unwrap();
         assert_eq!(a.orders, b.orders);
         assert_eq!(a.gunfire, b.gunfire);
-        assert!(a.simulations <= 2_000 + MAX_SAMPLES as u64);
+        assert!(a.simulations <= 2_000);
     }
 
     #[test]

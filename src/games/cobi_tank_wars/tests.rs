@@ -346,3 +346,31 @@ fn invalid_states() {
         assert!(State::from_data(&d).is_err(), "case {i}");
     }
 }
+
+#[test]
+fn directions_and_orders_are_named_as_parsed() {
+    for dir in Dir::ALL {
+        assert_eq!(Dir::parse(dir.name()), Some(dir));
+    }
+    assert_eq!(Dir::parse("n"), None);
+    assert_eq!(Order::ALL.len(), 12);
+    let board = crate::games::grid::Board { rows: 8, cols: 8 };
+    let c1 = cell("c1");
+    let north = Order {
+        dir: Dir::N,
+        dist: 3,
+    };
+    assert_eq!(north.destination(board, c1), Some(cell("c4")));
+    assert_eq!(
+        north.path(board, c1).map(|(p, n)| p[..n].to_vec()),
+        Some(vec![cell("c2"), cell("c3"), cell("c4")])
+    );
+    assert_eq!(
+        Order {
+            dir: Dir::S,
+            dist: 1
+        }
+        .destination(board, c1),
+        None
+    );
+}
