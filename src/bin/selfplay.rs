@@ -3,6 +3,7 @@
 //! ```sh
 //! cargo run --release --bin selfplay -- --opponent greedy --games 100 --ms 50
 //! cargo run --release --bin selfplay -- --game tank-war --opponent destroyer --games 100 --ms 100
+//! cargo run --release --bin selfplay -- --game cobi-tank-wars --opponent random --games 100 --ms 50
 //! ```
 //!
 //! Sides alternate game by game. A Tank Battle game that reaches
@@ -24,11 +25,13 @@ use tank_rules::games::tank_battle::{Layout, Move, Position, Side};
 enum Game {
     TankBattle,
     TankWar,
+    CobiTankWars,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Opponent {
-    /// A uniformly random legal move (both games).
+    /// A uniformly random legal move (every game; in Tank Wars a random
+    /// order per vehicle and a random gunfire square).
     Random,
     /// Tank Battle: the move that maximises own score minus the
     /// opponent's after it, ties broken at random.
@@ -239,6 +242,99 @@ fn record(tally: &Mutex<Tally>, result: i32, plies: u64, stats: &AiStats) {
     }
 }
 
+/// Plays one game of Tank Wars from the default state with eight random
+/// artillery tokens on rows 3-6; each round both players place one gunfire
+/// token. A game still going after `--max-plies` rounds is adjudicated by
+/// the material the AI counts (armor plus 3 a vehicle, 2 a support card).
+fn play_cobi(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
+    use std::collections::BTreeMap;
+    use tank_rules::games::cobi_tank_wars::{self as cobi, ai as cobi_ai, Order, Player, State};
+    use tank_rules::games::grid::Cell;
+
+    let ai_player = if game.is_multiple_of(2) {
+        Player::P1
+    } else {
+        Player::P2
+    };
+    let mut rng =
+        ChaCha8Rng::seed_from_u64(args.seed.wrapping_mul(1_000_003).wrapping_add(game as u64));
+    let mut state = State::initial();
+    while state.artillery.len() < 8 {
+        let cell = Cell {
+            col: rand::RngExt::random_range(&mut rng, 0..8),
+            row: rand::RngExt::random_range(&mut rng, 2..6),
+        };
+        if !state.artillery.contains(&cell) {
+            state.artillery.push(cell);
+        }
+    }
+    let limits = cobi_ai::SearchLimits {
+        max_time: Some(Duration::from_millis(args.ms)),
+        max_rounds: 64,
+        max_simulations: u64::MAX,
+    };
+    let mut stats = AiStats::default();
+    let material = |s: &State, p: Player| -> i64 {
+        let own: i64 = s
+            .vehicles
+            .iter()
+            .filter(|v| v.owner == p)
+            .map(|v| i64::from(v.armor) + 3)
+            .sum();
+        own + 2 * i64::from(s.support_cards[p.index()])
+    };
+    while u64::from(state.round) < args.max_plies && cobi::outcome(&state).is_none() {
+        let seed = rng.next_seed();
+        let Some(answer) = stats.search(
+            || cobi_ai::suggest(&state, ai_player, 1, limits, seed),
+            |r| (r.rounds, r.simulations),
+        ) else {
+            break;
+        };
+        let mut orders: BTreeMap<String, Order> = answer.orders.into_iter().collect();
+        for v in state.vehicles.iter().filter(|v| v.owner != ai_player) {
+            if let Some(order) = Order::ALL.choose(&mut rng) {
+                orders.insert(v.id.clone(), *order);
+            }
+        }
+        let random_fire = Cell {
+            col: rand::RngExt::random_range(&mut rng, 0..state.board.cols),
+            row: rand::RngExt::random_range(&mut rng, 0..state.board.rows),
+        };
+        for square in answer.gunfire.iter().map(|t| t.square).chain([random_fire]) {
+            if !state.gunfire.contains(&square) {
+                state.gunfire.push(square);
+            }
+        }
+        cobi::resolve(&mut state, &orders, rng.next_seed());
+    }
+    let result = match cobi::outcome(&state) {
+        Some(Some(winner)) => {
+            if winner == ai_player {
+                1
+            } else {
+                -1
+            }
+        }
+        Some(None) => 0,
+        None => (material(&state, ai_player) - material(&state, ai_player.other())).signum() as i32,
+    };
+    if args.verbose {
+        println!(
+            "game {game:3}: AI as {ai_player} after {:3} rounds: {} ({})",
+            state.round,
+            ["loss", "draw", "win"][(result + 1) as usize],
+            if cobi::outcome(&state).is_some() {
+                "finished"
+            } else {
+                "adjudicated"
+            },
+        );
+    }
+    record(tally, result, u64::from(state.round), &stats);
+    result
+}
+
 /// Plays one game of Tank Battle; returns the AI's result (1 win, 0 draw, -1 loss).
 fn play(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
     let layout = Layout::STANDARD;
@@ -330,6 +426,7 @@ fn main() {
                 match args.game {
                     Game::TankBattle => play(game, &args, &tally),
                     Game::TankWar => play_tank_war(game, &args, &tally),
+                    Game::CobiTankWars => play_cobi(game, &args, &tally),
                 };
             });
         }
