@@ -1,23 +1,34 @@
 # syntax=docker/dockerfile:1
 # Build: docker build -t tank-rules .
 # Run:   docker run --rm -p 8080:8080 tank-rules
+# Compose and Kubernetes: see deploy/README.md.
 
 FROM rust:1-bookworm AS build
 WORKDIR /src
-# Dependencies first, so source edits do not rebuild them.
+# Dependencies first, so source edits do not rebuild them. benches/ comes
+# along because the manifest names [[bench]] engine; src/bin/ and examples/
+# are discovered automatically, so their absence here is harmless. Only the
+# service binary is built (not src/bin/selfplay.rs).
 COPY Cargo.toml Cargo.lock ./
 COPY benches ./benches
 RUN mkdir src && echo 'fn main() {}' > src/main.rs && touch src/lib.rs \
-    && cargo build --release --locked \
+    && cargo build --release --locked --bin tank-rules \
     && rm -rf src
 COPY src ./src
-RUN touch src/main.rs src/lib.rs && cargo build --release --locked
+# COPY keeps the context's mtimes, which can be older than the dummy build's
+# artifacts: touch so cargo rebuilds the crate itself.
+RUN touch src/main.rs src/lib.rs && cargo build --release --locked --bin tank-rules
 
 FROM debian:bookworm-slim
-RUN useradd --system --uid 10001 --no-create-home tank
+# A fixed uid *and* gid (10001), matching Kubernetes' runAsUser/runAsGroup
+# and compose's user: "10001:10001" (useradd --system alone picks a gid < 1000).
+RUN groupadd --system --gid 10001 tank \
+    && useradd --system --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin tank
 COPY --from=build /src/target/release/tank-rules /usr/local/bin/tank-rules
-USER 10001
+USER 10001:10001
 ENV TANK_RULES_ADDR=0.0.0.0:8080 \
     TANK_RULES_LOG_FORMAT=json
 EXPOSE 8080
+# The binary is PID 1 and handles SIGTERM itself (graceful shutdown).
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/local/bin/tank-rules"]
