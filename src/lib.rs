@@ -3,6 +3,7 @@
 //!
 //! - [`games`] holds the engines; they know nothing of HTTP;
 //! - [`api`] is the actix-web layer, documented with utoipa;
+//! - [`render`] draws game states as SVG (pure functions, no HTTP);
 //! - [`limits`], [`cache`] and [`config`] are shared by all games.
 
 pub mod api;
@@ -10,3 +11,4 @@ pub mod cache;
 pub mod config;
 pub mod games;
 pub mod limits;
+pub mod render;
