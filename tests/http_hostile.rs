@@ -166,6 +166,12 @@ async fn hostile_query_strings() {
         for uri in [
             format!("/v1/tank-battle/initial?layout={encoded}"),
             format!("/v1/tank-battle/initial?{encoded}"),
+            format!("/v1/tank-battle/render.svg?position={encoded}"),
+            format!("/v1/tank-battle/render.svg?layout={encoded}&last_move={encoded}"),
+            format!("/v1/tank-battle/render.svg?moves_from={encoded}"),
+            format!("/v1/tank-war/render.svg?state={encoded}"),
+            format!("/v1/cobi-tank-wars/render.svg?state={encoded}"),
+            format!("/v1/cobi-tank-wars/render.svg?{encoded}"),
         ] {
             let reply = send(&app, TestRequest::get().uri(&uri)).await;
             assert!(reply.status.as_u16() < 500, "{uri}: {reply:?}");
@@ -220,6 +226,13 @@ async fn survives_hostile_states(game: JsonStateGame) {
             let key = game.piece_fields[usize::from(index / 12) % game.piece_fields.len()];
             state[game.pieces][piece][key] = junk.clone();
         }
+        let picture = format!(
+            "/v1/{}/render.svg?state={}",
+            game.game,
+            common::encode(&state.to_string())
+        );
+        let reply = send(&app, TestRequest::get().uri(&picture)).await;
+        assert!(reply.status.as_u16() < 500, "{picture}: {reply:?}");
         let body = (game.body)(&state);
         let mut shaped = serde_json::Map::new();
         for f in (game.fields_of)(endpoint) {

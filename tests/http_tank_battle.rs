@@ -639,7 +639,7 @@ async fn every_documented_example_runs() {
                             Some(format!(
                                 "{}={}",
                                 p["name"].as_str()?,
-                                p["example"].as_str()?
+                                common::encode(p["example"].as_str()?)
                             ))
                         })
                         .collect()

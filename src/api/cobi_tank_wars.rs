@@ -4,9 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use actix_web::{get, post, web};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use super::ai::{cache_key, cached_search, AiLimits, CachedAnswer};
@@ -31,7 +31,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(apply)
         .service(score)
         .service(replay)
-        .service(ai_move);
+        .service(ai_move)
+        .service(render);
 }
 
 // ---------------------------------------------------------------- DTOs ---
@@ -932,6 +933,45 @@ async fn ai_move(
     })
     .await?;
     answer.map(web::Json).ok_or_else(game_over)
+}
+
+/// Query of `render.svg`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct RenderQuery {
+    /// The state as JSON (URL-encoded), as in the other endpoints' `state`.
+    #[param(example = json!(r#"{"cols":8,"rows":8,"vehicles":[{"id":"P1-1","owner":"P1","square":"c1","armor":2,"slot":1},{"id":"P2-1","owner":"P2","square":"f8","armor":3,"slot":1}],"artillery":["d4"],"support":["e5"],"gunfire":["c3"]}"#))]
+    pub state: String,
+}
+
+/// The board as an SVG picture: vehicles in their owner's colour with id,
+/// armor and card slot; artillery, support and gunfire tokens; labels, the
+/// round, the first player and the support cards.
+///
+/// The picture depends only on the query, so it carries an `ETag` and
+/// `Cache-Control: public, max-age=86400`; `If-None-Match` gets a 304.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "cobi_tank_wars_render",
+    params(RenderQuery),
+    responses(
+        (status = 200, description = "The picture", body = String, content_type = "image/svg+xml",
+         headers(("ETag" = String, description = "Strong tag of the picture"), ("Cache-Control" = String))),
+        (status = 304, description = "The client's copy (`If-None-Match`) is current"),
+        (status = 400, description = "`BAD_REQUEST` (`state` missing or not a state's JSON) or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/render.svg")]
+async fn render(
+    request: HttpRequest,
+    query: web::Query<RenderQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let dto: StateDto = super::json::parse_param(&query.state, "state")?;
+    let state = decode_state(&dto, "state")?;
+    Ok(super::svg::respond(
+        &request,
+        crate::render::cobi_tank_wars(&state),
+    ))
 }
 
 #[cfg(test)]

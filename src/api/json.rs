@@ -59,6 +59,24 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
     }
 }
 
+/// Deserialises JSON carried in a query parameter (`field`), reporting
+/// failures like a body's, with the path prefixed by the parameter.
+pub fn parse_param<T: DeserializeOwned>(text: &str, field: &str) -> Result<T, ApiError> {
+    parse(text.as_bytes()).map_err(|err| match err {
+        ApiError::BadRequest {
+            detail,
+            field: inner,
+        } => ApiError::BadRequest {
+            detail: format!("query parameter `{field}`: {detail}"),
+            field: Some(match inner {
+                Some(path) => format!("{field}.{path}"),
+                None => field.to_owned(),
+            }),
+        },
+        other => other,
+    })
+}
+
 /// Deserialises `body`, rejecting trailing data. The fast path is plain
 /// serde_json; only a failure is parsed again to find the field's path.
 fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {

@@ -7,6 +7,7 @@ pub mod cobi_tank_wars;
 pub mod json;
 pub mod meta;
 pub mod problem;
+pub mod svg;
 pub mod tank_battle;
 pub mod tank_war;
 

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -33,7 +33,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(score_position)
         .service(replay)
         .service(perft_count)
-        .service(ai_move);
+        .service(ai_move)
+        .service(render);
 }
 
 // ---------------------------------------------------------------- DTOs ---
@@ -63,6 +64,26 @@ pub struct InitialQuery {
     /// first, separated by `/`.
     #[param(example = "standard")]
     pub layout: Option<String>,
+}
+
+/// Query of `render.svg`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct RenderQuery {
+    /// The position in TBN; the layout's start position when absent.
+    #[param(example = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0")]
+    pub position: Option<String>,
+    /// `standard` (the default) or layout notation.
+    #[param(example = "standard")]
+    pub layout: Option<String>,
+    /// The move that led to the position, drawn as an arrow (not checked
+    /// against the position before it).
+    #[param(example = "k3-k4")]
+    pub last_move: Option<String>,
+    /// A square: its tank is framed and a dot marks each of its legal
+    /// moves (none when it holds no tank of the side to move).
+    #[param(example = "j4")]
+    pub moves_from: Option<String>,
 }
 
 /// The start position of a layout.
@@ -834,4 +855,62 @@ impl CachedAnswer for AiMoveResponse {
     fn mark_cached(&mut self) {
         self.cached = true;
     }
+}
+
+/// The board as an SVG picture: terrain in the rules' colours (blue White
+/// base, green Black base, red contaminated area, black mines, a circle on
+/// each commander start), the tanks (commanders with a star), file and rank
+/// labels, and optionally the last move as an arrow and one tank's legal
+/// moves as dots.
+///
+/// The picture depends only on the query, so it carries an `ETag` and
+/// `Cache-Control: public, max-age=86400`; `If-None-Match` gets a 304.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "tank_battle_render",
+    params(RenderQuery),
+    responses(
+        (status = 200, description = "The picture", body = String, content_type = "image/svg+xml",
+         headers(("ETag" = String, description = "Strong tag of the picture"), ("Cache-Control" = String))),
+        (status = 304, description = "The client's copy (`If-None-Match`) is current"),
+        (status = 400, description = "`BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` (for `last_move` or `moves_from`), `INVALID_POSITION`, or an unknown query parameter (`BAD_REQUEST`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/render.svg")]
+async fn render(
+    request: HttpRequest,
+    query: web::Query<RenderQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let query = query.into_inner();
+    let layout = decode_layout(query.layout.as_deref())?;
+    let position = match query.position.as_deref() {
+        Some(text) => decode_position(text, &layout, "position")?,
+        None => Position::initial(&layout),
+    };
+    let last_move = match query.last_move.as_deref() {
+        Some(text) => {
+            let mv = decode_move(text, "last_move")?;
+            Some(Move {
+                from: mv.from,
+                to: mv.to,
+                capture: None,
+            })
+        }
+        None => None,
+    };
+    let selected = match query.moves_from.as_deref() {
+        Some(text) => Some(
+            text.parse::<Square>()
+                .map_err(|e| ApiError::notation(e, "moves_from"))?,
+        ),
+        None => None,
+    };
+    let moves = selected.map(|from| position.legal_moves_from(&layout, from));
+    let svg = crate::render::tank_battle(
+        &layout,
+        &position,
+        last_move,
+        selected.zip(moves.as_deref()),
+    );
+    Ok(super::svg::respond(&request, svg))
 }

@@ -4,9 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use actix_web::{get, post, web};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use super::ai::{cache_key, cached_search, AiLimits, CachedAnswer};
@@ -31,7 +31,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(apply)
         .service(score)
         .service(replay)
-        .service(ai_move);
+        .service(ai_move)
+        .service(render);
 }
 
 // ---------------------------------------------------------------- DTOs ---
@@ -930,4 +931,44 @@ impl CachedAnswer for AiMoveResponse {
     fn mark_cached(&mut self) {
         self.cached = true;
     }
+}
+
+/// Query of `render.svg`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct RenderQuery {
+    /// The state as JSON (URL-encoded), as in the other endpoints' `state`.
+    #[param(example = json!(r#"{"rows":6,"cols":6,"territory":["UUUUUU","UUUUUU","UUUUUU","DDDDDD","DDDDDD","DDDDDD"],"tanks":[{"owner":"U","name":"LA","type":"A","track":["e6","e5","e4","e3","e2","e1"],"at":0},{"owner":"D","name":"RC","type":"C","track":["f1","f2","f3","f4","f5","f6"],"at":1}]}"#))]
+    pub state: String,
+}
+
+/// The board as an SVG picture: territory shading, each tank's track, the
+/// tanks in their owner's colour with their type letter and name, file and
+/// row labels, the round and the clocks.
+///
+/// The picture depends only on the query, so it carries an `ETag` and
+/// `Cache-Control: public, max-age=86400`; `If-None-Match` gets a 304.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "tank_war_render",
+    params(RenderQuery),
+    responses(
+        (status = 200, description = "The picture", body = String, content_type = "image/svg+xml",
+         headers(("ETag" = String, description = "Strong tag of the picture"), ("Cache-Control" = String))),
+        (status = 304, description = "The client's copy (`If-None-Match`) is current"),
+        (status = 400, description = "`BAD_REQUEST` (`state` missing or not a state's JSON), `INVALID_POSITION` or `LIMIT_EXCEEDED`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/render.svg")]
+async fn render(
+    request: HttpRequest,
+    query: web::Query<RenderQuery>,
+    limits: web::Data<Limits>,
+) -> Result<HttpResponse, ApiError> {
+    let dto: StateDto = super::json::parse_param(&query.state, "state")?;
+    let (setup, pos) = decode_state(&dto, "state", &limits)?;
+    Ok(super::svg::respond(
+        &request,
+        crate::render::tank_war(&setup, &pos),
+    ))
 }

@@ -75,6 +75,19 @@ where
     send(app, test::TestRequest::get().uri(path)).await
 }
 
+/// Percent-encodes a query value.
+pub fn encode(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 /// Asserts an RFC 9457 problem with `status` and `code`.
 pub fn assert_problem(reply: &Reply, status: u16, code: &str) {
     assert_eq!(reply.status.as_u16(), status, "{reply:?}");

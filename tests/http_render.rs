@@ -1,0 +1,123 @@
+//! HTTP tests of the `render.svg` pictures: SVG that parses as XML, served
+//! with an entity tag and cache headers, and problems for bad input.
+
+mod common;
+
+use actix_web::test::TestRequest;
+use common::{app_with, assert_problem, encode, get, send};
+use serde_json::json;
+use tank_rules::limits::Limits;
+
+/// Fetches a picture, checks it is SVG that parses as XML and returns the
+/// body and its ETag.
+async fn picture<S, B>(app: &S, uri: &str) -> (String, String)
+where
+    S: actix_web::dev::Service<
+        actix_http::Request,
+        Response = actix_web::dev::ServiceResponse<B>,
+        Error = actix_web::Error,
+    >,
+    B: actix_web::body::MessageBody,
+{
+    let resp = actix_web::test::call_service(app, TestRequest::get().uri(uri).to_request()).await;
+    assert_eq!(resp.status(), 200, "{uri}");
+    let header = |name: &str| {
+        resp.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert_eq!(header("content-type"), "image/svg+xml");
+    assert!(header("cache-control").contains("max-age="), "{uri}");
+    let etag = header("etag");
+    assert!(etag.starts_with('"') && etag.len() > 2, "{etag}");
+    let body = String::from_utf8(actix_web::test::read_body(resp).await.to_vec()).unwrap();
+    let doc = roxmltree::Document::parse(&body).unwrap_or_else(|e| panic!("{uri}: {e}\n{body}"));
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    (body, etag)
+}
+
+#[actix_web::test]
+async fn tank_battle_pictures_are_cacheable_svg() {
+    let app = app_with(Limits::default()).await;
+    let (plain, etag) = picture(&app, "/v1/tank-battle/render.svg").await;
+    assert_eq!(
+        plain.matches("class=\"tank ").count(),
+        28,
+        "every tank drawn"
+    );
+    let (again, etag_again) = picture(&app, "/v1/tank-battle/render.svg").await;
+    assert_eq!((plain, etag.clone()), (again, etag_again));
+    let not_modified = send(
+        &app,
+        TestRequest::get()
+            .uri("/v1/tank-battle/render.svg")
+            .insert_header(("if-none-match", etag.as_str())),
+    )
+    .await;
+    assert_eq!(not_modified.status, 304);
+    assert_eq!(not_modified.headers.get("etag").unwrap(), etag.as_str());
+
+    let position = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0";
+    let uri = format!(
+        "/v1/tank-battle/render.svg?position={}&last_move=k3-k4&moves_from=j4",
+        encode(position)
+    );
+    let (marked, marked_etag) = picture(&app, &uri).await;
+    assert_ne!(marked_etag, etag);
+    assert_eq!(marked.matches("last-move").count() >= 1, true);
+    let legal = get(&app, "/v1/tank-battle/initial").await;
+    assert_eq!(legal.status, 200);
+    assert!(marked.matches("class=\"dot").count() > 0);
+
+    for (query, code) in [
+        ("position=xyz", "BAD_POSITION"),
+        ("layout=nope", "BAD_LAYOUT"),
+        ("last_move=k3k", "BAD_MOVE_NOTATION"),
+        ("moves_from=z99", "BAD_MOVE_NOTATION"),
+        ("colour=red", "BAD_REQUEST"),
+    ] {
+        let reply = get(&app, &format!("/v1/tank-battle/render.svg?{query}")).await;
+        assert_problem(&reply, 400, code);
+    }
+}
+
+#[actix_web::test]
+async fn track_game_pictures_take_the_state_as_json() {
+    let app = app_with(Limits::default()).await;
+    for game in ["tank-war", "cobi-tank-wars"] {
+        let state = get(&app, &format!("/v1/{game}/initial")).await.body;
+        let uri = format!("/v1/{game}/render.svg?state={}", encode(&state.to_string()));
+        let (svg, _) = picture(&app, &uri).await;
+        assert!(svg.len() > 1000, "{game}");
+        for (query, code) in [
+            ("".to_owned(), "BAD_REQUEST"),
+            ("state=%7B".to_owned(), "BAD_REQUEST"),
+            (format!("state={}", encode(r#"{"rows":1}"#)), "BAD_REQUEST"),
+        ] {
+            let reply = get(&app, &format!("/v1/{game}/render.svg?{query}")).await;
+            assert_problem(&reply, 400, code);
+        }
+        let mut invalid = state.clone();
+        invalid["rows"] = json!(40);
+        let reply = get(
+            &app,
+            &format!(
+                "/v1/{game}/render.svg?state={}",
+                encode(&invalid.to_string())
+            ),
+        )
+        .await;
+        assert_problem(&reply, 400, "INVALID_POSITION");
+    }
+    // Client strings are escaped, so the picture stays XML.
+    let mut state = get(&app, "/v1/cobi-tank-wars/initial").await.body;
+    state["vehicles"][0]["id"] = json!("<b>&\"'</b>");
+    let uri = format!(
+        "/v1/cobi-tank-wars/render.svg?state={}",
+        encode(&state.to_string())
+    );
+    let (svg, _) = picture(&app, &uri).await;
+    assert!(!svg.contains("<b>"));
+}
