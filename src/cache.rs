@@ -6,6 +6,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::metrics::Metrics;
+
 /// Capacity and lifetime of a cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CacheConfig {
@@ -38,6 +40,7 @@ pub struct AnswerCache<V: Clone + Send + Sync + 'static> {
     entries: moka::sync::Cache<String, V>,
     hits: Arc<AtomicU64>,
     misses: Arc<AtomicU64>,
+    metrics: Option<Metrics>,
 }
 
 impl<V: Clone + Send + Sync + 'static> AnswerCache<V> {
@@ -50,6 +53,21 @@ impl<V: Clone + Send + Sync + 'static> AnswerCache<V> {
                 .build(),
             hits: Arc::default(),
             misses: Arc::default(),
+            metrics: None,
+        }
+    }
+
+    /// Also reports lookups, the cache's size and the searches that fill
+    /// it to `metrics`, labelled with this cache's name.
+    pub fn with_metrics(mut self, metrics: Metrics) -> AnswerCache<V> {
+        self.metrics = Some(metrics);
+        self
+    }
+
+    /// Records one search whose answer is about to be inserted.
+    pub fn record_search(&self, nodes: u64, seconds: f64) {
+        if let Some(metrics) = &self.metrics {
+            metrics.ai_search(self.name, nodes, seconds);
         }
     }
 
@@ -62,6 +80,9 @@ impl<V: Clone + Send + Sync + 'static> AnswerCache<V> {
             &self.misses
         };
         counter.fetch_add(1, Ordering::Relaxed);
+        if let Some(metrics) = &self.metrics {
+            metrics.cache_lookup(self.name, found.is_some(), self.entries.entry_count());
+        }
         let stats = self.stats();
         // A miss costs a search, so its log line is cheap by comparison;
         // hits are the hot path.

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use std::str::FromStr;
 use std::time::Duration;
 
 use crate::cache::CacheConfig;
@@ -43,6 +44,47 @@ pub struct PerftArgs {
     /// Also print the count below each legal move.
     #[arg(long)]
     pub divide: bool,
+}
+
+/// Which browser origins may call the service (CORS).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum CorsOrigins {
+    /// Any origin: the service is stateless and takes no credentials.
+    #[default]
+    Any,
+    /// Only these origins (scheme, host and port, e.g. `https://example.com`).
+    List(Vec<String>),
+}
+
+impl FromStr for CorsOrigins {
+    type Err = String;
+
+    /// `*`, or a comma-separated list of origins.
+    fn from_str(text: &str) -> Result<CorsOrigins, String> {
+        let origins: Vec<&str> = text
+            .split(',')
+            .map(str::trim)
+            .filter(|o| !o.is_empty())
+            .collect();
+        if origins.is_empty() || origins.contains(&"*") {
+            return Ok(CorsOrigins::Any);
+        }
+        for origin in &origins {
+            let uri: actix_web::http::Uri = origin
+                .parse()
+                .map_err(|e| format!("CORS origin {origin:?}: {e}"))?;
+            let bare =
+                uri.path_and_query().is_none_or(|p| p.as_str() == "/") && !origin.ends_with('/');
+            if uri.scheme().is_none() || uri.host().is_none() || !bare {
+                return Err(format!(
+                    "CORS origin {origin:?} must be a scheme and host, like https://example.com"
+                ));
+            }
+        }
+        Ok(CorsOrigins::List(
+            origins.into_iter().map(str::to_owned).collect(),
+        ))
+    }
 }
 
 /// How log lines are written.
@@ -112,6 +154,10 @@ pub struct ServeArgs {
     /// Most AI answers kept in the cache.
     #[arg(long, env = "TANK_RULES_CACHE_CAPACITY", default_value_t = 10_000)]
     pub cache_capacity: u64,
+    /// Browser origins allowed to call the service (CORS): `*` for any, or
+    /// a comma-separated list such as `https://a.example,https://b.example`.
+    #[arg(long, env = "TANK_RULES_CORS_ORIGINS", default_value = "*", value_parser = CorsOrigins::from_str)]
+    pub cors_origins: CorsOrigins,
     /// How long a cached AI answer lives, seconds.
     #[arg(long, env = "TANK_RULES_CACHE_TTL_SECS", default_value_t = 3600)]
     pub cache_ttl_secs: u64,
@@ -141,6 +187,32 @@ impl ServeArgs {
         CacheConfig {
             capacity: self.cache_capacity,
             ttl: Duration::from_secs(self.cache_ttl_secs),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cors_origins_parse() {
+        assert_eq!("*".parse(), Ok(CorsOrigins::Any));
+        assert_eq!("".parse(), Ok(CorsOrigins::Any));
+        assert_eq!(
+            "https://a.example, http://localhost:3000".parse(),
+            Ok(CorsOrigins::List(vec![
+                "https://a.example".to_owned(),
+                "http://localhost:3000".to_owned()
+            ]))
+        );
+        for bad in [
+            "a.example",
+            "https://a.example/path",
+            "https://a.example/",
+            "::",
+        ] {
+            assert!(bad.parse::<CorsOrigins>().is_err(), "{bad}");
         }
     }
 }

@@ -4,11 +4,13 @@
 //! - [`games`] holds the engines; they know nothing of HTTP;
 //! - [`api`] is the actix-web layer, documented with utoipa;
 //! - [`render`] draws game states as SVG (pure functions, no HTTP);
-//! - [`limits`], [`cache`] and [`config`] are shared by all games.
+//! - [`limits`], [`cache`], [`metrics`] and [`config`] are shared by all
+//!   games.
 
 pub mod api;
 pub mod cache;
 pub mod config;
 pub mod games;
 pub mod limits;
+pub mod metrics;
 pub mod render;

@@ -78,7 +78,8 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
     let limits = args.limits();
     let cache = args.cache();
     tracing::info!(addr = %args.addr, ?limits, ?cache, "tank-rules starting");
-    let state = AppState::new(limits, cache);
+    tracing::info!(cors = ?args.cors_origins, "CORS origins");
+    let state = AppState::new(limits, cache).with_cors(args.cors_origins.clone());
     actix_web::rt::System::new().block_on(async move {
         // SIGTERM and SIGINT stop accepting connections and let in-flight
         // requests finish for up to the shutdown timeout.

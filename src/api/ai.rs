@@ -41,6 +41,9 @@ impl AiLimits {
 /// An AI answer that can say it came from the cache.
 pub trait CachedAnswer: Clone + Send + Sync + 'static {
     fn mark_cached(&mut self);
+    /// The work the search did (positions or simulated rounds), for the
+    /// metrics.
+    fn nodes(&self) -> u64;
 }
 
 /// The cache key of an AI request: everything its answer depends on.
@@ -71,6 +74,7 @@ pub async fn cached_search<A: CachedAnswer>(
         return Ok(Some(hit));
     }
     let slot = ApiError::take_slot(slots, limits).await?;
+    let started = std::time::Instant::now();
     let answer = web::block(move || {
         let _slot = slot;
         search()
@@ -78,6 +82,7 @@ pub async fn cached_search<A: CachedAnswer>(
     .await
     .map_err(|e| ApiError::Internal(format!("AI worker failed: {e}")))?;
     if let Some(answer) = &answer {
+        cache.record_search(answer.nodes(), started.elapsed().as_secs_f64());
         cache.insert(key, answer.clone());
     }
     Ok(answer)

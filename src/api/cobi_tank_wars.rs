@@ -21,7 +21,7 @@ use crate::limits::{Limits, SearchSlots};
 
 /// Path of this game's routes.
 pub const SCOPE: &str = "/v1/cobi-tank-wars";
-const TAG: &str = "cobi-tank-wars";
+pub const TAG: &str = "cobi-tank-wars";
 
 /// Registers the Tank Wars routes.
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -454,6 +454,10 @@ pub struct AiMoveResponse {
 impl CachedAnswer for AiMoveResponse {
     fn mark_cached(&mut self) {
         self.cached = true;
+    }
+
+    fn nodes(&self) -> u64 {
+        self.simulations
     }
 }
 

@@ -21,10 +21,32 @@ use utoipa_actix_web::{scope, AppExt};
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::cache::{AnswerCache, CacheConfig};
+use crate::config::CorsOrigins;
 use crate::limits::{Limits, SearchSlots};
+use crate::metrics::Metrics;
 use problem::ApiError;
 
-/// What every worker shares: limits and the AI answer caches.
+/// The CORS middleware for `origins`: simple and preflighted GET and POST
+/// requests with JSON bodies; the caching and retry headers are exposed. A
+/// request from another origin is still answered, without CORS headers, so
+/// the browser refuses it while other clients work as before.
+fn cors(origins: &CorsOrigins) -> actix_cors::Cors {
+    use actix_web::http::header;
+    let cors = actix_cors::Cors::default()
+        .allowed_methods(["GET", "POST"])
+        .allowed_headers([header::CONTENT_TYPE, header::ACCEPT, header::IF_NONE_MATCH])
+        .expose_headers([header::ETAG, header::RETRY_AFTER, header::ALLOW])
+        .max_age(3600);
+    match origins {
+        CorsOrigins::Any => cors.allow_any_origin().send_wildcard(),
+        CorsOrigins::List(list) => list
+            .iter()
+            .fold(cors, |cors, origin| cors.allowed_origin(origin)),
+    }
+}
+
+/// What every worker shares: limits, the AI answer caches, the metrics and
+/// the CORS policy.
 #[derive(Clone)]
 pub struct AppState {
     pub limits: Limits,
@@ -33,17 +55,29 @@ pub struct AppState {
     pub cobi_tank_wars_ai: AnswerCache<cobi_tank_wars::AiMoveResponse>,
     /// Slots for AI searches and perft, shared by every worker.
     pub searches: SearchSlots,
+    pub metrics: Metrics,
+    pub cors: CorsOrigins,
 }
 
 impl AppState {
+    /// Any origin may call; see [`AppState::with_cors`].
     pub fn new(limits: Limits, cache: CacheConfig) -> AppState {
+        let metrics = Metrics::new();
         AppState {
             limits,
-            tank_battle_ai: AnswerCache::new("tank-battle-ai", cache),
-            tank_war_ai: AnswerCache::new("tank-war-ai", cache),
-            cobi_tank_wars_ai: AnswerCache::new("cobi-tank-wars-ai", cache),
+            tank_battle_ai: AnswerCache::new(tank_battle::TAG, cache).with_metrics(metrics.clone()),
+            tank_war_ai: AnswerCache::new(tank_war::TAG, cache).with_metrics(metrics.clone()),
+            cobi_tank_wars_ai: AnswerCache::new(cobi_tank_wars::TAG, cache)
+                .with_metrics(metrics.clone()),
             searches: SearchSlots::new(limits.max_concurrent_searches),
+            metrics,
+            cors: CorsOrigins::Any,
         }
+    }
+
+    /// The same state with another CORS policy.
+    pub fn with_cors(self, cors: CorsOrigins) -> AppState {
+        AppState { cors, ..self }
     }
 }
 
@@ -125,6 +159,7 @@ pub fn app(
             ("GET", OPENAPI_PATH),
             ("GET", "/swagger-ui"),
             ("GET", "/swagger-ui/"),
+            ("GET", crate::metrics::METRICS_PATH),
         ],
     );
     app.app_data(web::Data::new(state.limits))
@@ -142,8 +177,16 @@ pub fn app(
             }),
         )
         .service(web::redirect("/swagger-ui", "/swagger-ui/"))
+        // The metrics middleware writes the body of this route.
+        .service(
+            web::resource(crate::metrics::METRICS_PATH)
+                .get(actix_web::HttpResponse::Ok)
+                .default_service(web::to(meta::fallback)),
+        )
         .service(SwaggerUi::new("/swagger-ui/{_:.*}").url(OPENAPI_PATH, doc))
         .default_service(web::to(meta::fallback))
+        .wrap(cors(&state.cors))
+        .wrap(state.metrics.http())
         .wrap(Condition::new(
             tracing::enabled!(target: "tank_rules::api", tracing::Level::DEBUG),
             tracing_actix_web::TracingLogger::<RequestSpan>::new(),

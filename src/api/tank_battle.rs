@@ -22,7 +22,7 @@ use crate::limits::{Limits, SearchSlots};
 
 /// Path of this game's routes.
 pub const SCOPE: &str = "/v1/tank-battle";
-const TAG: &str = "tank-battle";
+pub const TAG: &str = "tank-battle";
 
 /// Registers the Tank Battle routes.
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -854,6 +854,10 @@ async fn ai_move(
 impl CachedAnswer for AiMoveResponse {
     fn mark_cached(&mut self) {
         self.cached = true;
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
     }
 }
 

@@ -21,7 +21,7 @@ use crate::limits::{Limits, SearchSlots};
 
 /// Path of this game's routes.
 pub const SCOPE: &str = "/v1/tank-war";
-const TAG: &str = "tank-war";
+pub const TAG: &str = "tank-war";
 
 /// Registers The Tank War routes.
 pub fn configure(cfg: &mut ServiceConfig) {
@@ -930,6 +930,10 @@ async fn ai_move(
 impl CachedAnswer for AiMoveResponse {
     fn mark_cached(&mut self) {
         self.cached = true;
+    }
+
+    fn nodes(&self) -> u64 {
+        self.nodes
     }
 }
 
