@@ -98,8 +98,10 @@ async fn track_game_pictures_take_the_state_as_json() {
         let uri = format!("/v1/{game}/render.svg?state={}", encode(&state.to_string()));
         let (svg, _) = picture(&app, &uri).await;
         assert!(svg.len() > 1000, "{game}");
+        let (default, _) = picture(&app, &format!("/v1/{game}/render.svg")).await;
+        assert_eq!(default, svg, "no state: the default one");
         for (query, code) in [
-            ("".to_owned(), "BAD_REQUEST"),
+            ("state=".to_owned(), "BAD_REQUEST"),
             ("state=%7B".to_owned(), "BAD_REQUEST"),
             (format!("state={}", encode(r#"{"rows":1}"#)), "BAD_REQUEST"),
         ] {

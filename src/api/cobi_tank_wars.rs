@@ -943,14 +943,17 @@ async fn ai_move(
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct RenderQuery {
-    /// The state as JSON (URL-encoded), as in the other endpoints' `state`.
+    /// The state as JSON (URL-encoded), as in the other endpoints' `state`;
+    /// the default state when absent.
     #[param(example = json!(r#"{"cols":8,"rows":8,"vehicles":[{"id":"P1-1","owner":"P1","square":"c1","armor":2,"slot":1},{"id":"P2-1","owner":"P2","square":"f8","armor":3,"slot":1}],"artillery":["d4"],"support":["e5"],"gunfire":["c3"]}"#))]
-    pub state: String,
+    pub state: Option<String>,
 }
 
 /// The board as an SVG picture: vehicles in their owner's colour with id,
 /// armor and card slot; artillery, support and gunfire tokens; labels, the
 /// round, the first player and the support cards.
+///
+/// ![The default state](/v1/cobi-tank-wars/render.svg)
 ///
 /// The picture depends only on the query, so it carries an `ETag` and
 /// `Cache-Control: public, max-age=86400`; `If-None-Match` gets a 304.
@@ -962,7 +965,7 @@ pub struct RenderQuery {
         (status = 200, description = "The picture", body = String, content_type = "image/svg+xml",
          headers(("ETag" = String, description = "Strong tag of the picture"), ("Cache-Control" = String))),
         (status = 304, description = "The client's copy (`If-None-Match`) is current"),
-        (status = 400, description = "`BAD_REQUEST` (`state` missing or not a state's JSON) or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`BAD_REQUEST` (`state` is not a state's JSON) or `INVALID_POSITION`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/render.svg")]
@@ -970,8 +973,10 @@ async fn render(
     request: HttpRequest,
     query: web::Query<RenderQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let dto: StateDto = super::json::parse_param(&query.state, "state")?;
-    let state = decode_state(&dto, "state")?;
+    let state = match &query.state {
+        Some(text) => decode_state(&super::json::parse_param(text, "state")?, "state")?,
+        None => State::initial(),
+    };
     Ok(super::svg::respond(
         &request,
         crate::render::cobi_tank_wars(&state),

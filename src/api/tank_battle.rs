@@ -867,6 +867,8 @@ impl CachedAnswer for AiMoveResponse {
 /// labels, and optionally the last move as an arrow and one tank's legal
 /// moves as dots.
 ///
+/// ![The start position, with the moves of the tank on j4](/v1/tank-battle/render.svg?moves_from=j4)
+///
 /// The picture depends only on the query, so it carries an `ETag` and
 /// `Cache-Control: public, max-age=86400`; `If-None-Match` gets a 304.
 #[utoipa::path(

@@ -941,14 +941,17 @@ impl CachedAnswer for AiMoveResponse {
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct RenderQuery {
-    /// The state as JSON (URL-encoded), as in the other endpoints' `state`.
+    /// The state as JSON (URL-encoded), as in the other endpoints' `state`;
+    /// the default state when absent.
     #[param(example = json!(r#"{"rows":6,"cols":6,"territory":["UUUUUU","UUUUUU","UUUUUU","DDDDDD","DDDDDD","DDDDDD"],"tanks":[{"owner":"U","name":"LA","type":"A","track":["e6","e5","e4","e3","e2","e1"],"at":0},{"owner":"D","name":"RC","type":"C","track":["f1","f2","f3","f4","f5","f6"],"at":1}]}"#))]
-    pub state: String,
+    pub state: Option<String>,
 }
 
 /// The board as an SVG picture: territory shading, each tank's track, the
 /// tanks in their owner's colour with their type letter and name, file and
 /// row labels, the round and the clocks.
+///
+/// ![The default setup](/v1/tank-war/render.svg)
 ///
 /// The picture depends only on the query, so it carries an `ETag` and
 /// `Cache-Control: public, max-age=86400`; `If-None-Match` gets a 304.
@@ -960,7 +963,7 @@ pub struct RenderQuery {
         (status = 200, description = "The picture", body = String, content_type = "image/svg+xml",
          headers(("ETag" = String, description = "Strong tag of the picture"), ("Cache-Control" = String))),
         (status = 304, description = "The client's copy (`If-None-Match`) is current"),
-        (status = 400, description = "`BAD_REQUEST` (`state` missing or not a state's JSON), `INVALID_POSITION` or `LIMIT_EXCEEDED`", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`BAD_REQUEST` (`state` is not a state's JSON), `INVALID_POSITION` or `LIMIT_EXCEEDED`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/render.svg")]
@@ -969,8 +972,13 @@ async fn render(
     query: web::Query<RenderQuery>,
     limits: web::Data<Limits>,
 ) -> Result<HttpResponse, ApiError> {
-    let dto: StateDto = super::json::parse_param(&query.state, "state")?;
-    let (setup, pos) = decode_state(&dto, "state", &limits)?;
+    let (setup, pos) = match &query.state {
+        Some(text) => {
+            let dto: StateDto = super::json::parse_param(text, "state")?;
+            decode_state(&dto, "state", &limits)?
+        }
+        None => engine::default_state(),
+    };
     Ok(super::svg::respond(
         &request,
         crate::render::tank_war(&setup, &pos),
