@@ -77,7 +77,7 @@ async fn metrics_scrape_counts_requests_searches_and_the_cache() {
     assert_eq!(
         sample(
             &scrape,
-            "tank_rules_http_requests_duration_seconds_count",
+            "tank_rules_http_request_duration_seconds_count",
             &[route, ("status", "200")]
         ),
         Some(3.0)

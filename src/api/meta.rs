@@ -15,7 +15,10 @@ const TAG: &str = "service";
 
 /// Registers the service-level routes.
 pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(healthz).service(readyz).service(list_games);
+    cfg.service(healthz)
+        .service(readyz)
+        .service(list_games)
+        .service(metrics);
 }
 
 /// Liveness or readiness.
@@ -186,4 +189,20 @@ pub async fn fallback(
             path: path.to_owned(),
         },
     })
+}
+
+/// Prometheus metrics in the text format: HTTP requests and their latency
+/// by route pattern, method and status; AI searches, nodes and search time
+/// by game; AI cache lookups (hit, miss) and entries by game.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "metrics",
+    responses((status = 200, description = "The metrics", body = String, content_type = "text/plain; version=0.0.4"))
+)]
+#[get("/metrics")]
+async fn metrics(metrics: web::Data<crate::metrics::Metrics>) -> Result<HttpResponse, ApiError> {
+    let (text, content_type) = metrics
+        .render()
+        .map_err(|e| ApiError::Internal(format!("encoding the metrics failed: {e}")))?;
+    Ok(HttpResponse::Ok().content_type(content_type).body(text))
 }

@@ -159,7 +159,6 @@ pub fn app(
             ("GET", OPENAPI_PATH),
             ("GET", "/swagger-ui"),
             ("GET", "/swagger-ui/"),
-            ("GET", crate::metrics::METRICS_PATH),
         ],
     );
     app.app_data(web::Data::new(state.limits))
@@ -167,6 +166,7 @@ pub fn app(
         .app_data(web::Data::new(state.tank_war_ai))
         .app_data(web::Data::new(state.cobi_tank_wars_ai))
         .app_data(web::Data::new(state.searches))
+        .app_data(web::Data::new(state.metrics))
         .app_data(web::Data::new(route_table))
         .app_data(web::QueryConfig::default().error_handler(|err, _req| {
             ApiError::bad_request(format!("query string: {err}"), None).into()
@@ -177,16 +177,12 @@ pub fn app(
             }),
         )
         .service(web::redirect("/swagger-ui", "/swagger-ui/"))
-        // The metrics middleware writes the body of this route.
-        .service(
-            web::resource(crate::metrics::METRICS_PATH)
-                .get(actix_web::HttpResponse::Ok)
-                .default_service(web::to(meta::fallback)),
-        )
         .service(SwaggerUi::new("/swagger-ui/{_:.*}").url(OPENAPI_PATH, doc))
         .default_service(web::to(meta::fallback))
         .wrap(cors(&state.cors))
-        .wrap(state.metrics.http())
+        .wrap(actix_web::middleware::from_fn(
+            crate::metrics::track_requests,
+        ))
         .wrap(Condition::new(
             tracing::enabled!(target: "tank_rules::api", tracing::Level::DEBUG),
             tracing_actix_web::TracingLogger::<RequestSpan>::new(),
