@@ -695,7 +695,12 @@ async fn initial() -> web::Json<StateDto> {
 async fn legal_moves(
     body: ApiJson<LegalMovesRequest>,
 ) -> Result<web::Json<LegalMovesResponse>, ApiError> {
-    let request = body.0;
+    run_legal_moves(body.0).map(web::Json)
+}
+
+/// `legal-moves`: the orders on the board per vehicle, of each player or
+/// of one.
+pub fn run_legal_moves(request: LegalMovesRequest) -> Result<LegalMovesResponse, ApiError> {
     let state = decode_state(&request.state, "state")?;
     let over = engine::outcome(&state).is_some();
     let list = |player: Player| {
@@ -718,10 +723,10 @@ async fn legal_moves(
             .collect()
     };
     let wanted = |p: PlayerName| request.player.is_none_or(|asked| asked == p);
-    Ok(web::Json(LegalMovesResponse {
+    Ok(LegalMovesResponse {
         p1: wanted(PlayerName::P1).then(|| list(Player::P1)),
         p2: wanted(PlayerName::P2).then(|| list(Player::P2)),
-    }))
+    })
 }
 
 /// Whether the orders are legal: one order per vehicle of each player, a
@@ -737,15 +742,20 @@ async fn legal_moves(
 )]
 #[post("/validate")]
 async fn validate(body: ApiJson<ValidateRequest>) -> Result<web::Json<ValidateResponse>, ApiError> {
-    let request = body.0;
+    run_validate(body.0).map(web::Json)
+}
+
+/// `validate`: whether the orders are legal, with every reason they are
+/// not.
+pub fn run_validate(request: ValidateRequest) -> Result<ValidateResponse, ApiError> {
     let state = decode_state(&request.state, "state")?;
     let reasons = order_reasons(&state, &request.orders)
         .err()
         .unwrap_or_default();
-    Ok(web::Json(ValidateResponse {
+    Ok(ValidateResponse {
         legal: reasons.is_empty(),
         reasons,
-    }))
+    })
 }
 
 /// Plays one round: movement in card order (artillery, support), gunfire,
@@ -762,17 +772,21 @@ async fn validate(body: ApiJson<ValidateRequest>) -> Result<web::Json<ValidateRe
 )]
 #[post("/apply")]
 async fn apply(body: ApiJson<ApplyRequest>) -> Result<web::Json<ApplyResponse>, ApiError> {
-    let request = body.0;
+    run_apply(body.0).map(web::Json)
+}
+
+/// `apply`: the state after a round, and its events.
+pub fn run_apply(request: ApplyRequest) -> Result<ApplyResponse, ApiError> {
     let mut state = decode_state(&request.state, "state")?;
     let events = play(&mut state, &request.orders, request.seed.unwrap_or(0), None)?;
     let (finished, winner, draw) = status(&state);
-    Ok(web::Json(ApplyResponse {
+    Ok(ApplyResponse {
         state: encode_state(&state),
         events,
         finished,
         winner,
         draw,
-    }))
+    })
 }
 
 /// Vehicles, armor and support cards per player, and whether the game is
@@ -788,8 +802,13 @@ async fn apply(body: ApiJson<ApplyRequest>) -> Result<web::Json<ApplyResponse>, 
 )]
 #[post("/score")]
 async fn score(body: ApiJson<StateRequest>) -> Result<web::Json<ScoreResponse>, ApiError> {
-    let state = decode_state(&body.0.state, "state")?;
-    Ok(web::Json(score_response(&state)))
+    run_score(body.0).map(web::Json)
+}
+
+/// `score`: how the game stands.
+pub fn run_score(request: StateRequest) -> Result<ScoreResponse, ApiError> {
+    let state = decode_state(&request.state, "state")?;
+    Ok(score_response(&state))
 }
 
 /// Replays rounds from a start state (the default one when absent); each
@@ -811,7 +830,11 @@ async fn replay(
     body: ApiJson<ReplayRequest>,
     limits: web::Data<Limits>,
 ) -> Result<web::Json<ReplayResponse>, ApiError> {
-    let request = body.0;
+    run_replay(body.0, &limits).map(web::Json)
+}
+
+/// `replay`: the state after each round, each round checked.
+pub fn run_replay(request: ReplayRequest, limits: &Limits) -> Result<ReplayResponse, ApiError> {
     limits.check_replay(request.rounds.len(), "rounds")?;
     let mut state = match &request.start {
         Some(start) => decode_state(start, "start")?,
@@ -832,10 +855,10 @@ async fn replay(
         )?;
         states.push(encode_state(&state));
     }
-    Ok(web::Json(ReplayResponse {
+    Ok(ReplayResponse {
         states,
         final_state: score_response(&state),
-    }))
+    })
 }
 
 /// Suggests orders for every vehicle of one player and squares for its
@@ -868,7 +891,19 @@ async fn ai_move(
     cache: web::Data<AnswerCache<AiMoveResponse>>,
     slots: web::Data<SearchSlots>,
 ) -> Result<web::Json<AiMoveResponse>, ApiError> {
-    let request = body.0;
+    run_ai_move(body.0, &limits, &cache, &slots)
+        .await
+        .map(web::Json)
+}
+
+/// `ai-move`: the AI's orders and gunfire squares, from the cache or a
+/// search in a slot.
+pub async fn run_ai_move(
+    request: AiMoveRequest,
+    limits: &Limits,
+    cache: &AnswerCache<AiMoveResponse>,
+    slots: &SearchSlots,
+) -> Result<AiMoveResponse, ApiError> {
     let state = decode_state(&request.state, "state")?;
     let player: Player = request.player.into();
     let tokens = request.gunfire_tokens.unwrap_or(1);
@@ -893,7 +928,7 @@ async fn ai_move(
     if engine::outcome(&state).is_some() {
         return Err(game_over());
     }
-    let budget = request.limits.unwrap_or_default().budget(&limits);
+    let budget = request.limits.unwrap_or_default().budget(limits);
     let seed = request.seed.unwrap_or(0);
     let canonical = serde_json::to_string(&encode_state(&state)).unwrap_or_default();
     let key = cache_key(
@@ -907,7 +942,7 @@ async fn ai_move(
         max_rounds: budget.depth,
         max_simulations: budget.nodes,
     };
-    let answer = cached_search(&cache, key, &slots, &limits, move || {
+    let answer = cached_search(cache, key, slots, limits, move || {
         let s = ai::suggest(&state, player, tokens, search_limits, seed)?;
         Some(AiMoveResponse {
             orders: s
@@ -932,7 +967,7 @@ async fn ai_move(
         })
     })
     .await?;
-    answer.map(web::Json).ok_or_else(game_over)
+    answer.ok_or_else(game_over)
 }
 
 /// Query of `render.svg`.

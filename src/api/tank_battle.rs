@@ -556,7 +556,14 @@ async fn initial(query: web::Query<InitialQuery>) -> Result<web::Json<InitialRes
 )]
 #[post("/legal-moves")]
 async fn legal_moves(body: ApiJson<LegalMovesRequest>) -> Result<HttpResponse, ApiError> {
-    let request = body.0;
+    let answer = run_legal_moves(body.0)?;
+    // About 60 bytes a move.
+    let capacity = 32 + 64 * answer.count;
+    Ok(json_with_capacity(&answer, capacity))
+}
+
+/// `legal-moves`: the legal moves, optionally of one tank.
+pub fn run_legal_moves(request: LegalMovesRequest) -> Result<LegalMovesResponse, ApiError> {
     let (layout, position) = decode(&request.position, request.layout.as_deref())?;
     let from = match request.from.as_deref() {
         Some(text) => Some(
@@ -569,15 +576,10 @@ async fn legal_moves(body: ApiJson<LegalMovesRequest>) -> Result<HttpResponse, A
     if let Some(from) = from {
         moves.retain(|mv| mv.from == from);
     }
-    // About 60 bytes a move.
-    let capacity = 32 + 64 * moves.len();
-    Ok(json_with_capacity(
-        &LegalMovesResponse {
-            count: moves.len(),
-            moves: moves.into_iter().map(MoveEntry::from).collect(),
-        },
-        capacity,
-    ))
+    Ok(LegalMovesResponse {
+        count: moves.len(),
+        moves: moves.into_iter().map(MoveEntry::from).collect(),
+    })
 }
 
 /// Whether a move is legal, and if not, the first rule it breaks.
@@ -595,10 +597,14 @@ async fn legal_moves(body: ApiJson<LegalMovesRequest>) -> Result<HttpResponse, A
 )]
 #[post("/validate")]
 async fn validate(body: ApiJson<MoveRequest>) -> Result<web::Json<ValidateResponse>, ApiError> {
-    let request = body.0;
+    run_validate(body.0).map(web::Json)
+}
+
+/// `validate`: whether a move is legal, or the first rule it breaks.
+pub fn run_validate(request: MoveRequest) -> Result<ValidateResponse, ApiError> {
     let (layout, position) = decode(&request.position, request.layout.as_deref())?;
     let text = decode_move(&request.notation, "move")?;
-    Ok(web::Json(match position.validate(&layout, text) {
+    Ok(match position.validate(&layout, text) {
         Ok(mv) => ValidateResponse {
             legal: true,
             notation: Some(mv.to_string()),
@@ -609,7 +615,7 @@ async fn validate(body: ApiJson<MoveRequest>) -> Result<web::Json<ValidateRespon
             notation: None,
             reason: Some(err.into()),
         },
-    }))
+    })
 }
 
 /// Plays a move: the position after it, the capture, and the game state.
@@ -625,7 +631,11 @@ async fn validate(body: ApiJson<MoveRequest>) -> Result<web::Json<ValidateRespon
 )]
 #[post("/apply")]
 async fn apply(body: ApiJson<MoveRequest>) -> Result<web::Json<ApplyResponse>, ApiError> {
-    let request = body.0;
+    run_apply(body.0).map(web::Json)
+}
+
+/// `apply`: the position after a legal move.
+pub fn run_apply(request: MoveRequest) -> Result<ApplyResponse, ApiError> {
     let (layout, position) = decode(&request.position, request.layout.as_deref())?;
     let text = decode_move(&request.notation, "move")?;
     let (next, mv) = position
@@ -636,7 +646,7 @@ async fn apply(body: ApiJson<MoveRequest>) -> Result<web::Json<ApplyResponse>, A
             field: "move".to_owned(),
         })?;
     let outcome = next.outcome(&layout);
-    Ok(web::Json(ApplyResponse {
+    Ok(ApplyResponse {
         position: next.to_string(),
         notation: mv.to_string(),
         captured: mv.capture.map(|role| Captured {
@@ -648,7 +658,7 @@ async fn apply(body: ApiJson<MoveRequest>) -> Result<web::Json<ApplyResponse>, A
         winner: outcome.and_then(Outcome::winner).map(SideName::from),
         draw: outcome == Some(Outcome::Draw),
         score: score_pair(&next.score(&layout)),
-    }))
+    })
 }
 
 /// The current score, with its breakdown, and whether the game is over.
@@ -665,9 +675,13 @@ async fn apply(body: ApiJson<MoveRequest>) -> Result<web::Json<ApplyResponse>, A
 async fn score_position(
     body: ApiJson<PositionRequest>,
 ) -> Result<web::Json<ScoreResponse>, ApiError> {
-    let request = body.0;
+    run_score(body.0).map(web::Json)
+}
+
+/// `score`: the score and whether the game is over.
+pub fn run_score(request: PositionRequest) -> Result<ScoreResponse, ApiError> {
     let (layout, position) = decode(&request.position, request.layout.as_deref())?;
-    Ok(web::Json(score_response(&position, &layout)))
+    Ok(score_response(&position, &layout))
 }
 
 /// Replays a whole game and checks every move.
@@ -689,7 +703,11 @@ async fn replay(
     body: ApiJson<ReplayRequest>,
     limits: web::Data<Limits>,
 ) -> Result<web::Json<ReplayResponse>, ApiError> {
-    let request = body.0;
+    run_replay(body.0, &limits).map(web::Json)
+}
+
+/// `replay`: every position of a game, each move checked.
+pub fn run_replay(request: ReplayRequest, limits: &Limits) -> Result<ReplayResponse, ApiError> {
     limits.check_replay(request.moves.len(), "moves")?;
     let layout = decode_layout(request.layout.as_deref())?;
     let mut position = match request.start.as_deref() {
@@ -716,10 +734,10 @@ async fn replay(
         positions.push(next.to_string());
         position = next;
     }
-    Ok(web::Json(ReplayResponse {
+    Ok(ReplayResponse {
         positions,
         final_state: score_response(&position, &layout),
-    }))
+    })
 }
 
 /// Counts the leaves of the legal-move tree (perft), optionally per move.
@@ -743,7 +761,15 @@ async fn perft_count(
     limits: web::Data<Limits>,
     slots: web::Data<SearchSlots>,
 ) -> Result<web::Json<PerftResponse>, ApiError> {
-    let request = body.0;
+    run_perft(body.0, &limits, &slots).await.map(web::Json)
+}
+
+/// `perft`: the leaf count, in a search slot off the request threads.
+pub async fn run_perft(
+    request: PerftRequest,
+    limits: &Limits,
+    slots: &SearchSlots,
+) -> Result<PerftResponse, ApiError> {
     let (layout, position) = decode(&request.position, request.layout.as_deref())?;
     if request.depth > limits.perft_max_depth {
         return Err(ApiError::LimitExceeded {
@@ -756,7 +782,7 @@ async fn perft_count(
     }
     let budget = limits.perft_max_nodes;
     let (depth, want_divide) = (request.depth, request.divide);
-    let slot = ApiError::take_slot(&slots, &limits).await?;
+    let slot = ApiError::take_slot(slots, limits).await?;
     let counted = web::block(move || {
         let _slot = slot;
         if want_divide {
@@ -782,7 +808,7 @@ async fn perft_count(
         detail: format!("{e}; ask for a smaller depth"),
         field: "depth".to_owned(),
     })?;
-    Ok(web::Json(PerftResponse { nodes, divide }))
+    Ok(PerftResponse { nodes, divide })
 }
 
 /// Suggests a move for the side to move.
@@ -809,7 +835,18 @@ async fn ai_move(
     cache: web::Data<AnswerCache<AiMoveResponse>>,
     slots: web::Data<SearchSlots>,
 ) -> Result<web::Json<AiMoveResponse>, ApiError> {
-    let request = body.0;
+    run_ai_move(body.0, &limits, &cache, &slots)
+        .await
+        .map(web::Json)
+}
+
+/// `ai-move`: the AI's move, from the cache or a search in a slot.
+pub async fn run_ai_move(
+    request: AiMoveRequest,
+    limits: &Limits,
+    cache: &AnswerCache<AiMoveResponse>,
+    slots: &SearchSlots,
+) -> Result<AiMoveResponse, ApiError> {
     let (layout, position) = decode(&request.position, request.layout.as_deref())?;
     let game_over = || ApiError::IllegalMove {
         error: IllegalMove {
@@ -822,7 +859,7 @@ async fn ai_move(
     if position.is_finished(&layout) {
         return Err(game_over());
     }
-    let budget = request.limits.unwrap_or_default().budget(&limits);
+    let budget = request.limits.unwrap_or_default().budget(limits);
     let seed = request.seed.unwrap_or(0);
     let key = cache_key(
         ai::ENGINE_VERSION,
@@ -835,7 +872,7 @@ async fn ai_move(
         max_depth: budget.depth,
         max_nodes: budget.nodes,
     };
-    let answer = cached_search(&cache, key, &slots, &limits, move || {
+    let answer = cached_search(cache, key, slots, limits, move || {
         let result = ai::search(&position, &layout, search_limits, seed)?;
         Some(AiMoveResponse {
             notation: result.best.to_string(),
@@ -848,7 +885,7 @@ async fn ai_move(
         })
     })
     .await?;
-    answer.map(web::Json).ok_or_else(game_over)
+    answer.ok_or_else(game_over)
 }
 
 impl CachedAnswer for AiMoveResponse {
