@@ -10,6 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use super::ai::{cache_key, cached_search, AiLimits, CachedAnswer};
+use super::batch::{self as batching, BatchBody, BatchResponse};
 use super::json::ApiJson;
 use super::problem::{ApiError, Problem};
 use crate::cache::AnswerCache;
@@ -32,6 +33,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(score)
         .service(replay)
         .service(ai_move)
+        .service(batch)
         .service(render);
 }
 
@@ -455,6 +457,25 @@ impl CachedAnswer for AiMoveResponse {
     fn mark_cached(&mut self) {
         self.cached = true;
     }
+}
+
+batching::batch_request! {
+    /// Tank Wars requests to run in one round trip, in order.
+    #[schema(as = CobiTankWarsBatchRequest)]
+    BatchRequest, example = json!(batch_example())
+}
+
+fn batch_example() -> serde_json::Value {
+    let state = example_state();
+    let orders = example_orders();
+    serde_json::json!({"requests": [
+        {"op": "legal-moves", "state": state, "player": "P1"},
+        {"op": "validate", "state": state, "orders": orders},
+        {"op": "apply", "state": state, "orders": orders, "seed": 42},
+        {"op": "score", "state": state},
+        {"op": "ai-move", "state": state, "player": "P1", "limits": {"max_nodes": 2000}, "seed": 7},
+        {"op": "apply", "state": state, "orders": {"P1": orders["P1"]}},
+    ]})
 }
 
 // ------------------------------------------------------------ encoding ---
@@ -968,6 +989,84 @@ pub async fn run_ai_move(
     })
     .await?;
     answer.ok_or_else(game_over)
+}
+
+/// The ops of `batch`: every JSON endpoint; `ai-move` is a search.
+const BATCH_OPS: batching::Ops = batching::Ops {
+    all: &[
+        "legal-moves",
+        "validate",
+        "apply",
+        "score",
+        "replay",
+        "ai-move",
+    ],
+    searches: &["ai-move"],
+};
+
+/// Runs several requests in one round trip, in order.
+///
+/// Each request is an object with `op` (`legal-moves`, `validate`,
+/// `apply`, `score`, `replay` or `ai-move`) and the fields of that
+/// endpoint's body. Each result is what the endpoint answers: its 200 body,
+/// or its problem document (`status`, `code`, …) with `field` prefixed by
+/// `requests[i].` (`requests[i]` when the endpoint names none); a failed
+/// request does not stop the others. A request that is not an object or
+/// has no known `op` is a `BAD_REQUEST` result. `ai-move` runs as its
+/// endpoint does, through the answer cache and in the shared search slots,
+/// so a busy server answers it `SERVICE_BUSY`.
+///
+/// A batch holds at most 256 requests (`--batch-max-requests`), at most 4
+/// of them `ai-move` (`--batch-max-searches`). With `Content-Type:
+/// application/x-ndjson` the body is one request a line and the answer one
+/// result a line; `i` then counts the non-blank lines.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "cobi_tank_wars_batch",
+    request_body(content(
+        (BatchRequest = "application/json"),
+        (String = "application/x-ndjson"),
+    )),
+    responses(
+        (status = 200, description = "One result per request, in order", content(
+            (BatchResponse = "application/json"),
+            (String = "application/x-ndjson"),
+        )),
+        (status = 400, description = "`BAD_REQUEST` (not `{\"requests\": […]}`) or `LIMIT_EXCEEDED` (`requests`: too many requests, or too many searches)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/batch")]
+async fn batch(
+    body: BatchBody<BatchRequest>,
+    limits: web::Data<Limits>,
+    cache: web::Data<AnswerCache<AiMoveResponse>>,
+    slots: web::Data<SearchSlots>,
+) -> Result<HttpResponse, ApiError> {
+    let (limits, cache, slots) = (&**limits, &**cache, &**slots);
+    batching::run(body, limits, BATCH_OPS, |op, fields| {
+        dispatch(op, fields, limits, cache, slots)
+    })
+    .await
+}
+
+/// Runs one batched request through its endpoint's function.
+async fn dispatch(
+    op: &str,
+    fields: serde_json::Value,
+    limits: &Limits,
+    cache: &AnswerCache<AiMoveResponse>,
+    slots: &SearchSlots,
+) -> Result<serde_json::Value, ApiError> {
+    use batching::{decode, to_json};
+    match op {
+        "legal-moves" => to_json(run_legal_moves(decode(fields)?)),
+        "validate" => to_json(run_validate(decode(fields)?)),
+        "apply" => to_json(run_apply(decode(fields)?)),
+        "score" => to_json(run_score(decode(fields)?)),
+        "replay" => to_json(run_replay(decode(fields)?, limits)),
+        "ai-move" => to_json(run_ai_move(decode(fields)?, limits, cache, slots).await),
+        _ => Err(batching::not_dispatched(op)),
+    }
 }
 
 /// Query of `render.svg`.

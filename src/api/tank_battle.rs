@@ -10,6 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use super::ai::{cache_key, cached_search, AiLimits, CachedAnswer};
+use super::batch::{self as batching, BatchBody, BatchResponse};
 use super::json::{json_with_capacity, ApiJson};
 use super::problem::{ApiError, Problem};
 use crate::cache::AnswerCache;
@@ -34,6 +35,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(replay)
         .service(perft_count)
         .service(ai_move)
+        .service(batch)
         .service(render);
 }
 
@@ -466,6 +468,24 @@ pub struct AiMoveResponse {
     pub cached: bool,
 }
 
+batching::batch_request! {
+    /// Tank Battle requests to run in one round trip, in order.
+    #[schema(as = TankBattleBatchRequest)]
+    BatchRequest, example = json!(batch_example())
+}
+
+fn batch_example() -> serde_json::Value {
+    let position = engine::INITIAL_TBN;
+    serde_json::json!({"requests": [
+        {"op": "legal-moves", "position": position, "from": "j4"},
+        {"op": "validate", "position": position, "move": "j4-j5"},
+        {"op": "apply", "position": position, "move": "j4-j5"},
+        {"op": "score", "position": position},
+        {"op": "ai-move", "position": position, "limits": {"max_depth": 2}, "seed": 1},
+        {"op": "apply", "position": position, "move": "a8-a7"},
+    ]})
+}
+
 // ------------------------------------------------------------ decoding ---
 
 fn decode_layout(text: Option<&str>) -> Result<Layout, ApiError> {
@@ -891,6 +911,88 @@ pub async fn run_ai_move(
 impl CachedAnswer for AiMoveResponse {
     fn mark_cached(&mut self) {
         self.cached = true;
+    }
+}
+
+/// The ops of `batch`: every JSON endpoint; `perft` and `ai-move` are
+/// searches.
+const BATCH_OPS: batching::Ops = batching::Ops {
+    all: &[
+        "legal-moves",
+        "validate",
+        "apply",
+        "score",
+        "replay",
+        "perft",
+        "ai-move",
+    ],
+    searches: &["perft", "ai-move"],
+};
+
+/// Runs several requests in one round trip, in order.
+///
+/// Each request is an object with `op` (`legal-moves`, `validate`,
+/// `apply`, `score`, `replay`, `perft` or `ai-move`) and the fields of that
+/// endpoint's body. Each result is what the endpoint answers: its 200 body,
+/// or its problem document (`status`, `code`, …) with `field` prefixed by
+/// `requests[i].` (`requests[i]` when the endpoint names none); a failed
+/// request does not stop the others. A request that is not an object or
+/// has no known `op` is a `BAD_REQUEST` result. `perft` and `ai-move` run
+/// as their endpoints do, in the shared search slots (and, for `ai-move`,
+/// through the answer cache), so a busy server answers them
+/// `SERVICE_BUSY`.
+///
+/// A batch holds at most 256 requests (`--batch-max-requests`), at most 4
+/// of them `perft` or `ai-move` (`--batch-max-searches`). With `Content-Type:
+/// application/x-ndjson` the body is one request a line and the answer one
+/// result a line; `i` then counts the non-blank lines.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "tank_battle_batch",
+    request_body(content(
+        (BatchRequest = "application/json"),
+        (String = "application/x-ndjson"),
+    )),
+    responses(
+        (status = 200, description = "One result per request, in order", content(
+            (BatchResponse = "application/json"),
+            (String = "application/x-ndjson"),
+        )),
+        (status = 400, description = "`BAD_REQUEST` (not `{\"requests\": […]}`) or `LIMIT_EXCEEDED` (`requests`: too many requests, or too many searches)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/batch")]
+async fn batch(
+    body: BatchBody<BatchRequest>,
+    limits: web::Data<Limits>,
+    cache: web::Data<AnswerCache<AiMoveResponse>>,
+    slots: web::Data<SearchSlots>,
+) -> Result<HttpResponse, ApiError> {
+    let (limits, cache, slots) = (&**limits, &**cache, &**slots);
+    batching::run(body, limits, BATCH_OPS, |op, fields| {
+        dispatch(op, fields, limits, cache, slots)
+    })
+    .await
+}
+
+/// Runs one batched request through its endpoint's function.
+async fn dispatch(
+    op: &str,
+    fields: serde_json::Value,
+    limits: &Limits,
+    cache: &AnswerCache<AiMoveResponse>,
+    slots: &SearchSlots,
+) -> Result<serde_json::Value, ApiError> {
+    use batching::{decode, to_json};
+    match op {
+        "legal-moves" => to_json(run_legal_moves(decode(fields)?)),
+        "validate" => to_json(run_validate(decode(fields)?)),
+        "apply" => to_json(run_apply(decode(fields)?)),
+        "score" => to_json(run_score(decode(fields)?)),
+        "replay" => to_json(run_replay(decode(fields)?, limits)),
+        "perft" => to_json(run_perft(decode(fields)?, limits, slots).await),
+        "ai-move" => to_json(run_ai_move(decode(fields)?, limits, cache, slots).await),
+        _ => Err(batching::not_dispatched(op)),
     }
 }
 
