@@ -145,6 +145,12 @@ pub struct ServeArgs {
     /// Longest Tank War track, in squares.
     #[arg(long, env = "TANK_RULES_TANK_WAR_MAX_TRACK", default_value_t = Limits::DEFAULT_TANK_WAR_MAX_TRACK)]
     pub tank_war_max_track: usize,
+    /// Most requests in one batch.
+    #[arg(long, env = "TANK_RULES_BATCH_MAX_REQUESTS", default_value_t = Limits::DEFAULT_BATCH_MAX_REQUESTS)]
+    pub batch_max_requests: usize,
+    /// Most searches (`ai-move` and `perft` requests) in one batch.
+    #[arg(long, env = "TANK_RULES_BATCH_MAX_SEARCHES", default_value_t = Limits::DEFAULT_BATCH_MAX_SEARCHES)]
+    pub batch_max_searches: usize,
     /// Seconds a client has to send a request's head before it is dropped.
     #[arg(long, env = "TANK_RULES_REQUEST_TIMEOUT_SECS", default_value_t = 5)]
     pub request_timeout_secs: u64,
@@ -180,6 +186,8 @@ impl ServeArgs {
             replay_max_moves: self.replay_max_moves,
             tank_war_max_tanks: self.tank_war_max_tanks,
             tank_war_max_track: self.tank_war_max_track,
+            batch_max_requests: self.batch_max_requests,
+            batch_max_searches: self.batch_max_searches,
         }
     }
 

@@ -27,6 +27,10 @@ pub struct Limits {
     pub tank_war_max_tanks: usize,
     /// Longest Tank War track, in squares.
     pub tank_war_max_track: usize,
+    /// Most requests in one batch.
+    pub batch_max_requests: usize,
+    /// Most searches (`ai-move` and `perft` requests) in one batch.
+    pub batch_max_searches: usize,
 }
 
 impl Limits {
@@ -41,6 +45,8 @@ impl Limits {
     pub const DEFAULT_SEARCH_WAIT_MS: u64 = 100;
     pub const DEFAULT_TANK_WAR_MAX_TANKS: usize = 128;
     pub const DEFAULT_TANK_WAR_MAX_TRACK: usize = 676;
+    pub const DEFAULT_BATCH_MAX_REQUESTS: usize = 256;
+    pub const DEFAULT_BATCH_MAX_SEARCHES: usize = 4;
 
     /// One search per core by default.
     pub fn default_concurrent_searches() -> usize {
@@ -63,6 +69,8 @@ impl Default for Limits {
             replay_max_moves: Limits::DEFAULT_REPLAY_MAX_MOVES,
             tank_war_max_tanks: Limits::DEFAULT_TANK_WAR_MAX_TANKS,
             tank_war_max_track: Limits::DEFAULT_TANK_WAR_MAX_TRACK,
+            batch_max_requests: Limits::DEFAULT_BATCH_MAX_REQUESTS,
+            batch_max_searches: Limits::DEFAULT_BATCH_MAX_SEARCHES,
         }
     }
 }

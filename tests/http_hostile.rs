@@ -332,18 +332,21 @@ async fn every_endpoint_rejects_each_kind_of_broken_body() {
         "/v1/tank-battle/replay",
         "/v1/tank-battle/perft",
         "/v1/tank-battle/ai-move",
+        "/v1/tank-battle/batch",
         "/v1/tank-war/legal-moves",
         "/v1/tank-war/validate",
         "/v1/tank-war/apply",
         "/v1/tank-war/score",
         "/v1/tank-war/replay",
         "/v1/tank-war/ai-move",
+        "/v1/tank-war/batch",
         "/v1/cobi-tank-wars/legal-moves",
         "/v1/cobi-tank-wars/validate",
         "/v1/cobi-tank-wars/apply",
         "/v1/cobi-tank-wars/score",
         "/v1/cobi-tank-wars/replay",
         "/v1/cobi-tank-wars/ai-move",
+        "/v1/cobi-tank-wars/batch",
     ];
     let valid = json!({"position": INITIAL, "move": "k4-k5", "moves": ["k4-k5"], "depth": 1});
     let text = valid.to_string();

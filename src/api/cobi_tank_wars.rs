@@ -10,6 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use super::ai::{cache_key, cached_search, AiLimits, CachedAnswer};
+use super::batch::{self as batching, BatchBody, BatchResponse};
 use super::json::ApiJson;
 use super::problem::{ApiError, Problem};
 use crate::cache::AnswerCache;
@@ -32,6 +33,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(score)
         .service(replay)
         .service(ai_move)
+        .service(batch)
         .service(render);
 }
 
@@ -461,6 +463,25 @@ impl CachedAnswer for AiMoveResponse {
     }
 }
 
+batching::batch_request! {
+    /// Tank Wars requests to run in one round trip, in order.
+    #[schema(as = CobiTankWarsBatchRequest)]
+    BatchRequest, example = json!(batch_example())
+}
+
+fn batch_example() -> serde_json::Value {
+    let state = example_state();
+    let orders = example_orders();
+    serde_json::json!({"requests": [
+        {"op": "legal-moves", "state": state, "player": "P1"},
+        {"op": "validate", "state": state, "orders": orders},
+        {"op": "apply", "state": state, "orders": orders, "seed": 42},
+        {"op": "score", "state": state},
+        {"op": "ai-move", "state": state, "player": "P1", "limits": {"max_nodes": 2000}, "seed": 7},
+        {"op": "apply", "state": state, "orders": {"P1": orders["P1"]}},
+    ]})
+}
+
 // ------------------------------------------------------------ encoding ---
 
 fn example_state() -> serde_json::Value {
@@ -699,7 +720,12 @@ async fn initial() -> web::Json<StateDto> {
 async fn legal_moves(
     body: ApiJson<LegalMovesRequest>,
 ) -> Result<web::Json<LegalMovesResponse>, ApiError> {
-    let request = body.0;
+    run_legal_moves(body.0).map(web::Json)
+}
+
+/// `legal-moves`: the orders on the board per vehicle, of each player or
+/// of one.
+pub fn run_legal_moves(request: LegalMovesRequest) -> Result<LegalMovesResponse, ApiError> {
     let state = decode_state(&request.state, "state")?;
     let over = engine::outcome(&state).is_some();
     let list = |player: Player| {
@@ -722,10 +748,10 @@ async fn legal_moves(
             .collect()
     };
     let wanted = |p: PlayerName| request.player.is_none_or(|asked| asked == p);
-    Ok(web::Json(LegalMovesResponse {
+    Ok(LegalMovesResponse {
         p1: wanted(PlayerName::P1).then(|| list(Player::P1)),
         p2: wanted(PlayerName::P2).then(|| list(Player::P2)),
-    }))
+    })
 }
 
 /// Whether the orders are legal: one order per vehicle of each player, a
@@ -741,15 +767,20 @@ async fn legal_moves(
 )]
 #[post("/validate")]
 async fn validate(body: ApiJson<ValidateRequest>) -> Result<web::Json<ValidateResponse>, ApiError> {
-    let request = body.0;
+    run_validate(body.0).map(web::Json)
+}
+
+/// `validate`: whether the orders are legal, with every reason they are
+/// not.
+pub fn run_validate(request: ValidateRequest) -> Result<ValidateResponse, ApiError> {
     let state = decode_state(&request.state, "state")?;
     let reasons = order_reasons(&state, &request.orders)
         .err()
         .unwrap_or_default();
-    Ok(web::Json(ValidateResponse {
+    Ok(ValidateResponse {
         legal: reasons.is_empty(),
         reasons,
-    }))
+    })
 }
 
 /// Plays one round: movement in card order (artillery, support), gunfire,
@@ -766,17 +797,21 @@ async fn validate(body: ApiJson<ValidateRequest>) -> Result<web::Json<ValidateRe
 )]
 #[post("/apply")]
 async fn apply(body: ApiJson<ApplyRequest>) -> Result<web::Json<ApplyResponse>, ApiError> {
-    let request = body.0;
+    run_apply(body.0).map(web::Json)
+}
+
+/// `apply`: the state after a round, and its events.
+pub fn run_apply(request: ApplyRequest) -> Result<ApplyResponse, ApiError> {
     let mut state = decode_state(&request.state, "state")?;
     let events = play(&mut state, &request.orders, request.seed.unwrap_or(0), None)?;
     let (finished, winner, draw) = status(&state);
-    Ok(web::Json(ApplyResponse {
+    Ok(ApplyResponse {
         state: encode_state(&state),
         events,
         finished,
         winner,
         draw,
-    }))
+    })
 }
 
 /// Vehicles, armor and support cards per player, and whether the game is
@@ -792,8 +827,13 @@ async fn apply(body: ApiJson<ApplyRequest>) -> Result<web::Json<ApplyResponse>, 
 )]
 #[post("/score")]
 async fn score(body: ApiJson<StateRequest>) -> Result<web::Json<ScoreResponse>, ApiError> {
-    let state = decode_state(&body.0.state, "state")?;
-    Ok(web::Json(score_response(&state)))
+    run_score(body.0).map(web::Json)
+}
+
+/// `score`: how the game stands.
+pub fn run_score(request: StateRequest) -> Result<ScoreResponse, ApiError> {
+    let state = decode_state(&request.state, "state")?;
+    Ok(score_response(&state))
 }
 
 /// Replays rounds from a start state (the default one when absent); each
@@ -815,7 +855,11 @@ async fn replay(
     body: ApiJson<ReplayRequest>,
     limits: web::Data<Limits>,
 ) -> Result<web::Json<ReplayResponse>, ApiError> {
-    let request = body.0;
+    run_replay(body.0, &limits).map(web::Json)
+}
+
+/// `replay`: the state after each round, each round checked.
+pub fn run_replay(request: ReplayRequest, limits: &Limits) -> Result<ReplayResponse, ApiError> {
     limits.check_replay(request.rounds.len(), "rounds")?;
     let mut state = match &request.start {
         Some(start) => decode_state(start, "start")?,
@@ -836,10 +880,10 @@ async fn replay(
         )?;
         states.push(encode_state(&state));
     }
-    Ok(web::Json(ReplayResponse {
+    Ok(ReplayResponse {
         states,
         final_state: score_response(&state),
-    }))
+    })
 }
 
 /// Suggests orders for every vehicle of one player and squares for its
@@ -872,7 +916,19 @@ async fn ai_move(
     cache: web::Data<AnswerCache<AiMoveResponse>>,
     slots: web::Data<SearchSlots>,
 ) -> Result<web::Json<AiMoveResponse>, ApiError> {
-    let request = body.0;
+    run_ai_move(body.0, &limits, &cache, &slots)
+        .await
+        .map(web::Json)
+}
+
+/// `ai-move`: the AI's orders and gunfire squares, from the cache or a
+/// search in a slot.
+pub async fn run_ai_move(
+    request: AiMoveRequest,
+    limits: &Limits,
+    cache: &AnswerCache<AiMoveResponse>,
+    slots: &SearchSlots,
+) -> Result<AiMoveResponse, ApiError> {
     let state = decode_state(&request.state, "state")?;
     let player: Player = request.player.into();
     let tokens = request.gunfire_tokens.unwrap_or(1);
@@ -897,7 +953,7 @@ async fn ai_move(
     if engine::outcome(&state).is_some() {
         return Err(game_over());
     }
-    let budget = request.limits.unwrap_or_default().budget(&limits);
+    let budget = request.limits.unwrap_or_default().budget(limits);
     let seed = request.seed.unwrap_or(0);
     let canonical = serde_json::to_string(&encode_state(&state)).unwrap_or_default();
     let key = cache_key(
@@ -911,7 +967,7 @@ async fn ai_move(
         max_rounds: budget.depth,
         max_simulations: budget.nodes,
     };
-    let answer = cached_search(&cache, key, &slots, &limits, move || {
+    let answer = cached_search(cache, key, slots, limits, move || {
         let s = ai::suggest(&state, player, tokens, search_limits, seed)?;
         Some(AiMoveResponse {
             orders: s
@@ -936,7 +992,85 @@ async fn ai_move(
         })
     })
     .await?;
-    answer.map(web::Json).ok_or_else(game_over)
+    answer.ok_or_else(game_over)
+}
+
+/// The ops of `batch`: every JSON endpoint; `ai-move` is a search.
+const BATCH_OPS: batching::Ops = batching::Ops {
+    all: &[
+        "legal-moves",
+        "validate",
+        "apply",
+        "score",
+        "replay",
+        "ai-move",
+    ],
+    searches: &["ai-move"],
+};
+
+/// Runs several requests in one round trip, in order.
+///
+/// Each request is an object with `op` (`legal-moves`, `validate`,
+/// `apply`, `score`, `replay` or `ai-move`) and the fields of that
+/// endpoint's body. Each result is what the endpoint answers: its 200 body,
+/// or its problem document (`status`, `code`, …) with `field` prefixed by
+/// `requests[i].` (`requests[i]` when the endpoint names none); a failed
+/// request does not stop the others. A request that is not an object or
+/// has no known `op` is a `BAD_REQUEST` result. `ai-move` runs as its
+/// endpoint does, through the answer cache and in the shared search slots,
+/// so a busy server answers it `SERVICE_BUSY`.
+///
+/// A batch holds at most 256 requests (`--batch-max-requests`), at most 4
+/// of them `ai-move` (`--batch-max-searches`). With `Content-Type:
+/// application/x-ndjson` the body is one request a line and the answer one
+/// result a line; `i` then counts the non-blank lines.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "cobi_tank_wars_batch",
+    request_body(content(
+        (BatchRequest = "application/json"),
+        (String = "application/x-ndjson"),
+    )),
+    responses(
+        (status = 200, description = "One result per request, in order", content(
+            (BatchResponse = "application/json"),
+            (String = "application/x-ndjson"),
+        )),
+        (status = 400, description = "`BAD_REQUEST` (not `{\"requests\": […]}`) or `LIMIT_EXCEEDED` (`requests`: too many requests, or too many searches)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/batch")]
+async fn batch(
+    body: BatchBody<BatchRequest>,
+    limits: web::Data<Limits>,
+    cache: web::Data<AnswerCache<AiMoveResponse>>,
+    slots: web::Data<SearchSlots>,
+) -> Result<HttpResponse, ApiError> {
+    let (limits, cache, slots) = (&**limits, &**cache, &**slots);
+    batching::run(body, limits, BATCH_OPS, |op, fields| {
+        dispatch(op, fields, limits, cache, slots)
+    })
+    .await
+}
+
+/// Runs one batched request through its endpoint's function.
+async fn dispatch(
+    op: &str,
+    fields: serde_json::Value,
+    limits: &Limits,
+    cache: &AnswerCache<AiMoveResponse>,
+    slots: &SearchSlots,
+) -> Result<serde_json::Value, ApiError> {
+    use batching::{decode, to_json};
+    match op {
+        "legal-moves" => to_json(run_legal_moves(decode(fields)?)),
+        "validate" => to_json(run_validate(decode(fields)?)),
+        "apply" => to_json(run_apply(decode(fields)?)),
+        "score" => to_json(run_score(decode(fields)?)),
+        "replay" => to_json(run_replay(decode(fields)?, limits)),
+        "ai-move" => to_json(run_ai_move(decode(fields)?, limits, cache, slots).await),
+        _ => Err(batching::not_dispatched(op)),
+    }
 }
 
 /// Query of `render.svg`.

@@ -24,38 +24,56 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
     type Future = Pin<Box<dyn Future<Output = Result<ApiJson<T>, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let limit = req
-            .app_data::<web::Data<Limits>>()
-            .map_or(Limits::DEFAULT_BODY_BYTES, |limits| limits.body_bytes);
-        let is_json = req.mime_type().ok().flatten().is_some_and(|mime| {
-            (mime.type_() == "application" && mime.subtype() == "json")
-                || mime.suffix().is_some_and(|suffix| suffix == "json")
-        });
-        let declared = req
-            .headers()
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<usize>().ok());
-        let mut payload = payload.take();
+        let is_json = is_json(req);
+        let body = read_body(req, payload);
         Box::pin(async move {
             if !is_json {
                 return Err(ApiError::UnsupportedMediaType);
             }
-            if declared.is_some_and(|len| len > limit) {
+            parse(&body.await?).map(ApiJson)
+        })
+    }
+}
+
+/// Whether the request says its body is JSON (`application/json` or a
+/// `+json` type).
+pub(crate) fn is_json(req: &HttpRequest) -> bool {
+    req.mime_type().ok().flatten().is_some_and(|mime| {
+        (mime.type_() == "application" && mime.subtype() == "json")
+            || mime.suffix().is_some_and(|suffix| suffix == "json")
+    })
+}
+
+/// The request body, read when the future is polled; one over the
+/// configured limit (declared or sent) is refused with 413.
+pub(crate) fn read_body(
+    req: &HttpRequest,
+    payload: &mut Payload,
+) -> impl Future<Output = Result<web::BytesMut, ApiError>> + 'static {
+    let limit = req
+        .app_data::<web::Data<Limits>>()
+        .map_or(Limits::DEFAULT_BODY_BYTES, |limits| limits.body_bytes);
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    let mut payload = payload.take();
+    async move {
+        if declared.is_some_and(|len| len > limit) {
+            return Err(ApiError::PayloadTooLarge { limit });
+        }
+        let mut body = web::BytesMut::new();
+        while let Some(chunk) = payload.next().await {
+            let chunk = chunk.map_err(|e| {
+                ApiError::bad_request(format!("reading the body failed: {e}"), None)
+            })?;
+            if body.len() + chunk.len() > limit {
                 return Err(ApiError::PayloadTooLarge { limit });
             }
-            let mut body = web::BytesMut::new();
-            while let Some(chunk) = payload.next().await {
-                let chunk = chunk.map_err(|e| {
-                    ApiError::bad_request(format!("reading the body failed: {e}"), None)
-                })?;
-                if body.len() + chunk.len() > limit {
-                    return Err(ApiError::PayloadTooLarge { limit });
-                }
-                body.extend_from_slice(&chunk);
-            }
-            parse(&body).map(ApiJson)
-        })
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body)
     }
 }
 
@@ -79,27 +97,31 @@ pub fn parse_param<T: DeserializeOwned>(text: &str, field: &str) -> Result<T, Ap
 
 /// Deserialises `body`, rejecting trailing data. The fast path is plain
 /// serde_json; only a failure is parsed again to find the field's path.
-fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+pub(crate) fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     if let Ok(value) = serde_json::from_slice(body) {
         return Ok(value);
     }
     let mut de = serde_json::Deserializer::from_slice(body);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
-        let path = err.path().to_string();
-        let inner = err.into_inner();
-        let field = (path != ".").then_some(path);
-        let detail = match inner.classify() {
-            serde_json::error::Category::Data => match &field {
-                Some(field) => format!("field `{field}`: {inner}"),
-                None => inner.to_string(),
-            },
-            _ => format!("malformed JSON: {inner}"),
-        };
-        ApiError::bad_request(detail, field)
-    })?;
+    let value = serde_path_to_error::deserialize(&mut de).map_err(bad_json)?;
     de.end()
         .map_err(|e| ApiError::bad_request(format!("malformed JSON: {e}"), None))?;
     Ok(value)
+}
+
+/// A deserialisation failure as a `BAD_REQUEST` naming the failing field
+/// (none when the whole document is at fault).
+pub(crate) fn bad_json(err: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
+    let path = err.path().to_string();
+    let inner = err.into_inner();
+    let field = (path != ".").then_some(path);
+    let detail = match inner.classify() {
+        serde_json::error::Category::Data => match &field {
+            Some(field) => format!("field `{field}`: {inner}"),
+            None => inner.to_string(),
+        },
+        _ => format!("malformed JSON: {inner}"),
+    };
+    ApiError::bad_request(detail, field)
 }
 
 /// A JSON response serialised into a buffer of `capacity` bytes up front,

@@ -3,6 +3,7 @@
 //! from the same calls that build the server and cannot drift from it.
 
 pub mod ai;
+pub mod batch;
 pub mod cobi_tank_wars;
 pub mod json;
 pub mod meta;

@@ -10,6 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use super::ai::{cache_key, cached_search, AiLimits, CachedAnswer};
+use super::batch::{self as batching, BatchBody, BatchResponse};
 use super::json::{json_with_capacity, ApiJson};
 use super::problem::{ApiError, Problem};
 use crate::cache::AnswerCache;
@@ -34,6 +35,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(replay)
         .service(perft_count)
         .service(ai_move)
+        .service(batch)
         .service(render);
 }
 
@@ -466,6 +468,24 @@ pub struct AiMoveResponse {
     pub cached: bool,
 }
 
+batching::batch_request! {
+    /// Tank Battle requests to run in one round trip, in order.
+    #[schema(as = TankBattleBatchRequest)]
+    BatchRequest, example = json!(batch_example())
+}
+
+fn batch_example() -> serde_json::Value {
+    let position = engine::INITIAL_TBN;
+    serde_json::json!({"requests": [
+        {"op": "legal-moves", "position": position, "from": "j4"},
+        {"op": "validate", "position": position, "move": "j4-j5"},
+        {"op": "apply", "position": position, "move": "j4-j5"},
+        {"op": "score", "position": position},
+        {"op": "ai-move", "position": position, "limits": {"max_depth": 2}, "seed": 1},
+        {"op": "apply", "position": position, "move": "a8-a7"},
+    ]})
+}
+
 // ------------------------------------------------------------ decoding ---
 
 fn decode_layout(text: Option<&str>) -> Result<Layout, ApiError> {
@@ -556,7 +576,14 @@ async fn initial(query: web::Query<InitialQuery>) -> Result<web::Json<InitialRes
 )]
 #[post("/legal-moves")]
 async fn legal_moves(body: ApiJson<LegalMovesRequest>) -> Result<HttpResponse, ApiError> {
-    let request = body.0;
+    let answer = run_legal_moves(body.0)?;
+    // About 60 bytes a move.
+    let capacity = 32 + 64 * answer.count;
+    Ok(json_with_capacity(&answer, capacity))
+}
+
+/// `legal-moves`: the legal moves, optionally of one tank.
+pub fn run_legal_moves(request: LegalMovesRequest) -> Result<LegalMovesResponse, ApiError> {
     let (layout, position) = decode(&request.position, request.layout.as_deref())?;
     let from = match request.from.as_deref() {
         Some(text) => Some(
@@ -569,15 +596,10 @@ async fn legal_moves(body: ApiJson<LegalMovesRequest>) -> Result<HttpResponse, A
     if let Some(from) = from {
         moves.retain(|mv| mv.from == from);
     }
-    // About 60 bytes a move.
-    let capacity = 32 + 64 * moves.len();
-    Ok(json_with_capacity(
-        &LegalMovesResponse {
-            count: moves.len(),
-            moves: moves.into_iter().map(MoveEntry::from).collect(),
-        },
-        capacity,
-    ))
+    Ok(LegalMovesResponse {
+        count: moves.len(),
+        moves: moves.into_iter().map(MoveEntry::from).collect(),
+    })
 }
 
 /// Whether a move is legal, and if not, the first rule it breaks.
@@ -595,10 +617,14 @@ async fn legal_moves(body: ApiJson<LegalMovesRequest>) -> Result<HttpResponse, A
 )]
 #[post("/validate")]
 async fn validate(body: ApiJson<MoveRequest>) -> Result<web::Json<ValidateResponse>, ApiError> {
-    let request = body.0;
+    run_validate(body.0).map(web::Json)
+}
+
+/// `validate`: whether a move is legal, or the first rule it breaks.
+pub fn run_validate(request: MoveRequest) -> Result<ValidateResponse, ApiError> {
     let (layout, position) = decode(&request.position, request.layout.as_deref())?;
     let text = decode_move(&request.notation, "move")?;
-    Ok(web::Json(match position.validate(&layout, text) {
+    Ok(match position.validate(&layout, text) {
         Ok(mv) => ValidateResponse {
             legal: true,
             notation: Some(mv.to_string()),
@@ -609,7 +635,7 @@ async fn validate(body: ApiJson<MoveRequest>) -> Result<web::Json<ValidateRespon
             notation: None,
             reason: Some(err.into()),
         },
-    }))
+    })
 }
 
 /// Plays a move: the position after it, the capture, and the game state.
@@ -625,7 +651,11 @@ async fn validate(body: ApiJson<MoveRequest>) -> Result<web::Json<ValidateRespon
 )]
 #[post("/apply")]
 async fn apply(body: ApiJson<MoveRequest>) -> Result<web::Json<ApplyResponse>, ApiError> {
-    let request = body.0;
+    run_apply(body.0).map(web::Json)
+}
+
+/// `apply`: the position after a legal move.
+pub fn run_apply(request: MoveRequest) -> Result<ApplyResponse, ApiError> {
     let (layout, position) = decode(&request.position, request.layout.as_deref())?;
     let text = decode_move(&request.notation, "move")?;
     let (next, mv) = position
@@ -636,7 +666,7 @@ async fn apply(body: ApiJson<MoveRequest>) -> Result<web::Json<ApplyResponse>, A
             field: "move".to_owned(),
         })?;
     let outcome = next.outcome(&layout);
-    Ok(web::Json(ApplyResponse {
+    Ok(ApplyResponse {
         position: next.to_string(),
         notation: mv.to_string(),
         captured: mv.capture.map(|role| Captured {
@@ -648,7 +678,7 @@ async fn apply(body: ApiJson<MoveRequest>) -> Result<web::Json<ApplyResponse>, A
         winner: outcome.and_then(Outcome::winner).map(SideName::from),
         draw: outcome == Some(Outcome::Draw),
         score: score_pair(&next.score(&layout)),
-    }))
+    })
 }
 
 /// The current score, with its breakdown, and whether the game is over.
@@ -665,9 +695,13 @@ async fn apply(body: ApiJson<MoveRequest>) -> Result<web::Json<ApplyResponse>, A
 async fn score_position(
     body: ApiJson<PositionRequest>,
 ) -> Result<web::Json<ScoreResponse>, ApiError> {
-    let request = body.0;
+    run_score(body.0).map(web::Json)
+}
+
+/// `score`: the score and whether the game is over.
+pub fn run_score(request: PositionRequest) -> Result<ScoreResponse, ApiError> {
     let (layout, position) = decode(&request.position, request.layout.as_deref())?;
-    Ok(web::Json(score_response(&position, &layout)))
+    Ok(score_response(&position, &layout))
 }
 
 /// Replays a whole game and checks every move.
@@ -689,7 +723,11 @@ async fn replay(
     body: ApiJson<ReplayRequest>,
     limits: web::Data<Limits>,
 ) -> Result<web::Json<ReplayResponse>, ApiError> {
-    let request = body.0;
+    run_replay(body.0, &limits).map(web::Json)
+}
+
+/// `replay`: every position of a game, each move checked.
+pub fn run_replay(request: ReplayRequest, limits: &Limits) -> Result<ReplayResponse, ApiError> {
     limits.check_replay(request.moves.len(), "moves")?;
     let layout = decode_layout(request.layout.as_deref())?;
     let mut position = match request.start.as_deref() {
@@ -716,10 +754,10 @@ async fn replay(
         positions.push(next.to_string());
         position = next;
     }
-    Ok(web::Json(ReplayResponse {
+    Ok(ReplayResponse {
         positions,
         final_state: score_response(&position, &layout),
-    }))
+    })
 }
 
 /// Counts the leaves of the legal-move tree (perft), optionally per move.
@@ -743,7 +781,15 @@ async fn perft_count(
     limits: web::Data<Limits>,
     slots: web::Data<SearchSlots>,
 ) -> Result<web::Json<PerftResponse>, ApiError> {
-    let request = body.0;
+    run_perft(body.0, &limits, &slots).await.map(web::Json)
+}
+
+/// `perft`: the leaf count, in a search slot off the request threads.
+pub async fn run_perft(
+    request: PerftRequest,
+    limits: &Limits,
+    slots: &SearchSlots,
+) -> Result<PerftResponse, ApiError> {
     let (layout, position) = decode(&request.position, request.layout.as_deref())?;
     if request.depth > limits.perft_max_depth {
         return Err(ApiError::LimitExceeded {
@@ -756,7 +802,7 @@ async fn perft_count(
     }
     let budget = limits.perft_max_nodes;
     let (depth, want_divide) = (request.depth, request.divide);
-    let slot = ApiError::take_slot(&slots, &limits).await?;
+    let slot = ApiError::take_slot(slots, limits).await?;
     let counted = web::block(move || {
         let _slot = slot;
         if want_divide {
@@ -782,7 +828,7 @@ async fn perft_count(
         detail: format!("{e}; ask for a smaller depth"),
         field: "depth".to_owned(),
     })?;
-    Ok(web::Json(PerftResponse { nodes, divide }))
+    Ok(PerftResponse { nodes, divide })
 }
 
 /// Suggests a move for the side to move.
@@ -809,7 +855,18 @@ async fn ai_move(
     cache: web::Data<AnswerCache<AiMoveResponse>>,
     slots: web::Data<SearchSlots>,
 ) -> Result<web::Json<AiMoveResponse>, ApiError> {
-    let request = body.0;
+    run_ai_move(body.0, &limits, &cache, &slots)
+        .await
+        .map(web::Json)
+}
+
+/// `ai-move`: the AI's move, from the cache or a search in a slot.
+pub async fn run_ai_move(
+    request: AiMoveRequest,
+    limits: &Limits,
+    cache: &AnswerCache<AiMoveResponse>,
+    slots: &SearchSlots,
+) -> Result<AiMoveResponse, ApiError> {
     let (layout, position) = decode(&request.position, request.layout.as_deref())?;
     let game_over = || ApiError::IllegalMove {
         error: IllegalMove {
@@ -822,7 +879,7 @@ async fn ai_move(
     if position.is_finished(&layout) {
         return Err(game_over());
     }
-    let budget = request.limits.unwrap_or_default().budget(&limits);
+    let budget = request.limits.unwrap_or_default().budget(limits);
     let seed = request.seed.unwrap_or(0);
     let key = cache_key(
         ai::ENGINE_VERSION,
@@ -835,7 +892,7 @@ async fn ai_move(
         max_depth: budget.depth,
         max_nodes: budget.nodes,
     };
-    let answer = cached_search(&cache, key, &slots, &limits, move || {
+    let answer = cached_search(cache, key, slots, limits, move || {
         let result = ai::search(&position, &layout, search_limits, seed)?;
         Some(AiMoveResponse {
             notation: result.best.to_string(),
@@ -848,7 +905,7 @@ async fn ai_move(
         })
     })
     .await?;
-    answer.map(web::Json).ok_or_else(game_over)
+    answer.ok_or_else(game_over)
 }
 
 impl CachedAnswer for AiMoveResponse {
@@ -858,6 +915,88 @@ impl CachedAnswer for AiMoveResponse {
 
     fn nodes(&self) -> u64 {
         self.nodes
+    }
+}
+
+/// The ops of `batch`: every JSON endpoint; `perft` and `ai-move` are
+/// searches.
+const BATCH_OPS: batching::Ops = batching::Ops {
+    all: &[
+        "legal-moves",
+        "validate",
+        "apply",
+        "score",
+        "replay",
+        "perft",
+        "ai-move",
+    ],
+    searches: &["perft", "ai-move"],
+};
+
+/// Runs several requests in one round trip, in order.
+///
+/// Each request is an object with `op` (`legal-moves`, `validate`,
+/// `apply`, `score`, `replay`, `perft` or `ai-move`) and the fields of that
+/// endpoint's body. Each result is what the endpoint answers: its 200 body,
+/// or its problem document (`status`, `code`, …) with `field` prefixed by
+/// `requests[i].` (`requests[i]` when the endpoint names none); a failed
+/// request does not stop the others. A request that is not an object or
+/// has no known `op` is a `BAD_REQUEST` result. `perft` and `ai-move` run
+/// as their endpoints do, in the shared search slots (and, for `ai-move`,
+/// through the answer cache), so a busy server answers them
+/// `SERVICE_BUSY`.
+///
+/// A batch holds at most 256 requests (`--batch-max-requests`), at most 4
+/// of them `perft` or `ai-move` (`--batch-max-searches`). With `Content-Type:
+/// application/x-ndjson` the body is one request a line and the answer one
+/// result a line; `i` then counts the non-blank lines.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "tank_battle_batch",
+    request_body(content(
+        (BatchRequest = "application/json"),
+        (String = "application/x-ndjson"),
+    )),
+    responses(
+        (status = 200, description = "One result per request, in order", content(
+            (BatchResponse = "application/json"),
+            (String = "application/x-ndjson"),
+        )),
+        (status = 400, description = "`BAD_REQUEST` (not `{\"requests\": […]}`) or `LIMIT_EXCEEDED` (`requests`: too many requests, or too many searches)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/batch")]
+async fn batch(
+    body: BatchBody<BatchRequest>,
+    limits: web::Data<Limits>,
+    cache: web::Data<AnswerCache<AiMoveResponse>>,
+    slots: web::Data<SearchSlots>,
+) -> Result<HttpResponse, ApiError> {
+    let (limits, cache, slots) = (&**limits, &**cache, &**slots);
+    batching::run(body, limits, BATCH_OPS, |op, fields| {
+        dispatch(op, fields, limits, cache, slots)
+    })
+    .await
+}
+
+/// Runs one batched request through its endpoint's function.
+async fn dispatch(
+    op: &str,
+    fields: serde_json::Value,
+    limits: &Limits,
+    cache: &AnswerCache<AiMoveResponse>,
+    slots: &SearchSlots,
+) -> Result<serde_json::Value, ApiError> {
+    use batching::{decode, to_json};
+    match op {
+        "legal-moves" => to_json(run_legal_moves(decode(fields)?)),
+        "validate" => to_json(run_validate(decode(fields)?)),
+        "apply" => to_json(run_apply(decode(fields)?)),
+        "score" => to_json(run_score(decode(fields)?)),
+        "replay" => to_json(run_replay(decode(fields)?, limits)),
+        "perft" => to_json(run_perft(decode(fields)?, limits, slots).await),
+        "ai-move" => to_json(run_ai_move(decode(fields)?, limits, cache, slots).await),
+        _ => Err(batching::not_dispatched(op)),
     }
 }
 

@@ -10,6 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use super::ai::{cache_key, cached_search, AiLimits, CachedAnswer};
+use super::batch::{self as batching, BatchBody, BatchResponse};
 use super::json::ApiJson;
 use super::problem::{ApiError, Problem};
 use crate::cache::AnswerCache;
@@ -32,6 +33,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(score)
         .service(replay)
         .service(ai_move)
+        .service(batch)
         .service(render);
 }
 
@@ -449,6 +451,25 @@ pub struct AiMoveResponse {
     pub cached: bool,
 }
 
+batching::batch_request! {
+    /// Tank War requests to run in one round trip, in order.
+    #[schema(as = TankWarBatchRequest)]
+    BatchRequest, example = json!(batch_example())
+}
+
+fn batch_example() -> serde_json::Value {
+    let state = default_state_json();
+    let moves = serde_json::json!({"U": "LA", "D": "RC"});
+    serde_json::json!({"requests": [
+        {"op": "legal-moves", "state": state, "player": "U"},
+        {"op": "validate", "state": state, "moves": moves},
+        {"op": "apply", "state": state, "moves": moves},
+        {"op": "score", "state": state},
+        {"op": "ai-move", "state": state, "player": "D", "limits": {"max_depth": 1}, "seed": 1},
+        {"op": "apply", "state": state, "moves": {"U": "LA", "D": "XX"}},
+    ]})
+}
+
 // ------------------------------------------------------------ decoding ---
 
 fn default_state_json() -> serde_json::Value {
@@ -703,14 +724,21 @@ async fn legal_moves(
     body: ApiJson<LegalMovesRequest>,
     limits: web::Data<Limits>,
 ) -> Result<web::Json<LegalMovesResponse>, ApiError> {
-    let request = body.0;
-    let (setup, pos) = decode_state(&request.state, "state", &limits)?;
+    run_legal_moves(body.0, &limits).map(web::Json)
+}
+
+/// `legal-moves`: the pickable tanks of each player, or of one.
+pub fn run_legal_moves(
+    request: LegalMovesRequest,
+    limits: &Limits,
+) -> Result<LegalMovesResponse, ApiError> {
+    let (setup, pos) = decode_state(&request.state, "state", limits)?;
     let wanted = |p: PlayerName| request.player.is_none_or(|asked| asked == p);
     let list = |p: Player| sorted_names(&setup, engine::pickable(&setup, &pos, p));
-    Ok(web::Json(LegalMovesResponse {
+    Ok(LegalMovesResponse {
         u: wanted(PlayerName::U).then(|| list(Player::U)),
         d: wanted(PlayerName::D).then(|| list(Player::D)),
-    }))
+    })
 }
 
 /// Whether the given picks are legal; each illegal one gets a reason.
@@ -728,8 +756,16 @@ async fn validate(
     body: ApiJson<ValidateRequest>,
     limits: web::Data<Limits>,
 ) -> Result<web::Json<ValidateResponse>, ApiError> {
-    let request = body.0;
-    let (setup, pos) = decode_state(&request.state, "state", &limits)?;
+    run_validate(body.0, &limits).map(web::Json)
+}
+
+/// `validate`: whether the picks are legal, with a reason for each that is
+/// not.
+pub fn run_validate(
+    request: ValidateRequest,
+    limits: &Limits,
+) -> Result<ValidateResponse, ApiError> {
+    let (setup, pos) = decode_state(&request.state, "state", limits)?;
     let picks = [
         (PlayerName::U, request.moves.u),
         (PlayerName::D, request.moves.d),
@@ -748,10 +784,10 @@ async fn validate(
             }
         }
     }
-    Ok(web::Json(ValidateResponse {
+    Ok(ValidateResponse {
         legal: reasons.is_empty(),
         reasons,
-    }))
+    })
 }
 
 /// Plays one round: both picks move at once (a contested square goes to
@@ -774,8 +810,12 @@ async fn apply(
     body: ApiJson<ApplyRequest>,
     limits: web::Data<Limits>,
 ) -> Result<web::Json<ApplyResponse>, ApiError> {
-    let request = body.0;
-    let (setup, mut pos) = decode_state(&request.state, "state", &limits)?;
+    run_apply(body.0, &limits).map(web::Json)
+}
+
+/// `apply`: the state after a round, and its events.
+pub fn run_apply(request: ApplyRequest, limits: &Limits) -> Result<ApplyResponse, ApiError> {
+    let (setup, mut pos) = decode_state(&request.state, "state", limits)?;
     let events = play(
         &setup,
         &mut pos,
@@ -784,14 +824,14 @@ async fn apply(
         None,
     )?;
     let (finished, winner, draw, reason) = status(engine::outcome(&setup, &pos));
-    Ok(web::Json(ApplyResponse {
+    Ok(ApplyResponse {
         state: encode_state(&setup, &pos),
         events,
         finished,
         winner,
         draw,
         reason,
-    }))
+    })
 }
 
 /// Surviving tanks, owned squares, and whether (and how) the game is over.
@@ -809,8 +849,13 @@ async fn score(
     body: ApiJson<StateRequest>,
     limits: web::Data<Limits>,
 ) -> Result<web::Json<ScoreResponse>, ApiError> {
-    let (setup, pos) = decode_state(&body.0.state, "state", &limits)?;
-    Ok(web::Json(score_response(&setup, &pos)))
+    run_score(body.0, &limits).map(web::Json)
+}
+
+/// `score`: how the game stands.
+pub fn run_score(request: StateRequest, limits: &Limits) -> Result<ScoreResponse, ApiError> {
+    let (setup, pos) = decode_state(&request.state, "state", limits)?;
+    Ok(score_response(&setup, &pos))
 }
 
 /// Replays rounds from a start state (the default setup when absent).
@@ -831,10 +876,14 @@ async fn replay(
     body: ApiJson<ReplayRequest>,
     limits: web::Data<Limits>,
 ) -> Result<web::Json<ReplayResponse>, ApiError> {
-    let request = body.0;
+    run_replay(body.0, &limits).map(web::Json)
+}
+
+/// `replay`: the state after each round, each round checked.
+pub fn run_replay(request: ReplayRequest, limits: &Limits) -> Result<ReplayResponse, ApiError> {
     limits.check_replay(request.rounds.len(), "rounds")?;
     let (setup, mut pos) = match &request.start {
-        Some(start) => decode_state(start, "start", &limits)?,
+        Some(start) => decode_state(start, "start", limits)?,
         None => engine::default_state(),
     };
     let mut states = Vec::with_capacity(request.rounds.len());
@@ -848,10 +897,10 @@ async fn replay(
         )?;
         states.push(encode_state(&setup, &pos));
     }
-    Ok(web::Json(ReplayResponse {
+    Ok(ReplayResponse {
         states,
         final_state: score_response(&setup, &pos),
-    }))
+    })
 }
 
 /// Suggests a pick for one player: a simultaneous-move search.
@@ -879,8 +928,19 @@ async fn ai_move(
     cache: web::Data<AnswerCache<AiMoveResponse>>,
     slots: web::Data<SearchSlots>,
 ) -> Result<web::Json<AiMoveResponse>, ApiError> {
-    let request = body.0;
-    let (setup, pos) = decode_state(&request.state, "state", &limits)?;
+    run_ai_move(body.0, &limits, &cache, &slots)
+        .await
+        .map(web::Json)
+}
+
+/// `ai-move`: the AI's pick, from the cache or a search in a slot.
+pub async fn run_ai_move(
+    request: AiMoveRequest,
+    limits: &Limits,
+    cache: &AnswerCache<AiMoveResponse>,
+    slots: &SearchSlots,
+) -> Result<AiMoveResponse, ApiError> {
+    let (setup, pos) = decode_state(&request.state, "state", limits)?;
     let player: Player = request.player.into();
     let game_over = || ApiError::IllegalPick {
         error: PickError::GameOver,
@@ -890,7 +950,7 @@ async fn ai_move(
     if engine::outcome(&setup, &pos).is_some() {
         return Err(game_over());
     }
-    let budget = request.limits.unwrap_or_default().budget(&limits);
+    let budget = request.limits.unwrap_or_default().budget(limits);
     let seed = request.seed.unwrap_or(0);
     let canonical = serde_json::to_string(&encode_state(&setup, &pos)).unwrap_or_default();
     let key = cache_key(
@@ -904,7 +964,7 @@ async fn ai_move(
         max_depth: budget.depth,
         max_nodes: budget.nodes,
     };
-    let answer = cached_search(&cache, key, &slots, &limits, move || {
+    let answer = cached_search(cache, key, slots, limits, move || {
         let result = ai::search(&setup, &pos, player, search_limits, seed)?;
         Some(AiMoveResponse {
             pick: tank_name(&setup, result.pick),
@@ -924,7 +984,7 @@ async fn ai_move(
         })
     })
     .await?;
-    answer.map(web::Json).ok_or_else(game_over)
+    answer.ok_or_else(game_over)
 }
 
 impl CachedAnswer for AiMoveResponse {
@@ -934,6 +994,84 @@ impl CachedAnswer for AiMoveResponse {
 
     fn nodes(&self) -> u64 {
         self.nodes
+    }
+}
+
+/// The ops of `batch`: every JSON endpoint; `ai-move` is a search.
+const BATCH_OPS: batching::Ops = batching::Ops {
+    all: &[
+        "legal-moves",
+        "validate",
+        "apply",
+        "score",
+        "replay",
+        "ai-move",
+    ],
+    searches: &["ai-move"],
+};
+
+/// Runs several requests in one round trip, in order.
+///
+/// Each request is an object with `op` (`legal-moves`, `validate`,
+/// `apply`, `score`, `replay` or `ai-move`) and the fields of that
+/// endpoint's body. Each result is what the endpoint answers: its 200 body,
+/// or its problem document (`status`, `code`, …) with `field` prefixed by
+/// `requests[i].` (`requests[i]` when the endpoint names none); a failed
+/// request does not stop the others. A request that is not an object or
+/// has no known `op` is a `BAD_REQUEST` result. `ai-move` runs as its
+/// endpoint does, through the answer cache and in the shared search slots,
+/// so a busy server answers it `SERVICE_BUSY`.
+///
+/// A batch holds at most 256 requests (`--batch-max-requests`), at most 4
+/// of them `ai-move` (`--batch-max-searches`). With `Content-Type:
+/// application/x-ndjson` the body is one request a line and the answer one
+/// result a line; `i` then counts the non-blank lines.
+#[utoipa::path(
+    tag = TAG,
+    operation_id = "tank_war_batch",
+    request_body(content(
+        (BatchRequest = "application/json"),
+        (String = "application/x-ndjson"),
+    )),
+    responses(
+        (status = 200, description = "One result per request, in order", content(
+            (BatchResponse = "application/json"),
+            (String = "application/x-ndjson"),
+        )),
+        (status = 400, description = "`BAD_REQUEST` (not `{\"requests\": […]}`) or `LIMIT_EXCEEDED` (`requests`: too many requests, or too many searches)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/batch")]
+async fn batch(
+    body: BatchBody<BatchRequest>,
+    limits: web::Data<Limits>,
+    cache: web::Data<AnswerCache<AiMoveResponse>>,
+    slots: web::Data<SearchSlots>,
+) -> Result<HttpResponse, ApiError> {
+    let (limits, cache, slots) = (&**limits, &**cache, &**slots);
+    batching::run(body, limits, BATCH_OPS, |op, fields| {
+        dispatch(op, fields, limits, cache, slots)
+    })
+    .await
+}
+
+/// Runs one batched request through its endpoint's function.
+async fn dispatch(
+    op: &str,
+    fields: serde_json::Value,
+    limits: &Limits,
+    cache: &AnswerCache<AiMoveResponse>,
+    slots: &SearchSlots,
+) -> Result<serde_json::Value, ApiError> {
+    use batching::{decode, to_json};
+    match op {
+        "legal-moves" => to_json(run_legal_moves(decode(fields)?, limits)),
+        "validate" => to_json(run_validate(decode(fields)?, limits)),
+        "apply" => to_json(run_apply(decode(fields)?, limits)),
+        "score" => to_json(run_score(decode(fields)?, limits)),
+        "replay" => to_json(run_replay(decode(fields)?, limits)),
+        "ai-move" => to_json(run_ai_move(decode(fields)?, limits, cache, slots).await),
+        _ => Err(batching::not_dispatched(op)),
     }
 }
 

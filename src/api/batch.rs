@@ -1,0 +1,259 @@
+//! `POST /v1/{game}/batch`: several requests of one game in one round trip.
+//!
+//! What every game shares lives here: the body (JSON `{"requests":[…]}`
+//! or NDJSON, one request a line), the caps, decoding one request into an
+//! endpoint's request type, and the loop that runs the requests in order
+//! and turns each failure into its problem document. A game only maps op
+//! names to the functions behind its endpoints (its `dispatch`), so a
+//! batched request runs exactly the code of the single endpoint.
+
+use std::future::Future;
+use std::marker::PhantomData;
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use super::json;
+use super::problem::ApiError;
+use crate::limits::Limits;
+
+/// The media type of a batch sent (and answered) one request a line.
+pub const NDJSON: &str = "application/x-ndjson";
+
+/// Declares a game's batch request body, `{"requests": […]}`, under the
+/// game's own schema name so that each game documents an example that runs
+/// against it. The body is decoded into this type, so the schema is the
+/// shape actually parsed.
+macro_rules! batch_request {
+    ($(#[$attr:meta])* $name:ident, example = $($example:tt)+) => {
+        #[derive(Debug, serde::Deserialize, utoipa::ToSchema)]
+        $(#[$attr])*
+        #[serde(deny_unknown_fields)]
+        #[schema(example = $($example)+)]
+        pub struct $name {
+            /// The requests, run in order: each an object with `op`, the
+            /// endpoint's name (`legal-moves`, `apply`, …), and the fields
+            /// of that endpoint's body.
+            #[schema(value_type = Vec<Object>)]
+            pub requests: Vec<serde_json::Value>,
+        }
+
+        impl From<$name> for Vec<serde_json::Value> {
+            fn from(body: $name) -> Vec<serde_json::Value> {
+                body.requests
+            }
+        }
+    };
+}
+pub(crate) use batch_request;
+
+/// The answers of a batch, one per request, in request order.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"results": [
+    {"legal": true, "move": "j4-j5"},
+    {"type": "urn:tank-rules:problem:not-your-tank",
+     "title": "the tank on the from square belongs to the opponent", "status": 422,
+     "detail": "the tank on the from square belongs to the opponent (a8)",
+     "code": "NOT_YOUR_TANK", "field": "requests[1].move", "square": "a8"}
+]}))]
+pub struct BatchResponse {
+    /// Each request's answer: the endpoint's 200 body, or the problem
+    /// document the endpoint would answer (`status`, `code`, …) with
+    /// `field` prefixed by `requests[i].` (just `requests[i]` when the
+    /// endpoint names no field).
+    #[schema(value_type = Vec<Object>)]
+    pub results: Vec<Value>,
+}
+
+/// The ops a game's batch runs, and which of them are searches (bounded
+/// per batch by `batch_max_searches`).
+#[derive(Clone, Copy, Debug)]
+pub struct Ops {
+    pub all: &'static [&'static str],
+    pub searches: &'static [&'static str],
+}
+
+/// A batch body: JSON decoded as `T` (a type declared with
+/// `batch_request!`), or NDJSON with one request a line (blank lines
+/// skipped). A line that is not JSON fails alone, as its own result.
+pub struct BatchBody<T> {
+    requests: Vec<Result<Value, ApiError>>,
+    ndjson: bool,
+    shape: PhantomData<T>,
+}
+
+impl<T: DeserializeOwned + Into<Vec<Value>> + 'static> FromRequest for BatchBody<T> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<BatchBody<T>, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let ndjson = req
+            .mime_type()
+            .ok()
+            .flatten()
+            .is_some_and(|mime| mime.essence_str() == NDJSON);
+        let is_json = json::is_json(req);
+        let body = json::read_body(req, payload);
+        Box::pin(async move {
+            if !(is_json || ndjson) {
+                return Err(ApiError::UnsupportedMediaType);
+            }
+            let body = body.await?;
+            let requests = if ndjson {
+                body[..]
+                    .split(|&b| b == b'\n')
+                    .filter(|line| !line.trim_ascii().is_empty())
+                    .map(json::parse::<Value>)
+                    .collect()
+            } else {
+                let requests: Vec<Value> = json::parse::<T>(&body)?.into();
+                requests.into_iter().map(Ok).collect()
+            };
+            Ok(BatchBody {
+                requests,
+                ndjson,
+                shape: PhantomData,
+            })
+        })
+    }
+}
+
+/// Decodes one request's fields (its `op` removed) into an endpoint's
+/// request type, failing as the body extractor would: `BAD_REQUEST` naming
+/// the field (prefixed with `requests[i].` when the result is written).
+pub fn decode<T: DeserializeOwned>(fields: Value) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(fields).map_err(json::bad_json)
+}
+
+/// An endpoint's answer as a batch result.
+pub fn to_json<R: Serialize>(answer: Result<R, ApiError>) -> Result<Value, ApiError> {
+    serde_json::to_value(answer?)
+        .map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))
+}
+
+/// What `dispatch` answers for an op of `Ops::all` it does not handle: a
+/// bug of the server, never of the request.
+pub fn not_dispatched(op: &str) -> ApiError {
+    ApiError::Internal(format!("the batch op `{op}` has no dispatch"))
+}
+
+/// Runs a batch: checks the caps, then each request in order through
+/// `dispatch` (given the op, one of `ops.all`, and the request's other
+/// fields), and answers every result in request order, in the body's
+/// format. Only the caps fail the whole batch.
+pub async fn run<T, F, Fut>(
+    body: BatchBody<T>,
+    limits: &Limits,
+    ops: Ops,
+    mut dispatch: F,
+) -> Result<HttpResponse, ApiError>
+where
+    F: FnMut(&'static str, Value) -> Fut,
+    Fut: Future<Output = Result<Value, ApiError>>,
+{
+    check_caps(&body.requests, limits, ops)?;
+    let mut results = Vec::with_capacity(body.requests.len());
+    for (index, request) in body.requests.into_iter().enumerate() {
+        let answer = match request.and_then(|request| split_op(request, ops)) {
+            Ok((op, fields)) => dispatch(op, fields).await,
+            Err(error) => Err(error),
+        };
+        results.push(answer.unwrap_or_else(|error| problem_result(&error, index)));
+    }
+    Ok(respond(results, body.ndjson))
+}
+
+/// Too many requests, or too many searches among them, fail the whole
+/// batch before anything runs.
+fn check_caps(
+    requests: &[Result<Value, ApiError>],
+    limits: &Limits,
+    ops: Ops,
+) -> Result<(), ApiError> {
+    let too_many = |detail: String| ApiError::LimitExceeded {
+        detail,
+        field: "requests".to_owned(),
+    };
+    if requests.len() > limits.batch_max_requests {
+        return Err(too_many(format!(
+            "{} requests are more than this server runs in one batch ({})",
+            requests.len(),
+            limits.batch_max_requests
+        )));
+    }
+    let searches = requests
+        .iter()
+        .filter_map(|request| request.as_ref().ok()?.get("op")?.as_str())
+        .filter(|op| ops.searches.contains(op))
+        .count();
+    if searches > limits.batch_max_searches {
+        return Err(too_many(format!(
+            "{searches} searches ({}) are more than this server runs in one batch ({})",
+            ops.searches.join(", "),
+            limits.batch_max_searches
+        )));
+    }
+    Ok(())
+}
+
+/// A request's op (one of `ops.all`) and its other fields.
+fn split_op(request: Value, ops: Ops) -> Result<(&'static str, Value), ApiError> {
+    let Value::Object(mut fields) = request else {
+        return Err(ApiError::bad_request(
+            "each request must be an object with `op`",
+            None,
+        ));
+    };
+    let op = match fields.remove("op") {
+        Some(Value::String(op)) => ops.all.iter().copied().find(|known| *known == op),
+        _ => None,
+    }
+    .ok_or_else(|| {
+        ApiError::bad_request(
+            format!("`op` must be one of {}", ops.all.join(", ")),
+            Some("op".to_owned()),
+        )
+    })?;
+    Ok((op, Value::Object(fields)))
+}
+
+/// The problem document of a failed request, its `field` located in the
+/// batch.
+fn problem_result(error: &ApiError, index: usize) -> Value {
+    if let ApiError::Internal(message) = error {
+        tracing::error!(%message, index, "internal error in a batch");
+    }
+    let mut problem = error.problem();
+    problem.field = Some(match problem.field {
+        Some(field) => format!("requests[{index}].{field}"),
+        None => format!("requests[{index}]"),
+    });
+    serde_json::to_value(problem).unwrap_or_default()
+}
+
+/// The results as `{"results":[…]}`, or one a line for NDJSON.
+fn respond(results: Vec<Value>, ndjson: bool) -> HttpResponse {
+    let written = if ndjson {
+        results
+            .iter()
+            .try_fold(Vec::new(), |mut body, result| {
+                serde_json::to_writer(&mut body, result)?;
+                body.push(b'\n');
+                Ok(body)
+            })
+            .map(|body| (body, NDJSON))
+    } else {
+        serde_json::to_vec(&BatchResponse { results }).map(|body| (body, "application/json"))
+    };
+    match written {
+        Ok((body, content_type)) => HttpResponse::Ok().content_type(content_type).body(body),
+        Err(e) => actix_web::ResponseError::error_response(&ApiError::Internal(format!(
+            "writing the answer failed: {e}"
+        ))),
+    }
+}
