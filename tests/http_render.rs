@@ -39,8 +39,6 @@ where
 }
 
 #[actix_web::test]
-// `assert_eq!(…, true)` below; main rewrites that assertion, so it is not
-// touched here (the branches merge without conflict).
 async fn tank_battle_pictures_are_cacheable_svg() {
     let app = app_with(Limits::default()).await;
     let (plain, etag) = picture(&app, "/v1/tank-battle/render.svg").await;
