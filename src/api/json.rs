@@ -124,23 +124,6 @@ pub(crate) fn bad_json(err: serde_path_to_error::Error<serde_json::Error>) -> Ap
     ApiError::bad_request(detail, field)
 }
 
-/// A JSON response serialised into a buffer of `capacity` bytes up front,
-/// for answers whose size is known roughly (no reallocation on the way).
-pub fn json_with_capacity<T: serde::Serialize>(
-    value: &T,
-    capacity: usize,
-) -> actix_web::HttpResponse {
-    let mut body = Vec::with_capacity(capacity);
-    match serde_json::to_writer(&mut body, value) {
-        Ok(()) => actix_web::HttpResponse::Ok()
-            .content_type(actix_web::http::header::ContentType::json())
-            .body(body),
-        Err(e) => actix_web::ResponseError::error_response(&ApiError::Internal(format!(
-            "writing the answer failed: {e}"
-        ))),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
