@@ -29,12 +29,16 @@ trap cleanup EXIT
 server=$!
 for _ in $(seq 50); do curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 WAR=$(curl -s "127.0.0.1:$PORT/v1/tank-war/initial")
+COBI=$(curl -s "127.0.0.1:$PORT/v1/cobi-tank-wars/initial")
 rss() { awk '/VmRSS/ {print $2}' "/proc/$server/status"; }
 before=$(rss)
 
 cat >"$work/mix.lua" <<LUA
 local start = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0"
 local war = [[$WAR]]
+local cobi = [[$COBI]]
+local orders = '{"P1":{"P1-1":{"dir":"N","dist":2},"P1-2":{"dir":"E","dist":1},"P1-3":{"dir":"W","dist":3}},'
+  .. '"P2":{"P2-1":{"dir":"S","dist":1},"P2-2":{"dir":"S","dist":3},"P2-3":{"dir":"E","dist":2}}}'
 local n = 0
 local mix = {
   function() return "/v1/tank-battle/legal-moves", '{"position":"' .. start .. '"}' end,
@@ -48,10 +52,18 @@ local mix = {
   function() return "/v1/tank-war/legal-moves", '{"state":' .. war .. '}' end,
   function() return "/v1/tank-war/apply", '{"state":' .. war .. ',"moves":{"U":"LA","D":"RC"}}' end,
   function() return "/v1/tank-war/ai-move", '{"state":' .. war .. ',"player":"U","limits":{"max_depth":1},"seed":' .. n .. '}' end,
+  function() return "/v1/cobi-tank-wars/apply", '{"state":' .. cobi .. ',"orders":' .. orders .. ',"seed":' .. n .. '}' end,
+  function() return "/v1/cobi-tank-wars/ai-move", '{"state":' .. cobi .. ',"player":"P2","limits":{"max_nodes":2000},"seed":' .. n .. '}' end,
+  function() return "/v1/tank-battle/batch", '{"requests":[{"op":"score","position":"' .. start .. '"},{"op":"validate","position":"' .. start .. '","move":"k4-k9"}]}' end,
+  function() return "GET", "/v1/tank-battle/render.svg?moves_from=j4" end,
+  function() return "GET", "/metrics" end,
 }
 request = function()
   n = n + 1
   local path, body = mix[(n % #mix) + 1]()
+  if path == "GET" then
+    return wrk.format("GET", body)
+  end
   return wrk.format("POST", path, {["Content-Type"] = "application/json"}, body)
 end
 
