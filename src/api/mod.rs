@@ -91,7 +91,8 @@ pub const OPENAPI_PATH: &str = "/openapi.json";
         title = "tank-rules",
         description = "A stateless rules engine for tank board games. Every request carries the whole \
 position; the service validates moves, lists legal moves, applies moves, scores positions and \
-counts perft from the rules alone, and suggests AI moves (cached).\n\nErrors are RFC 9457 `application/problem+json` documents \
+counts perft from the rules alone, suggests AI moves (cached), draws boards as SVG and runs batches of requests. \
+Metrics for Prometheus are at `/metrics`.\n\nErrors are RFC 9457 `application/problem+json` documents \
 with a stable `code`: 400 for malformed requests and notation (`BAD_REQUEST`, `BAD_POSITION`, \
 `BAD_LAYOUT`, `BAD_MOVE_NOTATION`, `INVALID_POSITION`, `LIMIT_EXCEEDED`), 422 for illegal moves \
 (the rule's reason code, or `GAME_OVER`), 404, 405, 413 (body over 64 KiB by default) and 415.",
