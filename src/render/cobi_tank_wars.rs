@@ -1,7 +1,7 @@
 //! The Tank Wars board: vehicles with id, armor and card slot, and the
 //! artillery, support and gunfire tokens.
 
-use super::{caption, shorten, star, Grid, Px, Svg};
+use super::{backdrop, shorten, star, Grid, Px, Svg};
 use crate::games::cobi_tank_wars::{Player, State, Vehicle};
 use crate::games::grid::Cell;
 
@@ -75,13 +75,7 @@ pub fn cobi_tank_wars(state: &State) -> String {
         height as u32,
         format_args!("Tank Wars: {line}"),
     );
-    svg.el("rect")
-        .attr("class", "background")
-        .attr("width", width as u32)
-        .attr("height", height as u32)
-        .attr("fill", "#fbf9f4")
-        .empty();
-    caption(&mut svg, width / 2.0, 24.0, 16.0, &line);
+    backdrop(&mut svg, width as u32, height as u32, width / 2.0, &line);
 
     svg.el("g")
         .attr("class", "board")

@@ -284,7 +284,25 @@ impl Grid {
 }
 
 /// A caption line: `text` centred at (`x`, `y`).
-pub(crate) fn caption(svg: &mut Svg, x: f64, y: f64, size: f64, text: impl fmt::Display) {
+/// The page: a `width` x `height` background and the caption line centred
+/// on `caption_x` at the top.
+pub(crate) fn backdrop(
+    svg: &mut Svg,
+    width: u32,
+    height: u32,
+    caption_x: f64,
+    line: impl fmt::Display,
+) {
+    svg.el("rect")
+        .attr("class", "background")
+        .attr("width", width)
+        .attr("height", height)
+        .attr("fill", "#fbf9f4")
+        .empty();
+    caption(svg, caption_x, 24.0, 16.0, line);
+}
+
+fn caption(svg: &mut Svg, x: f64, y: f64, size: f64, text: impl fmt::Display) {
     svg.el("text")
         .attr("class", "caption")
         .attr("x", Px(x))

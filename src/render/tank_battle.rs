@@ -1,7 +1,7 @@
 //! The Tank Battle board: terrain, tanks, the last move and one tank's
 //! legal moves.
 
-use super::{caption, star, Grid, Px, Svg};
+use super::{backdrop, star, Grid, Px, Svg};
 use crate::games::tank_battle::{Layout, Move, Position, Role, Side, Square, Terrain};
 
 /// Side of a square in pixels.
@@ -63,13 +63,7 @@ pub fn tank_battle(
     if last_move.is_some() {
         arrow_marker(&mut svg);
     }
-    svg.el("rect")
-        .attr("class", "background")
-        .attr("width", width)
-        .attr("height", height)
-        .attr("fill", "#fbf9f4")
-        .empty();
-    caption(&mut svg, LEFT + grid.width() / 2.0, 24.0, 16.0, &line);
+    backdrop(&mut svg, width, height, LEFT + grid.width() / 2.0, &line);
     terrain(&mut svg, &grid, layout);
     if let Some(mv) = last_move {
         for sq in [mv.from, mv.to] {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{caption, shorten, Grid, Px, Svg};
+use super::{backdrop, shorten, Grid, Px, Svg};
 use crate::games::grid::Cell;
 use crate::games::tank_war::{Player, Position, Setup, TankType};
 
@@ -83,13 +83,7 @@ pub fn tank_war(setup: &Setup, pos: &Position) -> String {
         svg.close();
     }
     svg.close();
-    svg.el("rect")
-        .attr("class", "background")
-        .attr("width", width as u32)
-        .attr("height", height as u32)
-        .attr("fill", "#fbf9f4")
-        .empty();
-    caption(&mut svg, width / 2.0, 24.0, 16.0, &line);
+    backdrop(&mut svg, width as u32, height as u32, width / 2.0, &line);
 
     svg.el("g")
         .attr("class", "board")
