@@ -274,15 +274,6 @@ fn play_cobi(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
         max_simulations: u64::MAX,
     };
     let mut stats = AiStats::default();
-    let material = |s: &State, p: Player| -> i64 {
-        let own: i64 = s
-            .vehicles
-            .iter()
-            .filter(|v| v.owner == p)
-            .map(|v| i64::from(v.armor) + 3)
-            .sum();
-        own + 2 * i64::from(s.support_cards[p.index()])
-    };
     while u64::from(state.round) < args.max_plies && cobi::outcome(&state).is_none() {
         let seed = rng.next_seed();
         let Some(answer) = stats.search(
@@ -317,7 +308,11 @@ fn play_cobi(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
             }
         }
         Some(None) => 0,
-        None => (material(&state, ai_player) - material(&state, ai_player.other())).signum() as i32,
+        None => match cobi_ai::material(&state, ai_player) {
+            m if m > 0.0 => 1,
+            m if m < 0.0 => -1,
+            _ => 0,
+        },
     };
     if args.verbose {
         println!(

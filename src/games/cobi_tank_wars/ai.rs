@@ -416,8 +416,9 @@ fn sample_order(state: &State, vehicle: &Vehicle, rng: &mut ChaCha8Rng) -> Order
     choices.last().copied().unwrap_or(Order::ALL[0])
 }
 
-/// The player's material minus the enemy's.
-fn material(state: &State, player: Player) -> f64 {
+/// The player's material minus the enemy's: armor plus 3 a vehicle, 2 a
+/// support card, and 100 for a won (-100 a lost) game.
+pub fn material(state: &State, player: Player) -> f64 {
     let side = |p: Player| {
         let vehicles: f64 = state
             .vehicles
