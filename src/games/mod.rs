@@ -1,6 +1,9 @@
 //! Game engines. Each knows its rules and nothing of HTTP.
 
 pub mod cobi_tank_wars;
+mod game;
 pub mod grid;
 pub mod tank_battle;
 pub mod tank_war;
+
+pub use game::{Game, SearchLimits};

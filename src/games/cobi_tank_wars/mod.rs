@@ -4,9 +4,11 @@
 //! enemy orders.
 
 pub mod ai;
+mod game;
 mod rules;
 mod state;
 
+pub use game::{check_round, CobiTankWars, IllegalOrders, OrderFault, Question, Round, Score};
 pub use rules::{
     check_orders, gunfire, legal_orders, movement, outcome, resolve, splitmix64, supply_drop, Dir,
     Event, LegalOrder, Order, OrderData, OrderError,

@@ -10,6 +10,7 @@ pub mod ai;
 mod attacks;
 mod bitboard;
 mod error;
+mod game;
 mod layout;
 mod movegen;
 mod moves;
@@ -24,6 +25,7 @@ mod validate;
 
 pub use bitboard::Bitboard;
 pub use error::{IllegalMove, Notation, ParseError, PositionError, Reason};
+pub use game::{State, TankBattle};
 pub use layout::{Layout, Terrain, STANDARD_NAME, STANDARD_TEXT};
 pub use moves::{Move, MoveText};
 pub use outcome::{Outcome, Score, SideScore};

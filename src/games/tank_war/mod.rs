@@ -6,10 +6,12 @@
 //! of HTTP.
 
 pub mod ai;
+mod game;
 mod rules;
 mod state;
 
 pub use super::grid::{Board, Cell, MAX_SIDE};
+pub use game::{IllegalPick, Round, Score, State, TankWar};
 pub use rules::{
     charge_clocks, check_pick, outcome, pickable, play_round, resolve_round, surviving, territory,
     EndReason, Event, Outcome, PickError,

@@ -23,15 +23,10 @@ const MAX_QUIESCENCE: u32 = 8;
 /// Nodes between looks at the clock.
 const CLOCK_INTERVAL: u64 = 1024;
 
-/// What bounds one search. Depth and nodes always apply; with no time
-/// limit the search is a deterministic function of position, limits and
-/// seed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchLimits {
-    pub max_time: Option<Duration>,
-    pub max_depth: u32,
-    pub max_nodes: u64,
-}
+/// What bounds one search (depth in plies, nodes in positions). Depth and
+/// nodes always apply; with no time limit the search is a deterministic
+/// function of position, limits and seed.
+pub use crate::games::SearchLimits;
 
 /// The answer of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -33,14 +33,9 @@ fn iterations(cap: usize, rows: usize, cols: usize) -> usize {
     (SOLVE_WORK / (rows * cols).max(1)).clamp(20, cap)
 }
 
-/// What bounds one search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchLimits {
-    pub max_time: Option<Duration>,
-    /// Rounds looked ahead.
-    pub max_depth: u32,
-    pub max_nodes: u64,
-}
+/// What bounds one search: the depth counts rounds looked ahead, the nodes
+/// positions evaluated.
+pub use crate::games::SearchLimits;
 
 /// The search's answer for one player.
 #[derive(Clone, Debug, PartialEq)]

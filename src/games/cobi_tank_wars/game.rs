@@ -1,0 +1,194 @@
+//! Tank Wars as a [`Game`]: a step is one round of both players' hidden
+//! orders, revealed together, and the seed of its supply drop.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::rules::{check_orders, legal_orders, outcome, resolve, Event, LegalOrder, Order};
+use super::{ai, OrderData, OrderError, Player, State};
+use crate::games::{Game, SearchLimits};
+
+/// One round: each player's orders by vehicle id (P1's first) and the
+/// seed of the supply drop.
+#[derive(Clone, Debug, Default)]
+pub struct Round {
+    pub orders: [BTreeMap<String, OrderData>; 2],
+    pub seed: u64,
+}
+
+/// One reason orders are refused. `GAME_OVER` names no player or vehicle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderFault {
+    pub player: Option<Player>,
+    pub vehicle: Option<String>,
+    pub error: OrderError,
+}
+
+impl fmt::Display for OrderFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.player, &self.vehicle) {
+            (Some(p), Some(v)) => write!(f, "{p:?}, vehicle {v:?}: {}", self.error),
+            _ => write!(f, "{}", self.error),
+        }
+    }
+}
+
+/// Every reason a round's orders are refused, P1's first, by vehicle id;
+/// never empty.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalOrders(pub Vec<OrderFault>);
+
+impl IllegalOrders {
+    /// The first fault: the one a refused round reports.
+    pub fn first(&self) -> OrderFault {
+        self.0.first().cloned().unwrap_or(OrderFault {
+            player: None,
+            vehicle: None,
+            error: OrderError::GameOver,
+        })
+    }
+}
+
+impl fmt::Display for IllegalOrders {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.first().fmt(f)
+    }
+}
+
+impl std::error::Error for IllegalOrders {}
+
+/// Vehicles, armor points and support cards per player (P1's first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Score {
+    pub vehicles: [u32; 2],
+    pub armor: [u32; 2],
+    pub support_cards: [u32; 2],
+}
+
+/// What the AI is asked: orders for `player`, and squares for that many
+/// gunfire tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Question {
+    pub player: Player,
+    pub gunfire_tokens: usize,
+}
+
+/// The marker type of Tank Wars' [`Game`] implementation.
+#[derive(Clone, Copy, Debug)]
+pub struct CobiTankWars;
+
+/// Checks both players' orders (P1's first), collecting every fault; a
+/// finished game is one `GAME_OVER` fault.
+pub fn check_round(state: &State, round: &Round) -> Result<BTreeMap<String, Order>, IllegalOrders> {
+    let mut checked = BTreeMap::new();
+    let mut faults = Vec::new();
+    for (player, given) in Player::ALL.into_iter().zip(&round.orders) {
+        match check_orders(state, player, given) {
+            Ok(ok) => checked.extend(ok),
+            Err(errors) => {
+                for (vehicle, error) in errors {
+                    if error == OrderError::GameOver {
+                        return Err(IllegalOrders(vec![OrderFault {
+                            player: None,
+                            vehicle: None,
+                            error,
+                        }]));
+                    }
+                    faults.push(OrderFault {
+                        player: Some(player),
+                        vehicle: Some(vehicle),
+                        error,
+                    });
+                }
+            }
+        }
+    }
+    if faults.is_empty() {
+        Ok(checked)
+    } else {
+        Err(IllegalOrders(faults))
+    }
+}
+
+impl Game for CobiTankWars {
+    const ID: &'static str = "cobi-tank-wars";
+    const AI_VERSION: u32 = ai::ENGINE_VERSION;
+
+    type State = State;
+    type Player = Player;
+    type Step = Round;
+    type Events = Vec<Event>;
+    type Illegal = IllegalOrders;
+    /// The winner, `None` for a draw.
+    type Outcome = Option<Player>;
+    type Score = Score;
+    /// Each vehicle's orders on the board, by index into `state.vehicles`;
+    /// none when the game is over.
+    type Moves = Vec<(usize, Vec<LegalOrder>)>;
+    type Question = Question;
+    type Suggestion = ai::Suggestion;
+
+    fn initial() -> State {
+        State::initial()
+    }
+
+    fn outcome(state: &State) -> Option<Option<Player>> {
+        outcome(state)
+    }
+
+    fn score(state: &State) -> Score {
+        let vehicles = |p: Player| state.vehicles.iter().filter(move |v| v.owner == p);
+        Score {
+            vehicles: Player::ALL.map(|p| vehicles(p).count() as u32),
+            armor: Player::ALL
+                .map(|p| vehicles(p).fold(0u32, |sum, v| sum.saturating_add(v.armor))),
+            support_cards: state.support_cards,
+        }
+    }
+
+    fn legal_moves(state: &State) -> Vec<(usize, Vec<LegalOrder>)> {
+        if outcome(state).is_some() {
+            return Vec::new();
+        }
+        state
+            .vehicles
+            .iter()
+            .enumerate()
+            .map(|(index, v)| (index, legal_orders(state, v)))
+            .collect()
+    }
+
+    fn check(state: &State, round: &Round) -> Result<(), IllegalOrders> {
+        check_round(state, round).map(|_| ())
+    }
+
+    fn play(state: &mut State, round: Round) -> Result<Vec<Event>, IllegalOrders> {
+        let checked = check_round(state, &round)?;
+        Ok(resolve(state, &checked, round.seed))
+    }
+
+    fn suggest(
+        state: &State,
+        question: &Question,
+        limits: SearchLimits,
+        seed: u64,
+    ) -> Option<ai::Suggestion> {
+        let limits = ai::SearchLimits {
+            max_time: limits.max_time,
+            max_rounds: limits.max_depth,
+            max_simulations: limits.max_nodes,
+        };
+        ai::suggest(
+            state,
+            question.player,
+            question.gunfire_tokens,
+            limits,
+            seed,
+        )
+    }
+
+    fn size(state: &State) -> usize {
+        let tokens = state.artillery.len() + state.support.len() + state.gunfire.len();
+        state.board.len() + state.vehicles.len() + tokens
+    }
+}

@@ -1,0 +1,88 @@
+//! The one trait every engine implements, as shakmaty's `Position` serves
+//! every chess variant: the vocabulary a game needs (its state, player,
+//! step, events, refusal and AI types) and the operations every game has.
+//! The HTTP layer is written once against it; an engine knows nothing of
+//! HTTP.
+
+use std::fmt;
+use std::time::Duration;
+
+/// The limits of one AI search after the server's caps. Each engine reads
+/// them in its own units: plies or rounds for the depth, positions or
+/// simulated rounds for the nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SearchLimits {
+    pub max_time: Option<Duration>,
+    pub max_depth: u32,
+    pub max_nodes: u64,
+}
+
+/// A game's rules and AI.
+pub trait Game: Sized + 'static {
+    /// The game's id: the path segment of its routes, its tag in the
+    /// OpenAPI document, its label in caches and metrics.
+    const ID: &'static str;
+    /// Bumped whenever the AI answers differently; part of every cache key,
+    /// so a new engine never serves an older engine's answer.
+    const AI_VERSION: u32;
+
+    /// Everything the rules need to know about a game in progress.
+    type State: Clone + Send + Sync + 'static;
+    /// A side, in the game's own names.
+    type Player: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static;
+    /// What one turn takes: one move, or every player's picks or orders at
+    /// once in a simultaneous game. Unchecked: [`Game::play`] checks it.
+    type Step;
+    /// What a step did, in order.
+    type Events;
+    /// Why a rule refuses a step (never a notation error: those are the
+    /// codecs' business).
+    type Illegal: std::error::Error;
+    /// The result of a finished game.
+    type Outcome;
+    /// How the game stands at any time.
+    type Score;
+    /// The legal moves (or picks, or orders) of a state.
+    type Moves;
+    /// What the AI is asked besides the state: nothing (the side to move
+    /// is in the state), or the player to decide for and its options.
+    type Question: Clone + fmt::Debug + Send + Sync + 'static;
+    /// The AI's answer.
+    type Suggestion: Send + 'static;
+
+    /// The default start of a game.
+    fn initial() -> Self::State;
+
+    /// The result when the game is over, `None` while it goes on.
+    fn outcome(state: &Self::State) -> Option<Self::Outcome>;
+
+    /// Whether the game is over: no step can be played, no AI asked.
+    fn is_over(state: &Self::State) -> bool {
+        Self::outcome(state).is_some()
+    }
+
+    /// The score (the game's own measure of who is ahead).
+    fn score(state: &Self::State) -> Self::Score;
+
+    /// Every legal move of the state.
+    fn legal_moves(state: &Self::State) -> Self::Moves;
+
+    /// Whether the step is legal, without playing it.
+    fn check(state: &Self::State, step: &Self::Step) -> Result<(), Self::Illegal>;
+
+    /// Plays one checked step; a refused step leaves `state` as it was.
+    fn play(state: &mut Self::State, step: Self::Step) -> Result<Self::Events, Self::Illegal>;
+
+    /// The AI's answer within `limits`, deterministic for a `seed` when no
+    /// time limit binds; `None` when the game is over.
+    fn suggest(
+        state: &Self::State,
+        question: &Self::Question,
+        limits: SearchLimits,
+        seed: u64,
+    ) -> Option<Self::Suggestion>;
+
+    /// The size of a state in cells (squares, track squares): what playing
+    /// or writing it costs, for the server's work budgets.
+    fn size(state: &Self::State) -> usize;
+}

@@ -1,0 +1,155 @@
+//! The Tank War as a [`Game`]: a state is a setup and a position, a step
+//! one round of both players' picks and the time they spent on them.
+
+use thiserror::Error;
+
+use super::rules::{
+    charge_clocks, check_pick, outcome, pickable, resolve_round, surviving, territory, Event,
+    Outcome, PickError,
+};
+use super::state::{Player, Position, Setup};
+use super::{ai, default_state};
+use crate::games::{Game, SearchLimits};
+
+/// A whole state: what never changes and what rounds change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    pub setup: Setup,
+    pub position: Position,
+}
+
+impl State {
+    /// The default setup (SPEC 3.1).
+    pub fn initial() -> State {
+        let (setup, position) = default_state();
+        State { setup, position }
+    }
+}
+
+/// One round: each player's pick by tank name (U's first) and the time
+/// each spent deciding, charged to the clocks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Round {
+    pub picks: [String; 2],
+    pub elapsed_ms: [u64; 2],
+}
+
+/// A refused pick and whose it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("{player}: {error}")]
+pub struct IllegalPick {
+    pub player: Player,
+    pub error: PickError,
+}
+
+/// Living tanks and owned squares per player (U's first): what decides a
+/// finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Score {
+    pub surviving: [usize; 2],
+    pub territory: [usize; 2],
+}
+
+/// The marker type of The Tank War's [`Game`] implementation.
+#[derive(Clone, Copy, Debug)]
+pub struct TankWar;
+
+impl TankWar {
+    /// The round's picks as tank ids, in the order the rules check them: a
+    /// finished game takes no round, then U's pick, then D's.
+    fn checked_picks(state: &State, round: &Round) -> Result<[usize; 2], IllegalPick> {
+        let State { setup, position } = state;
+        if outcome(setup, position).is_some() {
+            return Err(IllegalPick {
+                player: Player::U,
+                error: PickError::GameOver,
+            });
+        }
+        let mut ids = [0; 2];
+        for ((id, player), name) in ids.iter_mut().zip(Player::ALL).zip(&round.picks) {
+            *id = check_pick(setup, position, player, name)
+                .map_err(|error| IllegalPick { player, error })?;
+        }
+        Ok(ids)
+    }
+}
+
+impl Game for TankWar {
+    const ID: &'static str = "tank-war";
+    const AI_VERSION: u32 = ai::ENGINE_VERSION;
+
+    type State = State;
+    type Player = Player;
+    type Step = Round;
+    type Events = Vec<Event>;
+    type Illegal = IllegalPick;
+    type Outcome = Outcome;
+    type Score = Score;
+    /// The ids of the tanks each player may pick (U's first).
+    type Moves = [Vec<usize>; 2];
+    /// The player to pick for.
+    type Question = Player;
+    type Suggestion = ai::SearchResult;
+
+    fn initial() -> State {
+        State::initial()
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        outcome(&state.setup, &state.position)
+    }
+
+    fn score(state: &State) -> Score {
+        let per_player = |f: &dyn Fn(Player) -> usize| Player::ALL.map(f);
+        Score {
+            surviving: per_player(&|p| surviving(&state.setup, &state.position, p)),
+            territory: per_player(&|p| territory(&state.position, p)),
+        }
+    }
+
+    fn legal_moves(state: &State) -> [Vec<usize>; 2] {
+        Player::ALL.map(|p| pickable(&state.setup, &state.position, p))
+    }
+
+    /// A round whose clocks run out is legal whatever its picks: the
+    /// timeout ends the game before they are looked at.
+    fn check(state: &State, round: &Round) -> Result<(), IllegalPick> {
+        let mut charged = state.position.clone();
+        let over = outcome(&state.setup, &state.position).is_some();
+        if !over && !charge_clocks(&mut charged, round.elapsed_ms).is_empty() {
+            return Ok(());
+        }
+        Self::checked_picks(state, round).map(|_| ())
+    }
+
+    /// Rule 7 first: the clocks are charged and a timeout ends the game
+    /// without playing the picks; then both picks are checked (U's first)
+    /// and the round resolved.
+    fn play(state: &mut State, round: Round) -> Result<Vec<Event>, IllegalPick> {
+        let mut charged = state.position.clone();
+        if outcome(&state.setup, &state.position).is_none() {
+            let timeouts = charge_clocks(&mut charged, round.elapsed_ms);
+            if !timeouts.is_empty() {
+                state.position = charged;
+                return Ok(timeouts);
+            }
+        }
+        let ids = Self::checked_picks(state, &round)?;
+        state.position = charged;
+        Ok(resolve_round(&state.setup, &mut state.position, ids))
+    }
+
+    fn suggest(
+        state: &State,
+        player: &Player,
+        limits: SearchLimits,
+        seed: u64,
+    ) -> Option<ai::SearchResult> {
+        ai::search(&state.setup, &state.position, *player, limits, seed)
+    }
+
+    fn size(state: &State) -> usize {
+        let tracks: usize = state.setup.tanks.iter().map(|t| t.track.len()).sum();
+        state.setup.board.len() + tracks
+    }
+}
