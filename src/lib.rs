@@ -10,6 +10,7 @@
 pub mod api;
 pub mod cache;
 pub mod config;
+pub mod error;
 pub mod games;
 pub mod limits;
 pub mod metrics;

@@ -1,5 +1,7 @@
 //! Server-side limits that bound the work one request can cause.
 
+use crate::error::RequestError;
+
 /// Limits applied to every request; set from the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -77,19 +79,15 @@ impl Default for Limits {
 
 impl Limits {
     /// A replay of `len` moves or rounds is within the limit.
-    pub fn check_replay(
-        &self,
-        len: usize,
-        field: &str,
-    ) -> Result<(), crate::api::problem::ApiError> {
+    pub fn check_replay(&self, len: usize, field: &str) -> Result<(), RequestError> {
         if len > self.replay_max_moves {
-            return Err(crate::api::problem::ApiError::LimitExceeded {
-                detail: format!(
+            return Err(RequestError::limit_exceeded(
+                format!(
                     "{len} {field} are more than this server replays at once ({})",
                     self.replay_max_moves
                 ),
-                field: field.to_owned(),
-            });
+                field,
+            ));
         }
         Ok(())
     }
@@ -104,6 +102,19 @@ pub struct SearchSlots(std::sync::Arc<tokio::sync::Semaphore>);
 impl SearchSlots {
     pub fn new(slots: usize) -> SearchSlots {
         SearchSlots(std::sync::Arc::new(tokio::sync::Semaphore::new(slots)))
+    }
+
+    /// A slot, held until the permit is dropped, waiting at most the
+    /// configured time; `SERVICE_BUSY` when none frees up.
+    pub async fn take_within(
+        &self,
+        limits: &Limits,
+    ) -> Result<tokio::sync::OwnedSemaphorePermit, RequestError> {
+        self.take(std::time::Duration::from_millis(limits.search_wait_ms))
+            .await
+            .ok_or(RequestError::Busy {
+                retry_after_secs: 1,
+            })
     }
 
     /// A slot, held until the permit is dropped; `None` when none frees up

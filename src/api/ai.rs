@@ -2,13 +2,10 @@
 
 use std::fmt::Display;
 
-use actix_web::web;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use super::problem::ApiError;
-use crate::cache::AnswerCache;
-use crate::limits::{AiBudget, Limits, SearchSlots};
+use crate::limits::{AiBudget, Limits};
 
 /// Limits of one AI search. Each is clamped to the server's cap; with none
 /// given the search thinks for the default time (200 ms unless configured).
@@ -38,14 +35,6 @@ impl AiLimits {
     }
 }
 
-/// An AI answer that can say it came from the cache.
-pub trait CachedAnswer: Clone + Send + Sync + 'static {
-    fn mark_cached(&mut self);
-    /// The work the search did (positions or simulated rounds), for the
-    /// metrics.
-    fn nodes(&self) -> u64;
-}
-
 /// The cache key of an AI request: everything its answer depends on.
 pub fn cache_key(
     engine_version: u32,
@@ -59,31 +48,35 @@ pub fn cache_key(
     )
 }
 
-/// Answers from the cache, or runs `search` on the blocking pool in a
-/// search slot and caches its answer. `search` answers `None` when there is
-/// nothing to search (the game is over).
-pub async fn cached_search<A: CachedAnswer>(
-    cache: &AnswerCache<A>,
-    key: String,
-    slots: &SearchSlots,
-    limits: &Limits,
-    search: impl FnOnce() -> Option<A> + Send + 'static,
-) -> Result<Option<A>, ApiError> {
-    if let Some(mut hit) = cache.get(&key) {
-        hit.mark_cached();
-        return Ok(Some(hit));
-    }
-    let slot = ApiError::take_slot(slots, limits).await?;
-    let started = std::time::Instant::now();
-    let answer = web::block(move || {
-        let _slot = slot;
-        search()
-    })
-    .await
-    .map_err(|e| ApiError::Internal(format!("AI worker failed: {e}")))?;
-    if let Some(answer) = &answer {
-        cache.record_search(answer.nodes(), started.elapsed().as_secs_f64());
-        cache.insert(key, answer.clone());
-    }
-    Ok(answer)
+/// An `ai-move` answer as the cache keeps it: the game's fields, and the
+/// bookkeeping the generic flow fills in.
+pub trait AiAnswer: Clone + Send + Sync + 'static {
+    /// Marks the answer as served from the cache.
+    fn mark_cached(&mut self);
+    /// Records how long the search took.
+    fn set_time_ms(&mut self, time_ms: u64);
+    /// The work its search did (positions or simulated rounds), for the
+    /// metrics.
+    fn work(&self) -> u64;
 }
+
+/// Implements [`AiAnswer`] for an answer type with `cached` and `time_ms`
+/// fields and the named work counter.
+macro_rules! ai_answer {
+    ($answer:ident, work = $field:ident) => {
+        impl $crate::api::ai::AiAnswer for $answer {
+            fn mark_cached(&mut self) {
+                self.cached = true;
+            }
+
+            fn set_time_ms(&mut self, time_ms: u64) {
+                self.time_ms = time_ms;
+            }
+
+            fn work(&self) -> u64 {
+                self.$field
+            }
+        }
+    };
+}
+pub(crate) use ai_answer;

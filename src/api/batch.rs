@@ -72,10 +72,42 @@ pub struct BatchResponse {
 
 /// The ops a game's batch runs, and which of them are searches (bounded
 /// per batch by `batch_max_searches`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Ops {
-    pub all: &'static [&'static str],
-    pub searches: &'static [&'static str],
+    pub all: Vec<&'static str>,
+    pub searches: Vec<&'static str>,
+}
+
+impl Ops {
+    /// The operation's description in the OpenAPI document.
+    pub fn description(&self) -> String {
+        let list = |ops: &[&str], last: &str| {
+            let quoted: Vec<String> = ops.iter().map(|op| format!("`{op}`")).collect();
+            match quoted.split_last() {
+                Some((tail, [])) => tail.clone(),
+                Some((tail, head)) => format!("{} {last} {tail}", head.join(", ")),
+                None => String::new(),
+            }
+        };
+        let searches = list(&self.searches, "and");
+        let how = if self.searches.len() == 1 {
+            format!("{searches} runs as its endpoint does, through the answer cache and in the shared search slots, so a busy server answers it `SERVICE_BUSY`.")
+        } else {
+            format!("{searches} run as their endpoints do, in the shared search slots (and, for `ai-move`, through the answer cache), so a busy server answers them `SERVICE_BUSY`.")
+        };
+        format!(
+            "Each request is an object with `op` ({}) and the fields of that endpoint's body. \
+Each result is what the endpoint answers: its 200 body, or its problem document (`status`, \
+`code`, …) with `field` prefixed by `requests[i].` (`requests[i]` when the endpoint names none); \
+a failed request does not stop the others. A request that is not an object or has no known `op` \
+is a `BAD_REQUEST` result. {how}\n\n\
+A batch holds at most 256 requests (`--batch-max-requests`), at most 4 of them {} \
+(`--batch-max-searches`). With `Content-Type: application/x-ndjson` the body is one request a \
+line and the answer one result a line; `i` then counts the non-blank lines.",
+            list(&self.all, "or"),
+            list(&self.searches, "or"),
+        )
+    }
 }
 
 /// A batch body: JSON decoded as `T` (a type declared with
@@ -149,7 +181,7 @@ pub fn not_dispatched(op: &str) -> ApiError {
 pub async fn run<T, F, Fut>(
     body: BatchBody<T>,
     limits: &Limits,
-    ops: Ops,
+    ops: &Ops,
     mut dispatch: F,
 ) -> Result<HttpResponse, ApiError>
 where
@@ -173,7 +205,7 @@ where
 fn check_caps(
     requests: &[Result<Value, ApiError>],
     limits: &Limits,
-    ops: Ops,
+    ops: &Ops,
 ) -> Result<(), ApiError> {
     let too_many = |detail: String| ApiError::LimitExceeded {
         detail,
@@ -202,7 +234,7 @@ fn check_caps(
 }
 
 /// A request's op (one of `ops.all`) and its other fields.
-fn split_op(request: Value, ops: Ops) -> Result<(&'static str, Value), ApiError> {
+fn split_op(request: Value, ops: &Ops) -> Result<(&'static str, Value), ApiError> {
     let Value::Object(mut fields) = request else {
         return Err(ApiError::bad_request(
             "each request must be an object with `op`",

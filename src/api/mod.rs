@@ -5,9 +5,11 @@
 pub mod ai;
 pub mod batch;
 pub mod cobi_tank_wars;
+pub mod game;
 pub mod json;
 pub mod meta;
 pub mod problem;
+mod routes;
 pub mod svg;
 pub mod tank_battle;
 pub mod tank_war;
@@ -23,8 +25,13 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use crate::cache::{AnswerCache, CacheConfig};
 use crate::config::CorsOrigins;
+use crate::games::cobi_tank_wars::CobiTankWars;
+use crate::games::tank_battle::TankBattle;
+use crate::games::tank_war::TankWar;
+use crate::games::Game;
 use crate::limits::{Limits, SearchSlots};
 use crate::metrics::Metrics;
+use game::GameApi;
 use problem::ApiError;
 
 /// The CORS middleware for `origins`: simple and preflighted GET and POST
@@ -51,9 +58,9 @@ fn cors(origins: &CorsOrigins) -> actix_cors::Cors {
 #[derive(Clone)]
 pub struct AppState {
     pub limits: Limits,
-    pub tank_battle_ai: AnswerCache<tank_battle::AiMoveResponse>,
-    pub tank_war_ai: AnswerCache<tank_war::AiMoveResponse>,
-    pub cobi_tank_wars_ai: AnswerCache<cobi_tank_wars::AiMoveResponse>,
+    pub tank_battle_ai: AnswerCache<<TankBattle as GameApi>::AiMoveResponse>,
+    pub tank_war_ai: AnswerCache<<TankWar as GameApi>::AiMoveResponse>,
+    pub cobi_tank_wars_ai: AnswerCache<<CobiTankWars as GameApi>::AiMoveResponse>,
     /// Slots for AI searches and perft, shared by every worker.
     pub searches: SearchSlots,
     pub metrics: Metrics,
@@ -66,9 +73,9 @@ impl AppState {
         let metrics = Metrics::new();
         AppState {
             limits,
-            tank_battle_ai: AnswerCache::new(tank_battle::TAG, cache).with_metrics(metrics.clone()),
-            tank_war_ai: AnswerCache::new(tank_war::TAG, cache).with_metrics(metrics.clone()),
-            cobi_tank_wars_ai: AnswerCache::new(cobi_tank_wars::TAG, cache)
+            tank_battle_ai: AnswerCache::new(TankBattle::ID, cache).with_metrics(metrics.clone()),
+            tank_war_ai: AnswerCache::new(TankWar::ID, cache).with_metrics(metrics.clone()),
+            cobi_tank_wars_ai: AnswerCache::new(CobiTankWars::ID, cache)
                 .with_metrics(metrics.clone()),
             searches: SearchSlots::new(limits.max_concurrent_searches),
             metrics,
@@ -112,12 +119,13 @@ States are JSON (board size, vehicles with id, owner, square, armor and card slo
 )]
 struct ApiDoc;
 
-/// Registers every documented route.
+/// Registers every documented route: each game's under `/v1/{game}`.
 fn routes(cfg: &mut ServiceConfig) {
+    let game = |id: &str| scope(format!("/v1/{id}").as_str());
     cfg.configure(meta::configure)
-        .service(scope(tank_battle::SCOPE).configure(tank_battle::configure))
-        .service(scope(tank_war::SCOPE).configure(tank_war::configure))
-        .service(scope(cobi_tank_wars::SCOPE).configure(cobi_tank_wars::configure));
+        .service(game(TankBattle::ID).configure(tank_battle::configure))
+        .service(game(TankWar::ID).configure(tank_war::configure))
+        .service(game(CobiTankWars::ID).configure(cobi_tank_wars::configure));
 }
 
 /// The OpenAPI document of the service.

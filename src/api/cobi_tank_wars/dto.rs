@@ -1,0 +1,484 @@
+//! The DTOs of `/v1/cobi-tank-wars`: request and answer bodies with their
+//! field descriptions and examples, as the OpenAPI document shows them.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::api::ai::AiLimits;
+use crate::api::batch::{self as batching};
+use crate::api::game::JsonState;
+use crate::games::cobi_tank_wars::{CobiTankWars, OrderFault, Player, State};
+
+/// A player; the state's `first` executes first in each card slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
+#[schema(as = CobiTankWarsPlayerName)]
+pub enum PlayerName {
+    P1,
+    P2,
+}
+
+impl From<PlayerName> for Player {
+    fn from(p: PlayerName) -> Player {
+        match p {
+            PlayerName::P1 => Player::P1,
+            PlayerName::P2 => Player::P2,
+        }
+    }
+}
+
+impl From<Player> for PlayerName {
+    fn from(p: Player) -> PlayerName {
+        match p {
+            Player::P1 => PlayerName::P1,
+            Player::P2 => PlayerName::P2,
+        }
+    }
+}
+
+/// A vehicle on the board.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = CobiTankWarsVehicle)]
+pub struct VehicleDto {
+    /// Unique among all vehicles.
+    #[schema(example = "P1-1")]
+    pub id: String,
+    pub owner: PlayerName,
+    /// Its square: file letter (`a` = column 1) and row (1 = bottom).
+    #[schema(example = "c1")]
+    pub square: String,
+    /// Armor points, at least 1; the vehicle is destroyed at 0.
+    #[schema(example = 3)]
+    pub armor: i64,
+    /// Card position 1 (top) to 3 (bottom), distinct per player: the
+    /// order in which its command is executed.
+    #[schema(example = 1)]
+    pub slot: i64,
+}
+
+/// A count or total per player.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = CobiTankWarsPerPlayer)]
+pub struct PerPlayer {
+    #[serde(rename = "P1", default)]
+    #[schema(example = 0)]
+    pub p1: u32,
+    #[serde(rename = "P2", default)]
+    #[schema(example = 0)]
+    pub p2: u32,
+}
+
+fn default_first() -> PlayerName {
+    PlayerName::P1
+}
+
+/// A whole state of the game between rounds.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = CobiTankWarsState)]
+pub struct StateDto {
+    /// Columns, 2 to 26 (files `a`..).
+    #[schema(example = 8)]
+    pub cols: u32,
+    /// Rows, 2 to 26 (row 1 at the bottom).
+    #[schema(example = 8)]
+    pub rows: u32,
+    /// The player who executes first in each slot (P1 when absent).
+    #[serde(default = "default_first")]
+    pub first: PlayerName,
+    /// At most 3 vehicles a player, on distinct squares.
+    pub vehicles: Vec<VehicleDto>,
+    /// Squares with an artillery token (each costs the first vehicle that
+    /// enters it 1 armor).
+    #[serde(default)]
+    #[schema(example = json!(["d4"]))]
+    pub artillery: Vec<String>,
+    /// Squares with a support token (a vehicle stopping there takes it and
+    /// its owner draws a support card).
+    #[serde(default)]
+    #[schema(example = json!(["e5"]))]
+    pub support: Vec<String>,
+    /// Squares with a gunfire token, placed for this round (each costs the
+    /// vehicle standing there after movement 1 armor).
+    #[serde(default)]
+    #[schema(example = json!(["c3"]))]
+    pub gunfire: Vec<String>,
+    /// Support cards drawn so far (0 each when absent).
+    #[serde(default)]
+    pub support_cards: PerPlayer,
+    /// Rounds played (0 when absent).
+    #[serde(default)]
+    pub round: u32,
+}
+
+/// A vehicle's command: a direction and a distance.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = CobiTankWarsOrder)]
+pub struct OrderDto {
+    /// `N` (towards higher rows), `E`, `S` or `W`.
+    #[schema(example = "N")]
+    pub dir: String,
+    /// 1, 2 or 3 squares.
+    #[schema(example = 2)]
+    pub dist: i64,
+}
+
+/// One order per vehicle of each player, by vehicle id.
+#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = CobiTankWarsOrders)]
+pub struct OrdersDto {
+    #[serde(rename = "P1", default)]
+    #[schema(example = json!({"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "W", "dist": 1}}))]
+    pub p1: BTreeMap<String, OrderDto>,
+    #[serde(rename = "P2", default)]
+    #[schema(example = json!({"P2-1": {"dir": "S", "dist": 3}, "P2-2": {"dir": "S", "dist": 1}, "P2-3": {"dir": "E", "dist": 1}}))]
+    pub p2: BTreeMap<String, OrderDto>,
+}
+
+/// A state.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"state": example_state()}))]
+#[schema(as = CobiTankWarsStateRequest)]
+pub struct StateRequest {
+    pub state: StateDto,
+}
+
+/// `initial` answers a state; `score` takes one.
+pub type InitialResponse = StateDto;
+pub type ScoreRequest = StateRequest;
+
+/// A state and, optionally, one player.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"state": example_state(), "player": "P1"}))]
+#[schema(as = CobiTankWarsLegalMovesRequest)]
+pub struct LegalMovesRequest {
+    pub state: StateDto,
+    /// Only list this player's orders.
+    #[serde(default)]
+    pub player: Option<PlayerName>,
+}
+
+/// An order whose destination is on the board.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = CobiTankWarsLegalOrder)]
+pub struct LegalOrderDto {
+    #[schema(example = "N")]
+    pub dir: &'static str,
+    #[schema(example = 2)]
+    pub dist: u8,
+    /// The destination.
+    #[schema(example = "c3")]
+    pub to: String,
+    /// Whether another vehicle stands on `to` now: the order is cancelled
+    /// unless that vehicle moves away first.
+    pub blocked_now: bool,
+}
+
+/// Per player, per vehicle id, the orders whose destination is on the
+/// board (by direction N, E, S, W, then distance); empty when the game is
+/// over.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = CobiTankWarsLegalMovesResponse)]
+pub struct LegalMovesResponse {
+    #[serde(rename = "P1", skip_serializing_if = "Option::is_none")]
+    pub p1: Option<BTreeMap<String, Vec<LegalOrderDto>>>,
+    #[serde(rename = "P2", skip_serializing_if = "Option::is_none")]
+    pub p2: Option<BTreeMap<String, Vec<LegalOrderDto>>>,
+}
+
+/// Orders to check against a state.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"state": example_state(), "orders": example_orders()}))]
+#[schema(as = CobiTankWarsValidateRequest)]
+pub struct ValidateRequest {
+    pub state: StateDto,
+    pub orders: OrdersDto,
+}
+
+/// Why orders are refused.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = CobiTankWarsOrderReason)]
+pub struct OrderReason {
+    /// The player whose orders are at fault (absent for `GAME_OVER`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<PlayerName>,
+    /// The vehicle id the order is for, or the vehicle without one (absent
+    /// for `GAME_OVER`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "P1-2")]
+    pub vehicle: Option<String>,
+    /// `GAME_OVER`, `NO_SUCH_VEHICLE`, `MISSING_ORDER`, `BAD_DIRECTION` or
+    /// `BAD_DISTANCE`.
+    #[schema(example = "MISSING_ORDER")]
+    pub code: &'static str,
+    #[schema(example = "every vehicle of each player needs exactly one order")]
+    pub message: String,
+}
+
+/// Whether the orders are legal, with every reason they are not (P1's
+/// first, by vehicle id).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = CobiTankWarsValidateResponse)]
+pub struct ValidateResponse {
+    pub legal: bool,
+    pub reasons: Vec<OrderReason>,
+}
+
+/// A round to play.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"state": example_state(), "orders": example_orders(), "seed": 42}))]
+#[schema(as = CobiTankWarsApplyRequest)]
+pub struct ApplyRequest {
+    pub state: StateDto,
+    pub orders: OrdersDto,
+    /// Seeds the supply drop (SplitMix64); 0 when absent.
+    #[serde(default)]
+    #[schema(example = 42)]
+    pub seed: Option<u64>,
+}
+
+/// Something that happened in the round, in order: each vehicle's move (or
+/// cancellation), its artillery hits and its destruction or support token;
+/// then the gunfire; then the supply drop.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[schema(as = CobiTankWarsEvent)]
+pub enum EventDto {
+    /// The vehicle executed its command.
+    Moved {
+        vehicle: String,
+        from: String,
+        to: String,
+    },
+    /// The command was cancelled whole: its destination is off the board
+    /// (`to` null) or was occupied. The vehicle stayed on `at`.
+    Cancelled {
+        vehicle: String,
+        at: String,
+        to: Option<String>,
+    },
+    /// The vehicle entered an artillery token's square: 1 armor lost, the
+    /// token removed.
+    ArtilleryHit { vehicle: String, square: String },
+    /// The vehicle stopped on a support token: the token removed, its
+    /// owner drew a support card.
+    SupportTaken {
+        vehicle: String,
+        square: String,
+        player: PlayerName,
+    },
+    /// A gunfire token hit the vehicle standing on its square: 1 armor lost.
+    GunfireHit { vehicle: String, square: String },
+    /// The vehicle's armor reached 0 and it was removed.
+    Destroyed { vehicle: String, square: String },
+    /// A support token was dropped on a free square.
+    SupplyDrop { square: String },
+}
+
+/// The state after the round and how the game stands.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = CobiTankWarsApplyResponse)]
+pub struct ApplyResponse {
+    pub state: StateDto,
+    pub events: Vec<EventDto>,
+    /// Whether a player has no vehicles left.
+    pub finished: bool,
+    /// The player who still has vehicles when the other has none.
+    pub winner: Option<PlayerName>,
+    /// Neither player has vehicles.
+    pub draw: bool,
+}
+
+/// How the game stands.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = CobiTankWarsScoreResponse)]
+pub struct ScoreResponse {
+    /// Vehicles left.
+    pub vehicles: PerPlayer,
+    /// Armor points of all vehicles left.
+    pub armor: PerPlayer,
+    /// Support cards drawn.
+    pub support_cards: PerPlayer,
+    pub finished: bool,
+    pub winner: Option<PlayerName>,
+    pub draw: bool,
+}
+
+/// One round of a replay.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = CobiTankWarsReplayRound)]
+pub struct ReplayRound {
+    pub orders: OrdersDto,
+    /// Gunfire tokens placed for this round before the orders are executed
+    /// (added to the state's).
+    #[serde(default)]
+    #[schema(example = json!(["e6"]))]
+    pub gunfire: Vec<String>,
+    /// Seeds this round's supply drop; 0 when absent.
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// A game to replay.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"rounds": [
+    {"orders": example_orders(), "gunfire": ["e6"], "seed": 1},
+    {"orders": {"P1": {"P1-1": {"dir": "N", "dist": 3}, "P1-2": {"dir": "E", "dist": 1}, "P1-3": {"dir": "N", "dist": 1}},
+                "P2": {"P2-1": {"dir": "W", "dist": 1}, "P2-2": {"dir": "S", "dist": 2}, "P2-3": {"dir": "S", "dist": 1}}}, "seed": 2}
+]}))]
+#[schema(as = CobiTankWarsReplayRequest)]
+pub struct ReplayRequest {
+    /// The start state; the default one when absent.
+    #[serde(default)]
+    pub start: Option<StateDto>,
+    pub rounds: Vec<ReplayRound>,
+}
+
+/// The states a game passed through.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = CobiTankWarsReplayResponse)]
+pub struct ReplayResponse {
+    /// The state after each round.
+    pub states: Vec<StateDto>,
+    /// How the game stands after the last round.
+    #[serde(rename = "final")]
+    pub final_state: ScoreResponse,
+}
+
+crate::api::game::replay_answer!(ReplayResponse, states);
+
+/// A state to find orders for.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"state": example_state(), "player": "P1", "gunfire_tokens": 2, "limits": {"max_nodes": 20000}, "seed": 7}))]
+#[schema(as = CobiTankWarsAiMoveRequest)]
+pub struct AiMoveRequest {
+    pub state: StateDto,
+    /// The player to give orders for.
+    pub player: PlayerName,
+    /// Gunfire squares to suggest, 0 to 8 (1 when absent).
+    #[serde(default)]
+    #[schema(example = 2)]
+    pub gunfire_tokens: Option<u32>,
+    /// `max_nodes` bounds the simulated rounds, `max_depth` the halving
+    /// rounds.
+    #[serde(default)]
+    pub limits: Option<AiLimits>,
+    /// Seeds the sampling of the enemy's orders; 0 when absent.
+    #[serde(default)]
+    #[schema(example = 7)]
+    pub seed: Option<u64>,
+}
+
+/// A suggested gunfire square.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = CobiTankWarsGunfireTarget)]
+pub struct GunfireTargetDto {
+    #[schema(example = "e6")]
+    pub square: String,
+    /// Share of the sampled enemy orders that stopped an enemy vehicle
+    /// there.
+    #[schema(example = 0.25)]
+    pub probability: f64,
+}
+
+/// The AI's orders and gunfire squares.
+#[derive(Clone, Debug, Default, Serialize, ToSchema)]
+#[schema(as = CobiTankWarsAiMoveResponse)]
+pub struct AiMoveResponse {
+    /// One order per vehicle of the player.
+    #[schema(example = json!({"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "N", "dist": 3}}))]
+    pub orders: BTreeMap<String, OrderDto>,
+    /// Squares for the player's gunfire tokens, most promising first; none
+    /// where the player's own vehicles stop as often as the enemy's.
+    pub gunfire: Vec<GunfireTargetDto>,
+    /// Mean change of the material balance for the player over the
+    /// samples: armor plus 3 a vehicle, 2 a support card, 100 a won game.
+    #[schema(example = 0.5)]
+    pub value: f64,
+    /// Joint orders of the player's vehicles considered.
+    #[schema(example = 1331)]
+    pub candidates: usize,
+    /// Sampled enemy orders the chosen orders were played against.
+    #[schema(example = 64)]
+    pub samples: usize,
+    /// Rounds simulated.
+    #[schema(example = 20000)]
+    pub simulations: u64,
+    /// Search time, milliseconds (of the original search when `cached`).
+    pub time_ms: u64,
+    /// Whether the answer came from the cache.
+    pub cached: bool,
+}
+
+crate::api::ai::ai_answer!(AiMoveResponse, work = simulations);
+
+/// Query of `render.svg`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct RenderQuery {
+    /// The state as JSON (URL-encoded), as in the other endpoints' `state`;
+    /// the default state when absent.
+    #[param(example = json!(r#"{"cols":8,"rows":8,"vehicles":[{"id":"P1-1","owner":"P1","square":"c1","armor":2,"slot":1},{"id":"P2-1","owner":"P2","square":"f8","armor":3,"slot":1}],"artillery":["d4"],"support":["e5"],"gunfire":["c3"]}"#))]
+    pub state: Option<String>,
+}
+
+/// A replay lists rounds and answers states.
+pub type ReplayStep = ReplayRound;
+pub type ReplayState = StateDto;
+
+batching::batch_request! {
+    /// Tank Wars requests to run in one round trip, in order.
+    #[schema(as = CobiTankWarsBatchRequest)]
+    BatchRequest, example = json!(batch_example())
+}
+
+fn batch_example() -> serde_json::Value {
+    let state = example_state();
+    let orders = example_orders();
+    serde_json::json!({"requests": [
+        {"op": "legal-moves", "state": state, "player": "P1"},
+        {"op": "validate", "state": state, "orders": orders},
+        {"op": "apply", "state": state, "orders": orders, "seed": 42},
+        {"op": "score", "state": state},
+        {"op": "ai-move", "state": state, "player": "P1", "limits": {"max_nodes": 2000}, "seed": 7},
+        {"op": "apply", "state": state, "orders": {"P1": orders["P1"]}},
+    ]})
+}
+
+pub(super) fn example_state() -> serde_json::Value {
+    let mut state = CobiTankWars::encode_state(&State::initial());
+    state.artillery = vec!["d4".into(), "c5".into()];
+    state.support = vec!["e5".into()];
+    state.gunfire = vec!["e6".into()];
+    serde_json::to_value(state).unwrap_or_default()
+}
+
+fn example_orders() -> serde_json::Value {
+    serde_json::json!({
+        "P1": {"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "W", "dist": 1}},
+        "P2": {"P2-1": {"dir": "S", "dist": 3}, "P2-2": {"dir": "S", "dist": 1}, "P2-3": {"dir": "E", "dist": 1}}
+    })
+}
+
+impl From<OrderFault> for OrderReason {
+    fn from(fault: OrderFault) -> OrderReason {
+        OrderReason {
+            player: fault.player.map(PlayerName::from),
+            vehicle: fault.vehicle,
+            code: fault.error.code(),
+            message: fault.error.to_string(),
+        }
+    }
+}

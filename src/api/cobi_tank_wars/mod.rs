@@ -1,0 +1,415 @@
+//! `/v1/cobi-tank-wars`: the HTTP face of the Tank Wars round resolver:
+//! its DTOs (states and orders travel as JSON), how they map onto the
+//! engine, and the documentation of its routes. The flows are the generic
+//! ones of `api::game`.
+
+mod dto;
+pub use dto::*;
+
+use std::collections::BTreeMap;
+
+use super::game::{AiRequest, GameApi, JsonState};
+use super::problem::ApiError;
+use crate::error::Refusal;
+use crate::games::cobi_tank_wars::{
+    ai, CobiTankWars, Event, IllegalOrders, Order, OrderData, OrderError, OrderFault, Player,
+    Question, Round, State, StateData, VehicleData,
+};
+use crate::games::grid::Cell;
+use crate::games::Game;
+use crate::limits::Limits;
+
+// ------------------------------------------------------------- codecs ---
+
+fn encode_order(order: Order) -> OrderDto {
+    OrderDto {
+        dir: order.dir.name().to_owned(),
+        dist: i64::from(order.dist),
+    }
+}
+
+fn decode_orders(orders: OrdersDto) -> [BTreeMap<String, OrderData>; 2] {
+    let data = |given: BTreeMap<String, OrderDto>| {
+        given
+            .into_iter()
+            .map(|(id, o)| {
+                let order = OrderData {
+                    dir: o.dir,
+                    dist: o.dist,
+                };
+                (id, order)
+            })
+            .collect()
+    };
+    [data(orders.p1), data(orders.p2)]
+}
+
+fn encode_event(event: Event) -> EventDto {
+    let sq = |c: Cell| c.to_string();
+    match event {
+        Event::Moved { vehicle, from, to } => EventDto::Moved {
+            vehicle,
+            from: sq(from),
+            to: sq(to),
+        },
+        Event::Cancelled { vehicle, at, to } => EventDto::Cancelled {
+            vehicle,
+            at: sq(at),
+            to: to.map(sq),
+        },
+        Event::ArtilleryHit { vehicle, square } => EventDto::ArtilleryHit {
+            vehicle,
+            square: sq(square),
+        },
+        Event::SupportTaken {
+            vehicle,
+            square,
+            player,
+        } => EventDto::SupportTaken {
+            vehicle,
+            square: sq(square),
+            player: player.into(),
+        },
+        Event::GunfireHit { vehicle, square } => EventDto::GunfireHit {
+            vehicle,
+            square: sq(square),
+        },
+        Event::Destroyed { vehicle, square } => EventDto::Destroyed {
+            vehicle,
+            square: sq(square),
+        },
+        Event::SupplyDrop { square } => EventDto::SupplyDrop { square: sq(square) },
+    }
+}
+
+/// Whether the game is over, the winner, whether it is drawn.
+fn status(state: &State) -> (bool, Option<PlayerName>, bool) {
+    match CobiTankWars::outcome(state) {
+        None => (false, None, false),
+        Some(winner) => (true, winner.map(PlayerName::from), winner.is_none()),
+    }
+}
+
+impl JsonState for CobiTankWars {
+    type StateDto = StateDto;
+
+    fn encode_state(state: &State) -> StateDto {
+        let squares = |cells: &[Cell]| cells.iter().map(Cell::to_string).collect();
+        StateDto {
+            cols: u32::from(state.board.cols),
+            rows: u32::from(state.board.rows),
+            first: state.first.into(),
+            vehicles: state
+                .vehicles
+                .iter()
+                .map(|v| VehicleDto {
+                    id: v.id.clone(),
+                    owner: v.owner.into(),
+                    square: v.square.to_string(),
+                    armor: i64::from(v.armor),
+                    slot: i64::from(v.slot),
+                })
+                .collect(),
+            artillery: squares(&state.artillery),
+            support: squares(&state.support),
+            gunfire: squares(&state.gunfire),
+            support_cards: PerPlayer {
+                p1: state.support_cards[0],
+                p2: state.support_cards[1],
+            },
+            round: state.round,
+        }
+    }
+
+    fn decode_state(dto: &StateDto, field: &str, _limits: &Limits) -> Result<State, ApiError> {
+        let data = StateData {
+            cols: dto.cols,
+            rows: dto.rows,
+            first: dto.first.into(),
+            vehicles: dto
+                .vehicles
+                .iter()
+                .map(|v| VehicleData {
+                    id: v.id.clone(),
+                    owner: v.owner.into(),
+                    square: v.square.clone(),
+                    armor: v.armor,
+                    slot: v.slot,
+                })
+                .collect(),
+            artillery: dto.artillery.clone(),
+            support: dto.support.clone(),
+            gunfire: dto.gunfire.clone(),
+            support_cards: [dto.support_cards.p1, dto.support_cards.p2],
+            round: dto.round,
+        };
+        State::from_data(&data).map_err(|e| ApiError::invalid_position(e, field))
+    }
+
+    fn draw(state: &State) -> String {
+        crate::render::cobi_tank_wars(state)
+    }
+}
+
+impl GameApi for CobiTankWars {
+    super::routes::dto_types!(json_state);
+
+    /// Every fault of the orders, not just the first.
+    fn run_validate(
+        request: ValidateRequest,
+        limits: &Limits,
+    ) -> Result<ValidateResponse, ApiError> {
+        let state = Self::decode_state(&request.state, "state", limits)?;
+        let round = Round {
+            orders: decode_orders(request.orders),
+            seed: 0,
+        };
+        let reasons: Vec<OrderReason> = match CobiTankWars::check(&state, &round) {
+            Ok(()) => Vec::new(),
+            Err(IllegalOrders(faults)) => faults.into_iter().map(OrderReason::from).collect(),
+        };
+        Ok(ValidateResponse {
+            legal: reasons.is_empty(),
+            reasons,
+        })
+    }
+
+    fn run_legal_moves(
+        request: LegalMovesRequest,
+        limits: &Limits,
+    ) -> Result<LegalMovesResponse, ApiError> {
+        let state = Self::decode_state(&request.state, "state", limits)?;
+        let moves = CobiTankWars::legal_moves(&state);
+        let list = |player: Player| {
+            let vehicles = moves.iter().filter_map(|(index, orders)| {
+                let v = state.vehicles.get(*index).filter(|v| v.owner == player)?;
+                let orders = orders
+                    .iter()
+                    .map(|l| LegalOrderDto {
+                        dir: l.order.dir.name(),
+                        dist: l.order.dist,
+                        to: l.to.to_string(),
+                        blocked_now: l.blocked_now,
+                    })
+                    .collect();
+                Some((v.id.clone(), orders))
+            });
+            vehicles.collect()
+        };
+        let wanted = |p: PlayerName| request.player.is_none_or(|asked| asked == p);
+        Ok(LegalMovesResponse {
+            p1: wanted(PlayerName::P1).then(|| list(Player::P1)),
+            p2: wanted(PlayerName::P2).then(|| list(Player::P2)),
+        })
+    }
+
+    fn decode_apply(request: ApplyRequest, limits: &Limits) -> Result<(State, Round), ApiError> {
+        let state = Self::decode_state(&request.state, "state", limits)?;
+        let round = Round {
+            orders: decode_orders(request.orders),
+            seed: request.seed.unwrap_or(0),
+        };
+        Ok((state, round))
+    }
+
+    fn encode_apply(after: &State, events: Vec<Event>) -> ApplyResponse {
+        let (finished, winner, draw) = status(after);
+        ApplyResponse {
+            state: Self::encode_state(after),
+            events: events.into_iter().map(encode_event).collect(),
+            finished,
+            winner,
+            draw,
+        }
+    }
+
+    fn encode_score(state: &State) -> ScoreResponse {
+        let (finished, winner, draw) = status(state);
+        let tally = CobiTankWars::score(state);
+        let per_player = |[p1, p2]: [u32; 2]| PerPlayer { p1, p2 };
+        ScoreResponse {
+            vehicles: per_player(tally.vehicles),
+            armor: per_player(tally.armor),
+            support_cards: per_player(tally.support_cards),
+            finished,
+            winner,
+            draw,
+        }
+    }
+
+    /// The round's gunfire tokens join the state's before its orders.
+    fn replay_step(
+        state: &mut State,
+        round: ReplayRound,
+        ply: usize,
+        limits: &Limits,
+    ) -> Result<Round, ApiError> {
+        if !round.gunfire.is_empty() {
+            let mut dto = Self::encode_state(state);
+            dto.gunfire.extend(round.gunfire);
+            *state = Self::decode_state(&dto, &format!("rounds[{ply}].gunfire"), limits)?;
+        }
+        Ok(Round {
+            orders: decode_orders(round.orders),
+            seed: round.seed.unwrap_or(0),
+        })
+    }
+
+    /// The first fault is the one a refused round reports.
+    fn refusal(illegal: IllegalOrders, ply: Option<usize>) -> Refusal {
+        let first = illegal.first();
+        Refusal::new(
+            first.error.code(),
+            "Illegal orders",
+            first.to_string(),
+            "orders",
+        )
+        .by(first.player)
+        .at_ply(ply)
+    }
+
+    fn game_over(_: &Question) -> Refusal {
+        let over = OrderFault {
+            player: None,
+            vehicle: None,
+            error: OrderError::GameOver,
+        };
+        Self::refusal(IllegalOrders(vec![over]), None)
+    }
+
+    fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {
+        let state = Self::decode_state(&request.state, "state", limits)?;
+        let tokens = request.gunfire_tokens.unwrap_or(1);
+        let gunfire_tokens = usize::try_from(tokens)
+            .ok()
+            .filter(|t| *t <= ai::MAX_GUNFIRE_TOKENS)
+            .ok_or_else(|| {
+                ApiError::bad_request(
+                    format!(
+                        "gunfire_tokens must be 0 to {}, not {tokens}",
+                        ai::MAX_GUNFIRE_TOKENS
+                    ),
+                    Some("gunfire_tokens".to_owned()),
+                )
+            })?;
+        let question = Question {
+            player: request.player.into(),
+            gunfire_tokens,
+        };
+        Ok(AiRequest::new(
+            state,
+            question,
+            request.limits,
+            request.seed,
+        ))
+    }
+
+    fn encode_ai(_: &State, s: ai::Suggestion) -> AiMoveResponse {
+        AiMoveResponse {
+            orders: s
+                .orders
+                .into_iter()
+                .map(|(id, order)| (id, encode_order(order)))
+                .collect(),
+            gunfire: s
+                .gunfire
+                .into_iter()
+                .map(|t| GunfireTargetDto {
+                    square: t.square.to_string(),
+                    probability: t.probability,
+                })
+                .collect(),
+            value: s.value,
+            candidates: s.candidates,
+            samples: s.samples,
+            simulations: s.simulations,
+            ..AiMoveResponse::default()
+        }
+    }
+}
+
+// ------------------------------------------------------------- routes ---
+
+super::routes::game_routes! {
+    game: CobiTankWars,
+    operation_prefix: "cobi_tank_wars",
+    initial: {
+        /// The default state: 8x8, three vehicles a side with 3 armor (P1 on c1,
+        /// d1, f1; P2 on f8, e8, c8; slots 1, 2, 3), no tokens, P1 first.
+        ok: "The default state",
+    },
+    legal_moves: {
+        /// Every order whose destination is on the board, per vehicle, with
+        /// whether the destination is occupied now.
+        ok: "Orders by player and vehicle",
+        bad_request: "`BAD_REQUEST` or `INVALID_POSITION`",
+    },
+    validate: {
+        /// Whether the orders are legal: one order per vehicle of each player, a
+        /// direction N, E, S or W, a distance 1 to 3; every fault gets a reason.
+        ok: "Legal, or the reasons",
+        bad_request: "`BAD_REQUEST` or `INVALID_POSITION`",
+    },
+    apply: {
+        /// Plays one round: movement in card order (artillery, support), gunfire,
+        /// the seeded supply drop.
+        ok: "The state after the round and the events",
+        bad_request: "`BAD_REQUEST` or `INVALID_POSITION`",
+        refused: "The orders are refused: `code` (`GAME_OVER`, `NO_SUCH_VEHICLE`, `MISSING_ORDER`, `BAD_DIRECTION`, `BAD_DISTANCE`) and `player` (P1's are checked first)",
+    },
+    score: {
+        /// Vehicles, armor and support cards per player, and whether the game is
+        /// over.
+        ok: "How the game stands",
+        bad_request: "`BAD_REQUEST` or `INVALID_POSITION`",
+    },
+    replay: {
+        /// Replays rounds from a start state (the default one when absent); each
+        /// round may first place gunfire tokens.
+        ///
+        /// The first refused round is a 422 with `ply`, its 0-based index.
+        ok: "The state after each round and the final standing",
+        bad_request: "`BAD_REQUEST`, `INVALID_POSITION` (also a round's gunfire square off the board or twice) or `LIMIT_EXCEEDED`",
+        refused: "Refused orders: `code`, `player` and `ply`",
+    },
+    ai_move: {
+        /// Suggests orders for every vehicle of one player and squares for its
+        /// gunfire tokens.
+        ///
+        /// Orders are hidden and revealed together, so this is a simulation, not a
+        /// game-tree search: the enemy's orders are sampled (seeded) from a model
+        /// of a sensible player, who takes support and avoids known artillery,
+        /// gunfire and occupied squares; every joint order of the player's vehicles
+        /// is played against the samples with the rules' own movement and gunfire,
+        /// and successive halving keeps the better half each round while doubling
+        /// the samples. Gunfire goes where the enemy most often stops against the
+        /// chosen orders. Bounded by time, simulations (`max_nodes`) and halving
+        /// rounds (`max_depth`); cached like the other AIs.
+        ok: "The orders, gunfire squares and expected value",
+        bad_request: "`BAD_REQUEST` (e.g. `gunfire_tokens` over 8) or `INVALID_POSITION`",
+        refused: "`GAME_OVER`",
+    },
+    render: {
+        /// The board as an SVG picture: vehicles in their owner's colour with id,
+        /// armor and card slot; artillery, support and gunfire tokens; labels, the
+        /// round, the first player and the support cards.
+        ///
+        /// ![The default state](/v1/cobi-tank-wars/render.svg)
+        bad_request: "`BAD_REQUEST` (`state` is not a state's JSON) or `INVALID_POSITION`",
+    },
+    extra: [],
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_round_trip() {
+        let dto = CobiTankWars::encode_state(&State::initial());
+        let back = CobiTankWars::decode_state(&dto, "state", &Limits::default()).unwrap();
+        assert_eq!(back, State::initial());
+        let example: StateDto = serde_json::from_value(example_state()).unwrap();
+        assert!(CobiTankWars::decode_state(&example, "state", &Limits::default()).is_ok());
+    }
+}

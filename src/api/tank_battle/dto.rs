@@ -1,0 +1,536 @@
+//! The DTOs of `/v1/tank-battle`: request and answer bodies with their
+//! field descriptions and examples, as the OpenAPI document shows them.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::api::ai::AiLimits;
+use crate::api::batch::{self as batching};
+use crate::games::tank_battle::{self as engine, IllegalMove, Move, Role, Side, SideScore, Square};
+
+/// A side of Tank Battle.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SideName {
+    White,
+    Black,
+}
+
+impl From<Side> for SideName {
+    fn from(side: Side) -> SideName {
+        match side {
+            Side::White => SideName::White,
+            Side::Black => SideName::Black,
+        }
+    }
+}
+
+/// Query of `initial`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct InitialQuery {
+    /// `standard` (the default) or 11 rows of layout notation, rank 11
+    /// first, separated by `/`.
+    #[param(example = "standard")]
+    pub layout: Option<String>,
+}
+
+/// Query of `render.svg`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct RenderQuery {
+    /// The position in TBN; the layout's start position when absent.
+    #[param(example = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0")]
+    pub position: Option<String>,
+    /// `standard` (the default) or layout notation.
+    #[param(example = "standard")]
+    pub layout: Option<String>,
+    /// The move that led to the position, drawn as an arrow (not checked
+    /// against the position before it).
+    #[param(example = "k3-k4")]
+    pub last_move: Option<String>,
+    /// A square: its tank is framed and a dot marks each of its legal
+    /// moves (none when it holds no tank of the side to move).
+    #[param(example = "j4")]
+    pub moves_from: Option<String>,
+}
+
+/// The start position of a layout.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InitialResponse {
+    /// TBN of the start position: commanders on their commander starts,
+    /// normal tanks on the other base squares, White to move.
+    #[schema(example = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0")]
+    pub position: String,
+    /// The layout in layout notation (11 rows, rank 11 first).
+    #[schema(
+        example = "Bbbbb....../bbbb..#..../bbb..#...../bb.#....#../....~~~..../.#..~~~..#./....~~~..../..#....#.ww/.....#..www/....#..wwww/......wwwwW"
+    )]
+    pub layout: String,
+}
+
+/// A position and its layout.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "position": engine::INITIAL_TBN,
+    "layout": "standard"
+}))]
+pub struct PositionRequest {
+    /// Position in TBN: `<placement> <side> <ply>`.
+    pub position: String,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    pub layout: Option<String>,
+}
+
+/// A position, its layout, and optionally one tank to list moves for.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "position": engine::INITIAL_TBN,
+    "layout": "standard",
+    "from": "j4"
+}))]
+pub struct LegalMovesRequest {
+    /// Position in TBN: `<placement> <side> <ply>`.
+    pub position: String,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    pub layout: Option<String>,
+    /// Only list the moves of the tank on this square (e.g. `j4`).
+    #[serde(default)]
+    pub from: Option<String>,
+}
+
+/// One legal move.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MoveEntry {
+    /// Canonical notation: `from-to`, or `fromxto` for a capture.
+    #[serde(rename = "move", serialize_with = "move_text")]
+    #[schema(value_type = String, example = "j4-j5")]
+    pub notation: Move,
+    #[serde(serialize_with = "square_text")]
+    #[schema(value_type = String, example = "j4")]
+    pub from: Square,
+    #[serde(serialize_with = "square_text")]
+    #[schema(value_type = String, example = "j5")]
+    pub to: Square,
+    /// Whether the move removes an enemy tank.
+    pub capture: bool,
+}
+
+/// Notation straight into the JSON output: no `String`, no formatting
+/// machinery (legal-moves writes dozens of these per answer).
+fn square_text<S: serde::Serializer>(square: &Square, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(square.name())
+}
+
+fn move_text<S: serde::Serializer>(mv: &Move, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(mv.notation(&mut [0; 7]))
+}
+
+impl From<Move> for MoveEntry {
+    fn from(mv: Move) -> MoveEntry {
+        MoveEntry {
+            notation: mv,
+            from: mv.from,
+            to: mv.to,
+            capture: mv.is_capture(),
+        }
+    }
+}
+
+/// The legal moves, sorted by `from` (file, then rank), then by `to`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LegalMovesResponse {
+    pub moves: Vec<MoveEntry>,
+    /// Number of moves listed.
+    #[schema(example = 45)]
+    pub count: usize,
+}
+
+impl LegalMovesResponse {
+    /// The answer's JSON, byte for byte what serde writes, written
+    /// directly: square names and move notation are ASCII letters, digits,
+    /// `-` and `x`, so nothing needs escaping, and this hot path (dozens
+    /// of moves an answer) skips serde's per-string escaping loop.
+    pub fn to_json(&self) -> Vec<u8> {
+        const ENTRY: usize = r#"{"move":"a11xk11","from":"a11","to":"k11","capture":false},"#.len();
+        let mut out = Vec::with_capacity(32 + ENTRY * self.moves.len());
+        out.extend_from_slice(b"{\"moves\":[");
+        for (i, entry) in self.moves.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            for (key, value) in [
+                (&b"{\"move\":\""[..], entry.notation.notation(&mut [0; 7])),
+                (b"\",\"from\":\"", entry.from.name()),
+                (b"\",\"to\":\"", entry.to.name()),
+            ] {
+                out.extend_from_slice(key);
+                out.extend_from_slice(value.as_bytes());
+            }
+            out.extend_from_slice(if entry.capture {
+                b"\",\"capture\":true}"
+            } else {
+                b"\",\"capture\":false}"
+            });
+        }
+        out.extend_from_slice(b"],\"count\":");
+        out.extend_from_slice(self.count.to_string().as_bytes());
+        out.push(b'}');
+        out
+    }
+}
+
+/// A position, its layout and a move.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "position": engine::INITIAL_TBN,
+    "layout": "standard",
+    "move": "j4-j5"
+}))]
+pub struct MoveRequest {
+    /// Position in TBN: `<placement> <side> <ply>`.
+    pub position: String,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    pub layout: Option<String>,
+    /// Two squares with `-`, `x` or nothing between them, either case:
+    /// `j4-j5`, `d10xd4`, `J4J5`.
+    #[serde(rename = "move")]
+    pub notation: String,
+}
+
+/// Why a move is illegal.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReasonBody {
+    /// Stable reason code, the first that applies in the order of SPEC 2.6:
+    /// `GAME_OVER`, `NO_TANK_AT_FROM`, `NOT_YOUR_TANK`, `NOT_A_LINE`, `MINE`,
+    /// `CONTAMINATED`, `LOCKED_IN_ENEMY_BASE`, `PATH_BLOCKED`,
+    /// `OWN_TANK_AT_TO`, `CAPTURE_IN_CONTAMINATED`.
+    #[schema(example = "CONTAMINATED")]
+    pub code: String,
+    /// The rule in words.
+    #[schema(example = "only a commander may enter or pass a contaminated square (g7)")]
+    pub message: String,
+    /// The square where the move failed: the walked square for path reasons,
+    /// `from` for `NO_TANK_AT_FROM` and `NOT_YOUR_TANK`; absent for
+    /// `GAME_OVER` and `NOT_A_LINE`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "g7")]
+    pub square: Option<String>,
+}
+
+impl From<IllegalMove> for ReasonBody {
+    fn from(err: IllegalMove) -> ReasonBody {
+        ReasonBody {
+            code: err.reason.code().to_owned(),
+            message: err.message(),
+            square: err.square.map(|sq| sq.to_string()),
+        }
+    }
+}
+
+/// `validate` and `apply` take a move.
+pub type ValidateRequest = MoveRequest;
+pub type ApplyRequest = MoveRequest;
+/// `score` takes a position.
+pub type ScoreRequest = PositionRequest;
+
+/// Whether a move is legal: `{"legal":true,"move"}` or
+/// `{"legal":false,"reason"}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ValidateResponse {
+    pub legal: bool,
+    /// The move in canonical notation, when legal.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    #[schema(example = "j4-j5")]
+    pub notation: Option<String>,
+    /// The first rule the move breaks, when illegal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<ReasonBody>,
+}
+
+/// The tank a capture removed.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Captured {
+    #[schema(example = "d4")]
+    pub square: String,
+    pub kind: TankKind,
+    /// The side the captured tank belonged to.
+    pub side: SideName,
+}
+
+/// The kind of a tank.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TankKind {
+    Tank,
+    Commander,
+}
+
+impl From<Role> for TankKind {
+    fn from(role: Role) -> TankKind {
+        match role {
+            Role::Tank => TankKind::Tank,
+            Role::Commander => TankKind::Commander,
+        }
+    }
+}
+
+/// Both sides' current score (rule 8).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ScorePair {
+    #[schema(example = 14)]
+    pub white: u32,
+    #[schema(example = 14)]
+    pub black: u32,
+}
+
+/// The position after a move, and the game's state there.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ApplyResponse {
+    /// TBN after the move (canonical).
+    #[schema(example = "ctttt6/tttt7/ttt8/tt9/11/11/9T1/10T/8TTT/7TTTT/6TTTTC b 1")]
+    pub position: String,
+    /// The move in canonical notation.
+    #[serde(rename = "move")]
+    #[schema(example = "j4-j5")]
+    pub notation: String,
+    /// The captured tank, or null.
+    pub captured: Option<Captured>,
+    /// Whether the game is over after the move (rule 7).
+    pub finished: bool,
+    /// The winner of a finished game by score; null while it goes on or on
+    /// a draw.
+    pub winner: Option<SideName>,
+    /// Whether a finished game is drawn (equal scores).
+    pub draw: bool,
+    pub score: ScorePair,
+}
+
+/// Points of one side by source; they add up to its score.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Breakdown {
+    /// 3 if its commander stands on the opponent's commander start, else 0.
+    pub commander_on_start: u32,
+    /// 2 if its commander stands elsewhere in the opponent's base, else 0.
+    pub commander_in_base: u32,
+    /// 2 points per normal tank in the opponent's base.
+    pub tanks_in_base: u32,
+    /// 1 point per other surviving tank (the commander included).
+    pub tanks_on_field: u32,
+}
+
+impl From<SideScore> for Breakdown {
+    fn from(s: SideScore) -> Breakdown {
+        Breakdown {
+            commander_on_start: s.commander_on_start,
+            commander_in_base: s.commander_in_base,
+            tanks_in_base: s.tanks_in_base,
+            tanks_on_field: s.tanks_on_field,
+        }
+    }
+}
+
+/// Breakdown of both sides' points.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BreakdownPair {
+    pub white: Breakdown,
+    pub black: Breakdown,
+}
+
+/// The score of a position and whether (and how) the game is over.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ScoreResponse {
+    pub score: ScorePair,
+    /// Whether the game is over (rule 7).
+    pub finished: bool,
+    /// Winner of a finished game; null while it goes on or on a draw.
+    pub winner: Option<SideName>,
+    /// Whether a finished game is drawn.
+    pub draw: bool,
+    pub breakdown: BreakdownPair,
+}
+
+/// A game to replay: a start position and moves.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "layout": "standard",
+    "moves": ["k4-k5", "a8-a7", "k5-k6"]
+}))]
+pub struct ReplayRequest {
+    /// Start position in TBN; the layout's initial position when absent.
+    #[serde(default)]
+    pub start: Option<String>,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    pub layout: Option<String>,
+    /// Moves in order, in move notation.
+    pub moves: Vec<String>,
+}
+
+/// The positions a game passed through.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplayResponse {
+    /// TBN after each move, in order.
+    pub positions: Vec<String>,
+    /// Score and state of the last position.
+    #[serde(rename = "final")]
+    pub final_state: ScoreResponse,
+}
+
+crate::api::game::replay_answer!(ReplayResponse, positions);
+
+/// A perft request.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "position": engine::INITIAL_TBN,
+    "layout": "standard",
+    "depth": 3,
+    "divide": true
+}))]
+pub struct PerftRequest {
+    /// Position in TBN: `<placement> <side> <ply>`.
+    pub position: String,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    pub layout: Option<String>,
+    /// Depth in plies, 0 up to the server's cap (default 5).
+    #[schema(example = 3)]
+    pub depth: u32,
+    /// Also report the count below each legal move.
+    #[serde(default)]
+    pub divide: bool,
+}
+
+/// Leaf count of the legal-move tree.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PerftResponse {
+    /// perft(depth): 1 at depth 0; 0 for a finished position at depth 1 or
+    /// more; else the sum over legal moves of the child's perft(depth - 1).
+    #[schema(example = 108097)]
+    pub nodes: u64,
+    /// When asked: perft(depth - 1) below each legal move, keyed by its
+    /// canonical notation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!({"j4-j5": 2350, "k4-k5": 2401}))]
+    pub divide: Option<BTreeMap<String, u64>>,
+}
+
+/// A position to find a move for.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "position": engine::INITIAL_TBN,
+    "layout": "standard",
+    "limits": {"max_depth": 4},
+    "seed": 1
+}))]
+pub struct AiMoveRequest {
+    /// Position in TBN: `<placement> <side> <ply>`.
+    pub position: String,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    pub layout: Option<String>,
+    #[serde(default)]
+    pub limits: Option<AiLimits>,
+    /// Breaks ties between equally good moves; 0 when absent.
+    #[serde(default)]
+    #[schema(example = 1)]
+    pub seed: Option<u64>,
+}
+
+/// The AI's move and what the search saw.
+#[derive(Clone, Debug, Default, Serialize, ToSchema)]
+pub struct AiMoveResponse {
+    /// The chosen move, canonical notation.
+    #[serde(rename = "move")]
+    #[schema(example = "k4-k9")]
+    pub notation: String,
+    /// Value for the side to move in centipoints (100 = one point of the
+    /// rule-8 score, with progress towards the enemy base counted in
+    /// fractions). Near ±1000000: a forced win or loss, 1000000 minus the
+    /// plies to the end.
+    #[schema(example = 38)]
+    pub evaluation: i32,
+    /// The last depth (plies) the search finished.
+    #[schema(example = 4)]
+    pub depth: u32,
+    /// Positions visited.
+    #[schema(example = 23817)]
+    pub nodes: u64,
+    /// The principal variation, starting with `move`.
+    #[schema(example = json!(["k4-k9", "b8-b7", "j4-j5", "a8-a7"]))]
+    pub pv: Vec<String>,
+    /// Time the search took, milliseconds (of the original search when
+    /// `cached`).
+    #[schema(example = 12)]
+    pub time_ms: u64,
+    /// Whether the answer came from the cache of earlier identical
+    /// requests (same layout, position, limits and seed).
+    pub cached: bool,
+}
+
+crate::api::ai::ai_answer!(AiMoveResponse, work = nodes);
+
+/// A move in move notation, as a replay lists it.
+pub type ReplayStep = String;
+/// TBN, as a replay answers each position.
+pub type ReplayState = String;
+
+batching::batch_request! {
+    /// Tank Battle requests to run in one round trip, in order.
+    #[schema(as = TankBattleBatchRequest)]
+    BatchRequest, example = json!(batch_example())
+}
+
+fn batch_example() -> serde_json::Value {
+    let position = engine::INITIAL_TBN;
+    serde_json::json!({"requests": [
+        {"op": "legal-moves", "position": position, "from": "j4"},
+        {"op": "validate", "position": position, "move": "j4-j5"},
+        {"op": "apply", "position": position, "move": "j4-j5"},
+        {"op": "score", "position": position},
+        {"op": "ai-move", "position": position, "limits": {"max_depth": 2}, "seed": 1},
+        {"op": "apply", "position": position, "move": "a8-a7"},
+    ]})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tank_battle::{Layout, Position};
+
+    #[test]
+    fn legal_moves_json_is_what_serde_writes() {
+        let layout = Layout::STANDARD;
+        let mut position = Position::initial(&layout);
+        let mut captures = 0;
+        for ply in 0..300 {
+            let moves = position.legal_moves_file_major(&layout);
+            captures += moves.iter().filter(|m| m.is_capture()).count();
+            let answer = LegalMovesResponse {
+                count: moves.len(),
+                moves: moves.iter().copied().map(MoveEntry::from).collect(),
+            };
+            assert_eq!(
+                String::from_utf8(answer.to_json()).unwrap(),
+                serde_json::to_string(&answer).unwrap(),
+                "ply {ply}"
+            );
+            match moves.get(ply * 7 % moves.len().max(1)) {
+                Some(mv) => position.play_unchecked(*mv),
+                None => break,
+            }
+        }
+        assert!(captures > 0, "the walk met no capture");
+    }
+}

@@ -1,0 +1,431 @@
+//! `/v1/tank-battle`: the HTTP face of the Tank Battle engine: its DTOs,
+//! how they map onto the engine, and the documentation of its routes. The
+//! flows are the generic ones of `api::game`; the rules live in
+//! `games::tank_battle`.
+
+mod dto;
+pub use dto::*;
+
+use actix_web::{get, post, web};
+use serde_json::Value;
+
+use super::batch as batching;
+use super::game::{AiRequest, Ctx, GameApi};
+use super::json::ApiJson;
+use super::problem::{ApiError, Problem};
+use crate::error::{NotationKind, Refusal};
+use crate::games::tank_battle::ai::SearchResult;
+use crate::games::tank_battle::{
+    self as engine, perft, IllegalMove, Layout, Move, MoveText, Notation, Outcome, ParseError,
+    Position, Score, Square, State, TankBattle,
+};
+use crate::games::Game;
+use crate::limits::{Limits, SearchSlots};
+
+// ------------------------------------------------------------- codecs ---
+
+/// A notation error as the 400 it is.
+fn notation(error: ParseError, field: &str, ply: Option<usize>) -> ApiError {
+    let (code, title) = match error.notation {
+        Notation::Position => ("BAD_POSITION", "Position notation is malformed"),
+        Notation::Layout => ("BAD_LAYOUT", "Layout is malformed"),
+        Notation::Move => ("BAD_MOVE_NOTATION", "Move notation is malformed"),
+    };
+    ApiError::Notation {
+        kind: NotationKind { code, title },
+        detail: error.to_string(),
+        field: field.to_owned(),
+        ply,
+    }
+}
+
+fn decode_layout(text: Option<&str>) -> Result<Layout, ApiError> {
+    match text {
+        None => Ok(Layout::STANDARD),
+        Some(text) => Layout::parse(text).map_err(|e| notation(e, "layout", None)),
+    }
+}
+
+fn decode_position(text: &str, layout: &Layout, field: &str) -> Result<Position, ApiError> {
+    engine::parse_position(text, layout).map_err(|err| match err {
+        engine::PositionParseError::Parse(error) => notation(error, field, None),
+        engine::PositionParseError::Invalid(error) => ApiError::invalid_position(error, field),
+    })
+}
+
+fn decode_move(text: &str, field: &str) -> Result<MoveText, ApiError> {
+    text.parse().map_err(|e| notation(e, field, None))
+}
+
+fn decode_square(text: &str, field: &str) -> Result<Square, ApiError> {
+    text.parse().map_err(|e| notation(e, field, None))
+}
+
+fn decode(position: &str, layout: Option<&str>) -> Result<State, ApiError> {
+    let layout = decode_layout(layout)?;
+    let position = decode_position(position, &layout, "position")?;
+    Ok(State { layout, position })
+}
+
+fn score_pair(score: &Score) -> ScorePair {
+    ScorePair {
+        white: score.white.total(),
+        black: score.black.total(),
+    }
+}
+
+/// Whether the game is over, the winner, whether it is drawn.
+fn status(state: &State) -> (bool, Option<SideName>, bool) {
+    let outcome = TankBattle::outcome(state);
+    (
+        outcome.is_some(),
+        outcome.and_then(Outcome::winner).map(SideName::from),
+        outcome == Some(Outcome::Draw),
+    )
+}
+
+impl GameApi for TankBattle {
+    super::routes::dto_types!();
+
+    const EXTRA_OPS: &'static [(&'static str, bool)] = &[("perft", true)];
+
+    fn run_legal_moves(
+        request: LegalMovesRequest,
+        _: &Limits,
+    ) -> Result<LegalMovesResponse, ApiError> {
+        let state = decode(&request.position, request.layout.as_deref())?;
+        let from = match request.from.as_deref() {
+            Some(text) => Some(decode_square(text, "from")?),
+            None => None,
+        };
+        let mut moves = TankBattle::legal_moves(&state);
+        if let Some(from) = from {
+            moves.retain(|mv| mv.from == from);
+        }
+        Ok(LegalMovesResponse {
+            count: moves.len(),
+            moves: moves.into_iter().map(MoveEntry::from).collect(),
+        })
+    }
+
+    fn legal_moves_json(answer: &LegalMovesResponse) -> serde_json::Result<Vec<u8>> {
+        Ok(answer.to_json())
+    }
+
+    fn run_validate(request: MoveRequest, _: &Limits) -> Result<ValidateResponse, ApiError> {
+        let State { layout, position } = decode(&request.position, request.layout.as_deref())?;
+        let text = decode_move(&request.notation, "move")?;
+        Ok(match position.validate(&layout, text) {
+            Ok(mv) => ValidateResponse {
+                legal: true,
+                notation: Some(mv.to_string()),
+                reason: None,
+            },
+            Err(err) => ValidateResponse {
+                legal: false,
+                notation: None,
+                reason: Some(err.into()),
+            },
+        })
+    }
+
+    fn render(query: RenderQuery, _: &Limits) -> Result<String, ApiError> {
+        let layout = decode_layout(query.layout.as_deref())?;
+        let position = match query.position.as_deref() {
+            Some(text) => decode_position(text, &layout, "position")?,
+            None => Position::initial(&layout),
+        };
+        let last_move = match query.last_move.as_deref() {
+            Some(text) => {
+                let mv = decode_move(text, "last_move")?;
+                Some(Move {
+                    from: mv.from,
+                    to: mv.to,
+                    capture: None,
+                })
+            }
+            None => None,
+        };
+        let selected = match query.moves_from.as_deref() {
+            Some(text) => Some(decode_square(text, "moves_from")?),
+            None => None,
+        };
+        let moves = selected.map(|from| position.legal_moves_from(&layout, from));
+        Ok(crate::render::tank_battle(
+            &layout,
+            &position,
+            last_move,
+            selected.zip(moves.as_deref()),
+        ))
+    }
+
+    fn decode_apply(request: MoveRequest, _: &Limits) -> Result<(State, MoveText), ApiError> {
+        let state = decode(&request.position, request.layout.as_deref())?;
+        Ok((state, decode_move(&request.notation, "move")?))
+    }
+
+    fn encode_apply(after: &State, mv: Move) -> ApplyResponse {
+        let (finished, winner, draw) = status(after);
+        ApplyResponse {
+            position: after.position.to_string(),
+            notation: mv.to_string(),
+            captured: mv.capture.map(|role| Captured {
+                square: mv.to.to_string(),
+                kind: role.into(),
+                // The captured tank's side moves next.
+                side: after.position.turn().into(),
+            }),
+            finished,
+            winner,
+            draw,
+            score: score_pair(&TankBattle::score(after)),
+        }
+    }
+
+    fn decode_score(request: PositionRequest, _: &Limits) -> Result<State, ApiError> {
+        decode(&request.position, request.layout.as_deref())
+    }
+
+    fn encode_score(state: &State) -> ScoreResponse {
+        let tally = TankBattle::score(state);
+        let (finished, winner, draw) = status(state);
+        ScoreResponse {
+            score: score_pair(&tally),
+            finished,
+            winner,
+            draw,
+            breakdown: BreakdownPair {
+                white: tally.white.into(),
+                black: tally.black.into(),
+            },
+        }
+    }
+
+    fn decode_replay(
+        request: ReplayRequest,
+        limits: &Limits,
+    ) -> Result<(State, Vec<String>), ApiError> {
+        limits.check_replay(request.moves.len(), "moves")?;
+        let layout = decode_layout(request.layout.as_deref())?;
+        let position = match request.start.as_deref() {
+            Some(start) => decode_position(start, &layout, "start")?,
+            None => Position::initial(&layout),
+        };
+        Ok((State { layout, position }, request.moves))
+    }
+
+    fn replay_step(
+        _: &mut State,
+        text: String,
+        ply: usize,
+        _: &Limits,
+    ) -> Result<MoveText, ApiError> {
+        text.parse()
+            .map_err(|e| notation(e, &format!("moves[{ply}]"), Some(ply)))
+    }
+
+    fn replay_state(state: &State) -> String {
+        state.position.to_string()
+    }
+
+    fn refusal(error: IllegalMove, ply: Option<usize>) -> Refusal {
+        let field = ply.map_or_else(|| "move".to_owned(), |ply| format!("moves[{ply}]"));
+        let (code, title) = (error.reason.code(), error.reason.rule());
+        Refusal::new(code, title, error.to_string(), &field)
+            .at_square(error.square)
+            .at_ply(ply)
+    }
+
+    fn game_over(_: &()) -> Refusal {
+        let over = IllegalMove {
+            reason: engine::Reason::GameOver,
+            square: None,
+        };
+        Refusal {
+            field: "position".to_owned(),
+            ..Self::refusal(over, None)
+        }
+    }
+
+    fn decode_ai(request: AiMoveRequest, _: &Limits) -> Result<AiRequest<Self>, ApiError> {
+        let state = decode(&request.position, request.layout.as_deref())?;
+        Ok(AiRequest::new(state, (), request.limits, request.seed))
+    }
+
+    fn canonical(state: &State) -> String {
+        format!("{}|{}", state.layout, state.position)
+    }
+
+    fn encode_ai(_: &State, result: SearchResult) -> AiMoveResponse {
+        AiMoveResponse {
+            notation: result.best.to_string(),
+            evaluation: result.evaluation,
+            depth: result.depth,
+            nodes: result.nodes,
+            pv: result.pv.iter().map(Move::to_string).collect(),
+            ..AiMoveResponse::default()
+        }
+    }
+
+    async fn extra_op(op: &str, fields: Value, ctx: &Ctx<Self>) -> Result<Value, ApiError> {
+        match op {
+            "perft" => batching::to_json(run_perft(batching::decode(fields)?, ctx).await),
+            _ => Err(batching::not_dispatched(op)),
+        }
+    }
+}
+
+// ------------------------------------------------------------- routes ---
+
+super::routes::game_routes! {
+    game: TankBattle,
+    operation_prefix: "tank_battle",
+    legal_moves: {
+        /// Every legal move of the side to move.
+        ///
+        /// Sorted by `from` square (file, then rank), then by `to`. A finished
+        /// position has no legal moves. With `from`, only that tank's moves.
+        ok: "The legal moves",
+        bad_request: "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` (for `from`) or `INVALID_POSITION`",
+    },
+    validate: {
+        /// Whether a move is legal, and if not, the first rule it breaks.
+        ///
+        /// Reasons are checked in the order of SPEC 2.6; `square` names where the
+        /// move failed.
+        ok: "Legal, with the canonical move; or illegal, with the reason",
+        bad_request: "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` or `INVALID_POSITION`",
+    },
+    apply: {
+        /// Plays a move: the position after it, the capture, and the game state.
+        ok: "The position after the move",
+        bad_request: "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` or `INVALID_POSITION`",
+        refused: "The move is illegal: `code` is the reason (e.g. `PATH_BLOCKED`, `GAME_OVER`) and `square` where it failed",
+    },
+    score: {
+        /// The current score, with its breakdown, and whether the game is over.
+        ok: "The score",
+        bad_request: "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT` or `INVALID_POSITION`",
+    },
+    replay: {
+        /// Replays a whole game and checks every move.
+        ///
+        /// The first unparsable move is a 400 and the first illegal one a 422, both
+        /// with `ply`, the 0-based index into `moves`.
+        ok: "The position after each move and the final state",
+        bad_request: "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` (with `ply`), `INVALID_POSITION` or `LIMIT_EXCEEDED` (too many moves)",
+        refused: "A move is illegal: `code` is the reason, `ply` its index in `moves`",
+    },
+    ai_move: {
+        /// Suggests a move for the side to move.
+        ///
+        /// An iterative-deepening alpha-beta search, bounded by time, depth and
+        /// nodes (each capped by the server) and run off the request threads.
+        /// Answers are cached: an identical request (layout, position, limits,
+        /// seed) is answered from the cache with `"cached": true`.
+        ok: "The AI's move",
+        bad_request: "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT` or `INVALID_POSITION`",
+        refused: "`GAME_OVER`: the position is finished",
+    },
+    render: {
+        /// The board as an SVG picture: terrain in the rules' colours (blue White
+        /// base, green Black base, red contaminated area, black mines, a circle on
+        /// each commander start), the tanks (commanders with a star), file and rank
+        /// labels, and optionally the last move as an arrow and one tank's legal
+        /// moves as dots.
+        ///
+        /// ![The start position, with the moves of the tank on j4](/v1/tank-battle/render.svg?moves_from=j4)
+        bad_request: "`BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` (for `last_move` or `moves_from`), `INVALID_POSITION`, or an unknown query parameter (`BAD_REQUEST`)",
+    },
+    extra: [initial, perft_count],
+}
+
+/// The start position of a layout.
+///
+/// Commanders stand on their commander starts and normal tanks on every
+/// other square of their base; White moves first.
+#[utoipa::path(
+    tag = TankBattle::ID,
+    operation_id = "tank_battle_initial",
+    params(InitialQuery),
+    responses(
+        (status = 200, description = "The start position", body = InitialResponse),
+        (status = 400, description = "`BAD_LAYOUT`, or an unknown query parameter (`BAD_REQUEST`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/initial")]
+async fn initial(query: web::Query<InitialQuery>) -> Result<web::Json<InitialResponse>, ApiError> {
+    let layout = decode_layout(query.layout.as_deref())?;
+    Ok(web::Json(InitialResponse {
+        position: Position::initial(&layout).to_string(),
+        layout: layout.to_string(),
+    }))
+}
+
+/// Counts the leaves of the legal-move tree (perft), optionally per move.
+///
+/// Depth is capped (default 5) and so is the number of positions expanded,
+/// so a request cannot exhaust the server: over either limit is a 400
+/// `LIMIT_EXCEEDED`.
+#[utoipa::path(
+    tag = TankBattle::ID,
+    operation_id = "tank_battle_perft",
+    request_body = PerftRequest,
+    responses(
+        (status = 200, description = "The leaf count", body = PerftResponse),
+        (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `INVALID_POSITION` or `LIMIT_EXCEEDED`", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "`SERVICE_BUSY`: every search slot is taken; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/perft")]
+async fn perft_count(
+    body: ApiJson<PerftRequest>,
+    ctx: Ctx<TankBattle>,
+) -> Result<web::Json<PerftResponse>, ApiError> {
+    run_perft(body.0, &ctx).await.map(web::Json)
+}
+
+/// `perft`: the leaf count, in a search slot off the request threads.
+async fn run_perft(
+    request: PerftRequest,
+    ctx: &Ctx<TankBattle>,
+) -> Result<PerftResponse, ApiError> {
+    let (limits, slots): (&Limits, &SearchSlots) = (&ctx.limits, &ctx.slots);
+    let State { layout, position } = decode(&request.position, request.layout.as_deref())?;
+    if request.depth > limits.perft_max_depth {
+        return Err(ApiError::limit_exceeded(
+            format!(
+                "depth {} is over this server's perft cap of {}",
+                request.depth, limits.perft_max_depth
+            ),
+            "depth",
+        ));
+    }
+    let budget = limits.perft_max_nodes;
+    let (depth, want_divide) = (request.depth, request.divide);
+    let slot = slots.take_within(limits).await?;
+    let counted = web::block(move || {
+        let _slot = slot;
+        if want_divide {
+            perft::divide(&position, &layout, depth, budget).map(|parts| {
+                let nodes = if depth == 0 {
+                    1
+                } else {
+                    parts.iter().map(|(_, n)| n).sum()
+                };
+                let divide = parts
+                    .into_iter()
+                    .map(|(mv, n)| (mv.to_string(), n))
+                    .collect();
+                (nodes, Some(divide))
+            })
+        } else {
+            perft::perft_budgeted(&position, &layout, depth, budget).map(|nodes| (nodes, None))
+        }
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("perft worker failed: {e}")))?;
+    let (nodes, divide) = counted
+        .map_err(|e| ApiError::limit_exceeded(format!("{e}; ask for a smaller depth"), "depth"))?;
+    Ok(PerftResponse { nodes, divide })
+}

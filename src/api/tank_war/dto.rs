@@ -1,0 +1,470 @@
+//! The DTOs of `/v1/tank-war`: request and answer bodies with their field
+//! descriptions and examples, as the OpenAPI document shows them. States
+//! travel as JSON (SPEC 3.3).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::api::ai::AiLimits;
+use crate::api::batch::{self as batching};
+use crate::api::game::JsonState;
+use crate::games::tank_war::{self as engine, PickError, Player, State, TankWar};
+
+/// A player: `U` starts at the top (rows 4-6 by default), `D` at the bottom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
+#[schema(as = TankWarPlayerName)]
+pub enum PlayerName {
+    U,
+    D,
+}
+
+impl From<PlayerName> for Player {
+    fn from(p: PlayerName) -> Player {
+        match p {
+            PlayerName::U => Player::U,
+            PlayerName::D => Player::D,
+        }
+    }
+}
+
+impl From<Player> for PlayerName {
+    fn from(p: Player) -> PlayerName {
+        match p {
+            Player::U => PlayerName::U,
+            Player::D => PlayerName::D,
+        }
+    }
+}
+
+/// A tank type: `A` fires at the 4 diagonal neighbours, `B` at the 4
+/// orthogonal neighbours, `C` at the 4 squares two away orthogonally.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, ToSchema)]
+#[schema(as = TankWarTankTypeName)]
+pub enum TankTypeName {
+    A,
+    B,
+    C,
+}
+
+/// A living tank.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = TankWarTank)]
+pub struct TankDto {
+    pub owner: PlayerName,
+    /// Side-relative name, unique for its owner (`LA`, `RC`, …).
+    #[schema(example = "LA")]
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: TankTypeName,
+    /// The squares the tank may occupy, in order; each step is to an
+    /// orthogonally adjacent square.
+    #[schema(example = json!(["e6", "e5", "e4", "e3", "e2", "e1"]))]
+    pub track: Vec<String>,
+    /// Index of the tank's square in `track`.
+    pub at: usize,
+}
+
+/// Remaining thinking time of each player, milliseconds.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = TankWarClocks)]
+pub struct Clocks {
+    #[serde(rename = "U")]
+    #[schema(example = 120000)]
+    pub u: i64,
+    #[serde(rename = "D")]
+    #[schema(example = 120000)]
+    pub d: i64,
+}
+
+impl Default for Clocks {
+    fn default() -> Clocks {
+        Clocks {
+            u: engine::INITIAL_CLOCK_MS,
+            d: engine::INITIAL_CLOCK_MS,
+        }
+    }
+}
+
+/// A whole game state (SPEC 3.3). Destroyed tanks are absent.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = TankWarState)]
+pub struct StateDto {
+    #[schema(example = 6)]
+    pub rows: u32,
+    #[schema(example = 6)]
+    pub cols: u32,
+    /// Owner of each square, one string per row from the top row (row
+    /// `rows`) down to row 1, one letter `U` or `D` per column a, b, ….
+    #[schema(example = json!(["UUUUUU", "UUUUUU", "UUUUUU", "DDDDDD", "DDDDDD", "DDDDDD"]))]
+    pub territory: Vec<String>,
+    pub tanks: Vec<TankDto>,
+    /// Rounds played (0 when absent).
+    #[serde(default)]
+    pub round: u32,
+    /// Remaining time (120000 each when absent).
+    #[serde(default)]
+    pub clock_ms: Clocks,
+}
+
+/// One pick per player: the name of the tank to move.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = TankWarPicks)]
+pub struct Picks {
+    #[serde(rename = "U")]
+    #[schema(example = "LA")]
+    pub u: String,
+    #[serde(rename = "D")]
+    #[schema(example = "RC")]
+    pub d: String,
+}
+
+/// Picks to check; either may be left out.
+#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = TankWarOptionalPicks)]
+pub struct OptionalPicks {
+    #[serde(rename = "U", default)]
+    #[schema(example = "LA")]
+    pub u: Option<String>,
+    #[serde(rename = "D", default)]
+    #[schema(example = "RC")]
+    pub d: Option<String>,
+}
+
+/// Time each player spent on this round's decision, milliseconds (0 when
+/// absent).
+#[derive(Clone, Copy, Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = TankWarElapsed)]
+pub struct Elapsed {
+    #[serde(rename = "U", default)]
+    #[schema(example = 1500)]
+    pub u: u64,
+    #[serde(rename = "D", default)]
+    #[schema(example = 2300)]
+    pub d: u64,
+}
+
+/// A state.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"state": default_state_json()}))]
+#[schema(as = TankWarStateRequest)]
+pub struct StateRequest {
+    pub state: StateDto,
+}
+
+/// `initial` answers a state; `score` takes one.
+pub type InitialResponse = StateDto;
+pub type ScoreRequest = StateRequest;
+
+/// A state and, optionally, one player.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"state": default_state_json(), "player": "U"}))]
+#[schema(as = TankWarLegalMovesRequest)]
+pub struct LegalMovesRequest {
+    pub state: StateDto,
+    /// Only list this player's picks.
+    #[serde(default)]
+    pub player: Option<PlayerName>,
+}
+
+/// The tanks each player may pick, sorted by name.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankWarLegalMovesResponse)]
+pub struct LegalMovesResponse {
+    #[serde(rename = "U", skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!(["LA", "LB", "LC", "RA", "RB", "RC"]))]
+    pub u: Option<Vec<String>>,
+    #[serde(rename = "D", skip_serializing_if = "Option::is_none")]
+    pub d: Option<Vec<String>>,
+}
+
+/// Picks to check against a state.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"state": default_state_json(), "moves": {"U": "LA", "D": "RC"}}))]
+#[schema(as = TankWarValidateRequest)]
+pub struct ValidateRequest {
+    pub state: StateDto,
+    pub moves: OptionalPicks,
+}
+
+/// Why a pick is illegal.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankWarPickReason)]
+pub struct PickReason {
+    /// `GAME_OVER`, `NO_SUCH_TANK`, `END_OF_TRACK` or `SQUARE_OCCUPIED`.
+    #[schema(example = "SQUARE_OCCUPIED")]
+    pub code: &'static str,
+    #[schema(example = "the next square of the tank's track is occupied")]
+    pub message: String,
+}
+
+impl From<PickError> for PickReason {
+    fn from(e: PickError) -> PickReason {
+        PickReason {
+            code: e.code(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// Whether the given picks are legal, with a reason for each illegal one.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankWarValidateResponse)]
+pub struct ValidateResponse {
+    pub legal: bool,
+    pub reasons: BTreeMap<PlayerName, PickReason>,
+}
+
+/// A round to play.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"state": default_state_json(), "moves": {"U": "LA", "D": "RC"}, "elapsed_ms": {"U": 1500, "D": 2300}}))]
+#[schema(as = TankWarApplyRequest)]
+pub struct ApplyRequest {
+    pub state: StateDto,
+    pub moves: Picks,
+    #[serde(default)]
+    pub elapsed_ms: Option<Elapsed>,
+}
+
+/// A tank named in an event.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankWarTankRef)]
+pub struct TankRef {
+    pub player: PlayerName,
+    #[schema(example = "LC")]
+    pub tank: String,
+    /// Its square at the time.
+    #[schema(example = "f4")]
+    pub square: String,
+}
+
+/// Something that happened in the round, in order: timeouts (the round is
+/// then not played), moves and blocked moves (U's first), destructions.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+#[schema(as = TankWarEvent)]
+pub enum EventDto {
+    /// The player's clock ran out: the player loses (both: a draw) and the
+    /// round's moves are not executed.
+    Timeout { player: PlayerName },
+    /// A picked tank moved one square forward.
+    Move {
+        player: PlayerName,
+        tank: String,
+        from: String,
+        to: String,
+    },
+    /// Both picked tanks targeted `to`; its owner's tank entered, this one
+    /// stayed put.
+    Blocked {
+        player: PlayerName,
+        tank: String,
+        from: String,
+        to: String,
+    },
+    /// The tank was destroyed in the firing phase by the tanks in `by`.
+    Destroyed {
+        player: PlayerName,
+        tank: String,
+        square: String,
+        by: Vec<TankRef>,
+    },
+}
+
+/// Why a finished game ended.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = TankWarEndReasonName)]
+pub enum EndReasonName {
+    /// A player had no tank that could be picked.
+    NoMoves,
+    /// A clock ran out.
+    Time,
+}
+
+/// The state after a round and how the game stands.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankWarApplyResponse)]
+pub struct ApplyResponse {
+    pub state: StateDto,
+    pub events: Vec<EventDto>,
+    pub finished: bool,
+    /// The winner of a finished game; null while it goes on or on a draw.
+    pub winner: Option<PlayerName>,
+    pub draw: bool,
+    /// Why the game ended; null while it goes on.
+    pub reason: Option<EndReasonName>,
+}
+
+/// Counts per player.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankWarPerPlayer)]
+pub struct PerPlayer {
+    #[serde(rename = "U")]
+    #[schema(example = 6)]
+    pub u: usize,
+    #[serde(rename = "D")]
+    #[schema(example = 6)]
+    pub d: usize,
+}
+
+/// How the game stands: surviving tanks and owned squares decide it.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankWarScoreResponse)]
+pub struct ScoreResponse {
+    pub finished: bool,
+    pub winner: Option<PlayerName>,
+    pub draw: bool,
+    pub reason: Option<EndReasonName>,
+    /// Living tanks.
+    pub surviving: PerPlayer,
+    /// Owned squares.
+    pub territory: PerPlayer,
+}
+
+/// One round of a replay.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = TankWarReplayRound)]
+pub struct ReplayRound {
+    #[serde(rename = "U")]
+    #[schema(example = "LA")]
+    pub u: String,
+    #[serde(rename = "D")]
+    #[schema(example = "RC")]
+    pub d: String,
+    #[serde(default)]
+    pub elapsed_ms: Option<Elapsed>,
+}
+
+/// A game to replay.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"rounds": [
+    {"U": "LA", "D": "RC"}, {"U": "LC", "D": "RB"}, {"U": "RA", "D": "RB"},
+    {"U": "LA", "D": "RB"}, {"U": "LC", "D": "RA"}
+]}))]
+#[schema(as = TankWarReplayRequest)]
+pub struct ReplayRequest {
+    /// The start state; the default setup when absent.
+    #[serde(default)]
+    pub start: Option<StateDto>,
+    pub rounds: Vec<ReplayRound>,
+}
+
+/// The states a game passed through.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankWarReplayResponse)]
+pub struct ReplayResponse {
+    /// The state after each round.
+    pub states: Vec<StateDto>,
+    /// How the game stands after the last round.
+    #[serde(rename = "final")]
+    pub final_state: ScoreResponse,
+}
+
+crate::api::game::replay_answer!(ReplayResponse, states);
+
+/// A state to find a pick for.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"state": default_state_json(), "player": "D", "limits": {"max_depth": 2}, "seed": 1}))]
+#[schema(as = TankWarAiMoveRequest)]
+pub struct AiMoveRequest {
+    pub state: StateDto,
+    /// The player to pick for.
+    pub player: PlayerName,
+    #[serde(default)]
+    pub limits: Option<AiLimits>,
+    /// Seeds the draw from the mixed strategy; 0 when absent.
+    #[serde(default)]
+    #[schema(example = 1)]
+    pub seed: Option<u64>,
+}
+
+/// One pick of a mixed strategy.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = TankWarStrategyEntry)]
+pub struct StrategyEntry {
+    #[serde(rename = "move")]
+    #[schema(example = "RB")]
+    pub pick: String,
+    #[schema(example = 0.5)]
+    pub probability: f64,
+}
+
+/// The AI's pick, drawn from its mixed strategy.
+#[derive(Clone, Debug, Default, Serialize, ToSchema)]
+#[schema(as = TankWarAiMoveResponse)]
+pub struct AiMoveResponse {
+    /// The pick drawn (with `seed`) from `strategy`.
+    #[serde(rename = "move")]
+    #[schema(example = "RB")]
+    pub pick: String,
+    /// The equilibrium strategy of the player's picks; probabilities sum
+    /// to 1.
+    pub strategy: Vec<StrategyEntry>,
+    /// The game's value for the player: 100 a tank ahead, 4 a square
+    /// ahead; beyond ±10000 a won (lost) game.
+    #[schema(example = 0.0)]
+    pub value: f64,
+    /// Rounds looked ahead by the last finished iteration.
+    #[schema(example = 2)]
+    pub depth: u32,
+    /// Positions evaluated.
+    pub nodes: u64,
+    /// Search time, milliseconds (of the original search when `cached`).
+    pub time_ms: u64,
+    /// Whether the answer came from the cache.
+    pub cached: bool,
+}
+
+crate::api::ai::ai_answer!(AiMoveResponse, work = nodes);
+
+/// Query of `render.svg`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct RenderQuery {
+    /// The state as JSON (URL-encoded), as in the other endpoints' `state`;
+    /// the default state when absent.
+    #[param(example = json!(r#"{"rows":6,"cols":6,"territory":["UUUUUU","UUUUUU","UUUUUU","DDDDDD","DDDDDD","DDDDDD"],"tanks":[{"owner":"U","name":"LA","type":"A","track":["e6","e5","e4","e3","e2","e1"],"at":0},{"owner":"D","name":"RC","type":"C","track":["f1","f2","f3","f4","f5","f6"],"at":1}]}"#))]
+    pub state: Option<String>,
+}
+
+/// A replay lists rounds and answers states.
+pub type ReplayStep = ReplayRound;
+pub type ReplayState = StateDto;
+
+batching::batch_request! {
+    /// Tank War requests to run in one round trip, in order.
+    #[schema(as = TankWarBatchRequest)]
+    BatchRequest, example = json!(batch_example())
+}
+
+fn batch_example() -> serde_json::Value {
+    let state = default_state_json();
+    let moves = serde_json::json!({"U": "LA", "D": "RC"});
+    serde_json::json!({"requests": [
+        {"op": "legal-moves", "state": state, "player": "U"},
+        {"op": "validate", "state": state, "moves": moves},
+        {"op": "apply", "state": state, "moves": moves},
+        {"op": "score", "state": state},
+        {"op": "ai-move", "state": state, "player": "D", "limits": {"max_depth": 1}, "seed": 1},
+        {"op": "apply", "state": state, "moves": {"U": "LA", "D": "XX"}},
+    ]})
+}
+
+fn default_state_json() -> serde_json::Value {
+    serde_json::to_value(TankWar::encode_state(&State::initial())).unwrap_or_default()
+}

@@ -1,0 +1,390 @@
+//! `/v1/tank-war`: the HTTP face of The Tank War engine: its DTOs (states
+//! travel as JSON, SPEC 3.3), how they map onto the engine, and the
+//! documentation of its routes. The flows are the generic ones of
+//! `api::game`.
+
+mod dto;
+pub use dto::*;
+
+use std::collections::BTreeMap;
+
+use super::game::{AiRequest, GameApi, JsonState};
+use super::problem::ApiError;
+use crate::error::Refusal;
+use crate::games::tank_war::{
+    self as engine, ai, Event, IllegalPick, Outcome, PickError, Player, Round, Setup, State,
+    StateData, TankData, TankType, TankWar,
+};
+use crate::games::Game;
+use crate::limits::Limits;
+
+// ------------------------------------------------------------- codecs ---
+
+fn tank_name(setup: &Setup, id: usize) -> String {
+    setup
+        .tanks
+        .get(id)
+        .map(|t| t.name.clone())
+        .unwrap_or_default()
+}
+
+fn tank_owner(setup: &Setup, id: usize) -> PlayerName {
+    setup
+        .tanks
+        .get(id)
+        .map_or(PlayerName::U, |t| t.owner.into())
+}
+
+/// `after` is the state after the round: tanks fire from the squares they
+/// moved to.
+fn encode_event(after: &State, event: Event) -> EventDto {
+    let setup = &after.setup;
+    match event {
+        Event::Timeout { player } => EventDto::Timeout {
+            player: player.into(),
+        },
+        Event::Moved { tank, from, to } => EventDto::Move {
+            player: tank_owner(setup, tank),
+            tank: tank_name(setup, tank),
+            from: from.to_string(),
+            to: to.to_string(),
+        },
+        Event::Blocked { tank, from, to } => EventDto::Blocked {
+            player: tank_owner(setup, tank),
+            tank: tank_name(setup, tank),
+            from: from.to_string(),
+            to: to.to_string(),
+        },
+        Event::Destroyed { tank, at, by } => EventDto::Destroyed {
+            player: tank_owner(setup, tank),
+            tank: tank_name(setup, tank),
+            square: at.to_string(),
+            by: by
+                .into_iter()
+                .map(|shooter| TankRef {
+                    player: tank_owner(setup, shooter),
+                    tank: tank_name(setup, shooter),
+                    square: setup
+                        .square(&after.position, shooter)
+                        .map(|c| c.to_string())
+                        .unwrap_or_default(),
+                })
+                .collect(),
+        },
+    }
+}
+
+/// Whether the game is over, the winner, whether it is drawn, and why it
+/// ended.
+fn status(state: &State) -> (bool, Option<PlayerName>, bool, Option<EndReasonName>) {
+    match TankWar::outcome(state) {
+        None => (false, None, false, None),
+        Some(Outcome { winner, reason }) => (
+            true,
+            winner.map(PlayerName::from),
+            winner.is_none(),
+            Some(match reason {
+                engine::EndReason::NoMoves => EndReasonName::NoMoves,
+                engine::EndReason::Time => EndReasonName::Time,
+            }),
+        ),
+    }
+}
+
+fn sorted_names(setup: &Setup, ids: &[usize]) -> Vec<String> {
+    let mut names: Vec<String> = ids.iter().map(|&id| tank_name(setup, id)).collect();
+    names.sort();
+    names
+}
+
+impl JsonState for TankWar {
+    type StateDto = StateDto;
+
+    fn encode_state(state: &State) -> StateDto {
+        let data = state.setup.to_data(&state.position);
+        StateDto {
+            rows: data.rows,
+            cols: data.cols,
+            territory: data.territory,
+            tanks: data
+                .tanks
+                .into_iter()
+                .map(|t| TankDto {
+                    owner: t.owner.into(),
+                    name: t.name,
+                    kind: match t.kind {
+                        TankType::A => TankTypeName::A,
+                        TankType::B => TankTypeName::B,
+                        TankType::C => TankTypeName::C,
+                    },
+                    track: t.track,
+                    at: t.at,
+                })
+                .collect(),
+            round: data.round,
+            clock_ms: Clocks {
+                u: data.clock_ms[0],
+                d: data.clock_ms[1],
+            },
+        }
+    }
+
+    fn decode_state(dto: &StateDto, field: &str, limits: &Limits) -> Result<State, ApiError> {
+        if dto.tanks.len() > limits.tank_war_max_tanks {
+            return Err(ApiError::limit_exceeded(
+                format!(
+                    "{} tanks are more than this server accepts ({})",
+                    dto.tanks.len(),
+                    limits.tank_war_max_tanks
+                ),
+                field,
+            ));
+        }
+        if let Some(tank) = dto
+            .tanks
+            .iter()
+            .find(|t| t.track.len() > limits.tank_war_max_track)
+        {
+            return Err(ApiError::limit_exceeded(
+                format!(
+                    "the track of {} has {} squares, more than this server accepts ({})",
+                    tank.name,
+                    tank.track.len(),
+                    limits.tank_war_max_track
+                ),
+                field,
+            ));
+        }
+        let data = StateData {
+            rows: dto.rows,
+            cols: dto.cols,
+            territory: dto.territory.clone(),
+            tanks: dto
+                .tanks
+                .iter()
+                .map(|t| TankData {
+                    owner: t.owner.into(),
+                    name: t.name.clone(),
+                    kind: match t.kind {
+                        TankTypeName::A => TankType::A,
+                        TankTypeName::B => TankType::B,
+                        TankTypeName::C => TankType::C,
+                    },
+                    track: t.track.clone(),
+                    at: t.at,
+                })
+                .collect(),
+            round: dto.round,
+            clock_ms: [dto.clock_ms.u, dto.clock_ms.d],
+        };
+        let (setup, position) =
+            Setup::from_data(&data).map_err(|e| ApiError::invalid_position(e, field))?;
+        Ok(State { setup, position })
+    }
+
+    fn draw(state: &State) -> String {
+        crate::render::tank_war(&state.setup, &state.position)
+    }
+}
+
+impl GameApi for TankWar {
+    super::routes::dto_types!(json_state);
+
+    /// Each given pick is checked on its own; at least one is needed.
+    fn run_validate(
+        request: ValidateRequest,
+        limits: &Limits,
+    ) -> Result<ValidateResponse, ApiError> {
+        let State { setup, position } = Self::decode_state(&request.state, "state", limits)?;
+        let picks = [
+            (PlayerName::U, request.moves.u),
+            (PlayerName::D, request.moves.d),
+        ];
+        if picks.iter().all(|(_, p)| p.is_none()) {
+            return Err(ApiError::bad_request(
+                "`moves` must name a pick for U, D or both",
+                Some("moves".to_owned()),
+            ));
+        }
+        let mut reasons = BTreeMap::new();
+        for (player, pick) in picks {
+            if let Some(name) = pick {
+                if let Err(e) = engine::check_pick(&setup, &position, player.into(), &name) {
+                    reasons.insert(player, PickReason::from(e));
+                }
+            }
+        }
+        Ok(ValidateResponse {
+            legal: reasons.is_empty(),
+            reasons,
+        })
+    }
+
+    fn run_legal_moves(
+        request: LegalMovesRequest,
+        limits: &Limits,
+    ) -> Result<LegalMovesResponse, ApiError> {
+        let state = Self::decode_state(&request.state, "state", limits)?;
+        let [u, d] = TankWar::legal_moves(&state);
+        let wanted = |p: PlayerName| request.player.is_none_or(|asked| asked == p);
+        Ok(LegalMovesResponse {
+            u: wanted(PlayerName::U).then(|| sorted_names(&state.setup, &u)),
+            d: wanted(PlayerName::D).then(|| sorted_names(&state.setup, &d)),
+        })
+    }
+
+    fn decode_apply(request: ApplyRequest, limits: &Limits) -> Result<(State, Round), ApiError> {
+        let state = Self::decode_state(&request.state, "state", limits)?;
+        let elapsed = request.elapsed_ms.unwrap_or_default();
+        let round = Round {
+            picks: [request.moves.u, request.moves.d],
+            elapsed_ms: [elapsed.u, elapsed.d],
+        };
+        Ok((state, round))
+    }
+
+    fn encode_apply(after: &State, events: Vec<Event>) -> ApplyResponse {
+        let (finished, winner, draw, reason) = status(after);
+        ApplyResponse {
+            state: Self::encode_state(after),
+            events: events.into_iter().map(|e| encode_event(after, e)).collect(),
+            finished,
+            winner,
+            draw,
+            reason,
+        }
+    }
+
+    fn encode_score(state: &State) -> ScoreResponse {
+        let (finished, winner, draw, reason) = status(state);
+        let tally = TankWar::score(state);
+        let per_player = |[u, d]: [usize; 2]| PerPlayer { u, d };
+        ScoreResponse {
+            finished,
+            winner,
+            draw,
+            reason,
+            surviving: per_player(tally.surviving),
+            territory: per_player(tally.territory),
+        }
+    }
+
+    fn replay_step(
+        _: &mut State,
+        round: ReplayRound,
+        _: usize,
+        _: &Limits,
+    ) -> Result<Round, ApiError> {
+        let elapsed = round.elapsed_ms.unwrap_or_default();
+        Ok(Round {
+            picks: [round.u, round.d],
+            elapsed_ms: [elapsed.u, elapsed.d],
+        })
+    }
+
+    fn refusal(illegal: IllegalPick, ply: Option<usize>) -> Refusal {
+        let code = illegal.error.code();
+        Refusal::new(code, "Illegal pick", illegal.to_string(), "moves")
+            .by(Some(illegal.player))
+            .at_ply(ply)
+    }
+
+    fn game_over(player: &Player) -> Refusal {
+        let over = IllegalPick {
+            player: *player,
+            error: PickError::GameOver,
+        };
+        Self::refusal(over, None)
+    }
+
+    fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {
+        let state = Self::decode_state(&request.state, "state", limits)?;
+        let player = request.player.into();
+        Ok(AiRequest::new(state, player, request.limits, request.seed))
+    }
+
+    fn encode_ai(state: &State, result: ai::SearchResult) -> AiMoveResponse {
+        AiMoveResponse {
+            pick: tank_name(&state.setup, result.pick),
+            strategy: result
+                .strategy
+                .iter()
+                .map(|&(id, probability)| StrategyEntry {
+                    pick: tank_name(&state.setup, id),
+                    probability,
+                })
+                .collect(),
+            value: result.value,
+            depth: result.depth,
+            nodes: result.nodes,
+            ..AiMoveResponse::default()
+        }
+    }
+}
+
+// ------------------------------------------------------------- routes ---
+
+super::routes::game_routes! {
+    game: TankWar,
+    operation_prefix: "tank_war",
+    initial: {
+        /// The default setup: 6x6, D owns rows 1-3 and U rows 4-6; each tank moves
+        /// along its column towards the other side.
+        ok: "The default setup",
+    },
+    legal_moves: {
+        /// The tanks each player may pick this round (rule 2), sorted by name;
+        /// none when the game is over.
+        ok: "Pickable tanks by player",
+        bad_request: "`BAD_REQUEST`, `INVALID_POSITION` or `LIMIT_EXCEEDED` (state too large)",
+    },
+    validate: {
+        /// Whether the given picks are legal; each illegal one gets a reason.
+        ok: "Legal, or the reasons",
+        bad_request: "`BAD_REQUEST` (no pick given) or `INVALID_POSITION`",
+    },
+    apply: {
+        /// Plays one round: both picks move at once (a contested square goes to
+        /// its owner), then every tank fires at once.
+        ///
+        /// `elapsed_ms` is charged to the clocks first: a player whose clock falls
+        /// to 0 or below loses (both: a draw) and the round is not played.
+        ok: "The state after the round and the events",
+        bad_request: "`BAD_REQUEST`, `INVALID_POSITION` or `LIMIT_EXCEEDED` (state too large)",
+        refused: "A pick is illegal: `code` (`GAME_OVER`, `NO_SUCH_TANK`, `END_OF_TRACK`, `SQUARE_OCCUPIED`) and `player` (U's is checked first)",
+    },
+    score: {
+        /// Surviving tanks, owned squares, and whether (and how) the game is over.
+        ok: "How the game stands",
+        bad_request: "`BAD_REQUEST`, `INVALID_POSITION` or `LIMIT_EXCEEDED` (state too large)",
+    },
+    replay: {
+        /// Replays rounds from a start state (the default setup when absent).
+        ///
+        /// The first illegal round is a 422 with `ply`, its 0-based index.
+        ok: "The state after each round and the final standing",
+        bad_request: "`BAD_REQUEST`, `INVALID_POSITION` or `LIMIT_EXCEEDED` (state too large)",
+        refused: "A pick is illegal: `code`, `player` and `ply`",
+    },
+    ai_move: {
+        /// Suggests a pick for one player: a simultaneous-move search.
+        ///
+        /// Each round ahead is a zero-sum matrix game over both players' picks,
+        /// solved for mixed strategies (exact saddle points, else regret
+        /// matching+); iterative deepening within the limits. The answer is the
+        /// whole mixed strategy and a pick drawn from it with `seed`. Cached like
+        /// Tank Battle's AI.
+        ok: "The pick, the strategy and the value",
+        bad_request: "`BAD_REQUEST`, `INVALID_POSITION` or `LIMIT_EXCEEDED` (state too large)",
+        refused: "`GAME_OVER`",
+    },
+    render: {
+        /// The board as an SVG picture: territory shading, each tank's track, the
+        /// tanks in their owner's colour with their type letter and name, file and
+        /// row labels, the round and the clocks.
+        ///
+        /// ![The default setup](/v1/tank-war/render.svg)
+        bad_request: "`BAD_REQUEST` (`state` is not a state's JSON), `INVALID_POSITION` or `LIMIT_EXCEEDED`",
+    },
+    extra: [],
+}

@@ -1,0 +1,180 @@
+//! Everything a request can fail with, for every game: one typed error,
+//! free of HTTP. The HTTP layer maps it once to an RFC 9457 problem
+//! document (`api::problem`); the shared pieces (limits, caches) and the
+//! per-game codecs only build it.
+
+use thiserror::Error;
+
+/// A notation's text that does not parse (400): which notation, so the
+/// problem's `code` and `title` say it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotationKind {
+    /// `BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION`, …
+    pub code: &'static str,
+    /// The problem type's summary, e.g. "Position notation is malformed".
+    pub title: &'static str,
+}
+
+/// A well-formed request that a rule refuses (422): an illegal move, pick
+/// or order, or any of them in a finished game (`GAME_OVER`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The rule's stable code, e.g. `PATH_BLOCKED`, `END_OF_TRACK`.
+    pub code: &'static str,
+    /// The problem type's summary.
+    pub title: &'static str,
+    /// What went wrong in this request.
+    pub detail: String,
+    /// The request field at fault (`move`, `moves`, `orders`, `moves[3]`).
+    pub field: String,
+    /// In a simultaneous game: the player whose move was refused.
+    pub player: Option<String>,
+    /// Where the move failed, when the rule names a square.
+    pub square: Option<String>,
+    /// In a replay: the 0-based index of the refused step.
+    pub ply: Option<usize>,
+}
+
+impl Refusal {
+    /// A refusal of `field` by the rule `code`, with no player, square or
+    /// ply.
+    pub fn new(code: &'static str, title: &'static str, detail: String, field: &str) -> Refusal {
+        Refusal {
+            code,
+            title,
+            detail,
+            field: field.to_owned(),
+            player: None,
+            square: None,
+            ply: None,
+        }
+    }
+
+    /// The same refusal naming the player whose move it is.
+    pub fn by(self, player: Option<impl ToString>) -> Refusal {
+        Refusal {
+            player: player.map(|p| p.to_string()),
+            ..self
+        }
+    }
+
+    /// The same refusal naming the square where the move failed.
+    pub fn at_square(self, square: Option<impl ToString>) -> Refusal {
+        Refusal {
+            square: square.map(|s| s.to_string()),
+            ..self
+        }
+    }
+
+    /// The same refusal at step `ply` of a replay.
+    pub fn at_ply(self, ply: Option<usize>) -> Refusal {
+        Refusal { ply, ..self }
+    }
+}
+
+/// Everything a request can fail with.
+#[derive(Debug, Error)]
+pub enum RequestError {
+    /// The body (or a query) is not JSON of the expected shape.
+    #[error("{detail}")]
+    BadRequest {
+        detail: String,
+        field: Option<String>,
+    },
+    /// Text that does not follow a notation.
+    #[error("{detail}")]
+    Notation {
+        kind: NotationKind,
+        detail: String,
+        field: String,
+        ply: Option<usize>,
+    },
+    /// A well-formed position or state that breaks an invariant.
+    #[error("{detail}")]
+    InvalidPosition { detail: String, field: String },
+    /// A well-formed move that a rule refuses (422).
+    #[error("{}", .0.detail)]
+    Refused(Box<Refusal>),
+    /// The request asks for more work than the server allows.
+    #[error("{detail}")]
+    LimitExceeded { detail: String, field: String },
+    /// Every slot for expensive work is taken (503, with Retry-After).
+    #[error("the server is busy with other searches; retry in {retry_after_secs} s")]
+    Busy { retry_after_secs: u64 },
+    #[error("the body is larger than the limit of {limit} bytes")]
+    PayloadTooLarge { limit: usize },
+    #[error("the body must be JSON, sent with `Content-Type: application/json`")]
+    UnsupportedMediaType,
+    #[error("no such resource: {path}")]
+    NotFound { path: String },
+    #[error("{method} is not allowed here; allowed: {allow}")]
+    MethodNotAllowed { method: String, allow: String },
+    /// A failure of the server itself; never caused by input.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl RequestError {
+    pub fn bad_request(detail: impl Into<String>, field: Option<String>) -> RequestError {
+        RequestError::BadRequest {
+            detail: detail.into(),
+            field,
+        }
+    }
+
+    pub fn invalid_position(detail: impl ToString, field: &str) -> RequestError {
+        RequestError::InvalidPosition {
+            detail: detail.to_string(),
+            field: field.to_owned(),
+        }
+    }
+
+    pub fn limit_exceeded(detail: impl Into<String>, field: &str) -> RequestError {
+        RequestError::LimitExceeded {
+            detail: detail.into(),
+            field: field.to_owned(),
+        }
+    }
+
+    /// The stable machine code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            RequestError::BadRequest { .. } => "BAD_REQUEST",
+            RequestError::Notation { kind, .. } => kind.code,
+            RequestError::InvalidPosition { .. } => "INVALID_POSITION",
+            RequestError::Refused(refusal) => refusal.code,
+            RequestError::LimitExceeded { .. } => "LIMIT_EXCEEDED",
+            RequestError::Busy { .. } => "SERVICE_BUSY",
+            RequestError::PayloadTooLarge { .. } => "PAYLOAD_TOO_LARGE",
+            RequestError::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
+            RequestError::NotFound { .. } => "NOT_FOUND",
+            RequestError::MethodNotAllowed { .. } => "METHOD_NOT_ALLOWED",
+            RequestError::Internal(_) => "INTERNAL",
+        }
+    }
+
+    /// A short summary of the problem type; the same for every occurrence.
+    pub fn title(&self) -> &'static str {
+        match self {
+            RequestError::BadRequest { .. } => {
+                "Request body is not valid JSON of the expected shape"
+            }
+            RequestError::Notation { kind, .. } => kind.title,
+            RequestError::InvalidPosition { .. } => "Position breaks an invariant of the layout",
+            RequestError::Refused(refusal) => refusal.title,
+            RequestError::LimitExceeded { .. } => "Request exceeds a server limit",
+            RequestError::Busy { .. } => "Service busy",
+            RequestError::PayloadTooLarge { .. } => "Payload too large",
+            RequestError::UnsupportedMediaType => "Unsupported media type",
+            RequestError::NotFound { .. } => "Not found",
+            RequestError::MethodNotAllowed { .. } => "Method not allowed",
+            RequestError::Internal(_) => "Internal server error",
+        }
+    }
+}
+
+impl From<Refusal> for RequestError {
+    fn from(refusal: Refusal) -> RequestError {
+        RequestError::Refused(Box::new(refusal))
+    }
+}
