@@ -77,6 +77,7 @@ fn tank_battle(c: &mut Criterion) {
         max_time: None,
         max_depth: 4,
         max_nodes: u64::MAX,
+        stop: None,
     };
     for (name, pos) in positions() {
         group.bench_function(BenchmarkId::new("depth_4", name), |b| {
@@ -117,6 +118,7 @@ fn tank_war(c: &mut Criterion) {
         max_time: None,
         max_depth: 2,
         max_nodes: u64::MAX,
+        stop: None,
     };
     group.bench_function("ai_depth_2", |b| {
         b.iter(|| tw::ai::search(&setup, black_box(&start), tw::Player::U, limits, 0))

@@ -1,6 +1,8 @@
-//! The cache of AI answers, shared by every game: a bounded moka cache with
-//! hit and miss counters. Each game keeps its own instance, keyed by a
-//! string that spells out everything the answer depends on.
+//! The cache of AI answers, shared by every game: a moka cache bounded in
+//! bytes (its weigher counts each answer's encoded size and its key), keyed
+//! by a fixed-size digest of everything the answer depends on, with hit
+//! and miss counters. Answers are kept encoded (compact JSON), so an entry
+//! costs what its answer weighs, whatever the request that asked for it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -11,20 +13,48 @@ use crate::metrics::Metrics;
 /// Capacity and lifetime of a cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CacheConfig {
-    /// Most entries kept.
-    pub capacity: u64,
+    /// Most bytes of answers (and their keys) kept.
+    pub max_bytes: u64,
     /// How long an entry lives.
     pub ttl: Duration,
+}
+
+impl CacheConfig {
+    pub const DEFAULT_MIB: u64 = 32;
 }
 
 impl Default for CacheConfig {
     fn default() -> CacheConfig {
         CacheConfig {
-            capacity: 10_000,
+            max_bytes: CacheConfig::DEFAULT_MIB << 20,
             ttl: Duration::from_secs(3600),
         }
     }
 }
+
+/// A cache key: the first 128 bits of the BLAKE3 digest of the canonical
+/// request, so that every key has the same small size however large the
+/// request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Key(pub u128);
+
+impl Key {
+    /// The key of a canonical request text.
+    pub fn digest(canonical: &[u8]) -> Key {
+        let hash = blake3::hash(canonical);
+        let mut first = [0u8; 16];
+        first.copy_from_slice(&hash.as_bytes()[..16]);
+        Key(u128::from_le_bytes(first))
+    }
+
+    /// Lower-case hex, as other tiers spell it.
+    pub fn to_hex(self) -> String {
+        format!("{:032x}", self.0)
+    }
+}
+
+/// What one entry costs besides its answer: the key, moka's bookkeeping.
+const ENTRY_OVERHEAD: u64 = 96;
 
 /// Hit and miss counts so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -33,22 +63,23 @@ pub struct CacheStats {
     pub misses: u64,
 }
 
-/// A bounded cache of computed answers of type `V`.
+/// A bounded cache of encoded answers.
 #[derive(Clone)]
-pub struct AnswerCache<V: Clone + Send + Sync + 'static> {
-    name: &'static str,
-    entries: moka::sync::Cache<String, V>,
+pub struct AnswerCache {
+    entries: moka::sync::Cache<Key, Arc<[u8]>>,
     hits: Arc<AtomicU64>,
     misses: Arc<AtomicU64>,
     metrics: Option<Metrics>,
 }
 
-impl<V: Clone + Send + Sync + 'static> AnswerCache<V> {
-    pub fn new(name: &'static str, config: CacheConfig) -> AnswerCache<V> {
+impl AnswerCache {
+    pub fn new(config: CacheConfig) -> AnswerCache {
         AnswerCache {
-            name,
             entries: moka::sync::Cache::builder()
-                .max_capacity(config.capacity)
+                .max_capacity(config.max_bytes)
+                .weigher(|_: &Key, answer: &Arc<[u8]>| {
+                    u32::try_from(answer.len() as u64 + ENTRY_OVERHEAD).unwrap_or(u32::MAX)
+                })
                 .time_to_live(config.ttl)
                 .build(),
             hits: Arc::default(),
@@ -58,22 +89,22 @@ impl<V: Clone + Send + Sync + 'static> AnswerCache<V> {
     }
 
     /// Also reports lookups, the cache's size and the searches that fill
-    /// it to `metrics`, labelled with this cache's name.
-    pub fn with_metrics(mut self, metrics: Metrics) -> AnswerCache<V> {
+    /// it to `metrics`.
+    pub fn with_metrics(mut self, metrics: Metrics) -> AnswerCache {
         self.metrics = Some(metrics);
         self
     }
 
-    /// Records one search whose answer is about to be inserted.
-    pub fn record_search(&self, nodes: u64, seconds: f64) {
+    /// Records one search (of `game`) whose answer is about to be inserted.
+    pub fn record_search(&self, game: &str, nodes: u64, seconds: f64) {
         if let Some(metrics) = &self.metrics {
-            metrics.ai_search(self.name, nodes, seconds);
+            metrics.ai_search(game, nodes, seconds);
         }
     }
 
-    /// The cached answer for `key`, counting the hit or miss.
-    pub fn get(&self, key: &str) -> Option<V> {
-        let found = self.entries.get(key);
+    /// The cached answer for `key`, counting the hit or miss for `game`.
+    pub fn get(&self, game: &str, key: Key) -> Option<Arc<[u8]>> {
+        let found = self.entries.get(&key);
         let counter = if found.is_some() {
             &self.hits
         } else {
@@ -81,31 +112,18 @@ impl<V: Clone + Send + Sync + 'static> AnswerCache<V> {
         };
         counter.fetch_add(1, Ordering::Relaxed);
         if let Some(metrics) = &self.metrics {
-            metrics.cache_lookup(self.name, found.is_some(), self.entries.entry_count());
-        }
-        let stats = self.stats();
-        // A miss costs a search, so its log line is cheap by comparison;
-        // hits are the hot path.
-        if found.is_some() {
-            tracing::debug!(
-                cache = self.name,
-                hits = stats.hits,
-                misses = stats.misses,
-                "answer cache hit"
-            );
-        } else {
-            tracing::info!(
-                cache = self.name,
-                hits = stats.hits,
-                misses = stats.misses,
-                "answer cache miss"
+            metrics.cache_lookup(
+                game,
+                found.is_some(),
+                self.entries.entry_count(),
+                self.entries.weighted_size(),
             );
         }
         found
     }
 
-    pub fn insert(&self, key: String, value: V) {
-        self.entries.insert(key, value);
+    pub fn insert(&self, key: Key, answer: Arc<[u8]>) {
+        self.entries.insert(key, answer);
     }
 
     pub fn stats(&self) -> CacheStats {
@@ -124,6 +142,12 @@ impl<V: Clone + Send + Sync + 'static> AnswerCache<V> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// Bytes currently held, by the weigher's count.
+    pub fn weighted_bytes(&self) -> u64 {
+        self.entries.run_pending_tasks();
+        self.entries.weighted_size()
+    }
 }
 
 #[cfg(test)]
@@ -131,21 +155,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counts_hits_and_misses_and_respects_capacity() {
-        let cache = AnswerCache::new(
-            "test",
-            CacheConfig {
-                capacity: 10,
-                ttl: Duration::from_secs(60),
-            },
-        );
-        assert_eq!(cache.get("a"), None);
-        cache.insert("a".to_owned(), 1);
-        assert_eq!(cache.get("a"), Some(1));
+    fn counts_hits_and_misses_and_stays_within_its_bytes() {
+        let cache = AnswerCache::new(CacheConfig {
+            max_bytes: 64 * 1024,
+            ttl: Duration::from_secs(60),
+        });
+        let a = Key::digest(b"a");
+        assert_eq!(cache.get("test", a), None);
+        cache.insert(a, Arc::from(&b"1"[..]));
+        assert_eq!(cache.get("test", a).as_deref(), Some(&b"1"[..]));
         assert_eq!(cache.stats(), CacheStats { hits: 1, misses: 1 });
-        for i in 0..100 {
-            cache.insert(i.to_string(), i);
+        // A thousand 1 KiB answers are 16 times what it may hold.
+        for i in 0..1000u32 {
+            cache.insert(Key::digest(&i.to_le_bytes()), Arc::from(vec![0u8; 1024]));
         }
-        assert!(cache.len() <= 10, "{} entries", cache.len());
+        assert!(
+            cache.weighted_bytes() <= 64 * 1024,
+            "{}",
+            cache.weighted_bytes()
+        );
+        assert!(cache.len() < 64, "{} entries", cache.len());
+    }
+
+    #[test]
+    fn keys_are_digests() {
+        assert_eq!(Key::digest(b"x"), Key::digest(b"x"));
+        assert_ne!(Key::digest(b"x"), Key::digest(b"y"));
+        assert_eq!(Key::digest(&[0u8; 100_000]).to_hex().len(), 32);
     }
 }

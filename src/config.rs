@@ -111,6 +111,23 @@ pub struct ServeArgs {
     /// Largest accepted request body, in bytes.
     #[arg(long, env = "TANK_RULES_BODY_LIMIT", default_value_t = Limits::DEFAULT_BODY_BYTES)]
     pub body_limit: usize,
+    /// Seconds a client has to send a request's whole body; then it gets
+    /// 408 and its connection is closed.
+    #[arg(long, env = "TANK_RULES_BODY_TIMEOUT_SECS", default_value_t = Limits::DEFAULT_BODY_TIMEOUT_MS as f64 / 1000.0)]
+    pub body_timeout_secs: f64,
+    /// Largest answer written, in bytes (larger: 400 LIMIT_EXCEEDED, before
+    /// the work where its size can be foreseen).
+    #[arg(long, env = "TANK_RULES_ANSWER_MAX_BYTES", default_value_t = Limits::DEFAULT_ANSWER_MAX_BYTES)]
+    pub answer_max_bytes: usize,
+    /// Most work one replay may simulate: the state's cells (squares, track
+    /// squares, vehicles, tokens) times its moves or rounds.
+    #[arg(long, env = "TANK_RULES_REPLAY_MAX_WORK", default_value_t = Limits::DEFAULT_REPLAY_MAX_WORK)]
+    pub replay_max_work: u64,
+    /// Most connections open at once (all workers); further clients wait in
+    /// the listen backlog. Kept below the open-files limit, which is raised
+    /// to its hard limit at start.
+    #[arg(long, env = "TANK_RULES_MAX_CONNECTIONS", default_value_t = ServeArgs::DEFAULT_MAX_CONNECTIONS)]
+    pub max_connections: usize,
     /// Deepest perft a request may ask for.
     #[arg(long, env = "TANK_RULES_PERFT_MAX_DEPTH", default_value_t = Limits::DEFAULT_PERFT_MAX_DEPTH)]
     pub perft_max_depth: u32,
@@ -157,9 +174,9 @@ pub struct ServeArgs {
     /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
     #[arg(long, env = "TANK_RULES_SHUTDOWN_TIMEOUT_SECS", default_value_t = 30)]
     pub shutdown_timeout_secs: u64,
-    /// Most AI answers kept in the cache.
-    #[arg(long, env = "TANK_RULES_CACHE_CAPACITY", default_value_t = 10_000)]
-    pub cache_capacity: u64,
+    /// Size of the AI answer cache, MiB (answers and keys, as stored).
+    #[arg(long, env = "TANK_RULES_CACHE_MIB", default_value_t = CacheConfig::DEFAULT_MIB)]
+    pub cache_mib: u64,
     /// Browser origins allowed to call the service (CORS): `*` for any, or
     /// a comma-separated list such as `https://a.example,https://b.example`.
     #[arg(long, env = "TANK_RULES_CORS_ORIGINS", default_value = "*", value_parser = CorsOrigins::from_str)]
@@ -170,9 +187,14 @@ pub struct ServeArgs {
 }
 
 impl ServeArgs {
+    pub const DEFAULT_MAX_CONNECTIONS: usize = 4_096;
+
     pub fn limits(&self) -> Limits {
         Limits {
             body_bytes: self.body_limit,
+            body_timeout_ms: (self.body_timeout_secs.max(0.001) * 1000.0) as u64,
+            answer_max_bytes: self.answer_max_bytes,
+            replay_max_work: self.replay_max_work,
             perft_max_depth: self.perft_max_depth,
             perft_max_nodes: self.perft_max_nodes,
             ai_default_time_ms: self.ai_default_time_ms,
@@ -193,7 +215,7 @@ impl ServeArgs {
 
     pub fn cache(&self) -> CacheConfig {
         CacheConfig {
-            capacity: self.cache_capacity,
+            max_bytes: self.cache_mib.saturating_mul(1 << 20),
             ttl: Duration::from_secs(self.cache_ttl_secs),
         }
     }

@@ -95,9 +95,17 @@ pub enum RequestError {
     /// A well-formed move that a rule refuses (422).
     #[error("{}", .0.detail)]
     Refused(Box<Refusal>),
-    /// The request asks for more work than the server allows.
+    /// The request asks for more work (or a larger answer) than the
+    /// server allows.
     #[error("{detail}")]
-    LimitExceeded { detail: String, field: String },
+    LimitExceeded {
+        detail: String,
+        field: Option<String>,
+    },
+    /// The client stopped sending its body before the deadline (408; the
+    /// connection is closed).
+    #[error("the request body did not arrive within {secs} s")]
+    BodyTimeout { secs: f64 },
     /// Every slot for expensive work is taken (503, with Retry-After).
     #[error("the server is busy with other searches; retry in {retry_after_secs} s")]
     Busy { retry_after_secs: u64 },
@@ -105,10 +113,17 @@ pub enum RequestError {
     PayloadTooLarge { limit: usize },
     #[error("the body must be JSON, sent with `Content-Type: application/json`")]
     UnsupportedMediaType,
+    /// A body sent compressed (`Content-Encoding` other than `identity`).
+    #[error("the body must be sent as is: `Content-Encoding` {0:?} is not accepted")]
+    UnsupportedEncoding(String),
     #[error("no such resource: {path}")]
     NotFound { path: String },
     #[error("{method} is not allowed here; allowed: {allow}")]
     MethodNotAllowed { method: String, allow: String },
+    /// An error answer another layer made (the router, Swagger UI, CORS),
+    /// by its status: the same status as a problem document.
+    #[error("{detail}")]
+    Status { status: u16, detail: String },
     /// A failure of the server itself; never caused by input.
     #[error("internal error: {0}")]
     Internal(String),
@@ -132,7 +147,7 @@ impl RequestError {
     pub fn limit_exceeded(detail: impl Into<String>, field: &str) -> RequestError {
         RequestError::LimitExceeded {
             detail: detail.into(),
-            field: field.to_owned(),
+            field: (!field.is_empty()).then(|| field.to_owned()),
         }
     }
 
@@ -144,11 +159,15 @@ impl RequestError {
             RequestError::InvalidPosition { .. } => "INVALID_POSITION",
             RequestError::Refused(refusal) => refusal.code,
             RequestError::LimitExceeded { .. } => "LIMIT_EXCEEDED",
+            RequestError::BodyTimeout { .. } => "REQUEST_TIMEOUT",
             RequestError::Busy { .. } => "SERVICE_BUSY",
             RequestError::PayloadTooLarge { .. } => "PAYLOAD_TOO_LARGE",
-            RequestError::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
+            RequestError::UnsupportedMediaType | RequestError::UnsupportedEncoding(_) => {
+                "UNSUPPORTED_MEDIA_TYPE"
+            }
             RequestError::NotFound { .. } => "NOT_FOUND",
             RequestError::MethodNotAllowed { .. } => "METHOD_NOT_ALLOWED",
+            RequestError::Status { status, .. } => status_code(*status).0,
             RequestError::Internal(_) => "INTERNAL",
         }
     }
@@ -163,11 +182,15 @@ impl RequestError {
             RequestError::InvalidPosition { .. } => "Position breaks an invariant of the layout",
             RequestError::Refused(refusal) => refusal.title,
             RequestError::LimitExceeded { .. } => "Request exceeds a server limit",
+            RequestError::BodyTimeout { .. } => "Request timeout",
             RequestError::Busy { .. } => "Service busy",
             RequestError::PayloadTooLarge { .. } => "Payload too large",
-            RequestError::UnsupportedMediaType => "Unsupported media type",
+            RequestError::UnsupportedMediaType | RequestError::UnsupportedEncoding(_) => {
+                "Unsupported media type"
+            }
             RequestError::NotFound { .. } => "Not found",
             RequestError::MethodNotAllowed { .. } => "Method not allowed",
+            RequestError::Status { status, .. } => status_code(*status).1,
             RequestError::Internal(_) => "Internal server error",
         }
     }
@@ -176,5 +199,26 @@ impl RequestError {
 impl From<Refusal> for RequestError {
     fn from(refusal: Refusal) -> RequestError {
         RequestError::Refused(Box::new(refusal))
+    }
+}
+
+/// The code and title of an error status made outside the application.
+fn status_code(status: u16) -> (&'static str, &'static str) {
+    match status {
+        401 => ("UNAUTHORIZED", "Unauthorized"),
+        403 => ("FORBIDDEN", "Forbidden"),
+        404 => ("NOT_FOUND", "Not found"),
+        405 => ("METHOD_NOT_ALLOWED", "Method not allowed"),
+        406 => ("NOT_ACCEPTABLE", "Not acceptable"),
+        408 => ("REQUEST_TIMEOUT", "Request timeout"),
+        411 => ("LENGTH_REQUIRED", "Length required"),
+        413 => ("PAYLOAD_TOO_LARGE", "Payload too large"),
+        414 => ("URI_TOO_LONG", "URI too long"),
+        415 => ("UNSUPPORTED_MEDIA_TYPE", "Unsupported media type"),
+        429 => ("TOO_MANY_REQUESTS", "Too many requests"),
+        431 => ("HEADERS_TOO_LARGE", "Request header fields too large"),
+        503 => ("SERVICE_BUSY", "Service busy"),
+        400..=499 => ("BAD_REQUEST", "Bad request"),
+        _ => ("INTERNAL", "Internal server error"),
     }
 }

@@ -7,6 +7,16 @@ use crate::error::RequestError;
 pub struct Limits {
     /// Largest accepted request body, in bytes.
     pub body_bytes: usize,
+    /// Time a client has to send a request's whole body, milliseconds;
+    /// then it gets 408 and its connection is closed.
+    pub body_timeout_ms: u64,
+    /// Largest answer the service writes, in bytes; a request whose answer
+    /// would be larger gets `LIMIT_EXCEEDED` (before the work where the
+    /// size can be foreseen).
+    pub answer_max_bytes: usize,
+    /// Most work one replay may simulate: the state's cells (squares,
+    /// track squares, vehicles, tokens) times its steps.
+    pub replay_max_work: u64,
     /// Deepest perft a request may ask for.
     pub perft_max_depth: u32,
     /// Most positions one perft request may expand (generate moves for).
@@ -37,6 +47,12 @@ pub struct Limits {
 
 impl Limits {
     pub const DEFAULT_BODY_BYTES: usize = 64 * 1024;
+    pub const DEFAULT_BODY_TIMEOUT_MS: u64 = 5_000;
+    pub const DEFAULT_ANSWER_MAX_BYTES: usize = 2 << 20;
+    pub const DEFAULT_REPLAY_MAX_WORK: u64 = 1_000_000;
+    /// Replays with less work than this run inline on the HTTP worker;
+    /// larger ones on the blocking pool, in a work slot.
+    pub const INLINE_REPLAY_WORK: u64 = 20_000;
     pub const DEFAULT_PERFT_MAX_DEPTH: u32 = 5;
     pub const DEFAULT_PERFT_MAX_NODES: u64 = 10_000_000;
     pub const DEFAULT_AI_TIME_MS: u64 = 200;
@@ -60,6 +76,9 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             body_bytes: Limits::DEFAULT_BODY_BYTES,
+            body_timeout_ms: Limits::DEFAULT_BODY_TIMEOUT_MS,
+            answer_max_bytes: Limits::DEFAULT_ANSWER_MAX_BYTES,
+            replay_max_work: Limits::DEFAULT_REPLAY_MAX_WORK,
             perft_max_depth: Limits::DEFAULT_PERFT_MAX_DEPTH,
             perft_max_nodes: Limits::DEFAULT_PERFT_MAX_NODES,
             ai_default_time_ms: Limits::DEFAULT_AI_TIME_MS,
@@ -93,9 +112,50 @@ impl Limits {
     }
 }
 
-/// Slots for expensive work (AI searches, perft): a request takes one,
-/// waiting a bounded time at most, or is refused; no queue grows without
-/// bound.
+impl Limits {
+    /// A replay of `steps` steps from a state of `cells` cells is within
+    /// the work limit.
+    pub fn check_replay_work(
+        &self,
+        cells: usize,
+        steps: usize,
+        field: &str,
+    ) -> Result<u64, RequestError> {
+        let work = (cells as u64).saturating_mul(steps as u64);
+        if work > self.replay_max_work {
+            return Err(RequestError::limit_exceeded(
+                format!(
+                    "replaying {steps} steps of a state of {cells} cells is {work} units of work, \
+more than this server does for one replay ({})",
+                    self.replay_max_work
+                ),
+                field,
+            ));
+        }
+        Ok(work)
+    }
+
+    /// An answer of `bytes` bytes (`foreseen` before the work) is within
+    /// the answer limit.
+    pub fn check_answer(&self, bytes: usize, foreseen: bool) -> Result<(), RequestError> {
+        if bytes > self.answer_max_bytes {
+            let what = if foreseen { "would be" } else { "is" };
+            return Err(RequestError::limit_exceeded(
+                format!(
+                    "the answer {what} about {bytes} bytes, more than this server writes ({}); \
+ask for less",
+                    self.answer_max_bytes
+                ),
+                "",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Slots for expensive work (AI searches, perft; large replays): a request
+/// takes one, waiting a bounded time at most, or is refused; no queue
+/// grows without bound.
 #[derive(Clone, Debug)]
 pub struct SearchSlots(std::sync::Arc<tokio::sync::Semaphore>);
 

@@ -73,23 +73,83 @@ fn init_logging(format: LogFormat) {
     }
 }
 
+/// File descriptors kept free of connections: the listener, logs, the
+/// blocking pool's needs, a scrape of `/metrics`.
+const SPARE_FILES: u64 = 256;
+
+/// Raises the soft open-files limit to the hard one where it can, and
+/// returns how many connections fit under it: `wanted`, or fewer when the
+/// limit is lower (so that accepting never fails for want of a file).
+fn connection_cap(wanted: usize) -> usize {
+    let raised = rlimit::increase_nofile_limit(u64::MAX);
+    let files = rlimit::Resource::NOFILE
+        .get_soft()
+        .or(raised)
+        .unwrap_or(1024);
+    let fits = usize::try_from(files.saturating_sub(SPARE_FILES)).unwrap_or(usize::MAX);
+    if wanted > fits {
+        tracing::warn!(
+            wanted,
+            open_files_limit = files,
+            allowed = fits,
+            "--max-connections is over the open-files limit; lowered (raise `ulimit -n`)"
+        );
+    }
+    wanted.min(fits).max(1)
+}
+
+/// Gives freed heap memory back to the system every few seconds: glibc
+/// keeps it in per-thread arenas after a spike (a large replay, a burst of
+/// searches) unless asked. Cheap: a few microseconds when there is little
+/// to return.
+fn trim_heap_periodically() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        let spawned = std::thread::Builder::new()
+            .name("heap-trim".to_owned())
+            .spawn(|| loop {
+                std::thread::sleep(Duration::from_secs(5));
+                // SAFETY: malloc_trim only walks glibc's own arenas under
+                // their locks; it takes no pointers from us.
+                unsafe {
+                    libc::malloc_trim(64 << 10);
+                }
+            });
+        if let Err(err) = spawned {
+            tracing::warn!(%err, "no heap-trim thread; memory freed after spikes stays mapped");
+        }
+    }
+}
+
 fn serve(args: ServeArgs) -> std::io::Result<()> {
     init_logging(args.log_format);
     let limits = args.limits();
     let cache = args.cache();
-    tracing::info!(addr = %args.addr, ?limits, ?cache, "tank-rules starting");
+    let max_connections = connection_cap(args.max_connections);
+    tracing::info!(addr = %args.addr, ?limits, ?cache, max_connections, "tank-rules starting");
     tracing::info!(cors = ?args.cors_origins, "CORS origins");
+    trim_heap_periodically();
     let state = AppState::new(limits, cache).with_cors(args.cors_origins.clone());
+    let workers = args
+        .workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+        .max(1);
     actix_web::rt::System::new().block_on(async move {
         // SIGTERM and SIGINT stop accepting connections and let in-flight
         // requests finish for up to the shutdown timeout.
-        let mut server = HttpServer::new(move || tank_rules::api::app(state.clone()))
+        HttpServer::new(move || tank_rules::api::app(state.clone()))
+            .workers(workers)
+            // actix counts connections per worker.
+            .max_connections(max_connections.div_ceil(workers))
             .client_request_timeout(Duration::from_secs(args.request_timeout_secs))
             .client_disconnect_timeout(Duration::from_secs(1))
-            .shutdown_timeout(args.shutdown_timeout_secs);
-        if let Some(workers) = args.workers {
-            server = server.workers(workers.max(1));
-        }
-        server.bind(&args.addr)?.run().await
+            // A client that closes its side is gone: drop its request, so
+            // that a search it started stops (HTTP/1.1 clients do not
+            // half-close and then wait for an answer).
+            .h1_allow_half_closed(false)
+            .shutdown_timeout(args.shutdown_timeout_secs)
+            .bind(&args.addr)?
+            .run()
+            .await
     })
 }

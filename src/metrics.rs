@@ -17,7 +17,7 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::web;
 use prometheus::{
-    Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGaugeVec, Opts, Registry, TextEncoder,
+    Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
 };
 
 /// Prefix of every metric name.
@@ -40,7 +40,8 @@ pub struct Metrics {
     ai_nodes: IntCounterVec,
     ai_seconds: HistogramVec,
     cache_lookups: IntCounterVec,
-    cache_entries: IntGaugeVec,
+    cache_entries: IntGauge,
+    cache_bytes: IntGauge,
 }
 
 impl Metrics {
@@ -102,14 +103,19 @@ impl Metrics {
             "Time from a request's arrival to its response, by route pattern, method and status",
             &["endpoint", "method", "status"],
         );
-        let cache_entries = IntGaugeVec::new(
-            Opts::new("ai_cache_entries", "AI answers in the cache, by game").namespace(NAMESPACE),
-            &["game"],
-        )
-        .expect("valid gauge");
-        registry
-            .register(Box::new(cache_entries.clone()))
-            .expect("gauge registers once");
+        let gauge = |name: &str, help: &str| {
+            let gauge = IntGauge::with_opts(Opts::new(name, help).namespace(NAMESPACE))
+                .expect("valid gauge");
+            registry
+                .register(Box::new(gauge.clone()))
+                .expect("gauge registers once");
+            gauge
+        };
+        let cache_entries = gauge("ai_cache_entries", "AI answers in the cache (all games)");
+        let cache_bytes = gauge(
+            "ai_cache_bytes",
+            "Bytes of AI answers in the cache, as its weigher counts them (all games)",
+        );
         Metrics {
             registry,
             requests,
@@ -119,6 +125,7 @@ impl Metrics {
             ai_seconds,
             cache_lookups,
             cache_entries,
+            cache_bytes,
         }
     }
 
@@ -157,12 +164,13 @@ impl Metrics {
     }
 
     /// Records a cache lookup and the cache's size.
-    pub fn cache_lookup(&self, game: &str, hit: bool, entries: u64) {
+    pub fn cache_lookup(&self, game: &str, hit: bool, entries: u64, bytes: u64) {
         let result = if hit { "hit" } else { "miss" };
         self.cache_lookups.with_label_values(&[game, result]).inc();
         self.cache_entries
-            .with_label_values(&[game])
             .set(i64::try_from(entries).unwrap_or(i64::MAX));
+        self.cache_bytes
+            .set(i64::try_from(bytes).unwrap_or(i64::MAX));
     }
 }
 

@@ -111,7 +111,9 @@ async fn metrics_scrape_counts_requests_searches_and_the_cache() {
         sample(&scrape, lookups, &[game, ("result", "hit")]),
         Some(1.0)
     );
-    assert!(sample(&scrape, "tank_rules_ai_cache_entries", &[game]).is_some());
+    // One cache for all games, bounded in bytes.
+    assert!(sample(&scrape, "tank_rules_ai_cache_entries", &[]).is_some());
+    assert!(sample(&scrape, "tank_rules_ai_cache_bytes", &[]).is_some());
 
     let reply = post(&app, "/metrics", json!({})).await;
     common::assert_problem(&reply, 405, "METHOD_NOT_ALLOWED");

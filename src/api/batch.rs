@@ -207,10 +207,7 @@ fn check_caps(
     limits: &Limits,
     ops: &Ops,
 ) -> Result<(), ApiError> {
-    let too_many = |detail: String| ApiError::LimitExceeded {
-        detail,
-        field: "requests".to_owned(),
-    };
+    let too_many = |detail: String| ApiError::limit_exceeded(detail, "requests");
     if requests.len() > limits.batch_max_requests {
         return Err(too_many(format!(
             "{} requests are more than this server runs in one batch ({})",

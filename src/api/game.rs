@@ -5,12 +5,12 @@
 //! differs. The routes themselves (with their OpenAPI documentation) are
 //! declared per game by [`game_routes!`](super::routes::game_routes).
 
-use std::future::{ready, Ready};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use actix_web::dev::Payload;
 use actix_web::http::header::ContentType;
-use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -18,7 +18,7 @@ use serde_json::Value;
 use super::ai::{cache_key, AiAnswer, AiLimits};
 use super::batch::{self as batching, BatchBody, Ops};
 use super::problem::ApiError;
-use crate::cache::AnswerCache;
+use crate::cache::{AnswerCache, Key};
 use crate::error::Refusal;
 use crate::games::{Game, SearchLimits};
 use crate::limits::{Limits, SearchSlots};
@@ -90,14 +90,17 @@ pub trait GameApi: Game {
     type ScoreRequest: DeserializeOwned + 'static;
     type ScoreResponse: Serialize;
     type ReplayRequest: DeserializeOwned + 'static;
-    type ReplayResponse: Serialize + From<Replayed<Self>>;
+    type ReplayResponse: Serialize + From<Replayed<Self>> + Send + 'static;
     type AiMoveRequest: DeserializeOwned + 'static;
-    type AiMoveResponse: Serialize + AiAnswer;
+    type AiMoveResponse: Serialize + DeserializeOwned + AiAnswer;
     type RenderQuery: DeserializeOwned + 'static;
     /// One step as a replay lists it.
-    type ReplayStep;
+    type ReplayStep: Send + 'static;
     /// One state as a replay answers it.
-    type ReplayState: Serialize;
+    type ReplayState: Serialize + Send + 'static;
+
+    /// The field of a replay request that lists its steps.
+    const REPLAY_STEPS: &'static str = "rounds";
 
     /// `batch` ops beyond the common ones (Tank Battle's `perft`), each
     /// with whether it is a search; run by [`GameApi::extra_op`].
@@ -174,69 +177,146 @@ pub trait GameApi: Game {
     /// flow fills in.
     fn encode_ai(state: &Self::State, suggestion: Self::Suggestion) -> Self::AiMoveResponse;
 
-    /// Runs one of [`GameApi::EXTRA_OPS`] in a batch.
+    /// Runs one of [`GameApi::EXTRA_OPS`] in a batch whose searches share
+    /// one time budget.
     #[allow(async_fn_in_trait)] // run on actix's thread-local executor only
-    async fn extra_op(op: &str, _fields: Value, _ctx: &Ctx<Self>) -> Result<Value, ApiError> {
+    async fn extra_op(
+        op: &str,
+        _fields: Value,
+        _services: &Services,
+        _shared: &SharedBudget,
+    ) -> Result<Value, ApiError> {
         Err(batching::not_dispatched(op))
     }
 }
 
-/// What a game's endpoints share: the limits, the search slots and the
-/// game's AI cache, extracted from the app data in one go.
-pub struct Ctx<G: GameApi> {
-    pub limits: web::Data<Limits>,
-    pub slots: web::Data<SearchSlots>,
-    pub cache: web::Data<AnswerCache<G::AiMoveResponse>>,
+/// What every endpoint shares: the limits, the slots for searches and for
+/// heavy work, and the AI answer cache (one app-data value).
+#[derive(Clone)]
+pub struct Services {
+    pub limits: Limits,
+    /// AI searches and perft counts.
+    pub searches: SearchSlots,
+    /// Large replays, run off the HTTP workers.
+    pub heavy: SearchSlots,
+    pub cache: AnswerCache,
 }
 
-impl<G: GameApi> FromRequest for Ctx<G> {
-    type Error = ApiError;
-    type Future = Ready<Result<Ctx<G>, ApiError>>;
-
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let ctx = (|| {
-            Some(Ctx {
-                limits: req.app_data::<web::Data<Limits>>()?.clone(),
-                slots: req.app_data::<web::Data<SearchSlots>>()?.clone(),
-                cache: req
-                    .app_data::<web::Data<AnswerCache<G::AiMoveResponse>>>()?
-                    .clone(),
-            })
-        })();
-        ready(ctx.ok_or_else(|| ApiError::Internal(format!("{} is not configured", G::ID))))
+impl Services {
+    pub fn new(limits: Limits, cache: AnswerCache) -> Services {
+        Services {
+            limits,
+            searches: SearchSlots::new(limits.max_concurrent_searches),
+            heavy: SearchSlots::new(limits.max_concurrent_searches),
+            cache,
+        }
     }
 }
 
-/// A 200 JSON answer.
-pub fn json_response(body: serde_json::Result<Vec<u8>>) -> Result<HttpResponse, ApiError> {
+/// A 200 JSON answer, no larger than the answer limit.
+pub fn json_response(
+    body: serde_json::Result<Vec<u8>>,
+    limits: &Limits,
+) -> Result<HttpResponse, ApiError> {
     let body = body.map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))?;
+    limits.check_answer(body.len(), false)?;
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
         .body(body))
 }
 
+/// Raises its flag when dropped: the future that owns it was completed or
+/// abandoned (its client went away).
+struct RaiseOnDrop(Arc<AtomicBool>);
+
+impl Drop for RaiseOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Runs `work` on the blocking pool in one of `slots`, handing it a stop
+/// flag that is raised when the calling future is dropped (the client went
+/// away) or at `deadline`. Answers `work`'s result and whether the flag
+/// was raised before it ended (its result is then partial).
+pub async fn run_stoppable<T: Send + 'static>(
+    slots: &SearchSlots,
+    limits: &Limits,
+    deadline: Option<Instant>,
+    work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
+) -> Result<(T, bool), ApiError> {
+    let slot = slots.take_within(limits).await?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let _raise_when_abandoned = RaiseOnDrop(stop.clone());
+    let flag = stop.clone();
+    let task = web::block(move || {
+        let _slot = slot;
+        let result = work(&flag);
+        (result, flag.load(Ordering::Relaxed))
+    });
+    let finished = match deadline {
+        None => task.await,
+        Some(deadline) => {
+            let mut task = std::pin::pin!(task);
+            let timer = std::pin::pin!(tokio::time::sleep_until(deadline.into()));
+            match futures_util::future::select(task.as_mut(), timer).await {
+                futures_util::future::Either::Left((finished, _)) => finished,
+                futures_util::future::Either::Right(((), _)) => {
+                    stop.store(true, Ordering::Relaxed);
+                    task.await
+                }
+            }
+        }
+    };
+    finished.map_err(|e| ApiError::Internal(format!("search worker failed: {e}")))
+}
+
+/// The search time a batch's searches share: the server's AI time cap,
+/// counted from the start of its first search.
+pub struct SharedBudget {
+    cap: Duration,
+    deadline: std::cell::Cell<Option<Instant>>,
+}
+
+impl SharedBudget {
+    pub fn new(cap: Duration) -> SharedBudget {
+        SharedBudget {
+            cap,
+            deadline: std::cell::Cell::new(None),
+        }
+    }
+
+    /// When the searches must be done, fixed by the first one to ask (at
+    /// `now`).
+    pub fn deadline(&self, now: Instant) -> Instant {
+        let deadline = self.deadline.get().unwrap_or(now + self.cap);
+        self.deadline.set(Some(deadline));
+        deadline
+    }
+}
+
 /// `legal-moves`.
 pub fn legal_moves<G: GameApi>(
     request: G::LegalMovesRequest,
-    ctx: &Ctx<G>,
+    services: &Services,
 ) -> Result<G::LegalMovesResponse, ApiError> {
-    G::run_legal_moves(request, &ctx.limits)
+    G::run_legal_moves(request, &services.limits)
 }
 
 /// `validate`.
 pub fn validate<G: GameApi>(
     request: G::ValidateRequest,
-    ctx: &Ctx<G>,
+    services: &Services,
 ) -> Result<G::ValidateResponse, ApiError> {
-    G::run_validate(request, &ctx.limits)
+    G::run_validate(request, &services.limits)
 }
 
 /// `apply`: one step played, or its refusal.
 pub fn apply<G: GameApi>(
     request: G::ApplyRequest,
-    ctx: &Ctx<G>,
+    services: &Services,
 ) -> Result<G::ApplyResponse, ApiError> {
-    let (mut state, step) = G::decode_apply(request, &ctx.limits)?;
+    let (mut state, step) = G::decode_apply(request, &services.limits)?;
     let events = G::play(&mut state, step).map_err(|e| G::refusal(e, None))?;
     Ok(G::encode_apply(&state, events))
 }
@@ -244,22 +324,52 @@ pub fn apply<G: GameApi>(
 /// `score`.
 pub fn score<G: GameApi>(
     request: G::ScoreRequest,
-    ctx: &Ctx<G>,
+    services: &Services,
 ) -> Result<G::ScoreResponse, ApiError> {
-    let state = G::decode_score(request, &ctx.limits)?;
+    let state = G::decode_score(request, &services.limits)?;
     Ok(G::encode_score(&state))
 }
 
 /// `replay`: the state after each step, each step checked; the first
-/// refused one is the answer, with its `ply`.
-pub fn replay<G: GameApi>(
+/// refused one is the answer, with its `ply`. The work (cells times steps)
+/// and the answer's size are checked before anything is played; a large
+/// replay runs on the blocking pool in a work slot, so the HTTP workers
+/// stay free.
+pub async fn replay<G: GameApi>(
     request: G::ReplayRequest,
-    ctx: &Ctx<G>,
+    services: &Services,
 ) -> Result<G::ReplayResponse, ApiError> {
-    let (mut state, steps) = G::decode_replay(request, &ctx.limits)?;
+    let limits = services.limits;
+    let (state, steps) = G::decode_replay(request, &limits)?;
+    let work = limits.check_replay_work(G::size(&state), steps.len(), G::REPLAY_STEPS)?;
+    let per_state = serde_json::to_vec(&G::replay_state(&state)).map_or(0, |s| s.len() + 1);
+    limits.check_answer(per_state.saturating_mul(steps.len()), true)?;
+    if work <= Limits::INLINE_REPLAY_WORK {
+        return simulate::<G>(state, steps, &limits);
+    }
+    let (replayed, _) = run_stoppable(&services.heavy, &limits, None, move |stop| {
+        simulate::<G>(state, steps, &limits).and_then(|answer| {
+            // A client that went away gets nothing; stop writing states.
+            if stop.load(Ordering::Relaxed) {
+                Err(ApiError::Internal("the client went away".to_owned()))
+            } else {
+                Ok(answer)
+            }
+        })
+    })
+    .await?;
+    replayed
+}
+
+/// Plays a replay's steps from `state`.
+fn simulate<G: GameApi>(
+    mut state: G::State,
+    steps: Vec<G::ReplayStep>,
+    limits: &Limits,
+) -> Result<G::ReplayResponse, ApiError> {
     let mut states = Vec::with_capacity(steps.len());
     for (ply, step) in steps.into_iter().enumerate() {
-        let step = G::replay_step(&mut state, step, ply, &ctx.limits)?;
+        let step = G::replay_step(&mut state, step, ply, limits)?;
         G::play(&mut state, step).map_err(|e| G::refusal(e, Some(ply)))?;
         states.push(G::replay_state(&state));
     }
@@ -268,51 +378,76 @@ pub fn replay<G: GameApi>(
 }
 
 /// `ai-move`: the answer from the cache, or a search run on the blocking
-/// pool in a search slot and then cached.
+/// pool in a search slot and then cached. The search stops when the
+/// client goes away, or when a batch's `shared` budget runs out; an answer
+/// cut short by either (or given less time than asked) is not cached.
 pub async fn ai_move<G: GameApi>(
     request: G::AiMoveRequest,
-    ctx: &Ctx<G>,
+    services: &Services,
+    shared: Option<&SharedBudget>,
 ) -> Result<G::AiMoveResponse, ApiError> {
+    let limits = &services.limits;
     let AiRequest {
         state,
         question,
-        limits,
+        limits: asked,
         seed,
-    } = G::decode_ai(request, &ctx.limits)?;
+    } = G::decode_ai(request, limits)?;
     if G::is_over(&state) {
         return Err(G::game_over(&question).into());
     }
-    let budget = limits.unwrap_or_default().budget(&ctx.limits);
-    let key = cache_key(
-        G::AI_VERSION,
-        &format_args!("{}|{question:?}|{}", G::ID, G::canonical(&state)),
-        &budget,
-        seed,
-    );
-    if let Some(mut hit) = ctx.cache.get(&key) {
+    let budget = asked.unwrap_or_default().budget(limits);
+    let canonical = format!("{}|{question:?}|{}", G::ID, G::canonical(&state));
+    let key = Key::digest(cache_key(G::AI_VERSION, &canonical, &budget, seed).as_bytes());
+    if let Some(mut hit) = cached::<G>(&services.cache, key) {
         hit.mark_cached();
         return Ok(hit);
     }
-    let slot = ctx.slots.take_within(&ctx.limits).await?;
     let started = Instant::now();
-    let search_limits = SearchLimits {
-        max_time: Some(std::time::Duration::from_millis(budget.time_ms)),
-        max_depth: budget.depth,
-        max_nodes: budget.nodes,
+    let deadline = shared.map(|shared| shared.deadline(started));
+    let time_ms = match deadline {
+        Some(deadline) => {
+            let left = deadline.saturating_duration_since(started).as_millis() as u64;
+            if left == 0 {
+                return Err(ApiError::limit_exceeded(
+                    "the batch has spent its search time (the server's AI time cap)",
+                    "",
+                ));
+            }
+            budget.time_ms.min(left)
+        }
+        None => budget.time_ms,
     };
+    let max_time = Some(Duration::from_millis(time_ms));
     let asked = question.clone();
-    let mut answer = web::block(move || {
-        let _slot = slot;
-        G::suggest(&state, &asked, search_limits, seed).map(|found| G::encode_ai(&state, found))
+    let (answer, stopped) = run_stoppable(&services.searches, limits, deadline, move |stop| {
+        let limits = SearchLimits {
+            max_time,
+            max_depth: budget.depth,
+            max_nodes: budget.nodes,
+            stop: Some(stop),
+        };
+        G::suggest(&state, &asked, limits, seed).map(|found| G::encode_ai(&state, found))
     })
-    .await
-    .map_err(|e| ApiError::Internal(format!("AI worker failed: {e}")))?
-    .ok_or_else(|| ApiError::from(G::game_over(&question)))?;
+    .await?;
+    let mut answer = answer.ok_or_else(|| ApiError::from(G::game_over(&question)))?;
     answer.set_time_ms(started.elapsed().as_millis() as u64);
-    ctx.cache
-        .record_search(answer.work(), started.elapsed().as_secs_f64());
-    ctx.cache.insert(key, answer.clone());
+    let cache = &services.cache;
+    cache.record_search(G::ID, answer.work(), started.elapsed().as_secs_f64());
+    if !stopped && time_ms == budget.time_ms {
+        if let Ok(encoded) = serde_json::to_vec(&answer) {
+            cache.insert(key, Arc::from(encoded));
+        }
+    }
     Ok(answer)
+}
+
+/// The cached answer for `key`, if there is one that decodes.
+fn cached<G: GameApi>(cache: &AnswerCache, key: Key) -> Option<G::AiMoveResponse> {
+    let bytes = cache.get(G::ID, key)?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| tracing::warn!(game = G::ID, error = %e, "undecodable cached answer"))
+        .ok()
 }
 
 /// A game whose state travels as one JSON object (The Tank War, Tank
@@ -392,9 +527,12 @@ pub(crate) use json_state_methods;
 pub fn render<G: GameApi>(
     request: &HttpRequest,
     query: G::RenderQuery,
-    ctx: &Ctx<G>,
+    services: &Services,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(super::svg::respond(request, G::render(query, &ctx.limits)?))
+    Ok(super::svg::respond(
+        request,
+        G::render(query, &services.limits)?,
+    ))
 }
 
 /// The ops of a game's `batch`: every JSON endpoint, searches last.
@@ -411,28 +549,35 @@ pub fn batch_ops<G: GameApi>() -> Ops {
     Ops { all, searches }
 }
 
-/// `batch`: every request through its endpoint's flow, in order.
+/// `batch`: every request through its endpoint's flow, in order. Its
+/// searches share one time budget, the server's AI time cap.
 pub async fn batch<G: GameApi, T>(
     body: BatchBody<T>,
-    ctx: &Ctx<G>,
+    services: &Services,
 ) -> Result<HttpResponse, ApiError> {
     let ops = batch_ops::<G>();
-    batching::run(body, &ctx.limits, &ops, |op, fields| {
-        dispatch::<G>(op, fields, ctx)
+    let shared = SharedBudget::new(Duration::from_millis(services.limits.ai_max_time_ms));
+    batching::run(body, &services.limits, &ops, |op, fields| {
+        dispatch::<G>(op, fields, services, &shared)
     })
     .await
 }
 
 /// Runs one batched request through its endpoint's flow.
-async fn dispatch<G: GameApi>(op: &str, fields: Value, ctx: &Ctx<G>) -> Result<Value, ApiError> {
+async fn dispatch<G: GameApi>(
+    op: &str,
+    fields: Value,
+    services: &Services,
+    shared: &SharedBudget,
+) -> Result<Value, ApiError> {
     use batching::{decode, to_json};
     match op {
-        "legal-moves" => to_json(legal_moves(decode(fields)?, ctx)),
-        "validate" => to_json(validate(decode(fields)?, ctx)),
-        "apply" => to_json(apply(decode(fields)?, ctx)),
-        "score" => to_json(score(decode(fields)?, ctx)),
-        "replay" => to_json(replay(decode(fields)?, ctx)),
-        "ai-move" => to_json(ai_move(decode(fields)?, ctx).await),
-        _ => G::extra_op(op, fields, ctx).await,
+        "legal-moves" => to_json(legal_moves::<G>(decode(fields)?, services)),
+        "validate" => to_json(validate::<G>(decode(fields)?, services)),
+        "apply" => to_json(apply::<G>(decode(fields)?, services)),
+        "score" => to_json(score::<G>(decode(fields)?, services)),
+        "replay" => to_json(replay::<G>(decode(fields)?, services).await),
+        "ai-move" => to_json(ai_move::<G>(decode(fields)?, services, Some(shared)).await),
+        _ => G::extra_op(op, fields, services, shared).await,
     }
 }

@@ -44,36 +44,64 @@ pub(crate) fn is_json(req: &HttpRequest) -> bool {
     })
 }
 
-/// The request body, read when the future is polled; one over the
-/// configured limit (declared or sent) is refused with 413.
+/// The body's `Content-Encoding` unless it is sent as is (none, or
+/// `identity`): the service takes no compressed bodies.
+fn compressed(req: &HttpRequest) -> Option<String> {
+    req.headers()
+        .get_all(header::CONTENT_ENCODING)
+        .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
+        .find(|value| {
+            value
+                .split(',')
+                .any(|coding| !coding.trim().eq_ignore_ascii_case("identity"))
+        })
+}
+
+/// The request body, read when the future is polled: one over the
+/// configured size (declared or sent) is refused with 413, a compressed
+/// one with 415, and one that does not arrive whole within the body
+/// deadline with 408 (and the connection closed).
 pub(crate) fn read_body(
     req: &HttpRequest,
     payload: &mut Payload,
 ) -> impl Future<Output = Result<web::BytesMut, ApiError>> + 'static {
-    let limit = req
+    let limits = req
         .app_data::<web::Data<Limits>>()
-        .map_or(Limits::DEFAULT_BODY_BYTES, |limits| limits.body_bytes);
+        .map_or_else(Limits::default, |limits| ***limits);
+    let limit = limits.body_bytes;
     let declared = req
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok());
+    let compressed = compressed(req);
     let mut payload = payload.take();
     async move {
+        if let Some(coding) = compressed {
+            return Err(ApiError::UnsupportedEncoding(coding));
+        }
         if declared.is_some_and(|len| len > limit) {
             return Err(ApiError::PayloadTooLarge { limit });
         }
-        let mut body = web::BytesMut::new();
-        while let Some(chunk) = payload.next().await {
-            let chunk = chunk.map_err(|e| {
-                ApiError::bad_request(format!("reading the body failed: {e}"), None)
-            })?;
-            if body.len() + chunk.len() > limit {
-                return Err(ApiError::PayloadTooLarge { limit });
+        let read = async {
+            let mut body = web::BytesMut::with_capacity(declared.unwrap_or(0).min(limit));
+            while let Some(chunk) = payload.next().await {
+                let chunk = chunk.map_err(|e| {
+                    ApiError::bad_request(format!("reading the body failed: {e}"), None)
+                })?;
+                if body.len() + chunk.len() > limit {
+                    return Err(ApiError::PayloadTooLarge { limit });
+                }
+                body.extend_from_slice(&chunk);
             }
-            body.extend_from_slice(&chunk);
-        }
-        Ok(body)
+            Ok(body)
+        };
+        let deadline = std::time::Duration::from_millis(limits.body_timeout_ms);
+        tokio::time::timeout(deadline, read)
+            .await
+            .unwrap_or(Err(ApiError::BodyTimeout {
+                secs: deadline.as_secs_f64(),
+            }))
     }
 }
 

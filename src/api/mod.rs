@@ -6,6 +6,7 @@ pub mod ai;
 pub mod batch;
 pub mod cobi_tank_wars;
 pub mod game;
+mod hygiene;
 pub mod json;
 pub mod meta;
 pub mod problem;
@@ -29,9 +30,9 @@ use crate::games::cobi_tank_wars::CobiTankWars;
 use crate::games::tank_battle::TankBattle;
 use crate::games::tank_war::TankWar;
 use crate::games::Game;
-use crate::limits::{Limits, SearchSlots};
+use crate::limits::Limits;
 use crate::metrics::Metrics;
-use game::GameApi;
+use game::Services;
 use problem::ApiError;
 
 /// The CORS middleware for `origins`: simple and preflighted GET and POST
@@ -53,16 +54,11 @@ fn cors(origins: &CorsOrigins) -> actix_cors::Cors {
     }
 }
 
-/// What every worker shares: limits, the AI answer caches, the metrics and
-/// the CORS policy.
+/// What every worker shares: limits, search and work slots, the AI answer
+/// cache, the metrics and the CORS policy.
 #[derive(Clone)]
 pub struct AppState {
-    pub limits: Limits,
-    pub tank_battle_ai: AnswerCache<<TankBattle as GameApi>::AiMoveResponse>,
-    pub tank_war_ai: AnswerCache<<TankWar as GameApi>::AiMoveResponse>,
-    pub cobi_tank_wars_ai: AnswerCache<<CobiTankWars as GameApi>::AiMoveResponse>,
-    /// Slots for AI searches and perft, shared by every worker.
-    pub searches: SearchSlots,
+    pub services: Services,
     pub metrics: Metrics,
     pub cors: CorsOrigins,
 }
@@ -71,13 +67,9 @@ impl AppState {
     /// Any origin may call; see [`AppState::with_cors`].
     pub fn new(limits: Limits, cache: CacheConfig) -> AppState {
         let metrics = Metrics::new();
+        let cache = AnswerCache::new(cache).with_metrics(metrics.clone());
         AppState {
-            limits,
-            tank_battle_ai: AnswerCache::new(TankBattle::ID, cache).with_metrics(metrics.clone()),
-            tank_war_ai: AnswerCache::new(TankWar::ID, cache).with_metrics(metrics.clone()),
-            cobi_tank_wars_ai: AnswerCache::new(CobiTankWars::ID, cache)
-                .with_metrics(metrics.clone()),
-            searches: SearchSlots::new(limits.max_concurrent_searches),
+            services: Services::new(limits, cache),
             metrics,
             cors: CorsOrigins::Any,
         }
@@ -171,11 +163,8 @@ pub fn app(
             ("GET", "/swagger-ui/"),
         ],
     );
-    app.app_data(web::Data::new(state.limits))
-        .app_data(web::Data::new(state.tank_battle_ai))
-        .app_data(web::Data::new(state.tank_war_ai))
-        .app_data(web::Data::new(state.cobi_tank_wars_ai))
-        .app_data(web::Data::new(state.searches))
+    app.app_data(web::Data::new(state.services.limits))
+        .app_data(web::Data::new(state.services))
         .app_data(web::Data::new(state.metrics))
         .app_data(web::Data::new(route_table))
         .app_data(web::QueryConfig::default().error_handler(|err, _req| {
@@ -190,6 +179,7 @@ pub fn app(
         .service(SwaggerUi::new("/swagger-ui/{_:.*}").url(OPENAPI_PATH, doc))
         .default_service(web::to(meta::fallback))
         .wrap(cors(&state.cors))
+        .wrap(actix_web::middleware::from_fn(hygiene::hygiene))
         .wrap(actix_web::middleware::from_fn(
             crate::metrics::track_requests,
         ))

@@ -53,9 +53,8 @@ impl ApiError {
         let (ply, field, player, square) = match self {
             ApiError::BadRequest { field, .. } => (None, field.clone(), None, None),
             ApiError::Notation { field, ply, .. } => (*ply, Some(field.clone()), None, None),
-            ApiError::InvalidPosition { field, .. } | ApiError::LimitExceeded { field, .. } => {
-                (None, Some(field.clone()), None, None)
-            }
+            ApiError::InvalidPosition { field, .. } => (None, Some(field.clone()), None, None),
+            ApiError::LimitExceeded { field, .. } => (None, field.clone(), None, None),
             ApiError::Refused(refusal) => (
                 refusal.ply,
                 Some(refusal.field.clone()),
@@ -90,10 +89,16 @@ impl ResponseError for ApiError {
             | ApiError::LimitExceeded { .. } => StatusCode::BAD_REQUEST,
             ApiError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::UnsupportedMediaType | ApiError::UnsupportedEncoding(_) => {
+                StatusCode::UNSUPPORTED_MEDIA_TYPE
+            }
             ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Status { status, .. } => {
+                StatusCode::from_u16(*status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+            }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -103,6 +108,11 @@ impl ResponseError for ApiError {
         response.content_type("application/problem+json");
         if let ApiError::MethodNotAllowed { allow, .. } = self {
             response.insert_header((header::ALLOW, allow.as_str()));
+        }
+        if let ApiError::BodyTimeout { .. } = self {
+            // The rest of the body may still come: the connection cannot
+            // carry another request.
+            response.force_close();
         }
         if let ApiError::Busy { retry_after_secs } = self {
             response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));

@@ -3,7 +3,7 @@
 //!
 //! utoipa documents concrete handler functions, so each game needs its own;
 //! this macro writes them all alike: each handler extracts the body and the
-//! game's [`Ctx`](super::game::Ctx) and runs the endpoint's one generic flow
+//! shared [`Services`](super::game::Services) and runs the endpoint's one generic flow
 //! in [`super::game`]. A game gives only what differs: the description of
 //! each operation (its doc comments) and of its answers. The game's module
 //! must name its DTOs after their endpoint (`LegalMovesRequest`,
@@ -57,11 +57,13 @@ macro_rules! game_routes {
             responses((status = 200, description = $initial_ok, body = InitialResponse))
         )]
         #[get("/initial")]
-        async fn initial() -> Result<actix_web::HttpResponse, crate::api::problem::ApiError> {
+        async fn initial(
+            services: actix_web::web::Data<crate::api::game::Services>,
+        ) -> Result<actix_web::HttpResponse, crate::api::problem::ApiError> {
             use crate::api::game::{json_response, GameApi};
             use crate::games::Game;
             let start = <$game as GameApi>::replay_state(&<$game as Game>::initial());
-            json_response(serde_json::to_vec(&start))
+            json_response(serde_json::to_vec(&start), &services.limits)
         }
         )?
 
@@ -78,11 +80,11 @@ macro_rules! game_routes {
         #[post("/legal-moves")]
         async fn legal_moves(
             body: crate::api::json::ApiJson<LegalMovesRequest>,
-            ctx: crate::api::game::Ctx<$game>,
+            services: actix_web::web::Data<crate::api::game::Services>,
         ) -> Result<actix_web::HttpResponse, crate::api::problem::ApiError> {
             use crate::api::game::{self as flow, GameApi};
-            let answer = flow::legal_moves::<$game>(body.0, &ctx)?;
-            flow::json_response(<$game as GameApi>::legal_moves_json(&answer))
+            let answer = flow::legal_moves::<$game>(body.0, &services)?;
+            flow::json_response(<$game as GameApi>::legal_moves_json(&answer), &services.limits)
         }
 
         $(#[$v_doc])*
@@ -98,10 +100,11 @@ macro_rules! game_routes {
         #[post("/validate")]
         async fn validate(
             body: crate::api::json::ApiJson<ValidateRequest>,
-            ctx: crate::api::game::Ctx<$game>,
+            services: actix_web::web::Data<crate::api::game::Services>,
         ) -> Result<actix_web::HttpResponse, crate::api::problem::ApiError> {
             use crate::api::game as flow;
-            flow::json_response(serde_json::to_vec(&flow::validate::<$game>(body.0, &ctx)?))
+            let answer = flow::validate::<$game>(body.0, &services)?;
+            flow::json_response(serde_json::to_vec(&answer), &services.limits)
         }
 
         $(#[$a_doc])*
@@ -118,10 +121,11 @@ macro_rules! game_routes {
         #[post("/apply")]
         async fn apply(
             body: crate::api::json::ApiJson<ApplyRequest>,
-            ctx: crate::api::game::Ctx<$game>,
+            services: actix_web::web::Data<crate::api::game::Services>,
         ) -> Result<actix_web::HttpResponse, crate::api::problem::ApiError> {
             use crate::api::game as flow;
-            flow::json_response(serde_json::to_vec(&flow::apply::<$game>(body.0, &ctx)?))
+            let answer = flow::apply::<$game>(body.0, &services)?;
+            flow::json_response(serde_json::to_vec(&answer), &services.limits)
         }
 
         $(#[$s_doc])*
@@ -137,10 +141,11 @@ macro_rules! game_routes {
         #[post("/score")]
         async fn score(
             body: crate::api::json::ApiJson<ScoreRequest>,
-            ctx: crate::api::game::Ctx<$game>,
+            services: actix_web::web::Data<crate::api::game::Services>,
         ) -> Result<actix_web::HttpResponse, crate::api::problem::ApiError> {
             use crate::api::game as flow;
-            flow::json_response(serde_json::to_vec(&flow::score::<$game>(body.0, &ctx)?))
+            let answer = flow::score::<$game>(body.0, &services)?;
+            flow::json_response(serde_json::to_vec(&answer), &services.limits)
         }
 
         $(#[$r_doc])*
@@ -157,10 +162,11 @@ macro_rules! game_routes {
         #[post("/replay")]
         async fn replay(
             body: crate::api::json::ApiJson<ReplayRequest>,
-            ctx: crate::api::game::Ctx<$game>,
+            services: actix_web::web::Data<crate::api::game::Services>,
         ) -> Result<actix_web::HttpResponse, crate::api::problem::ApiError> {
             use crate::api::game as flow;
-            flow::json_response(serde_json::to_vec(&flow::replay::<$game>(body.0, &ctx)?))
+            let answer = flow::replay::<$game>(body.0, &services).await?;
+            flow::json_response(serde_json::to_vec(&answer), &services.limits)
         }
 
         $(#[$ai_doc])*
@@ -178,11 +184,11 @@ macro_rules! game_routes {
         #[post("/ai-move")]
         async fn ai_move(
             body: crate::api::json::ApiJson<AiMoveRequest>,
-            ctx: crate::api::game::Ctx<$game>,
+            services: actix_web::web::Data<crate::api::game::Services>,
         ) -> Result<actix_web::HttpResponse, crate::api::problem::ApiError> {
             use crate::api::game as flow;
-            let answer = flow::ai_move::<$game>(body.0, &ctx).await?;
-            flow::json_response(serde_json::to_vec(&answer))
+            let answer = flow::ai_move::<$game>(body.0, &services, None).await?;
+            flow::json_response(serde_json::to_vec(&answer), &services.limits)
         }
 
         #[utoipa::path(
@@ -205,9 +211,9 @@ macro_rules! game_routes {
         #[post("/batch")]
         async fn batch(
             body: crate::api::batch::BatchBody<BatchRequest>,
-            ctx: crate::api::game::Ctx<$game>,
+            services: actix_web::web::Data<crate::api::game::Services>,
         ) -> Result<actix_web::HttpResponse, crate::api::problem::ApiError> {
-            crate::api::game::batch::<$game, _>(body, &ctx).await
+            crate::api::game::batch::<$game, _>(body, &services).await
         }
 
         $(#[$render_doc])*
@@ -229,9 +235,9 @@ macro_rules! game_routes {
         async fn render(
             request: actix_web::HttpRequest,
             query: actix_web::web::Query<RenderQuery>,
-            ctx: crate::api::game::Ctx<$game>,
+            services: actix_web::web::Data<crate::api::game::Services>,
         ) -> Result<actix_web::HttpResponse, crate::api::problem::ApiError> {
-            crate::api::game::render::<$game>(&request, query.into_inner(), &ctx)
+            crate::api::game::render::<$game>(&request, query.into_inner(), &services)
         }
         }
     };

@@ -158,6 +158,7 @@ fn play_tank_war(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
         max_time: Some(Duration::from_millis(args.ms)),
         max_depth: 16,
         max_nodes: u64::MAX,
+        stop: None,
     };
     let mut stats = AiStats::default();
     while war::outcome(&setup, &pos).is_none() {
@@ -272,6 +273,7 @@ fn play_cobi(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
         max_time: Some(Duration::from_millis(args.ms)),
         max_rounds: 64,
         max_simulations: u64::MAX,
+        stop: None,
     };
     let mut stats = AiStats::default();
     while u64::from(state.round) < args.max_plies && cobi::outcome(&state).is_none() {
@@ -344,6 +346,7 @@ fn play(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
         max_time: Some(Duration::from_millis(args.ms)),
         max_depth: 64,
         max_nodes: u64::MAX,
+        stop: None,
     };
     let mut pos = Position::initial(&layout);
     let mut stats = AiStats::default();

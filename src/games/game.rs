@@ -5,16 +5,28 @@
 //! HTTP.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The limits of one AI search after the server's caps. Each engine reads
 /// them in its own units: plies or rounds for the depth, positions or
 /// simulated rounds for the nodes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SearchLimits {
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchLimits<'a> {
     pub max_time: Option<Duration>,
     pub max_depth: u32,
     pub max_nodes: u64,
+    /// Raised by another thread to stop the search at once (its client
+    /// went away, its batch ran out of time); looked at as often as the
+    /// clock. A stopped search answers what it has.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl SearchLimits<'_> {
+    /// Whether the stop flag is raised.
+    pub fn stop_requested(&self) -> bool {
+        self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
 }
 
 /// A game's rules and AI.
@@ -78,7 +90,7 @@ pub trait Game: Sized + 'static {
     fn suggest(
         state: &Self::State,
         question: &Self::Question,
-        limits: SearchLimits,
+        limits: SearchLimits<'_>,
         seed: u64,
     ) -> Option<Self::Suggestion>;
 

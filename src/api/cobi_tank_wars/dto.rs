@@ -382,7 +382,7 @@ pub struct AiMoveRequest {
 }
 
 /// A suggested gunfire square.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[schema(as = CobiTankWarsGunfireTarget)]
 pub struct GunfireTargetDto {
     #[schema(example = "e6")]
@@ -394,7 +394,7 @@ pub struct GunfireTargetDto {
 }
 
 /// The AI's orders and gunfire squares.
-#[derive(Clone, Debug, Default, Serialize, ToSchema)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
 #[schema(as = CobiTankWarsAiMoveResponse)]
 pub struct AiMoveResponse {
     /// One order per vehicle of the player.

@@ -449,7 +449,7 @@ pub struct AiMoveRequest {
 }
 
 /// The AI's move and what the search saw.
-#[derive(Clone, Debug, Default, Serialize, ToSchema)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
 pub struct AiMoveResponse {
     /// The chosen move, canonical notation.
     #[serde(rename = "move")]

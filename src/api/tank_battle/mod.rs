@@ -10,7 +10,9 @@ use actix_web::{get, post, web};
 use serde_json::Value;
 
 use super::batch as batching;
-use super::game::{AiRequest, Ctx, GameApi};
+use std::time::Instant;
+
+use super::game::{run_stoppable, AiRequest, GameApi, Services, SharedBudget};
 use super::json::ApiJson;
 use super::problem::{ApiError, Problem};
 use crate::error::{NotationKind, Refusal};
@@ -20,7 +22,7 @@ use crate::games::tank_battle::{
     Position, Score, Square, State, TankBattle,
 };
 use crate::games::Game;
-use crate::limits::{Limits, SearchSlots};
+use crate::limits::Limits;
 
 // ------------------------------------------------------------- codecs ---
 
@@ -87,6 +89,7 @@ fn status(state: &State) -> (bool, Option<SideName>, bool) {
 impl GameApi for TankBattle {
     super::routes::dto_types!();
 
+    const REPLAY_STEPS: &'static str = "moves";
     const EXTRA_OPS: &'static [(&'static str, bool)] = &[("perft", true)];
 
     fn run_legal_moves(
@@ -267,9 +270,18 @@ impl GameApi for TankBattle {
         }
     }
 
-    async fn extra_op(op: &str, fields: Value, ctx: &Ctx<Self>) -> Result<Value, ApiError> {
+    async fn extra_op(
+        op: &str,
+        fields: Value,
+        services: &Services,
+        shared: &SharedBudget,
+    ) -> Result<Value, ApiError> {
         match op {
-            "perft" => batching::to_json(run_perft(batching::decode(fields)?, ctx).await),
+            "perft" => {
+                let request = batching::decode(fields)?;
+                let deadline = shared.deadline(Instant::now());
+                batching::to_json(run_perft(request, services, Some(deadline)).await)
+            }
             _ => Err(batching::not_dispatched(op)),
         }
     }
@@ -380,17 +392,19 @@ async fn initial(query: web::Query<InitialQuery>) -> Result<web::Json<InitialRes
 #[post("/perft")]
 async fn perft_count(
     body: ApiJson<PerftRequest>,
-    ctx: Ctx<TankBattle>,
+    services: web::Data<Services>,
 ) -> Result<web::Json<PerftResponse>, ApiError> {
-    run_perft(body.0, &ctx).await.map(web::Json)
+    run_perft(body.0, &services, None).await.map(web::Json)
 }
 
-/// `perft`: the leaf count, in a search slot off the request threads.
+/// `perft`: the leaf count, in a search slot off the request threads; it
+/// stops when the client goes away or at `deadline` (a batch's budget).
 async fn run_perft(
     request: PerftRequest,
-    ctx: &Ctx<TankBattle>,
+    services: &Services,
+    deadline: Option<Instant>,
 ) -> Result<PerftResponse, ApiError> {
-    let (limits, slots): (&Limits, &SearchSlots) = (&ctx.limits, &ctx.slots);
+    let limits = &services.limits;
     let State { layout, position } = decode(&request.position, request.layout.as_deref())?;
     if request.depth > limits.perft_max_depth {
         return Err(ApiError::limit_exceeded(
@@ -403,11 +417,9 @@ async fn run_perft(
     }
     let budget = limits.perft_max_nodes;
     let (depth, want_divide) = (request.depth, request.divide);
-    let slot = slots.take_within(limits).await?;
-    let counted = web::block(move || {
-        let _slot = slot;
+    let (counted, stopped) = run_stoppable(&services.searches, limits, deadline, move |stop| {
         if want_divide {
-            perft::divide(&position, &layout, depth, budget).map(|parts| {
+            perft::divide_until(&position, &layout, depth, budget, Some(stop)).map(|parts| {
                 let nodes = if depth == 0 {
                     1
                 } else {
@@ -420,12 +432,18 @@ async fn run_perft(
                 (nodes, Some(divide))
             })
         } else {
-            perft::perft_budgeted(&position, &layout, depth, budget).map(|nodes| (nodes, None))
+            perft::perft_until(&position, &layout, depth, budget, Some(stop))
+                .map(|nodes| (nodes, None))
         }
     })
-    .await
-    .map_err(|e| ApiError::Internal(format!("perft worker failed: {e}")))?;
-    let (nodes, divide) = counted
-        .map_err(|e| ApiError::limit_exceeded(format!("{e}; ask for a smaller depth"), "depth"))?;
+    .await?;
+    let (nodes, divide) = counted.map_err(|e| {
+        let why = if stopped {
+            "the batch has spent its search time (the server's AI time cap)".to_owned()
+        } else {
+            format!("{e}; ask for a smaller depth")
+        };
+        ApiError::limit_exceeded(why, "depth")
+    })?;
     Ok(PerftResponse { nodes, divide })
 }

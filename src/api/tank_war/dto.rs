@@ -394,7 +394,7 @@ pub struct AiMoveRequest {
 }
 
 /// One pick of a mixed strategy.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[schema(as = TankWarStrategyEntry)]
 pub struct StrategyEntry {
     #[serde(rename = "move")]
@@ -405,7 +405,7 @@ pub struct StrategyEntry {
 }
 
 /// The AI's pick, drawn from its mixed strategy.
-#[derive(Clone, Debug, Default, Serialize, ToSchema)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
 #[schema(as = TankWarAiMoveResponse)]
 pub struct AiMoveResponse {
     /// The pick drawn (with `seed`) from `strategy`.

@@ -10,6 +10,7 @@
 //! the simulations on the promising orders: each round doubles the samples
 //! and keeps the better half of the candidates.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::{RngExt, SeedableRng};
@@ -40,13 +41,16 @@ const WIN_POINTS: f64 = 100.0;
 
 /// Bounds of one search. `max_simulations` bounds every simulated round,
 /// aiming included.
-#[derive(Clone, Copy, Debug)]
-pub struct SearchLimits {
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchLimits<'a> {
     pub max_time: Option<Duration>,
     /// Most halving rounds.
     pub max_rounds: u32,
     /// Most simulated rounds.
     pub max_simulations: u64,
+    /// Raised by another thread to stop at once; the answer is then the
+    /// best found so far.
+    pub stop: Option<&'a AtomicBool>,
 }
 
 /// A square to put a gunfire token on.
@@ -227,19 +231,21 @@ struct Search<'a> {
     player: Player,
     own: Vec<&'a Vehicle>,
     enemy: Vec<&'a Vehicle>,
-    limits: SearchLimits,
+    limits: SearchLimits<'a>,
     start: Instant,
     simulations: u64,
 }
 
 impl Search<'_> {
     fn exhausted(&self) -> bool {
+        let stop = || self.limits.stop.is_some_and(|f| f.load(Ordering::Relaxed));
+        let late = || {
+            self.limits
+                .max_time
+                .is_some_and(|t| self.start.elapsed() >= t)
+        };
         self.simulations >= self.limits.max_simulations
-            || (self.simulations.is_multiple_of(64)
-                && self
-                    .limits
-                    .max_time
-                    .is_some_and(|t| self.start.elapsed() >= t))
+            || (self.simulations.is_multiple_of(64) && (stop() || late()))
     }
 
     /// The state after the movement (and, with `fire`, the gunfire) of a
@@ -442,11 +448,12 @@ mod tests {
     use super::*;
     use crate::games::cobi_tank_wars::{StateData, VehicleData};
 
-    fn limits() -> SearchLimits {
+    fn limits() -> SearchLimits<'static> {
         SearchLimits {
             max_time: None,
             max_rounds: 64,
             max_simulations: 1_000_000,
+            stop: None,
         }
     }
 
@@ -526,6 +533,7 @@ mod tests {
             max_time: None,
             max_rounds: 64,
             max_simulations: 2_000,
+            stop: None,
         };
         let a = suggest(&s, Player::P1, 2, l, 9).unwrap();
         let b = suggest(&s, Player::P1, 2, l, 9).unwrap();

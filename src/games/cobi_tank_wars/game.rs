@@ -177,6 +177,7 @@ impl Game for CobiTankWars {
             max_time: limits.max_time,
             max_rounds: limits.max_depth,
             max_simulations: limits.max_nodes,
+            stop: limits.stop,
         };
         ai::suggest(
             state,

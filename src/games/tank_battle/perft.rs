@@ -4,6 +4,8 @@
 //! perft(0) = 1; a finished position has perft 0 at any depth above 0;
 //! otherwise perft(d) is the sum of perft(d - 1) over the children.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use thiserror::Error;
 
 use super::layout::Layout;
@@ -17,9 +19,31 @@ pub struct BudgetExceeded {
     pub budget: u64,
 }
 
+/// What bounds a count: positions whose moves may be generated, and a
+/// flag another thread may raise to stop it (then the count fails as if
+/// the budget ran out; the caller knows which by looking at the flag).
+struct Budget<'a> {
+    left: u64,
+    stop: Option<&'a AtomicBool>,
+}
+
+impl Budget<'_> {
+    /// Spends one unit; `None` when the budget is spent or the flag raised
+    /// (looked at every 4096 units).
+    fn spend(&mut self) -> Option<()> {
+        self.left = self.left.checked_sub(1)?;
+        let stop_now =
+            self.left.is_multiple_of(4096) && self.stop.is_some_and(|f| f.load(Ordering::Relaxed));
+        (!stop_now).then_some(())
+    }
+}
+
 /// perft(`depth`) of `pos`.
 pub fn perft(pos: &Position, layout: &Layout, depth: u32) -> u64 {
-    let mut unlimited = u64::MAX;
+    let mut unlimited = Budget {
+        left: u64::MAX,
+        stop: None,
+    };
     walk(pos, layout, depth, &mut unlimited).unwrap_or(0)
 }
 
@@ -32,11 +56,25 @@ pub fn divide(
     depth: u32,
     budget: u64,
 ) -> Result<Vec<(Move, u64)>, BudgetExceeded> {
+    divide_until(pos, layout, depth, budget, None)
+}
+
+/// [`divide`], which also fails when `stop` is raised.
+pub fn divide_until(
+    pos: &Position,
+    layout: &Layout,
+    depth: u32,
+    budget: u64,
+    stop: Option<&AtomicBool>,
+) -> Result<Vec<(Move, u64)>, BudgetExceeded> {
     let exceeded = BudgetExceeded { budget };
     if depth == 0 {
         return Ok(Vec::new());
     }
-    let mut left = budget.checked_sub(1).ok_or(exceeded)?;
+    let mut left = Budget {
+        left: budget.checked_sub(1).ok_or(exceeded)?,
+        stop,
+    };
     pos.legal_moves(layout)
         .into_iter()
         .map(|mv| {
@@ -56,18 +94,29 @@ pub fn perft_budgeted(
     depth: u32,
     budget: u64,
 ) -> Result<u64, BudgetExceeded> {
-    let mut left = budget;
+    perft_until(pos, layout, depth, budget, None)
+}
+
+/// [`perft_budgeted`], which also fails when `stop` is raised.
+pub fn perft_until(
+    pos: &Position,
+    layout: &Layout,
+    depth: u32,
+    budget: u64,
+    stop: Option<&AtomicBool>,
+) -> Result<u64, BudgetExceeded> {
+    let mut left = Budget { left: budget, stop };
     walk(pos, layout, depth, &mut left).ok_or(BudgetExceeded { budget })
 }
 
 /// Depth-first count with bulk counting at depth 1. Each position whose
 /// moves are generated (every one above depth 0) costs one unit of
 /// `budget`; `None` when the budget runs out.
-fn walk(pos: &Position, layout: &Layout, depth: u32, budget: &mut u64) -> Option<u64> {
+fn walk(pos: &Position, layout: &Layout, depth: u32, budget: &mut Budget<'_>) -> Option<u64> {
     if depth == 0 {
         return Some(1);
     }
-    *budget = budget.checked_sub(1)?;
+    budget.spend()?;
     match depth {
         1 => Some(pos.count_legal_moves(layout)),
         _ => {

@@ -131,7 +131,7 @@ struct Searcher<'a> {
     /// Triangular principal-variation table: `pv[ply]` is the line from ply.
     pv: Vec<Vec<Move>>,
     nodes: u64,
-    limits: SearchLimits,
+    limits: SearchLimits<'a>,
     deadline: Option<Instant>,
     stopped: bool,
 }
@@ -144,9 +144,10 @@ impl Searcher<'_> {
         if self.nodes >= self.limits.max_nodes {
             self.stopped = true;
         } else if self.nodes.is_multiple_of(CLOCK_INTERVAL) {
-            if let Some(deadline) = self.deadline {
-                self.stopped = Instant::now() >= deadline;
-            }
+            self.stopped = self.limits.stop_requested()
+                || self
+                    .deadline
+                    .is_some_and(|deadline| Instant::now() >= deadline);
         }
         self.stopped
     }

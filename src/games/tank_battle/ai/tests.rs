@@ -8,11 +8,12 @@ use proptest::prelude::*;
 use super::super::{parse_position, Layout, MoveText, Position};
 use super::{search, SearchLimits, WIN};
 
-fn depth_limited(depth: u32) -> SearchLimits {
+fn depth_limited(depth: u32) -> SearchLimits<'static> {
     SearchLimits {
         max_time: None,
         max_depth: depth,
         max_nodes: u64::MAX,
+        stop: None,
     }
 }
 
@@ -67,6 +68,7 @@ fn respects_the_node_limit_and_is_deterministic() {
         max_time: None,
         max_depth: 64,
         max_nodes: 5_000,
+        stop: None,
     };
     let a = search(&pos, &layout, limits, 7).unwrap();
     let mut b = search(&pos, &layout, limits, 7).unwrap();
@@ -86,6 +88,7 @@ fn stops_on_time() {
         max_time: Some(Duration::from_millis(30)),
         max_depth: 64,
         max_nodes: u64::MAX,
+        stop: None,
     };
     let result = search(&pos, &layout, limits, 0).unwrap();
     assert!(result.depth >= 1 && result.depth < 64);

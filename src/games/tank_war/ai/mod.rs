@@ -147,7 +147,7 @@ fn sample(strategy: &[(usize, f64)], rng: &mut ChaCha8Rng) -> Option<usize> {
 struct Searcher<'a> {
     setup: &'a Setup,
     nodes: u64,
-    limits: SearchLimits,
+    limits: SearchLimits<'a>,
     deadline: Option<Instant>,
     stopped: bool,
 }
@@ -157,7 +157,8 @@ impl Searcher<'_> {
         if !self.stopped {
             self.stopped = self.nodes >= self.limits.max_nodes
                 || (self.nodes.is_multiple_of(64)
-                    && self.deadline.is_some_and(|d| Instant::now() >= d));
+                    && (self.limits.stop_requested()
+                        || self.deadline.is_some_and(|d| Instant::now() >= d)));
         }
         self.stopped
     }
