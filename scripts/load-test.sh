@@ -4,8 +4,8 @@
 # cache fills up to its capacity. Reports errors, non-2xx answers and the
 # server's RSS before and after.
 #
-#   scripts/load-test.sh                         # 30 s, 32 connections, cache of 2000
-#   DURATION=60s CACHE=500 scripts/load-test.sh
+#   scripts/load-test.sh                         # 30 s, 32 connections, 32 MiB cache
+#   DURATION=60s CACHE_MIB=4 scripts/load-test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +13,7 @@ DURATION=${DURATION:-30s}
 CONNECTIONS=${CONNECTIONS:-32}
 THREADS=${THREADS:-2}
 PORT=${PORT:-18182}
-CACHE=${CACHE:-2000}
+CACHE_MIB=${CACHE_MIB:-32}
 
 if ! command -v wrk >/dev/null; then
   echo "installing wrk (Debian package)…" >&2
@@ -25,7 +25,7 @@ work=$(mktemp -d)
 cleanup() { kill "${server:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-./target/release/tank-rules --addr "127.0.0.1:$PORT" --cache-capacity "$CACHE" >"$work/server.log" 2>&1 &
+./target/release/tank-rules --addr "127.0.0.1:$PORT" --cache-mib "$CACHE_MIB" >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 50); do curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 WAR=$(curl -s "127.0.0.1:$PORT/v1/tank-war/initial")
@@ -85,13 +85,15 @@ done = function()
 end
 LUA
 
-echo "server RSS before: ${before} kB (AI answer cache capacity: $CACHE per game)"
+echo "server RSS before: ${before} kB (AI answer cache: $CACHE_MIB MiB)"
 wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/mix.lua" "http://127.0.0.1:$PORT" | tee "$work/wrk.txt"
 after=$(rss)
 peak=$(awk '/VmHWM/ {print $2}' "/proc/$server/status")
 echo "server RSS after: ${after} kB (peak ${peak} kB)"
 health=$(curl -s -o /dev/null -w '%{http_code}' "127.0.0.1:$PORT/healthz")
 echo "healthz after the run: $health"
+sleep "${SETTLE:-12}"
+echo "server RSS ${SETTLE:-12} s after the run: $(rss) kB"
 # 503 is the designed answer when every search slot stays taken for the
 # whole wait; anything else but 200 is a failure.
 unexpected=$(awk '/^status / && $2 != "200:" && $2 != "503:" {print}' "$work/wrk.txt")

@@ -147,6 +147,7 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
             // that a search it started stops (HTTP/1.1 clients do not
             // half-close and then wait for an answer).
             .h1_allow_half_closed(false)
+            .on_connect(tank_rules::api::ConnectionState::install)
             .shutdown_timeout(args.shutdown_timeout_secs)
             .bind(&args.addr)?
             .run()

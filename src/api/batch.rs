@@ -197,7 +197,7 @@ where
         };
         results.push(answer.unwrap_or_else(|error| problem_result(&error, index)));
     }
-    Ok(respond(results, body.ndjson))
+    respond(results, body.ndjson, limits)
 }
 
 /// Too many requests, or too many searches among them, fail the whole
@@ -215,11 +215,7 @@ fn check_caps(
             limits.batch_max_requests
         )));
     }
-    let searches = requests
-        .iter()
-        .filter_map(|request| request.as_ref().ok()?.get("op")?.as_str())
-        .filter(|op| ops.searches.contains(op))
-        .count();
+    let searches = count_searches(requests, ops);
     if searches > limits.batch_max_searches {
         return Err(too_many(format!(
             "{searches} searches ({}) are more than this server runs in one batch ({})",
@@ -228,6 +224,22 @@ fn check_caps(
         )));
     }
     Ok(())
+}
+
+/// How many of the requests are searches.
+fn count_searches(requests: &[Result<Value, ApiError>], ops: &Ops) -> usize {
+    requests
+        .iter()
+        .filter_map(|request| request.as_ref().ok()?.get("op")?.as_str())
+        .filter(|op| ops.searches.contains(op))
+        .count()
+}
+
+impl<T> BatchBody<T> {
+    /// How many of the batch's requests are searches.
+    pub fn searches(&self, ops: &Ops) -> usize {
+        count_searches(&self.requests, ops)
+    }
 }
 
 /// A request's op (one of `ops.all`) and its other fields.
@@ -265,8 +277,9 @@ fn problem_result(error: &ApiError, index: usize) -> Value {
     serde_json::to_value(problem).unwrap_or_default()
 }
 
-/// The results as `{"results":[…]}`, or one a line for NDJSON.
-fn respond(results: Vec<Value>, ndjson: bool) -> HttpResponse {
+/// The results as `{"results":[…]}`, or one a line for NDJSON, within the
+/// answer limit.
+fn respond(results: Vec<Value>, ndjson: bool, limits: &Limits) -> Result<HttpResponse, ApiError> {
     let written = if ndjson {
         results
             .iter()
@@ -279,10 +292,8 @@ fn respond(results: Vec<Value>, ndjson: bool) -> HttpResponse {
     } else {
         serde_json::to_vec(&BatchResponse { results }).map(|body| (body, "application/json"))
     };
-    match written {
-        Ok((body, content_type)) => HttpResponse::Ok().content_type(content_type).body(body),
-        Err(e) => actix_web::ResponseError::error_response(&ApiError::Internal(format!(
-            "writing the answer failed: {e}"
-        ))),
-    }
+    let (body, content_type) =
+        written.map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))?;
+    limits.check_answer(body.len(), false)?;
+    Ok(HttpResponse::Ok().content_type(content_type).body(body))
 }

@@ -272,26 +272,39 @@ pub async fn run_stoppable<T: Send + 'static>(
 }
 
 /// The search time a batch's searches share: the server's AI time cap,
-/// counted from the start of its first search.
+/// counted from the start of its first search, each search getting at
+/// most an equal share of what is left.
 pub struct SharedBudget {
     cap: Duration,
     deadline: std::cell::Cell<Option<Instant>>,
+    searches_left: std::cell::Cell<usize>,
 }
 
 impl SharedBudget {
-    pub fn new(cap: Duration) -> SharedBudget {
+    /// The budget of a batch of `searches` searches.
+    pub fn new(cap: Duration, searches: usize) -> SharedBudget {
         SharedBudget {
             cap,
             deadline: std::cell::Cell::new(None),
+            searches_left: std::cell::Cell::new(searches.max(1)),
         }
     }
 
-    /// When the searches must be done, fixed by the first one to ask (at
-    /// `now`).
+    /// When the batch's searches must all be done, fixed by the first one
+    /// to ask (at `now`).
     pub fn deadline(&self, now: Instant) -> Instant {
         let deadline = self.deadline.get().unwrap_or(now + self.cap);
         self.deadline.set(Some(deadline));
         deadline
+    }
+
+    /// When the next search (starting `now`) must be done: an equal share
+    /// of the time left among the searches left.
+    pub fn next_search(&self, now: Instant) -> Instant {
+        let left = self.deadline(now).saturating_duration_since(now);
+        let searches = self.searches_left.get().max(1);
+        self.searches_left.set(searches - 1);
+        now + left / searches as u32
     }
 }
 
@@ -404,7 +417,7 @@ pub async fn ai_move<G: GameApi>(
         return Ok(hit);
     }
     let started = Instant::now();
-    let deadline = shared.map(|shared| shared.deadline(started));
+    let deadline = shared.map(|shared| shared.next_search(started));
     let time_ms = match deadline {
         Some(deadline) => {
             let left = deadline.saturating_duration_since(started).as_millis() as u64;
@@ -434,7 +447,12 @@ pub async fn ai_move<G: GameApi>(
     answer.set_time_ms(started.elapsed().as_millis() as u64);
     let cache = &services.cache;
     cache.record_search(G::ID, answer.work(), started.elapsed().as_secs_f64());
-    if !stopped && time_ms == budget.time_ms {
+    // An answer is cached when it is the one the request would get alone:
+    // not stopped, and not cut by a batch's shorter time. A search that
+    // ended before half its time was not cut: each engine stops early
+    // only past half its time (between iterations) or at its limit.
+    let cut = time_ms < budget.time_ms && started.elapsed().as_millis() as u64 * 2 >= time_ms;
+    if !stopped && !cut {
         if let Ok(encoded) = serde_json::to_vec(&answer) {
             cache.insert(key, Arc::from(encoded));
         }
@@ -556,7 +574,8 @@ pub async fn batch<G: GameApi, T>(
     services: &Services,
 ) -> Result<HttpResponse, ApiError> {
     let ops = batch_ops::<G>();
-    let shared = SharedBudget::new(Duration::from_millis(services.limits.ai_max_time_ms));
+    let cap = Duration::from_millis(services.limits.ai_max_time_ms);
+    let shared = SharedBudget::new(cap, body.searches(&ops));
     batching::run(body, &services.limits, &ops, |op, fields| {
         dispatch::<G>(op, fields, services, &shared)
     })

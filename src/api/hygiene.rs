@@ -1,7 +1,8 @@
 //! HTTP hygiene for every request, in one middleware: `HEAD` is served
 //! wherever `GET` is (the server sends the head only), a request that
-//! asks to close its connection has it closed after the answer (even when
-//! the client pipelined more), and every error answer is problem+json —
+//! asks to close its connection has it closed after the answer (requests
+//! the client pipelined after it are not processed: each is answered 400
+//! and the connection closed), and every error answer is problem+json —
 //! also those made outside the application's handlers (Swagger UI's 404s,
 //! CORS refusals). Errors actix answers before any middleware runs
 //! (malformed request lines and headers) stay its own; the README lists
@@ -16,6 +17,20 @@ use actix_web::ResponseError;
 
 use super::problem::ApiError;
 
+/// Per-connection state, installed by the server's `on_connect`: whether a
+/// request on the connection asked to close it.
+#[derive(Clone, Debug, Default)]
+pub struct ConnectionState {
+    closing: std::rc::Rc<std::cell::Cell<bool>>,
+}
+
+impl ConnectionState {
+    /// The `on_connect` hook that gives each connection its state.
+    pub fn install(_: &dyn std::any::Any, data: &mut actix_web::dev::Extensions) {
+        data.insert(ConnectionState::default());
+    }
+}
+
 /// The longest text of another layer's error answer kept as `detail`.
 const MAX_DETAIL: usize = 300;
 
@@ -27,7 +42,26 @@ pub async fn hygiene(
     if req.method() == Method::HEAD {
         req.head_mut().method = Method::GET;
     }
+    let connection = req.conn_data::<ConnectionState>().cloned();
+    let closing = connection.as_ref().is_some_and(|c| c.closing.get());
+    if closing {
+        // RFC 9112 §9.6: no request after a "close" is processed.
+        let refused = ApiError::Status {
+            status: 400,
+            detail: "an earlier request on this connection asked to close it \
+(`Connection: close`); requests pipelined after it are not processed"
+                .to_owned(),
+        };
+        let mut response = refused.error_response();
+        response
+            .head_mut()
+            .set_connection_type(ConnectionType::Close);
+        return Ok(req.into_response(response));
+    }
     let close = req.head().connection_type() == ConnectionType::Close;
+    if let (true, Some(connection)) = (close, &connection) {
+        connection.closing.set(true);
+    }
     // Inner layers answer their refusals (routing, CORS) as responses;
     // an `Err` is left to actix.
     let mut res = next.call(req).await?.map_into_boxed_body();

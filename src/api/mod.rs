@@ -7,6 +7,7 @@ pub mod batch;
 pub mod cobi_tank_wars;
 pub mod game;
 mod hygiene;
+pub use hygiene::ConnectionState;
 pub mod json;
 pub mod meta;
 pub mod problem;

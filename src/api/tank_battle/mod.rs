@@ -279,7 +279,7 @@ impl GameApi for TankBattle {
         match op {
             "perft" => {
                 let request = batching::decode(fields)?;
-                let deadline = shared.deadline(Instant::now());
+                let deadline = shared.next_search(Instant::now());
                 batching::to_json(run_perft(request, services, Some(deadline)).await)
             }
             _ => Err(batching::not_dispatched(op)),

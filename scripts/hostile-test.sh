@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Hostile-client test (issue 12): starts a release build with default
+# flags on a loopback port and runs scripts/hostile.py against it: slow
+# bodies, replay amplification, AI cache filling, abandoned searches, a
+# batch of long searches, protocol corner cases; peak RSS throughout.
+# Loopback only; bounded (about three minutes).
+#
+#   scripts/hostile-test.sh
+#   SLOW=4000 scripts/hostile-test.sh     # more slow-body connections
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PORT=${PORT:-18183}
+SLOW=${SLOW:-2000}
+cargo build --release --quiet --bin tank-rules
+
+work=$(mktemp -d)
+cleanup() { kill "${server:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+# The client needs a file per slow connection too.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+./target/release/tank-rules --addr "127.0.0.1:$PORT" >"$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 50); do curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
+slots=$(nproc)
+status=0
+python3 scripts/hostile.py --port "$PORT" --pid "$server" --slow "$SLOW" --slots "$slots" || status=$?
+if ! kill -0 "$server" 2>/dev/null; then
+  echo "FAIL: the server died"; tail -20 "$work/server.log"; exit 1
+fi
+errors=$(grep -c -i -E 'panick|too many open files' "$work/server.log" || true)
+echo "server log: ${errors} panics or 'too many open files'"
+[ "$errors" = 0 ] || status=1
+exit "$status"

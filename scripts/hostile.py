@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+"""A hostile client for tank-rules, loopback only, bounded in count and time.
+
+Reproduces each way a client once took the service down or blew its memory
+(issue 12) and checks that it no longer does. Run by scripts/hostile-test.sh,
+which starts a release build with default flags; alone:
+
+    python3 scripts/hostile.py --port 8080 --pid <server pid>
+
+Every check prints its figures and PASS or FAIL; the exit status is the
+number of failures. Peak RSS is the server's VmHWM over the whole run.
+"""
+
+import argparse
+import asyncio
+import json
+import socket
+import statistics
+import sys
+import time
+
+HOST = "127.0.0.1"
+START = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0"
+failures = []
+
+
+def check(name, ok, figures):
+    print(f"{'PASS' if ok else 'FAIL'} {name}: {figures}", flush=True)
+    if not ok:
+        failures.append(name)
+
+
+def rss_kb(pid, field="VmRSS"):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+async def request(port, method, path, body=None, headers=None, timeout=30.0, raw=None):
+    """One request on its own connection: (status, headers, body bytes)."""
+    reader, writer = await asyncio.open_connection(HOST, port)
+    try:
+        if raw is None:
+            data = b"" if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
+            head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}", "Connection: close"]
+            if body is not None:
+                head += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
+            head += [f"{k}: {v}" for k, v in (headers or {}).items()]
+            raw = ("\r\n".join(head) + "\r\n\r\n").encode() + data
+        writer.write(raw)
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(-1), timeout)
+    finally:
+        writer.close()
+    head, _, rest = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1]) if lines and len(lines[0].split()) > 1 else 0
+    hdrs = {}
+    for line in lines[1:]:
+        k, _, v = line.partition(":")
+        hdrs[k.strip().lower()] = v.strip()
+    if hdrs.get("transfer-encoding") == "chunked":
+        body, data = b"", rest
+        while data:
+            size_line, _, data = data.partition(b"\r\n")
+            size = int(size_line or b"0", 16)
+            if size == 0:
+                break
+            body, data = body + data[:size], data[size + 2:]
+        rest = body
+    return status, hdrs, rest
+
+
+async def healthz_probe(port, stop, latencies):
+    while not stop.is_set():
+        t = time.monotonic()
+        try:
+            status, _, _ = await request(port, "GET", "/healthz", timeout=10)
+            latencies.append((time.monotonic() - t, status))
+        except OSError:
+            latencies.append((10.0, 0))
+        await asyncio.sleep(0.02)
+
+
+def p99(values):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * 0.99))] if values else 0.0
+
+
+async def slow_bodies(port, count, timeout_s):
+    """1. Heads that promise 60000 bytes, send a few, then nothing."""
+    stop = asyncio.Event()
+    latencies = []
+    probe = asyncio.create_task(healthz_probe(port, stop, latencies))
+    opened, statuses, answered_in, closed_in = 0, {}, [], []
+
+    async def one():
+        nonlocal opened
+        try:
+            reader, writer = await asyncio.open_connection(HOST, port)
+        except OSError:
+            statuses["connect failed"] = statuses.get("connect failed", 0) + 1
+            return
+        opened += 1
+        t = time.monotonic()
+        writer.write(b"POST /v1/tank-battle/score HTTP/1.1\r\nHost: x\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 60000\r\n\r\n{\"pos")
+        try:
+            await writer.drain()
+            data = await asyncio.wait_for(reader.read(65536), timeout_s + 10)
+            answered_in.append(time.monotonic() - t)
+            while True:
+                more = await asyncio.wait_for(reader.read(65536), 10)
+                if not more:
+                    break
+                data += more
+            line = data.split(b"\r\n", 1)[0].decode("latin-1")
+            key = line.split()[1] if len(line.split()) > 1 else "closed"
+            ctype = b"application/problem+json" in data
+            statuses[f"{key}{' problem+json' if ctype else ''}"] = statuses.get(f"{key}{' problem+json' if ctype else ''}", 0) + 1
+            closed_in.append(time.monotonic() - t)
+        except (asyncio.TimeoutError, OSError):
+            statuses["still open"] = statuses.get("still open", 0) + 1
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(one() for _ in range(count)))
+    stop.set()
+    await probe
+    slow = [s for s, st in latencies if st == 200]
+    bad = [st for _, st in latencies if st != 200]
+    worst = max(answered_in) if answered_in else 0
+    check(
+        f"slow bodies ({count} connections) get 408 within the deadline",
+        statuses.get("408 problem+json", 0) == count and worst < timeout_s + 0.5,
+        f"answers {statuses}; 408 after {min(answered_in or [0]):.2f}-{worst:.2f} s, "
+        f"closed after {min(closed_in or [0]):.2f}-{max(closed_in or [0]):.2f} s",
+    )
+    check(
+        "healthz stays fast meanwhile",
+        not bad and p99(slow) < 0.1,
+        f"{len(latencies)} probes, p99 {p99(slow) * 1000:.1f} ms, max {max(slow or [0]) * 1000:.1f} ms, failed {len(bad)}",
+    )
+
+
+def bouncing_track(length):
+    """A track that goes back and forth between two squares."""
+    return ["a1" if i % 2 == 0 else "a2" for i in range(length)]
+
+
+async def replay_amplification(port, answer_cap):
+    """2. A 64 KiB replay may not become a 60 MB answer."""
+    # 32 KB of state: long tracks bouncing between two squares of a wide board.
+    cols = 26
+    track = [f"{chr(97 + i % 2)}1" for i in range(676)]
+    state = {"rows": 2, "cols": cols, "territory": ["U" * cols, "D" * cols],
+             "tanks": [{"owner": "U", "name": "LA", "type": "A", "track": track[:676], "at": 0},
+                       {"owner": "D", "name": "LA", "type": "A", "track": [f"{chr(97 + 2 + i % 2)}2" for i in range(676)], "at": 0}]}
+    body = {"start": state, "rounds": [{"U": "LA", "D": "LA"}] * 1840}
+    data = json.dumps(body).encode()
+    t = time.monotonic()
+    status, hdrs, answer = await request(port, "POST", "/v1/tank-war/replay", data, timeout=60)
+    took = time.monotonic() - t
+    code = json.loads(answer).get("code") if answer.startswith(b"{") else None
+    check(
+        "tank-war replay cannot amplify",
+        status == 400 and code == "LIMIT_EXCEEDED" and len(answer) < answer_cap,
+        f"{len(data)} B in -> {status} {code}, {len(answer)} B out in {took * 1000:.0f} ms",
+    )
+    cobi = json.loads((await request(port, "GET", "/v1/cobi-tank-wars/initial"))[2])
+    cobi["cols"], cobi["rows"] = 26, 26
+    cobi["artillery"] = [f"{chr(97 + c)}{r}" for c in range(26) for r in range(10, 17)]
+    orders = {"P1": {"P1-1": {"dir": "N", "dist": 1}, "P1-2": {"dir": "S", "dist": 1}, "P1-3": {"dir": "N", "dist": 1}},
+              "P2": {"P2-1": {"dir": "S", "dist": 1}, "P2-2": {"dir": "N", "dist": 1}, "P2-3": {"dir": "S", "dist": 1}}}
+    rounds = [{"orders": orders}] * 200
+    data = json.dumps({"start": cobi, "rounds": rounds}).encode()
+    status, _, answer = await request(port, "POST", "/v1/cobi-tank-wars/replay", data, timeout=60)
+    check(
+        "cobi-tank-wars replay cannot amplify",
+        len(answer) <= answer_cap and status in (200, 400, 422),
+        f"{len(data)} B in -> {status}, {len(answer)} B out (cap {answer_cap})",
+    )
+
+
+async def cache_bytes(port, pid, count):
+    """3. Distinct ai-move answers for a big state fill bytes, not RSS."""
+    cols = 26
+    tanks = []
+    for owner, rows in (("D", (1, 2, 3)), ("U", (26, 25, 24))):
+        squares = [f"{chr(97 + c)}{r}" for r in rows for c in range(cols)][:64]
+        for n, square in enumerate(squares):
+            tanks.append({"owner": owner, "name": f"T{n}", "type": "ABC"[n % 3], "track": [square], "at": 0})
+    # One tank a side can still move (l3 -> l4, l24 -> l23): the game goes on.
+    tanks[63]["track"].append("l4")
+    tanks[127]["track"].append("l23")
+    state = {"rows": 26, "cols": cols, "territory": ["U" * cols] * 13 + ["D" * cols] * 13, "tanks": tanks}
+    before = rss_kb(pid)
+    sem = asyncio.Semaphore(16)
+    statuses = {}
+
+    async def one(seed):
+        async with sem:
+            body = {"state": state, "player": "U", "limits": {"max_nodes": 1}, "seed": seed}
+            status, _, _ = await request(port, "POST", "/v1/tank-war/ai-move", body)
+            statuses[status] = statuses.get(status, 0) + 1
+
+    t = time.monotonic()
+    await asyncio.gather(*(one(seed) for seed in range(count)))
+    after = rss_kb(pid)
+    check(
+        f"{count} distinct ai-move answers of a 128-tank state",
+        after - before < 80_000 and set(statuses) <= {200, 503},
+        f"statuses {statuses} in {time.monotonic() - t:.1f} s; RSS {before // 1024} -> {after // 1024} MB",
+    )
+
+
+async def abandoned_searches(port, slots):
+    """4. Searches whose clients hang up free their slots at once."""
+    body = json.dumps({"position": START, "limits": {"max_time_ms": 5000}, "seed": 0}).encode()
+
+    async def abandon(seed):
+        reader, writer = await asyncio.open_connection(HOST, port)
+        data = body.replace(b'"seed": 0', f'"seed": {seed}'.encode())
+        writer.write(b"POST /v1/tank-battle/ai-move HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     + f"Content-Length: {len(data)}\r\n\r\n".encode() + data)
+        await writer.drain()
+        await asyncio.sleep(0.05)
+        writer.close()
+
+    seed0 = int(time.time())
+    await asyncio.gather(*(abandon(seed0 + i) for i in range(slots + 2)))
+    await asyncio.sleep(0.1)
+    t = time.monotonic()
+    status, _, answer = await request(
+        port, "POST", "/v1/tank-battle/ai-move",
+        {"position": START, "limits": {"max_depth": 2}, "seed": seed0 + 999})
+    check(
+        "an ai-move right after abandoned searches",
+        status == 200,
+        f"{slots + 2} searches of 5 s abandoned after 50 ms; next ai-move {status} in {(time.monotonic() - t) * 1000:.0f} ms",
+    )
+
+
+async def batch_budget(port, cap_s):
+    """5. Four 5-second searches in one batch share one budget."""
+    seed = int(time.time()) * 10
+    requests = [{"op": "ai-move", "position": START, "limits": {"max_time_ms": 5000}, "seed": seed + i} for i in range(4)]
+    t = time.monotonic()
+    status, _, answer = await request(port, "POST", "/v1/tank-battle/batch", {"requests": requests}, timeout=60)
+    took = time.monotonic() - t
+    results = json.loads(answer).get("results", []) if status == 200 else []
+    kinds = [r.get("code", "move") for r in results]
+    check(
+        "a batch of four 5 s searches",
+        status == 200 and took < cap_s + 0.5,
+        f"{status} in {took:.2f} s (cap {cap_s:.1f} s); results {kinds}",
+    )
+
+
+async def protocol(port):
+    """6. The smaller ones."""
+    # Pipelined requests after `Connection: close`: only the first answered.
+    reader, writer = await asyncio.open_connection(HOST, port)
+    writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                 b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    await writer.drain()
+    t = time.monotonic()
+    data = await asyncio.wait_for(reader.read(-1), 10)
+    writer.close()
+    statuses = [line.split()[1] for line in data.decode("latin-1").split("\r\n") if line.startswith("HTTP/1.1 ")]
+    check("Connection: close is honoured with pipelining",
+          statuses[:1] == ["200"] and all(s == "400" for s in statuses[1:]) and time.monotonic() - t < 1,
+          f"answers {statuses} (the pipelined one refused, not processed), closed after {(time.monotonic() - t) * 1000:.0f} ms")
+    for path in ["/healthz", "/v1/tank-battle/render.svg", "/swagger-ui/", "/v1/games"]:
+        status, hdrs, body = await request(port, "HEAD", path)
+        check(f"HEAD {path}", status == 200 and not body, f"{status}, {len(body)} B body, length {hdrs.get('content-length')}")
+    status, hdrs, _ = await request(port, "POST", "/v1/tank-battle/score", {"position": START},
+                                    headers={"Content-Encoding": "br"})
+    check("Content-Encoding: br is 415", status == 415 and "problem+json" in hdrs.get("content-type", ""),
+          f"{status} {hdrs.get('content-type')}")
+    status, hdrs, _ = await request(port, "GET", "/swagger-ui/missing.js")
+    check("Swagger UI's 404 is problem+json", status == 404 and "problem+json" in hdrs.get("content-type", ""),
+          f"{status} {hdrs.get('content-type')}")
+    status, hdrs, _ = await request(port, "OPTIONS", "/v1/tank-battle/score",
+                                    headers={"Origin": "https://a.example", "Access-Control-Request-Method": "DELETE"})
+    check("a refused CORS preflight is problem+json", status >= 400 and "problem+json" in hdrs.get("content-type", ""),
+          f"{status} {hdrs.get('content-type')}")
+    body = json.dumps({"position": START}).encode()
+    raw = (b"POST /v1/tank-battle/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+           b"Transfer-Encoding: chunked\r\nContent-Length: 5\r\nConnection: close\r\n\r\n")
+    status, hdrs, _ = await request(port, None, None, raw=raw)
+    print(f"info: Transfer-Encoding with Content-Length: {status} {hdrs.get('content-type')} (actix answers before the app)")
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--pid", type=int, required=True)
+    parser.add_argument("--slow", type=int, default=2000, help="slow-body connections")
+    parser.add_argument("--body-timeout", type=float, default=5.0)
+    parser.add_argument("--answer-cap", type=int, default=2 << 20)
+    parser.add_argument("--ai-cap", type=float, default=5.0)
+    parser.add_argument("--slots", type=int, default=2)
+    parser.add_argument("--answers", type=int, default=10_000)
+    args = parser.parse_args()
+    idle = rss_kb(args.pid)
+    print(f"server RSS idle: {idle} kB", flush=True)
+    await slow_bodies(args.port, args.slow, args.body_timeout)
+    await replay_amplification(args.port, args.answer_cap)
+    await cache_bytes(args.port, args.pid, args.answers)
+    await abandoned_searches(args.port, args.slots)
+    await batch_budget(args.port, args.ai_cap)
+    await protocol(args.port)
+    peak = rss_kb(args.pid, "VmHWM")
+    print(f"server RSS after the run: {rss_kb(args.pid)} kB, peak {peak} kB", flush=True)
+    check("peak RSS within 200 MB", peak <= 200 * 1024, f"{peak // 1024} MB")
+    for wait in (20, 40):
+        await asyncio.sleep(20)
+        print(f"server RSS {wait} s after: {rss_kb(args.pid)} kB", flush=True)
+    return len(failures)
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))

@@ -1,0 +1,251 @@
+//! Every byte and second a request can cost is bounded (issue 12): body
+//! deadline, compressed bodies, answer size, replay work, one time budget
+//! per batch, searches that stop with their client, problem bodies from
+//! every layer, HEAD. `scripts/hostile-test.sh` repeats these against a
+//! real server with real sockets.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use actix_web::test;
+use common::{app_with, assert_problem, get, post, send, INITIAL};
+use serde_json::{json, Value};
+use tank_rules::api::game::{ai_move, Services};
+use tank_rules::cache::{AnswerCache, CacheConfig};
+use tank_rules::games::tank_battle::TankBattle;
+use tank_rules::limits::Limits;
+
+#[actix_web::test]
+async fn a_body_that_stops_arriving_is_a_408_and_closes_the_connection() {
+    let app = app_with(Limits {
+        body_timeout_ms: 100,
+        ..Limits::default()
+    })
+    .await;
+    // The sender stays alive and never finishes the body.
+    let (_sender, payload) = actix_http::h1::Payload::create(false);
+    let req = test::TestRequest::post()
+        .uri("/v1/tank-battle/score")
+        .insert_header(("content-type", "application/json"))
+        .insert_header(("content-length", "60000"))
+        .to_request();
+    let (req, _) = req.replace_payload(actix_http::Payload::from(payload));
+    let started = Instant::now();
+    let resp = test::call_service(&app, req).await;
+    let waited = started.elapsed();
+    assert_eq!(resp.status(), 408);
+    assert!(waited >= Duration::from_millis(100), "{waited:?}");
+    assert!(waited < Duration::from_secs(2), "{waited:?}");
+    assert_eq!(
+        resp.response().head().connection_type(),
+        actix_web::http::ConnectionType::Close
+    );
+    let body: Value = serde_json::from_slice(&test::read_body(resp).await).unwrap();
+    assert_eq!(body["code"], "REQUEST_TIMEOUT");
+}
+
+#[actix_web::test]
+async fn compressed_bodies_are_415() {
+    let app = app_with(Limits::default()).await;
+    for coding in ["br", "zstd", "gzip", "identity, gzip"] {
+        let reply = send(
+            &app,
+            test::TestRequest::post()
+                .uri("/v1/tank-battle/score")
+                .insert_header(("content-encoding", coding))
+                .set_json(json!({"position": INITIAL})),
+        )
+        .await;
+        assert_problem(&reply, 415, "UNSUPPORTED_MEDIA_TYPE");
+    }
+    let reply = send(
+        &app,
+        test::TestRequest::post()
+            .uri("/v1/tank-battle/score")
+            .insert_header(("content-encoding", "identity"))
+            .set_json(json!({"position": INITIAL})),
+    )
+    .await;
+    assert_eq!(reply.status, 200);
+}
+
+#[actix_web::test]
+async fn no_answer_is_larger_than_the_cap() {
+    let app = app_with(Limits {
+        answer_max_bytes: 1_000,
+        ..Limits::default()
+    })
+    .await;
+    // 45 moves: about 2.7 KB.
+    let reply = post(
+        &app,
+        "/v1/tank-battle/legal-moves",
+        json!({"position": INITIAL}),
+    )
+    .await;
+    assert_problem(&reply, 400, "LIMIT_EXCEEDED");
+    // Small answers pass.
+    let reply = post(&app, "/v1/tank-battle/score", json!({"position": INITIAL})).await;
+    assert_eq!(reply.status, 200);
+    // A replay whose answer can be foreseen to be too large is refused
+    // before it is played (the moves need not even be legal).
+    let moves = vec!["k4-k5"; 40];
+    let reply = post(&app, "/v1/tank-battle/replay", json!({"moves": moves})).await;
+    assert_problem(&reply, 400, "LIMIT_EXCEEDED");
+    assert!(reply.body["detail"].as_str().unwrap().contains("would be"));
+    // A batch's whole answer counts.
+    let score = json!({"op": "score", "position": INITIAL});
+    let reply = post(
+        &app,
+        "/v1/tank-battle/batch",
+        json!({"requests": vec![score; 10]}),
+    )
+    .await;
+    assert_problem(&reply, 400, "LIMIT_EXCEEDED");
+}
+
+#[actix_web::test]
+async fn replay_work_is_bounded_by_cells_times_steps() {
+    let app = app_with(Limits {
+        replay_max_work: 121 * 10,
+        ..Limits::default()
+    })
+    .await;
+    let ten = ["k4-k5", "a8-a7", "k5-k6", "a7-a6", "j4-j5"].repeat(2);
+    let reply = post(&app, "/v1/tank-battle/replay", json!({"moves": ten})).await;
+    // Within the work limit: played (its sixth move is illegal).
+    assert_problem(&reply, 422, "NO_TANK_AT_FROM");
+    let eleven = [ten.as_slice(), &["b8-b7"]].concat();
+    let reply = post(&app, "/v1/tank-battle/replay", json!({"moves": eleven})).await;
+    assert_problem(&reply, 400, "LIMIT_EXCEEDED");
+    assert_eq!(reply.body["field"], "moves");
+    // A Tank War state's cells are its squares and its track squares.
+    let war = get(&app, "/v1/tank-war/initial").await.body;
+    let rounds = vec![json!({"U": "LA", "D": "RC"}); 20];
+    let reply = post(
+        &app,
+        "/v1/tank-war/replay",
+        json!({"start": war, "rounds": rounds}),
+    )
+    .await;
+    assert_problem(&reply, 400, "LIMIT_EXCEEDED");
+    assert_eq!(reply.body["field"], "rounds");
+}
+
+#[actix_web::test]
+async fn a_batch_shares_one_search_budget() {
+    let app = app_with(Limits {
+        ai_max_time_ms: 400,
+        ..Limits::default()
+    })
+    .await;
+    let search = |seed: u64| json!({"op": "ai-move", "position": INITIAL, "limits": {"max_time_ms": 400}, "seed": seed});
+    let started = Instant::now();
+    let reply = post(
+        &app,
+        "/v1/tank-battle/batch",
+        json!({"requests": [search(1), search(2), search(3), search(4)]}),
+    )
+    .await;
+    let took = started.elapsed();
+    assert_eq!(reply.status, 200);
+    // Four searches of 400 ms each share 400 ms: each gets about 100 ms.
+    assert!(took < Duration::from_millis(700), "{took:?}");
+    for result in reply.body["results"].as_array().unwrap() {
+        assert!(result["move"].is_string(), "{result}");
+        assert!(result["time_ms"].as_u64().unwrap() <= 250, "{result}");
+    }
+}
+
+#[actix_web::test]
+async fn an_abandoned_search_frees_its_slot_at_once() {
+    let limits = Limits {
+        max_concurrent_searches: 1,
+        search_wait_ms: 0,
+        ..Limits::default()
+    };
+    let services = Services::new(limits, AnswerCache::new(CacheConfig::default()));
+    let request = serde_json::from_value(json!({
+        "position": INITIAL,
+        "limits": {"max_time_ms": 5000},
+        "seed": 3
+    }))
+    .unwrap();
+    // The client goes away after 50 ms: the future is dropped.
+    let abandoned = tokio::time::timeout(
+        Duration::from_millis(50),
+        ai_move::<TankBattle>(request, &services, None),
+    )
+    .await;
+    assert!(abandoned.is_err(), "the 5 s search cannot have finished");
+    let dropped = Instant::now();
+    let slot = loop {
+        if let Some(slot) = services.searches.take(Duration::ZERO).await {
+            break slot;
+        }
+        assert!(
+            dropped.elapsed() < Duration::from_millis(200),
+            "slot still taken"
+        );
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    };
+    drop(slot);
+    assert!(
+        dropped.elapsed() < Duration::from_millis(100),
+        "{:?}",
+        dropped.elapsed()
+    );
+    // And its partial answer was not cached.
+    assert!(services.cache.is_empty());
+}
+
+#[actix_web::test]
+async fn every_error_answer_is_problem_json() {
+    let app = app_with(Limits::default()).await;
+    let reply = get(&app, "/swagger-ui/no-such-file.js").await;
+    assert_problem(&reply, 404, "NOT_FOUND");
+    let reply = send(
+        &app,
+        test::TestRequest::default()
+            .method(actix_web::http::Method::OPTIONS)
+            .uri("/v1/tank-battle/score")
+            .insert_header(("origin", "https://a.example"))
+            .insert_header(("access-control-request-method", "DELETE")),
+    )
+    .await;
+    assert_eq!(reply.status.as_u16(), 400, "{reply:?}");
+    assert_eq!(reply.content_type, "application/problem+json");
+    assert_eq!(reply.body["status"], 400);
+}
+
+#[actix_web::test]
+async fn head_works_wherever_get_does() {
+    let app = app_with(Limits::default()).await;
+    for path in [
+        "/healthz",
+        "/readyz",
+        "/v1/games",
+        "/v1/tank-battle/initial",
+        "/v1/tank-war/render.svg",
+        "/openapi.json",
+        "/swagger-ui/",
+    ] {
+        let reply = send(
+            &app,
+            test::TestRequest::default()
+                .method(actix_web::http::Method::HEAD)
+                .uri(path),
+        )
+        .await;
+        assert_eq!(reply.status, 200, "HEAD {path}: {reply:?}");
+    }
+    let reply = send(
+        &app,
+        test::TestRequest::default()
+            .method(actix_web::http::Method::HEAD)
+            .uri("/v1/tank-battle/score"),
+    )
+    .await;
+    assert_problem(&reply, 405, "METHOD_NOT_ALLOWED");
+}
