@@ -13,7 +13,7 @@ pub use zobrist::hash;
 
 /// Bumped whenever the search or evaluation changes what it answers; part
 /// of every cache key.
-pub const ENGINE_VERSION: u32 = 2;
+pub const ENGINE_VERSION: u32 = 3;
 
 #[cfg(test)]
 mod tests;

@@ -9,7 +9,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::super::{Layout, Move, Position, Role};
+use super::super::{Layout, Move, Position, Role, Square};
 use super::eval::{Evaluator, POINT};
 use super::tt::{Bound, Table};
 use super::zobrist;
@@ -20,6 +20,11 @@ const INFINITY: i32 = WIN + 1;
 const MAX_PLY: usize = 96;
 /// Captures looked at past the nominal depth.
 const MAX_QUIESCENCE: u32 = 8;
+/// Past this many captures, quiescence only looks at recaptures on the
+/// square of the last capture: on a crowded board every tank may capture
+/// along eight lines, and the full capture tree of a single ply grew to
+/// millions of nodes.
+const FULL_QUIESCENCE: u32 = 2;
 /// Nodes between looks at the clock.
 const CLOCK_INTERVAL: u64 = 1024;
 
@@ -213,7 +218,7 @@ impl Searcher<'_> {
         }
         self.nodes += 1;
         if depth == 0 || ply >= MAX_PLY {
-            return self.quiescence(pos, alpha, beta, ply, 0);
+            return self.quiescence(pos, alpha, beta, ply, 0, None);
         }
         let key = zobrist::hash(pos);
         let entry = self.tt.probe(key);
@@ -300,6 +305,7 @@ impl Searcher<'_> {
         beta: i32,
         ply: usize,
         qdepth: u32,
+        last_capture: Option<Square>,
     ) -> i32 {
         if self.out_of_budget() {
             return 0;
@@ -316,12 +322,13 @@ impl Searcher<'_> {
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        moves.retain(Move::is_capture);
+        let recaptures_only = qdepth >= FULL_QUIESCENCE;
+        moves.retain(|mv| mv.is_capture() && (!recaptures_only || Some(mv.to) == last_capture));
         moves.sort_by_key(|mv| std::cmp::Reverse(victim_value(*mv)));
         for mv in moves {
             let mut child = *pos;
             child.play_unchecked(mv);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qdepth + 1, Some(mv.to));
             if self.stopped {
                 return 0;
             }
