@@ -74,7 +74,7 @@ for endpoint in legal-moves apply score ai-move; do
 done
 rss=$(awk '/VmRSS/ {print $2, $3}' "/proc/$server/status")
 peak=$(awk '/VmHWM/ {print $2, $3}' "/proc/$server/status")
-echo "server RSS: $rss_idle idle, $rss after the runs, $peak peak (AI cache: $(grep -o 'max_bytes: [0-9]*' "$work/server.log" | head -1 | grep -o '[0-9]*') bytes)"
+echo "server RSS: $rss_idle idle, $rss after the runs, $peak peak (AI cache: $(grep -o 'CacheConfig { max_bytes: [0-9]*' "$work/server.log" | head -1 | grep -o '[0-9]*') bytes)"
 time_perft=$(curl -s -o /dev/null -w '%{time_total}' "127.0.0.1:$PORT/v1/tank-battle/perft" -H 'content-type: application/json' --data-binary "{\"position\":\"$START\",\"depth\":5}")
 echo "perft(5) of the start position over HTTP: ${time_perft} s"
 echo "machine: $(nproc) cores; wrk -t$THREADS -c$CONNECTIONS -d$DURATION"
