@@ -159,7 +159,7 @@ impl<T: DeserializeOwned + Into<Vec<Value>> + 'static> FromRequest for BatchBody
 /// request type, failing as the body extractor would: `BAD_REQUEST` naming
 /// the field (prefixed with `requests[i].` when the result is written).
 pub fn decode<T: DeserializeOwned>(fields: Value) -> Result<T, ApiError> {
-    serde_path_to_error::deserialize(fields).map_err(json::bad_json)
+    serde_path_to_error::deserialize(super::strict::Strict(fields)).map_err(json::bad_json)
 }
 
 /// An endpoint's answer as a batch result.

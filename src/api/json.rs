@@ -11,6 +11,7 @@ use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
 use super::problem::ApiError;
+use super::strict::Strict;
 use crate::limits::Limits;
 
 /// A JSON request body of type `T`. Unlike `actix_web::web::Json`, every
@@ -123,14 +124,18 @@ pub fn parse_param<T: DeserializeOwned>(text: &str, field: &str) -> Result<T, Ap
     })
 }
 
-/// Deserialises `body`, rejecting trailing data. The fast path is plain
-/// serde_json; only a failure is parsed again to find the field's path.
+/// Deserialises `body` as its schema describes it ([`Strict`]), rejecting
+/// trailing data. The fast path has no path tracking; only a failure is
+/// parsed again to find the field's path.
 pub(crate) fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    if let Ok(value) = serde_json::from_slice(body) {
-        return Ok(value);
+    let mut de = serde_json::Deserializer::from_slice(body);
+    if let Ok(value) = T::deserialize(Strict(&mut de)) {
+        if de.end().is_ok() {
+            return Ok(value);
+        }
     }
     let mut de = serde_json::Deserializer::from_slice(body);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(bad_json)?;
+    let value = serde_path_to_error::deserialize(Strict(&mut de)).map_err(bad_json)?;
     de.end()
         .map_err(|e| ApiError::bad_request(format!("malformed JSON: {e}"), None))?;
     Ok(value)

@@ -12,6 +12,7 @@ pub mod json;
 pub mod meta;
 pub mod problem;
 mod routes;
+pub mod strict;
 pub mod svg;
 pub mod tank_battle;
 pub mod tank_war;
