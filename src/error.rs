@@ -81,6 +81,9 @@ pub enum RequestError {
         detail: String,
         field: Option<String>,
     },
+    /// A query string the operation does not take.
+    #[error("{detail}")]
+    BadQuery { detail: String, field: Option<String> },
     /// Text that does not follow a notation.
     #[error("{detail}")]
     Notation {
@@ -154,7 +157,7 @@ impl RequestError {
     /// The stable machine code.
     pub fn code(&self) -> &'static str {
         match self {
-            RequestError::BadRequest { .. } => "BAD_REQUEST",
+            RequestError::BadRequest { .. } | RequestError::BadQuery { .. } => "BAD_REQUEST",
             RequestError::Notation { kind, .. } => kind.code,
             RequestError::InvalidPosition { .. } => "INVALID_POSITION",
             RequestError::Refused(refusal) => refusal.code,
@@ -178,6 +181,7 @@ impl RequestError {
             RequestError::BadRequest { .. } => {
                 "Request body is not valid JSON of the expected shape"
             }
+            RequestError::BadQuery { .. } => "Query string is not valid for this operation",
             RequestError::Notation { kind, .. } => kind.title,
             RequestError::InvalidPosition { .. } => "Position breaks an invariant of the layout",
             RequestError::Refused(refusal) => refusal.title,

@@ -128,6 +128,10 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
     let max_connections = connection_cap(args.max_connections);
     tracing::info!(addr = %args.addr, ?limits, ?cache, max_connections, "tank-rules starting");
     tracing::info!(cors = ?args.cors_origins, "CORS origins");
+    tracing::info!(
+        "Swagger UI at http://{}/swagger-ui/ (and at /, which redirects there); OpenAPI at /openapi.json",
+        args.addr
+    );
     trim_heap_periodically();
     let state = AppState::new(limits, cache).with_cors(args.cors_origins.clone());
     let workers = args

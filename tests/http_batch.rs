@@ -254,37 +254,47 @@ async fn malformed_requests_fail_alone_with_prefixed_fields() {
 }
 
 #[actix_web::test]
-async fn unknown_ops_and_non_objects_fail_alone() {
+async fn unknown_ops_and_non_objects_refuse_the_batch() {
     let app = app_with(Limits::default()).await;
+    let bad = [
+        json!({"op": "render"}),
+        json!({"op": "perft-ish", "position": INITIAL}),
+        json!({"op": 3}),
+        json!({"position": INITIAL}),
+        json!(42),
+        json!([{"op": "score"}]),
+        Value::Null,
+        json!({"op": "initial"}),
+    ];
     for game in GAMES {
-        let reply = post(
+        for (index, item) in bad.iter().enumerate() {
+            // The schema says what an item is: a JSON batch that breaks it
+            // is refused whole, like any body that breaks its schema.
+            let reply = post(
+                &app,
+                &batch_path(game),
+                json!({"requests": [{"op": "score"}, item]}),
+            )
+            .await;
+            common::assert_problem(&reply, 400, "BAD_REQUEST");
+            let field = if (4..7).contains(&index) {
+                "requests[1]"
+            } else {
+                "requests[1].op"
+            };
+            assert_eq!(reply.body["field"], field, "{game} {index}: {reply:?}");
+        }
+        // One a line, each line stands alone: a bad line is a bad result.
+        let lines: Vec<String> = bad.iter().map(Value::to_string).collect();
+        let reply = common::send(
             &app,
-            &batch_path(game),
-            json!({"requests": [
-                {"op": "render"},
-                {"op": "perft-ish", "position": INITIAL},
-                {"op": 3},
-                {"position": INITIAL},
-                42,
-                [{"op": "score"}],
-                null,
-                {"op": "initial"},
-            ]}),
+            actix_web::test::TestRequest::post()
+                .uri(&batch_path(game))
+                .insert_header(("content-type", "application/x-ndjson"))
+                .set_payload(lines.join("\n")),
         )
         .await;
         assert_eq!(reply.status, 200, "{game}: {reply:?}");
-        let results = reply.body["results"].as_array().unwrap();
-        assert_eq!(results.len(), 8);
-        for (index, result) in results.iter().enumerate() {
-            assert_eq!(result["code"], "BAD_REQUEST", "{game} {index}: {result}");
-            assert_eq!(result["status"], 400, "{game} {index}");
-            let field = if (4..7).contains(&index) {
-                format!("requests[{index}]")
-            } else {
-                format!("requests[{index}].op")
-            };
-            assert_eq!(result["field"], field, "{game} {index}: {result}");
-        }
     }
     // Tank War has no perft.
     let reply = post(
@@ -293,7 +303,7 @@ async fn unknown_ops_and_non_objects_fail_alone() {
         json!({"requests": [{"op": "perft", "position": INITIAL, "depth": 1}]}),
     )
     .await;
-    assert_eq!(reply.body["results"][0]["field"], "requests[0].op");
+    assert_eq!(reply.body["field"], "requests[0].op");
 }
 
 /// Every op of every game reaches its endpoint's function: an empty

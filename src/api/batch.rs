@@ -30,7 +30,7 @@ pub const NDJSON: &str = "application/x-ndjson";
 /// against it. The body is decoded into this type, so the schema is the
 /// shape actually parsed.
 macro_rules! batch_request {
-    ($(#[$attr:meta])* $name:ident, example = $($example:tt)+) => {
+    ($(#[$attr:meta])* $name:ident, game = $game:ty, example = $($example:tt)+) => {
         #[derive(Debug, serde::Deserialize, utoipa::ToSchema)]
         $(#[$attr])*
         #[serde(deny_unknown_fields)]
@@ -39,8 +39,13 @@ macro_rules! batch_request {
             /// The requests, run in order: each an object with `op`, the
             /// endpoint's name (`legal-moves`, `apply`, …), and the fields
             /// of that endpoint's body.
-            #[schema(value_type = Vec<Object>)]
+            #[schema(schema_with = batch_items)]
             pub requests: Vec<serde_json::Value>,
+        }
+
+        /// The schema of a batch's requests: objects with a known `op`.
+        fn batch_items() -> utoipa::openapi::schema::Array {
+            $crate::api::batch::items_schema(&$crate::api::game::batch_ops::<$game>())
         }
 
         impl From<$name> for Vec<serde_json::Value> {
@@ -51,6 +56,22 @@ macro_rules! batch_request {
     };
 }
 pub(crate) use batch_request;
+
+/// The schema of a batch's `requests`: an array of objects with `op`, one
+/// of `ops`, and whatever fields that endpoint's body has.
+pub fn items_schema(ops: &Ops) -> utoipa::openapi::schema::Array {
+    use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder, Type};
+    let op = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(ops.all.clone()))
+        .description(Some("The endpoint to run"));
+    let item = ObjectBuilder::new()
+        .property("op", op)
+        .required("op")
+        .additional_properties(Some(AdditionalProperties::FreeForm(true)))
+        .description(Some("`op` and the fields of that endpoint's body"));
+    ArrayBuilder::new().items(item).build()
+}
 
 /// The answers of a batch, one per request, in request order.
 #[derive(Debug, Serialize, ToSchema)]
@@ -99,11 +120,15 @@ impl Ops {
             "Each request is an object with `op` ({}) and the fields of that endpoint's body. \
 Each result is what the endpoint answers: its 200 body, or its problem document (`status`, \
 `code`, …) with `field` prefixed by `requests[i].` (`requests[i]` when the endpoint names none); \
-a failed request does not stop the others. A request that is not an object or has no known `op` \
-is a `BAD_REQUEST` result. {how}\n\n\
+a failed request does not stop the others. An item that is not an object with a known `op` \
+refuses the whole batch (400 `BAD_REQUEST` naming `requests[i]`), as any body that breaks its \
+schema. {how}\n\n\
 A batch holds at most 256 requests (`--batch-max-requests`), at most 4 of them {} \
-(`--batch-max-searches`). With `Content-Type: application/x-ndjson` the body is one request a \
-line and the answer one result a line; `i` then counts the non-blank lines.",
+(`--batch-max-searches`); its searches share one time budget, the server's AI time cap, each \
+getting at most an equal share of what is left. With `Content-Type: application/x-ndjson` the \
+body is one request a line and the answer one result a line; `i` then counts the non-blank \
+lines, and each line stands alone (a line that is not JSON, or not a request, is a \
+`BAD_REQUEST` result).",
             list(&self.all, "or"),
             list(&self.searches, "or"),
         )
@@ -189,6 +214,15 @@ where
     Fut: Future<Output = Result<Value, ApiError>>,
 {
     check_caps(&body.requests, limits, ops)?;
+    if !body.ndjson {
+        // The schema says what an item is: refuse the batch as any body
+        // that breaks its schema.
+        for (index, request) in body.requests.iter().enumerate() {
+            if let Ok(request) = request {
+                split_op(request.clone(), ops).map_err(|error| locate(error, index))?;
+            }
+        }
+    }
     let mut results = Vec::with_capacity(body.requests.len());
     for (index, request) in body.requests.into_iter().enumerate() {
         let answer = match request.and_then(|request| split_op(request, ops)) {
@@ -261,6 +295,20 @@ fn split_op(request: Value, ops: &Ops) -> Result<(&'static str, Value), ApiError
         )
     })?;
     Ok((op, Value::Object(fields)))
+}
+
+/// The error of request `index`, its field located in the batch.
+fn locate(error: ApiError, index: usize) -> ApiError {
+    match error {
+        ApiError::BadRequest { detail, field } => ApiError::BadRequest {
+            detail: format!("requests[{index}]: {detail}"),
+            field: Some(match field {
+                Some(field) => format!("requests[{index}].{field}"),
+                None => format!("requests[{index}]"),
+            }),
+        },
+        other => other,
+    }
 }
 
 /// The problem document of a failed request, its `field` located in the

@@ -58,6 +58,9 @@ pub async fn hygiene(
             .set_connection_type(ConnectionType::Close);
         return Ok(req.into_response(response));
     }
+    if let Some(unknown) = unknown_query_parameter(&req) {
+        return Ok(req.into_response(unknown.error_response()));
+    }
     let close = req.head().connection_type() == ConnectionType::Close;
     if let (true, Some(connection)) = (close, &connection) {
         connection.closing.set(true);
@@ -110,4 +113,30 @@ fn is_problem<B>(res: &ServiceResponse<B>) -> bool {
     res.headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|v| v == HeaderValue::from_static("application/problem+json"))
+}
+
+/// A query parameter the GET route does not declare (one rule for every
+/// route: unknown query parameters are refused, as unknown body fields
+/// are).
+fn unknown_query_parameter(req: &ServiceRequest) -> Option<ApiError> {
+    let query = req.query_string();
+    if query.is_empty() || req.method() != Method::GET {
+        return None;
+    }
+    let routes = req.app_data::<actix_web::web::Data<super::meta::RouteTable>>()?;
+    let known = routes.query_parameters(req.path())?;
+    let unknown = query
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| pair.split_once('=').map_or(pair, |(name, _)| name))
+        .find(|name| !known.iter().any(|k| k == name))?;
+    let takes = if known.is_empty() {
+        "this operation takes none".to_owned()
+    } else {
+        format!("this operation takes {}", known.join(", "))
+    };
+    Some(ApiError::BadQuery {
+        detail: format!("unknown query parameter `{unknown}`; {takes}"),
+        field: Some(unknown.to_owned()),
+    })
 }

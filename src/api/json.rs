@@ -113,7 +113,7 @@ pub fn parse_param<T: DeserializeOwned>(text: &str, field: &str) -> Result<T, Ap
         ApiError::BadRequest {
             detail,
             field: inner,
-        } => ApiError::BadRequest {
+        } => ApiError::BadQuery {
             detail: format!("query parameter `{field}`: {detail}"),
             field: Some(match inner {
                 Some(path) => format!("{field}.{path}"),

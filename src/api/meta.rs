@@ -9,7 +9,7 @@ use utoipa::openapi::OpenApi;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use super::problem::ApiError;
+use super::problem::{ApiError, Problem};
 
 const TAG: &str = "service";
 
@@ -91,12 +91,25 @@ const GAMES: &[(&str, &str, &str, &[&str], &str)] = &[
 #[derive(Clone, Debug, Default)]
 pub struct RouteTable {
     methods: BTreeMap<String, Vec<String>>,
+    /// The query parameters each GET route declares.
+    query: BTreeMap<String, Vec<String>>,
 }
 
 impl RouteTable {
     pub fn from_openapi(doc: &OpenApi, extra: &[(&str, &str)]) -> RouteTable {
         let mut methods: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut query = BTreeMap::new();
         for (path, item) in &doc.paths.paths {
+            if let Some(get) = &item.get {
+                let names = get
+                    .parameters
+                    .iter()
+                    .flatten()
+                    .filter(|p| matches!(p.parameter_in, utoipa::openapi::path::ParameterIn::Query))
+                    .map(|p| p.name.clone())
+                    .collect();
+                query.insert(path.clone(), names);
+            }
             let entry = methods.entry(path.clone()).or_default();
             let ops = [
                 ("GET", &item.get),
@@ -117,7 +130,13 @@ impl RouteTable {
                 .or_default()
                 .push((*method).to_owned());
         }
-        RouteTable { methods }
+        RouteTable { methods, query }
+    }
+
+    /// The query parameters a GET of `path` takes, if it is a documented
+    /// GET route.
+    pub fn query_parameters(&self, path: &str) -> Option<&[String]> {
+        self.query.get(path).map(Vec::as_slice)
     }
 
     /// The methods allowed on `path`, if it is a route.
@@ -152,22 +171,42 @@ impl RouteTable {
 }
 
 /// Liveness probe.
-#[utoipa::path(tag = TAG, operation_id = "healthz", responses((status = 200, description = "The service is up", body = Health)))]
+///
+/// Answers 200 `{"status":"ok"}` while the process serves requests.
+#[utoipa::path(tag = TAG, operation_id = "healthz", responses(
+    (status = 200, description = "The service is up", body = Health),
+    (status = 400, description = "`BAD_REQUEST`: a query parameter (this operation takes none)", body = Problem, content_type = "application/problem+json"),
+    (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+))]
 #[get("/healthz")]
 async fn healthz() -> web::Json<Health> {
     web::Json(Health { status: "ok" })
 }
 
-/// Readiness: the service accepts requests. (During a graceful shutdown the
-/// listener is closed, so this no longer answers.)
-#[utoipa::path(tag = TAG, operation_id = "readyz", responses((status = 200, description = "Ready to serve", body = Health)))]
+/// Readiness probe.
+///
+/// Answers 200 `{"status":"ready"}` while the service accepts requests;
+/// during a graceful shutdown the listener is closed, so it no longer
+/// answers.
+#[utoipa::path(tag = TAG, operation_id = "readyz", responses(
+    (status = 200, description = "Ready to serve", body = Health),
+    (status = 400, description = "`BAD_REQUEST`: a query parameter (this operation takes none)", body = Problem, content_type = "application/problem+json"),
+    (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+))]
 #[get("/readyz")]
 async fn readyz() -> web::Json<Health> {
     web::Json(Health { status: "ready" })
 }
 
-/// The games this service referees and their endpoints.
-#[utoipa::path(tag = TAG, operation_id = "list_games", responses((status = 200, description = "The catalogue", body = GamesResponse)))]
+/// The games this service referees.
+///
+/// Each game's id (its path segment), name, description, players, kind of
+/// turns and the `METHOD /path` of each of its endpoints.
+#[utoipa::path(tag = TAG, operation_id = "list_games", responses(
+    (status = 200, description = "The catalogue", body = GamesResponse),
+    (status = 400, description = "`BAD_REQUEST`: a query parameter (this operation takes none)", body = Problem, content_type = "application/problem+json"),
+    (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+))]
 #[get("/v1/games")]
 async fn list_games(routes: web::Data<RouteTable>) -> web::Json<GamesResponse> {
     web::Json(routes.games())
@@ -191,13 +230,19 @@ pub async fn fallback(
     })
 }
 
-/// Prometheus metrics in the text format: HTTP requests and their latency
-/// by route pattern, method and status; AI searches, nodes and search time
-/// by game; AI cache lookups (hit, miss) and entries by game.
+/// Prometheus metrics.
+///
+/// In the Prometheus text format: HTTP requests and their latency by route
+/// pattern, method and status; AI searches, nodes and search time by game;
+/// AI cache lookups (hit, miss) by game, and the cache's entries and bytes.
 #[utoipa::path(
     tag = TAG,
     operation_id = "metrics",
-    responses((status = 200, description = "The metrics", body = String, content_type = "text/plain; version=0.0.4"))
+    responses(
+        (status = 200, description = "The metrics", body = String, content_type = "text/plain; version=0.0.4"),
+        (status = 400, description = "`BAD_REQUEST`: a query parameter (this operation takes none)", body = Problem, content_type = "application/problem+json"),
+        (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+    )
 )]
 #[get("/metrics")]
 async fn metrics(metrics: web::Data<crate::metrics::Metrics>) -> Result<HttpResponse, ApiError> {

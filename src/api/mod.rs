@@ -4,6 +4,7 @@
 
 pub mod ai;
 pub mod batch;
+mod contract;
 pub mod cobi_tank_wars;
 pub mod game;
 mod hygiene;
@@ -97,8 +98,10 @@ Metrics for Prometheus are at `/metrics`.\n\nErrors are RFC 9457 `application/pr
 with a stable `code`: 400 for malformed requests and notation (`BAD_REQUEST`, `BAD_POSITION`, \
 `BAD_LAYOUT`, `BAD_MOVE_NOTATION`, `INVALID_POSITION`, `LIMIT_EXCEEDED`), 422 for illegal moves \
 (the rule's reason code, or `GAME_OVER`), 404, 405, 413 (body over 64 KiB by default) and 415.",
-        license(name = "MIT OR Apache-2.0")
+        license(name = "MIT OR Apache-2.0"),
+        contact(name = "tank-rules maintainers")
     ),
+    servers((url = "/", description = "This server")),
     tags(
         (name = "tank-battle", description = "Tank Battle: 11x11, sliding tanks, commanders, mines, a contaminated centre and two bases. \
 Positions are TBN (`<placement> <side> <ply>`), layouts are `standard` or 11 rows of `. # ~ w W b B`, \
@@ -124,12 +127,14 @@ fn routes(cfg: &mut ServiceConfig) {
 
 /// The OpenAPI document of the service.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    App::new()
-        .into_utoipa_app()
-        .openapi(ApiDoc::openapi())
-        .configure(routes)
-        .split_for_parts()
-        .1
+    contract::finish(
+        App::new()
+            .into_utoipa_app()
+            .openapi(ApiDoc::openapi())
+            .configure(routes)
+            .split_for_parts()
+            .1,
+    )
 }
 
 /// The OpenAPI document as the pretty JSON committed in `openapi/openapi.json`.
@@ -157,10 +162,12 @@ pub fn app(
         .openapi(ApiDoc::openapi())
         .configure(routes)
         .split_for_parts();
+    let doc = contract::finish(doc);
     let route_table = meta::RouteTable::from_openapi(
         &doc,
         &[
             ("GET", OPENAPI_PATH),
+            ("GET", "/"),
             ("GET", "/swagger-ui"),
             ("GET", "/swagger-ui/"),
         ],
@@ -170,7 +177,11 @@ pub fn app(
         .app_data(web::Data::new(state.metrics))
         .app_data(web::Data::new(route_table))
         .app_data(web::QueryConfig::default().error_handler(|err, _req| {
-            ApiError::bad_request(format!("query string: {err}"), None).into()
+            ApiError::BadQuery {
+                detail: format!("query string: {err}"),
+                field: None,
+            }
+            .into()
         }))
         .app_data(
             web::PathConfig::default().error_handler(|err, _req| {
@@ -178,6 +189,7 @@ pub fn app(
             }),
         )
         .service(web::redirect("/swagger-ui", "/swagger-ui/"))
+        .service(web::redirect("/", "/swagger-ui/"))
         .service(SwaggerUi::new("/swagger-ui/{_:.*}").url(OPENAPI_PATH, doc))
         .default_service(web::to(meta::fallback))
         .wrap(cors(&state.cors))

@@ -51,7 +51,9 @@ impl ApiError {
     pub fn problem(&self) -> Problem {
         let code = self.code();
         let (ply, field, player, square) = match self {
-            ApiError::BadRequest { field, .. } => (None, field.clone(), None, None),
+            ApiError::BadRequest { field, .. } | ApiError::BadQuery { field, .. } => {
+                (None, field.clone(), None, None)
+            }
             ApiError::Notation { field, ply, .. } => (*ply, Some(field.clone()), None, None),
             ApiError::InvalidPosition { field, .. } => (None, Some(field.clone()), None, None),
             ApiError::LimitExceeded { field, .. } => (None, field.clone(), None, None),
@@ -84,6 +86,7 @@ impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
             ApiError::BadRequest { .. }
+            | ApiError::BadQuery { .. }
             | ApiError::Notation { .. }
             | ApiError::InvalidPosition { .. }
             | ApiError::LimitExceeded { .. } => StatusCode::BAD_REQUEST,

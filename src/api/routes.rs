@@ -54,7 +54,11 @@ macro_rules! game_routes {
         #[utoipa::path(
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_initial"),
-            responses((status = 200, description = $initial_ok, body = InitialResponse))
+            responses(
+                (status = 200, description = $initial_ok, body = InitialResponse),
+                (status = 400, description = "`BAD_REQUEST`: a query parameter (this operation takes none)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+            )
         )]
         #[get("/initial")]
         async fn initial(
@@ -75,6 +79,10 @@ macro_rules! game_routes {
             responses(
                 (status = 200, description = $lm_ok, body = LegalMovesResponse),
                 (status = 400, description = $lm_400, body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
             )
         )]
         #[post("/legal-moves")]
@@ -95,6 +103,10 @@ macro_rules! game_routes {
             responses(
                 (status = 200, description = $v_ok, body = ValidateResponse),
                 (status = 400, description = $v_400, body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
             )
         )]
         #[post("/validate")]
@@ -115,6 +127,10 @@ macro_rules! game_routes {
             responses(
                 (status = 200, description = $a_ok, body = ApplyResponse),
                 (status = 400, description = $a_400, body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 422, description = $a_422, body = crate::api::problem::Problem, content_type = "application/problem+json"),
             )
         )]
@@ -136,6 +152,10 @@ macro_rules! game_routes {
             responses(
                 (status = 200, description = $s_ok, body = ScoreResponse),
                 (status = 400, description = $s_400, body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
             )
         )]
         #[post("/score")]
@@ -156,6 +176,10 @@ macro_rules! game_routes {
             responses(
                 (status = 200, description = $r_ok, body = ReplayResponse),
                 (status = 400, description = $r_400, body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 422, description = $r_422, body = crate::api::problem::Problem, content_type = "application/problem+json"),
             )
         )]
@@ -177,6 +201,10 @@ macro_rules! game_routes {
             responses(
                 (status = 200, description = $ai_ok, body = AiMoveResponse),
                 (status = 400, description = $ai_400, body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 422, description = $ai_422, body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 503, description = "`SERVICE_BUSY`: every search slot is taken; retry after `Retry-After` seconds", body = crate::api::problem::Problem, content_type = "application/problem+json"),
             )
@@ -205,7 +233,11 @@ macro_rules! game_routes {
                     (crate::api::batch::BatchResponse = "application/json"),
                     (String = "application/x-ndjson"),
                 )),
-                (status = 400, description = "`BAD_REQUEST` (not `{\"requests\": […]}`) or `LIMIT_EXCEEDED` (`requests`: too many requests, or too many searches)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 400, description = "`BAD_REQUEST` (not `{\"requests\": […]}`, or an item that is not an object with a known `op`) or `LIMIT_EXCEEDED` (`requests`: too many requests, or too many searches; the whole answer over the answer limit)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
             )
         )]
         #[post("/batch")]
@@ -229,6 +261,7 @@ macro_rules! game_routes {
                  headers(("ETag" = String, description = "Strong tag of the picture"), ("Cache-Control" = String))),
                 (status = 304, description = "The client's copy (`If-None-Match`) is current"),
                 (status = 400, description = $render_400, body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
             )
         )]
         #[get("/render.svg")]

@@ -441,7 +441,7 @@ pub type ReplayState = StateDto;
 batching::batch_request! {
     /// Tank Wars requests to run in one round trip, in order.
     #[schema(as = CobiTankWarsBatchRequest)]
-    BatchRequest, example = json!(batch_example())
+    BatchRequest, game = crate::games::cobi_tank_wars::CobiTankWars, example = json!(batch_example())
 }
 
 fn batch_example() -> serde_json::Value {

@@ -334,32 +334,48 @@ super::routes::game_routes! {
     game: CobiTankWars,
     operation_prefix: "cobi_tank_wars",
     initial: {
-        /// The default state: 8x8, three vehicles a side with 3 armor (P1 on c1,
-        /// d1, f1; P2 on f8, e8, c8; slots 1, 2, 3), no tokens, P1 first.
+        /// The default state.
+        ///
+        /// 8x8, three vehicles a side with 3 armor (P1 on c1, d1, f1; P2 on f8,
+        /// e8, c8; card slots 1, 2, 3), no tokens, P1 first.
         ok: "The default state",
     },
     legal_moves: {
-        /// Every order whose destination is on the board, per vehicle, with
-        /// whether the destination is occupied now.
+        /// Every order whose destination is on the board, per vehicle.
+        ///
+        /// For each vehicle of each player (or of `player`), the orders (direction
+        /// N, E, S, W, then distance 1 to 3) that stay on the board, with their
+        /// destination and whether another vehicle stands there now (the order is
+        /// then cancelled unless that vehicle moves away first). None when the
+        /// game is over.
         ok: "Orders by player and vehicle",
         bad_request: "`BAD_REQUEST` or `INVALID_POSITION`",
     },
     validate: {
-        /// Whether the orders are legal: one order per vehicle of each player, a
-        /// direction N, E, S or W, a distance 1 to 3; every fault gets a reason.
+        /// Whether the orders are legal, with every reason they are not.
+        ///
+        /// Legal orders give one order per vehicle of each player, each a
+        /// direction N, E, S or W and a distance 1 to 3. Every fault is listed,
+        /// P1's first, by vehicle id.
         ok: "Legal, or the reasons",
         bad_request: "`BAD_REQUEST` or `INVALID_POSITION`",
     },
     apply: {
-        /// Plays one round: movement in card order (artillery, support), gunfire,
-        /// the seeded supply drop.
+        /// Plays one round.
+        ///
+        /// Movement in card order (artillery tokens cost armor on the way, a
+        /// support token at the destination gives a support card), then gunfire,
+        /// then the supply drop seeded by `seed`. Refused orders are a 422 with
+        /// the first fault.
         ok: "The state after the round and the events",
         bad_request: "`BAD_REQUEST` or `INVALID_POSITION`",
         refused: "The orders are refused: `code` (`GAME_OVER`, `NO_SUCH_VEHICLE`, `MISSING_ORDER`, `BAD_DIRECTION`, `BAD_DISTANCE`) and `player` (P1's are checked first)",
     },
     score: {
-        /// Vehicles, armor and support cards per player, and whether the game is
-        /// over.
+        /// How the game stands.
+        ///
+        /// Vehicles, armor points and support cards per player, and whether the
+        /// game is over (a player without vehicles loses; neither: a draw).
         ok: "How the game stands",
         bad_request: "`BAD_REQUEST` or `INVALID_POSITION`",
     },

@@ -209,7 +209,7 @@ pub struct MoveRequest {
 /// Why a move is illegal.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ReasonBody {
-    /// Stable reason code, the first that applies in the order of SPEC 2.6:
+    /// Stable reason code, the first that applies in this order:
     /// `GAME_OVER`, `NO_TANK_AT_FROM`, `NOT_YOUR_TANK`, `NOT_A_LINE`, `MINE`,
     /// `CONTAMINATED`, `LOCKED_IN_ENEMY_BASE`, `PATH_BLOCKED`,
     /// `OWN_TANK_AT_TO`, `CAPTURE_IN_CONTAMINATED`.
@@ -489,7 +489,7 @@ pub type ReplayState = String;
 batching::batch_request! {
     /// Tank Battle requests to run in one round trip, in order.
     #[schema(as = TankBattleBatchRequest)]
-    BatchRequest, example = json!(batch_example())
+    BatchRequest, game = crate::games::tank_battle::TankBattle, example = json!(batch_example())
 }
 
 fn batch_example() -> serde_json::Value {

@@ -303,19 +303,31 @@ super::routes::game_routes! {
     validate: {
         /// Whether a move is legal, and if not, the first rule it breaks.
         ///
-        /// Reasons are checked in the order of SPEC 2.6; `square` names where the
+        /// Reasons are checked in a fixed order (`GAME_OVER`, `NO_TANK_AT_FROM`,
+        /// `NOT_YOUR_TANK`, `NOT_A_LINE`, then along the path: `MINE`,
+        /// `CONTAMINATED`, `LOCKED_IN_ENEMY_BASE`, `PATH_BLOCKED`,
+        /// `OWN_TANK_AT_TO`, `CAPTURE_IN_CONTAMINATED`); `square` names where the
         /// move failed.
         ok: "Legal, with the canonical move; or illegal, with the reason",
         bad_request: "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` or `INVALID_POSITION`",
     },
     apply: {
-        /// Plays a move: the position after it, the capture, and the game state.
+        /// Plays a move.
+        ///
+        /// Answers the position after the move, the canonical move, the tank it
+        /// captured, whether the game is over (and who won) and the score. An
+        /// illegal move is a 422 whose `code` is the first rule it breaks.
         ok: "The position after the move",
         bad_request: "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` or `INVALID_POSITION`",
         refused: "The move is illegal: `code` is the reason (e.g. `PATH_BLOCKED`, `GAME_OVER`) and `square` where it failed",
     },
     score: {
-        /// The current score, with its breakdown, and whether the game is over.
+        /// The current score, with its breakdown.
+        ///
+        /// Each side scores 3 for its commander on the opponent's commander start,
+        /// 2 for its commander elsewhere in the opponent's base, 2 per normal tank
+        /// in the opponent's base and 1 per other surviving tank. Also whether the
+        /// game is over, and who won.
         ok: "The score",
         bad_request: "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT` or `INVALID_POSITION`",
     },
@@ -363,6 +375,7 @@ super::routes::game_routes! {
     responses(
         (status = 200, description = "The start position", body = InitialResponse),
         (status = 400, description = "`BAD_LAYOUT`, or an unknown query parameter (`BAD_REQUEST`)", body = Problem, content_type = "application/problem+json"),
+        (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
     )
 )]
 #[get("/initial")]
@@ -386,6 +399,10 @@ async fn initial(query: web::Query<InitialQuery>) -> Result<web::Json<InitialRes
     responses(
         (status = 200, description = "The leaf count", body = PerftResponse),
         (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `INVALID_POSITION` or `LIMIT_EXCEEDED`", body = Problem, content_type = "application/problem+json"),
+        (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+        (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "`SERVICE_BUSY`: every search slot is taken; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -89,7 +89,8 @@ impl Default for Clocks {
     }
 }
 
-/// A whole game state (SPEC 3.3). Destroyed tanks are absent.
+/// A whole game state: the board, who owns each square, the living tanks
+/// with their tracks, the round and the clocks. Destroyed tanks are absent.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(as = TankWarState)]
@@ -449,7 +450,7 @@ pub type ReplayState = StateDto;
 batching::batch_request! {
     /// Tank War requests to run in one round trip, in order.
     #[schema(as = TankWarBatchRequest)]
-    BatchRequest, example = json!(batch_example())
+    BatchRequest, game = crate::games::tank_war::TankWar, example = json!(batch_example())
 }
 
 fn batch_example() -> serde_json::Value {

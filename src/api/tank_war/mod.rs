@@ -328,18 +328,27 @@ super::routes::game_routes! {
     game: TankWar,
     operation_prefix: "tank_war",
     initial: {
-        /// The default setup: 6x6, D owns rows 1-3 and U rows 4-6; each tank moves
-        /// along its column towards the other side.
+        /// The default setup.
+        ///
+        /// 6x6; D owns rows 1-3 and U rows 4-6; each tank moves along its column
+        /// towards the other side; 120 s on each clock.
         ok: "The default setup",
     },
     legal_moves: {
-        /// The tanks each player may pick this round (rule 2), sorted by name;
-        /// none when the game is over.
+        /// The tanks each player may pick this round.
+        ///
+        /// A tank can be picked when it is alive, not at the end of its track, and
+        /// its next square is empty now. Sorted by name, for both players or for
+        /// `player`; none when the game is over.
         ok: "Pickable tanks by player",
         bad_request: "`BAD_REQUEST`, `INVALID_POSITION` or `LIMIT_EXCEEDED` (state too large)",
     },
     validate: {
-        /// Whether the given picks are legal; each illegal one gets a reason.
+        /// Whether the given picks are legal.
+        ///
+        /// Each given pick (U's, D's or both) is checked on its own; each illegal
+        /// one gets a reason (`GAME_OVER`, `NO_SUCH_TANK`, `END_OF_TRACK`,
+        /// `SQUARE_OCCUPIED`).
         ok: "Legal, or the reasons",
         bad_request: "`BAD_REQUEST` (no pick given) or `INVALID_POSITION`",
     },
@@ -354,7 +363,10 @@ super::routes::game_routes! {
         refused: "A pick is illegal: `code` (`GAME_OVER`, `NO_SUCH_TANK`, `END_OF_TRACK`, `SQUARE_OCCUPIED`) and `player` (U's is checked first)",
     },
     score: {
-        /// Surviving tanks, owned squares, and whether (and how) the game is over.
+        /// How the game stands.
+        ///
+        /// Surviving tanks and owned squares per player, and whether the game is
+        /// over, who won and why (no pickable tank, or a clock ran out).
         ok: "How the game stands",
         bad_request: "`BAD_REQUEST`, `INVALID_POSITION` or `LIMIT_EXCEEDED` (state too large)",
     },

@@ -1,0 +1,73 @@
+//! Finishing touches to the generated OpenAPI document that utoipa cannot
+//! be told per field: every integer gets the range the server really
+//! accepts. utoipa writes an unsigned Rust integer as `format: int32` or
+//! `int64` with `minimum: 0`, which claims a signed range: a `u32` field
+//! said `int32` while the server took values up to 2^32 - 1, and a `u64`
+//! (seeds, node limits) up to 2^64 - 1.
+
+use serde_json::Value;
+use utoipa::openapi::OpenApi;
+
+/// The document with every unsigned integer's true range.
+pub fn finish(doc: OpenApi) -> OpenApi {
+    let Ok(mut value) = serde_json::to_value(&doc) else {
+        return doc;
+    };
+    tighten_integers(&mut value);
+    serde_json::from_value(value).unwrap_or(doc)
+}
+
+/// Walks every schema: an integer with `minimum: 0` and a signed format is
+/// an unsigned Rust integer; `int32` stands for up to `u32`, `int64` for
+/// `u64`/`usize`.
+fn tighten_integers(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            let integer = match object.get("type") {
+                Some(Value::String(t)) => t == "integer",
+                Some(Value::Array(types)) => types.iter().any(|t| t == "integer"),
+                _ => false,
+            };
+            let unsigned = object.get("minimum").and_then(Value::as_f64) == Some(0.0);
+            if integer && unsigned && !object.contains_key("maximum") {
+                match object.get("format").and_then(Value::as_str) {
+                    Some("int32") => {
+                        object.insert("format".to_owned(), "int64".into());
+                        object.insert("maximum".to_owned(), u32::MAX.into());
+                    }
+                    Some("int64") => {
+                        object.remove("format");
+                        object.insert("maximum".to_owned(), u64::MAX.into());
+                    }
+                    _ => {}
+                }
+            }
+            object.values_mut().for_each(tighten_integers);
+        }
+        Value::Array(items) => items.iter_mut().for_each(tighten_integers),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsigned_integers_get_their_range() {
+        let mut schema = serde_json::json!({"properties": {
+            "a": {"type": "integer", "format": "int32", "minimum": 0},
+            "b": {"type": ["integer", "null"], "format": "int64", "minimum": 0},
+            "c": {"type": "integer", "format": "int64"},
+            "d": {"type": "integer", "format": "int32", "minimum": 0, "maximum": 8}
+        }});
+        tighten_integers(&mut schema);
+        let p = &schema["properties"];
+        assert_eq!(p["a"]["format"], "int64");
+        assert_eq!(p["a"]["maximum"], 4_294_967_295u64);
+        assert!(p["b"].get("format").is_none());
+        assert_eq!(p["b"]["maximum"], u64::MAX);
+        assert_eq!(p["c"], serde_json::json!({"type": "integer", "format": "int64"}));
+        assert_eq!(p["d"]["maximum"], 8);
+    }
+}
