@@ -1,20 +1,68 @@
 //! Finishing touches to the generated OpenAPI document that utoipa cannot
-//! be told per field: every integer gets the range the server really
-//! accepts. utoipa writes an unsigned Rust integer as `format: int32` or
-//! `int64` with `minimum: 0`, which claims a signed range: a `u32` field
-//! said `int32` while the server took values up to 2^32 - 1, and a `u64`
-//! (seeds, node limits) up to 2^64 - 1.
+//! be told per field:
+//!
+//! - every integer gets the range the server really accepts. utoipa writes
+//!   an unsigned Rust integer as `format: int32` or `int64` with
+//!   `minimum: 0`, which claims a signed range: a `u32` field said `int32`
+//!   while the server took values up to 2^32 - 1, and a `u64` (seeds, node
+//!   limits) up to 2^64 - 1;
+//! - a query parameter whose value is an object (a game state in
+//!   `render.svg`) travels as JSON: it is described by `content`
+//!   (`application/json` and the object's schema), not as a bare string.
 
 use serde_json::Value;
 use utoipa::openapi::OpenApi;
 
-/// The document with every unsigned integer's true range.
-pub fn finish(doc: OpenApi) -> OpenApi {
-    let Ok(mut value) = serde_json::to_value(&doc) else {
-        return doc;
-    };
+/// The finished document, as JSON.
+pub fn finish(doc: &OpenApi) -> Value {
+    let mut value = serde_json::to_value(doc).unwrap_or_default();
     tighten_integers(&mut value);
-    serde_json::from_value(value).unwrap_or(doc)
+    if let Some(paths) = value.get_mut("paths").and_then(Value::as_object_mut) {
+        paths
+            .values_mut()
+            .filter_map(Value::as_object_mut)
+            .flat_map(|item| item.values_mut())
+            .filter_map(|op| op.get_mut("parameters").and_then(Value::as_array_mut))
+            .flatten()
+            .for_each(json_query_parameter);
+    }
+    value
+}
+
+/// A query parameter whose schema is a reference to an object schema
+/// (optionally or null) is sent as that object's JSON.
+fn json_query_parameter(parameter: &mut Value) {
+    let Some(parameter) = parameter.as_object_mut() else {
+        return;
+    };
+    if parameter.get("in").and_then(Value::as_str) != Some("query") {
+        return;
+    }
+    let reference = match parameter.get("schema") {
+        Some(schema) if schema.get("$ref").is_some() => schema.clone(),
+        Some(schema) => match schema.get("oneOf").and_then(Value::as_array) {
+            Some(variants) => match variants.iter().find(|v| v.get("$ref").is_some()) {
+                Some(reference) => serde_json::json!({"$ref": reference["$ref"]}),
+                None => return,
+            },
+            None => return,
+        },
+        None => return,
+    };
+    parameter.remove("schema");
+    let mut media = serde_json::json!({ "schema": reference });
+    if let Some(example) = parameter.remove("example") {
+        // The example was written as the JSON text the parameter carries.
+        let example = example
+            .as_str()
+            .and_then(|text| serde_json::from_str(text).ok())
+            .unwrap_or(example);
+        media["example"] = example;
+    }
+    parameter.insert(
+        "content".to_owned(),
+        serde_json::json!({ "application/json": media }),
+    );
 }
 
 /// Walks every schema: an integer with `minimum: 0` and a signed format is

@@ -11,6 +11,7 @@ mod hygiene;
 pub use hygiene::ConnectionState;
 pub mod json;
 pub mod meta;
+pub mod notation;
 pub mod problem;
 mod routes;
 pub mod strict;
@@ -125,21 +126,24 @@ fn routes(cfg: &mut ServiceConfig) {
         .service(game(CobiTankWars::ID).configure(cobi_tank_wars::configure));
 }
 
-/// The OpenAPI document of the service.
-pub fn openapi() -> utoipa::openapi::OpenApi {
-    contract::finish(
-        App::new()
-            .into_utoipa_app()
-            .openapi(ApiDoc::openapi())
-            .configure(routes)
-            .split_for_parts()
-            .1,
-    )
+/// The OpenAPI document as utoipa builds it from the routes.
+fn generated() -> utoipa::openapi::OpenApi {
+    App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(routes)
+        .split_for_parts()
+        .1
+}
+
+/// The OpenAPI document of the service, finished (see `contract`), as JSON.
+pub fn openapi() -> serde_json::Value {
+    contract::finish(&generated())
 }
 
 /// The OpenAPI document as the pretty JSON committed in `openapi/openapi.json`.
 pub fn openapi_json() -> String {
-    let mut text = openapi().to_pretty_json().unwrap_or_default();
+    let mut text = serde_json::to_string_pretty(&openapi()).unwrap_or_default();
     text.push('\n');
     text
 }
@@ -162,7 +166,6 @@ pub fn app(
         .openapi(ApiDoc::openapi())
         .configure(routes)
         .split_for_parts();
-    let doc = contract::finish(doc);
     let route_table = meta::RouteTable::from_openapi(
         &doc,
         &[
@@ -190,7 +193,10 @@ pub fn app(
         )
         .service(web::redirect("/swagger-ui", "/swagger-ui/"))
         .service(web::redirect("/", "/swagger-ui/"))
-        .service(SwaggerUi::new("/swagger-ui/{_:.*}").url(OPENAPI_PATH, doc))
+        .service(
+            SwaggerUi::new("/swagger-ui/{_:.*}")
+                .external_url_unchecked(OPENAPI_PATH, contract::finish(&doc)),
+        )
         .default_service(web::to(meta::fallback))
         .wrap(cors(&state.cors))
         .wrap(actix_web::middleware::from_fn(hygiene::hygiene))

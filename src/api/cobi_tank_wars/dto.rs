@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::ai::AiLimits;
+use crate::api::notation::GridSquare;
 use crate::api::batch::{self as batching};
 use crate::api::game::JsonState;
 use crate::games::cobi_tank_wars::{CobiTankWars, OrderFault, Player, State};
@@ -47,14 +48,14 @@ pub struct VehicleDto {
     pub id: String,
     pub owner: PlayerName,
     /// Its square: file letter (`a` = column 1) and row (1 = bottom).
-    #[schema(example = "c1")]
+    #[schema(example = "c1", value_type = GridSquare)]
     pub square: String,
     /// Armor points, at least 1; the vehicle is destroyed at 0.
-    #[schema(example = 3)]
+    #[schema(example = 3, minimum = 1)]
     pub armor: i64,
     /// Card position 1 (top) to 3 (bottom), distinct per player: the
     /// order in which its command is executed.
-    #[schema(example = 1)]
+    #[schema(example = 1, minimum = 1, maximum = 3)]
     pub slot: i64,
 }
 
@@ -81,10 +82,10 @@ fn default_first() -> PlayerName {
 #[schema(as = CobiTankWarsState)]
 pub struct StateDto {
     /// Columns, 2 to 26 (files `a`..).
-    #[schema(example = 8)]
+    #[schema(example = 8, minimum = 2, maximum = 26)]
     pub cols: u32,
     /// Rows, 2 to 26 (row 1 at the bottom).
-    #[schema(example = 8)]
+    #[schema(example = 8, minimum = 2, maximum = 26)]
     pub rows: u32,
     /// The player who executes first in each slot (P1 when absent).
     #[serde(default = "default_first")]
@@ -94,17 +95,17 @@ pub struct StateDto {
     /// Squares with an artillery token (each costs the first vehicle that
     /// enters it 1 armor).
     #[serde(default)]
-    #[schema(example = json!(["d4"]))]
+    #[schema(example = json!(["d4"]), value_type = Vec<GridSquare>)]
     pub artillery: Vec<String>,
     /// Squares with a support token (a vehicle stopping there takes it and
     /// its owner draws a support card).
     #[serde(default)]
-    #[schema(example = json!(["e5"]))]
+    #[schema(example = json!(["e5"]), value_type = Vec<GridSquare>)]
     pub support: Vec<String>,
     /// Squares with a gunfire token, placed for this round (each costs the
     /// vehicle standing there after movement 1 armor).
     #[serde(default)]
-    #[schema(example = json!(["c3"]))]
+    #[schema(example = json!(["c3"]), value_type = Vec<GridSquare>)]
     pub gunfire: Vec<String>,
     /// Support cards drawn so far (0 each when absent).
     #[serde(default)]
@@ -322,7 +323,7 @@ pub struct ReplayRound {
     /// Gunfire tokens placed for this round before the orders are executed
     /// (added to the state's).
     #[serde(default)]
-    #[schema(example = json!(["e6"]))]
+    #[schema(example = json!(["e6"]), value_type = Vec<GridSquare>)]
     pub gunfire: Vec<String>,
     /// Seeds this round's supply drop; 0 when absent.
     #[serde(default)]
@@ -369,7 +370,7 @@ pub struct AiMoveRequest {
     pub player: PlayerName,
     /// Gunfire squares to suggest, 0 to 8 (1 when absent).
     #[serde(default)]
-    #[schema(example = 2)]
+    #[schema(example = 2, minimum = 0, maximum = 8)]
     pub gunfire_tokens: Option<u32>,
     /// `max_nodes` bounds the simulated rounds, `max_depth` the halving
     /// rounds.
@@ -430,7 +431,7 @@ crate::api::ai::ai_answer!(AiMoveResponse, work = simulations);
 pub struct RenderQuery {
     /// The state as JSON (URL-encoded), as in the other endpoints' `state`;
     /// the default state when absent.
-    #[param(example = json!(r#"{"cols":8,"rows":8,"vehicles":[{"id":"P1-1","owner":"P1","square":"c1","armor":2,"slot":1},{"id":"P2-1","owner":"P2","square":"f8","armor":3,"slot":1}],"artillery":["d4"],"support":["e5"],"gunfire":["c3"]}"#))]
+    #[param(value_type = Option<StateDto>, example = json!(r#"{"cols":8,"rows":8,"vehicles":[{"id":"P1-1","owner":"P1","square":"c1","armor":2,"slot":1},{"id":"P2-1","owner":"P2","square":"f8","armor":3,"slot":1}],"artillery":["d4"],"support":["e5"],"gunfire":["c3"]}"#))]
     pub state: Option<String>,
 }
 

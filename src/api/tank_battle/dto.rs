@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::ai::AiLimits;
+use crate::api::notation::{LayoutText, MoveNotation, SquareName, Tbn};
 use crate::api::batch::{self as batching};
 use crate::games::tank_battle::{self as engine, IllegalMove, Move, Role, Side, SideScore, Square};
 
@@ -33,7 +34,7 @@ impl From<Side> for SideName {
 pub struct InitialQuery {
     /// `standard` (the default) or 11 rows of layout notation, rank 11
     /// first, separated by `/`.
-    #[param(example = "standard")]
+    #[param(example = "standard", value_type = Option<LayoutText>)]
     pub layout: Option<String>,
 }
 
@@ -42,18 +43,18 @@ pub struct InitialQuery {
 #[serde(deny_unknown_fields)]
 pub struct RenderQuery {
     /// The position in TBN; the layout's start position when absent.
-    #[param(example = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0")]
+    #[param(example = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0", value_type = Option<Tbn>)]
     pub position: Option<String>,
     /// `standard` (the default) or layout notation.
-    #[param(example = "standard")]
+    #[param(example = "standard", value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     /// The move that led to the position, drawn as an arrow (not checked
     /// against the position before it).
-    #[param(example = "k3-k4")]
+    #[param(example = "k3-k4", value_type = Option<MoveNotation>)]
     pub last_move: Option<String>,
     /// A square: its tank is framed and a dot marks each of its legal
     /// moves (none when it holds no tank of the side to move).
-    #[param(example = "j4")]
+    #[param(example = "j4", value_type = Option<SquareName>)]
     pub moves_from: Option<String>,
 }
 
@@ -80,9 +81,11 @@ pub struct InitialResponse {
 }))]
 pub struct PositionRequest {
     /// Position in TBN: `<placement> <side> <ply>`.
+    #[schema(value_type = Tbn)]
     pub position: String,
     /// `standard` (default when absent) or 11 rows of layout notation.
     #[serde(default)]
+    #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
 }
 
@@ -96,12 +99,15 @@ pub struct PositionRequest {
 }))]
 pub struct LegalMovesRequest {
     /// Position in TBN: `<placement> <side> <ply>`.
+    #[schema(value_type = Tbn)]
     pub position: String,
     /// `standard` (default when absent) or 11 rows of layout notation.
     #[serde(default)]
+    #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     /// Only list the moves of the tank on this square (e.g. `j4`).
     #[serde(default)]
+    #[schema(value_type = Option<SquareName>)]
     pub from: Option<String>,
 }
 
@@ -196,13 +202,16 @@ impl LegalMovesResponse {
 }))]
 pub struct MoveRequest {
     /// Position in TBN: `<placement> <side> <ply>`.
+    #[schema(value_type = Tbn)]
     pub position: String,
     /// `standard` (default when absent) or 11 rows of layout notation.
     #[serde(default)]
+    #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     /// Two squares with `-`, `x` or nothing between them, either case:
     /// `j4-j5`, `d10xd4`, `J4J5`.
     #[serde(rename = "move")]
+    #[schema(value_type = MoveNotation)]
     pub notation: String,
 }
 
@@ -368,11 +377,14 @@ pub struct ScoreResponse {
 pub struct ReplayRequest {
     /// Start position in TBN; the layout's initial position when absent.
     #[serde(default)]
+    #[schema(value_type = Option<Tbn>)]
     pub start: Option<String>,
     /// `standard` (default when absent) or 11 rows of layout notation.
     #[serde(default)]
+    #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     /// Moves in order, in move notation.
+    #[schema(value_type = Vec<MoveNotation>)]
     pub moves: Vec<String>,
 }
 
@@ -399,9 +411,11 @@ crate::api::game::replay_answer!(ReplayResponse, positions);
 }))]
 pub struct PerftRequest {
     /// Position in TBN: `<placement> <side> <ply>`.
+    #[schema(value_type = Tbn)]
     pub position: String,
     /// `standard` (default when absent) or 11 rows of layout notation.
     #[serde(default)]
+    #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     /// Depth in plies, 0 up to the server's cap (default 5).
     #[schema(example = 3)]
@@ -436,9 +450,11 @@ pub struct PerftResponse {
 }))]
 pub struct AiMoveRequest {
     /// Position in TBN: `<placement> <side> <ply>`.
+    #[schema(value_type = Tbn)]
     pub position: String,
     /// `standard` (default when absent) or 11 rows of layout notation.
     #[serde(default)]
+    #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     #[serde(default)]
     pub limits: Option<AiLimits>,

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::ai::AiLimits;
+use crate::api::notation::{GridSquare, TerritoryRow};
 use crate::api::batch::{self as batching};
 use crate::api::game::JsonState;
 use crate::games::tank_war::{self as engine, PickError, Player, State, TankWar};
@@ -61,7 +62,7 @@ pub struct TankDto {
     pub kind: TankTypeName,
     /// The squares the tank may occupy, in order; each step is to an
     /// orthogonally adjacent square.
-    #[schema(example = json!(["e6", "e5", "e4", "e3", "e2", "e1"]))]
+    #[schema(example = json!(["e6", "e5", "e4", "e3", "e2", "e1"]), value_type = Vec<GridSquare>, min_items = 1)]
     pub track: Vec<String>,
     /// Index of the tank's square in `track`.
     pub at: usize,
@@ -95,13 +96,15 @@ impl Default for Clocks {
 #[serde(deny_unknown_fields)]
 #[schema(as = TankWarState)]
 pub struct StateDto {
-    #[schema(example = 6)]
+    /// Rows, 1 to 26 (row 1 at the bottom).
+    #[schema(example = 6, minimum = 1, maximum = 26)]
     pub rows: u32,
-    #[schema(example = 6)]
+    /// Columns, 1 to 26 (files `a`..).
+    #[schema(example = 6, minimum = 1, maximum = 26)]
     pub cols: u32,
     /// Owner of each square, one string per row from the top row (row
     /// `rows`) down to row 1, one letter `U` or `D` per column a, b, ….
-    #[schema(example = json!(["UUUUUU", "UUUUUU", "UUUUUU", "DDDDDD", "DDDDDD", "DDDDDD"]))]
+    #[schema(example = json!(["UUUUUU", "UUUUUU", "UUUUUU", "DDDDDD", "DDDDDD", "DDDDDD"]), value_type = Vec<TerritoryRow>)]
     pub territory: Vec<String>,
     pub tanks: Vec<TankDto>,
     /// Rounds played (0 when absent).
@@ -125,10 +128,10 @@ pub struct Picks {
     pub d: String,
 }
 
-/// Picks to check; either may be left out.
+/// Picks to check; either may be left out, not both.
 #[derive(Clone, Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(as = TankWarOptionalPicks)]
+#[schema(as = TankWarOptionalPicks, min_properties = 1)]
 pub struct OptionalPicks {
     #[serde(rename = "U", default)]
     #[schema(example = "LA")]
@@ -439,7 +442,7 @@ crate::api::ai::ai_answer!(AiMoveResponse, work = nodes);
 pub struct RenderQuery {
     /// The state as JSON (URL-encoded), as in the other endpoints' `state`;
     /// the default state when absent.
-    #[param(example = json!(r#"{"rows":6,"cols":6,"territory":["UUUUUU","UUUUUU","UUUUUU","DDDDDD","DDDDDD","DDDDDD"],"tanks":[{"owner":"U","name":"LA","type":"A","track":["e6","e5","e4","e3","e2","e1"],"at":0},{"owner":"D","name":"RC","type":"C","track":["f1","f2","f3","f4","f5","f6"],"at":1}]}"#))]
+    #[param(value_type = Option<StateDto>, example = json!(r#"{"rows":6,"cols":6,"territory":["UUUUUU","UUUUUU","UUUUUU","DDDDDD","DDDDDD","DDDDDD"],"tanks":[{"owner":"U","name":"LA","type":"A","track":["e6","e5","e4","e3","e2","e1"],"at":0},{"owner":"D","name":"RC","type":"C","track":["f1","f2","f3","f4","f5","f6"],"at":1}]}"#))]
     pub state: Option<String>,
 }
 

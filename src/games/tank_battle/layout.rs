@@ -52,7 +52,7 @@ impl Layout {
 
     /// A layout name (`standard`) or 11 rows of layout text, rank 11 first.
     pub fn parse(text: &str) -> Result<Layout, ParseError> {
-        let text = text.trim();
+        let text = text.trim_matches(|c: char| c.is_ascii_whitespace());
         if text == STANDARD_NAME {
             return Ok(Layout::STANDARD);
         }

@@ -56,7 +56,7 @@ impl FromStr for MoveText {
     type Err = ParseError;
 
     fn from_str(text: &str) -> Result<MoveText, ParseError> {
-        let trimmed = text.trim();
+        let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace());
         let bytes = trimmed.as_bytes();
         let parsed = Square::parse_prefix(bytes).and_then(|(from, used)| {
             let rest = bytes.get(used..)?;

@@ -1,0 +1,139 @@
+//! The notations of the games as named OpenAPI schemas: a string with the
+//! pattern of its syntax, so that a generated client can check a request
+//! before it sends it. A pattern accepts everything the service's parser
+//! accepts; what it cannot say (a rank's squares adding up to 11, exactly
+//! one commander start a side) is refused by the service with the
+//! notation's 400 code.
+
+use std::borrow::Cow;
+
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
+
+/// ASCII white space, which the parsers skip around a notation.
+const WS: &str = r"[\t\n\f\r ]*";
+
+/// Declares a named string schema with a pattern, a description and an
+/// example.
+macro_rules! notation {
+    ($(#[$doc:meta])* $name:ident, pattern = $pattern:expr, example = $example:expr, $description:expr) => {
+        $(#[$doc])*
+        pub struct $name;
+
+        impl PartialSchema for $name {
+            fn schema() -> RefOr<Schema> {
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .pattern(Some($pattern))
+                    .description(Some($description))
+                    .examples([serde_json::json!($example)])
+                    .into()
+            }
+        }
+
+        impl ToSchema for $name {
+            fn name() -> Cow<'static, str> {
+                Cow::Borrowed(stringify!($name))
+            }
+        }
+    };
+}
+
+/// A Tank Battle rank: pieces and runs of 1 to 11 empty squares.
+const RANK: &str = "(?:[TtCc]|1[01]|[1-9])+";
+
+notation! {
+    /// Tank Battle's position notation.
+    Tbn,
+    pattern = format!("^{WS}(?:{RANK}/){{10}}{RANK}[\\t\\n\\f\\r ]+[wb][\\t\\n\\f\\r ]+[0-9]{{1,20}}{WS}$"),
+    example = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0",
+    "A Tank Battle position (TBN): `<placement> <side> <ply>`. The placement \
+is 11 ranks separated by `/`, rank 11 first; within a rank, files a..k: `T` \
+white tank, `C` white commander, `t` black tank, `c` black commander, 1..11 \
+for that many empty squares; each rank covers 11 squares. `<side>` is `w` or \
+`b`, `<ply>` the moves played so far."
+}
+
+notation! {
+    /// Tank Battle's layout notation, or a layout's name.
+    LayoutText,
+    pattern = format!("^{WS}(?:standard|(?:[.#~wWbB]{{11}}/){{10}}[.#~wWbB]{{11}}){WS}$"),
+    example = "standard",
+    "A Tank Battle layout: `standard`, or 11 rows of 11 characters separated \
+by `/`, rank 11 first: `.` open, `#` mine, `~` contaminated, `w`/`b` White's \
+or Black's base, `W`/`B` that side's commander start (also base); exactly \
+one `W` and one `B`."
+}
+
+/// A Tank Battle square: file a..k (either case) and rank 1..11.
+const SQUARE: &str = "[a-kA-K](?:1[01]|[1-9])";
+
+notation! {
+    /// A Tank Battle square.
+    SquareName,
+    pattern = format!("^{SQUARE}$"),
+    example = "j4",
+    "A Tank Battle square: file `a`..`k` (either case) and rank `1`..`11`."
+}
+
+notation! {
+    /// Tank Battle's move notation.
+    MoveNotation,
+    pattern = format!("^{WS}{SQUARE}[-xX]?{SQUARE}{WS}$"),
+    example = "j4-j5",
+    "A Tank Battle move: two squares with `-`, `x` or nothing between them, \
+either case (`j4-j5`, `d10xd4`, `J4J5`)."
+}
+
+notation! {
+    /// A square of a Tank War or Tank Wars board.
+    GridSquare,
+    pattern = "^[a-z][1-9][0-9]?$".to_owned(),
+    example = "c3",
+    "A square: column letter (`a` = column 1) and row number (1 = the bottom \
+row), within the board's size."
+}
+
+notation! {
+    /// One row of a Tank War territory.
+    TerritoryRow,
+    pattern = "^[UD]*$".to_owned(),
+    example = "UUUUUU",
+    "One row of territory: a letter `U` or `D` (its owner) per column, \
+`cols` letters."
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pattern<T: PartialSchema>() -> regex_lite::Regex {
+        let schema = serde_json::to_value(T::schema()).unwrap();
+        regex_lite::Regex::new(schema["pattern"].as_str().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn patterns_accept_what_the_parsers_accept() {
+        let tbn = pattern::<Tbn>();
+        for text in [
+            crate::games::tank_battle::INITIAL_TBN,
+            "  11/11/11/11/11/11/11/11/11/11/10C\tb 18446744073709551615 ",
+        ] {
+            assert!(tbn.is_match(text), "{text:?}");
+        }
+        assert!(!tbn.is_match("11/11 w 0"));
+        let layout = pattern::<LayoutText>();
+        assert!(layout.is_match(" standard"));
+        assert!(layout.is_match(crate::games::tank_battle::STANDARD_TEXT));
+        assert!(!layout.is_match("Standard"));
+        let mv = pattern::<MoveNotation>();
+        for text in ["j4-j5", "d10xd4", "J4J5", " a11Xk1 ", "a1a2"] {
+            assert!(mv.is_match(text), "{text}");
+            assert!(text.parse::<crate::games::tank_battle::MoveText>().is_ok(), "{text}");
+        }
+        for text in ["j4--j5", "l1-a1", "a0-a1", "a12-a1"] {
+            assert!(!mv.is_match(text), "{text}");
+        }
+    }
+}
