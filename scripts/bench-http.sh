@@ -5,6 +5,7 @@
 #
 #   scripts/bench-http.sh              # 10 s per endpoint, 64 connections
 #   DURATION=5s CONNECTIONS=32 scripts/bench-http.sh
+#   ACCEPT_ENCODING='gzip, br' scripts/bench-http.sh   # as a browser asks
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,6 +43,9 @@ wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.body = [[$2]]
 LUA
+  if [ -n "${ACCEPT_ENCODING:-}" ]; then
+    echo "wrk.headers[\"Accept-Encoding\"] = \"$ACCEPT_ENCODING\"" >>"$work/$1.lua"
+  fi
 }
 body hello '{"name":"tank"}'
 body legal-moves "{\"position\":\"$START\"}"

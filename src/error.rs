@@ -83,7 +83,10 @@ pub enum RequestError {
     },
     /// A query string the operation does not take.
     #[error("{detail}")]
-    BadQuery { detail: String, field: Option<String> },
+    BadQuery {
+        detail: String,
+        field: Option<String>,
+    },
     /// Text that does not follow a notation.
     #[error("{detail}")]
     Notation {

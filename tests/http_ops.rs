@@ -187,3 +187,41 @@ async fn configured_origins_only() {
     assert_eq!(other.status, 200);
     assert!(other.headers.get("access-control-allow-origin").is_none());
 }
+
+#[actix_web::test]
+async fn large_answers_are_compressed_small_ones_are_not() {
+    let app = app_with(Limits::default()).await;
+    for (path, body, compressed) in [
+        (
+            "/v1/tank-battle/legal-moves",
+            json!({"position": INITIAL}),
+            true,
+        ),
+        ("/v1/tank-battle/score", json!({"position": INITIAL}), false),
+    ] {
+        let req = actix_web::test::TestRequest::post()
+            .uri(path)
+            .insert_header(("accept-encoding", "gzip"))
+            .set_json(body)
+            .to_request();
+        let resp = actix_web::test::call_service(&app, req).await;
+        assert_eq!(resp.status(), 200, "{path}");
+        let encoding = resp
+            .headers()
+            .get("content-encoding")
+            .map(|v| v.to_str().unwrap().to_owned());
+        assert_eq!(encoding.as_deref(), compressed.then_some("gzip"), "{path}");
+        let vary: Vec<_> = resp.headers().get_all("vary").collect();
+        assert!(
+            vary.iter()
+                .any(|v| v.to_str().unwrap().contains("accept-encoding")),
+            "{path}: {vary:?}"
+        );
+        let bytes = actix_web::test::read_body(resp).await;
+        if compressed {
+            assert_eq!(&bytes[..2], &[0x1f, 0x8b], "{path}: gzip magic");
+        } else {
+            assert_eq!(bytes[0], b'{', "{path}");
+        }
+    }
+}

@@ -6,6 +6,9 @@
 //!   `minimum: 0`, which claims a signed range: a `u32` field said `int32`
 //!   while the server took values up to 2^32 - 1, and a `u64` (seeds, node
 //!   limits) up to 2^64 - 1;
+//! - objects that need at least some properties say so (`minProperties`;
+//!   utoipa-gen 5.5 writes its `min_properties` attribute as
+//!   `maxProperties`, so it is set here);
 //! - a query parameter whose value is an object (a game state in
 //!   `render.svg`) travels as JSON: it is described by `content`
 //!   (`application/json` and the object's schema), not as a bare string.
@@ -13,10 +16,24 @@
 use serde_json::Value;
 use utoipa::openapi::OpenApi;
 
+/// Component schemas and the fewest properties an instance has.
+const MIN_PROPERTIES: &[(&str, u64)] = &[
+    // Tank War `validate`: a pick for U, D or both.
+    ("TankWarOptionalPicks", 1),
+];
+
 /// The finished document, as JSON.
 pub fn finish(doc: &OpenApi) -> Value {
     let mut value = serde_json::to_value(doc).unwrap_or_default();
     tighten_integers(&mut value);
+    for (name, min) in MIN_PROPERTIES {
+        if let Some(schema) = value
+            .pointer_mut(&format!("/components/schemas/{name}"))
+            .and_then(Value::as_object_mut)
+        {
+            schema.insert("minProperties".to_owned(), (*min).into());
+        }
+    }
     if let Some(paths) = value.get_mut("paths").and_then(Value::as_object_mut) {
         paths
             .values_mut()
@@ -115,7 +132,10 @@ mod tests {
         assert_eq!(p["a"]["maximum"], 4_294_967_295u64);
         assert!(p["b"].get("format").is_none());
         assert_eq!(p["b"]["maximum"], u64::MAX);
-        assert_eq!(p["c"], serde_json::json!({"type": "integer", "format": "int64"}));
+        assert_eq!(
+            p["c"],
+            serde_json::json!({"type": "integer", "format": "int64"})
+        );
         assert_eq!(p["d"]["maximum"], 8);
     }
 }

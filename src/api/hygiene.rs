@@ -74,6 +74,9 @@ pub async fn hygiene(
             .set_connection_type(ConnectionType::Close);
     }
     let status = res.status();
+    if status.is_success() {
+        keep_small_answers_plain(&mut res);
+    }
     if !status.is_client_error() && !status.is_server_error() || is_problem(&res) {
         return Ok(res);
     }
@@ -139,4 +142,48 @@ fn unknown_query_parameter(req: &ServiceRequest) -> Option<ApiError> {
         detail: format!("unknown query parameter `{unknown}`; {takes}"),
         field: Some(unknown.to_owned()),
     })
+}
+
+/// Answers smaller than this are sent uncompressed: compressing them costs
+/// more time than the bytes it saves (a `score` is 300 bytes).
+const MIN_COMPRESSED: u64 = 1024;
+
+/// Tells the compression layer (outside this one) to leave a small answer
+/// alone: it compresses nothing that already has a `Content-Encoding`.
+/// [`after_compression`] removes the marker again.
+fn keep_small_answers_plain(res: &mut ServiceResponse<BoxBody>) {
+    let small =
+        matches!(res.response().body().size(), body::BodySize::Sized(n) if n < MIN_COMPRESSED);
+    if small {
+        res.headers_mut().insert(
+            header::CONTENT_ENCODING,
+            HeaderValue::from_static("identity"),
+        );
+    }
+}
+
+/// Runs outside actix's `Compress`: drops the marker of
+/// [`keep_small_answers_plain`], and says on every answer with a body that
+/// it varies with `Accept-Encoding` (for caches), compressed or not.
+pub async fn after_compression(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let mut res = next.call(req).await?;
+    let headers = res.headers_mut();
+    if headers
+        .get(header::CONTENT_ENCODING)
+        .is_some_and(|v| v == "identity")
+    {
+        headers.remove(header::CONTENT_ENCODING);
+    }
+    let varies = headers.get_all(header::VARY).any(|v| {
+        v.to_str()
+            .is_ok_and(|v| v.to_ascii_lowercase().contains("accept-encoding"))
+    });
+    if !varies && res.status().is_success() {
+        res.headers_mut()
+            .append(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
+    Ok(res)
 }

@@ -4,8 +4,8 @@
 
 pub mod ai;
 pub mod batch;
-mod contract;
 pub mod cobi_tank_wars;
+mod contract;
 pub mod game;
 mod hygiene;
 pub use hygiene::ConnectionState;
@@ -200,6 +200,8 @@ pub fn app(
         .default_service(web::to(meta::fallback))
         .wrap(cors(&state.cors))
         .wrap(actix_web::middleware::from_fn(hygiene::hygiene))
+        .wrap(actix_web::middleware::Compress::default())
+        .wrap(actix_web::middleware::from_fn(hygiene::after_compression))
         .wrap(actix_web::middleware::from_fn(
             crate::metrics::track_requests,
         ))

@@ -130,7 +130,10 @@ mod tests {
         let mv = pattern::<MoveNotation>();
         for text in ["j4-j5", "d10xd4", "J4J5", " a11Xk1 ", "a1a2"] {
             assert!(mv.is_match(text), "{text}");
-            assert!(text.parse::<crate::games::tank_battle::MoveText>().is_ok(), "{text}");
+            assert!(
+                text.parse::<crate::games::tank_battle::MoveText>().is_ok(),
+                "{text}"
+            );
         }
         for text in ["j4--j5", "l1-a1", "a0-a1", "a12-a1"] {
             assert!(!mv.is_match(text), "{text}");

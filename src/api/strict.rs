@@ -91,7 +91,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_newtype_struct(name, Wrap::plain(visitor))
+        self.0
+            .deserialize_newtype_struct(name, Wrap::plain(visitor))
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(
@@ -108,7 +109,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_tuple_struct(name, len, Wrap::plain(visitor))
+        self.0
+            .deserialize_tuple_struct(name, len, Wrap::plain(visitor))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -130,7 +132,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_enum(name, variants, Wrap::plain(visitor))
+        self.0
+            .deserialize_enum(name, variants, Wrap::plain(visitor))
     }
 
     fn is_human_readable(&self) -> bool {

@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::ai::AiLimits;
-use crate::api::notation::GridSquare;
 use crate::api::batch::{self as batching};
 use crate::api::game::JsonState;
+use crate::api::notation::GridSquare;
 use crate::games::cobi_tank_wars::{CobiTankWars, OrderFault, Player, State};
 
 /// A player; the state's `first` executes first in each card slot.

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::ai::AiLimits;
-use crate::api::notation::{LayoutText, MoveNotation, SquareName, Tbn};
 use crate::api::batch::{self as batching};
+use crate::api::notation::{LayoutText, MoveNotation, SquareName, Tbn};
 use crate::games::tank_battle::{self as engine, IllegalMove, Move, Role, Side, SideScore, Square};
 
 /// A side of Tank Battle.

@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::ai::AiLimits;
-use crate::api::notation::{GridSquare, TerritoryRow};
 use crate::api::batch::{self as batching};
 use crate::api::game::JsonState;
+use crate::api::notation::{GridSquare, TerritoryRow};
 use crate::games::tank_war::{self as engine, PickError, Player, State, TankWar};
 
 /// A player: `U` starts at the top (rows 4-6 by default), `D` at the bottom.
@@ -131,7 +131,7 @@ pub struct Picks {
 /// Picks to check; either may be left out, not both.
 #[derive(Clone, Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(as = TankWarOptionalPicks, min_properties = 1)]
+#[schema(as = TankWarOptionalPicks)]
 pub struct OptionalPicks {
     #[serde(rename = "U", default)]
     #[schema(example = "LA")]
