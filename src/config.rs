@@ -181,6 +181,17 @@ pub struct ServeArgs {
     /// a comma-separated list such as `https://a.example,https://b.example`.
     #[arg(long, env = "TANK_RULES_CORS_ORIGINS", default_value = "*", value_parser = CorsOrigins::from_str)]
     pub cors_origins: CorsOrigins,
+    /// Redis (or Valkey) URL of the shared AI cache tier, behind the
+    /// in-process one (none: each process caches alone).
+    #[arg(long, env = "TANK_RULES_REDIS_URL")]
+    pub redis_url: Option<String>,
+    /// Longest a Redis look-up or store may take, milliseconds; then the
+    /// request goes on without it.
+    #[arg(long, env = "TANK_RULES_REDIS_TIMEOUT_MS", default_value_t = 25)]
+    pub redis_timeout_ms: u64,
+    /// How long an answer lives in Redis, seconds.
+    #[arg(long, env = "TANK_RULES_REDIS_TTL_SECS", default_value_t = 86_400)]
+    pub redis_ttl_secs: u64,
     /// How long a cached AI answer lives, seconds.
     #[arg(long, env = "TANK_RULES_CACHE_TTL_SECS", default_value_t = 3600)]
     pub cache_ttl_secs: u64,
@@ -211,6 +222,17 @@ impl ServeArgs {
             batch_max_requests: self.batch_max_requests,
             batch_max_searches: self.batch_max_searches,
         }
+    }
+
+    /// The shared cache tier, when a Redis URL is given.
+    pub fn shared_cache(&self) -> Option<crate::cache::SharedConfig> {
+        self.redis_url
+            .as_ref()
+            .map(|url| crate::cache::SharedConfig {
+                url: url.clone(),
+                timeout: Duration::from_millis(self.redis_timeout_ms.max(1)),
+                ttl: Duration::from_secs(self.redis_ttl_secs.max(1)),
+            })
     }
 
     pub fn cache(&self) -> CacheConfig {

@@ -133,7 +133,13 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
         args.addr
     );
     trim_heap_periodically();
-    let state = AppState::new(limits, cache).with_cors(args.cors_origins.clone());
+    let mut state = AppState::new(limits, cache).with_cors(args.cors_origins.clone());
+    if let Some(shared) = args.shared_cache() {
+        tracing::info!(url = %shared.url, timeout = ?shared.timeout, ttl = ?shared.ttl, "shared AI cache tier (Redis)");
+        let tier = tank_rules::cache::SharedTier::start(shared)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+        state = state.with_shared_cache(tier);
+    }
     let workers = args
         .workers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))

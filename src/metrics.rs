@@ -85,8 +85,8 @@ impl Metrics {
         );
         let cache_lookups = counter(
             "ai_cache_lookups_total",
-            "AI answer cache lookups, by game and result (hit or miss)",
-            &["game", "result"],
+            "AI answer cache lookups, by game, tier (memory, redis) and result (hit, miss, error)",
+            &["game", "tier", "result"],
         );
         let ai_seconds = histogram(
             "ai_search_seconds",
@@ -163,10 +163,17 @@ impl Metrics {
         self.ai_seconds.with_label_values(&[game]).observe(seconds);
     }
 
-    /// Records a cache lookup and the cache's size.
+    /// Records a look-up in a cache tier: `hit`, `miss` or `error`.
+    pub fn tier_lookup(&self, game: &str, tier: &str, result: &str) {
+        self.cache_lookups
+            .with_label_values(&[game, tier, result])
+            .inc();
+    }
+
+    /// Records a look-up in the in-process cache and the cache's size.
     pub fn cache_lookup(&self, game: &str, hit: bool, entries: u64, bytes: u64) {
         let result = if hit { "hit" } else { "miss" };
-        self.cache_lookups.with_label_values(&[game, result]).inc();
+        self.tier_lookup(game, "memory", result);
         self.cache_entries
             .set(i64::try_from(entries).unwrap_or(i64::MAX));
         self.cache_bytes

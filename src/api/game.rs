@@ -18,7 +18,7 @@ use serde_json::Value;
 use super::ai::{cache_key, AiAnswer, AiLimits};
 use super::batch::{self as batching, BatchBody, Ops};
 use super::problem::ApiError;
-use crate::cache::{AnswerCache, Key};
+use crate::cache::{AnswerCache, Key, Lookup, SharedTier};
 use crate::error::Refusal;
 use crate::games::{Game, SearchLimits};
 use crate::limits::{Limits, SearchSlots};
@@ -200,6 +200,8 @@ pub struct Services {
     /// Large replays, run off the HTTP workers.
     pub heavy: SearchSlots,
     pub cache: AnswerCache,
+    /// The optional shared tier (Redis) behind `cache`.
+    pub shared: Option<SharedTier>,
 }
 
 impl Services {
@@ -209,6 +211,15 @@ impl Services {
             searches: SearchSlots::new(limits.max_concurrent_searches),
             heavy: SearchSlots::new(limits.max_concurrent_searches),
             cache,
+            shared: None,
+        }
+    }
+
+    /// The same services with a shared cache tier behind the in-process one.
+    pub fn with_shared(self, shared: SharedTier) -> Services {
+        Services {
+            shared: Some(shared),
+            ..self
         }
     }
 }
@@ -412,7 +423,7 @@ pub async fn ai_move<G: GameApi>(
     let budget = asked.unwrap_or_default().budget(limits);
     let canonical = format!("{}|{question:?}|{}", G::ID, G::canonical(&state));
     let key = Key::digest(cache_key(G::AI_VERSION, &canonical, &budget, seed).as_bytes());
-    if let Some(mut hit) = cached::<G>(&services.cache, key) {
+    if let Some(mut hit) = cached::<G>(services, key).await {
         hit.mark_cached();
         return Ok(hit);
     }
@@ -454,18 +465,40 @@ pub async fn ai_move<G: GameApi>(
     let cut = time_ms < budget.time_ms && started.elapsed().as_millis() as u64 * 2 >= time_ms;
     if !stopped && !cut {
         if let Ok(encoded) = serde_json::to_vec(&answer) {
-            cache.insert(key, Arc::from(encoded));
+            let encoded: Arc<[u8]> = Arc::from(encoded);
+            if let Some(shared) = &services.shared {
+                shared.put(key, encoded.clone());
+            }
+            cache.insert(key, encoded);
         }
     }
     Ok(answer)
 }
 
-/// The cached answer for `key`, if there is one that decodes.
-fn cached<G: GameApi>(cache: &AnswerCache, key: Key) -> Option<G::AiMoveResponse> {
-    let bytes = cache.get(G::ID, key)?;
-    serde_json::from_slice(&bytes)
-        .map_err(|e| tracing::warn!(game = G::ID, error = %e, "undecodable cached answer"))
-        .ok()
+/// The cached answer for `key`, if a tier has one that decodes: the
+/// in-process tier first, then the shared one (whose answers are then kept
+/// in-process too).
+async fn cached<G: GameApi>(services: &Services, key: Key) -> Option<G::AiMoveResponse> {
+    if let Some(bytes) = services.cache.get(G::ID, key) {
+        match serde_json::from_slice(&bytes) {
+            Ok(answer) => return Some(answer),
+            Err(e) => tracing::warn!(game = G::ID, error = %e, "undecodable cached answer"),
+        }
+    }
+    let shared = services.shared.as_ref()?;
+    let Lookup::Hit(bytes) = shared.get(G::ID, key).await else {
+        return None;
+    };
+    match serde_json::from_slice(&bytes) {
+        Ok(answer) => {
+            services.cache.insert(key, bytes);
+            Some(answer)
+        }
+        Err(_) => {
+            shared.undecodable(G::ID);
+            None
+        }
+    }
 }
 
 /// A game whose state travels as one JSON object (The Tank War, Tank

@@ -79,6 +79,16 @@ impl AppState {
         }
     }
 
+    /// The same state with a shared cache tier (Redis) behind the
+    /// in-process one.
+    pub fn with_shared_cache(self, shared: crate::cache::SharedTier) -> AppState {
+        let shared = shared.with_metrics(self.metrics.clone());
+        AppState {
+            services: self.services.with_shared(shared),
+            ..self
+        }
+    }
+
     /// The same state with another CORS policy.
     pub fn with_cors(self, cors: CorsOrigins) -> AppState {
         AppState { cors, ..self }

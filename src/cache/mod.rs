@@ -10,6 +10,10 @@ use std::time::Duration;
 
 use crate::metrics::Metrics;
 
+mod shared;
+
+pub use shared::{Lookup, SharedConfig, SharedTier};
+
 /// Capacity and lifetime of a cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CacheConfig {
