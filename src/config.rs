@@ -181,6 +181,31 @@ pub struct ServeArgs {
     /// a comma-separated list such as `https://a.example,https://b.example`.
     #[arg(long, env = "TANK_RULES_CORS_ORIGINS", default_value = "*", value_parser = CorsOrigins::from_str)]
     pub cors_origins: CorsOrigins,
+    /// Requests a minute each client may make (0: no limit); over it, 429.
+    /// A client is its API key when keys are configured, else its address.
+    #[arg(long, env = "TANK_RULES_RATE_LIMIT_PER_MINUTE", default_value_t = 0)]
+    pub rate_limit_per_minute: u32,
+    /// Searches (`ai-move`, `perft`, each search of a batch) a minute each
+    /// client may make (0: no limit).
+    #[arg(
+        long,
+        env = "TANK_RULES_SEARCH_RATE_LIMIT_PER_MINUTE",
+        default_value_t = 0
+    )]
+    pub search_rate_limit_per_minute: u32,
+    /// JSON file of API keys: `{"keys":[{"key","name","requests_per_minute"?,
+    /// "searches_per_minute"?}]}`. When given, every `/v1` request needs a
+    /// known key (`X-Api-Key` or `Authorization: Bearer`), else 401.
+    #[arg(long, env = "TANK_RULES_API_KEYS_FILE")]
+    pub api_keys_file: Option<std::path::PathBuf>,
+    /// Proxies (addresses or CIDR blocks, comma-separated) whose
+    /// `X-Forwarded-For` names the client.
+    #[arg(long, env = "TANK_RULES_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_net)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Address of the operator endpoints (`/metrics`, and `/healthz`,
+    /// `/readyz`); when given, `/metrics` leaves the public address.
+    #[arg(long, env = "TANK_RULES_ADMIN_ADDR")]
+    pub admin_addr: Option<String>,
     /// Redis (or Valkey) URL of the shared AI cache tier, behind the
     /// in-process one (none: each process caches alone).
     #[arg(long, env = "TANK_RULES_REDIS_URL")]
@@ -197,7 +222,31 @@ pub struct ServeArgs {
     pub cache_ttl_secs: u64,
 }
 
+/// An address or a CIDR block.
+fn parse_net(text: &str) -> Result<ipnet::IpNet, String> {
+    let text = text.trim();
+    text.parse::<ipnet::IpNet>()
+        .or_else(|_| text.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|e| format!("{text:?} is not an address or CIDR block: {e}"))
+}
+
 impl ServeArgs {
+    /// Quotas per client, API keys and trusted proxies.
+    pub fn fair_use(&self) -> Result<crate::fair_use::FairUseConfig, String> {
+        let keys = match &self.api_keys_file {
+            Some(path) => Some(crate::fair_use::KeysFile::load(path)?),
+            None => None,
+        };
+        Ok(crate::fair_use::FairUseConfig {
+            defaults: crate::fair_use::Quotas {
+                requests_per_minute: self.rate_limit_per_minute,
+                searches_per_minute: self.search_rate_limit_per_minute,
+            },
+            keys,
+            trusted_proxies: self.trusted_proxies.clone(),
+        })
+    }
+
     pub const DEFAULT_MAX_CONNECTIONS: usize = 4_096;
 
     pub fn limits(&self) -> Limits {

@@ -112,6 +112,18 @@ pub enum RequestError {
     /// connection is closed).
     #[error("the request body did not arrive within {secs} s")]
     BodyTimeout { secs: f64 },
+    /// API keys are configured and the request has none, or an unknown one
+    /// (401).
+    #[error("{detail}")]
+    Unauthorized { detail: String },
+    /// The client is over a quota (429): when to retry, and the
+    /// `RateLimit-Policy` and `RateLimit` header values.
+    #[error("over the quota of {quota} {class} a minute; retry in {retry_after_secs} s")]
+    TooManyRequests {
+        class: &'static str,
+        quota: u32,
+        retry_after_secs: u64,
+    },
     /// Every slot for expensive work is taken (503, with Retry-After).
     #[error("the server is busy with other searches; retry in {retry_after_secs} s")]
     Busy { retry_after_secs: u64 },
@@ -166,6 +178,8 @@ impl RequestError {
             RequestError::Refused(refusal) => refusal.code,
             RequestError::LimitExceeded { .. } => "LIMIT_EXCEEDED",
             RequestError::BodyTimeout { .. } => "REQUEST_TIMEOUT",
+            RequestError::Unauthorized { .. } => "UNAUTHORIZED",
+            RequestError::TooManyRequests { .. } => "TOO_MANY_REQUESTS",
             RequestError::Busy { .. } => "SERVICE_BUSY",
             RequestError::PayloadTooLarge { .. } => "PAYLOAD_TOO_LARGE",
             RequestError::UnsupportedMediaType | RequestError::UnsupportedEncoding(_) => {
@@ -190,6 +204,8 @@ impl RequestError {
             RequestError::Refused(refusal) => refusal.title,
             RequestError::LimitExceeded { .. } => "Request exceeds a server limit",
             RequestError::BodyTimeout { .. } => "Request timeout",
+            RequestError::Unauthorized { .. } => "API key missing or unknown",
+            RequestError::TooManyRequests { .. } => "Too many requests",
             RequestError::Busy { .. } => "Service busy",
             RequestError::PayloadTooLarge { .. } => "Payload too large",
             RequestError::UnsupportedMediaType | RequestError::UnsupportedEncoding(_) => {

@@ -11,6 +11,7 @@ pub mod api;
 pub mod cache;
 pub mod config;
 pub mod error;
+pub mod fair_use;
 pub mod games;
 pub mod limits;
 pub mod metrics;

@@ -133,7 +133,19 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
         args.addr
     );
     trim_heap_periodically();
-    let mut state = AppState::new(limits, cache).with_cors(args.cors_origins.clone());
+    let fair_use = args
+        .fair_use()
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+    tracing::info!(
+        requests_per_minute = args.rate_limit_per_minute,
+        searches_per_minute = args.search_rate_limit_per_minute,
+        api_keys = fair_use.keys.as_ref().map_or(0, |k| k.keys.len()),
+        trusted_proxies = ?args.trusted_proxies,
+        "fair use"
+    );
+    let mut state = AppState::new(limits, cache)
+        .with_cors(args.cors_origins.clone())
+        .with_fair_use(tank_rules::fair_use::FairUse::new(fair_use));
     if let Some(shared) = args.shared_cache() {
         tracing::info!(url = %shared.url, timeout = ?shared.timeout, ttl = ?shared.ttl, "shared AI cache tier (Redis)");
         let tier = tank_rules::cache::SharedTier::start(shared)
@@ -144,10 +156,28 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
         .workers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
         .max(1);
+    if args.admin_addr.is_some() {
+        state = state.without_public_metrics();
+    }
+    let admin_state = state.clone();
     actix_web::rt::System::new().block_on(async move {
-        // SIGTERM and SIGINT stop accepting connections and let in-flight
-        // requests finish for up to the shutdown timeout.
-        HttpServer::new(move || tank_rules::api::app(state.clone()))
+        // The operator endpoints on their own address, one worker.
+        let admin = match &args.admin_addr {
+            Some(addr) => {
+                tracing::info!(%addr, "admin address: /metrics, /healthz, /readyz");
+                let server = HttpServer::new(move || tank_rules::api::admin_app(&admin_state))
+                    .workers(1)
+                    .shutdown_timeout(args.shutdown_timeout_secs)
+                    .bind(addr)?
+                    .run();
+                Some(actix_web::rt::spawn(server))
+            }
+            None => None,
+        };
+        // SIGTERM stops accepting connections and lets in-flight requests
+        // finish for up to the shutdown timeout (SIGINT and SIGQUIT stop at
+        // once).
+        let served = HttpServer::new(move || tank_rules::api::app(state.clone()))
             .workers(workers)
             // actix counts connections per worker.
             .max_connections(max_connections.div_ceil(workers))
@@ -161,6 +191,10 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
             .shutdown_timeout(args.shutdown_timeout_secs)
             .bind(&args.addr)?
             .run()
-            .await
+            .await;
+        if let Some(admin) = admin {
+            admin.abort();
+        }
+        served
     })
 }

@@ -20,6 +20,7 @@ use super::batch::{self as batching, BatchBody, Ops};
 use super::problem::ApiError;
 use crate::cache::{AnswerCache, Key, Lookup, SharedTier};
 use crate::error::Refusal;
+use crate::fair_use::{Class, Client, FairUse, FairUseConfig, Verdict};
 use crate::games::{Game, SearchLimits};
 use crate::limits::{Limits, SearchSlots};
 
@@ -202,6 +203,8 @@ pub struct Services {
     pub cache: AnswerCache,
     /// The optional shared tier (Redis) behind `cache`.
     pub shared: Option<SharedTier>,
+    /// Quotas per client.
+    pub fair_use: Arc<FairUse>,
 }
 
 impl Services {
@@ -212,6 +215,15 @@ impl Services {
             heavy: SearchSlots::new(limits.max_concurrent_searches),
             cache,
             shared: None,
+            fair_use: Arc::new(FairUse::new(FairUseConfig::default())),
+        }
+    }
+
+    /// The same services with these quotas.
+    pub fn with_fair_use(self, fair_use: FairUse) -> Services {
+        Services {
+            fair_use: Arc::new(fair_use),
+            ..self
         }
     }
 
@@ -601,12 +613,28 @@ pub fn batch_ops<G: GameApi>() -> Ops {
 }
 
 /// `batch`: every request through its endpoint's flow, in order. Its
-/// searches share one time budget, the server's AI time cap.
+/// searches share one time budget, the server's AI time cap, and each
+/// spends one of the client's search quota.
 pub async fn batch<G: GameApi, T>(
     body: BatchBody<T>,
     services: &Services,
+    client: Option<Client>,
 ) -> Result<HttpResponse, ApiError> {
     let ops = batch_ops::<G>();
+    if let Some(client) = client {
+        let searches = u32::try_from(body.searches(&ops)).unwrap_or(u32::MAX);
+        if let Verdict::Limited {
+            policy,
+            retry_after,
+        } = services.fair_use.check(&client, Class::Search, searches)
+        {
+            return Err(ApiError::TooManyRequests {
+                class: policy.class.name(),
+                quota: policy.quota,
+                retry_after_secs: retry_after.as_secs_f64().ceil() as u64,
+            });
+        }
+    }
     let cap = Duration::from_millis(services.limits.ai_max_time_ms);
     let shared = SharedBudget::new(cap, body.searches(&ops));
     batching::run(body, &services.limits, &ops, |op, fields| {

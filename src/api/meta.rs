@@ -14,11 +14,17 @@ use super::problem::{ApiError, Problem};
 const TAG: &str = "service";
 
 /// Registers the service-level routes.
-pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(healthz)
-        .service(readyz)
-        .service(list_games)
-        .service(metrics);
+pub fn configure(cfg: &mut ServiceConfig, with_metrics: bool) {
+    cfg.service(healthz).service(readyz).service(list_games);
+    if with_metrics {
+        cfg.service(metrics);
+    }
+}
+
+/// The operator endpoints alone, for the admin address: `/metrics`,
+/// `/healthz`, `/readyz`.
+pub fn configure_admin(cfg: &mut actix_web::web::ServiceConfig) {
+    cfg.service(healthz).service(readyz).service(metrics);
 }
 
 /// Liveness or readiness.
@@ -206,6 +212,8 @@ async fn readyz() -> web::Json<Health> {
     (status = 200, description = "The catalogue", body = GamesResponse),
     (status = 400, description = "`BAD_REQUEST`: a query parameter (this operation takes none)", body = Problem, content_type = "application/problem+json"),
     (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+    (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = Problem, content_type = "application/problem+json"),
+    (status = 429, description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)", body = Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait"), ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"), ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`"))),
 ))]
 #[get("/v1/games")]
 async fn list_games(routes: web::Data<RouteTable>) -> web::Json<GamesResponse> {

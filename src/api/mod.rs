@@ -65,6 +65,8 @@ pub struct AppState {
     pub services: Services,
     pub metrics: Metrics,
     pub cors: CorsOrigins,
+    /// Whether `/metrics` is on this address (else on the admin address).
+    pub metrics_public: bool,
 }
 
 impl AppState {
@@ -76,6 +78,7 @@ impl AppState {
             services: Services::new(limits, cache),
             metrics,
             cors: CorsOrigins::Any,
+            metrics_public: true,
         }
     }
 
@@ -85,6 +88,37 @@ impl AppState {
         let shared = shared.with_metrics(self.metrics.clone());
         AppState {
             services: self.services.with_shared(shared),
+            ..self
+        }
+    }
+
+    /// The same state with quotas per client; a thread forgets idle clients
+    /// every 30 s.
+    pub fn with_fair_use(self, fair_use: crate::fair_use::FairUse) -> AppState {
+        let services = self.services.with_fair_use(fair_use);
+        if services.fair_use.is_active() {
+            let fair_use = std::sync::Arc::downgrade(&services.fair_use);
+            let spawned = std::thread::Builder::new()
+                .name("fair-use".to_owned())
+                .spawn(move || loop {
+                    std::thread::sleep(std::time::Duration::from_secs(30));
+                    match fair_use.upgrade() {
+                        Some(fair_use) => fair_use.forget_idle_clients(),
+                        None => return,
+                    }
+                });
+            if let Err(err) = spawned {
+                tracing::warn!(%err, "no thread to forget idle clients");
+            }
+        }
+        AppState { services, ..self }
+    }
+
+    /// The same state without `/metrics` on the public address (it is on
+    /// the admin address, [`admin_app`]).
+    pub fn without_public_metrics(self) -> AppState {
+        AppState {
+            metrics_public: false,
             ..self
         }
     }
@@ -128,9 +162,9 @@ States are JSON (board size, vehicles with id, owner, square, armor and card slo
 struct ApiDoc;
 
 /// Registers every documented route: each game's under `/v1/{game}`.
-fn routes(cfg: &mut ServiceConfig) {
+fn routes(cfg: &mut ServiceConfig, metrics_public: bool) {
     let game = |id: &str| scope(format!("/v1/{id}").as_str());
-    cfg.configure(meta::configure)
+    cfg.configure(|cfg| meta::configure(cfg, metrics_public))
         .service(game(TankBattle::ID).configure(tank_battle::configure))
         .service(game(TankWar::ID).configure(tank_war::configure))
         .service(game(CobiTankWars::ID).configure(cobi_tank_wars::configure));
@@ -141,7 +175,7 @@ fn generated() -> utoipa::openapi::OpenApi {
     App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
-        .configure(routes)
+        .configure(|cfg| routes(cfg, true))
         .split_for_parts()
         .1
 }
@@ -174,7 +208,7 @@ pub fn app(
     let (app, doc) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
-        .configure(routes)
+        .configure(|cfg| routes(cfg, state.metrics_public))
         .split_for_parts();
     let route_table = meta::RouteTable::from_openapi(
         &doc,
@@ -209,6 +243,7 @@ pub fn app(
         )
         .default_service(web::to(meta::fallback))
         .wrap(cors(&state.cors))
+        .wrap(actix_web::middleware::from_fn(hygiene::fair_use))
         .wrap(actix_web::middleware::from_fn(hygiene::hygiene))
         .wrap(actix_web::middleware::Compress::default())
         .wrap(actix_web::middleware::from_fn(hygiene::after_compression))
@@ -219,6 +254,24 @@ pub fn app(
             tracing::enabled!(target: "tank_rules::api", tracing::Level::DEBUG),
             tracing_actix_web::TracingLogger::<RequestSpan>::new(),
         ))
+}
+
+/// The admin application, for an address operators keep private:
+/// `/metrics`, `/healthz`, `/readyz`.
+pub fn admin_app(
+    state: &AppState,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    App::new()
+        .app_data(web::Data::new(state.metrics.clone()))
+        .configure(meta::configure_admin)
 }
 
 /// Request spans at DEBUG level: an access log line per request is too

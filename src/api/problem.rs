@@ -92,6 +92,8 @@ impl ResponseError for ApiError {
             | ApiError::LimitExceeded { .. } => StatusCode::BAD_REQUEST,
             ApiError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType | ApiError::UnsupportedEncoding(_) => {
@@ -116,6 +118,20 @@ impl ResponseError for ApiError {
             // The rest of the body may still come: the connection cannot
             // carry another request.
             response.force_close();
+        }
+        if let ApiError::Unauthorized { .. } = self {
+            response.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"tank-rules\""));
+        }
+        if let ApiError::TooManyRequests {
+            class,
+            quota,
+            retry_after_secs,
+        } = self
+        {
+            response
+                .insert_header((header::RETRY_AFTER, retry_after_secs.to_string()))
+                .insert_header(("RateLimit-Policy", format!("\"{class}\";q={quota};w=60")))
+                .insert_header(("RateLimit", format!("\"{class}\";r=0;t={retry_after_secs}")));
         }
         if let ApiError::Busy { retry_after_secs } = self {
             response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));

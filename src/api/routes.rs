@@ -58,6 +58,8 @@ macro_rules! game_routes {
                 (status = 200, description = $initial_ok, body = InitialResponse),
                 (status = 400, description = "`BAD_REQUEST`: a query parameter (this operation takes none)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 429, description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait"), ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"), ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`"))),
             )
         )]
         #[get("/initial")]
@@ -80,6 +82,8 @@ macro_rules! game_routes {
                 (status = 200, description = $lm_ok, body = LegalMovesResponse),
                 (status = 400, description = $lm_400, body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 429, description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait"), ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"), ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`"))),
                 (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
@@ -104,6 +108,8 @@ macro_rules! game_routes {
                 (status = 200, description = $v_ok, body = ValidateResponse),
                 (status = 400, description = $v_400, body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 429, description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait"), ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"), ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`"))),
                 (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
@@ -128,6 +134,8 @@ macro_rules! game_routes {
                 (status = 200, description = $a_ok, body = ApplyResponse),
                 (status = 400, description = $a_400, body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 429, description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait"), ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"), ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`"))),
                 (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
@@ -153,6 +161,8 @@ macro_rules! game_routes {
                 (status = 200, description = $s_ok, body = ScoreResponse),
                 (status = 400, description = $s_400, body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 429, description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait"), ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"), ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`"))),
                 (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
@@ -177,6 +187,8 @@ macro_rules! game_routes {
                 (status = 200, description = $r_ok, body = ReplayResponse),
                 (status = 400, description = $r_400, body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 429, description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait"), ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"), ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`"))),
                 (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
@@ -202,6 +214,8 @@ macro_rules! game_routes {
                 (status = 200, description = $ai_ok, body = AiMoveResponse),
                 (status = 400, description = $ai_400, body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 429, description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait"), ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"), ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`"))),
                 (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
@@ -235,6 +249,8 @@ macro_rules! game_routes {
                 )),
                 (status = 400, description = "`BAD_REQUEST` (not `{\"requests\": […]}`, or an item that is not an object with a known `op`) or `LIMIT_EXCEEDED` (`requests`: too many requests, or too many searches; the whole answer over the answer limit)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 429, description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait"), ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"), ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`"))),
                 (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = crate::api::problem::Problem, content_type = "application/problem+json"),
@@ -242,10 +258,13 @@ macro_rules! game_routes {
         )]
         #[post("/batch")]
         async fn batch(
+            request: actix_web::HttpRequest,
             body: crate::api::batch::BatchBody<BatchRequest>,
             services: actix_web::web::Data<crate::api::game::Services>,
         ) -> Result<actix_web::HttpResponse, crate::api::problem::ApiError> {
-            crate::api::game::batch::<$game, _>(body, &services).await
+            use actix_web::HttpMessage;
+            let client = request.extensions().get::<crate::fair_use::Client>().cloned();
+            crate::api::game::batch::<$game, _>(body, &services, client).await
         }
 
         $(#[$render_doc])*
@@ -262,6 +281,8 @@ macro_rules! game_routes {
                 (status = 304, description = "The client's copy (`If-None-Match`) is current"),
                 (status = 400, description = $render_400, body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+                (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+                (status = 429, description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait"), ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"), ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`"))),
             )
         )]
         #[get("/render.svg")]

@@ -376,6 +376,8 @@ super::routes::game_routes! {
         (status = 200, description = "The start position", body = InitialResponse),
         (status = 400, description = "`BAD_LAYOUT`, or an unknown query parameter (`BAD_REQUEST`)", body = Problem, content_type = "application/problem+json"),
         (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+        (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)", body = Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait"), ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"), ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`"))),
     )
 )]
 #[get("/initial")]
@@ -400,6 +402,8 @@ async fn initial(query: web::Query<InitialQuery>) -> Result<web::Json<InitialRes
         (status = 200, description = "The leaf count", body = PerftResponse),
         (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `INVALID_POSITION` or `LIMIT_EXCEEDED`", body = Problem, content_type = "application/problem+json"),
         (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+        (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)", body = Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait"), ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"), ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`"))),
         (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = Problem, content_type = "application/problem+json"),
