@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # Build: docker build -t tank-rules .
 # Run:   docker run --rm -p 8080:8080 tank-rules
 # Compose and Kubernetes: see deploy/README.md.
@@ -28,7 +27,7 @@ COPY --from=build /src/target/release/tank-rules /usr/local/bin/tank-rules
 USER 10001:10001
 ENV TANK_RULES_ADDR=0.0.0.0:8080 \
     TANK_RULES_LOG_FORMAT=json
-EXPOSE 8080
+EXPOSE 8080 9090
 # The binary is PID 1 and handles SIGTERM itself (graceful shutdown).
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/local/bin/tank-rules"]

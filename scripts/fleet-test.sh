@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# Fleet test (issue 14): a real Redis, three replicas sharing it as their
+# AI cache tier, and HAProxy in front with health checks on /readyz, all on
+# loopback. Shows, with figures:
+#   1. cross-replica cache: answers computed on one replica served by the
+#      others (`cached: true`, Redis-tier hits);
+#   2. a replica SIGKILLed under load: failed requests;
+#   3. a rolling restart (SIGTERM, start again, one replica at a time) under
+#      load: failed requests (goal 0);
+#   4. Redis stopped and started under load: failed requests (goal 0), and
+#      the tier recovering.
+# Installs redis-server, haproxy and wrk (Debian packages) when missing.
+# Bounded: about two minutes.
+#
+#   scripts/fleet-test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BASE=${BASE:-18600}            # HAProxy on BASE, replicas on BASE+1..3, admin BASE+11..13
+REDIS_PORT=$((BASE + 20))
+LOAD=${LOAD:-20s}
+
+need() { command -v "$1" >/dev/null || missing="$missing $2"; }
+missing=""
+need redis-server redis-server
+need haproxy haproxy
+need wrk wrk
+if [ -n "$missing" ]; then
+  echo "installing$missing (Debian packages)…" >&2
+  (apt-get update -qq && apt-get install -y -qq $missing) >/dev/null
+fi
+cargo build --release --quiet --bin tank-rules
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}" "${replica_pid[@]:-}" "${haproxy_pid:-}" "${redis_pid:-}"; do
+    [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
+  done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+start_redis() {
+  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no \
+    --maxmemory 64mb --maxmemory-policy allkeys-lru --loglevel warning >"$work/redis.log" 2>&1 &
+  redis_pid=$!
+  for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && return; sleep 0.1; done
+  echo "redis did not start"; exit 1
+}
+
+declare -a replica_pid
+start_replica() { # n
+  local n=$1
+  ./target/release/tank-rules --addr "127.0.0.1:$((BASE + n))" --admin-addr "127.0.0.1:$((BASE + 10 + n))" \
+    --redis-url "redis://127.0.0.1:$REDIS_PORT/0" --workers 1 --shutdown-timeout-secs 10 \
+    >>"$work/replica$n.log" 2>&1 &
+  replica_pid[$n]=$!
+  for _ in $(seq 100); do curl -sf "127.0.0.1:$((BASE + n))/readyz" >/dev/null && return; sleep 0.05; done
+  echo "replica $n did not start"; exit 1
+}
+
+cat >"$work/haproxy.cfg" <<CFG
+global
+    maxconn 4096
+defaults
+    mode http
+    timeout connect 500ms
+    timeout client 30s
+    timeout server 30s
+    # A request that meets a dead or closing replica goes to another: the
+    # API is stateless, so every request may be retried.
+    option http-buffer-request
+    retries 3
+    option redispatch 1
+    retry-on all-retryable-errors
+frontend api
+    bind 127.0.0.1:$BASE
+    default_backend replicas
+backend replicas
+    balance roundrobin
+    option httpchk GET /readyz
+    http-check expect status 200
+    default-server inter 250ms fall 1 rise 2 maxconn 256
+    server r1 127.0.0.1:$((BASE + 1)) check
+    server r2 127.0.0.1:$((BASE + 2)) check
+    server r3 127.0.0.1:$((BASE + 3)) check
+CFG
+
+start_redis
+for n in 1 2 3; do start_replica "$n"; done
+haproxy -f "$work/haproxy.cfg" -db >"$work/haproxy.log" 2>&1 &
+haproxy_pid=$!
+for _ in $(seq 50); do curl -sf "127.0.0.1:$BASE/readyz" >/dev/null && break; sleep 0.1; done
+sleep 1 # health checks: all three up
+
+redis_hits() { # total Redis-tier hits over the replicas
+  local total=0 n v
+  for n in 1 2 3; do
+    v=$(curl -s "127.0.0.1:$((BASE + 10 + n))/metrics" \
+      | awk '/^tank_rules_ai_cache_lookups_total/ && /tier="redis"/ && /result="hit"/ {s += $NF} END {print s + 0}')
+    total=$((total + ${v%.*}))
+  done
+  echo "$total"
+}
+
+echo "== 1. cross-replica cache"
+python3 - "$BASE" <<'PY'
+import json, sys, urllib.request
+base = int(sys.argv[1])
+START = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0"
+def ai(seed):
+    body = json.dumps({"position": START, "limits": {"max_depth": 3}, "seed": seed}).encode()
+    req = urllib.request.Request(f"http://127.0.0.1:{base}/v1/tank-battle/ai-move", data=body,
+                                 headers={"Content-Type": "application/json", "Connection": "close"})
+    return json.loads(urllib.request.urlopen(req, timeout=30).read())
+seeds = range(5000, 5060)
+first = [ai(s) for s in seeds]
+fresh = sum(1 for a in first if not a["cached"])
+repeats = [ai(s) for s in seeds for _ in range(3)]
+hits = sum(1 for a in repeats if a["cached"])
+same = all(r["move"] == f["move"] for f, group in zip(first, [repeats[i:i + 3] for i in range(0, len(repeats), 3)]) for r in group)
+print(f"first pass: {len(first)} requests, {fresh} searched; repeats through the balancer: "
+      f"{hits}/{len(repeats)} cached ({100 * hits / len(repeats):.1f}%), same moves: {same}")
+sys.exit(0 if hits >= 0.95 * len(repeats) and same else 1)
+PY
+echo "Redis-tier hits over the replicas: $(redis_hits)"
+
+cat >"$work/mix.lua" <<'LUA'
+local start = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0"
+local n = 0
+-- FRESH=1: every search is new (seeds never asked before), so it goes
+-- past both cache tiers to a search.
+local fresh = os.getenv("FRESH") == "1"
+-- Each thread gets its own range of seeds (set in setup, below).
+salt = 0
+local mix = {
+  {"/v1/tank-battle/legal-moves", '{"position":"' .. start .. '"}'},
+  {"/v1/tank-battle/apply", '{"position":"' .. start .. '","move":"k4-k9"}'},
+  {"/v1/tank-battle/score", '{"position":"' .. start .. '"}'},
+  -- A few hundred distinct searches: misses first, then Redis and memory hits.
+  {"/v1/tank-battle/ai-move", nil},
+}
+request = function()
+  n = n + 1
+  local item = mix[(n % #mix) + 1]
+  local seed = fresh and (salt + n) or (n % 300)
+  local body = item[2] or ('{"position":"' .. start .. '","limits":{"max_depth":2},"seed":' .. seed .. '}')
+  return wrk.format("POST", item[1], {["Content-Type"] = "application/json"}, body)
+end
+local threads = {}
+local run = os.time() * 1000
+setup = function(thread)
+  table.insert(threads, thread)
+  thread:set("salt", run + #threads * 100000000)
+end
+statuses = {}
+response = function(status) statuses[status] = (statuses[status] or 0) + 1 end
+done = function(summary)
+  local total = {}
+  for _, thread in ipairs(threads) do
+    for status, count in pairs(thread:get("statuses")) do total[status] = (total[status] or 0) + count end
+  end
+  local bad = 0
+  for status, count in pairs(total) do
+    io.write(string.format("status %d: %d\n", status, count))
+    if status >= 300 then bad = bad + count end
+  end
+  local e = summary.errors
+  io.write(string.format("FAILED %d (non-2xx %d, connect %d, read %d, write %d, timeout %d) of %d\n",
+    bad + e.connect + e.read + e.write + e.timeout, bad, e.connect, e.read, e.write, e.timeout, summary.requests))
+end
+LUA
+
+load() { # label outfile [FRESH]
+  FRESH=${3:-0} wrk -t2 -c16 -d"$LOAD" -s "$work/mix.lua" "http://127.0.0.1:$BASE" >"$2" 2>&1
+}
+failed() { awk '/^FAILED/ {print $2}' "$1"; }
+summary() { awk '/^FAILED/ {print}' "$1"; awk '/Requests\/sec/ {print "  " $0}' "$1"; }
+
+status=0
+
+echo "== 2. SIGKILL one replica under load"
+load kill "$work/kill.txt" &
+loader=$!
+sleep 5
+kill -9 "${replica_pid[2]}"
+wait "${replica_pid[2]}" 2>/dev/null || true
+sleep 7
+start_replica 2
+wait "$loader"
+summary "$work/kill.txt"
+echo "  (replica 2 SIGKILLed 5 s in, started again 7 s later)"
+
+echo "== 3. rolling restart under load (SIGTERM, start again, one at a time)"
+load rolling "$work/rolling.txt" &
+loader=$!
+sleep 2
+for n in 1 2 3; do
+  kill -TERM "${replica_pid[$n]}"
+  wait "${replica_pid[$n]}" 2>/dev/null || true
+  start_replica "$n"
+  sleep 2.5 # two health checks to be back in the pool
+done
+wait "$loader"
+summary "$work/rolling.txt"
+[ "$(failed "$work/rolling.txt")" = 0 ] || status=1
+
+echo "== 4. Redis stopped and started under load"
+before=$(redis_hits)
+load redis "$work/redis.txt" 1 &
+loader=$!
+sleep 5
+redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || kill "$redis_pid"
+wait "$redis_pid" 2>/dev/null || true
+sleep 5
+start_redis
+wait "$loader"
+summary "$work/redis.txt"
+[ "$(failed "$work/redis.txt")" = 0 ] || status=1
+errors=0
+for n in 1 2 3; do
+  v=$(curl -s "127.0.0.1:$((BASE + 10 + n))/metrics" \
+    | awk '/^tank_rules_ai_cache_lookups_total/ && /tier="redis"/ && /result="error"/ {s += $NF} END {print s + 0}')
+  errors=$((errors + ${v%.*}))
+done
+# The tier is back: new answers are stored and served across replicas.
+python3 - "$BASE" <<'PY'
+import json, sys, urllib.request
+base = int(sys.argv[1])
+START = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0"
+def ai(seed):
+    body = json.dumps({"position": START, "limits": {"max_depth": 2}, "seed": seed}).encode()
+    req = urllib.request.Request(f"http://127.0.0.1:{base}/v1/tank-battle/ai-move", data=body,
+                                 headers={"Content-Type": "application/json", "Connection": "close"})
+    return json.loads(urllib.request.urlopen(req, timeout=30).read())
+for s in range(9000, 9010):
+    ai(s)
+hits = sum(ai(s)["cached"] for s in range(9000, 9010) for _ in range(3))
+print(f"after Redis came back: {hits}/30 repeats cached")
+PY
+after=$(redis_hits)
+echo "  Redis-tier errors while it was down (those searches were answered by a search): $errors; Redis-tier hits $before -> $after"
+[ "$after" -gt "$before" ] || status=1
+[ "$errors" -gt 0 ] || status=1
+
+if grep -qi panick "$work"/replica*.log; then
+  echo "FAIL: a replica panicked"; status=1
+fi
+[ "$status" = 0 ] && echo "OK" || echo "FAIL"
+exit "$status"
