@@ -191,13 +191,21 @@ async fn configured_origins_only() {
 #[actix_web::test]
 async fn large_answers_are_compressed_small_ones_are_not() {
     let app = app_with(Limits::default()).await;
+    let legal_moves = json!({"op": "legal-moves", "position": INITIAL});
     for (path, body, compressed) in [
+        // 2.5 KB: sent as is.
         (
             "/v1/tank-battle/legal-moves",
             json!({"position": INITIAL}),
-            true,
+            false,
         ),
         ("/v1/tank-battle/score", json!({"position": INITIAL}), false),
+        // Four move lists, 10 KB: compressed.
+        (
+            "/v1/tank-battle/batch",
+            json!({"requests": vec![legal_moves; 4]}),
+            true,
+        ),
     ] {
         let req = actix_web::test::TestRequest::post()
             .uri(path)
