@@ -103,24 +103,35 @@ pub fn cobi_tank_wars(state: &State) -> String {
     }
 
     let has_vehicle = |c: &Cell| state.vehicles.iter().any(|v| v.square == *c);
+    // A token sharing its square goes to a bottom corner (artillery left,
+    // support right) on a white badge, drawn over the vehicle so that it
+    // stays in sight.
+    let corner = |svg: &mut Svg, c: Cell, right: bool, crowded: bool| {
+        let (x, y) = (grid.x(c.col), grid.y(c.row));
+        if !crowded {
+            return (x + cell * 0.5, y + cell * 0.5, cell * 0.3);
+        }
+        let cx = x + cell * if right { 0.83 } else { 0.17 };
+        let (cy, r) = (y + cell * 0.84, cell * 0.12);
+        svg.el("circle")
+            .attr("class", "token-badge")
+            .attr("cx", Px(cx))
+            .attr("cy", Px(cy))
+            .attr("r", Px(r * 1.3))
+            .attr("fill", "#fff")
+            .attr("stroke", "#555")
+            .attr("stroke-width", 1)
+            .empty();
+        (cx, cy, r)
+    };
     for &c in state.artillery.iter().filter(on_board) {
         let crowded = has_vehicle(&c) || state.support.contains(&c);
-        let (x, y) = (grid.x(c.col), grid.y(c.row));
-        let (cx, cy, r) = if crowded {
-            (x + cell * 0.2, y + cell * 0.8, cell * 0.17)
-        } else {
-            (x + cell * 0.5, y + cell * 0.5, cell * 0.3)
-        };
+        let (cx, cy, r) = corner(&mut svg, c, false, crowded);
         artillery(&mut svg, cx, cy, r, Some(c));
     }
     for &c in state.support.iter().filter(on_board) {
         let crowded = has_vehicle(&c) || state.artillery.contains(&c);
-        let (x, y) = (grid.x(c.col), grid.y(c.row));
-        let (cx, cy, r) = if crowded {
-            (x + cell * 0.8, y + cell * 0.8, cell * 0.17)
-        } else {
-            (x + cell * 0.5, y + cell * 0.5, cell * 0.3)
-        };
+        let (cx, cy, r) = corner(&mut svg, c, true, crowded);
         support(&mut svg, cx, cy, r, Some(c));
     }
     for &c in state.gunfire.iter().filter(on_board) {
@@ -131,15 +142,7 @@ pub fn cobi_tank_wars(state: &State) -> String {
             let (x, y) = (grid.x(c.col), grid.y(c.row));
             let (cx, cy, r) = (x + cell * 0.16, y + cell * 0.18, cell * 0.15);
             token(&mut svg, "gunfire", Some(c));
-            svg.el("rect")
-                .attr("x", Px(x + 1.5))
-                .attr("y", Px(y + 1.5))
-                .attr("width", Px(cell - 3.0))
-                .attr("height", Px(cell - 3.0))
-                .attr("fill", "none")
-                .attr("stroke", GUNFIRE)
-                .attr("stroke-width", 3)
-                .empty();
+            frame(&mut svg, x + 1.5, y + 1.5, cell - 3.0);
             svg.el("circle")
                 .attr("cx", Px(cx))
                 .attr("cy", Px(cy))
@@ -151,8 +154,9 @@ pub fn cobi_tank_wars(state: &State) -> String {
             crosshair(&mut svg, cx, cy, r);
             svg.close();
         } else {
+            // Ticks, ring and round caps all inside the square.
             let (cx, cy) = grid.centre(c.col, c.row);
-            gunfire(&mut svg, cx, cy, cell * 0.46, Some(c));
+            gunfire(&mut svg, cx, cy, cell * 0.4, Some(c));
         }
     }
 
@@ -319,6 +323,38 @@ fn gunfire(svg: &mut Svg, cx: f64, cy: f64, r: f64, at: Option<Cell>) {
     svg.close();
 }
 
+/// The red frame round a square whose vehicle is under gunfire.
+fn frame(svg: &mut Svg, x: f64, y: f64, side: f64) {
+    svg.el("rect")
+        .attr("class", "gunfire-frame")
+        .attr("x", Px(x))
+        .attr("y", Px(y))
+        .attr("width", Px(side))
+        .attr("height", Px(side))
+        .attr("fill", "none")
+        .attr("stroke", GUNFIRE)
+        .attr("stroke-width", 3)
+        .empty();
+}
+
+/// The legend's icon for gunfire on a vehicle: a framed square with a
+/// vehicle's box and a small crosshair.
+fn gunfire_on_vehicle(svg: &mut Svg, cx: f64, cy: f64, r: f64, at: Option<Cell>) {
+    token(svg, "gunfire-on-vehicle", at);
+    let (fill, ink) = colours(Player::P1);
+    svg.el("rect")
+        .attr("x", Px(cx - r * 0.8))
+        .attr("y", Px(cy - r * 0.55))
+        .attr("width", Px(r * 1.6))
+        .attr("height", Px(r * 1.1))
+        .attr("rx", Px(r * 0.2))
+        .attr("fill", fill)
+        .attr("stroke", ink)
+        .empty();
+    frame(svg, cx - r * 1.1, cy - r * 1.1, r * 2.2);
+    svg.close();
+}
+
 /// A red ring with four ticks reaching `r` from (`cx`, `cy`).
 fn crosshair(svg: &mut Svg, cx: f64, cy: f64, r: f64) {
     svg.el("g")
@@ -347,27 +383,34 @@ fn crosshair(svg: &mut Svg, cx: f64, cy: f64, r: f64) {
 /// in the legend.
 type DrawToken = fn(svg: &mut Svg, cx: f64, cy: f64, r: f64, at: Option<Cell>);
 
-/// One line under the board: each token's icon and name.
+/// One line under the board: each token's icon and name, and the frame of
+/// a vehicle under gunfire.
 fn legend(svg: &mut Svg, width: f64, y: f64) {
-    let entries: [(&str, DrawToken); 3] = [
+    let entries: [(&str, DrawToken); 4] = [
         ("artillery", artillery),
         ("support", support),
         ("gunfire", gunfire),
+        ("gunfire on a vehicle", gunfire_on_vehicle),
     ];
-    let step = 120.0;
-    let start = width / 2.0 - step * 1.5;
+    // Each entry: its icon, then its name (about 7 px a character at 13
+    // px), then a gap; the line is centred.
+    let widths: Vec<f64> = entries
+        .iter()
+        .map(|(name, _)| 22.0 + 7.0 * name.len() as f64 + 14.0)
+        .collect();
+    let mut x = (width - widths.iter().sum::<f64>()) / 2.0 + 10.0;
     svg.el("g")
         .attr("class", "legend")
         .attr("font-size", 13)
         .attr("fill", "#333")
         .open();
-    for (i, (name, draw)) in (0u32..).zip(entries) {
-        let x = start + step * f64::from(i) + 14.0;
+    for ((name, draw), w) in entries.into_iter().zip(widths) {
         draw(svg, x, y - 5.0, 10.0, None);
         svg.el("text")
             .attr("x", Px(x + 16.0))
             .attr("y", Px(y))
             .text(name);
+        x += w;
     }
     svg.close();
 }
@@ -417,7 +460,7 @@ mod tests {
         assert_eq!(count_class(&doc, "armor-pip lost"), 0);
         assert_eq!(count_class(&doc, "slot"), 6);
         assert_eq!(count_class(&doc, "token"), 0);
-        assert_eq!(count_class(&doc, "legend-icon"), 3);
+        assert_eq!(count_class(&doc, "legend-icon"), 4);
         assert_eq!(count_class(&doc, "square"), 64);
         assert!(out.contains("Round 0 · P1 first · support cards P1 0 · P2 0"));
     }
@@ -436,6 +479,29 @@ mod tests {
         assert_eq!(count_class(&doc, "armor-pip lost"), 3);
         assert!(out.contains("Round 3 · P2 first · support cards P1 1 · P2 0"));
         dump("cobi-tank-wars.svg", &out);
+    }
+
+    #[test]
+    fn tokens_on_a_vehicle_are_drawn_over_it_on_badges() {
+        let mut state = State::initial();
+        let square = state.vehicles[0].square;
+        state.artillery = vec![square];
+        state.support = vec![square];
+        state.gunfire = vec![square];
+        let out = cobi_tank_wars(&state);
+        let doc = parse(&out);
+        assert_eq!(count_class(&doc, "token-badge"), 2);
+        assert_eq!(
+            count_class(&doc, "gunfire-frame"),
+            2,
+            "the square's and the legend's"
+        );
+        // Every token comes after (so over) the vehicles.
+        let position = |class: &str| out.find(&format!("class=\"{class}")).unwrap();
+        let last_vehicle = out.rfind("class=\"vehicle").unwrap();
+        for token in ["token artillery", "token support", "token gunfire"] {
+            assert!(position(token) > last_vehicle, "{token}");
+        }
     }
 
     #[test]

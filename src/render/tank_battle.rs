@@ -19,6 +19,8 @@ const CONTAMINATED: &str = "#d64541";
 const WHITE_BASE: &str = "#5b8fd9";
 const BLACK_BASE: &str = "#4fa35b";
 const ARROW: &str = "#f08a24";
+/// Marks of the squares a selected tank may capture on.
+const CAPTURE: &str = "#b3001b";
 
 /// An SVG picture of `position` on `layout`.
 ///
@@ -32,9 +34,10 @@ const ARROW: &str = "#f08a24";
 ///
 /// `last_move` adds an arrow from its `from` to its `to` square (class
 /// `arrow`). `moves_from` highlights the given square (class `selected`)
-/// and puts one mark (class `dot`, plus `capture` for captures) on the
-/// target of each given move, normally the legal moves of the tank on that
-/// square.
+/// and puts one mark on the target of each given move, normally the legal
+/// moves of the tank on that square: a dot (class `dot`), or for a capture
+/// red corner brackets round the target (class `dot capture`), unlike the
+/// round mark of a commander start.
 pub fn tank_battle(
     layout: &Layout,
     position: &Position,
@@ -236,19 +239,39 @@ fn dots(svg: &mut Svg, grid: &Grid, position: &Position, moves: &[Move]) {
     for mv in moves {
         let (cx, cy) = centre(grid, mv.to);
         let capture = mv.is_capture() || position.piece_at(mv.to).is_some();
-        let tag = svg
-            .el("circle")
-            .attr("cx", Px(cx))
-            .attr("cy", Px(cy))
-            .attr("opacity", "0.5");
         if capture {
-            tag.attr("class", "dot capture")
-                .attr("r", Px(CELL * 0.43))
+            // Red corner brackets around the target: unlike the round
+            // commander-start mark, and clear of the tank in the middle.
+            let (h, l) = (CELL * 0.46, CELL * 0.18);
+            let d: String = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                .iter()
+                .map(|&(sx, sy): &(f64, f64)| {
+                    let (x, y) = (cx + sx * h, cy + sy * h);
+                    format!(
+                        "M{:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} ",
+                        x - sx * l,
+                        y,
+                        x,
+                        y,
+                        x,
+                        y - sy * l
+                    )
+                })
+                .collect();
+            svg.el("path")
+                .attr("class", "dot capture")
+                .attr("d", d.trim_end())
                 .attr("fill", "none")
+                .attr("stroke", CAPTURE)
                 .attr("stroke-width", 4)
+                .attr("stroke-linecap", "square")
                 .empty();
         } else {
-            tag.attr("class", "dot")
+            svg.el("circle")
+                .attr("class", "dot")
+                .attr("cx", Px(cx))
+                .attr("cy", Px(cy))
+                .attr("opacity", "0.5")
                 .attr("r", Px(CELL * 0.14))
                 .attr("stroke", "none")
                 .empty();
@@ -412,6 +435,11 @@ mod tests {
         let doc = parse(&out);
         assert_eq!(count_class(&doc, "dot"), moves.len());
         assert_eq!(count_class(&doc, "dot capture"), captures);
+        // A capture mark is not a ring like a commander start's.
+        assert!(doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("dot capture"))
+            .all(|n| n.tag_name().name() == "path"));
         assert_eq!(count_class(&doc, "selected"), 1);
         // No moves: a selected square and no dots.
         let out = tank_battle(&layout, &pos, None, Some((from, &[])));
