@@ -5,7 +5,38 @@ use std::fmt::Display;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
+use super::problem::ApiError;
+use crate::games::{Level, Style};
 use crate::limits::{AiBudget, Limits};
+
+/// The most best moves (lines) one `ai-move` may ask for with `multipv`.
+pub const MAX_LINES: u32 = 16;
+
+/// The style of an `ai-move` from its `level` and `multipv` fields: a
+/// level 1 to 8 (full strength when absent) and 1 to [`MAX_LINES`] lines
+/// (1 when absent).
+pub fn style(level: Option<u32>, multipv: Option<u32>) -> Result<Style, ApiError> {
+    let level = match level {
+        None => None,
+        Some(n) => Some(u8::try_from(n).ok().and_then(Level::new).ok_or_else(|| {
+            ApiError::bad_request(
+                format!("level must be 1 to 8, not {n}"),
+                Some("level".to_owned()),
+            )
+        })?),
+    };
+    let lines = multipv.unwrap_or(1);
+    if !(1..=MAX_LINES).contains(&lines) {
+        return Err(ApiError::bad_request(
+            format!("multipv must be 1 to {MAX_LINES}, not {lines}"),
+            Some("multipv".to_owned()),
+        ));
+    }
+    Ok(Style {
+        level,
+        lines: lines as usize,
+    })
+}
 
 /// Limits of one AI search. Each is clamped to the server's cap; with none
 /// given the search thinks for the default time (200 ms unless configured).
@@ -29,9 +60,16 @@ pub struct AiLimits {
 }
 
 impl AiLimits {
-    /// The limits after the server's defaults and caps.
-    pub fn budget(&self, limits: &Limits) -> AiBudget {
-        limits.ai_budget(self.max_time_ms, self.max_depth, self.max_nodes)
+    /// The limits after the server's defaults and caps. A level brings its
+    /// own budgets in depth and positions: unless a time is asked, it gets
+    /// the server's time cap (which its budgets keep it far inside), so
+    /// that its play does not depend on the machine's speed.
+    pub fn budget(&self, limits: &Limits, style: &Style) -> AiBudget {
+        let time_ms = match (self.max_time_ms, style.level) {
+            (None, Some(_)) => Some(limits.ai_max_time_ms),
+            (asked, _) => asked,
+        };
+        limits.ai_budget(time_ms, self.max_depth, self.max_nodes)
     }
 }
 

@@ -21,21 +21,22 @@ use super::problem::ApiError;
 use crate::cache::{AnswerCache, Key, Lookup, SharedTier};
 use crate::error::Refusal;
 use crate::fair_use::{Class, Client, FairUse, FairUseConfig, Verdict};
-use crate::games::{Game, SearchLimits};
+use crate::games::{Game, SearchLimits, Style};
 use crate::limits::{Limits, SearchSlots};
 
 /// An `ai-move` request, decoded: the state, what the AI is asked, the
-/// requested limits and the seed.
+/// requested limits, the seed and the style (level, lines).
 pub struct AiRequest<G: Game> {
     pub state: G::State,
     pub question: G::Question,
     pub limits: Option<AiLimits>,
     pub seed: u64,
+    pub style: Style,
 }
 
 impl<G: Game> AiRequest<G> {
-    /// The request to search `state` for `question`; the seed is 0 when
-    /// absent.
+    /// The request to search `state` for `question` at full strength for
+    /// one line; the seed is 0 when absent.
     pub fn new(
         state: G::State,
         question: G::Question,
@@ -47,7 +48,21 @@ impl<G: Game> AiRequest<G> {
             question,
             limits,
             seed: seed.unwrap_or(0),
+            style: Style::FULL,
         }
+    }
+
+    /// The same request, played at the `level` and reporting the
+    /// `multipv` best moves the request asks for.
+    pub fn styled(
+        self,
+        level: Option<u32>,
+        multipv: Option<u32>,
+    ) -> Result<AiRequest<G>, ApiError> {
+        Ok(AiRequest {
+            style: super::ai::style(level, multipv)?,
+            ..self
+        })
     }
 }
 
@@ -428,12 +443,19 @@ pub async fn ai_move<G: GameApi>(
         question,
         limits: asked,
         seed,
+        style,
     } = G::decode_ai(request, limits)?;
     if G::is_over(&state) {
         return Err(G::game_over(&question).into());
     }
-    let budget = asked.unwrap_or_default().budget(limits);
-    let canonical = format!("{}|{question:?}|{}", G::ID, G::canonical(&state));
+    let budget = asked.unwrap_or_default().budget(limits, &style);
+    let canonical = format!(
+        "{}|{question:?}|{}|{:?}|{}",
+        G::ID,
+        G::canonical(&state),
+        style.level.map(|l| l.get()),
+        style.lines
+    );
     let key = Key::digest(cache_key(G::AI_VERSION, &canonical, &budget, seed).as_bytes());
     if let Some(mut hit) = cached::<G>(services, key).await {
         hit.mark_cached();
@@ -463,7 +485,7 @@ pub async fn ai_move<G: GameApi>(
             max_nodes: budget.nodes,
             stop: Some(stop),
         };
-        G::suggest(&state, &asked, limits, seed).map(|found| G::encode_ai(&state, found))
+        G::suggest(&state, &asked, limits, seed, style).map(|found| G::encode_ai(&state, found))
     })
     .await?;
     let mut answer = answer.ok_or_else(|| ApiError::from(G::game_over(&question)))?;

@@ -22,7 +22,8 @@ macro_rules! game_routes {
         apply: { $(#[$a_doc:meta])* ok: $a_ok:literal, bad_request: $a_400:literal, refused: $a_422:literal $(,)? },
         score: { $(#[$s_doc:meta])* ok: $s_ok:literal, bad_request: $s_400:literal $(,)? },
         replay: { $(#[$r_doc:meta])* ok: $r_ok:literal, bad_request: $r_400:literal, refused: $r_422:literal $(,)? },
-        ai_move: { $(#[$ai_doc:meta])* ok: $ai_ok:literal, bad_request: $ai_400:literal, refused: $ai_422:literal $(,)? },
+        ai_move: { $(#[$ai_doc:meta])* ok: $ai_ok:literal, bad_request: $ai_400:literal, refused: $ai_422:literal,
+            examples: [$(($ai_example:literal, $ai_summary:literal, $ai_value:expr)),+ $(,)?] $(,)? },
         render: { $(#[$render_doc:meta])* bad_request: $render_400:literal $(,)? },
         extra: [$($extra:ident),* $(,)?] $(,)?
     ) => {
@@ -209,7 +210,7 @@ macro_rules! game_routes {
         #[utoipa::path(
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_ai_move"),
-            request_body = AiMoveRequest,
+            request_body(content = AiMoveRequest, examples($(($ai_example = (summary = $ai_summary, value = json!($ai_value)))),+)),
             responses(
                 (status = 200, description = $ai_ok, body = AiMoveResponse),
                 (status = 400, description = $ai_400, body = crate::api::problem::Problem, content_type = "application/problem+json"),

@@ -8,6 +8,8 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use super::level::Style;
+
 /// The limits of one AI search after the server's caps. Each engine reads
 /// them in its own units: plies or rounds for the depth, positions or
 /// simulated rounds for the nodes.
@@ -85,13 +87,15 @@ pub trait Game: Sized + 'static {
     /// Plays one checked step; a refused step leaves `state` as it was.
     fn play(state: &mut Self::State, step: Self::Step) -> Result<Self::Events, Self::Illegal>;
 
-    /// The AI's answer within `limits`, deterministic for a `seed` when no
-    /// time limit binds; `None` when the game is over.
+    /// The AI's answer within `limits` as `style` asks (full strength or
+    /// a level; how many best moves to report), deterministic for a
+    /// `seed` when no time limit binds; `None` when the game is over.
     fn suggest(
         state: &Self::State,
         question: &Self::Question,
         limits: SearchLimits<'_>,
         seed: u64,
+        style: Style,
     ) -> Option<Self::Suggestion>;
 
     /// The size of a state in cells (squares, track squares): what playing

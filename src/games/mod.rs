@@ -3,7 +3,9 @@
 pub mod cobi_tank_wars;
 mod game;
 pub mod grid;
+pub mod level;
 pub mod tank_battle;
 pub mod tank_war;
 
 pub use game::{Game, SearchLimits};
+pub use level::{Level, Style};

@@ -376,10 +376,43 @@ pub struct AiMoveRequest {
     /// rounds.
     #[serde(default)]
     pub limits: Option<AiLimits>,
-    /// Seeds the sampling of the enemy's orders; 0 when absent.
+    /// Seeds the sampling of the enemy's orders, and a level's choice; 0
+    /// when absent.
     #[serde(default)]
     #[schema(example = 7)]
     pub seed: Option<u64>,
+    /// Plays at a level instead of full strength: 1 (a beginner: measures
+    /// each joint order against 4 sampled enemy orders and often takes a
+    /// worse one) to 8 (full strength at 100,000 simulated rounds). A level
+    /// is a fixed recipe in halving rounds and simulations, so it plays the
+    /// same on any machine, and repeats exactly with a `seed`; `limits` can
+    /// only lower its budgets.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 8, example = 3)]
+    pub level: Option<u32>,
+    /// How many of the best joint orders `lines` lists with their values
+    /// (analysis), 1 to 16; 1 when absent. From the same search: `lines[0]`
+    /// is `orders` at full strength.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 16, example = 3)]
+    pub multipv: Option<u32>,
+}
+
+/// Joint orders with their measured value.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
+#[schema(as = CobiTankWarsAnalysisLine)]
+pub struct AnalysisLine {
+    /// One order per vehicle of the player.
+    #[schema(example = json!({"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "N", "dist": 3}}))]
+    pub orders: BTreeMap<String, OrderDto>,
+    /// Mean change of the material balance for the player over its
+    /// samples, as `value`.
+    #[schema(example = 0.5)]
+    pub value: f64,
+    /// Sampled enemy orders it was played against (the finalists of the
+    /// successive halving have the most).
+    #[schema(example = 64)]
+    pub samples: usize,
 }
 
 /// A suggested gunfire square.
@@ -417,6 +450,9 @@ pub struct AiMoveResponse {
     /// Rounds simulated.
     #[schema(example = 20000)]
     pub simulations: u64,
+    /// The best joint orders, best first: `multipv` of them. At a level,
+    /// `orders` may be others: the level's choice.
+    pub lines: Vec<AnalysisLine>,
     /// Search time, milliseconds (of the original search when `cached`).
     pub time_ms: u64,
     /// Whether the answer came from the cache.

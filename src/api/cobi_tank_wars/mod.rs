@@ -296,12 +296,8 @@ impl GameApi for CobiTankWars {
             player: request.player.into(),
             gunfire_tokens,
         };
-        Ok(AiRequest::new(
-            state,
-            question,
-            request.limits,
-            request.seed,
-        ))
+        AiRequest::new(state, question, request.limits, request.seed)
+            .styled(request.level, request.multipv)
     }
 
     fn encode_ai(_: &State, s: ai::Suggestion) -> AiMoveResponse {
@@ -323,6 +319,19 @@ impl GameApi for CobiTankWars {
             candidates: s.candidates,
             samples: s.samples,
             simulations: s.simulations,
+            lines: s
+                .lines
+                .into_iter()
+                .map(|line| AnalysisLine {
+                    orders: line
+                        .orders
+                        .into_iter()
+                        .map(|(id, order)| (id, encode_order(order)))
+                        .collect(),
+                    value: line.value,
+                    samples: line.samples,
+                })
+                .collect(),
             ..AiMoveResponse::default()
         }
     }
@@ -401,9 +410,22 @@ super::routes::game_routes! {
         /// the samples. Gunfire goes where the enemy most often stops against the
         /// chosen orders. Bounded by time, simulations (`max_nodes`) and halving
         /// rounds (`max_depth`); cached like the other AIs.
+        ///
+        /// `level` (1-8) plays like a person of that strength instead: a fixed
+        /// recipe of halving rounds and simulations, and a choice among the
+        /// measured joint orders weighted by value (level 1 measures each
+        /// against 4 samples and often takes a worse one; level 8 is full
+        /// strength at 100,000 simulated rounds); the same on any machine,
+        /// repeated exactly with a `seed`. `multipv` lists the best joint
+        /// orders with their values from the same search (analysis).
         ok: "The orders, gunfire squares and expected value",
         bad_request: "`BAD_REQUEST` (e.g. `gunfire_tokens` over 8) or `INVALID_POSITION`",
         refused: "`GAME_OVER`",
+        examples: [
+            ("full_strength", "Full strength within 20,000 simulated rounds", serde_json::json!({"state": example_state(), "player": "P1", "gunfire_tokens": 2, "limits": {"max_nodes": 20000}, "seed": 7})),
+            ("level", "Level 3 of 8, as a site's casual opponent", serde_json::json!({"state": example_state(), "player": "P1", "gunfire_tokens": 1, "level": 3, "seed": 7})),
+            ("multipv", "Analysis: the 3 best joint orders with their values", serde_json::json!({"state": example_state(), "player": "P1", "limits": {"max_nodes": 20000}, "multipv": 3, "seed": 7})),
+        ],
     },
     render: {
         /// The board as an SVG picture: vehicles in their owner's colour with id,

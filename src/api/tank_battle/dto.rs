@@ -458,10 +458,41 @@ pub struct AiMoveRequest {
     pub layout: Option<String>,
     #[serde(default)]
     pub limits: Option<AiLimits>,
-    /// Breaks ties between equally good moves; 0 when absent.
+    /// Breaks ties between equally good moves, and draws a level's choice;
+    /// 0 when absent.
     #[serde(default)]
     #[schema(example = 1)]
     pub seed: Option<u64>,
+    /// Plays at a level instead of full strength: 1 (a beginner: shallow,
+    /// often picks a worse move) to 8 (full strength at 300,000
+    /// positions). A level is a fixed recipe in plies and positions, so it
+    /// plays the same on any machine, and repeats exactly with a `seed`;
+    /// `limits` can only lower its budgets.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 8, example = 3)]
+    pub level: Option<u32>,
+    /// How many of the best moves `lines` lists with their evaluations and
+    /// principal variations (analysis), 1 to 16; 1 when absent. From the
+    /// same search: `lines[0]` is `move` at full strength.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 16, example = 3)]
+    pub multipv: Option<u32>,
+}
+
+/// One of the best moves, with its value and line.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
+#[schema(as = TankBattleAnalysisLine)]
+pub struct AnalysisLine {
+    #[serde(rename = "move")]
+    #[schema(example = "k4-k9")]
+    pub notation: String,
+    /// Centipoints for the side to move, as `evaluation`; exact at the
+    /// searched depth.
+    #[schema(example = 38)]
+    pub evaluation: i32,
+    /// The principal variation, starting with `move`.
+    #[schema(example = json!(["k4-k9", "b8-b7"]))]
+    pub pv: Vec<String>,
 }
 
 /// The AI's move and what the search saw.
@@ -486,6 +517,10 @@ pub struct AiMoveResponse {
     /// The principal variation, starting with `move`.
     #[schema(example = json!(["k4-k9", "b8-b7", "j4-j5", "a8-a7"]))]
     pub pv: Vec<String>,
+    /// The best moves, best first, with exact evaluations: `multipv` of
+    /// them (or all the position has). At a level, `move` may be another
+    /// one: the level's choice.
+    pub lines: Vec<AnalysisLine>,
     /// Time the search took, milliseconds (of the original search when
     /// `cached`).
     #[schema(example = 12)]

@@ -252,7 +252,8 @@ impl GameApi for TankBattle {
 
     fn decode_ai(request: AiMoveRequest, _: &Limits) -> Result<AiRequest<Self>, ApiError> {
         let state = decode(&request.position, request.layout.as_deref())?;
-        Ok(AiRequest::new(state, (), request.limits, request.seed))
+        AiRequest::new(state, (), request.limits, request.seed)
+            .styled(request.level, request.multipv)
     }
 
     fn canonical(state: &State) -> String {
@@ -266,6 +267,15 @@ impl GameApi for TankBattle {
             depth: result.depth,
             nodes: result.nodes,
             pv: result.pv.iter().map(Move::to_string).collect(),
+            lines: result
+                .lines
+                .iter()
+                .map(|line| AnalysisLine {
+                    notation: line.mv.to_string(),
+                    evaluation: line.evaluation,
+                    pv: line.pv.iter().map(Move::to_string).collect(),
+                })
+                .collect(),
             ..AiMoveResponse::default()
         }
     }
@@ -346,10 +356,24 @@ super::routes::game_routes! {
         /// An iterative-deepening alpha-beta search, bounded by time, depth and
         /// nodes (each capped by the server) and run off the request threads.
         /// Answers are cached: an identical request (layout, position, limits,
-        /// seed) is answered from the cache with `"cached": true`.
+        /// seed, level, multipv) is answered from the cache with `"cached":
+        /// true`.
+        ///
+        /// `level` (1-8) plays like a person of that strength instead: a fixed
+        /// recipe of depth and positions, and a choice among all moves weighted
+        /// by value (level 1 plays a move a point worse than the best two thirds
+        /// as often as the best; level 8 is full strength at 300,000
+        /// positions); the same on any machine, repeated exactly with a
+        /// `seed`. `multipv` lists the best moves with exact evaluations and
+        /// lines from the same search (analysis, a hint button).
         ok: "The AI's move",
         bad_request: "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT` or `INVALID_POSITION`",
         refused: "`GAME_OVER`: the position is finished",
+        examples: [
+            ("full_strength", "Full strength, 4 plies deep", serde_json::json!({"position": crate::games::tank_battle::INITIAL_TBN, "limits": {"max_depth": 4}, "seed": 1})),
+            ("level", "Level 3 of 8, as a site's casual opponent", serde_json::json!({"position": crate::games::tank_battle::INITIAL_TBN, "level": 3, "seed": 1})),
+            ("multipv", "Analysis: the 3 best moves with their values and lines", serde_json::json!({"position": crate::games::tank_battle::INITIAL_TBN, "limits": {"max_depth": 4}, "multipv": 3})),
+        ],
     },
     render: {
         /// The board as an SVG picture: terrain in the rules' colours (blue White

@@ -395,6 +395,16 @@ pub struct AiMoveRequest {
     #[serde(default)]
     #[schema(example = 1)]
     pub seed: Option<u64>,
+    /// Plays at a level instead of full strength: 1 (a beginner: looks
+    /// one round ahead and picks almost at random) to 8 (full strength at
+    /// 100,000 positions). A level is a fixed recipe in rounds and
+    /// positions, so it plays the same on any machine, and repeats exactly
+    /// with a `seed`; `limits` can only lower its budgets. Its `strategy`
+    /// is the level's: each pick weighted by its value against the
+    /// opponent's equilibrium strategy at the level's temperature.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 8, example = 3)]
+    pub level: Option<u32>,
 }
 
 /// One pick of a mixed strategy.
@@ -406,6 +416,11 @@ pub struct StrategyEntry {
     pub pick: String,
     #[schema(example = 0.5)]
     pub probability: f64,
+    /// The pick's value for the player (as `value`) when the opponent
+    /// answers it with its best reply, at the searched depth: how much the
+    /// pick guarantees.
+    #[schema(example = -4.0)]
+    pub worst_case: f64,
 }
 
 /// The AI's pick, drawn from its mixed strategy.
@@ -469,6 +484,6 @@ fn batch_example() -> serde_json::Value {
     ]})
 }
 
-fn default_state_json() -> serde_json::Value {
+pub(super) fn default_state_json() -> serde_json::Value {
     serde_json::to_value(TankWar::encode_state(&State::initial())).unwrap_or_default()
 }

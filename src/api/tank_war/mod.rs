@@ -300,7 +300,7 @@ impl GameApi for TankWar {
     fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         let player = request.player.into();
-        Ok(AiRequest::new(state, player, request.limits, request.seed))
+        AiRequest::new(state, player, request.limits, request.seed).styled(request.level, None)
     }
 
     fn encode_ai(state: &State, result: ai::SearchResult) -> AiMoveResponse {
@@ -309,9 +309,11 @@ impl GameApi for TankWar {
             strategy: result
                 .strategy
                 .iter()
-                .map(|&(id, probability)| StrategyEntry {
+                .zip(&result.worst_case)
+                .map(|(&(id, probability), &(_, worst_case))| StrategyEntry {
                     pick: tank_name(&state.setup, id),
                     probability,
+                    worst_case,
                 })
                 .collect(),
             value: result.value,
@@ -384,11 +386,23 @@ super::routes::game_routes! {
         /// Each round ahead is a zero-sum matrix game over both players' picks,
         /// solved for mixed strategies (exact saddle points, else regret
         /// matching+); iterative deepening within the limits. The answer is the
-        /// whole mixed strategy and a pick drawn from it with `seed`. Cached like
-        /// Tank Battle's AI.
+        /// whole mixed strategy, each pick's worst case (its value against the
+        /// opponent's best reply: an analysis), and a pick drawn from it with
+        /// `seed`. Cached like Tank Battle's AI.
+        ///
+        /// `level` (1-8) plays like a person of that strength instead: a fixed
+        /// recipe of rounds and positions, and a strategy that weighs each pick
+        /// by its value against the opponent's equilibrium at the level's
+        /// temperature (level 1 picks almost at random; level 8 is full
+        /// strength at 100,000 positions); the same on any machine, repeated
+        /// exactly with a `seed`.
         ok: "The pick, the strategy and the value",
         bad_request: "`BAD_REQUEST`, `INVALID_POSITION` or `LIMIT_EXCEEDED` (state too large)",
         refused: "`GAME_OVER`",
+        examples: [
+            ("full_strength", "Full strength, 2 rounds ahead", serde_json::json!({"state": default_state_json(), "player": "D", "limits": {"max_depth": 2}, "seed": 1})),
+            ("level", "Level 3 of 8, as a site's casual opponent", serde_json::json!({"state": default_state_json(), "player": "D", "level": 3, "seed": 1})),
+        ],
     },
     render: {
         /// The board as an SVG picture: territory shading, each tank's track, the

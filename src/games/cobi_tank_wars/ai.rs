@@ -19,9 +19,75 @@ use rand_chacha::ChaCha8Rng;
 use super::rules::{gunfire, movement, outcome, Order};
 use super::state::{Player, State, Vehicle};
 use crate::games::grid::Cell;
+use crate::games::level::{choose_by_temperature, level_rng, Level, Style};
 
 /// Bumped whenever the AI's answers change, so cached answers expire.
-pub const ENGINE_VERSION: u32 = 1;
+pub const ENGINE_VERSION: u32 = 2;
+
+/// What one level simulates and how it chooses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Recipe {
+    /// Halving rounds at most (the first measures every candidate).
+    pub rounds: u32,
+    /// Most rounds simulated.
+    pub simulations: u64,
+    /// In material points (armor, 3 a vehicle, 2 a support card): each
+    /// measured candidate is played with a weight
+    /// `exp((mean - best) / temperature)`; 0 plays the best.
+    pub temperature: f64,
+}
+
+/// Levels 1 to 8, weakest first.
+pub const RECIPES: [Recipe; 8] = [
+    Recipe {
+        rounds: 1,
+        simulations: 5_000,
+        temperature: 50.0,
+    },
+    Recipe {
+        rounds: 1,
+        simulations: 5_000,
+        temperature: 2.0,
+    },
+    Recipe {
+        rounds: 1,
+        simulations: 5_000,
+        temperature: 0.5,
+    },
+    Recipe {
+        rounds: 1,
+        simulations: 5_000,
+        temperature: 0.0,
+    },
+    Recipe {
+        rounds: 2,
+        simulations: 10_000,
+        temperature: 0.0,
+    },
+    Recipe {
+        rounds: 3,
+        simulations: 15_000,
+        temperature: 0.0,
+    },
+    Recipe {
+        rounds: 4,
+        simulations: 20_000,
+        temperature: 0.0,
+    },
+    Recipe {
+        rounds: 64,
+        simulations: 100_000,
+        temperature: 0.0,
+    },
+];
+
+/// The recipe of `level`.
+pub fn recipe(level: Level) -> Recipe {
+    RECIPES
+        .get(level.index())
+        .copied()
+        .unwrap_or(RECIPES[RECIPES.len() - 1])
+}
 
 /// The most enemy samples a candidate is measured against.
 pub const MAX_SAMPLES: usize = 64;
@@ -61,11 +127,26 @@ pub struct GunfireTarget {
     pub probability: f64,
 }
 
+/// Joint orders as an analysis reports them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrdersLine {
+    /// One order per vehicle of the player, in card order.
+    pub orders: Vec<(String, Order)>,
+    /// Mean change of the material balance over its samples.
+    pub value: f64,
+    /// Enemy samples it was measured against.
+    pub samples: usize,
+}
+
 /// The AI's answer for one player.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Suggestion {
     /// One order per vehicle of the player, in card order.
     pub orders: Vec<(String, Order)>,
+    /// The best joint orders, best first, as many as asked: the finalists
+    /// of the successive halving by mean, then the candidates dropped in
+    /// later rounds before those dropped earlier.
+    pub lines: Vec<OrdersLine>,
     /// Up to the asked number of gunfire squares, most promising first.
     pub gunfire: Vec<GunfireTarget>,
     /// Mean change of the material balance over the samples, for the
@@ -82,9 +163,9 @@ pub struct Suggestion {
     pub elapsed: Duration,
 }
 
-/// Suggests orders and gunfire squares for `player`; `None` when the game
-/// is over. With a round or simulation limit and no time limit the answer
-/// depends only on the arguments.
+/// Suggests orders and gunfire squares for `player` at full strength;
+/// `None` when the game is over. With a round or simulation limit and no
+/// time limit the answer depends only on the arguments.
 pub fn suggest(
     state: &State,
     player: Player,
@@ -92,9 +173,32 @@ pub fn suggest(
     limits: SearchLimits,
     seed: u64,
 ) -> Option<Suggestion> {
+    suggest_with(state, player, gunfire_tokens, limits, seed, Style::FULL)
+}
+
+/// Suggests orders as `style` asks: at a level, its recipe's budgets
+/// within `limits` and its choice among the measured candidates, drawn
+/// with `seed`; `style.lines` best joint orders reported.
+pub fn suggest_with(
+    state: &State,
+    player: Player,
+    gunfire_tokens: usize,
+    limits: SearchLimits,
+    seed: u64,
+    style: Style,
+) -> Option<Suggestion> {
     if outcome(state).is_some() {
         return None;
     }
+    let recipe = style.level.map(recipe);
+    let limits = match recipe {
+        Some(recipe) => SearchLimits {
+            max_rounds: limits.max_rounds.min(recipe.rounds),
+            max_simulations: limits.max_simulations.min(recipe.simulations),
+            ..limits
+        },
+        None => limits,
+    };
     let start = Instant::now();
     // Aiming the gunfire replays the chosen orders against up to
     // MAX_SAMPLES samples; those simulations are set aside first.
@@ -132,6 +236,8 @@ pub fn suggest(
 
     // Successive halving over the candidates.
     let mut alive: Vec<Tally> = (0..candidates.len()).map(Tally::new).collect();
+    // Candidates dropped by each round, best first within a round.
+    let mut dropped: Vec<Vec<Tally>> = Vec::new();
     let mut used = 0;
     let mut rounds = 0;
     'rounds: while rounds < limits.max_rounds.max(1) {
@@ -161,31 +267,57 @@ pub fn suggest(
         if used == MAX_SAMPLES || alive.len() == 1 {
             break;
         }
-        alive.truncate(alive.len().div_ceil(2));
+        dropped.push(alive.split_off(alive.len().div_ceil(2)));
     }
     // Every candidate still alive has at least the previous round's
     // samples; the best mean among them wins, the earlier candidate on ties.
-    let best = alive
+    alive.sort_by(|a, b| {
+        (b.count > 0)
+            .cmp(&(a.count > 0))
+            .then(b.mean().total_cmp(&a.mean()))
+            .then(a.candidate.cmp(&b.candidate))
+    });
+    let ranking: Vec<&Tally> = alive
         .iter()
+        .chain(dropped.iter().rev().flatten())
         .filter(|t| t.count > 0)
-        .max_by(|a, b| {
-            a.mean()
-                .total_cmp(&b.mean())
-                .then(b.candidate.cmp(&a.candidate))
-        })
-        .or_else(|| alive.first())?;
+        .collect();
+    let mut best = ranking.first().copied().or_else(|| alive.first())?;
+    if let Some(temperature) = recipe.map(|r| r.temperature).filter(|t| *t > 0.0) {
+        let means: Vec<f64> = ranking.iter().map(|t| t.mean()).collect();
+        if let Some(chosen) = choose_by_temperature(&means, temperature, &mut level_rng(seed))
+            .and_then(|i| ranking.get(i))
+        {
+            best = chosen;
+        }
+    }
     let chosen = candidates.get(best.candidate)?;
+    let name = |orders: &[Order]| -> Vec<(String, Order)> {
+        search
+            .own
+            .iter()
+            .zip(orders)
+            .map(|(v, o)| (v.id.clone(), *o))
+            .collect()
+    };
+    let lines = ranking
+        .iter()
+        .take(style.lines.max(1))
+        .filter_map(|t| {
+            Some(OrdersLine {
+                orders: name(candidates.get(t.candidate)?),
+                value: t.mean(),
+                samples: t.count,
+            })
+        })
+        .collect();
     let aim_count = used
         .max(FIRST_SAMPLES)
         .min(usize::try_from(aim_reserve).unwrap_or(0));
     let aim_samples = samples.get(..aim_count).unwrap_or_default();
     Some(Suggestion {
-        orders: search
-            .own
-            .iter()
-            .zip(chosen)
-            .map(|(v, o)| (v.id.clone(), *o))
-            .collect(),
+        orders: name(chosen),
+        lines,
         gunfire: search.aim(chosen, aim_samples, gunfire_tokens),
         value: best.mean(),
         candidates: candidates.len(),

@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::rules::{check_orders, legal_orders, outcome, resolve, Event, LegalOrder, Order};
 use super::{ai, OrderData, OrderError, Player, State};
-use crate::games::{Game, SearchLimits};
+use crate::games::{Game, SearchLimits, Style};
 
 /// One round: each player's orders by vehicle id (P1's first) and the
 /// seed of the supply drop.
@@ -172,6 +172,7 @@ impl Game for CobiTankWars {
         question: &Question,
         limits: SearchLimits,
         seed: u64,
+        style: Style,
     ) -> Option<ai::Suggestion> {
         let limits = ai::SearchLimits {
             max_time: limits.max_time,
@@ -179,12 +180,13 @@ impl Game for CobiTankWars {
             max_simulations: limits.max_nodes,
             stop: limits.stop,
         };
-        ai::suggest(
+        ai::suggest_with(
             state,
             question.player,
             question.gunfire_tokens,
             limits,
             seed,
+            style,
         )
     }
 

@@ -3,7 +3,7 @@
 
 use super::ai;
 use super::{IllegalMove, Layout, Move, MoveText, Outcome, Position, Score, Side};
-use crate::games::{Game, SearchLimits};
+use crate::games::{Game, SearchLimits, Style};
 
 /// A position together with the layout it was checked against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,8 +76,14 @@ impl Game for TankBattle {
         Ok(mv)
     }
 
-    fn suggest(state: &State, _: &(), limits: SearchLimits, seed: u64) -> Option<ai::SearchResult> {
-        ai::search(&state.position, &state.layout, limits, seed)
+    fn suggest(
+        state: &State,
+        _: &(),
+        limits: SearchLimits,
+        seed: u64,
+        style: Style,
+    ) -> Option<ai::SearchResult> {
+        ai::search_with(&state.position, &state.layout, limits, seed, style)
     }
 
     fn size(_: &State) -> usize {

@@ -9,7 +9,7 @@ use super::rules::{
 };
 use super::state::{Player, Position, Setup};
 use super::{ai, default_state};
-use crate::games::{Game, SearchLimits};
+use crate::games::{Game, SearchLimits, Style};
 
 /// A whole state: what never changes and what rounds change.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,8 +144,9 @@ impl Game for TankWar {
         player: &Player,
         limits: SearchLimits,
         seed: u64,
+        style: Style,
     ) -> Option<ai::SearchResult> {
-        ai::search(&state.setup, &state.position, *player, limits, seed)
+        ai::search_with(&state.setup, &state.position, *player, limits, seed, style)
     }
 
     fn size(state: &State) -> usize {

@@ -3,17 +3,18 @@
 //! stops on time or node limits.
 
 mod eval;
+pub mod levels;
 mod search;
 mod tt;
 mod zobrist;
 
 pub use eval::{Evaluator, POINT};
-pub use search::{search, SearchLimits, SearchResult, WIN};
+pub use search::{search, search_with, Line, SearchLimits, SearchResult, WIN};
 pub use zobrist::hash;
 
 /// Bumped whenever the search or evaluation changes what it answers; part
 /// of every cache key.
-pub const ENGINE_VERSION: u32 = 3;
+pub const ENGINE_VERSION: u32 = 4;
 
 #[cfg(test)]
 mod tests;

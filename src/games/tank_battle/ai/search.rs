@@ -11,8 +11,10 @@ use rand_chacha::ChaCha8Rng;
 
 use super::super::{Layout, Move, Position, Role, Square};
 use super::eval::{Evaluator, POINT};
+use super::levels::recipe;
 use super::tt::{Bound, Table};
 use super::zobrist;
+use crate::games::level::{choose_by_temperature, level_rng, Style};
 
 /// A score beyond any evaluation: a won game, less the plies to reach it.
 pub const WIN: i32 = 1_000_000;
@@ -33,9 +35,22 @@ const CLOCK_INTERVAL: u64 = 1024;
 /// function of position, limits and seed.
 pub use crate::games::SearchLimits;
 
+/// One of the best moves, as an analysis reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub mv: Move,
+    /// Centipoints from the mover's point of view, as
+    /// [`SearchResult::evaluation`].
+    pub evaluation: i32,
+    /// The principal variation, starting with `mv`.
+    pub pv: Vec<Move>,
+}
+
 /// The answer of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
+    /// The move to play: the best one at full strength, a level's choice
+    /// among the best otherwise.
     pub best: Move,
     /// Centipoints from the mover's point of view; beyond
     /// `WIN - 1000` in size, a forced win (or loss) was found.
@@ -45,21 +60,71 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The principal variation, starting with `best`.
     pub pv: Vec<Move>,
+    /// The best moves with their exact values, best first: as many as the
+    /// style asked for (or the position has).
+    pub lines: Vec<Line>,
     pub elapsed: Duration,
 }
 
-/// Searches `pos` for the side to move. `None` when the game is over.
+/// A root move and what the last iteration found for it.
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    /// Exact when `exact`, else an upper bound.
+    score: i32,
+    exact: bool,
+    pv: Vec<Move>,
+}
+
+/// Searches `pos` for the side to move at full strength. `None` when the
+/// game is over.
 pub fn search(
     pos: &Position,
     layout: &Layout,
     limits: SearchLimits,
     seed: u64,
 ) -> Option<SearchResult> {
+    search_with(pos, layout, limits, seed, Style::FULL)
+}
+
+/// Searches `pos` for the side to move as `style` asks: at a level (its
+/// recipe's budgets within `limits`, and its choice among the best moves
+/// drawn with `seed`), reporting `style.lines` best moves. `None` when the
+/// game is over.
+pub fn search_with(
+    pos: &Position,
+    layout: &Layout,
+    limits: SearchLimits,
+    seed: u64,
+    style: Style,
+) -> Option<SearchResult> {
     let start = Instant::now();
-    let mut root_moves = pos.legal_moves(layout);
-    if root_moves.is_empty() {
+    let moves = pos.legal_moves(layout);
+    if moves.is_empty() {
         return None;
     }
+    let recipe = style.level.map(recipe);
+    let limits = match recipe {
+        Some(recipe) => SearchLimits {
+            max_depth: limits.max_depth.min(recipe.depth),
+            max_nodes: limits.max_nodes.min(recipe.nodes),
+            ..limits
+        },
+        None => limits,
+    };
+    // A level that chooses among moves needs every move's exact value.
+    let temperature = recipe.map_or(0, |r| r.temperature);
+    let wanted = style.lines.max(1);
+    let lines = if temperature > 0 { moves.len() } else { wanted };
+    let mut root_moves: Vec<RootMove> = moves
+        .into_iter()
+        .map(|mv| RootMove {
+            mv,
+            score: -INFINITY,
+            exact: false,
+            pv: Vec::new(),
+        })
+        .collect();
     // The seed breaks ties: equal moves are searched in a seeded order and
     // the first best one is kept.
     root_moves.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
@@ -76,15 +141,17 @@ pub fn search(
         stopped: false,
     };
     let mut best = SearchResult {
-        best: root_moves.first().copied()?,
+        best: root_moves.first().map(|r| r.mv)?,
         evaluation: 0,
         depth: 0,
         nodes: 0,
         pv: Vec::new(),
+        lines: Vec::new(),
         elapsed: Duration::ZERO,
     };
+    let mut finished: Vec<RootMove> = Vec::new();
     for depth in 1..=limits.max_depth.min(MAX_PLY as u32 - 1) {
-        let score = searcher.root(pos, &mut root_moves, depth);
+        let score = searcher.root(pos, &mut root_moves, depth, lines);
         if searcher.stopped {
             break;
         }
@@ -95,6 +162,7 @@ pub fn search(
         best.evaluation = score;
         best.depth = depth;
         best.pv = pv;
+        finished = best_lines(&root_moves, lines);
         // A forced result is not going to change with more depth.
         if score.abs() > WIN - MAX_PLY as i32 {
             break;
@@ -110,9 +178,51 @@ pub fn search(
     if best.pv.is_empty() {
         best.pv.push(best.best);
     }
+    if finished.is_empty() {
+        // Not even depth 1 finished: the one move known, unvalued.
+        finished.push(RootMove {
+            mv: best.best,
+            score: best.evaluation,
+            exact: true,
+            pv: best.pv.clone(),
+        });
+    }
+    if temperature > 0 {
+        let values: Vec<f64> = finished.iter().map(|r| f64::from(r.score)).collect();
+        let chosen = choose_by_temperature(&values, f64::from(temperature), &mut level_rng(seed))
+            .and_then(|i| finished.get(i));
+        if let Some(chosen) = chosen {
+            best.best = chosen.mv;
+            best.evaluation = chosen.score;
+            best.pv = chosen.pv.clone();
+        }
+    }
+    best.lines = finished
+        .into_iter()
+        .take(wanted)
+        .map(|r| Line {
+            mv: r.mv,
+            evaluation: r.score,
+            pv: r.pv,
+        })
+        .collect();
     best.nodes = searcher.nodes;
     best.elapsed = start.elapsed();
     Some(best)
+}
+
+/// The `n` best root moves of a finished iteration, best first, each with
+/// its line (only exact values: the rest are bounds).
+fn best_lines(moves: &[RootMove], n: usize) -> Vec<RootMove> {
+    let mut exact: Vec<RootMove> = moves.iter().filter(|r| r.exact).cloned().collect();
+    exact.sort_by_key(|r| std::cmp::Reverse(r.score));
+    exact.truncate(n);
+    for line in &mut exact {
+        if line.pv.is_empty() {
+            line.pv.push(line.mv);
+        }
+    }
+    exact
 }
 
 /// Slots for the transposition table: about one per node the limits let
@@ -170,17 +280,35 @@ impl Searcher<'_> {
         }
     }
 
-    fn root(&mut self, pos: &Position, moves: &mut [Move], depth: u32) -> i32 {
-        // The previous iteration's best move first, the rest by ordering
-        // score; the sort is stable, so the seeded order breaks ties.
-        let previous = self.pv.first().and_then(|pv| pv.first()).copied();
-        moves.sort_by_key(|mv| std::cmp::Reverse(self.order_score(pos, *mv, previous, 0)));
-        let (mut alpha, beta) = (-INFINITY, INFINITY);
+    /// One iteration over the root moves. The first `lines` of them get
+    /// exact values (the search window at the root opens at the
+    /// `lines`-th best value found so far); the rest only bounds. With one
+    /// line this is plain principal-variation search.
+    fn root(&mut self, pos: &Position, moves: &mut [RootMove], depth: u32, lines: usize) -> i32 {
+        if lines > 1 && depth > 1 {
+            // The previous iteration's values order the moves.
+            moves.sort_by_key(|r| std::cmp::Reverse(r.score));
+        } else {
+            // The previous iteration's best move first, the rest by
+            // ordering score; the sort is stable, so the seeded order
+            // breaks ties.
+            let previous = self.pv.first().and_then(|pv| pv.first()).copied();
+            moves.sort_by_key(|r| std::cmp::Reverse(self.order_score(pos, r.mv, previous, 0)));
+        }
+        let beta = INFINITY;
         let mut best_score = -INFINITY;
-        for (i, &mv) in moves.iter().enumerate() {
+        let mut best_pv: Vec<Move> = Vec::new();
+        // The exact values found so far, best first (at most `lines`).
+        let mut top: Vec<i32> = Vec::with_capacity(lines.min(64));
+        for root in moves.iter_mut() {
+            let alpha = if top.len() < lines {
+                -INFINITY
+            } else {
+                top.last().copied().unwrap_or(-INFINITY)
+            };
             let mut child = *pos;
-            child.play_unchecked(mv);
-            let score = if i == 0 {
+            child.play_unchecked(root.mv);
+            let score = if alpha == -INFINITY {
                 -self.negamax(&child, depth - 1, -beta, -alpha, 1)
             } else {
                 let probe = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1);
@@ -193,11 +321,24 @@ impl Searcher<'_> {
             if self.stopped {
                 return best_score;
             }
+            root.score = score;
+            root.exact = score > alpha;
+            root.pv.clear();
+            root.pv.push(root.mv);
+            if root.exact {
+                root.pv
+                    .extend(self.pv.get(1).map(Vec::as_slice).unwrap_or_default());
+                let at = top.partition_point(|&s| s >= score);
+                top.insert(at, score);
+                top.truncate(lines);
+            }
             if score > best_score {
                 best_score = score;
-                self.set_pv(0, mv);
+                best_pv.clone_from(&root.pv);
             }
-            alpha = alpha.max(score);
+        }
+        if let Some(line) = self.pv.get_mut(0) {
+            *line = best_pv;
         }
         best_score
     }

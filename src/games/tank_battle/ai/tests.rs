@@ -6,7 +6,8 @@ use std::time::Duration;
 use proptest::prelude::*;
 
 use super::super::{parse_position, Layout, MoveText, Position};
-use super::{search, SearchLimits, WIN};
+use super::{search, search_with, SearchLimits, WIN};
+use crate::games::{Level, Style};
 
 fn depth_limited(depth: u32) -> SearchLimits<'static> {
     SearchLimits {
@@ -138,5 +139,49 @@ proptest! {
                 }
             }
         }
+    }
+
+    /// Analysis is the same search: its first line is the move and value
+    /// of a single-line search, its lines are legal, exact and sorted.
+    #[test]
+    fn analysis_starts_with_the_best_move(pos in random_position(), seed in any::<u64>(), depth in 1u32..4, lines in 2usize..6) {
+        let layout = Layout::STANDARD;
+        let single = search(&pos, &layout, depth_limited(depth), seed);
+        let style = Style { level: None, lines };
+        let analysis = search_with(&pos, &layout, depth_limited(depth), seed, style);
+        match (single, analysis) {
+            (None, None) => prop_assert!(pos.is_finished(&layout)),
+            (Some(single), Some(analysis)) => {
+                prop_assert_eq!(analysis.best, single.best);
+                prop_assert_eq!(analysis.evaluation, single.evaluation);
+                let count = pos.legal_moves(&layout).len().min(lines);
+                prop_assert_eq!(analysis.lines.len(), count);
+                prop_assert_eq!(analysis.lines.first().map(|l| l.mv), Some(single.best));
+                prop_assert!(analysis.lines.windows(2).all(|w| w[0].evaluation >= w[1].evaluation));
+                for line in &analysis.lines {
+                    prop_assert_eq!(line.pv.first(), Some(&line.mv));
+                    let text = MoveText { from: line.mv.from, to: line.mv.to };
+                    prop_assert!(pos.validate(&layout, text).is_ok());
+                }
+            }
+            (single, analysis) => prop_assert!(false, "{single:?} vs {analysis:?}"),
+        }
+    }
+
+    /// A level is a function of position and seed, within its recipe.
+    #[test]
+    fn a_level_repeats_with_its_seed(pos in random_position(), seed in any::<u64>(), level in 1u8..=6) {
+        let layout = Layout::STANDARD;
+        let unbounded = depth_limited(64);
+        let Some(level) = Level::new(level) else { return Ok(()) };
+        let a = search_with(&pos, &layout, unbounded, seed, Style::at(level));
+        let b = search_with(&pos, &layout, unbounded, seed, Style::at(level));
+        let strip = |r: Option<super::SearchResult>| r.map(|r| (r.best, r.evaluation, r.depth, r.nodes, r.pv));
+        let recipe = super::levels::recipe(level);
+        if let Some(result) = &a {
+            prop_assert!(result.nodes <= recipe.nodes + 1);
+            prop_assert!(result.depth <= recipe.depth);
+        }
+        prop_assert_eq!(strip(a), strip(b));
     }
 }

@@ -14,10 +14,77 @@ use rand_chacha::ChaCha8Rng;
 
 use super::rules::{outcome, pickable, play_round, surviving, territory};
 use super::state::{Player, Position, Setup};
+use crate::games::level::{level_rng, Level, Style};
 pub use matrix::{solve, Solution};
 
 /// Bumped whenever the search changes what it answers; part of cache keys.
-pub const ENGINE_VERSION: u32 = 1;
+pub const ENGINE_VERSION: u32 = 2;
+
+/// What one level searches and how it plays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Recipe {
+    /// Rounds looked ahead at most.
+    pub depth: u32,
+    /// Most positions evaluated.
+    pub nodes: u64,
+    /// In value units (a tank 100, a square 4): each pick is played with a
+    /// weight `exp((v - best) / temperature)`, `v` its value against the
+    /// opponent's equilibrium strategy (a quantal response); 0 plays the
+    /// equilibrium.
+    pub temperature: f64,
+}
+
+/// Levels 1 to 8, weakest first.
+pub const RECIPES: [Recipe; 8] = [
+    Recipe {
+        depth: 1,
+        nodes: 20_000,
+        temperature: 400.0,
+    },
+    Recipe {
+        depth: 1,
+        nodes: 20_000,
+        temperature: 120.0,
+    },
+    Recipe {
+        depth: 1,
+        nodes: 20_000,
+        temperature: 40.0,
+    },
+    Recipe {
+        depth: 1,
+        nodes: 20_000,
+        temperature: 12.0,
+    },
+    Recipe {
+        depth: 2,
+        nodes: 20_000,
+        temperature: 4.0,
+    },
+    Recipe {
+        depth: 2,
+        nodes: 20_000,
+        temperature: 0.0,
+    },
+    Recipe {
+        depth: 3,
+        nodes: 20_000,
+        temperature: 0.0,
+    },
+    Recipe {
+        depth: 64,
+        nodes: 100_000,
+        temperature: 0.0,
+    },
+];
+
+/// The recipe of `level`.
+pub fn recipe(level: Level) -> Recipe {
+    RECIPES
+        .get(level.index())
+        .copied()
+        .unwrap_or(RECIPES[RECIPES.len() - 1])
+}
 
 /// Value of a won game (U's point of view), before the margin.
 pub const WIN: f64 = 10_000.0;
@@ -42,8 +109,13 @@ pub use crate::games::SearchLimits;
 pub struct SearchResult {
     /// The sampled pick (a tank id of the setup).
     pub pick: usize,
-    /// The mixed strategy: (tank id, probability), probabilities summing to 1.
+    /// The mixed strategy played: (tank id, probability), probabilities
+    /// summing to 1, sorted by tank name. At full strength the
+    /// equilibrium's; at a level, the level's softened one.
     pub strategy: Vec<(usize, f64)>,
+    /// Each pickable tank (same order) with its value for the player when
+    /// the opponent answers it with its best reply, at the searched depth.
+    pub worst_case: Vec<(usize, f64)>,
     /// The game's value for the player: tanks are worth 100, squares 4, a
     /// won game 10000 plus the margin.
     pub value: f64,
@@ -53,7 +125,8 @@ pub struct SearchResult {
     pub elapsed: Duration,
 }
 
-/// Searches for `player`'s pick. `None` when the game is over.
+/// Searches for `player`'s pick at full strength. `None` when the game is
+/// over.
 pub fn search(
     setup: &Setup,
     pos: &Position,
@@ -61,7 +134,30 @@ pub fn search(
     limits: SearchLimits,
     seed: u64,
 ) -> Option<SearchResult> {
+    search_with(setup, pos, player, limits, seed, Style::FULL)
+}
+
+/// Searches for `player`'s pick as `style` asks: at a level, its recipe's
+/// budgets within `limits` and its softened strategy. `None` when the game
+/// is over.
+pub fn search_with(
+    setup: &Setup,
+    pos: &Position,
+    player: Player,
+    limits: SearchLimits,
+    seed: u64,
+    style: Style,
+) -> Option<SearchResult> {
     let start = Instant::now();
+    let recipe = style.level.map(recipe);
+    let limits = match recipe {
+        Some(recipe) => SearchLimits {
+            max_depth: limits.max_depth.min(recipe.depth),
+            max_nodes: limits.max_nodes.min(recipe.nodes),
+            ..limits
+        },
+        None => limits,
+    };
     let mut picks = [
         pickable(setup, pos, Player::U),
         pickable(setup, pos, Player::D),
@@ -82,14 +178,14 @@ pub fn search(
         deadline: limits.max_time.map(|t| start + t),
         stopped: false,
     };
-    let mut best: Option<(Solution, u32)> = None;
+    let mut best: Option<(Solution, Vec<f64>, u32)> = None;
     for depth in 1..=limits.max_depth.max(1) {
-        let solution = searcher.root(pos, &picks, depth);
+        let (solution, matrix) = searcher.root(pos, &picks, depth);
         if searcher.stopped {
             break;
         }
         let decided = solution.value.abs() >= WIN;
-        best = Some((solution, depth));
+        best = Some((solution, matrix, depth));
         if decided {
             break;
         }
@@ -100,33 +196,79 @@ pub fn search(
         }
     }
     // Not even depth 1 finished: play the uniform strategy.
-    let (solution, depth) = best.unwrap_or_else(|| {
-        let n = [picks[0].len(), picks[1].len()];
+    let n = [picks[0].len(), picks[1].len()];
+    let (solution, matrix, depth) = best.unwrap_or_else(|| {
         (
             Solution {
                 rows: vec![1.0 / n[0] as f64; n[0]],
                 cols: vec![1.0 / n[1] as f64; n[1]],
                 value: 0.0,
             },
+            vec![0.0; n[0] * n[1]],
             0,
         )
     });
-    let (own, probabilities, value) = match player {
-        Player::U => (&picks[0], solution.rows, solution.value),
-        Player::D => (&picks[1], solution.cols, -solution.value),
+    // The player's payoffs, its picks by rows: U's view for U, the
+    // negated transpose for D.
+    let own_payoff = |i: usize, j: usize| match player {
+        Player::U => matrix.get(i * n[1] + j).copied().unwrap_or(0.0),
+        Player::D => -matrix.get(j * n[1] + i).copied().unwrap_or(0.0),
     };
+    let (own, mut probabilities, opponent, value) = match player {
+        Player::U => (&picks[0], solution.rows, solution.cols, solution.value),
+        Player::D => (&picks[1], solution.cols, solution.rows, -solution.value),
+    };
+    let worst: Vec<f64> = (0..own.len())
+        .map(|i| {
+            (0..opponent.len())
+                .map(|j| own_payoff(i, j))
+                .fold(f64::INFINITY, f64::min)
+                + 0.0
+        })
+        .collect();
+    if let Some(temperature) = recipe.map(|r| r.temperature).filter(|t| *t > 0.0) {
+        let against: Vec<f64> = (0..own.len())
+            .map(|i| {
+                (0..opponent.len())
+                    .map(|j| opponent.get(j).copied().unwrap_or(0.0) * own_payoff(i, j))
+                    .sum()
+            })
+            .collect();
+        probabilities = quantal_response(&against, temperature);
+    }
     let mut strategy: Vec<(usize, f64)> = own.iter().copied().zip(probabilities).collect();
-    let pick = sample(&strategy, &mut rng)?;
-    strategy.sort_by_key(|&(id, _)| setup.tanks.get(id).map(|t| t.name.clone()));
+    let mut worst_case: Vec<(usize, f64)> = own.iter().copied().zip(worst).collect();
+    let pick = match style.level {
+        Some(_) => sample(&strategy, &mut level_rng(seed))?,
+        None => sample(&strategy, &mut rng)?,
+    };
+    let by_name = |&(id, _): &(usize, f64)| setup.tanks.get(id).map(|t| t.name.clone());
+    strategy.sort_by_key(by_name);
+    worst_case.sort_by_key(by_name);
     Some(SearchResult {
         pick,
         strategy,
+        worst_case,
         // No negative zero.
         value: value + 0.0,
         depth,
         nodes: searcher.nodes,
         elapsed: start.elapsed(),
     })
+}
+
+/// Probabilities `exp((v - best) / temperature)`, normalised.
+fn quantal_response(values: &[f64], temperature: f64) -> Vec<f64> {
+    let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = values
+        .iter()
+        .map(|v| ((v - best) / temperature).exp())
+        .collect();
+    let total: f64 = weights.iter().sum();
+    weights
+        .iter()
+        .map(|w| w / total.max(f64::MIN_POSITIVE))
+        .collect()
 }
 
 fn sample(strategy: &[(usize, f64)], rng: &mut ChaCha8Rng) -> Option<usize> {
@@ -163,11 +305,19 @@ impl Searcher<'_> {
         self.stopped
     }
 
-    /// The matrix game at the root, solved.
-    fn root(&mut self, pos: &Position, picks: &[Vec<usize>; 2], depth: u32) -> Solution {
+    /// The matrix game at the root, solved, and its payoffs.
+    fn root(
+        &mut self,
+        pos: &Position,
+        picks: &[Vec<usize>; 2],
+        depth: u32,
+    ) -> (Solution, Vec<f64>) {
         let m = self.matrix(pos, picks, depth);
         let (rows, cols) = (picks[0].len(), picks[1].len());
-        solve(&m, rows, cols, iterations(ROOT_ITERATIONS, rows, cols))
+        (
+            solve(&m, rows, cols, iterations(ROOT_ITERATIONS, rows, cols)),
+            m,
+        )
     }
 
     /// Payoffs (U's view) of every pair of picks, looking `depth` rounds on.
