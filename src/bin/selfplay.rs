@@ -10,6 +10,9 @@
 //! `--max-plies` is adjudicated by the current score; Tank War games always
 //! end (tracks are finite).
 
+#[path = "shared/baselines.rs"]
+mod baselines;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -124,22 +127,7 @@ fn baseline_move(
     let moves = pos.legal_moves(layout);
     match opponent {
         Opponent::Random | Opponent::Destroyer => moves.choose(rng).copied(),
-        Opponent::Greedy => {
-            let us = pos.turn();
-            let value = |mv: &Move| {
-                let mut child = *pos;
-                child.play_unchecked(*mv);
-                let score = child.score(layout);
-                score.side(us).total() as i64 - score.side(!us).total() as i64
-            };
-            let best = moves.iter().map(value).max()?;
-            let top: Vec<Move> = moves
-                .iter()
-                .filter(|mv| value(mv) == best)
-                .copied()
-                .collect();
-            top.choose(rng).copied()
-        }
+        Opponent::Greedy => baselines::greedy(pos, layout, rng),
     }
 }
 
@@ -174,32 +162,7 @@ fn play_tank_war(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
                     )
                     .map(|r| r.pick)
             } else if args.opponent == Opponent::Destroyer {
-                // Enemy tanks destroyed by each pick, summed over the
-                // opponent's picks.
-                let theirs = war::pickable(&setup, &pos, player.other());
-                let kills = |mine: usize| -> usize {
-                    theirs
-                        .iter()
-                        .map(|&other| {
-                            let mut next = pos.clone();
-                            let pair = if player == Player::U {
-                                [mine, other]
-                            } else {
-                                [other, mine]
-                            };
-                            war::play_round(&setup, &mut next, pair, [0, 0]);
-                            war::surviving(&setup, &pos, player.other())
-                                - war::surviving(&setup, &next, player.other())
-                        })
-                        .sum()
-                };
-                let best = choices.iter().map(|&c| kills(c)).max();
-                let top: Vec<usize> = choices
-                    .iter()
-                    .copied()
-                    .filter(|&c| Some(kills(c)) == best)
-                    .collect();
-                top.choose(&mut rng).copied()
+                baselines::destroyer(&setup, &pos, player, &mut rng)
             } else {
                 choices.choose(&mut rng).copied()
             };
