@@ -4,6 +4,7 @@
 //! limits; the answer is the last finished depth's strategy, sampled with a
 //! seeded generator.
 
+pub mod exploit;
 mod matrix;
 
 use std::time::{Duration, Instant};
