@@ -11,6 +11,8 @@ mod hygiene;
 pub use hygiene::ConnectionState;
 pub mod json;
 pub mod meta;
+#[cfg(test)]
+mod nim;
 pub mod notation;
 pub mod problem;
 mod routes;

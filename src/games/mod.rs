@@ -4,6 +4,8 @@ pub mod cobi_tank_wars;
 mod game;
 pub mod grid;
 pub mod level;
+#[cfg(test)]
+pub mod nim;
 pub mod tank_battle;
 pub mod tank_war;
 

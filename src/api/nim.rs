@@ -1,0 +1,445 @@
+//! `/v1/nim`: the HTTP face of the proof game (tests only), written by
+//! following docs/ARCHITECTURE.md's "Adding a game": its DTOs, its codec
+//! (`impl GameApi`, `impl JsonState`) and one `game_routes!` call. Every
+//! flow (batch, caching, replay, render, limits, errors) is the generic
+//! one; nothing here is copied from another game.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use utoipa::{IntoParams, ToSchema};
+
+use super::ai::AiLimits;
+use super::batch as batching;
+use super::game::{AiRequest, GameApi, JsonState};
+use super::problem::ApiError;
+use crate::error::Refusal;
+use crate::games::nim::{IllegalTake, Nim, Player, State};
+use crate::games::Game;
+use crate::limits::Limits;
+
+// --------------------------------------------------------------- DTOs ---
+
+/// A player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = NimPlayer)]
+pub enum PlayerName {
+    First,
+    Second,
+}
+
+/// The pile and whose turn it is.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = NimState)]
+pub struct StateDto {
+    #[schema(example = 10)]
+    pub pile: u32,
+    pub turn: PlayerName,
+}
+
+pub type InitialResponse = StateDto;
+pub type ReplayStep = u32;
+pub type ReplayState = StateDto;
+
+/// A state.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = NimStateRequest)]
+pub struct LegalMovesRequest {
+    pub state: StateDto,
+}
+pub type ScoreRequest = LegalMovesRequest;
+
+/// How many may be taken.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = NimLegalMovesResponse)]
+pub struct LegalMovesResponse {
+    pub takes: Vec<u32>,
+}
+
+/// A take to check or play.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = NimTakeRequest)]
+pub struct ValidateRequest {
+    pub state: StateDto,
+    pub take: u32,
+}
+pub type ApplyRequest = ValidateRequest;
+
+/// Whether the take is legal, and if not why.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = NimValidateResponse)]
+pub struct ValidateResponse {
+    pub legal: bool,
+    pub reason: Option<String>,
+}
+
+/// The state after the take.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = NimApplyResponse)]
+pub struct ApplyResponse {
+    pub state: StateDto,
+    pub taken: u32,
+    pub winner: Option<PlayerName>,
+}
+
+/// How the game stands.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = NimScoreResponse)]
+pub struct ScoreResponse {
+    pub pile: u32,
+    pub winner: Option<PlayerName>,
+}
+
+/// Takes in a row from a start.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = NimReplayRequest)]
+pub struct ReplayRequest {
+    #[serde(default)]
+    pub start: Option<StateDto>,
+    pub rounds: Vec<u32>,
+}
+
+/// The states a game passed through.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = NimReplayResponse)]
+pub struct ReplayResponse {
+    pub states: Vec<StateDto>,
+    #[serde(rename = "final")]
+    pub final_state: ScoreResponse,
+}
+super::game::replay_answer!(ReplayResponse, states);
+
+/// A state to find a take for.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = NimAiMoveRequest)]
+pub struct AiMoveRequest {
+    pub state: StateDto,
+    #[serde(default)]
+    pub limits: Option<AiLimits>,
+    #[serde(default)]
+    pub seed: Option<u64>,
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 8)]
+    pub level: Option<u32>,
+}
+
+/// The AI's take.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
+#[schema(as = NimAiMoveResponse)]
+pub struct AiMoveResponse {
+    pub take: u64,
+    pub time_ms: u64,
+    pub cached: bool,
+}
+super::ai::ai_answer!(AiMoveResponse, work = take);
+
+/// Query of `render.svg`.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct RenderQuery {
+    /// The state as JSON.
+    #[param(value_type = Option<StateDto>)]
+    pub state: Option<String>,
+}
+
+batching::batch_request! {
+    /// Nim requests to run in one round trip.
+    #[schema(as = NimBatchRequest)]
+    BatchRequest, game = Nim, example = json!({"requests": []})
+}
+
+// -------------------------------------------------------------- codec ---
+
+impl From<Player> for PlayerName {
+    fn from(p: Player) -> PlayerName {
+        match p {
+            Player::First => PlayerName::First,
+            Player::Second => PlayerName::Second,
+        }
+    }
+}
+
+impl From<PlayerName> for Player {
+    fn from(p: PlayerName) -> Player {
+        match p {
+            PlayerName::First => Player::First,
+            PlayerName::Second => Player::Second,
+        }
+    }
+}
+
+impl JsonState for Nim {
+    type StateDto = StateDto;
+
+    fn encode_state(state: &State) -> StateDto {
+        StateDto {
+            pile: state.pile,
+            turn: state.turn.into(),
+        }
+    }
+
+    fn decode_state(dto: &StateDto, field: &str, _: &Limits) -> Result<State, ApiError> {
+        if dto.pile > 1000 {
+            return Err(ApiError::invalid_position(
+                "a pile holds at most 1000",
+                field,
+            ));
+        }
+        Ok(State {
+            pile: dto.pile,
+            turn: dto.turn.into(),
+        })
+    }
+
+    fn draw(state: &State) -> String {
+        format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"><text>{}</text></svg>",
+            state.pile
+        )
+    }
+}
+
+impl GameApi for Nim {
+    super::routes::dto_types!(json_state);
+
+    fn run_legal_moves(
+        request: LegalMovesRequest,
+        limits: &Limits,
+    ) -> Result<LegalMovesResponse, ApiError> {
+        let state = Self::decode_state(&request.state, "state", limits)?;
+        Ok(LegalMovesResponse {
+            takes: Nim::legal_moves(&state),
+        })
+    }
+
+    fn run_validate(
+        request: ValidateRequest,
+        limits: &Limits,
+    ) -> Result<ValidateResponse, ApiError> {
+        let state = Self::decode_state(&request.state, "state", limits)?;
+        let checked = Nim::check(&state, &request.take);
+        Ok(ValidateResponse {
+            legal: checked.is_ok(),
+            reason: checked.err().map(|e| e.code().to_owned()),
+        })
+    }
+
+    fn decode_apply(request: ApplyRequest, limits: &Limits) -> Result<(State, u32), ApiError> {
+        Ok((
+            Self::decode_state(&request.state, "state", limits)?,
+            request.take,
+        ))
+    }
+
+    fn encode_apply(after: &State, taken: u32) -> ApplyResponse {
+        ApplyResponse {
+            state: Self::encode_state(after),
+            taken,
+            winner: Nim::outcome(after).map(Into::into),
+        }
+    }
+
+    fn encode_score(state: &State) -> ScoreResponse {
+        ScoreResponse {
+            pile: Nim::score(state),
+            winner: Nim::outcome(state).map(Into::into),
+        }
+    }
+
+    fn replay_step(_: &mut State, take: u32, _: usize, _: &Limits) -> Result<u32, ApiError> {
+        Ok(take)
+    }
+
+    fn refusal(illegal: IllegalTake, ply: Option<usize>) -> Refusal {
+        Refusal::new(illegal.code(), "Illegal take", illegal.to_string(), "take").at_ply(ply)
+    }
+
+    fn game_over(_: &()) -> Refusal {
+        Self::refusal(IllegalTake::GameOver, None)
+    }
+
+    fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {
+        let state = Self::decode_state(&request.state, "state", limits)?;
+        AiRequest::new(state, (), request.limits, request.seed).styled(request.level, None)
+    }
+
+    fn encode_ai(_: &State, take: u32) -> AiMoveResponse {
+        AiMoveResponse {
+            take: u64::from(take),
+            ..AiMoveResponse::default()
+        }
+    }
+}
+
+// ------------------------------------------------------------- routes ---
+
+super::routes::game_routes! {
+    game: Nim,
+    operation_prefix: "nim",
+    initial: {
+        /// A pile of 10, the first player to take.
+        ok: "The start",
+    },
+    legal_moves: {
+        /// How many the player to move may take.
+        ok: "The takes",
+        bad_request: "`BAD_REQUEST` or `INVALID_POSITION`",
+    },
+    validate: {
+        /// Whether a take is legal.
+        ok: "Legal, or why not",
+        bad_request: "`BAD_REQUEST` or `INVALID_POSITION`",
+    },
+    apply: {
+        /// Plays a take.
+        ok: "The state after it",
+        bad_request: "`BAD_REQUEST` or `INVALID_POSITION`",
+        refused: "`BAD_TAKE` or `GAME_OVER`",
+    },
+    score: {
+        /// How the game stands.
+        ok: "The pile and the winner",
+        bad_request: "`BAD_REQUEST` or `INVALID_POSITION`",
+    },
+    replay: {
+        /// Plays takes in a row.
+        ok: "Each state and the last standing",
+        bad_request: "`BAD_REQUEST` or `INVALID_POSITION`",
+        refused: "`BAD_TAKE` or `GAME_OVER`, with `ply`",
+    },
+    ai_move: {
+        /// The winning take.
+        ok: "The take",
+        bad_request: "`BAD_REQUEST` or `INVALID_POSITION`",
+        refused: "`GAME_OVER`",
+        examples: [("full_strength", "The winning take", json!({"state": {"pile": 10, "turn": "first"}}))],
+    },
+    render: {
+        /// The pile as a picture.
+        bad_request: "`BAD_REQUEST` or `INVALID_POSITION`",
+    },
+    extra: [],
+}
+
+#[cfg(test)]
+mod tests {
+    use actix_web::test::{self, TestRequest};
+    use actix_web::{web, App};
+    use serde_json::{json, Value};
+    use utoipa_actix_web::{scope, AppExt};
+
+    use super::super::game::Services;
+    use crate::cache::{AnswerCache, CacheConfig};
+    use crate::limits::Limits;
+
+    async fn call(method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        let limits = Limits::default();
+        let services = Services::new(limits, AnswerCache::new(CacheConfig::default()));
+        let (app, doc) = App::new()
+            .into_utoipa_app()
+            .app_data(web::Data::new(services))
+            .app_data(web::Data::new(limits))
+            .service(scope("/v1/nim").configure(super::configure))
+            .split_for_parts();
+        let app = test::init_service(app).await;
+        let request = match body {
+            Some(body) => TestRequest::with_uri(path)
+                .method(method.parse().unwrap_or_default())
+                .set_json(body),
+            None => TestRequest::with_uri(path).method(method.parse().unwrap_or_default()),
+        };
+        let reply = test::call_service(&app, request.to_request()).await;
+        let status = reply.status().as_u16();
+        let bytes = test::read_body(reply).await;
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        // Every route is documented.
+        assert_eq!(doc.paths.paths.len(), 9, "{:?}", doc.paths.paths.keys());
+        (status, body)
+    }
+
+    #[actix_web::test]
+    async fn a_fourth_game_gets_every_endpoint_from_the_generic_layer() {
+        let state = json!({"pile": 6, "turn": "first"});
+        assert_eq!(
+            call("GET", "/v1/nim/initial", None).await,
+            (200, json!({"pile": 10, "turn": "first"}))
+        );
+        let (status, body) =
+            call("POST", "/v1/nim/legal-moves", Some(json!({"state": state}))).await;
+        assert_eq!((status, body), (200, json!({"takes": [1, 2, 3]})));
+        let (status, body) = call(
+            "POST",
+            "/v1/nim/apply",
+            Some(json!({"state": state, "take": 2})),
+        )
+        .await;
+        assert_eq!(status, 200);
+        assert_eq!(body["state"], json!({"pile": 4, "turn": "second"}));
+        // A refusal is the generic 422 problem, with the game's code.
+        let (status, body) = call(
+            "POST",
+            "/v1/nim/apply",
+            Some(json!({"state": state, "take": 5})),
+        )
+        .await;
+        assert_eq!((status, body["code"].clone()), (422, json!("BAD_TAKE")));
+        let (status, body) = call(
+            "POST",
+            "/v1/nim/replay",
+            Some(json!({"rounds": [3, 3, 3, 1]})),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["final"], json!({"pile": 0, "winner": "second"}));
+        let (status, body) = call("POST", "/v1/nim/replay", Some(json!({"rounds": [3, 9]}))).await;
+        assert_eq!((status, body["ply"].clone()), (422, json!(1)));
+        let (status, body) = call("POST", "/v1/nim/ai-move", Some(json!({"state": state}))).await;
+        assert_eq!(
+            (status, body["take"].clone(), body["cached"].clone()),
+            (200, json!(2), json!(false))
+        );
+        let (status, body) = call(
+            "POST",
+            "/v1/nim/ai-move",
+            Some(json!({"state": state, "level": 9})),
+        )
+        .await;
+        assert_eq!((status, body["field"].clone()), (400, json!("level")));
+        let batch = json!({"requests": [
+            {"op": "score", "state": state},
+            {"op": "ai-move", "state": state, "level": 1},
+            {"op": "apply", "state": state, "take": 0}
+        ]});
+        let (status, body) = call("POST", "/v1/nim/batch", Some(batch)).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["results"][0], json!({"pile": 6, "winner": null}));
+        assert_eq!(body["results"][1]["take"], 1);
+        assert_eq!(body["results"][2]["code"], "BAD_TAKE");
+        // Its ops are the common ones: Tank Battle's `perft` is not one.
+        let batch = json!({"requests": [{"op": "perft", "state": state}]});
+        let (status, body) = call("POST", "/v1/nim/batch", Some(batch)).await;
+        assert_eq!(
+            (status, body["field"].clone()),
+            (400, json!("requests[0].op"))
+        );
+        let (status, _) = call(
+            "GET",
+            "/v1/nim/render.svg?state=%7B%22pile%22%3A3%2C%22turn%22%3A%22first%22%7D",
+            None,
+        )
+        .await;
+        assert_eq!(status, 200);
+        let (status, _) = call(
+            "POST",
+            "/v1/nim/score",
+            Some(json!({"state": {"pile": 5000, "turn": "first"}})),
+        )
+        .await;
+        assert_eq!(status, 400);
+    }
+}
