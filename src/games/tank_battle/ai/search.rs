@@ -285,16 +285,13 @@ impl Searcher<'_> {
     /// `lines`-th best value found so far); the rest only bounds. With one
     /// line this is plain principal-variation search.
     fn root(&mut self, pos: &Position, moves: &mut [RootMove], depth: u32, lines: usize) -> i32 {
-        if lines > 1 && depth > 1 {
-            // The previous iteration's values order the moves.
-            moves.sort_by_key(|r| std::cmp::Reverse(r.score));
-        } else {
-            // The previous iteration's best move first, the rest by
-            // ordering score; the sort is stable, so the seeded order
-            // breaks ties.
-            let previous = self.pv.first().and_then(|pv| pv.first()).copied();
-            moves.sort_by_key(|r| std::cmp::Reverse(self.order_score(pos, r.mv, previous, 0)));
-        }
+        // The previous iteration's best move first, the rest by ordering
+        // score; the sort is stable, so the seeded order breaks ties. The
+        // same order whatever the lines: equal moves are then decided alike
+        // with one line or many, and an analysis starts with the move a
+        // single-line search plays.
+        let previous = self.pv.first().and_then(|pv| pv.first()).copied();
+        moves.sort_by_key(|r| std::cmp::Reverse(self.order_score(pos, r.mv, previous, 0)));
         let beta = INFINITY;
         let mut best_score = -INFINITY;
         let mut best_pv: Vec<Move> = Vec::new();

@@ -152,7 +152,7 @@ proptest! {
         match (single, analysis) {
             (None, None) => prop_assert!(pos.is_finished(&layout)),
             (Some(single), Some(analysis)) => {
-                prop_assert_eq!(analysis.best, single.best);
+                prop_assert_eq!(analysis.best, single.best, "single {:?} analysis {:?} lines {:?}", single.evaluation, analysis.evaluation, analysis.lines.iter().map(|l| (l.mv.to_string(), l.evaluation)).collect::<Vec<_>>());
                 prop_assert_eq!(analysis.evaluation, single.evaluation);
                 let count = pos.legal_moves(&layout).len().min(lines);
                 prop_assert_eq!(analysis.lines.len(), count);
