@@ -19,7 +19,7 @@ use crate::games::level::{level_rng, Level, Style};
 pub use matrix::{solve, Solution};
 
 /// Bumped whenever the search changes what it answers; part of cache keys.
-pub const ENGINE_VERSION: u32 = 2;
+pub const ENGINE_VERSION: u32 = 3;
 
 /// What one level searches and how it plays.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -227,6 +227,19 @@ pub fn search_with(
                 + 0.0
         })
         .collect();
+    // A pure equilibrium of the lookahead is often one of several picks
+    // that guarantee its value: playing all of them at random keeps the
+    // guarantee and gives an opponent who knows the strategy less to aim
+    // at (the exploitability in BENCHMARKS).
+    let guaranteed: Vec<usize> = (0..own.len())
+        .filter(|&i| worst.get(i).is_some_and(|w| *w >= value - 1e-9))
+        .collect();
+    if depth > 0 && guaranteed.len() > 1 && probabilities.iter().any(|p| *p >= 1.0 - 1e-12) {
+        let share = 1.0 / guaranteed.len() as f64;
+        probabilities = (0..own.len())
+            .map(|i| if guaranteed.contains(&i) { share } else { 0.0 })
+            .collect();
+    }
     if let Some(temperature) = recipe.map(|r| r.temperature).filter(|t| *t > 0.0) {
         let against: Vec<f64> = (0..own.len())
             .map(|i| {
