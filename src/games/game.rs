@@ -25,6 +25,16 @@ pub struct SearchLimits<'a> {
 }
 
 impl SearchLimits<'_> {
+    /// The same limits, lowered to at most `depth` and `nodes` (a level's
+    /// budgets).
+    pub fn within(self, depth: u32, nodes: u64) -> Self {
+        SearchLimits {
+            max_depth: self.max_depth.min(depth),
+            max_nodes: self.max_nodes.min(nodes),
+            ..self
+        }
+    }
+
     /// Whether the stop flag is raised.
     pub fn stop_requested(&self) -> bool {
         self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed))

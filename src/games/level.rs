@@ -42,6 +42,12 @@ impl Level {
     pub const fn index(self) -> usize {
         (self.0 - Self::MIN) as usize
     }
+
+    /// This level's entry of a table of eight recipes, weakest first.
+    pub fn pick<T: Copy>(self, table: &[T; 8]) -> T {
+        let [.., strongest] = *table;
+        table.get(self.index()).copied().unwrap_or(strongest)
+    }
 }
 
 impl fmt::Display for Level {

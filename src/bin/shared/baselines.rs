@@ -20,15 +20,7 @@ pub fn greedy(pos: &Position, layout: &Layout, rng: &mut ChaCha8Rng) -> Option<M
         let score = child.score(layout);
         score.side(us).total() as i64 - score.side(!us).total() as i64
     };
-    let values: Vec<i64> = moves.iter().map(value).collect();
-    let best = values.iter().copied().max()?;
-    let top: Vec<Move> = moves
-        .iter()
-        .zip(&values)
-        .filter(|(_, v)| **v == best)
-        .map(|(mv, _)| *mv)
-        .collect();
-    top.choose(rng).copied()
+    choose_best(&moves, value, rng)
 }
 
 /// The Tank War: the pick that destroys the most enemy tanks this round,
@@ -57,13 +49,22 @@ pub fn destroyer(
             })
             .sum()
     };
-    let values: Vec<usize> = choices.iter().map(|&c| kills(c)).collect();
+    choose_best(&choices, |&c| kills(c), rng)
+}
+
+/// One of the `items` of highest `value`, ties broken at random.
+fn choose_best<T: Copy, V: Ord + Copy>(
+    items: &[T],
+    value: impl Fn(&T) -> V,
+    rng: &mut ChaCha8Rng,
+) -> Option<T> {
+    let values: Vec<V> = items.iter().map(value).collect();
     let best = values.iter().copied().max()?;
-    let top: Vec<usize> = choices
+    let top: Vec<T> = items
         .iter()
         .zip(&values)
         .filter(|(_, v)| **v == best)
-        .map(|(c, _)| *c)
+        .map(|(item, _)| *item)
         .collect();
     top.choose(rng).copied()
 }

@@ -83,10 +83,7 @@ pub const RECIPES: [Recipe; 8] = [
 
 /// The recipe of `level`.
 pub fn recipe(level: Level) -> Recipe {
-    RECIPES
-        .get(level.index())
-        .copied()
-        .unwrap_or(RECIPES[RECIPES.len() - 1])
+    level.pick(&RECIPES)
 }
 
 /// The most enemy samples a candidate is measured against.

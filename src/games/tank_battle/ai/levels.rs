@@ -63,8 +63,5 @@ pub const RECIPES: [Recipe; 8] = [
 
 /// The recipe of `level`.
 pub fn recipe(level: Level) -> Recipe {
-    RECIPES
-        .get(level.index())
-        .copied()
-        .unwrap_or(RECIPES[RECIPES.len() - 1])
+    level.pick(&RECIPES)
 }

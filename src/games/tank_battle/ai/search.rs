@@ -105,11 +105,7 @@ pub fn search_with(
     }
     let recipe = style.level.map(recipe);
     let limits = match recipe {
-        Some(recipe) => SearchLimits {
-            max_depth: limits.max_depth.min(recipe.depth),
-            max_nodes: limits.max_nodes.min(recipe.nodes),
-            ..limits
-        },
+        Some(recipe) => limits.within(recipe.depth, recipe.nodes),
         None => limits,
     };
     // A level that chooses among moves needs every move's exact value.

@@ -81,10 +81,7 @@ pub const RECIPES: [Recipe; 8] = [
 
 /// The recipe of `level`.
 pub fn recipe(level: Level) -> Recipe {
-    RECIPES
-        .get(level.index())
-        .copied()
-        .unwrap_or(RECIPES[RECIPES.len() - 1])
+    level.pick(&RECIPES)
 }
 
 /// Value of a won game (U's point of view), before the margin.
@@ -152,11 +149,7 @@ pub fn search_with(
     let start = Instant::now();
     let recipe = style.level.map(recipe);
     let limits = match recipe {
-        Some(recipe) => SearchLimits {
-            max_depth: limits.max_depth.min(recipe.depth),
-            max_nodes: limits.max_nodes.min(recipe.nodes),
-            ..limits
-        },
+        Some(recipe) => limits.within(recipe.depth, recipe.nodes),
         None => limits,
     };
     let mut picks = [
