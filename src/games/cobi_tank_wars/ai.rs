@@ -2,13 +2,22 @@
 //! orders, and gunfire aimed where the enemy is most likely to stop.
 //!
 //! Orders are hidden and revealed together, so the AI cannot search a game
-//! tree. It samples the enemy's orders from a model of a sensible player
-//! (one who takes support, avoids known artillery and gunfire, and does not
-//! drive into occupied squares), plays every joint order of its own
-//! vehicles against those samples with the rules' own movement and gunfire,
-//! and keeps the order with the best mean result. Successive halving spends
-//! the simulations on the promising orders: each round doubles the samples
-//! and keeps the better half of the candidates.
+//! tree. It samples the enemy's orders from a model of the enemy, plays
+//! every joint order of its own vehicles against those samples with the
+//! rules' own movement and gunfire, and keeps the order with the best mean
+//! result. Successive halving spends the simulations on the promising
+//! orders: each round doubles the samples and keeps the better half of the
+//! candidates.
+//!
+//! The model starts from a sensible player (one who takes support, avoids
+//! known artillery and gunfire, and does not drive into occupied squares).
+//! At full strength it is one step deeper: the enemy's own joint orders
+//! are measured the same way against sensible samples of ours, and most
+//! enemy samples are drawn from its good answers; and the enemy's gunfire
+//! is expected where a sensible aimer would put it, at the squares where
+//! our vehicles would most often stop if we were the sensible player, so
+//! stopping there costs what a hit costs times its chance. The levels
+//! below leave these out, or locate them with fewer samples.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -22,64 +31,118 @@ use crate::games::grid::Cell;
 use crate::games::level::{choose_by_temperature, level_rng, Level, Style};
 
 /// Bumped whenever the AI's answers change, so cached answers expire.
-pub const ENGINE_VERSION: u32 = 2;
+pub const ENGINE_VERSION: u32 = 3;
 
 /// What one level simulates and how it chooses.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Recipe {
     /// Halving rounds at most (the first measures every candidate).
     pub rounds: u32,
-    /// Most rounds simulated.
+    /// Most rounds simulated, the enemy model's and the aiming's included.
     pub simulations: u64,
+    /// Most enemy samples a candidate is measured against: the halving
+    /// ends when its finalists have met them all.
+    pub samples: usize,
+    /// How the enemy's orders are modelled: this share of the enemy
+    /// samples comes from a player who answers the sensible model of us
+    /// (the enemy's own joint orders measured, as this AI measures its own,
+    /// against sensible samples of ours, and drawn by their values), the
+    /// rest from the sensible player (see [`sample_order`]).
+    pub model: f64,
+    /// Whether (and how well) the enemy's gunfire is expected: a sensible
+    /// aimer fires where our vehicles stop most often if we were the
+    /// sensible player, which this many sensible samples of both sides
+    /// locate (0: not expected); each square's chance of being fired at
+    /// costs a vehicle that stops there.
+    pub dodge: usize,
     /// In material points (armor, 3 a vehicle, 2 a support card): each
     /// measured candidate is played with a weight
     /// `exp((mean - best) / temperature)`; 0 plays the best.
     pub temperature: f64,
 }
 
-/// Levels 1 to 8, weakest first.
+/// Levels 1 to 8, weakest first. Level 1 plays nearly any joint orders;
+/// levels 2 to 4 measure them against more and more sensible samples (and
+/// aim with those samples); levels 4 to 6 expect the enemy's gunfire,
+/// located with more and more samples; levels 7 and 8 model the enemy as a
+/// player who answers the sensible model of them, level 8 more so.
 pub const RECIPES: [Recipe; 8] = [
     Recipe {
         rounds: 1,
         simulations: 5_000,
+        samples: 4,
+        model: 0.0,
+        dodge: 0,
         temperature: 50.0,
     },
     Recipe {
-        rounds: 1,
-        simulations: 5_000,
-        temperature: 2.0,
-    },
-    Recipe {
-        rounds: 1,
-        simulations: 5_000,
-        temperature: 0.5,
-    },
-    Recipe {
-        rounds: 1,
-        simulations: 5_000,
-        temperature: 0.0,
-    },
-    Recipe {
         rounds: 2,
-        simulations: 10_000,
+        simulations: 5_000,
+        samples: 8,
+        model: 0.0,
+        dodge: 0,
         temperature: 0.0,
     },
     Recipe {
         rounds: 3,
-        simulations: 15_000,
+        simulations: 10_000,
+        samples: 16,
+        model: 0.0,
+        dodge: 0,
         temperature: 0.0,
     },
     Recipe {
-        rounds: 4,
+        rounds: 5,
         simulations: 20_000,
+        samples: 64,
+        model: 0.0,
+        dodge: 1,
         temperature: 0.0,
     },
     Recipe {
-        rounds: 64,
-        simulations: 100_000,
+        rounds: 5,
+        simulations: 20_000,
+        samples: 64,
+        model: 0.0,
+        dodge: 4,
+        temperature: 0.0,
+    },
+    Recipe {
+        rounds: 5,
+        simulations: 20_000,
+        samples: 64,
+        model: 0.0,
+        dodge: 64,
+        temperature: 0.0,
+    },
+    Recipe {
+        rounds: 5,
+        simulations: 20_000,
+        samples: 64,
+        model: 0.35,
+        dodge: 64,
+        temperature: 0.0,
+    },
+    Recipe {
+        rounds: 6,
+        simulations: 40_000,
+        samples: 128,
+        model: MODEL_SHARE,
+        dodge: 64,
         temperature: 0.0,
     },
 ];
+
+/// Full strength: everything level 8 does, with no budget of its own (the
+/// limits of the request bound it) and more samples.
+pub const FULL: Recipe = Recipe {
+    rounds: u32::MAX,
+    simulations: u64::MAX,
+    samples: MAX_SAMPLES,
+    model: MODEL_SHARE,
+    dodge: 64,
+    temperature: 0.0,
+};
 
 /// The recipe of `level`.
 pub fn recipe(level: Level) -> Recipe {
@@ -87,10 +150,23 @@ pub fn recipe(level: Level) -> Recipe {
 }
 
 /// The most enemy samples a candidate is measured against.
-pub const MAX_SAMPLES: usize = 64;
+pub const MAX_SAMPLES: usize = 256;
 
 /// The samples every candidate gets in the first round.
 const FIRST_SAMPLES: usize = 4;
+
+/// How sure a sensible aimer is, in shares of its samples: a square where
+/// our vehicles stop this much less often than at the likeliest square is
+/// fired at `e` times less often.
+const AIM_NOISE: f64 = 0.04;
+
+/// Full strength's (and level 8's) share of enemy samples drawn from the
+/// modelled enemy's answers.
+const MODEL_SHARE: f64 = 0.75;
+
+/// In material points: the modelled enemy plays its joint orders with
+/// weights `exp((mean - best) / temperature)`.
+const MODEL_TEMPERATURE: f64 = 0.25;
 
 /// The most gunfire squares the AI suggests.
 pub const MAX_GUNFIRE_TOKENS: usize = 8;
@@ -129,7 +205,8 @@ pub struct GunfireTarget {
 pub struct OrdersLine {
     /// One order per vehicle of the player, in card order.
     pub orders: Vec<(String, Order)>,
-    /// Mean change of the material balance over its samples.
+    /// Mean change of the material balance over its samples, less the
+    /// expected cost of the enemy's gunfire when the AI dodges it.
     pub value: f64,
     /// Enemy samples it was measured against.
     pub samples: usize,
@@ -147,7 +224,8 @@ pub struct Suggestion {
     /// Up to the asked number of gunfire squares, most promising first.
     pub gunfire: Vec<GunfireTarget>,
     /// Mean change of the material balance over the samples, for the
-    /// player: armor plus 3 a vehicle, 2 a support card, 100 a won game.
+    /// player: armor plus 3 a vehicle, 2 a support card, 100 a won game;
+    /// less the expected cost of the enemy's gunfire when the AI dodges it.
     pub value: f64,
     /// Joint orders considered.
     pub candidates: usize,
@@ -187,103 +265,50 @@ pub fn suggest_with(
     if outcome(state).is_some() {
         return None;
     }
-    let recipe = style.level.map(recipe);
-    let limits = match recipe {
-        Some(recipe) => SearchLimits {
-            max_rounds: limits.max_rounds.min(recipe.rounds),
-            max_simulations: limits.max_simulations.min(recipe.simulations),
-            ..limits
-        },
-        None => limits,
+    let recipe = style.level.map_or(FULL, recipe);
+    let limits = SearchLimits {
+        max_rounds: limits.max_rounds.min(recipe.rounds),
+        max_simulations: limits.max_simulations.min(recipe.simulations),
+        ..limits
     };
+    let max_samples = recipe.samples.clamp(FIRST_SAMPLES, MAX_SAMPLES);
     let start = Instant::now();
     // Aiming the gunfire replays the chosen orders against up to
-    // MAX_SAMPLES samples; those simulations are set aside first.
+    // `max_samples` samples; those simulations are set aside first.
     let gunfire_tokens = gunfire_tokens.min(MAX_GUNFIRE_TOKENS);
     let aim_reserve = if gunfire_tokens == 0 {
         0
     } else {
-        (limits.max_simulations / 4).min(MAX_SAMPLES as u64)
+        (limits.max_simulations / 4).min(max_samples as u64)
     };
-    let mut search = Search {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut search = Search::new(
         state,
         player,
-        own: card_order(state, player),
-        enemy: card_order(state, player.other()),
-        limits: SearchLimits {
+        SearchLimits {
             max_simulations: limits.max_simulations - aim_reserve,
             ..limits
         },
         start,
-        simulations: 0,
-    };
+    );
+    if recipe.dodge > 0 {
+        search.threat = search.threat(recipe.dodge, &mut rng);
+    }
     let options: Vec<Vec<Order>> = search.own.iter().map(|v| options(state, v)).collect();
     let candidates = product(&options);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let samples: Vec<Vec<Order>> = (0..MAX_SAMPLES)
-        .map(|_| {
-            search
-                .enemy
-                .iter()
-                .map(|v| sample_order(state, v, &mut rng))
-                .collect()
-        })
-        .collect();
-    let before = material(state, player);
-
-    // Successive halving over the candidates.
-    let mut alive: Vec<Tally> = (0..candidates.len()).map(Tally::new).collect();
-    // Candidates dropped by each round, best first within a round.
-    let mut dropped: Vec<Vec<Tally>> = Vec::new();
-    let mut used = 0;
-    let mut rounds = 0;
-    'rounds: while rounds < limits.max_rounds.max(1) {
-        let target = if used == 0 {
-            FIRST_SAMPLES
-        } else {
-            (used * 2).min(MAX_SAMPLES)
-        };
-        for tally in alive.iter_mut() {
-            let Some(candidate) = candidates.get(tally.candidate) else {
-                continue;
-            };
-            for sample in samples.get(used..target).unwrap_or_default() {
-                if search.exhausted() {
-                    break 'rounds;
-                }
-                tally.add(search.simulate(candidate, sample) - before);
-            }
-        }
-        used = target;
-        rounds += 1;
-        alive.sort_by(|a, b| {
-            b.mean()
-                .total_cmp(&a.mean())
-                .then(a.candidate.cmp(&b.candidate))
-        });
-        if used == MAX_SAMPLES || alive.len() == 1 {
-            break;
-        }
-        dropped.push(alive.split_off(alive.len().div_ceil(2)));
-    }
-    // Every candidate still alive has at least the previous round's
-    // samples; the best mean among them wins, the earlier candidate on ties.
-    alive.sort_by(|a, b| {
-        (b.count > 0)
-            .cmp(&(a.count > 0))
-            .then(b.mean().total_cmp(&a.mean()))
-            .then(a.candidate.cmp(&b.candidate))
-    });
-    let ranking: Vec<&Tally> = alive
-        .iter()
-        .chain(dropped.iter().rev().flatten())
-        .filter(|t| t.count > 0)
-        .collect();
-    let mut best = ranking.first().copied().or_else(|| alive.first())?;
-    if let Some(temperature) = recipe.map(|r| r.temperature).filter(|t| *t > 0.0) {
+    let samples = if recipe.model > 0.0 {
+        search.modelled_enemy(max_samples, recipe.model, recipe.dodge, &mut rng)
+    } else {
+        search.sensible_samples(&search.enemy, max_samples, &mut rng)
+    };
+    let halving = search.halve(&candidates, &samples);
+    let ranking = halving.ranking();
+    let mut best = ranking.first().copied().or_else(|| halving.alive.first())?;
+    if recipe.temperature > 0.0 {
         let means: Vec<f64> = ranking.iter().map(|t| t.mean()).collect();
-        if let Some(chosen) = choose_by_temperature(&means, temperature, &mut level_rng(seed))
-            .and_then(|i| ranking.get(i))
+        if let Some(chosen) =
+            choose_by_temperature(&means, recipe.temperature, &mut level_rng(seed))
+                .and_then(|i| ranking.get(i))
         {
             best = chosen;
         }
@@ -308,7 +333,8 @@ pub fn suggest_with(
             })
         })
         .collect();
-    let aim_count = used
+    let aim_count = halving
+        .used
         .max(FIRST_SAMPLES)
         .min(usize::try_from(aim_reserve).unwrap_or(0));
     let aim_samples = samples.get(..aim_count).unwrap_or_default();
@@ -319,10 +345,34 @@ pub fn suggest_with(
         value: best.mean(),
         candidates: candidates.len(),
         samples: best.count,
-        rounds,
+        rounds: halving.rounds,
         simulations: search.simulations,
         elapsed: start.elapsed(),
     })
+}
+
+/// The result of a successive halving.
+struct Halving {
+    /// The finalists, best first.
+    alive: Vec<Tally>,
+    /// Candidates dropped by each round, best first within a round.
+    dropped: Vec<Vec<Tally>>,
+    /// Samples every finalist was measured against (unless the budget ran
+    /// out during the last round).
+    used: usize,
+    rounds: u32,
+}
+
+impl Halving {
+    /// Every measured candidate: the finalists by mean, then those dropped
+    /// later before those dropped earlier.
+    fn ranking(&self) -> Vec<&Tally> {
+        self.alive
+            .iter()
+            .chain(self.dropped.iter().rev().flatten())
+            .filter(|t| t.count > 0)
+            .collect()
+    }
 }
 
 /// Results of one candidate.
@@ -363,9 +413,28 @@ struct Search<'a> {
     limits: SearchLimits<'a>,
     start: Instant,
     simulations: u64,
+    /// The player's material before the round.
+    before: f64,
+    /// Each square's chance (row by row) of being fired at by the enemy;
+    /// empty when not expected.
+    threat: Vec<f64>,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    fn new(state: &'a State, player: Player, limits: SearchLimits<'a>, start: Instant) -> Self {
+        Search {
+            state,
+            player,
+            own: card_order(state, player),
+            enemy: card_order(state, player.other()),
+            limits,
+            start,
+            simulations: 0,
+            before: material(state, player),
+            threat: Vec::new(),
+        }
+    }
+
     fn exhausted(&self) -> bool {
         let stop = || self.limits.stop.is_some_and(|f| f.load(Ordering::Relaxed));
         let late = || {
@@ -375,6 +444,196 @@ impl Search<'_> {
         };
         self.simulations >= self.limits.max_simulations
             || (self.simulations.is_multiple_of(64) && (stop() || late()))
+    }
+
+    fn square_index(&self, cell: Cell) -> usize {
+        usize::from(cell.row) * usize::from(self.state.board.cols) + usize::from(cell.col)
+    }
+
+    /// `count` joint orders of `vehicles` drawn from the sensible player.
+    fn sensible_samples(
+        &self,
+        vehicles: &[&Vehicle],
+        count: usize,
+        rng: &mut ChaCha8Rng,
+    ) -> Vec<Vec<Order>> {
+        (0..count)
+            .map(|_| {
+                vehicles
+                    .iter()
+                    .map(|v| sample_order(self.state, v, rng))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Successive halving over `candidates` against `samples`: every
+    /// round doubles the samples of the candidates left and keeps the
+    /// better half, until one is left, all samples are used, the rounds
+    /// run out or the budget does.
+    fn halve(&mut self, candidates: &[Vec<Order>], samples: &[Vec<Order>]) -> Halving {
+        let mut alive: Vec<Tally> = (0..candidates.len()).map(Tally::new).collect();
+        let mut dropped: Vec<Vec<Tally>> = Vec::new();
+        let mut used = 0;
+        let mut rounds = 0;
+        let all = samples.len().max(1);
+        'rounds: while rounds < self.limits.max_rounds.max(1) {
+            let target = if used == 0 {
+                FIRST_SAMPLES.min(all)
+            } else {
+                (used * 2).min(all)
+            };
+            for tally in alive.iter_mut() {
+                let Some(candidate) = candidates.get(tally.candidate) else {
+                    continue;
+                };
+                for sample in samples.get(used..target).unwrap_or_default() {
+                    if self.exhausted() {
+                        break 'rounds;
+                    }
+                    tally.add(self.simulate(candidate, sample));
+                }
+            }
+            used = target;
+            rounds += 1;
+            alive.sort_by(|a, b| {
+                b.mean()
+                    .total_cmp(&a.mean())
+                    .then(a.candidate.cmp(&b.candidate))
+            });
+            if used >= all || alive.len() == 1 {
+                break;
+            }
+            dropped.push(alive.split_off(alive.len().div_ceil(2)));
+        }
+        // Every candidate still alive has at least the previous round's
+        // samples; the best mean among them wins, the earlier candidate on
+        // ties.
+        alive.sort_by(|a, b| {
+            (b.count > 0)
+                .cmp(&(a.count > 0))
+                .then(b.mean().total_cmp(&a.mean()))
+                .then(a.candidate.cmp(&b.candidate))
+        });
+        Halving {
+            alive,
+            dropped,
+            used,
+            rounds,
+        }
+    }
+
+    /// Where the enemy fires if it aims as a sensible aimer: at the square
+    /// where our vehicles, played by the sensible player, stop most often
+    /// (and its own, also sensible, less often), with the aimer's doubt of
+    /// [`AIM_NOISE`]. Each square's chance, row by row; they sum to 1 (or
+    /// all are 0 when no square is worth a shot).
+    fn threat(&mut self, count: usize, rng: &mut ChaCha8Rng) -> Vec<f64> {
+        let left = self.limits.max_simulations.saturating_sub(self.simulations) / 4;
+        let count = count.min(usize::try_from(left).unwrap_or(usize::MAX));
+        if count == 0 {
+            return Vec::new();
+        }
+        let squares = usize::from(self.state.board.cols) * usize::from(self.state.board.rows);
+        let mut ours = vec![0u32; squares];
+        let mut theirs = vec![0u32; squares];
+        let own = self.sensible_samples(&self.own, count, rng);
+        let enemy = self.sensible_samples(&self.enemy, count, rng);
+        for (mine, other) in own.iter().zip(&enemy) {
+            let next = self.play(mine, other, false);
+            for v in &next.vehicles {
+                let counts = if v.owner == self.player {
+                    &mut ours
+                } else {
+                    &mut theirs
+                };
+                if let Some(n) = counts.get_mut(self.square_index(v.square)) {
+                    *n += 1;
+                }
+            }
+        }
+        let noise = AIM_NOISE * count as f64;
+        let margin: Vec<f64> = ours
+            .iter()
+            .zip(&theirs)
+            .enumerate()
+            .map(|(i, (o, t))| {
+                let fired = self
+                    .state
+                    .gunfire
+                    .contains(&cell_at(self.state.board.cols, i));
+                if o > t && !fired {
+                    f64::from(o - t)
+                } else {
+                    f64::NEG_INFINITY
+                }
+            })
+            .collect();
+        let top = margin.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if !top.is_finite() {
+            return vec![0.0; squares];
+        }
+        let weights: Vec<f64> = margin.iter().map(|m| ((m - top) / noise).exp()).collect();
+        let total: f64 = weights.iter().sum();
+        weights.iter().map(|w| w / total).collect()
+    }
+
+    /// `count` enemy samples from a model of an enemy who answers the
+    /// sensible player: the enemy's joint orders measured against sensible
+    /// samples of ours with this search's budgets (dodging our sensible
+    /// gunfire when `dodge`), a third of what is left of the simulations
+    /// spent on it; each sample is one of those orders drawn by its mean
+    /// at [`MODEL_TEMPERATURE`] with chance [`MODEL_SHARE`], otherwise a
+    /// sensible sample.
+    fn modelled_enemy(
+        &mut self,
+        count: usize,
+        share: f64,
+        dodge: usize,
+        rng: &mut ChaCha8Rng,
+    ) -> Vec<Vec<Order>> {
+        let left = self.limits.max_simulations.saturating_sub(self.simulations);
+        let mut mirror = Search::new(
+            self.state,
+            self.player.other(),
+            SearchLimits {
+                max_simulations: left / 3,
+                max_time: self.limits.max_time.map(|t| t / 3),
+                ..self.limits
+            },
+            self.start,
+        );
+        if dodge > 0 {
+            mirror.threat = mirror.threat(dodge, rng);
+        }
+        let ours = mirror.sensible_samples(&mirror.enemy, count, rng);
+        let options: Vec<Vec<Order>> = mirror.own.iter().map(|v| options(self.state, v)).collect();
+        let candidates = product(&options);
+        let halving = mirror.halve(&candidates, &ours);
+        self.simulations += mirror.simulations;
+        let ranking = halving.ranking();
+        let means: Vec<f64> = ranking.iter().map(|t| t.mean()).collect();
+        let temperature = MODEL_TEMPERATURE;
+        (0..count)
+            .map(|_| {
+                let modelled = rng.random::<f64>() < share;
+                let pick = if modelled {
+                    choose_by_temperature(&means, temperature, rng)
+                        .and_then(|i| ranking.get(i))
+                        .and_then(|t| candidates.get(t.candidate))
+                } else {
+                    None
+                };
+                match pick {
+                    Some(orders) => orders.clone(),
+                    None => self
+                        .enemy
+                        .iter()
+                        .map(|v| sample_order(self.state, v, rng))
+                        .collect(),
+                }
+            })
+            .collect()
     }
 
     /// The state after the movement (and, with `fire`, the gunfire) of a
@@ -399,11 +658,35 @@ impl Search<'_> {
         next
     }
 
-    /// The material balance after a round. The supply drop is left out: it
-    /// only places a token for a later round.
+    /// The change of the material balance in a round. The supply drop is
+    /// left out: it only places a token for a later round. When the
+    /// enemy's gunfire is expected, each own vehicle pays its square's
+    /// chance of being fired at times what a hit costs (an armor point; a
+    /// vehicle, and the game with the last one, at 1 armor).
     fn simulate(&mut self, own: &[Order], enemy: &[Order]) -> f64 {
         let next = self.play(own, enemy, true);
-        material(&next, self.player)
+        let mut value = material(&next, self.player) - self.before;
+        if !self.threat.is_empty() {
+            let mine: Vec<&Vehicle> = next
+                .vehicles
+                .iter()
+                .filter(|v| v.owner == self.player)
+                .collect();
+            for v in &mine {
+                let chance = self
+                    .threat
+                    .get(self.square_index(v.square))
+                    .copied()
+                    .unwrap_or(0.0);
+                let cost = match (v.armor, mine.len()) {
+                    (0..=1, 1) => 1.0 + VEHICLE_POINTS + WIN_POINTS,
+                    (0..=1, _) => 1.0 + VEHICLE_POINTS,
+                    _ => 1.0,
+                };
+                value -= chance * cost;
+            }
+        }
+        value
     }
 
     /// The squares where enemy vehicles stop most often against `own`,
@@ -628,13 +911,16 @@ mod tests {
     fn takes_support_and_avoids_artillery() {
         // P1's only vehicle has 1 armor: north runs over the artillery on
         // d3, west over c2 on the way to the support on b2; east reaches
-        // the support on f2 unharmed.
+        // the support on f2 unharmed. (Level 3, which does not expect
+        // gunfire: full strength would also weigh the likeliest shot on f2
+        // against the vehicle's last armor point, see the dodging test.)
         let s = state(
             &[("a", Player::P1, "d2", 1, 1), ("z", Player::P2, "h8", 3, 1)],
             &["d3", "c2"],
             &["b2", "f2"],
         );
-        let answer = suggest(&s, Player::P1, 0, limits(), 0).unwrap();
+        let style = Style::at(Level::new(3).unwrap());
+        let answer = suggest_with(&s, Player::P1, 0, limits(), 0, style).unwrap();
         let (_, order) = &answer.orders[0];
         let to = order.destination(s.board, Cell::parse("d2").unwrap());
         assert_eq!(to, Cell::parse("f2"));
@@ -669,6 +955,93 @@ mod tests {
         assert_eq!(a.orders, b.orders);
         assert_eq!(a.gunfire, b.gunfire);
         assert!(a.simulations <= 2_000);
+    }
+
+    #[test]
+    fn the_threat_is_where_a_sensible_player_stops_most_often() {
+        // P1's lone vehicle on d4 with a support token on d5: the sensible
+        // player goes there three times as often as anywhere else.
+        let s = state(
+            &[("a", Player::P1, "d4", 3, 1), ("z", Player::P2, "h8", 3, 1)],
+            &[],
+            &["d5"],
+        );
+        let mut search = Search::new(&s, Player::P1, limits(), Instant::now());
+        let threat = search.threat(64, &mut ChaCha8Rng::seed_from_u64(1));
+        assert!((threat.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        let d5 = search.square_index(Cell::parse("d5").unwrap());
+        let top = threat.iter().copied().fold(0.0, f64::max);
+        assert_eq!(threat[d5], top, "{threat:?}");
+        // Far more than a uniform aimer's 1 in 13.
+        assert!(top > 0.2, "{top}");
+        assert_eq!(search.simulations, 64);
+    }
+
+    #[test]
+    fn dodges_the_expected_gunfire_where_a_lower_level_does_not() {
+        // The same, with the vehicle at its last armor point: the support
+        // card is not worth the likeliest shot of the game. Level 3 does
+        // not expect gunfire and takes it.
+        let s = state(
+            &[("a", Player::P1, "d4", 1, 1), ("z", Player::P2, "h8", 3, 1)],
+            &[],
+            &["d5"],
+        );
+        let to = |answer: &Suggestion| {
+            let (_, order) = &answer.orders[0];
+            order.destination(s.board, Cell::parse("d4").unwrap())
+        };
+        let d5 = Cell::parse("d5");
+        let full = suggest(&s, Player::P1, 0, limits(), 2).unwrap();
+        assert_ne!(to(&full), d5);
+        let style = Style::at(Level::new(3).unwrap());
+        let level3 = suggest_with(&s, Player::P1, 0, limits(), 2, style).unwrap();
+        assert_eq!(to(&level3), d5);
+    }
+
+    #[test]
+    fn the_modelled_enemy_takes_what_is_good_for_it() {
+        // P2's vehicle on e5 can take the support on e6 unharmed; the
+        // sensible player does so about one time in five, the modelled
+        // enemy most of the time.
+        let s = state(
+            &[("a", Player::P1, "a1", 3, 1), ("z", Player::P2, "e5", 3, 1)],
+            &[],
+            &["e6"],
+        );
+        let mut search = Search::new(&s, Player::P1, limits(), Instant::now());
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let e6 = Cell::parse("e6");
+        let share = |samples: &[Vec<Order>]| {
+            let from = Cell::parse("e5").unwrap();
+            let hits = samples
+                .iter()
+                .filter(|o| o[0].destination(s.board, from) == e6)
+                .count();
+            hits as f64 / samples.len() as f64
+        };
+        let modelled = search.modelled_enemy(200, MODEL_SHARE, 64, &mut rng);
+        let sensible = search.sensible_samples(&search.enemy, 200, &mut rng);
+        assert!(share(&modelled) > 0.6, "{}", share(&modelled));
+        assert!(share(&sensible) < 0.35, "{}", share(&sensible));
+    }
+
+    #[test]
+    fn every_level_keeps_to_its_budget_and_repeats() {
+        let s = State::initial();
+        for level in Level::all() {
+            let style = Style::at(level);
+            let a = suggest_with(&s, Player::P2, 1, limits(), 5, style).unwrap();
+            let b = suggest_with(&s, Player::P2, 1, limits(), 5, style).unwrap();
+            assert_eq!(
+                a,
+                Suggestion {
+                    elapsed: a.elapsed,
+                    ..b
+                }
+            );
+            assert!(a.simulations <= recipe(level).simulations, "level {level}");
+        }
     }
 
     #[test]
