@@ -125,7 +125,7 @@ pub const RECIPES: [Recipe; 8] = [
     },
     Recipe {
         rounds: 6,
-        simulations: 40_000,
+        simulations: 100_000,
         samples: 128,
         model: MODEL_SHARE,
         dodge: 64,
