@@ -119,7 +119,7 @@ pub const RECIPES: [Recipe; 8] = [
         rounds: 5,
         simulations: 20_000,
         samples: 64,
-        model: 0.35,
+        model: 0.2,
         dodge: 64,
         temperature: 0.0,
     },
