@@ -406,7 +406,8 @@ pub struct AnalysisLine {
     #[schema(example = json!({"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "N", "dist": 3}}))]
     pub orders: BTreeMap<String, OrderDto>,
     /// Mean change of the material balance for the player over its
-    /// samples, as `value`.
+    /// samples, less the expected cost of the enemy's gunfire where the AI
+    /// dodges it, as `value`.
     #[schema(example = 0.5)]
     pub value: f64,
     /// Sampled enemy orders it was played against (the finalists of the
@@ -438,7 +439,9 @@ pub struct AiMoveResponse {
     /// where the player's own vehicles stop as often as the enemy's.
     pub gunfire: Vec<GunfireTargetDto>,
     /// Mean change of the material balance for the player over the
-    /// samples: armor plus 3 a vehicle, 2 a support card, 100 a won game.
+    /// samples: armor plus 3 a vehicle, 2 a support card, 100 a won game;
+    /// less the expected cost of the enemy's gunfire where the AI dodges
+    /// it (full strength and levels 4-8).
     #[schema(example = 0.5)]
     pub value: f64,
     /// Joint orders of the player's vehicles considered.
