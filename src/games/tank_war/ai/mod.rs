@@ -418,7 +418,8 @@ mod tests {
     use super::*;
     use crate::games::tank_war::state::default_state;
 
-    fn depth(d: u32) -> SearchLimits<'static> {
+    /// Limits of depth `d` alone.
+    pub(super) fn depth(d: u32) -> SearchLimits<'static> {
         SearchLimits {
             max_time: None,
             max_depth: d,
