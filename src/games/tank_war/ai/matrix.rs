@@ -37,23 +37,28 @@ pub fn solve(m: &[f64], rows: usize, cols: usize, iterations: usize) -> Solution
     let mut sum_c = vec![0.0; cols];
     let mut x = vec![0.0; rows];
     let mut y = vec![0.0; cols];
+    // Each side's payoff of each pure strategy against the other's mix,
+    // reused across iterations (this loop is most of a search's time).
+    let mut ur = vec![0.0; rows];
+    let mut uc = vec![0.0; cols];
     for t in 1..=iterations.max(1) {
         strategy_from(&regret_r, &mut x);
         strategy_from(&regret_c, &mut y);
         let weight = t as f64;
         // Row player's payoff of each row against y.
-        let ur: Vec<f64> = (0..rows)
-            .map(|i| (0..cols).map(|j| at(i, j) * y[j]).sum())
-            .collect();
+        for (u, row) in ur.iter_mut().zip(m.chunks_exact(cols)) {
+            *u = row.iter().zip(&y).map(|(a, p)| a * p).sum();
+        }
         let ev: f64 = ur.iter().zip(&x).map(|(u, p)| u * p).sum();
         for (r, u) in regret_r.iter_mut().zip(&ur) {
             *r = (*r + u - ev).max(0.0);
         }
         // Column player's loss of each column against the updated x.
         strategy_from(&regret_r, &mut x);
-        let uc: Vec<f64> = (0..cols)
-            .map(|j| -(0..rows).map(|i| at(i, j) * x[i]).sum::<f64>())
-            .collect();
+        for (j, u) in uc.iter_mut().enumerate() {
+            let column = m.iter().skip(j).step_by(cols);
+            *u = -column.zip(&x).map(|(a, p)| a * p).sum::<f64>();
+        }
         let ev: f64 = uc.iter().zip(&y).map(|(u, p)| u * p).sum();
         for (r, u) in regret_c.iter_mut().zip(&uc) {
             *r = (*r + u - ev).max(0.0);
