@@ -176,14 +176,18 @@ pub fn search_with(
         limits,
         deadline: limits.max_time.map(|t| start + t),
         stopped: false,
+        horizon: false,
     };
     let mut best: Option<(Solution, Vec<f64>, u32)> = None;
     for depth in 1..=limits.max_depth.max(1) {
+        searcher.horizon = false;
         let (solution, matrix) = searcher.root(pos, &picks, depth);
         if searcher.stopped {
             break;
         }
-        let decided = solution.value.abs() >= WIN;
+        // A won game, or every line played to its end: looking deeper
+        // would search the same tree again.
+        let decided = solution.value.abs() >= WIN || !searcher.horizon;
         best = Some((solution, matrix, depth));
         if decided {
             break;
@@ -298,7 +302,7 @@ fn sample(strategy: &[(usize, f64)], rng: &mut ChaCha8Rng) -> Option<usize> {
         .map(|&(id, _)| id)
 }
 
-/// Most positions the transposition table remembers (about 9 MB).
+/// Most positions the transposition table remembers (about 12 MB).
 const TABLE_CAP: usize = 1 << 18;
 
 /// What identifies a position within one search, with the rounds left to
@@ -317,11 +321,22 @@ struct Searcher<'a> {
     setup: &'a Setup,
     /// Values of positions already searched, by [`table_key`]: rounds
     /// played in another order often lead to the same position.
-    table: HashMap<u64, f64>,
+    table: HashMap<u64, Entry>,
     nodes: u64,
     limits: SearchLimits<'a>,
     deadline: Option<Instant>,
     stopped: bool,
+    /// Whether the subtree being searched stopped at the horizon somewhere
+    /// (a position valued by its material, not played to its end).
+    horizon: bool,
+}
+
+/// A searched position's value, and whether its whole tree was played to
+/// its end (then it is the same at any greater depth).
+#[derive(Clone, Copy)]
+struct Entry {
+    value: f64,
+    exact: bool,
 }
 
 impl Searcher<'_> {
@@ -370,8 +385,9 @@ impl Searcher<'_> {
     fn value(&mut self, pos: &Position, depth: u32) -> f64 {
         // Leaves are cheaper to evaluate than to look up.
         let key = (depth > 0).then(|| table_key(pos, depth));
-        if let Some(&v) = key.and_then(|k| self.table.get(&k)) {
-            return v;
+        if let Some(&entry) = key.and_then(|k| self.table.get(&k)) {
+            self.horizon |= !entry.exact;
+            return entry.value;
         }
         self.nodes += 1;
         if self.out_of_budget() {
@@ -386,22 +402,26 @@ impl Searcher<'_> {
             };
         }
         if depth == 0 {
+            self.horizon = true;
             return self.material(pos);
         }
         let picks = [
             pickable(self.setup, pos, Player::U),
             pickable(self.setup, pos, Player::D),
         ];
+        let outer = std::mem::replace(&mut self.horizon, false);
         let m = self.matrix(pos, &picks, depth);
         if self.stopped {
             return 0.0;
         }
         let (rows, cols) = (picks[0].len(), picks[1].len());
-        let v = solve(&m, rows, cols, iterations(NODE_ITERATIONS, rows, cols)).value;
+        let value = solve(&m, rows, cols, iterations(NODE_ITERATIONS, rows, cols)).value;
+        let exact = !self.horizon;
+        self.horizon |= outer;
         if let Some(key) = key.filter(|_| self.table.len() < TABLE_CAP) {
-            self.table.insert(key, v);
+            self.table.insert(key, Entry { value, exact });
         }
-        v
+        value
     }
 
     /// Surviving tanks and owned squares, U's view.
@@ -426,6 +446,46 @@ mod tests {
             max_nodes: u64::MAX,
             stop: None,
         }
+    }
+
+    #[test]
+    fn a_tree_played_to_its_end_is_not_searched_deeper() {
+        // The rules' illustration, then each player's first pick for three
+        // rounds: every line ends within ten rounds.
+        let (setup, mut pos) = default_state();
+        for (u, d) in [
+            ("LA", "RC"),
+            ("LC", "RB"),
+            ("RA", "RB"),
+            ("LA", "RB"),
+            ("LC", "RA"),
+        ] {
+            let (Some(u), Some(d)) = (
+                setup.find(&pos, Player::U, u),
+                setup.find(&pos, Player::D, d),
+            ) else {
+                panic!("{u} and {d} are alive");
+            };
+            play_round(&setup, &mut pos, [u, d], [0, 0]);
+        }
+        for _ in 0..3 {
+            let first = |p| pickable(&setup, &pos, p).first().copied();
+            let (Some(u), Some(d)) = (first(Player::U), first(Player::D)) else {
+                panic!("the game goes on");
+            };
+            play_round(&setup, &mut pos, [u, d], [0, 0]);
+        }
+        let Some(solved) = search(&setup, &pos, Player::U, depth(64), 1) else {
+            panic!("the game goes on");
+        };
+        // Deepening stops where every line has ended instead of searching
+        // the same tree again up to depth 64.
+        assert!(solved.depth < 64, "depth {}", solved.depth);
+        let Some(shallower) = search(&setup, &pos, Player::U, depth(solved.depth - 1), 1) else {
+            panic!("the game goes on");
+        };
+        assert_eq!(shallower.depth, solved.depth - 1, "a line goes on");
+        assert!(shallower.nodes < solved.nodes);
     }
 
     #[test]
