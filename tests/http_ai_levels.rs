@@ -207,7 +207,8 @@ async fn tank_war_levels_soften_the_strategy_and_repeat() {
     .await;
     assert_eq!(first.status, 200, "{}", first.body);
     assert_eq!(content(first.body.clone()), content(again.body));
-    // Level 1 spreads its choice over every pick.
+    // At the start every tank is in the line: level 1 spreads its choice
+    // over every pick.
     let probabilities: Vec<f64> = first.body["strategy"]
         .as_array()
         .cloned()

@@ -395,15 +395,17 @@ pub struct AiMoveRequest {
     #[serde(default)]
     #[schema(example = 1)]
     pub seed: Option<u64>,
-    /// Plays at a level instead of full strength: 1 (a beginner: looks
-    /// one round ahead and picks almost at random) to 8 (full strength at
-    /// 100,000 positions). A level is a fixed recipe in rounds and
+    /// Plays at a level instead of full strength: 1 (a beginner who keeps
+    /// its tanks in line, moving one of the rearmost) to 8 (full strength
+    /// at 650,000 positions). A level is a fixed recipe in rounds and
     /// positions, so it plays the same on any machine, and repeats exactly
     /// with a `seed`; `limits` can only lower its budgets. Its `strategy`
-    /// is the level's: each pick weighted by its value against the
-    /// opponent's equilibrium strategy at the level's temperature.
+    /// is the level's: the equilibrium, or each pick weighted by its value
+    /// against the opponent's equilibrium at the level's temperature,
+    /// mixed with the rearmost tanks in the share of rounds the level
+    /// keeps the line.
     #[serde(default)]
-    #[schema(minimum = 1, maximum = 8, example = 3)]
+    #[schema(minimum = 1, maximum = 8, example = 5)]
     pub level: Option<u32>,
 }
 

@@ -391,17 +391,17 @@ super::routes::game_routes! {
         /// `seed`. Cached like Tank Battle's AI.
         ///
         /// `level` (1-8) plays like a person of that strength instead: a fixed
-        /// recipe of rounds and positions, and a strategy that weighs each pick
-        /// by its value against the opponent's equilibrium at the level's
-        /// temperature (level 1 picks almost at random; level 8 is full
-        /// strength at 100,000 positions); the same on any machine, repeated
-        /// exactly with a `seed`.
+        /// recipe of rounds and positions, and a beginner's habits (level 1
+        /// keeps its tanks in line, level 3 picks almost uniformly, level 4 keeps
+        /// the line in 30% of the rounds; level 8 is full strength at 650,000
+        /// positions); the same on any machine, repeated exactly with a
+        /// `seed`.
         ok: "The pick, the strategy and the value",
         bad_request: "`BAD_REQUEST`, `INVALID_POSITION` or `LIMIT_EXCEEDED` (state too large)",
         refused: "`GAME_OVER`",
         examples: [
             ("full_strength", "Full strength, 2 rounds ahead", serde_json::json!({"state": default_state_json(), "player": "D", "limits": {"max_depth": 2}, "seed": 1})),
-            ("level", "Level 3 of 8, as a site's casual opponent", serde_json::json!({"state": default_state_json(), "player": "D", "level": 3, "seed": 1})),
+            ("level", "Level 5 of 8, as a site's casual opponent", serde_json::json!({"state": default_state_json(), "player": "D", "level": 5, "seed": 1})),
         ],
     },
     render: {

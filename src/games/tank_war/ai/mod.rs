@@ -23,7 +23,7 @@ use crate::games::level::{level_rng, Level, Style};
 pub use matrix::{solve, Solution};
 
 /// Bumped whenever the search changes what it answers; part of cache keys.
-pub const ENGINE_VERSION: u32 = 4;
+pub const ENGINE_VERSION: u32 = 5;
 
 /// What one level searches and how it plays.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,50 +37,38 @@ pub struct Recipe {
     /// opponent's equilibrium strategy (a quantal response); 0 plays the
     /// equilibrium.
     pub temperature: f64,
+    /// The share of rounds in which the level ignores what it found and
+    /// moves one of its rearmost tanks (those least far along their
+    /// tracks), as a beginner keeping the line does; 0 never.
+    pub formation: f64,
 }
 
-/// Levels 1 to 8, weakest first.
+impl Recipe {
+    const fn new(depth: u32, nodes: u64, temperature: f64, formation: f64) -> Recipe {
+        Recipe {
+            depth,
+            nodes,
+            temperature,
+            formation,
+        }
+    }
+}
+
+/// Levels 1 to 8, weakest first (BENCHMARKS.md measures each against the
+/// one below): a beginner who keeps the line (1), who keeps it half the
+/// time and otherwise picks almost uniformly (2), always so (3), one
+/// round's equilibrium but the line in 30% of the rounds (4), one round's
+/// equilibrium (5), two rounds' (6), then as deep as 30,000 and 650,000
+/// positions let it (7, 8).
 pub const RECIPES: [Recipe; 8] = [
-    Recipe {
-        depth: 1,
-        nodes: 20_000,
-        temperature: 10_000.0,
-    },
-    Recipe {
-        depth: 1,
-        nodes: 20_000,
-        temperature: 60.0,
-    },
-    Recipe {
-        depth: 1,
-        nodes: 20_000,
-        temperature: 0.0,
-    },
-    Recipe {
-        depth: 2,
-        nodes: 20_000,
-        temperature: 0.0,
-    },
-    Recipe {
-        depth: 64,
-        nodes: 6_500,
-        temperature: 0.0,
-    },
-    Recipe {
-        depth: 64,
-        nodes: 30_000,
-        temperature: 0.0,
-    },
-    Recipe {
-        depth: 64,
-        nodes: 140_000,
-        temperature: 0.0,
-    },
-    Recipe {
-        depth: 64,
-        nodes: 650_000,
-        temperature: 0.0,
-    },
+    Recipe::new(1, 20_000, 0.0, 1.0),
+    Recipe::new(1, 20_000, 10_000.0, 0.5),
+    Recipe::new(1, 20_000, 10_000.0, 0.0),
+    Recipe::new(1, 20_000, 0.0, 0.3),
+    Recipe::new(1, 20_000, 0.0, 0.0),
+    Recipe::new(2, 20_000, 0.0, 0.0),
+    Recipe::new(64, 30_000, 0.0, 0.0),
+    Recipe::new(64, 650_000, 0.0, 0.0),
 ];
 
 /// The recipe of `level`.
@@ -252,6 +240,14 @@ pub fn search_with(
             .collect();
         probabilities = quantal_response(&against, temperature);
     }
+    if let Some(share) = recipe.map(|r| r.formation).filter(|f| *f > 0.0) {
+        let line = keeping_the_line(pos, own);
+        probabilities = probabilities
+            .iter()
+            .zip(line)
+            .map(|(p, l)| (1.0 - share) * p + share * l)
+            .collect();
+    }
     let mut strategy: Vec<(usize, f64)> = own.iter().copied().zip(probabilities).collect();
     let mut worst_case: Vec<(usize, f64)> = own.iter().copied().zip(worst).collect();
     let pick = match style.level {
@@ -271,6 +267,18 @@ pub fn search_with(
         nodes: searcher.nodes,
         elapsed: start.elapsed(),
     })
+}
+
+/// Equal probabilities on the tanks of `own` least far along their tracks,
+/// 0 on the others.
+fn keeping_the_line(pos: &Position, own: &[usize]) -> Vec<f64> {
+    let along = |id: usize| pos.at.get(id).copied().unwrap_or(usize::MAX);
+    let rearmost = own.iter().map(|&id| along(id)).min();
+    let in_line = |id: usize| Some(along(id)) == rearmost;
+    let count = own.iter().filter(|&&id| in_line(id)).count().max(1) as f64;
+    own.iter()
+        .map(|&id| if in_line(id) { 1.0 / count } else { 0.0 })
+        .collect()
 }
 
 /// Probabilities `exp((v - best) / temperature)`, normalised.
@@ -445,6 +453,49 @@ mod tests {
             max_depth: d,
             max_nodes: u64::MAX,
             stop: None,
+        }
+    }
+
+    #[test]
+    fn the_line_keeping_levels_move_their_rearmost_tanks() {
+        let (setup, mut pos) = default_state();
+        let first = |p| pickable(&setup, &pos, p).first().copied();
+        let (Some(u), Some(d)) = (first(Player::U), first(Player::D)) else {
+            panic!("the start has picks");
+        };
+        play_round(&setup, &mut pos, [u, d], [0, 0]);
+        let level = |n| Style::at(Level::new(n).unwrap_or_else(|| panic!("level {n}")));
+        let share = |result: &SearchResult, id: usize| {
+            result
+                .strategy
+                .iter()
+                .find(|(tank, _)| *tank == id)
+                .map_or(0.0, |(_, p)| *p)
+        };
+        for seed in 0..20 {
+            let Some(line) = search_with(&setup, &pos, Player::U, depth(64), seed, level(1)) else {
+                panic!("the game goes on");
+            };
+            // U's tank that moved is ahead of the line; the other five share it.
+            assert_ne!(line.pick, u);
+            assert_eq!(share(&line, u), 0.0);
+            for &(id, p) in &line.strategy {
+                assert!(id == u || (p - 0.2).abs() < 1e-12, "{:?}", line.strategy);
+            }
+            let Some(equilibrium) = search_with(&setup, &pos, Player::U, depth(64), seed, level(5))
+            else {
+                panic!("the game goes on");
+            };
+            let Some(mixed) = search_with(&setup, &pos, Player::U, depth(64), seed, level(4))
+            else {
+                panic!("the game goes on");
+            };
+            let formation = recipe(Level::new(4).unwrap_or_else(|| panic!("level 4"))).formation;
+            for &(id, p) in &mixed.strategy {
+                let expected =
+                    (1.0 - formation) * share(&equilibrium, id) + formation * share(&line, id);
+                assert!((p - expected).abs() < 1e-9, "{id}: {p} vs {expected}");
+            }
         }
     }
 
