@@ -18,7 +18,7 @@ pub use rules::{
 };
 pub use state::{
     default_state, Player, Position, Setup, StateData, StateError, TankData, TankInfo, TankType,
-    INITIAL_CLOCK_MS,
+    ILLUSTRATION, INITIAL_CLOCK_MS,
 };
 
 #[cfg(test)]

@@ -311,6 +311,16 @@ fn parse_territory(board: Board, rows: &[String]) -> Option<Vec<Player>> {
     Some(owners)
 }
 
+/// The rules' illustration from the default setup (SPEC 3.2), round by
+/// round: (U's pick, D's pick).
+pub const ILLUSTRATION: [(&str, &str); 5] = [
+    ("LA", "RC"),
+    ("LC", "RB"),
+    ("RA", "RB"),
+    ("LA", "RB"),
+    ("LC", "RA"),
+];
+
 /// The default setup (SPEC 3.1), a reconstruction that reproduces the
 /// rules' illustration: 6x6, D owns rows 1-3 and U rows 4-6; D's tanks on
 /// row 1 move up their columns, U's on row 6 move down.

@@ -42,15 +42,8 @@ fn destroyed(setup: &Setup, events: &[Event]) -> Vec<String> {
 #[test]
 fn the_rules_illustration_replays_exactly() {
     let (setup, mut pos) = default_state();
-    let rounds = [
-        ("LA", "RC"),
-        ("LC", "RB"),
-        ("RA", "RB"),
-        ("LA", "RB"),
-        ("LC", "RA"),
-    ];
     let mut fire = Vec::new();
-    for (u, d) in rounds {
+    for (u, d) in ILLUSTRATION {
         let events = round(&setup, &mut pos, u, d);
         fire.push(destroyed(&setup, &events));
     }

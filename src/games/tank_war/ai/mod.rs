@@ -444,7 +444,7 @@ impl Searcher<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::tank_war::state::default_state;
+    use crate::games::tank_war::state::{default_state, ILLUSTRATION};
 
     /// Limits of depth `d` alone.
     pub(super) fn depth(d: u32) -> SearchLimits<'static> {
@@ -456,14 +456,20 @@ mod tests {
         }
     }
 
+    /// Plays a round of each player's first pickable tank; its picks.
+    fn play_first_picks(setup: &Setup, pos: &mut Position) -> [usize; 2] {
+        let first = |p| pickable(setup, pos, p).first().copied();
+        let (Some(u), Some(d)) = (first(Player::U), first(Player::D)) else {
+            panic!("the game goes on");
+        };
+        play_round(setup, pos, [u, d], [0, 0]);
+        [u, d]
+    }
+
     #[test]
     fn the_line_keeping_levels_move_their_rearmost_tanks() {
         let (setup, mut pos) = default_state();
-        let first = |p| pickable(&setup, &pos, p).first().copied();
-        let (Some(u), Some(d)) = (first(Player::U), first(Player::D)) else {
-            panic!("the start has picks");
-        };
-        play_round(&setup, &mut pos, [u, d], [0, 0]);
+        let [u, _] = play_first_picks(&setup, &mut pos);
         let level = |n| Style::at(Level::new(n).unwrap_or_else(|| panic!("level {n}")));
         let share = |result: &SearchResult, id: usize| {
             result
@@ -504,13 +510,7 @@ mod tests {
         // The rules' illustration, then each player's first pick for three
         // rounds: every line ends within ten rounds.
         let (setup, mut pos) = default_state();
-        for (u, d) in [
-            ("LA", "RC"),
-            ("LC", "RB"),
-            ("RA", "RB"),
-            ("LA", "RB"),
-            ("LC", "RA"),
-        ] {
+        for (u, d) in ILLUSTRATION {
             let (Some(u), Some(d)) = (
                 setup.find(&pos, Player::U, u),
                 setup.find(&pos, Player::D, d),
@@ -520,11 +520,7 @@ mod tests {
             play_round(&setup, &mut pos, [u, d], [0, 0]);
         }
         for _ in 0..3 {
-            let first = |p| pickable(&setup, &pos, p).first().copied();
-            let (Some(u), Some(d)) = (first(Player::U), first(Player::D)) else {
-                panic!("the game goes on");
-            };
-            play_round(&setup, &mut pos, [u, d], [0, 0]);
+            play_first_picks(&setup, &mut pos);
         }
         let Some(solved) = search(&setup, &pos, Player::U, depth(64), 1) else {
             panic!("the game goes on");
