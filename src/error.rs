@@ -225,6 +225,29 @@ impl From<Refusal> for RequestError {
     }
 }
 
+/// Every code the service's own problems carry, whatever the game: the
+/// codes of [`RequestError`] but for notations and refusals (each game
+/// lists its own), and those of the statuses made outside the application.
+pub const SERVICE_CODES: &[&str] = &[
+    "BAD_REQUEST",
+    "INVALID_POSITION",
+    "LIMIT_EXCEEDED",
+    "UNAUTHORIZED",
+    "FORBIDDEN",
+    "NOT_FOUND",
+    "METHOD_NOT_ALLOWED",
+    "NOT_ACCEPTABLE",
+    "REQUEST_TIMEOUT",
+    "LENGTH_REQUIRED",
+    "PAYLOAD_TOO_LARGE",
+    "URI_TOO_LONG",
+    "UNSUPPORTED_MEDIA_TYPE",
+    "TOO_MANY_REQUESTS",
+    "HEADERS_TOO_LARGE",
+    "SERVICE_BUSY",
+    "INTERNAL",
+];
+
 /// The code and title of an error status made outside the application.
 fn status_code(status: u16) -> (&'static str, &'static str) {
     match status {
@@ -243,5 +266,49 @@ fn status_code(status: u16) -> (&'static str, &'static str) {
         503 => ("SERVICE_BUSY", "Service busy"),
         400..=499 => ("BAD_REQUEST", "Bad request"),
         _ => ("INTERNAL", "Internal server error"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_service_code_is_listed() {
+        let made = [
+            RequestError::bad_request("x", None),
+            RequestError::BadQuery {
+                detail: "x".into(),
+                field: None,
+            },
+            RequestError::invalid_position("x", "position"),
+            RequestError::limit_exceeded("x", ""),
+            RequestError::BodyTimeout { secs: 5.0 },
+            RequestError::Unauthorized { detail: "x".into() },
+            RequestError::TooManyRequests {
+                class: "requests",
+                quota: 1,
+                retry_after_secs: 1,
+            },
+            RequestError::Busy {
+                retry_after_secs: 1,
+            },
+            RequestError::PayloadTooLarge { limit: 1 },
+            RequestError::UnsupportedMediaType,
+            RequestError::UnsupportedEncoding("gzip".into()),
+            RequestError::NotFound { path: "/x".into() },
+            RequestError::MethodNotAllowed {
+                method: "PUT".into(),
+                allow: "GET".into(),
+            },
+            RequestError::Internal("x".into()),
+        ];
+        let statuses = (400..600).map(|status| RequestError::Status {
+            status,
+            detail: String::new(),
+        });
+        for error in made.into_iter().chain(statuses) {
+            assert!(SERVICE_CODES.contains(&error.code()), "{}", error.code());
+        }
     }
 }

@@ -65,7 +65,7 @@ async fn whole_number_floats_are_integers_and_integers_take_their_range() {
     let doc: serde_json::Value = serde_json::from_str(&tank_rules::api::openapi_json()).unwrap();
     let round = &doc["components"]["schemas"]["TankWarState"]["properties"]["round"];
     assert_eq!(round["maximum"], 4_294_967_295u64, "{round}");
-    let seed = &doc["components"]["schemas"]["AiMoveRequest"]["properties"]["seed"];
+    let seed = &doc["components"]["schemas"]["TankBattleAiMoveRequest"]["properties"]["seed"];
     assert_eq!(seed["maximum"], u64::MAX, "{seed}");
 }
 

@@ -7,9 +7,11 @@
 //! names to the functions behind its endpoints (its `dispatch`), so a
 //! batched request runs exactly the code of the single endpoint.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::marker::PhantomData;
 use std::pin::Pin;
+use std::sync::OnceLock;
 
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse};
@@ -180,11 +182,130 @@ impl<T: DeserializeOwned + Into<Vec<Value>> + 'static> FromRequest for BatchBody
     }
 }
 
+/// The JSON Schema of each op's request item, compiled from the service's
+/// OpenAPI document: a JSON batch with an item that breaks its schema is
+/// refused whole, as any body that breaks its schema. (What the schema
+/// cannot say, a notation that does not add up or an illegal move, fails
+/// the item alone.)
+pub struct ItemSchemas(HashMap<String, jsonschema::Validator>);
+
+impl ItemSchemas {
+    /// The item schemas of the batch at `path` in `doc`: the variants its
+    /// request items' discriminator maps each op to.
+    pub fn from_document(doc: &Value, path: &str) -> Option<ItemSchemas> {
+        let operation = format!("/paths/{}/post", path.replace('~', "~0").replace('/', "~1"));
+        let request = doc
+            .pointer(&format!(
+                "{operation}/requestBody/content/application~1json/schema/$ref"
+            ))?
+            .as_str()?
+            .strip_prefix('#')?;
+        let mapping = doc
+            .pointer(&format!(
+                "{request}/properties/requests/items/discriminator/mapping"
+            ))?
+            .as_object()?;
+        let components = doc.get("components")?;
+        let mut validators = HashMap::new();
+        for (op, variant) in mapping {
+            let root = serde_json::json!({"components": components, "$ref": variant});
+            match jsonschema::validator_for(&root) {
+                Ok(validator) => {
+                    validators.insert(op.clone(), validator);
+                }
+                Err(error) => {
+                    tracing::error!(%error, op, path, "a batch item schema does not compile");
+                }
+            }
+        }
+        Some(ItemSchemas(validators))
+    }
+
+    /// Whether `item` (its `op` included) is an instance of its op's
+    /// schema; if not, the first field that breaks it, as a `BAD_REQUEST`.
+    pub fn check(&self, op: &str, item: &Value) -> Result<(), ApiError> {
+        let Some(validator) = self.0.get(op) else {
+            return Ok(());
+        };
+        validator.validate(item).map_err(|error| {
+            let error = deepest(&error);
+            let mut segments: Vec<String> = error
+                .instance_path()
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            // As serde names it: the unknown field itself.
+            if let jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } =
+                error.kind()
+            {
+                segments.extend(unexpected.first().cloned());
+            }
+            let mut field = String::new();
+            for segment in segments {
+                match segment.parse::<usize>() {
+                    Ok(index) => field.push_str(&format!("[{index}]")),
+                    Err(_) if field.is_empty() => field.push_str(&segment),
+                    Err(_) => field.push_str(&format!(".{segment}")),
+                }
+            }
+            ApiError::bad_request(
+                format!("the `{op}` request breaks its schema: {error}"),
+                (!field.is_empty()).then_some(field),
+            )
+        })
+    }
+}
+
+/// The most precise error behind `error`: where a value matches none of
+/// a `oneOf`'s variants (an optional field is null or its type), the
+/// variant's error that reaches deepest into the value.
+fn deepest<'a>(error: &'a jsonschema::ValidationError<'a>) -> &'a jsonschema::ValidationError<'a> {
+    use jsonschema::error::ValidationErrorKind::{AnyOf, OneOfNotValid};
+    match error.kind() {
+        OneOfNotValid { context } | AnyOf { context } => context
+            .iter()
+            .flatten()
+            .map(deepest)
+            .max_by_key(|inner| inner.instance_path().iter().count())
+            .unwrap_or(error),
+        _ => error,
+    }
+}
+
+/// The item schemas of each game's batch, by game id, compiled once from
+/// the service's document.
+pub fn item_schemas(game: &str) -> Option<&'static ItemSchemas> {
+    static SCHEMAS: OnceLock<HashMap<String, ItemSchemas>> = OnceLock::new();
+    SCHEMAS
+        .get_or_init(|| {
+            let doc = super::openapi();
+            let games = doc
+                .get("paths")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flat_map(|paths| paths.keys())
+                .filter_map(|path| {
+                    let game = path.strip_prefix("/v1/")?.strip_suffix("/batch")?;
+                    Some((game.to_owned(), ItemSchemas::from_document(&doc, path)?))
+                });
+            games.collect()
+        })
+        .get(game)
+}
+
 /// Decodes one request's fields (its `op` removed) into an endpoint's
 /// request type, failing as the body extractor would: `BAD_REQUEST` naming
 /// the field (prefixed with `requests[i].` when the result is written).
 pub fn decode<T: DeserializeOwned>(fields: Value) -> Result<T, ApiError> {
     serde_path_to_error::deserialize(super::strict::Strict(fields)).map_err(json::bad_json)
+}
+
+/// Whether one request's fields decode into an endpoint's request type,
+/// failing as [`decode`] does; nothing is kept.
+pub fn check<T: DeserializeOwned>(fields: &Value) -> Result<(), ApiError> {
+    serde_path_to_error::deserialize::<_, T>(super::strict::Strict(fields))
+        .map(drop)
+        .map_err(json::bad_json)
 }
 
 /// An endpoint's answer as a batch result.
@@ -207,6 +328,7 @@ pub async fn run<T, F, Fut>(
     body: BatchBody<T>,
     limits: &Limits,
     ops: &Ops,
+    check: impl Fn(&'static str, &Value) -> Result<(), ApiError>,
     mut dispatch: F,
 ) -> Result<HttpResponse, ApiError>
 where
@@ -219,7 +341,8 @@ where
         // that breaks its schema.
         for (index, request) in body.requests.iter().enumerate() {
             if let Ok(request) = request {
-                split_op(request.clone(), ops).map_err(|error| locate(error, index))?;
+                let (op, _) = split_op(request.clone(), ops).map_err(|e| locate(e, index))?;
+                check(op, request).map_err(|e| locate(e, index))?;
             }
         }
     }

@@ -1,19 +1,32 @@
 //! Finishing touches to the generated OpenAPI document that utoipa cannot
-//! be told per field:
+//! be told per field, each a rule applied to the whole document:
 //!
 //! - every integer gets the range the server really accepts. utoipa writes
 //!   an unsigned Rust integer as `format: int32` or `int64` with
 //!   `minimum: 0`, which claims a signed range: a `u32` field said `int32`
 //!   while the server took values up to 2^32 - 1, and a `u64` (seeds, node
 //!   limits) up to 2^64 - 1;
+//! - a signed integer's format is said as bounds too (`int64`: ±2^63);
 //! - objects that need at least some properties say so (`minProperties`;
 //!   utoipa-gen 5.5 writes its `min_properties` attribute as
 //!   `maxProperties`, so it is set here);
-//! - a query parameter whose value is an object (a game state in
-//!   `render.svg`) travels as JSON: it is described by `content`
-//!   (`application/json` and the object's schema), not as a bare string.
+//! - an optional parameter is left out, never null;
+//! - a query parameter is a plain string with its notation's schema (a
+//!   TBN, a square), or, when its value is an object (a game state in
+//!   `render.svg`), a string of JSON: `contentMediaType` and
+//!   `contentSchema` say which, so a client sends the text as it is;
+//! - an internally tagged enum (events, with `kind`) is a `oneOf` of named
+//!   variants with a `discriminator`, so clients get one type a variant;
+//! - a game's `batch` is typed from the game's own operations: each
+//!   request item is one of their request bodies with `op` (discriminated
+//!   by `op`), each result one of their answers or a `Problem`;
+//! - every object says it has no properties beyond those listed (the
+//!   server refuses unknown request fields and answers none);
+//! - the operations that may answer 401 name the API key schemes
+//!   (`X-Api-Key` or a bearer token), optional unless the server is run
+//!   with keys.
 
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 use utoipa::openapi::OpenApi;
 
 /// Component schemas and the fewest properties an instance has.
@@ -21,6 +34,9 @@ const MIN_PROPERTIES: &[(&str, u64)] = &[
     // Tank War `validate`: a pick for U, D or both.
     ("TankWarOptionalPicks", 1),
 ];
+
+/// Where component schemas are referenced from.
+const SCHEMAS: &str = "#/components/schemas/";
 
 /// The finished document, as JSON.
 pub fn finish(doc: &OpenApi) -> Value {
@@ -34,52 +50,351 @@ pub fn finish(doc: &OpenApi) -> Value {
             schema.insert("minProperties".to_owned(), (*min).into());
         }
     }
-    if let Some(paths) = value.get_mut("paths").and_then(Value::as_object_mut) {
-        paths
-            .values_mut()
-            .filter_map(Value::as_object_mut)
-            .flat_map(|item| item.values_mut())
-            .filter_map(|op| op.get_mut("parameters").and_then(Value::as_array_mut))
-            .flatten()
-            .for_each(json_query_parameter);
+    let schemas = value
+        .pointer("/components/schemas")
+        .cloned()
+        .unwrap_or_default();
+    for parameter in operations_mut(&mut value)
+        .filter_map(|(_, _, op)| op.get_mut("parameters").and_then(Value::as_array_mut))
+        .flatten()
+    {
+        query_parameter(parameter, &schemas);
+        not_null(parameter);
     }
+    if let Some(schemas) = value
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    {
+        name_tagged_variants(schemas);
+    }
+    type_batches(&mut value);
+    if let Some(schemas) = value.pointer_mut("/components/schemas") {
+        close_objects(schemas);
+    }
+    secure(&mut value);
     value
 }
 
-/// A query parameter whose schema is a reference to an object schema
-/// (optionally or null) is sent as that object's JSON.
-fn json_query_parameter(parameter: &mut Value) {
+/// Every operation of the document: its path, method and object.
+fn operations_mut(doc: &mut Value) -> impl Iterator<Item = (String, String, &mut Value)> {
+    doc.get_mut("paths")
+        .and_then(Value::as_object_mut)
+        .into_iter()
+        .flat_map(|paths| paths.iter_mut())
+        .filter_map(|(path, item)| Some((path.clone(), item.as_object_mut()?)))
+        .flat_map(|(path, item)| {
+            item.iter_mut()
+                .map(move |(method, op)| (path.clone(), method.clone(), op))
+        })
+}
+
+/// The component a `$ref` names.
+fn ref_name(reference: &Value) -> Option<&str> {
+    reference.get("$ref")?.as_str()?.strip_prefix(SCHEMAS)
+}
+
+/// A reference to the component `name`.
+fn reference(name: &str) -> Value {
+    json!({ "$ref": format!("{SCHEMAS}{name}") })
+}
+
+/// A query parameter whose schema names a component (optionally or
+/// null): a string notation is that schema itself; an object (a state)
+/// travels as its JSON text.
+fn query_parameter(parameter: &mut Value, schemas: &Value) {
     let Some(parameter) = parameter.as_object_mut() else {
         return;
     };
     if parameter.get("in").and_then(Value::as_str) != Some("query") {
         return;
     }
-    let reference = match parameter.get("schema") {
-        Some(schema) if schema.get("$ref").is_some() => schema.clone(),
-        Some(schema) => match schema.get("oneOf").and_then(Value::as_array) {
-            Some(variants) => match variants.iter().find(|v| v.get("$ref").is_some()) {
-                Some(reference) => serde_json::json!({"$ref": reference["$ref"]}),
-                None => return,
-            },
-            None => return,
-        },
-        None => return,
+    let named = match parameter.get("schema") {
+        Some(schema) if schema.get("$ref").is_some() => ref_name(schema),
+        Some(schema) => schema
+            .get("oneOf")
+            .and_then(Value::as_array)
+            .and_then(|variants| variants.iter().find_map(ref_name)),
+        None => None,
     };
-    parameter.remove("schema");
-    let mut media = serde_json::json!({ "schema": reference });
-    if let Some(example) = parameter.remove("example") {
-        // The example was written as the JSON text the parameter carries.
-        let example = example
-            .as_str()
-            .and_then(|text| serde_json::from_str(text).ok())
-            .unwrap_or(example);
-        media["example"] = example;
+    let Some(name) = named.map(str::to_owned) else {
+        return;
+    };
+    let is_object = schemas.get(&name).and_then(|s| s.get("type")) == Some(&json!("object"));
+    let schema = if is_object {
+        json!({
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": reference(&name),
+        })
+    } else {
+        reference(&name)
+    };
+    parameter.insert("schema".to_owned(), schema);
+}
+
+/// A parameter is left out when it has no value, never null: an optional
+/// `T` is a `T`.
+fn not_null(parameter: &mut Value) {
+    let Some(types) = parameter
+        .pointer_mut("/schema/type")
+        .and_then(Value::as_array_mut)
+    else {
+        return;
+    };
+    types.retain(|t| t != "null");
+    if let [only] = types.as_slice() {
+        let only = only.clone();
+        parameter["schema"]["type"] = only;
     }
-    parameter.insert(
-        "content".to_owned(),
-        serde_json::json!({ "application/json": media }),
-    );
+}
+
+/// The property every variant of `variants` has as a required,
+/// single-valued string, with each variant's value: the tag of an
+/// internally tagged enum.
+fn tag_of(variants: &[Value]) -> Option<(String, Vec<String>)> {
+    let first = variants.first()?;
+    let required = first.get("required")?.as_array()?;
+    required.iter().filter_map(Value::as_str).find_map(|tag| {
+        let values: Option<Vec<String>> = variants
+            .iter()
+            .map(|variant| {
+                if variant.get("$ref").is_some()
+                    || !variant.get("required")?.as_array()?.contains(&json!(tag))
+                {
+                    return None;
+                }
+                match variant
+                    .pointer(&format!("/properties/{tag}/enum"))?
+                    .as_array()?
+                    .as_slice()
+                {
+                    [Value::String(value)] => Some(value.clone()),
+                    _ => None,
+                }
+            })
+            .collect();
+        Some((tag.to_owned(), values?))
+    })
+}
+
+/// `FooBar` from `foo_bar` or `foo-bar`.
+fn pascal_case(text: &str) -> String {
+    text.split(['_', '-'])
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Each internally tagged enum (a `oneOf` of inline objects told apart by
+/// a single-valued property) becomes a `oneOf` of named variants, its tag
+/// a `const`, with a `discriminator`: `TankWarEvent` → `TankWarEventMove`, ….
+fn name_tagged_variants(schemas: &mut Map<String, Value>) {
+    let mut added = Vec::new();
+    for (name, schema) in schemas.iter_mut() {
+        let Some(variants) = schema.get("oneOf").and_then(Value::as_array) else {
+            continue;
+        };
+        let Some((tag, values)) = tag_of(variants) else {
+            continue;
+        };
+        let mut refs = Vec::new();
+        let mut mapping = Map::new();
+        for (variant, value) in variants.iter().zip(&values) {
+            let mut variant = variant.clone();
+            variant[&"properties"][&tag] = json!({"type": "string", "const": value});
+            let variant_name = format!("{name}{}", pascal_case(value));
+            mapping.insert(value.clone(), json!(format!("{SCHEMAS}{variant_name}")));
+            refs.push(reference(&variant_name));
+            added.push((variant_name, variant));
+        }
+        schema["oneOf"] = Value::Array(refs);
+        schema["discriminator"] = json!({"propertyName": tag, "mapping": mapping});
+    }
+    schemas.extend(added);
+}
+
+/// Types each game's `batch` from its operations. A request item is one
+/// of the game's JSON operations' request bodies with `op`, the
+/// operation's name (`<Game>Batch<Op>`, discriminated by `op`); a result
+/// is one of their answers or a `Problem` (`<Game>BatchResponse`), each
+/// closed, so exactly one matches: problems first, then the answers with
+/// the most required properties, as a client that tries them in turn
+/// should.
+fn type_batches(doc: &mut Value) {
+    let batches: Vec<(String, String)> = operations_mut(doc)
+        .filter(|(path, method, _)| path.ends_with("/batch") && method == "post")
+        .filter_map(|(path, _, op)| {
+            let body = op.pointer("/requestBody/content/application~1json/schema")?;
+            Some((path, ref_name(body)?.to_owned()))
+        })
+        .collect();
+    for (path, request) in batches {
+        let Some(prefix) = request.strip_suffix("BatchRequest").map(str::to_owned) else {
+            continue;
+        };
+        let base = path.trim_end_matches("/batch");
+        let ops = doc
+            .pointer(&format!(
+                "/components/schemas/{request}/properties/requests/items/properties/op/enum"
+            ))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let mut items = Vec::new();
+        let mut mapping = Map::new();
+        let mut answers = Vec::new();
+        for op in ops.iter().filter_map(Value::as_str) {
+            let operation = format!("/paths/{}/post", pointer_escape(&format!("{base}/{op}")));
+            let body = doc
+                .pointer(&format!(
+                    "{operation}/requestBody/content/application~1json/schema"
+                ))
+                .and_then(ref_name)
+                .and_then(|name| doc.pointer(&format!("/components/schemas/{name}")));
+            let Some(mut item) = body.cloned() else {
+                continue;
+            };
+            let op_property =
+                json!({"type": "string", "const": op, "description": "The operation to run"});
+            let mut properties = Map::from_iter([("op".to_owned(), op_property)]);
+            if let Some(fields) = item.get("properties").and_then(Value::as_object) {
+                properties.extend(fields.clone());
+            }
+            item["properties"] = Value::Object(properties);
+            let mut required = vec![json!("op")];
+            required.extend(
+                item.get("required")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default(),
+            );
+            item["required"] = Value::Array(required);
+            if let Some(object) = item.as_object_mut() {
+                object.remove("example");
+            }
+            item["description"] = json!(format!(
+                "A `{op}` request: `op` and the fields of its body."
+            ));
+            let item_name = format!("{prefix}Batch{}", pascal_case(op));
+            mapping.insert(op.to_owned(), json!(format!("{SCHEMAS}{item_name}")));
+            items.push((item_name, item));
+            let answer = doc
+                .pointer(&format!(
+                    "{operation}/responses/200/content/application~1json/schema"
+                ))
+                .and_then(ref_name);
+            if let Some(answer) = answer {
+                if !answers.iter().any(|a: &String| a == answer) {
+                    answers.push(answer.to_owned());
+                }
+            }
+        }
+        let required = |name: &str| {
+            doc.pointer(&format!("/components/schemas/{name}/required"))
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len)
+        };
+        answers.sort_by_key(|name| std::cmp::Reverse(required(name)));
+        answers.insert(0, "Problem".to_owned());
+        let response_name = format!("{prefix}BatchResponse");
+        let response = json!({
+            "type": "object",
+            "description": "The answers of a batch, one per request, in request order.",
+            "required": ["results"],
+            "properties": {"results": {
+                "type": "array",
+                "description": "Each request's answer: the operation's 200 body, or the problem \
+        document it would answer (`status`, `code`, …) with `field` prefixed by `requests[i].` (just \
+        `requests[i]` when the operation names no field).",
+                "items": {"oneOf": answers.iter().map(|name| reference(name)).collect::<Vec<_>>()},
+            }},
+        });
+        let Some(schemas) = doc
+            .pointer_mut("/components/schemas")
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        let refs: Vec<Value> = items.iter().map(|(name, _)| reference(name)).collect();
+        schemas.extend(items);
+        schemas.insert(response_name.clone(), response);
+        if let Some(items) = schemas
+            .get_mut(&request)
+            .and_then(|r| r.pointer_mut("/properties/requests/items"))
+        {
+            *items = json!({
+                "oneOf": refs,
+                "discriminator": {"propertyName": "op", "mapping": mapping},
+            });
+        }
+        let answer = format!(
+            "/paths/{}/post/responses/200/content/application~1json/schema",
+            pointer_escape(&path)
+        );
+        if let Some(schema) = doc.pointer_mut(&answer) {
+            *schema = reference(&response_name);
+        }
+    }
+    if let Some(schemas) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    {
+        schemas.remove("BatchResponse");
+    }
+}
+
+/// `text` as one token of a JSON pointer.
+fn pointer_escape(text: &str) -> String {
+    text.replace('~', "~0").replace('/', "~1")
+}
+
+/// Every object schema with listed properties, at any depth, allows no
+/// others.
+fn close_objects(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            if object.contains_key("properties") && !object.contains_key("additionalProperties") {
+                object.insert("additionalProperties".to_owned(), false.into());
+            }
+            object.values_mut().for_each(close_objects);
+        }
+        Value::Array(items) => items.iter_mut().for_each(close_objects),
+        _ => {}
+    }
+}
+
+/// The API key schemes, and the security of every operation that
+/// documents a 401: anonymous (a server run without keys), or a key in
+/// `X-Api-Key`, or a bearer token.
+fn secure(doc: &mut Value) {
+    for (_, _, op) in operations_mut(doc) {
+        if op.pointer("/responses/401").is_some() {
+            op["security"] = json!([{}, {"ApiKey": []}, {"BearerKey": []}]);
+        }
+    }
+    if let Some(components) = doc.get_mut("components").and_then(Value::as_object_mut) {
+        components.insert(
+            "securitySchemes".to_owned(),
+            json!({
+                "ApiKey": {
+                    "type": "apiKey",
+                    "in": "header",
+                    "name": "X-Api-Key",
+                    "description": "An API key of the server's `--api-keys-file`; needed only when the server is run with keys.",
+                },
+                "BearerKey": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "The same API key as a bearer token (`Authorization: Bearer <key>`).",
+                },
+            }),
+        );
+    }
 }
 
 /// Walks every schema: an integer with `minimum: 0` and a signed format is
@@ -106,6 +421,18 @@ fn tighten_integers(value: &mut Value) {
                     }
                     _ => {}
                 }
+            }
+            // A signed format's range, said as bounds too: a validator that
+            // treats formats as annotations still refuses what the server
+            // cannot read.
+            let range = match object.get("format").and_then(Value::as_str) {
+                Some("int32") if integer => Some((i64::from(i32::MIN), i64::from(i32::MAX))),
+                Some("int64") if integer => Some((i64::MIN, i64::MAX)),
+                _ => None,
+            };
+            if let Some((min, max)) = range {
+                object.entry("minimum").or_insert(min.into());
+                object.entry("maximum").or_insert(max.into());
             }
             object.values_mut().for_each(tighten_integers);
         }
@@ -134,7 +461,8 @@ mod tests {
         assert_eq!(p["b"]["maximum"], u64::MAX);
         assert_eq!(
             p["c"],
-            serde_json::json!({"type": "integer", "format": "int64"})
+            serde_json::json!({"type": "integer", "format": "int64",
+                "minimum": i64::MIN, "maximum": i64::MAX})
         );
         assert_eq!(p["d"]["maximum"], 8);
     }

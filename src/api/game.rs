@@ -118,6 +118,11 @@ pub trait GameApi: Game {
     /// The field of a replay request that lists its steps.
     const REPLAY_STEPS: &'static str = "rounds";
 
+    /// The codes this game's problems carry beyond the service's own
+    /// ([`crate::error::SERVICE_CODES`]): its notations' 400s and its
+    /// rules' 422s.
+    fn problem_codes() -> Vec<&'static str>;
+
     /// `batch` ops beyond the common ones (Tank Battle's `perft`), each
     /// with whether it is a search; run by [`GameApi::extra_op`].
     const EXTRA_OPS: &'static [(&'static str, bool)] = &[];
@@ -192,6 +197,12 @@ pub trait GameApi: Game {
     /// The answer of `ai-move`, but for `time_ms` and `cached`, which the
     /// flow fills in.
     fn encode_ai(state: &Self::State, suggestion: Self::Suggestion) -> Self::AiMoveResponse;
+
+    /// Whether the fields of one of [`GameApi::EXTRA_OPS`] decode as its
+    /// endpoint's body.
+    fn extra_decodes(op: &str, _fields: &Value) -> Result<(), ApiError> {
+        Err(batching::not_dispatched(op))
+    }
 
     /// Runs one of [`GameApi::EXTRA_OPS`] in a batch whose searches share
     /// one time budget.
@@ -659,10 +670,37 @@ pub async fn batch<G: GameApi, T>(
     }
     let cap = Duration::from_millis(services.limits.ai_max_time_ms);
     let shared = SharedBudget::new(cap, body.searches(&ops));
-    batching::run(body, &services.limits, &ops, |op, fields| {
+    let schemas = batching::item_schemas(G::ID);
+    // An item is refused as its endpoint's body extractor would refuse it,
+    // and as its schema says (patterns, ranges).
+    let check = |op: &'static str, item: &Value| {
+        if let Some(schemas) = schemas {
+            schemas.check(op, item)?;
+        }
+        let mut fields = item.clone();
+        if let Some(fields) = fields.as_object_mut() {
+            fields.remove("op");
+        }
+        decodes::<G>(op, &fields)
+    };
+    batching::run(body, &services.limits, &ops, check, |op, fields| {
         dispatch::<G>(op, fields, services, &shared)
     })
     .await
+}
+
+/// Whether a batched request's fields decode as its endpoint's body.
+fn decodes<G: GameApi>(op: &str, fields: &Value) -> Result<(), ApiError> {
+    use batching::check;
+    match op {
+        "legal-moves" => check::<G::LegalMovesRequest>(fields),
+        "validate" => check::<G::ValidateRequest>(fields),
+        "apply" => check::<G::ApplyRequest>(fields),
+        "score" => check::<G::ScoreRequest>(fields),
+        "replay" => check::<G::ReplayRequest>(fields),
+        "ai-move" => check::<G::AiMoveRequest>(fields),
+        _ => G::extra_decodes(op, fields),
+    }
 }
 
 /// Runs one batched request through its endpoint's flow.

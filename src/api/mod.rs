@@ -131,6 +131,24 @@ impl AppState {
     }
 }
 
+/// Every code a problem of this service may carry: the service's own, then
+/// each game's notation and rule codes, each once.
+pub fn problem_codes() -> Vec<&'static str> {
+    use game::GameApi;
+    let games = [
+        TankBattle::problem_codes(),
+        TankWar::problem_codes(),
+        CobiTankWars::problem_codes(),
+    ];
+    let mut codes = crate::error::SERVICE_CODES.to_vec();
+    for code in games.into_iter().flatten() {
+        if !codes.contains(&code) {
+            codes.push(code);
+        }
+    }
+    codes
+}
+
 /// Where the OpenAPI document is served.
 pub const OPENAPI_PATH: &str = "/openapi.json";
 
@@ -207,6 +225,8 @@ pub fn app(
         InitError = (),
     >,
 > {
+    // Compile the batch items' schemas now, not in the first batch.
+    let _ = batch::item_schemas(TankBattle::ID);
     let (app, doc) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())

@@ -207,6 +207,10 @@ impl JsonState for Nim {
 impl GameApi for Nim {
     super::routes::dto_types!(json_state);
 
+    fn problem_codes() -> Vec<&'static str> {
+        vec![IllegalTake::BadTake.code(), IllegalTake::GameOver.code()]
+    }
+
     fn run_legal_moves(
         request: LegalMovesRequest,
         limits: &Limits,

@@ -1,6 +1,7 @@
 //! The notations of the games as named OpenAPI schemas: a string with the
 //! pattern of its syntax, so that a generated client can check a request
-//! before it sends it. A pattern accepts everything the service's parser
+//! before it sends it; and [`string_enum`] for the stable codes answers
+//! carry, so that a client can switch on them. A pattern accepts everything the service's parser
 //! accepts; what it cannot say (a rank's squares adding up to 11, exactly
 //! one commander start a side) is refused by the service with the
 //! notation's 400 code.
@@ -14,10 +15,10 @@ use utoipa::{PartialSchema, ToSchema};
 /// ASCII white space, which the parsers skip around a notation.
 const WS: &str = r"[\t\n\f\r ]*";
 
-/// Declares a named string schema with a pattern, a description and an
-/// example.
+/// Declares a string schema with a pattern, a description and an example,
+/// named in the document as `$schema` (with its game's prefix).
 macro_rules! notation {
-    ($(#[$doc:meta])* $name:ident, pattern = $pattern:expr, example = $example:expr, $description:expr) => {
+    ($(#[$doc:meta])* $name:ident as $schema:literal, pattern = $pattern:expr, example = $example:expr, $description:expr) => {
         $(#[$doc])*
         pub struct $name;
 
@@ -34,10 +35,26 @@ macro_rules! notation {
 
         impl ToSchema for $name {
             fn name() -> Cow<'static, str> {
-                Cow::Borrowed(stringify!($name))
+                Cow::Borrowed($schema)
             }
         }
     };
+}
+
+/// A string schema that is one of `values` (a code a client can switch
+/// on), in their order.
+pub fn string_enum<'a>(
+    values: impl IntoIterator<Item = &'a str>,
+    description: &str,
+) -> RefOr<Schema> {
+    let values: Vec<&str> = values.into_iter().collect();
+    let example = values.first().map(|v| serde_json::json!(v));
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(values))
+        .description(Some(description))
+        .examples(example)
+        .into()
 }
 
 /// A Tank Battle rank: pieces and runs of 1 to 11 empty squares.
@@ -45,7 +62,7 @@ const RANK: &str = "(?:[TtCc]|1[01]|[1-9])+";
 
 notation! {
     /// Tank Battle's position notation.
-    Tbn,
+    Tbn as "TankBattleTbn",
     pattern = format!("^{WS}(?:{RANK}/){{10}}{RANK}[\\t\\n\\f\\r ]+[wb][\\t\\n\\f\\r ]+[0-9]{{1,20}}{WS}$"),
     example = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0",
     "A Tank Battle position (TBN): `<placement> <side> <ply>`. The placement \
@@ -57,7 +74,7 @@ for that many empty squares; each rank covers 11 squares. `<side>` is `w` or \
 
 notation! {
     /// Tank Battle's layout notation, or a layout's name.
-    LayoutText,
+    LayoutText as "TankBattleLayout",
     pattern = format!("^{WS}(?:standard|(?:[.#~wWbB]{{11}}/){{10}}[.#~wWbB]{{11}}){WS}$"),
     example = "standard",
     "A Tank Battle layout: `standard`, or 11 rows of 11 characters separated \
@@ -71,7 +88,7 @@ const SQUARE: &str = "[a-kA-K](?:1[01]|[1-9])";
 
 notation! {
     /// A Tank Battle square.
-    SquareName,
+    SquareName as "TankBattleSquare",
     pattern = format!("^{SQUARE}$"),
     example = "j4",
     "A Tank Battle square: file `a`..`k` (either case) and rank `1`..`11`."
@@ -79,7 +96,7 @@ notation! {
 
 notation! {
     /// Tank Battle's move notation.
-    MoveNotation,
+    MoveNotation as "TankBattleMoveNotation",
     pattern = format!("^{WS}{SQUARE}[-xX]?{SQUARE}{WS}$"),
     example = "j4-j5",
     "A Tank Battle move: two squares with `-`, `x` or nothing between them, \
@@ -88,7 +105,7 @@ either case (`j4-j5`, `d10xd4`, `J4J5`)."
 
 notation! {
     /// A square of a Tank War or Tank Wars board.
-    GridSquare,
+    GridSquare as "GridSquare",
     pattern = "^[a-z][1-9][0-9]?$".to_owned(),
     example = "c3",
     "A square: column letter (`a` = column 1) and row number (1 = the bottom \
@@ -97,7 +114,7 @@ row), within the board's size."
 
 notation! {
     /// One row of a Tank War territory.
-    TerritoryRow,
+    TerritoryRow as "TankWarTerritoryRow",
     pattern = "^[UD]*$".to_owned(),
     example = "UUUUUU",
     "One row of territory: a letter `U` or `D` (its owner) per column, \

@@ -27,21 +27,48 @@ pub struct Problem {
     pub status: u16,
     /// What went wrong in this request.
     pub detail: String,
-    /// Stable machine code in SCREAMING_SNAKE_CASE, e.g. `BAD_POSITION`,
-    /// `INVALID_POSITION`, `PATH_BLOCKED`, `GAME_OVER`.
+    #[schema(value_type = ProblemCode)]
     pub code: String,
-    /// For `replay`: 0-based index into `moves` of the move that failed.
+    /// For `replay`: 0-based index into `moves` (or `rounds`) of the step
+    /// that failed; absent elsewhere.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub ply: Option<usize>,
-    /// For a simultaneous-move game: the player whose move failed.
+    /// For a simultaneous-move game: the player whose move failed; absent
+    /// when the problem is no one player's.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub player: Option<String>,
-    /// The request field the problem is about, e.g. `position`, `moves[3]`.
+    /// The request field the problem is about, e.g. `position`, `moves[3]`;
+    /// absent when it is about no one field (a method, a path, a quota).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub field: Option<String>,
-    /// For a rule violation: the square where the move failed.
+    /// For a rule violation: the square where the move failed; absent when
+    /// the rule names no square.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub square: Option<String>,
+}
+
+/// A problem's stable machine code: the service's own codes and every
+/// game's notation and rule codes.
+pub struct ProblemCode;
+
+impl utoipa::PartialSchema for ProblemCode {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        super::notation::string_enum(
+            super::problem_codes(),
+            "Stable machine code in SCREAMING_SNAKE_CASE: what went wrong, e.g. \
+`BAD_POSITION`, `INVALID_POSITION`, `PATH_BLOCKED`, `GAME_OVER`.",
+        )
+    }
+}
+
+impl ToSchema for ProblemCode {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "ProblemCode".into()
+    }
 }
 
 pub use crate::error::RequestError as ApiError;

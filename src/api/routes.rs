@@ -239,15 +239,9 @@ macro_rules! game_routes {
             operation_id = concat!($prefix, "_batch"),
             summary = "Runs several requests in one round trip, in order.",
             description = crate::api::game::batch_ops::<$game>().description(),
-            request_body(content(
-                (BatchRequest = "application/json"),
-                (String = "application/x-ndjson"),
-            )),
+            request_body = BatchRequest,
             responses(
-                (status = 200, description = "One result per request, in order", content(
-                    (crate::api::batch::BatchResponse = "application/json"),
-                    (String = "application/x-ndjson"),
-                )),
+                (status = 200, description = "One result per request, in order", body = crate::api::batch::BatchResponse),
                 (status = 400, description = "`BAD_REQUEST` (not `{\"requests\": […]}`, or an item that is not an object with a known `op`) or `LIMIT_EXCEEDED` (`requests`: too many requests, or too many searches; the whole answer over the answer limit)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
                 (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = crate::api::problem::Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
                 (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = crate::api::problem::Problem, content_type = "application/problem+json"),
@@ -275,7 +269,10 @@ macro_rules! game_routes {
         #[utoipa::path(
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_render"),
-            params(RenderQuery),
+            params(
+                RenderQuery,
+                ("If-None-Match" = Option<String>, Header, description = "The `ETag` of a copy the client holds: 304 when it is still current"),
+            ),
             responses(
                 (status = 200, description = "The picture", body = String, content_type = "image/svg+xml",
                  headers(("ETag" = String, description = "Strong tag of the picture"), ("Cache-Control" = String))),

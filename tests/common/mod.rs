@@ -20,6 +20,8 @@ pub struct Reply {
     pub content_type: String,
     pub headers: actix_web::http::header::HeaderMap,
     pub body: Value,
+    /// The body as text (an NDJSON answer, an SVG).
+    pub text: String,
 }
 
 pub async fn app_with(
@@ -56,6 +58,7 @@ where
         content_type,
         headers,
         body,
+        text: String::from_utf8_lossy(&bytes).into_owned(),
     }
 }
 

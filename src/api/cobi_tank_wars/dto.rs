@@ -10,7 +10,7 @@ use crate::api::ai::AiLimits;
 use crate::api::batch::{self as batching};
 use crate::api::game::JsonState;
 use crate::api::notation::GridSquare;
-use crate::games::cobi_tank_wars::{CobiTankWars, OrderFault, Player, State};
+use crate::games::cobi_tank_wars::{CobiTankWars, Dir, OrderError, OrderFault, Player, State};
 
 /// A player; the state's `first` executes first in each card slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
@@ -59,7 +59,8 @@ pub struct VehicleDto {
     pub slot: i64,
 }
 
-/// A count or total per player.
+/// Support cards per player, as a state carries them (0 for a player
+/// left out).
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(as = CobiTankWarsPerPlayer)]
@@ -69,6 +70,18 @@ pub struct PerPlayer {
     pub p1: u32,
     #[serde(rename = "P2", default)]
     #[schema(example = 0)]
+    pub p2: u32,
+}
+
+/// A count or total per player, as `score` answers it.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[schema(as = CobiTankWarsCounts)]
+pub struct Counts {
+    #[serde(rename = "P1")]
+    #[schema(example = 3)]
+    pub p1: u32,
+    #[serde(rename = "P2")]
+    #[schema(example = 3)]
     pub p2: u32,
 }
 
@@ -115,7 +128,10 @@ pub struct StateDto {
     pub round: u32,
 }
 
-/// A vehicle's command: a direction and a distance.
+/// A vehicle's command as a player gives it: a direction and a distance.
+/// Any text and number are taken here; the rules refuse a direction that
+/// is not `N`, `E`, `S` or `W` (`BAD_DIRECTION`) and a distance that is not
+/// 1, 2 or 3 (`BAD_DISTANCE`), with the vehicle named.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(as = CobiTankWarsOrder)]
@@ -128,18 +144,64 @@ pub struct OrderDto {
     pub dist: i64,
 }
 
+/// One player's orders: one per vehicle, by vehicle id.
+#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[schema(as = CobiTankWarsVehicleOrders)]
+#[schema(example = json!({"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "W", "dist": 1}}))]
+pub struct VehicleOrders(pub BTreeMap<String, OrderDto>);
+
 /// One order per vehicle of each player, by vehicle id.
 #[derive(Clone, Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(as = CobiTankWarsOrders)]
 pub struct OrdersDto {
+    /// P1's orders (none when left out).
     #[serde(rename = "P1", default)]
     #[schema(example = json!({"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "W", "dist": 1}}))]
-    pub p1: BTreeMap<String, OrderDto>,
+    pub p1: VehicleOrders,
+    /// P2's orders (none when left out).
     #[serde(rename = "P2", default)]
     #[schema(example = json!({"P2-1": {"dir": "S", "dist": 3}, "P2-2": {"dir": "S", "dist": 1}, "P2-3": {"dir": "E", "dist": 1}}))]
-    pub p2: BTreeMap<String, OrderDto>,
+    pub p2: VehicleOrders,
 }
+
+/// A direction: `N` towards higher rows, `E` towards later columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = CobiTankWarsDirection)]
+pub enum DirectionName {
+    N,
+    E,
+    S,
+    W,
+}
+
+impl From<Dir> for DirectionName {
+    fn from(dir: Dir) -> DirectionName {
+        match dir {
+            Dir::N => DirectionName::N,
+            Dir::E => DirectionName::E,
+            Dir::S => DirectionName::S,
+            Dir::W => DirectionName::W,
+        }
+    }
+}
+
+/// A vehicle's command as the AI suggests it: always a legal direction
+/// and distance. Send it back as a [`CobiTankWarsOrder`](OrderDto).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[schema(as = CobiTankWarsSuggestedOrder)]
+pub struct SuggestedOrder {
+    pub dir: DirectionName,
+    /// 1, 2 or 3 squares.
+    #[schema(example = 2, minimum = 1, maximum = 3)]
+    pub dist: u8,
+}
+
+/// The AI's orders: one per vehicle of the player, by vehicle id.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
+#[schema(as = CobiTankWarsSuggestedOrders)]
+#[schema(example = json!({"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "N", "dist": 3}}))]
+pub struct SuggestedOrders(pub BTreeMap<String, SuggestedOrder>);
 
 /// A state.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -170,8 +232,7 @@ pub struct LegalMovesRequest {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = CobiTankWarsLegalOrder)]
 pub struct LegalOrderDto {
-    #[schema(example = "N")]
-    pub dir: &'static str,
+    pub dir: DirectionName,
     #[schema(example = 2)]
     pub dist: u8,
     /// The destination.
@@ -182,16 +243,26 @@ pub struct LegalOrderDto {
     pub blocked_now: bool,
 }
 
+/// One player's vehicles' orders whose destination is on the board, by
+/// vehicle id (by direction N, E, S, W, then distance).
+#[derive(Debug, Default, Serialize, ToSchema)]
+#[schema(as = CobiTankWarsVehicleLegalOrders)]
+pub struct VehicleLegalOrders(pub BTreeMap<String, Vec<LegalOrderDto>>);
+
 /// Per player, per vehicle id, the orders whose destination is on the
 /// board (by direction N, E, S, W, then distance); empty when the game is
 /// over.
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = CobiTankWarsLegalMovesResponse)]
 pub struct LegalMovesResponse {
+    /// P1's vehicles' orders (absent when only P2's were asked for).
     #[serde(rename = "P1", skip_serializing_if = "Option::is_none")]
-    pub p1: Option<BTreeMap<String, Vec<LegalOrderDto>>>,
+    #[schema(nullable = false)]
+    pub p1: Option<VehicleLegalOrders>,
+    /// P2's vehicles' orders (absent when only P1's were asked for).
     #[serde(rename = "P2", skip_serializing_if = "Option::is_none")]
-    pub p2: Option<BTreeMap<String, Vec<LegalOrderDto>>>,
+    #[schema(nullable = false)]
+    pub p2: Option<VehicleLegalOrders>,
 }
 
 /// Orders to check against a state.
@@ -210,15 +281,14 @@ pub struct ValidateRequest {
 pub struct OrderReason {
     /// The player whose orders are at fault (absent for `GAME_OVER`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub player: Option<PlayerName>,
     /// The vehicle id the order is for, or the vehicle without one (absent
     /// for `GAME_OVER`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = "P1-2")]
+    #[schema(example = "P1-2", nullable = false)]
     pub vehicle: Option<String>,
-    /// `GAME_OVER`, `NO_SUCH_VEHICLE`, `MISSING_ORDER`, `BAD_DIRECTION` or
-    /// `BAD_DISTANCE`.
-    #[schema(example = "MISSING_ORDER")]
+    #[schema(value_type = OrderCode, example = "MISSING_ORDER")]
     pub code: &'static str,
     #[schema(example = "every vehicle of each player needs exactly one order")]
     pub message: String,
@@ -265,6 +335,7 @@ pub enum EventDto {
     Cancelled {
         vehicle: String,
         at: String,
+        #[schema(required = true)]
         to: Option<String>,
     },
     /// The vehicle entered an artillery token's square: 1 armor lost, the
@@ -293,7 +364,9 @@ pub struct ApplyResponse {
     pub events: Vec<EventDto>,
     /// Whether a player has no vehicles left.
     pub finished: bool,
-    /// The player who still has vehicles when the other has none.
+    /// The player who still has vehicles when the other has none; null
+    /// while the game goes on or on a draw.
+    #[schema(required = true)]
     pub winner: Option<PlayerName>,
     /// Neither player has vehicles.
     pub draw: bool,
@@ -304,12 +377,16 @@ pub struct ApplyResponse {
 #[schema(as = CobiTankWarsScoreResponse)]
 pub struct ScoreResponse {
     /// Vehicles left.
-    pub vehicles: PerPlayer,
+    pub vehicles: Counts,
     /// Armor points of all vehicles left.
-    pub armor: PerPlayer,
+    pub armor: Counts,
     /// Support cards drawn.
-    pub support_cards: PerPlayer,
+    pub support_cards: Counts,
+    /// Whether a player has no vehicles left.
     pub finished: bool,
+    /// The player who still has vehicles when the other has none; null
+    /// while the game goes on or on a draw.
+    #[schema(required = true)]
     pub winner: Option<PlayerName>,
     pub draw: bool,
 }
@@ -403,8 +480,7 @@ pub struct AiMoveRequest {
 #[schema(as = CobiTankWarsAnalysisLine)]
 pub struct AnalysisLine {
     /// One order per vehicle of the player.
-    #[schema(example = json!({"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "N", "dist": 3}}))]
-    pub orders: BTreeMap<String, OrderDto>,
+    pub orders: SuggestedOrders,
     /// Mean change of the material balance for the player over its
     /// samples, less the expected cost of the enemy's gunfire where the AI
     /// dodges it, as `value`.
@@ -433,8 +509,7 @@ pub struct GunfireTargetDto {
 #[schema(as = CobiTankWarsAiMoveResponse)]
 pub struct AiMoveResponse {
     /// One order per vehicle of the player.
-    #[schema(example = json!({"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "N", "dist": 3}}))]
-    pub orders: BTreeMap<String, OrderDto>,
+    pub orders: SuggestedOrders,
     /// Squares for the player's gunfire tokens, most promising first; none
     /// where the player's own vehicles stop as often as the enemy's.
     pub gunfire: Vec<GunfireTargetDto>,
@@ -510,6 +585,25 @@ fn example_orders() -> serde_json::Value {
         "P1": {"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "W", "dist": 1}},
         "P2": {"P2-1": {"dir": "S", "dist": 3}, "P2-2": {"dir": "S", "dist": 1}, "P2-3": {"dir": "E", "dist": 1}}
     })
+}
+
+/// The stable code of refused Tank Wars orders.
+pub struct OrderCode;
+
+impl utoipa::PartialSchema for OrderCode {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::api::notation::string_enum(
+            OrderError::ALL.map(OrderError::code),
+            "Why orders are refused: `GAME_OVER`, `NO_SUCH_VEHICLE`, `MISSING_ORDER`, \
+`BAD_DIRECTION`, `BAD_DISTANCE`.",
+        )
+    }
+}
+
+impl ToSchema for OrderCode {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "CobiTankWarsOrderCode".into()
+    }
 }
 
 impl From<OrderFault> for OrderReason {

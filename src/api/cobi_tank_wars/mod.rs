@@ -21,16 +21,21 @@ use crate::limits::Limits;
 
 // ------------------------------------------------------------- codecs ---
 
-fn encode_order(order: Order) -> OrderDto {
-    OrderDto {
-        dir: order.dir.name().to_owned(),
-        dist: i64::from(order.dist),
-    }
+fn encode_orders(orders: impl IntoIterator<Item = (String, Order)>) -> SuggestedOrders {
+    let suggested = orders.into_iter().map(|(id, order)| {
+        let order = SuggestedOrder {
+            dir: order.dir.into(),
+            dist: order.dist,
+        };
+        (id, order)
+    });
+    SuggestedOrders(suggested.collect())
 }
 
 fn decode_orders(orders: OrdersDto) -> [BTreeMap<String, OrderData>; 2] {
-    let data = |given: BTreeMap<String, OrderDto>| {
+    let data = |given: VehicleOrders| {
         given
+            .0
             .into_iter()
             .map(|(id, o)| {
                 let order = OrderData {
@@ -154,6 +159,10 @@ impl JsonState for CobiTankWars {
 impl GameApi for CobiTankWars {
     super::routes::dto_types!(json_state);
 
+    fn problem_codes() -> Vec<&'static str> {
+        OrderError::ALL.map(OrderError::code).to_vec()
+    }
+
     /// Every fault of the orders, not just the first.
     fn run_validate(
         request: ValidateRequest,
@@ -186,7 +195,7 @@ impl GameApi for CobiTankWars {
                 let orders = orders
                     .iter()
                     .map(|l| LegalOrderDto {
-                        dir: l.order.dir.name(),
+                        dir: l.order.dir.into(),
                         dist: l.order.dist,
                         to: l.to.to_string(),
                         blocked_now: l.blocked_now,
@@ -194,7 +203,7 @@ impl GameApi for CobiTankWars {
                     .collect();
                 Some((v.id.clone(), orders))
             });
-            vehicles.collect()
+            VehicleLegalOrders(vehicles.collect())
         };
         let wanted = |p: PlayerName| request.player.is_none_or(|asked| asked == p);
         Ok(LegalMovesResponse {
@@ -226,7 +235,7 @@ impl GameApi for CobiTankWars {
     fn encode_score(state: &State) -> ScoreResponse {
         let (finished, winner, draw) = status(state);
         let tally = CobiTankWars::score(state);
-        let per_player = |[p1, p2]: [u32; 2]| PerPlayer { p1, p2 };
+        let per_player = |[p1, p2]: [u32; 2]| Counts { p1, p2 };
         ScoreResponse {
             vehicles: per_player(tally.vehicles),
             armor: per_player(tally.armor),
@@ -302,11 +311,7 @@ impl GameApi for CobiTankWars {
 
     fn encode_ai(_: &State, s: ai::Suggestion) -> AiMoveResponse {
         AiMoveResponse {
-            orders: s
-                .orders
-                .into_iter()
-                .map(|(id, order)| (id, encode_order(order)))
-                .collect(),
+            orders: encode_orders(s.orders),
             gunfire: s
                 .gunfire
                 .into_iter()
@@ -323,11 +328,7 @@ impl GameApi for CobiTankWars {
                 .lines
                 .into_iter()
                 .map(|line| AnalysisLine {
-                    orders: line
-                        .orders
-                        .into_iter()
-                        .map(|(id, order)| (id, encode_order(order)))
-                        .collect(),
+                    orders: encode_orders(line.orders),
                     value: line.value,
                     samples: line.samples,
                 })

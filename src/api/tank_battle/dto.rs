@@ -14,6 +14,7 @@ use crate::games::tank_battle::{self as engine, IllegalMove, Move, Role, Side, S
 /// A side of Tank Battle.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
+#[schema(as = TankBattleSide)]
 pub enum SideName {
     White,
     Black,
@@ -60,6 +61,7 @@ pub struct RenderQuery {
 
 /// The start position of a layout.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankBattleInitialResponse)]
 pub struct InitialResponse {
     /// TBN of the start position: commanders on their commander starts,
     /// normal tanks on the other base squares, White to move.
@@ -79,6 +81,7 @@ pub struct InitialResponse {
     "position": engine::INITIAL_TBN,
     "layout": "standard"
 }))]
+#[schema(as = TankBattlePositionRequest)]
 pub struct PositionRequest {
     /// Position in TBN: `<placement> <side> <ply>`.
     #[schema(value_type = Tbn)]
@@ -97,6 +100,7 @@ pub struct PositionRequest {
     "layout": "standard",
     "from": "j4"
 }))]
+#[schema(as = TankBattleLegalMovesRequest)]
 pub struct LegalMovesRequest {
     /// Position in TBN: `<placement> <side> <ply>`.
     #[schema(value_type = Tbn)]
@@ -113,6 +117,7 @@ pub struct LegalMovesRequest {
 
 /// One legal move.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankBattleMoveEntry)]
 pub struct MoveEntry {
     /// Canonical notation: `from-to`, or `fromxto` for a capture.
     #[serde(rename = "move", serialize_with = "move_text")]
@@ -151,6 +156,7 @@ impl From<Move> for MoveEntry {
 
 /// The legal moves, sorted by `from` (file, then rank), then by `to`.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankBattleLegalMovesResponse)]
 pub struct LegalMovesResponse {
     pub moves: Vec<MoveEntry>,
     /// Number of moves listed.
@@ -200,6 +206,7 @@ impl LegalMovesResponse {
     "layout": "standard",
     "move": "j4-j5"
 }))]
+#[schema(as = TankBattleMoveRequest)]
 pub struct MoveRequest {
     /// Position in TBN: `<placement> <side> <ply>`.
     #[schema(value_type = Tbn)]
@@ -217,13 +224,10 @@ pub struct MoveRequest {
 
 /// Why a move is illegal.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankBattleReason)]
 pub struct ReasonBody {
-    /// Stable reason code, the first that applies in this order:
-    /// `GAME_OVER`, `NO_TANK_AT_FROM`, `NOT_YOUR_TANK`, `NOT_A_LINE`, `MINE`,
-    /// `CONTAMINATED`, `LOCKED_IN_ENEMY_BASE`, `PATH_BLOCKED`,
-    /// `OWN_TANK_AT_TO`, `CAPTURE_IN_CONTAMINATED`.
-    #[schema(example = "CONTAMINATED")]
-    pub code: String,
+    #[schema(value_type = ReasonCode, example = "CONTAMINATED")]
+    pub code: &'static str,
     /// The rule in words.
     #[schema(example = "only a commander may enter or pass a contaminated square (g7)")]
     pub message: String,
@@ -231,14 +235,34 @@ pub struct ReasonBody {
     /// `from` for `NO_TANK_AT_FROM` and `NOT_YOUR_TANK`; absent for
     /// `GAME_OVER` and `NOT_A_LINE`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = "g7")]
+    #[schema(example = "g7", nullable = false)]
     pub square: Option<String>,
+}
+
+/// The stable code of a Tank Battle rule reason (SPEC 2.6).
+pub struct ReasonCode;
+
+impl utoipa::PartialSchema for ReasonCode {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::api::notation::string_enum(
+            engine::Reason::ALL.map(engine::Reason::code),
+            "Stable reason code, the first that applies in this order: `GAME_OVER`, \
+`NO_TANK_AT_FROM`, `NOT_YOUR_TANK`, `NOT_A_LINE`, then along the path `MINE`, `CONTAMINATED`, \
+`LOCKED_IN_ENEMY_BASE`, `PATH_BLOCKED`, `OWN_TANK_AT_TO`, `CAPTURE_IN_CONTAMINATED`.",
+        )
+    }
+}
+
+impl ToSchema for ReasonCode {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "TankBattleReasonCode".into()
+    }
 }
 
 impl From<IllegalMove> for ReasonBody {
     fn from(err: IllegalMove) -> ReasonBody {
         ReasonBody {
-            code: err.reason.code().to_owned(),
+            code: err.reason.code(),
             message: err.message(),
             square: err.square.map(|sq| sq.to_string()),
         }
@@ -254,19 +278,22 @@ pub type ScoreRequest = PositionRequest;
 /// Whether a move is legal: `{"legal":true,"move"}` or
 /// `{"legal":false,"reason"}`.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankBattleValidateResponse)]
 pub struct ValidateResponse {
     pub legal: bool,
-    /// The move in canonical notation, when legal.
+    /// The move in canonical notation, when legal (absent when illegal).
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
-    #[schema(example = "j4-j5")]
+    #[schema(example = "j4-j5", nullable = false)]
     pub notation: Option<String>,
-    /// The first rule the move breaks, when illegal.
+    /// The first rule the move breaks, when illegal (absent when legal).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub reason: Option<ReasonBody>,
 }
 
 /// The tank a capture removed.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankBattleCaptured)]
 pub struct Captured {
     #[schema(example = "d4")]
     pub square: String,
@@ -278,6 +305,7 @@ pub struct Captured {
 /// The kind of a tank.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
+#[schema(as = TankBattleTankKind)]
 pub enum TankKind {
     Tank,
     Commander,
@@ -294,6 +322,7 @@ impl From<Role> for TankKind {
 
 /// Both sides' current score (rule 8).
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankBattleScorePair)]
 pub struct ScorePair {
     #[schema(example = 14)]
     pub white: u32,
@@ -303,6 +332,7 @@ pub struct ScorePair {
 
 /// The position after a move, and the game's state there.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankBattleApplyResponse)]
 pub struct ApplyResponse {
     /// TBN after the move (canonical).
     #[schema(example = "ctttt6/tttt7/ttt8/tt9/11/11/9T1/10T/8TTT/7TTTT/6TTTTC b 1")]
@@ -312,11 +342,13 @@ pub struct ApplyResponse {
     #[schema(example = "j4-j5")]
     pub notation: String,
     /// The captured tank, or null.
+    #[schema(required = true)]
     pub captured: Option<Captured>,
     /// Whether the game is over after the move (rule 7).
     pub finished: bool,
     /// The winner of a finished game by score; null while it goes on or on
     /// a draw.
+    #[schema(required = true)]
     pub winner: Option<SideName>,
     /// Whether a finished game is drawn (equal scores).
     pub draw: bool,
@@ -325,6 +357,7 @@ pub struct ApplyResponse {
 
 /// Points of one side by source; they add up to its score.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankBattleBreakdown)]
 pub struct Breakdown {
     /// 3 if its commander stands on the opponent's commander start, else 0.
     pub commander_on_start: u32,
@@ -349,6 +382,7 @@ impl From<SideScore> for Breakdown {
 
 /// Breakdown of both sides' points.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankBattleBreakdownPair)]
 pub struct BreakdownPair {
     pub white: Breakdown,
     pub black: Breakdown,
@@ -356,11 +390,13 @@ pub struct BreakdownPair {
 
 /// The score of a position and whether (and how) the game is over.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankBattleScoreResponse)]
 pub struct ScoreResponse {
     pub score: ScorePair,
     /// Whether the game is over (rule 7).
     pub finished: bool,
     /// Winner of a finished game; null while it goes on or on a draw.
+    #[schema(required = true)]
     pub winner: Option<SideName>,
     /// Whether a finished game is drawn.
     pub draw: bool,
@@ -374,6 +410,7 @@ pub struct ScoreResponse {
     "layout": "standard",
     "moves": ["k4-k5", "a8-a7", "k5-k6"]
 }))]
+#[schema(as = TankBattleReplayRequest)]
 pub struct ReplayRequest {
     /// Start position in TBN; the layout's initial position when absent.
     #[serde(default)]
@@ -390,6 +427,7 @@ pub struct ReplayRequest {
 
 /// The positions a game passed through.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankBattleReplayResponse)]
 pub struct ReplayResponse {
     /// TBN after each move, in order.
     pub positions: Vec<String>,
@@ -409,6 +447,7 @@ crate::api::game::replay_answer!(ReplayResponse, positions);
     "depth": 3,
     "divide": true
 }))]
+#[schema(as = TankBattlePerftRequest)]
 pub struct PerftRequest {
     /// Position in TBN: `<placement> <side> <ply>`.
     #[schema(value_type = Tbn)]
@@ -427,15 +466,16 @@ pub struct PerftRequest {
 
 /// Leaf count of the legal-move tree.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankBattlePerftResponse)]
 pub struct PerftResponse {
     /// perft(depth): 1 at depth 0; 0 for a finished position at depth 1 or
     /// more; else the sum over legal moves of the child's perft(depth - 1).
     #[schema(example = 108097)]
     pub nodes: u64,
-    /// When asked: perft(depth - 1) below each legal move, keyed by its
-    /// canonical notation.
+    /// When asked (`divide`): perft(depth - 1) below each legal move, keyed
+    /// by its canonical notation; absent when not asked.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = json!({"j4-j5": 2350, "k4-k5": 2401}))]
+    #[schema(example = json!({"j4-j5": 2350, "k4-k5": 2401}), nullable = false)]
     pub divide: Option<BTreeMap<String, u64>>,
 }
 
@@ -448,6 +488,7 @@ pub struct PerftResponse {
     "limits": {"max_depth": 4},
     "seed": 1
 }))]
+#[schema(as = TankBattleAiMoveRequest)]
 pub struct AiMoveRequest {
     /// Position in TBN: `<placement> <side> <ply>`.
     #[schema(value_type = Tbn)]
@@ -497,6 +538,7 @@ pub struct AnalysisLine {
 
 /// The AI's move and what the search saw.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
+#[schema(as = TankBattleAiMoveResponse)]
 pub struct AiMoveResponse {
     /// The chosen move, canonical notation.
     #[serde(rename = "move")]

@@ -26,15 +26,20 @@ use crate::limits::Limits;
 
 // ------------------------------------------------------------- codecs ---
 
-/// A notation error as the 400 it is.
-fn notation(error: ParseError, field: &str, ply: Option<usize>) -> ApiError {
-    let (code, title) = match error.notation {
+/// The code and title of a notation's 400.
+fn notation_kind(notation: Notation) -> NotationKind {
+    let (code, title) = match notation {
         Notation::Position => ("BAD_POSITION", "Position notation is malformed"),
         Notation::Layout => ("BAD_LAYOUT", "Layout is malformed"),
         Notation::Move => ("BAD_MOVE_NOTATION", "Move notation is malformed"),
     };
+    NotationKind { code, title }
+}
+
+/// A notation error as the 400 it is.
+fn notation(error: ParseError, field: &str, ply: Option<usize>) -> ApiError {
     ApiError::Notation {
-        kind: NotationKind { code, title },
+        kind: notation_kind(error.notation),
         detail: error.to_string(),
         field: field.to_owned(),
         ply,
@@ -88,6 +93,13 @@ fn status(state: &State) -> (bool, Option<SideName>, bool) {
 
 impl GameApi for TankBattle {
     super::routes::dto_types!();
+
+    fn problem_codes() -> Vec<&'static str> {
+        let notations = [Notation::Position, Notation::Layout, Notation::Move];
+        let notations = notations.map(|notation| notation_kind(notation).code);
+        let rules = engine::Reason::ALL.map(engine::Reason::code);
+        notations.into_iter().chain(rules).collect()
+    }
 
     const REPLAY_STEPS: &'static str = "moves";
     const EXTRA_OPS: &'static [(&'static str, bool)] = &[("perft", true)];
@@ -277,6 +289,13 @@ impl GameApi for TankBattle {
                 })
                 .collect(),
             ..AiMoveResponse::default()
+        }
+    }
+
+    fn extra_decodes(op: &str, fields: &Value) -> Result<(), ApiError> {
+        match op {
+            "perft" => batching::check::<PerftRequest>(fields),
+            _ => Err(batching::not_dispatched(op)),
         }
     }
 

@@ -184,10 +184,13 @@ pub struct LegalMovesRequest {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = TankWarLegalMovesResponse)]
 pub struct LegalMovesResponse {
+    /// U's picks (absent when only D's were asked for).
     #[serde(rename = "U", skip_serializing_if = "Option::is_none")]
-    #[schema(example = json!(["LA", "LB", "LC", "RA", "RB", "RC"]))]
+    #[schema(example = json!(["LA", "LB", "LC", "RA", "RB", "RC"]), nullable = false)]
     pub u: Option<Vec<String>>,
+    /// D's picks (absent when only U's were asked for).
     #[serde(rename = "D", skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!(["LA", "LB", "LC", "RA", "RB", "RC"]), nullable = false)]
     pub d: Option<Vec<String>>,
 }
 
@@ -205,11 +208,29 @@ pub struct ValidateRequest {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = TankWarPickReason)]
 pub struct PickReason {
-    /// `GAME_OVER`, `NO_SUCH_TANK`, `END_OF_TRACK` or `SQUARE_OCCUPIED`.
-    #[schema(example = "SQUARE_OCCUPIED")]
+    #[schema(value_type = PickCode, example = "SQUARE_OCCUPIED")]
     pub code: &'static str,
     #[schema(example = "the next square of the tank's track is occupied")]
     pub message: String,
+}
+
+/// The stable code of a refused Tank War pick.
+pub struct PickCode;
+
+impl utoipa::PartialSchema for PickCode {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        crate::api::notation::string_enum(
+            PickError::ALL.map(PickError::code),
+            "Why a pick is refused, the first that applies: `GAME_OVER`, `NO_SUCH_TANK`, \
+`END_OF_TRACK`, `SQUARE_OCCUPIED`.",
+        )
+    }
+}
+
+impl ToSchema for PickCode {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "TankWarPickCode".into()
+    }
 }
 
 impl From<PickError> for PickReason {
@@ -305,9 +326,11 @@ pub struct ApplyResponse {
     pub events: Vec<EventDto>,
     pub finished: bool,
     /// The winner of a finished game; null while it goes on or on a draw.
+    #[schema(required = true)]
     pub winner: Option<PlayerName>,
     pub draw: bool,
     /// Why the game ended; null while it goes on.
+    #[schema(required = true)]
     pub reason: Option<EndReasonName>,
 }
 
@@ -328,8 +351,12 @@ pub struct PerPlayer {
 #[schema(as = TankWarScoreResponse)]
 pub struct ScoreResponse {
     pub finished: bool,
+    /// The winner of a finished game; null while it goes on or on a draw.
+    #[schema(required = true)]
     pub winner: Option<PlayerName>,
     pub draw: bool,
+    /// Why the game ended; null while it goes on.
+    #[schema(required = true)]
     pub reason: Option<EndReasonName>,
     /// Living tanks.
     pub surviving: PerPlayer,

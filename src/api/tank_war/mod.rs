@@ -190,6 +190,10 @@ impl JsonState for TankWar {
 impl GameApi for TankWar {
     super::routes::dto_types!(json_state);
 
+    fn problem_codes() -> Vec<&'static str> {
+        PickError::ALL.map(PickError::code).to_vec()
+    }
+
     /// Each given pick is checked on its own; at least one is needed.
     fn run_validate(
         request: ValidateRequest,

@@ -113,6 +113,16 @@ pub enum OrderError {
 }
 
 impl OrderError {
+    /// Every refusal.
+    pub const ALL: [OrderError; 5] = [
+        OrderError::GameOver,
+        OrderError::NoSuchVehicle,
+        OrderError::MissingOrder,
+        OrderError::BadDirection,
+        OrderError::BadDistance,
+    ];
+
+    /// The stable machine code.
     pub const fn code(self) -> &'static str {
         match self {
             OrderError::GameOver => "GAME_OVER",

@@ -22,6 +22,14 @@ pub enum PickError {
 }
 
 impl PickError {
+    /// Every refusal, in checking order.
+    pub const ALL: [PickError; 4] = [
+        PickError::GameOver,
+        PickError::NoSuchTank,
+        PickError::EndOfTrack,
+        PickError::SquareOccupied,
+    ];
+
     /// The stable machine code.
     pub const fn code(self) -> &'static str {
         match self {
