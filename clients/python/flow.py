@@ -1,0 +1,483 @@
+"""A game site's calls through the Python client generated from
+openapi/openapi.json by openapi-python-client (clients/python/config.yaml):
+every game from its start to an AI's move, a batch with typed results and a
+picture. Checked with `mypy --strict`: every value read here is typed by the
+document.
+
+    python3 flow.py http://127.0.0.1:8080 [api-key]
+"""
+
+import json
+import sys
+from http import HTTPStatus
+from typing import Protocol, TypeVar
+
+from tank_rules_client import AuthenticatedClient
+from tank_rules_client.api.cobi_tank_wars import (
+    cobi_tank_wars_ai_move,
+    cobi_tank_wars_apply,
+    cobi_tank_wars_batch,
+    cobi_tank_wars_initial,
+    cobi_tank_wars_legal_moves,
+    cobi_tank_wars_render,
+    cobi_tank_wars_score,
+    cobi_tank_wars_validate,
+)
+from tank_rules_client.api.tank_battle import (
+    tank_battle_ai_move,
+    tank_battle_apply,
+    tank_battle_batch,
+    tank_battle_initial,
+    tank_battle_legal_moves,
+    tank_battle_render,
+    tank_battle_score,
+    tank_battle_validate,
+)
+from tank_rules_client.api.tank_war import (
+    tank_war_ai_move,
+    tank_war_apply,
+    tank_war_batch,
+    tank_war_initial,
+    tank_war_legal_moves,
+    tank_war_render,
+    tank_war_score,
+    tank_war_validate,
+)
+from tank_rules_client.models import (
+    CobiTankWarsAiMoveRequest,
+    CobiTankWarsAiMoveResponse,
+    CobiTankWarsApplyRequest,
+    CobiTankWarsApplyResponse,
+    CobiTankWarsBatchLegalMoves,
+    CobiTankWarsBatchRequest,
+    CobiTankWarsBatchResponse,
+    CobiTankWarsBatchValidate,
+    CobiTankWarsDirection,
+    CobiTankWarsEventCancelled,
+    CobiTankWarsEventMoved,
+    CobiTankWarsEventSupplyDrop,
+    CobiTankWarsLegalMovesRequest,
+    CobiTankWarsLegalMovesResponse,
+    CobiTankWarsOrder,
+    CobiTankWarsOrderCode,
+    CobiTankWarsOrders,
+    CobiTankWarsPlayerName,
+    CobiTankWarsScoreResponse,
+    CobiTankWarsState,
+    CobiTankWarsStateRequest,
+    CobiTankWarsValidateRequest,
+    CobiTankWarsValidateResponse,
+    CobiTankWarsVehicleOrders,
+    Problem,
+    ProblemCode,
+    TankBattleAiMoveRequest,
+    TankBattleAiMoveResponse,
+    TankBattleApplyResponse,
+    TankBattleBatchApply,
+    TankBattleBatchPerft,
+    TankBattleBatchRequest,
+    TankBattleBatchResponse,
+    TankBattleBatchValidate,
+    TankBattleInitialResponse,
+    TankBattleLegalMovesRequest,
+    TankBattleLegalMovesResponse,
+    TankBattleMoveRequest,
+    TankBattlePerftResponse,
+    TankBattlePositionRequest,
+    TankBattleReasonCode,
+    TankBattleScoreResponse,
+    TankBattleValidateResponse,
+    TankWarAiMoveRequest,
+    TankWarAiMoveResponse,
+    TankWarApplyRequest,
+    TankWarApplyResponse,
+    TankWarBatchApply,
+    TankWarBatchRequest,
+    TankWarBatchResponse,
+    TankWarBatchScore,
+    TankWarElapsed,
+    TankWarEventBlocked,
+    TankWarEventDestroyed,
+    TankWarEventMove,
+    TankWarEventTimeout,
+    TankWarLegalMovesRequest,
+    TankWarLegalMovesResponse,
+    TankWarOptionalPicks,
+    TankWarPickCode,
+    TankWarPicks,
+    TankWarPlayerName,
+    TankWarScoreResponse,
+    TankWarState,
+    TankWarStateRequest,
+    TankWarValidateRequest,
+    TankWarValidateResponse,
+)
+from tank_rules_client.types import Unset
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Answered(Protocol[T_co]):
+    """What a call answered, whatever its parsed type (the generated
+    `Response` as a reader sees it)."""
+
+    @property
+    def status_code(self) -> HTTPStatus: ...
+
+    @property
+    def content(self) -> bytes: ...
+
+    @property
+    def parsed(self) -> T_co | None: ...
+
+
+checks = 0
+
+
+def check(ok: bool, what: str) -> None:
+    """Fails the flow unless `ok`."""
+    global checks
+    if not ok:
+        raise AssertionError(f"check failed: {what}")
+    checks += 1
+
+
+def answer(response: Answered[object], kind: type[T], what: str) -> T:
+    """The parsed answer of a call that must succeed, as `kind`."""
+    global checks
+    parsed = response.parsed
+    if not isinstance(parsed, kind):
+        raise AssertionError(f"{what}: {response.status_code} {response.content!r}")
+    checks += 1
+    return parsed
+
+
+def problem(response: Answered[object], what: str) -> Problem:
+    """The problem document of a call that must be refused."""
+    parsed = response.parsed
+    if not isinstance(parsed, Problem):
+        raise AssertionError(f"{what}: {response.status_code} {response.content!r}")
+    return parsed
+
+
+def tank_battle(client: AuthenticatedClient) -> None:
+    initial = answer(
+        tank_battle_initial.sync_detailed(client=client, layout="standard"),
+        TankBattleInitialResponse,
+        "tank-battle initial",
+    )
+    position = initial.position
+
+    moves = answer(
+        tank_battle_legal_moves.sync_detailed(
+            client=client, body=TankBattleLegalMovesRequest(position=position, from_="j4")
+        ),
+        TankBattleLegalMovesResponse,
+        "tank-battle legal-moves",
+    )
+    check(moves.count == len(moves.moves) == 5, "j4 has 5 moves")
+
+    verdict = answer(
+        tank_battle_validate.sync_detailed(
+            client=client, body=TankBattleMoveRequest(position=position, move="j4-f8")
+        ),
+        TankBattleValidateResponse,
+        "tank-battle validate",
+    )
+    reason = verdict.reason
+    check(not verdict.legal and not isinstance(reason, Unset), "j4-f8 is illegal")
+    if isinstance(reason, Unset):
+        return
+    match reason.code:
+        case TankBattleReasonCode.CONTAMINATED:
+            check(reason.square == "g7", "it fails on g7")
+        case unexpected_reason:
+            raise AssertionError(f"unexpected reason {unexpected_reason}")
+
+    refused = problem(
+        tank_battle_apply.sync_detailed(
+            client=client, body=TankBattleMoveRequest(position=position, move="a8-a7")
+        ),
+        "a8-a7",
+    )
+    match refused.code:
+        case ProblemCode.NOT_YOUR_TANK:
+            check(refused.status == 422 and refused.square == "a8", "a8 is Black's")
+        case other:
+            raise AssertionError(f"a8-a7 refused with {other}")
+
+    applied = answer(
+        tank_battle_apply.sync_detailed(
+            client=client, body=TankBattleMoveRequest(position=position, move="j4-j5")
+        ),
+        TankBattleApplyResponse,
+        "tank-battle apply",
+    )
+    check(applied.captured is None and applied.winner is None and not applied.finished, "a quiet move")
+
+    suggestion = answer(
+        tank_battle_ai_move.sync_detailed(
+            client=client,
+            body=TankBattleAiMoveRequest(position=applied.position, level=2, seed=1),
+        ),
+        TankBattleAiMoveResponse,
+        "tank-battle ai-move",
+    )
+    check(len(suggestion.move) >= 5 and len(suggestion.lines) >= 1, "the AI answers a move")
+
+    score = answer(
+        tank_battle_score.sync_detailed(
+            client=client, body=TankBattlePositionRequest(position=applied.position)
+        ),
+        TankBattleScoreResponse,
+        "tank-battle score",
+    )
+    check(score.score.white == 14 and score.breakdown.white.tanks_on_field == 14, "14 tanks each")
+
+    batch = answer(
+        tank_battle_batch.sync_detailed(
+            client=client,
+            body=TankBattleBatchRequest(
+                requests=[
+                    TankBattleBatchValidate(op="validate", position=position, move="k4-k9"),
+                    TankBattleBatchApply(op="apply", position=position, move="a8-a7"),
+                    TankBattleBatchPerft(op="perft", position=position, depth=2),
+                ]
+            ),
+        ),
+        TankBattleBatchResponse,
+        "tank-battle batch",
+    )
+    validated, refusal, perft = batch.results
+    check(isinstance(validated, TankBattleValidateResponse) and validated.legal, "batched validate")
+    check(isinstance(refusal, Problem) and refusal.code == ProblemCode.NOT_YOUR_TANK, "batched 422")
+    check(isinstance(perft, TankBattlePerftResponse) and perft.nodes == 2025, "batched perft")
+
+    picture = tank_battle_render.sync_detailed(
+        client=client, position=applied.position, last_move="j4-j5", moves_from="c9"
+    )
+    check(isinstance(picture.parsed, str) and "<svg" in picture.parsed, "tank-battle picture")
+
+
+def tank_war(client: AuthenticatedClient) -> None:
+    state = answer(tank_war_initial.sync_detailed(client=client), TankWarState, "tank-war initial")
+
+    picks = answer(
+        tank_war_legal_moves.sync_detailed(
+            client=client, body=TankWarLegalMovesRequest(state=state, player=TankWarPlayerName.U)
+        ),
+        TankWarLegalMovesResponse,
+        "tank-war legal-moves",
+    )
+    check(not isinstance(picks.u, Unset) and len(picks.u) == 6 and isinstance(picks.d, Unset), "U's six tanks")
+
+    verdict = answer(
+        tank_war_validate.sync_detailed(
+            client=client,
+            body=TankWarValidateRequest(state=state, moves=TankWarOptionalPicks(u="ZZ", d="RC")),
+        ),
+        TankWarValidateResponse,
+        "tank-war validate",
+    )
+    match verdict.reasons["U"].code:
+        case TankWarPickCode.NO_SUCH_TANK:
+            check(not verdict.legal and "D" not in verdict.reasons, "only U's pick is refused")
+        case other:
+            raise AssertionError(f"unexpected reason {other}")
+
+    round_ = answer(
+        tank_war_apply.sync_detailed(
+            client=client,
+            body=TankWarApplyRequest(
+                state=state,
+                moves=TankWarPicks(u="LA", d="RC"),
+                elapsed_ms=TankWarElapsed(u=1500, d=2300),
+            ),
+        ),
+        TankWarApplyResponse,
+        "tank-war apply",
+    )
+    moved = 0
+    for event in round_.events:
+        match event:
+            case TankWarEventMove():
+                moved += 1
+                check(len(event.to) >= 2, "a move names its square")
+            case TankWarEventBlocked() | TankWarEventDestroyed() | TankWarEventTimeout():
+                pass
+    check(moved == 2 and round_.winner is None and round_.reason is None, "both tanks moved")
+    clocks = round_.state.clock_ms
+    check(not isinstance(clocks, Unset) and clocks.u == 118500, "U's clock ran 1.5 s")
+
+    suggestion = answer(
+        tank_war_ai_move.sync_detailed(
+            client=client,
+            body=TankWarAiMoveRequest(state=round_.state, player=TankWarPlayerName.D, level=3, seed=1),
+        ),
+        TankWarAiMoveResponse,
+        "tank-war ai-move",
+    )
+    total = sum(entry.probability for entry in suggestion.strategy)
+    check(abs(total - 1) < 1e-9 and any(e.move == suggestion.move for e in suggestion.strategy), "a strategy")
+
+    score = answer(
+        tank_war_score.sync_detailed(client=client, body=TankWarStateRequest(state=round_.state)),
+        TankWarScoreResponse,
+        "tank-war score",
+    )
+    check(score.surviving.u == 6 and score.surviving.d == 6 and score.winner is None, "six tanks each")
+
+    batch = answer(
+        tank_war_batch.sync_detailed(
+            client=client,
+            body=TankWarBatchRequest(
+                requests=[
+                    TankWarBatchScore(op="score", state=state),
+                    TankWarBatchApply(op="apply", state=state, moves=TankWarPicks(u="LA", d="XX")),
+                ]
+            ),
+        ),
+        TankWarBatchResponse,
+        "tank-war batch",
+    )
+    scored, refusal = batch.results
+    check(isinstance(scored, TankWarScoreResponse) and scored.surviving.u == 6, "batched score")
+    check(isinstance(refusal, Problem) and refusal.player == "D", "batched 422 names D")
+
+    picture = tank_war_render.sync_detailed(client=client, state=json.dumps(round_.state.to_dict()))
+    check(isinstance(picture.parsed, str) and "<svg" in picture.parsed, "tank-war picture")
+
+
+def cobi_tank_wars(client: AuthenticatedClient) -> None:
+    state = answer(
+        cobi_tank_wars_initial.sync_detailed(client=client), CobiTankWarsState, "cobi-tank-wars initial"
+    )
+
+    legal = answer(
+        cobi_tank_wars_legal_moves.sync_detailed(
+            client=client,
+            body=CobiTankWarsLegalMovesRequest(state=state, player=CobiTankWarsPlayerName.P1),
+        ),
+        CobiTankWarsLegalMovesResponse,
+        "cobi-tank-wars legal-moves",
+    )
+    check(not isinstance(legal.p1, Unset) and isinstance(legal.p2, Unset), "P1's orders only")
+    if isinstance(legal.p1, Unset):
+        return
+    first = legal.p1["P1-1"][0]
+    check(first.dir_ in CobiTankWarsDirection, "a direction is an enum")
+
+    def orders_of(player: str, moves: list[tuple[str, int]]) -> CobiTankWarsVehicleOrders:
+        given = CobiTankWarsVehicleOrders()
+        for slot, (dir_, dist) in enumerate(moves, start=1):
+            given[f"{player}-{slot}"] = CobiTankWarsOrder(dir_=dir_, dist=dist)
+        return given
+
+    p2 = orders_of("P2", [("S", 1), ("S", 1), ("S", 1)])
+    orders = CobiTankWarsOrders(p1=orders_of("P1", [("N", 2), ("N", 1), ("X", 1)]), p2=p2)
+    verdict = answer(
+        cobi_tank_wars_validate.sync_detailed(
+            client=client, body=CobiTankWarsValidateRequest(state=state, orders=orders)
+        ),
+        CobiTankWarsValidateResponse,
+        "cobi-tank-wars validate",
+    )
+    reason = verdict.reasons[0]
+    match reason.code:
+        case CobiTankWarsOrderCode.BAD_DIRECTION:
+            check(reason.vehicle == "P1-3" and reason.player == CobiTankWarsPlayerName.P1, "P1-3's direction")
+        case other:
+            raise AssertionError(f"unexpected reason {other}")
+
+    suggestion = answer(
+        cobi_tank_wars_ai_move.sync_detailed(
+            client=client,
+            body=CobiTankWarsAiMoveRequest(
+                state=state, player=CobiTankWarsPlayerName.P1, level=3, seed=1, gunfire_tokens=1
+            ),
+        ),
+        CobiTankWarsAiMoveResponse,
+        "cobi-tank-wars ai-move",
+    )
+    # The AI's orders, sent back as orders.
+    p1 = CobiTankWarsVehicleOrders.from_dict(suggestion.orders.to_dict())
+    round_ = answer(
+        cobi_tank_wars_apply.sync_detailed(
+            client=client,
+            body=CobiTankWarsApplyRequest(state=state, orders=CobiTankWarsOrders(p1=p1, p2=p2), seed=7),
+        ),
+        CobiTankWarsApplyResponse,
+        "cobi-tank-wars apply",
+    )
+    executed = 0
+    for event in round_.events:
+        match event:
+            case CobiTankWarsEventMoved() | CobiTankWarsEventCancelled():
+                executed += 1
+            case CobiTankWarsEventSupplyDrop():
+                check(len(event.square) >= 2, "a supply drop names its square")
+            case _:
+                pass
+    check(executed == 6, "every vehicle's command ran or was cancelled")
+
+    score = answer(
+        cobi_tank_wars_score.sync_detailed(client=client, body=CobiTankWarsStateRequest(state=round_.state)),
+        CobiTankWarsScoreResponse,
+        "cobi-tank-wars score",
+    )
+    check(score.vehicles.p1 == 3 and score.winner is None, "three vehicles each")
+
+    batch = answer(
+        cobi_tank_wars_batch.sync_detailed(
+            client=client,
+            body=CobiTankWarsBatchRequest(
+                requests=[
+                    CobiTankWarsBatchLegalMoves(op="legal-moves", state=state),
+                    CobiTankWarsBatchValidate(op="validate", state=state, orders=orders),
+                ]
+            ),
+        ),
+        CobiTankWarsBatchResponse,
+        "cobi-tank-wars batch",
+    )
+    listed, validated = batch.results
+    check(isinstance(listed, CobiTankWarsLegalMovesResponse) and not isinstance(listed.p2, Unset), "batched legal-moves")
+    check(isinstance(validated, CobiTankWarsValidateResponse) and not validated.legal, "batched validate")
+
+    picture = cobi_tank_wars_render.sync_detailed(client=client, state=json.dumps(round_.state.to_dict()))
+    check(isinstance(picture.parsed, str) and "<svg" in picture.parsed, "cobi-tank-wars picture")
+
+
+def keys(base_url: str, key: str | None) -> None:
+    """Without a key, a server run with keys answers 401."""
+    if key is None:
+        return
+    anonymous = AuthenticatedClient(base_url=base_url, token="", prefix="", auth_header_name="X-Unused")
+    refused = problem(tank_war_initial.sync_detailed(client=anonymous), "no key")
+    match refused.code:
+        case ProblemCode.UNAUTHORIZED:
+            check(refused.status == 401, "no key, 401")
+        case other:
+            raise AssertionError(f"a call without a key was answered {other}")
+
+
+def main() -> None:
+    base_url = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080"
+    key = sys.argv[2] if len(sys.argv) > 2 else None
+    client = AuthenticatedClient(
+        base_url=base_url,
+        token=key or "",
+        prefix="",
+        auth_header_name="X-Api-Key",
+        raise_on_unexpected_status=True,
+    )
+    keys(base_url, key)
+    tank_battle(client)
+    tank_war(client)
+    cobi_tank_wars(client)
+    print(f"python: {checks} checks passed against {base_url}")
+
+
+if __name__ == "__main__":
+    main()

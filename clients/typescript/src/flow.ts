@@ -1,0 +1,297 @@
+// A game site's calls through the TypeScript client generated from
+// openapi/openapi.json (openapi-typescript types, openapi-fetch calls):
+// every game from its start to an AI's move, a batch with typed results
+// and a picture. Compiled with `tsc --strict`; no casts, no `any`: every
+// value read here is typed by the document.
+//
+//   node dist/flow.js http://127.0.0.1:8080 [api-key]
+
+import createClient from "openapi-fetch";
+import type { components, paths } from "./schema.js";
+
+type Schemas = components["schemas"];
+type Problem = Schemas["Problem"];
+
+const [baseUrl = "http://127.0.0.1:8080", apiKey] = process.argv.slice(2);
+const headers: Record<string, string> = apiKey ? { "X-Api-Key": apiKey } : {};
+const client = createClient<paths>({ baseUrl, headers });
+
+let checks = 0;
+
+/** Fails the flow unless `ok`. */
+function check(ok: boolean, what: string): void {
+  if (!ok) {
+    throw new Error(`check failed: ${what}`);
+  }
+  checks += 1;
+}
+
+/** The answer of a call that must succeed. */
+function ok<T>(answer: { data?: T; error?: unknown; response: Response }, what: string): T {
+  if (answer.data === undefined) {
+    throw new Error(`${what}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
+  }
+  checks += 1;
+  return answer.data;
+}
+
+/** Whether a batch result is a problem: only problems carry `status`. */
+function isProblem<T extends object>(result: T | Problem): result is Problem {
+  return "status" in result && "code" in result;
+}
+
+async function tankBattle(): Promise<void> {
+  const initial = ok(
+    await client.GET("/v1/tank-battle/initial", { params: { query: { layout: "standard" } } }),
+    "tank-battle initial",
+  );
+  const position = initial.position;
+
+  const moves = ok(
+    await client.POST("/v1/tank-battle/legal-moves", { body: { position, from: "j4" } }),
+    "tank-battle legal-moves",
+  );
+  check(moves.count === moves.moves.length && moves.count === 5, "j4 has 5 moves");
+
+  const verdict = ok(
+    await client.POST("/v1/tank-battle/validate", { body: { position, move: "j4-f8" } }),
+    "tank-battle validate",
+  );
+  check(!verdict.legal, "j4-f8 is illegal");
+  switch (verdict.reason?.code) {
+    case "CONTAMINATED":
+      check(verdict.reason.square === "g7", "it fails on g7");
+      break;
+    default:
+      throw new Error(`unexpected reason ${JSON.stringify(verdict.reason)}`);
+  }
+
+  const refused = await client.POST("/v1/tank-battle/apply", { body: { position, move: "a8-a7" } });
+  switch (refused.error?.code) {
+    case "NOT_YOUR_TANK":
+      check(refused.response.status === 422 && refused.error.square === "a8", "a8 is Black's");
+      break;
+    default:
+      throw new Error(`a8-a7 should be refused: ${refused.response.status}`);
+  }
+
+  const applied = ok(
+    await client.POST("/v1/tank-battle/apply", { body: { position, move: "j4-j5" } }),
+    "tank-battle apply",
+  );
+  check(applied.captured === null && applied.winner === null && !applied.finished, "a quiet move");
+
+  const suggestion = ok(
+    await client.POST("/v1/tank-battle/ai-move", {
+      body: { position: applied.position, level: 2, seed: 1 },
+    }),
+    "tank-battle ai-move",
+  );
+  check(suggestion.pv[0] === suggestion.move || suggestion.lines.length > 0, "the AI answers a move");
+
+  const score = ok(
+    await client.POST("/v1/tank-battle/score", { body: { position: applied.position } }),
+    "tank-battle score",
+  );
+  check(score.score.white === 14 && score.breakdown.white.tanks_on_field === 14, "14 tanks each");
+
+  const batch = ok(
+    await client.POST("/v1/tank-battle/batch", {
+      body: {
+        requests: [
+          { op: "validate", position, move: "k4-k9" },
+          { op: "apply", position, move: "a8-a7" },
+          { op: "perft", position, depth: 2 },
+        ],
+      },
+    }),
+    "tank-battle batch",
+  );
+  const [validated, problem, perft] = batch.results;
+  check(validated !== undefined && "legal" in validated && validated.legal, "batched validate");
+  check(problem !== undefined && isProblem(problem) && problem.code === "NOT_YOUR_TANK", "batched 422");
+  check(perft !== undefined && "nodes" in perft && perft.nodes === 2025, "batched perft");
+
+  const picture = await client.GET("/v1/tank-battle/render.svg", {
+    params: { query: { position: applied.position, last_move: "j4-j5", moves_from: "c9" } },
+    parseAs: "text",
+  });
+  check(picture.data !== undefined && picture.data.includes("<svg"), "tank-battle picture");
+}
+
+async function tankWar(): Promise<void> {
+  const state = ok(await client.GET("/v1/tank-war/initial"), "tank-war initial");
+
+  const picks = ok(
+    await client.POST("/v1/tank-war/legal-moves", { body: { state, player: "U" } }),
+    "tank-war legal-moves",
+  );
+  check(picks.U !== undefined && picks.U.length === 6 && picks.D === undefined, "U's six tanks");
+
+  const verdict = ok(
+    await client.POST("/v1/tank-war/validate", { body: { state, moves: { U: "ZZ", D: "RC" } } }),
+    "tank-war validate",
+  );
+  switch (verdict.reasons.U?.code) {
+    case "NO_SUCH_TANK":
+      check(!verdict.legal && verdict.reasons.D === undefined, "only U's pick is refused");
+      break;
+    default:
+      throw new Error(`unexpected reasons ${JSON.stringify(verdict.reasons)}`);
+  }
+
+  const round = ok(
+    await client.POST("/v1/tank-war/apply", {
+      body: { state, moves: { U: "LA", D: "RC" }, elapsed_ms: { U: 1500, D: 2300 } },
+    }),
+    "tank-war apply",
+  );
+  let moved = 0;
+  for (const event of round.events) {
+    switch (event.kind) {
+      case "move":
+        moved += 1;
+        check(event.to.length >= 2, "a move names its square");
+        break;
+      case "blocked":
+      case "destroyed":
+      case "timeout":
+        break;
+    }
+  }
+  check(moved === 2 && round.winner === null && round.reason === null, "both tanks moved");
+  check(round.state.clock_ms?.U === 118500, "U's clock ran 1.5 s");
+
+  const suggestion = ok(
+    await client.POST("/v1/tank-war/ai-move", {
+      body: { state: round.state, player: "D", level: 3, seed: 1 },
+    }),
+    "tank-war ai-move",
+  );
+  const total = suggestion.strategy.reduce((sum, entry) => sum + entry.probability, 0);
+  check(Math.abs(total - 1) < 1e-9 && suggestion.strategy.some((e) => e.move === suggestion.move), "a strategy");
+
+  const score = ok(await client.POST("/v1/tank-war/score", { body: { state: round.state } }), "tank-war score");
+  check(score.surviving.U === 6 && score.surviving.D === 6 && score.winner === null, "six tanks each");
+
+  const batch = ok(
+    await client.POST("/v1/tank-war/batch", {
+      body: {
+        requests: [
+          { op: "score", state },
+          { op: "apply", state, moves: { U: "LA", D: "XX" } },
+        ],
+      },
+    }),
+    "tank-war batch",
+  );
+  const [scored, problem] = batch.results;
+  check(scored !== undefined && "surviving" in scored && scored.surviving.U === 6, "batched score");
+  check(problem !== undefined && isProblem(problem) && problem.player === "D", "batched 422 names D");
+
+  const picture = await client.GET("/v1/tank-war/render.svg", {
+    params: { query: { state: JSON.stringify(round.state) } },
+    parseAs: "text",
+  });
+  check(picture.data !== undefined && picture.data.includes("<svg"), "tank-war picture");
+}
+
+async function cobiTankWars(): Promise<void> {
+  const state = ok(await client.GET("/v1/cobi-tank-wars/initial"), "cobi-tank-wars initial");
+
+  const legal = ok(
+    await client.POST("/v1/cobi-tank-wars/legal-moves", { body: { state, player: "P1" } }),
+    "cobi-tank-wars legal-moves",
+  );
+  const first = legal.P1?.["P1-1"]?.[0];
+  check(first !== undefined && ["N", "E", "S", "W"].includes(first.dir) && legal.P2 === undefined, "P1's orders");
+
+  const orders: Schemas["CobiTankWarsOrders"] = {
+    P1: { "P1-1": { dir: "N", dist: 2 }, "P1-2": { dir: "N", dist: 1 }, "P1-3": { dir: "X", dist: 1 } },
+    P2: { "P2-1": { dir: "S", dist: 1 }, "P2-2": { dir: "S", dist: 1 }, "P2-3": { dir: "S", dist: 1 } },
+  };
+  const verdict = ok(
+    await client.POST("/v1/cobi-tank-wars/validate", { body: { state, orders } }),
+    "cobi-tank-wars validate",
+  );
+  const reason = verdict.reasons[0];
+  switch (reason?.code) {
+    case "BAD_DIRECTION":
+      check(reason.vehicle === "P1-3" && reason.player === "P1", "P1-3's direction");
+      break;
+    default:
+      throw new Error(`unexpected reasons ${JSON.stringify(verdict.reasons)}`);
+  }
+
+  const suggestion = ok(
+    await client.POST("/v1/cobi-tank-wars/ai-move", {
+      body: { state, player: "P1", level: 3, seed: 1, gunfire_tokens: 1 },
+    }),
+    "cobi-tank-wars ai-move",
+  );
+  // The AI's orders are valid orders as they are.
+  const round = ok(
+    await client.POST("/v1/cobi-tank-wars/apply", {
+      body: { state, orders: { P1: suggestion.orders, P2: orders.P2 }, seed: 7 },
+    }),
+    "cobi-tank-wars apply",
+  );
+  let executed = 0;
+  for (const event of round.events) {
+    switch (event.kind) {
+      case "moved":
+      case "cancelled":
+        executed += 1;
+        break;
+      case "supply_drop":
+        check(event.square.length >= 2, "a supply drop names its square");
+        break;
+      default:
+        break;
+    }
+  }
+  check(executed === 6, "every vehicle's command ran or was cancelled");
+
+  const score = ok(
+    await client.POST("/v1/cobi-tank-wars/score", { body: { state: round.state } }),
+    "cobi-tank-wars score",
+  );
+  check(score.vehicles.P1 === 3 && score.winner === null, "three vehicles each");
+
+  const batch = ok(
+    await client.POST("/v1/cobi-tank-wars/batch", {
+      body: { requests: [{ op: "legal-moves", state }, { op: "validate", state, orders }] },
+    }),
+    "cobi-tank-wars batch",
+  );
+  const [listed, validated] = batch.results;
+  check(listed !== undefined && "P2" in listed && listed.P2 !== undefined, "batched legal-moves");
+  check(validated !== undefined && "reasons" in validated && !validated.legal, "batched validate");
+
+  const picture = await client.GET("/v1/cobi-tank-wars/render.svg", {
+    params: { query: { state: JSON.stringify(round.state) } },
+    parseAs: "text",
+  });
+  check(picture.data !== undefined && picture.data.includes("<svg"), "cobi-tank-wars picture");
+}
+
+async function keys(): Promise<void> {
+  if (!apiKey) {
+    return;
+  }
+  const anonymous = createClient<paths>({ baseUrl });
+  const refused = await anonymous.GET("/v1/tank-war/initial");
+  switch (refused.error?.code) {
+    case "UNAUTHORIZED":
+      check(refused.response.status === 401, "no key, 401");
+      break;
+    default:
+      throw new Error(`a call without a key should be refused: ${refused.response.status}`);
+  }
+}
+
+await keys();
+await tankBattle();
+await tankWar();
+await cobiTankWars();
+console.log(`typescript: ${checks} checks passed against ${baseUrl}`);
