@@ -40,8 +40,10 @@ status=0
   "http://127.0.0.1:$port/openapi.json" \
   --checks all --mode all --phases examples,coverage,fuzzing \
   --max-examples "$EXAMPLES" --seed "$SEED" --continue-on-failure \
-  --workers 1 --no-color || status=$?
+  --workers 1 --no-color | tee "$work/schemathesis.out" || status=$?
 if grep -qi panick "$work/server.log"; then
   echo "FAIL: the server panicked"; grep -i -m3 panick "$work/server.log"; status=1
 fi
+cases=$(grep -A1 '^Test cases:' "$work/schemathesis.out" | tail -1 | sed 's/^ *//')
+echo "contract-test: $([ "$status" = 0 ] && echo PASS || echo FAIL) — schemathesis $SCHEMATHESIS_VERSION, all checks, $EXAMPLES examples an operation: ${cases:-no summary}"
 exit "$status"

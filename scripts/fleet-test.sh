@@ -8,9 +8,14 @@
 #   3. a rolling restart (SIGTERM, start again, one replica at a time) under
 #      load: failed requests (goal 0);
 #   4. Redis stopped and started under load: failed requests (goal 0), and
-#      the tier recovering.
+#      the tier recovering;
+#   5. quotas across the fleet: the replicas restarted with API keys of
+#      QUOTA requests a minute; a client sending 3x its quota through the
+#      balancer gets 429 for everything beyond the fleet's quota (±10 %),
+#      while a second client is unaffected; then, with Redis stopped, each
+#      replica counts alone (a client gets up to three quotas).
 # Installs redis-server, haproxy and wrk (Debian packages) when missing.
-# Bounded: about two minutes.
+# Bounded: about two and a half minutes. Ends with one summary line.
 #
 #   scripts/fleet-test.sh
 set -euo pipefail
@@ -19,6 +24,7 @@ cd "$(dirname "$0")/.."
 BASE=${BASE:-18600}            # HAProxy on BASE, replicas on BASE+1..3, admin BASE+11..13
 REDIS_PORT=$((BASE + 20))
 LOAD=${LOAD:-20s}
+QUOTA=${QUOTA:-300}            # requests a minute of each client in section 5
 
 need() { command -v "$1" >/dev/null || missing="$missing $2"; }
 missing=""
@@ -51,11 +57,12 @@ start_redis() {
 }
 
 declare -a replica_pid
+REPLICA_FLAGS=()
 start_replica() { # n
   local n=$1
   ./target/release/tank-rules --addr "127.0.0.1:$((BASE + n))" --admin-addr "127.0.0.1:$((BASE + 10 + n))" \
     --redis-url "redis://127.0.0.1:$REDIS_PORT/0" --workers 1 --shutdown-timeout-secs 10 \
-    >>"$work/replica$n.log" 2>&1 &
+    "${REPLICA_FLAGS[@]}" >>"$work/replica$n.log" 2>&1 &
   replica_pid[$n]=$!
   for _ in $(seq 100); do curl -sf "127.0.0.1:$((BASE + n))/readyz" >/dev/null && return; sleep 0.05; done
   echo "replica $n did not start"; exit 1
@@ -245,8 +252,83 @@ echo "  Redis-tier errors while it was down (those searches were answered by a s
 [ "$after" -gt "$before" ] || status=1
 [ "$errors" -gt 0 ] || status=1
 
+echo "== 5. quotas across the fleet ($QUOTA requests a minute a key, three replicas)"
+cat >"$work/keys.json" <<KEYS
+{"keys": [
+  {"key": "heavy-key", "name": "heavy", "requests_per_minute": $QUOTA},
+  {"key": "light-key", "name": "light", "requests_per_minute": $QUOTA},
+  {"key": "heavy-key-2", "name": "heavy, Redis stopped", "requests_per_minute": $QUOTA},
+  {"key": "light-key-2", "name": "light, Redis stopped", "requests_per_minute": $QUOTA}
+]}
+KEYS
+REPLICA_FLAGS=(--api-keys-file "$work/keys.json")
+for n in 1 2 3; do
+  kill -TERM "${replica_pid[$n]}"
+  wait "${replica_pid[$n]}" 2>/dev/null || true
+  start_replica "$n"
+done
+sleep 1 # health checks: all three back
+quota_run() { # label heavy-key light-key heavy-count -> one line of figures, exit 1 if off
+  python3 - "$BASE" "$QUOTA" "$@" <<'PY'
+import http.client, json, sys, threading, time
+base, quota = int(sys.argv[1]), int(sys.argv[2])
+label, heavy_key, light_key, heavy_n = sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6])
+START = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0"
+body = json.dumps({"position": START})
+counts = {}
+lock = threading.Lock()
+def client(key, n):
+    conn = http.client.HTTPConnection("127.0.0.1", base, timeout=10)
+    for _ in range(n):
+        conn.request("POST", "/v1/tank-battle/score", body,
+                     {"Content-Type": "application/json", "X-Api-Key": key})
+        response = conn.getresponse()
+        response.read()
+        with lock:
+            counts[(key, response.status)] = counts.get((key, response.status), 0) + 1
+# The heavy client on 8 connections, the light one on 1, at once.
+per = heavy_n // 8
+threads = [threading.Thread(target=client, args=(heavy_key, per)) for _ in range(8)]
+threads.append(threading.Thread(target=client, args=(light_key, quota // 3)))
+started = time.monotonic()
+for t in threads: t.start()
+for t in threads: t.join()
+elapsed = time.monotonic() - started
+heavy_ok, heavy_429 = counts.get((heavy_key, 200), 0), counts.get((heavy_key, 429), 0)
+light_ok = counts.get((light_key, 200), 0)
+other = {k: v for k, v in counts.items() if k[1] not in (200, 429)}
+# GCRA refills one request every 60/quota s: what the fleet's quota allows
+# over the run.
+fleet = quota + quota * elapsed / 60
+print(f"{label}: heavy client sent {8 * per} in {elapsed:.1f} s: {heavy_ok} answered 200, {heavy_429} 429 "
+      f"(fleet quota over the run {fleet:.0f}: {heavy_ok / fleet:.2f}x); light client {light_ok}/{quota // 3} 200"
+      + (f"; other statuses {other}" if other else ""))
+ok = light_ok == quota // 3 and not other
+if label == "fleet":
+    ok = ok and abs(heavy_ok - fleet) <= 0.10 * quota
+else:  # each replica counts alone: more than the fleet's quota, at most three quotas
+    ok = ok and heavy_ok > 1.5 * fleet and heavy_ok <= 3 * fleet + 0.10 * quota
+sys.exit(0 if ok else 1)
+PY
+}
+quota_run fleet heavy-key light-key $((3 * QUOTA)) | tee "$work/quota.txt" || status=1
+redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || kill "$redis_pid"
+wait "$redis_pid" 2>/dev/null || true
+quota_run "Redis stopped" heavy-key-2 light-key-2 $((4 * QUOTA)) | tee "$work/quota-fallback.txt" || status=1
+fallbacks=0
+for n in 1 2 3; do
+  v=$(curl -s "127.0.0.1:$((BASE + 10 + n))/metrics" \
+    | awk '/^tank_rules_quota_checks_total/ && /result="fallback"/ {s += $NF} END {print s + 0}')
+  fallbacks=$((fallbacks + ${v%.*}))
+done
+outages=$(cat "$work"/replica*.log | grep -c 'Redis failed' || true)
+echo "  quota checks decided by a replica alone while Redis was down: $fallbacks; outage log lines: $outages (one per replica per outage since its start)"
+[ "$fallbacks" -gt 0 ] || status=1
+start_redis
+
 if grep -qi panick "$work"/replica*.log; then
   echo "FAIL: a replica panicked"; status=1
 fi
-[ "$status" = 0 ] && echo "OK" || echo "FAIL"
+verdict=$([ "$status" = 0 ] && echo PASS || echo FAIL)
+echo "fleet-test: $verdict — kill: $(failed "$work/kill.txt") failed; rolling restart: $(failed "$work/rolling.txt") failed; Redis stopped: $(failed "$work/redis.txt") failed; $(cut -d';' -f1 "$work/quota.txt"); $(cut -d';' -f1 "$work/quota-fallback.txt")"
 exit "$status"

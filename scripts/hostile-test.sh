@@ -25,11 +25,16 @@ server=$!
 for _ in $(seq 50); do curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 slots=$(nproc)
 status=0
-python3 scripts/hostile.py --port "$PORT" --pid "$server" --slow "$SLOW" --slots "$slots" || status=$?
+python3 scripts/hostile.py --port "$PORT" --pid "$server" --slow "$SLOW" --slots "$slots" \
+  | tee "$work/hostile.out" || status=$?
 if ! kill -0 "$server" 2>/dev/null; then
   echo "FAIL: the server died"; tail -20 "$work/server.log"; exit 1
 fi
 errors=$(grep -c -i -E 'panick|too many open files' "$work/server.log" || true)
 echo "server log: ${errors} panics or 'too many open files'"
 [ "$errors" = 0 ] || status=1
+passed=$(grep -c '^PASS' "$work/hostile.out" || true)
+failed=$(grep -c '^FAIL' "$work/hostile.out" || true)
+peak=$(grep -o 'peak [0-9]* kB' "$work/hostile.out" | head -1)
+echo "hostile-test: $([ "$status" = 0 ] && echo PASS || echo FAIL) — $passed checks passed, $failed failed; server RSS $peak; $errors panics"
 exit "$status"

@@ -206,12 +206,14 @@ pub struct ServeArgs {
     /// `/readyz`); when given, `/metrics` leaves the public address.
     #[arg(long, env = "TANK_RULES_ADMIN_ADDR")]
     pub admin_addr: Option<String>,
-    /// Redis (or Valkey) URL of the shared AI cache tier, behind the
-    /// in-process one (none: each process caches alone).
+    /// Redis (or Valkey) URL shared by the replicas: a tier of the AI cache
+    /// behind the in-process one, and the clients' quotas, counted for the
+    /// whole fleet (none: each process caches and counts alone).
     #[arg(long, env = "TANK_RULES_REDIS_URL")]
     pub redis_url: Option<String>,
-    /// Longest a Redis look-up or store may take, milliseconds; then the
-    /// request goes on without it.
+    /// Longest a Redis call (cache look-up or store, quota check) may take,
+    /// milliseconds; then the request goes on without it (its quota counted
+    /// by the replica alone).
     #[arg(long, env = "TANK_RULES_REDIS_TIMEOUT_MS", default_value_t = 25)]
     pub redis_timeout_ms: u64,
     /// How long an answer lives in Redis, seconds.
@@ -273,15 +275,17 @@ impl ServeArgs {
         }
     }
 
-    /// The shared cache tier, when a Redis URL is given.
-    pub fn shared_cache(&self) -> Option<crate::cache::SharedConfig> {
-        self.redis_url
-            .as_ref()
-            .map(|url| crate::cache::SharedConfig {
-                url: url.clone(),
-                timeout: Duration::from_millis(self.redis_timeout_ms.max(1)),
-                ttl: Duration::from_secs(self.redis_ttl_secs.max(1)),
-            })
+    /// The link to Redis, when a Redis URL is given.
+    pub fn redis(&self) -> Option<crate::redis::LinkConfig> {
+        self.redis_url.as_ref().map(|url| crate::redis::LinkConfig {
+            url: url.clone(),
+            timeout: Duration::from_millis(self.redis_timeout_ms.max(1)),
+        })
+    }
+
+    /// How long an AI answer lives in Redis.
+    pub fn redis_ttl(&self) -> Duration {
+        Duration::from_secs(self.redis_ttl_secs.max(1))
     }
 
     pub fn cache(&self) -> CacheConfig {

@@ -15,4 +15,5 @@ pub mod fair_use;
 pub mod games;
 pub mod limits;
 pub mod metrics;
+pub mod redis;
 pub mod render;

@@ -146,11 +146,12 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
     let mut state = AppState::new(limits, cache)
         .with_cors(args.cors_origins.clone())
         .with_fair_use(tank_rules::fair_use::FairUse::new(fair_use));
-    if let Some(shared) = args.shared_cache() {
-        tracing::info!(url = %shared.url, timeout = ?shared.timeout, ttl = ?shared.ttl, "shared AI cache tier (Redis)");
-        let tier = tank_rules::cache::SharedTier::start(shared)
+    if let Some(redis) = args.redis() {
+        tracing::info!(url = %redis.url, timeout = ?redis.timeout, ttl = ?args.redis_ttl(),
+            "Redis: shared AI cache tier and fleet-wide quotas");
+        let link = tank_rules::redis::Link::start(redis)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
-        state = state.with_shared_cache(tier);
+        state = state.with_redis(link, args.redis_ttl());
     }
     let workers = args
         .workers

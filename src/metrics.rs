@@ -17,7 +17,8 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::web;
 use prometheus::{
-    Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
+    Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
+    TextEncoder,
 };
 
 /// Prefix of every metric name.
@@ -42,6 +43,10 @@ pub struct Metrics {
     cache_lookups: IntCounterVec,
     cache_entries: IntGauge,
     cache_bytes: IntGauge,
+    /// Fleet quota checks Redis answered, and those it did not (decided
+    /// by the replica alone).
+    quota_in_fleet: IntCounter,
+    quota_fallbacks: IntCounter,
 }
 
 impl Metrics {
@@ -111,6 +116,13 @@ impl Metrics {
                 .expect("gauge registers once");
             gauge
         };
+        let quota_checks = counter(
+            "quota_checks_total",
+            "Quota checks sent to Redis (fleet-wide quotas), by result: `fleet` (Redis decided) or `fallback` (Redis slow, down or resting after a failure: the replica decided alone)",
+            &["result"],
+        );
+        let quota_in_fleet = quota_checks.with_label_values(&["fleet"]);
+        let quota_fallbacks = quota_checks.with_label_values(&["fallback"]);
         let cache_entries = gauge("ai_cache_entries", "AI answers in the cache (all games)");
         let cache_bytes = gauge(
             "ai_cache_bytes",
@@ -126,6 +138,8 @@ impl Metrics {
             cache_lookups,
             cache_entries,
             cache_bytes,
+            quota_in_fleet,
+            quota_fallbacks,
         }
     }
 
@@ -161,6 +175,16 @@ impl Metrics {
         self.ai_searches.with_label_values(&[game]).inc();
         self.ai_nodes.with_label_values(&[game]).inc_by(nodes);
         self.ai_seconds.with_label_values(&[game]).observe(seconds);
+    }
+
+    /// Records a fleet quota check: decided by Redis, or by the replica
+    /// alone because Redis did not answer.
+    pub fn quota_check(&self, in_fleet: bool) {
+        if in_fleet {
+            self.quota_in_fleet.inc();
+        } else {
+            self.quota_fallbacks.inc();
+        }
     }
 
     /// Records a look-up in a cache tier: `hit`, `miss` or `error`.

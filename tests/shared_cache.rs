@@ -1,8 +1,9 @@
-//! The shared AI cache tier (Redis): two processes share answers, and a
-//! Redis that hangs or lies never fails or slows a request beyond the
-//! tier's deadline. The real-Redis test runs when one is reachable
-//! (`REDIS_URL`, else `redis://127.0.0.1:6379`) and says it skipped when
-//! not; the failure tests use fake servers.
+//! What the replicas share in Redis: the AI cache tier (two processes share
+//! answers) and the quotas (two processes count one client together), and
+//! a Redis that hangs or lies never fails or slows a request beyond the
+//! link's deadline. The real-Redis tests run against `REDIS_URL`, or a
+//! `redis-server` they start, and say they skipped when there is neither;
+//! the failure tests use fake servers.
 
 mod common;
 
@@ -13,18 +14,26 @@ use std::time::{Duration, Instant};
 use actix_web::test;
 use serde_json::{json, Value};
 use tank_rules::api::AppState;
-use tank_rules::cache::{CacheConfig, SharedConfig, SharedTier};
+use tank_rules::cache::CacheConfig;
+use tank_rules::fair_use::{FairUse, FairUseConfig, Quotas};
 use tank_rules::limits::Limits;
+use tank_rules::redis::{Link, LinkConfig};
 
 const INITIAL: &str = common::INITIAL;
 
-fn tier(url: &str, timeout_ms: u64) -> SharedTier {
-    SharedTier::start(SharedConfig {
+/// A replica's state sharing the Redis at `url`, its calls given
+/// `timeout_ms`.
+fn sharing(state: AppState, url: &str, timeout_ms: u64) -> AppState {
+    let link = Link::start(LinkConfig {
         url: url.to_owned(),
         timeout: Duration::from_millis(timeout_ms),
-        ttl: Duration::from_secs(60),
     })
-    .unwrap()
+    .unwrap();
+    state.with_redis(link, Duration::from_secs(60))
+}
+
+fn replica() -> AppState {
+    AppState::new(Limits::default(), CacheConfig::default())
 }
 
 /// A fake Redis on a free port: each connection gets `reply` (or nothing,
@@ -85,8 +94,7 @@ fn ai_request(seed: u64) -> test::TestRequest {
 #[actix_web::test]
 async fn a_redis_that_never_answers_costs_only_its_deadline() {
     let addr = fake_redis(None);
-    let state = AppState::new(Limits::default(), CacheConfig::default())
-        .with_shared_cache(tier(&format!("redis://{addr}"), 50));
+    let state = sharing(replica(), &format!("redis://{addr}"), 50);
     let app = test::init_service(tank_rules::api::app(state)).await;
     let started = Instant::now();
     let reply = common::send(&app, ai_request(1)).await;
@@ -105,8 +113,7 @@ async fn a_redis_that_never_answers_costs_only_its_deadline() {
 async fn a_redis_that_lies_is_ignored() {
     // Whatever is asked, a bulk string that is not an answer.
     let addr = fake_redis(Some(b"$5\r\nhello\r\n"));
-    let state = AppState::new(Limits::default(), CacheConfig::default())
-        .with_shared_cache(tier(&format!("redis://{addr}"), 200));
+    let state = sharing(replica(), &format!("redis://{addr}"), 200);
     let app = test::init_service(tank_rules::api::app(state)).await;
     let reply = common::send(&app, ai_request(2)).await;
     assert_eq!(reply.status, 200, "{reply:?}");
@@ -117,21 +124,13 @@ async fn a_redis_that_lies_is_ignored() {
 
 #[actix_web::test]
 async fn two_processes_share_answers_through_redis() {
-    let url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned());
-    let reachable = url
-        .strip_prefix("redis://")
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|host| host.parse::<SocketAddr>().ok())
-        .is_some_and(|addr| TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok());
-    if !reachable {
-        eprintln!("skipped: no Redis reachable at {url} (set REDIS_URL to run this test)");
+    let Some(redis) = common::redis_server() else {
+        eprintln!("skipped: no REDIS_URL and no redis-server to start");
         return;
-    }
-    let replica = || {
-        AppState::new(Limits::default(), CacheConfig::default()).with_shared_cache(tier(&url, 500))
     };
-    let a = test::init_service(tank_rules::api::app(replica())).await;
-    let b = test::init_service(tank_rules::api::app(replica())).await;
+    let url = &redis.url;
+    let a = test::init_service(tank_rules::api::app(sharing(replica(), url, 500))).await;
+    let b = test::init_service(tank_rules::api::app(sharing(replica(), url, 500))).await;
     // A seed no earlier run used, so the answer is new to Redis.
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -151,4 +150,84 @@ async fn two_processes_share_answers_through_redis() {
     assert_eq!(second["cached"], true, "{second}");
     assert_eq!(second["move"], first.body["move"]);
     assert!(lookups(&b, "redis", "hit").await >= 1.0);
+}
+
+/// A replica with a quota of `per_minute` requests for every client.
+fn quota(per_minute: u32) -> AppState {
+    replica().with_fair_use(FairUse::new(FairUseConfig {
+        defaults: Quotas {
+            requests_per_minute: per_minute,
+            searches_per_minute: 0,
+        },
+        ..FairUseConfig::default()
+    }))
+}
+
+/// How many of `n` `score` calls, alternating between `replicas`, were
+/// answered 200 and how many 429.
+async fn spend<S, B>(replicas: &[&S], n: usize) -> (usize, usize)
+where
+    S: actix_web::dev::Service<
+        actix_http::Request,
+        Response = actix_web::dev::ServiceResponse<B>,
+        Error = actix_web::Error,
+    >,
+    B: actix_web::body::MessageBody,
+{
+    let (mut ok, mut limited) = (0, 0);
+    for i in 0..n {
+        let request = test::TestRequest::post()
+            .uri("/v1/tank-battle/score")
+            .peer_addr("203.0.113.7:4000".parse().unwrap())
+            .set_json(json!({ "position": INITIAL }));
+        match common::send(replicas[i % replicas.len()], request)
+            .await
+            .status
+            .as_u16()
+        {
+            200 => ok += 1,
+            429 => limited += 1,
+            other => panic!("status {other}"),
+        }
+    }
+    (ok, limited)
+}
+
+#[actix_web::test]
+async fn two_processes_count_one_quota_through_redis() {
+    let Some(redis) = common::redis_server() else {
+        eprintln!("skipped: no REDIS_URL and no redis-server to start");
+        return;
+    };
+    // A fresh client address per run, so an earlier run's count is not
+    // this one's.
+    let a = test::init_service(tank_rules::api::app(sharing(quota(10), &redis.url, 500))).await;
+    let b = test::init_service(tank_rules::api::app(sharing(quota(10), &redis.url, 500))).await;
+    let flush = redis::Client::open(redis.url.as_str()).unwrap();
+    let mut connection = flush.get_connection().unwrap();
+    let _: () = redis::cmd("DEL")
+        .arg("tank-rules:quota:requests:a:203.0.113.7")
+        .query(&mut connection)
+        .unwrap();
+    // Alone, each would let 10 through: together, the fleet's 10.
+    let (ok, limited) = spend(&[&a, &b], 30).await;
+    assert_eq!((ok, limited), (10, 20));
+}
+
+#[actix_web::test]
+async fn without_redis_each_process_counts_alone_and_fast() {
+    // A Redis that never answers: the first check waits its 50 ms, then
+    // the link rests and the replicas decide at once.
+    let addr = fake_redis(None);
+    let url = format!("redis://{addr}");
+    let a = test::init_service(tank_rules::api::app(sharing(quota(10), &url, 50))).await;
+    let b = test::init_service(tank_rules::api::app(sharing(quota(10), &url, 50))).await;
+    let started = Instant::now();
+    let (ok, limited) = spend(&[&a, &b], 30).await;
+    assert_eq!((ok, limited), (20, 10), "each replica its own 10");
+    assert!(
+        started.elapsed() < Duration::from_millis(2_000),
+        "{:?}",
+        started.elapsed()
+    );
 }

@@ -659,7 +659,10 @@ pub async fn batch<G: GameApi, T>(
         if let Verdict::Limited {
             policy,
             retry_after,
-        } = services.fair_use.check(&client, Class::Search, searches)
+        } = services
+            .fair_use
+            .check(&client, Class::Search, searches)
+            .await
         {
             return Err(ApiError::TooManyRequests {
                 class: policy.class.name(),

@@ -262,7 +262,7 @@ pub async fn fair_use(
     } else {
         Class::Cheap
     };
-    let verdict = fair_use.check(&client, class, 1);
+    let verdict = fair_use.check(&client, class, 1).await;
     if let Verdict::Limited {
         policy,
         retry_after,

@@ -12,7 +12,7 @@ use crate::metrics::Metrics;
 
 mod shared;
 
-pub use shared::{Lookup, SharedConfig, SharedTier};
+pub use shared::{Lookup, SharedTier};
 
 /// Capacity and lifetime of a cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

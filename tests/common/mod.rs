@@ -101,3 +101,53 @@ pub fn assert_problem(reply: &Reply, status: u16, code: &str) {
         assert!(reply.body[field].is_string(), "{field} missing: {reply:?}");
     }
 }
+
+/// A real Redis for a test: `REDIS_URL` when set, else a `redis-server`
+/// started on a free loopback port (stopped when this is dropped); `None`
+/// when neither is there (the caller says it skipped).
+pub struct RedisServer {
+    pub url: String,
+    child: Option<std::process::Child>,
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+pub fn redis_server() -> Option<RedisServer> {
+    use std::io::{Read, Write};
+    if let Ok(url) = std::env::var("REDIS_URL") {
+        return Some(RedisServer { url, child: None });
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .ok()?
+        .local_addr()
+        .ok()?
+        .port();
+    let child = std::process::Command::new("redis-server")
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+        .args(["--save", "", "--appendonly", "no", "--loglevel", "warning"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let server = RedisServer {
+        url: format!("redis://127.0.0.1:{port}/0"),
+        child: Some(child),
+    };
+    for _ in 0..100 {
+        if let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+            let mut pong = [0u8; 7];
+            if stream.write_all(b"PING\r\n").is_ok() && stream.read_exact(&mut pong).is_ok() {
+                return Some(server);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    None
+}

@@ -1,14 +1,17 @@
 //! Fair use per client: who a request is from (its API key, or its address,
 //! read from `X-Forwarded-For` only behind a trusted proxy) and whether
 //! its quotas allow it, separately for cheap calls and for searches. The
-//! limiters are `governor`'s GCRA: a quota of `q` a minute lets a burst of
-//! `q` through, then one every `60/q` seconds. Nothing here knows HTTP.
+//! limiters are GCRA: a quota of `q` a minute lets a burst of `q` through,
+//! then one every `60/q` seconds. Each replica counts with `governor`;
+//! with Redis ([`FairUse::count_in_fleet`]) the fleet counts together
+//! ([`fleet`]), and a replica falls back to its own count whenever Redis
+//! does not answer in time. Nothing here knows HTTP.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use governor::clock::{Clock, DefaultClock};
@@ -18,6 +21,10 @@ use governor::state::{InMemoryState, NotKeyed};
 use governor::{Quota, RateLimiter};
 use ipnet::IpNet;
 use serde::Deserialize;
+
+pub mod fleet;
+
+use fleet::{Decision, Fleet};
 
 /// What a request spends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,6 +148,8 @@ impl Limiter {
 /// An API key's limiters.
 struct Key {
     name: String,
+    /// How the fleet's counter names it: a digest, never the key.
+    fleet_id: String,
     cheap: Limiter,
     search: Limiter,
 }
@@ -194,6 +203,8 @@ pub struct FairUse {
     search: Limiter,
     keys: Option<(HashMap<String, usize>, Vec<Key>)>,
     trusted: Vec<IpNet>,
+    /// The fleet's counter, when the replicas share Redis.
+    fleet: OnceLock<Fleet>,
 }
 
 impl FairUse {
@@ -210,6 +221,7 @@ impl FairUse {
                 .iter()
                 .map(|k| Key {
                     name: k.name.clone(),
+                    fleet_id: format!("k:{}", &blake3::hash(k.key.as_bytes()).to_hex()[..32]),
                     cheap: Limiter::direct(
                         k.requests_per_minute
                             .unwrap_or(config.defaults.requests_per_minute),
@@ -227,12 +239,15 @@ impl FairUse {
             search: Limiter::keyed(config.defaults.of(Class::Search)),
             keys,
             trusted: config.trusted_proxies,
+            fleet: OnceLock::new(),
         }
     }
 
-    /// Whether clients must send an API key.
-    pub fn requires_keys(&self) -> bool {
-        self.keys.is_some()
+    /// Counts the quotas for the whole fleet in Redis, through `link`
+    /// (each replica still counts on its own, for when Redis does not
+    /// answer); checks are counted in `metrics`.
+    pub fn count_in_fleet(&self, link: crate::redis::Link, metrics: crate::metrics::Metrics) {
+        let _ = self.fleet.set(Fleet::new(link, Some(metrics)));
     }
 
     /// Whether any quota applies at all (else requests need not be looked
@@ -288,8 +303,50 @@ impl FairUse {
         }
     }
 
-    /// Spends `n` of `client`'s `class` quota, or says when it can.
-    pub fn check(&self, client: &Client, class: Class, n: u32) -> Verdict {
+    /// How the fleet's counter names `client`.
+    fn fleet_id(&self, client: &Client) -> Option<String> {
+        match client {
+            Client::Address(address) => Some(format!("a:{address}")),
+            Client::Key(i) => self
+                .keys
+                .as_ref()
+                .and_then(|(_, keys)| keys.get(*i))
+                .map(|key| key.fleet_id.clone()),
+        }
+    }
+
+    /// Spends `n` of `client`'s `class` quota, or says when it can: in
+    /// the fleet's count when there is one and it answers in time, else
+    /// in this replica's. (This replica counts either way, so that a
+    /// fallback starts from what it saw.)
+    pub async fn check(&self, client: &Client, class: Class, n: u32) -> Verdict {
+        let local = self.check_here(client, class, n);
+        let (Some(fleet), Some(policy)) = (self.fleet.get(), local.policy()) else {
+            return local;
+        };
+        let Some(id) = self.fleet_id(client) else {
+            return local;
+        };
+        if n > policy.quota {
+            // More at once than the quota ever allows.
+            return local;
+        }
+        match fleet.check(&id, class, policy.quota, n).await {
+            Ok(Decision::Allowed { remaining, reset }) => Verdict::Allowed {
+                policy,
+                remaining,
+                reset,
+            },
+            Ok(Decision::Limited { retry_after }) => Verdict::Limited {
+                policy,
+                retry_after,
+            },
+            Err(_) => local,
+        }
+    }
+
+    /// Spends `n` of `client`'s `class` quota in this replica's count.
+    fn check_here(&self, client: &Client, class: Class, n: u32) -> Verdict {
         let Some(n) = NonZeroU32::new(n) else {
             return Verdict::Unlimited;
         };
@@ -342,6 +399,16 @@ impl FairUse {
                 l.retain_recent();
                 l.shrink_to_fit();
             }
+        }
+    }
+}
+
+impl Verdict {
+    /// The quota that decided, if one did.
+    pub fn policy(&self) -> Option<Policy> {
+        match self {
+            Verdict::Unlimited => None,
+            Verdict::Allowed { policy, .. } | Verdict::Limited { policy, .. } => Some(*policy),
         }
     }
 }
@@ -406,18 +473,21 @@ mod tests {
         let client = keyed.identify(None, None, Some("secret")).unwrap();
         assert_eq!(keyed.name(&client), "site");
         assert!(matches!(
-            keyed.check(&client, Class::Cheap, 1),
+            keyed.check_here(&client, Class::Cheap, 1),
             Verdict::Allowed { remaining: 1, .. }
         ));
         assert!(matches!(
-            keyed.check(&client, Class::Cheap, 1),
+            keyed.check_here(&client, Class::Cheap, 1),
             Verdict::Allowed { remaining: 0, .. }
         ));
         assert!(matches!(
-            keyed.check(&client, Class::Cheap, 1),
+            keyed.check_here(&client, Class::Cheap, 1),
             Verdict::Limited { .. }
         ));
-        assert_eq!(keyed.check(&client, Class::Search, 1), Verdict::Unlimited);
+        assert_eq!(
+            keyed.check_here(&client, Class::Search, 1),
+            Verdict::Unlimited
+        );
     }
 
     #[test]
@@ -433,11 +503,11 @@ mod tests {
         let b = Client::Address(ip("2.2.2.2"));
         for _ in 0..3 {
             assert!(matches!(
-                limited.check(&a, Class::Cheap, 1),
+                limited.check_here(&a, Class::Cheap, 1),
                 Verdict::Allowed { .. }
             ));
         }
-        match limited.check(&a, Class::Cheap, 1) {
+        match limited.check_here(&a, Class::Cheap, 1) {
             Verdict::Limited {
                 retry_after,
                 policy,
@@ -449,15 +519,15 @@ mod tests {
         }
         // Another client, and another class, are untouched.
         assert!(matches!(
-            limited.check(&b, Class::Cheap, 1),
+            limited.check_here(&b, Class::Cheap, 1),
             Verdict::Allowed { .. }
         ));
         assert!(matches!(
-            limited.check(&a, Class::Search, 1),
+            limited.check_here(&a, Class::Search, 1),
             Verdict::Allowed { .. }
         ));
         assert!(matches!(
-            limited.check(&a, Class::Search, 1),
+            limited.check_here(&a, Class::Search, 1),
             Verdict::Limited { .. }
         ));
     }
