@@ -69,7 +69,8 @@ impl Fleet {
         quota: u32,
         cost: u32,
     ) -> Result<Decision, Failure> {
-        let interval_us = 60_000_000 / u64::from(quota.max(1));
+        // At least 1 µs: the script divides by it.
+        let interval_us = (60_000_000 / u64::from(quota.max(1))).max(1);
         let key = format!("{PREFIX}{}:{id}", class.name());
         let script = self.script.clone();
         let answer = self
