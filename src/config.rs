@@ -2,9 +2,9 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use std::str::FromStr;
 use std::time::Duration;
 
+use crate::api::middleware::cors::CorsOrigins;
 use crate::cache::CacheConfig;
 use crate::limits::Limits;
 
@@ -44,47 +44,6 @@ pub struct PerftArgs {
     /// Also print the count below each legal move.
     #[arg(long)]
     pub divide: bool,
-}
-
-/// Which browser origins may call the service (CORS).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum CorsOrigins {
-    /// Any origin: the service is stateless and takes no credentials.
-    #[default]
-    Any,
-    /// Only these origins (scheme, host and port, e.g. `https://example.com`).
-    List(Vec<String>),
-}
-
-impl FromStr for CorsOrigins {
-    type Err = String;
-
-    /// `*`, or a comma-separated list of origins.
-    fn from_str(text: &str) -> Result<CorsOrigins, String> {
-        let origins: Vec<&str> = text
-            .split(',')
-            .map(str::trim)
-            .filter(|o| !o.is_empty())
-            .collect();
-        if origins.is_empty() || origins.contains(&"*") {
-            return Ok(CorsOrigins::Any);
-        }
-        for origin in &origins {
-            let uri: actix_web::http::Uri = origin
-                .parse()
-                .map_err(|e| format!("CORS origin {origin:?}: {e}"))?;
-            let bare =
-                uri.path_and_query().is_none_or(|p| p.as_str() == "/") && !origin.ends_with('/');
-            if uri.scheme().is_none() || uri.host().is_none() || !bare {
-                return Err(format!(
-                    "CORS origin {origin:?} must be a scheme and host, like https://example.com"
-                ));
-            }
-        }
-        Ok(CorsOrigins::List(
-            origins.into_iter().map(str::to_owned).collect(),
-        ))
-    }
 }
 
 /// How log lines are written.
@@ -179,7 +138,7 @@ pub struct ServeArgs {
     pub cache_mib: u64,
     /// Browser origins allowed to call the service (CORS): `*` for any, or
     /// a comma-separated list such as `https://a.example,https://b.example`.
-    #[arg(long, env = "TANK_RULES_CORS_ORIGINS", default_value = "*", value_parser = CorsOrigins::from_str)]
+    #[arg(long, env = "TANK_RULES_CORS_ORIGINS", default_value = "*", value_parser = <CorsOrigins as std::str::FromStr>::from_str)]
     pub cors_origins: CorsOrigins,
     /// Requests a minute each client may make (0: no limit); over it, 429.
     /// A client is its API key when keys are configured, else its address.
@@ -292,32 +251,6 @@ impl ServeArgs {
         CacheConfig {
             max_bytes: self.cache_mib.saturating_mul(1 << 20),
             ttl: Duration::from_secs(self.cache_ttl_secs),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cors_origins_parse() {
-        assert_eq!("*".parse(), Ok(CorsOrigins::Any));
-        assert_eq!("".parse(), Ok(CorsOrigins::Any));
-        assert_eq!(
-            "https://a.example, http://localhost:3000".parse(),
-            Ok(CorsOrigins::List(vec![
-                "https://a.example".to_owned(),
-                "http://localhost:3000".to_owned()
-            ]))
-        );
-        for bad in [
-            "a.example",
-            "https://a.example/path",
-            "https://a.example/",
-            "::",
-        ] {
-            assert!(bad.parse::<CorsOrigins>().is_err(), "{bad}");
         }
     }
 }

@@ -1,6 +1,12 @@
-//! Server-side limits that bound the work one request can cause.
+//! The server's limits: what bounds the work one request can cause (its
+//! caps, set from the command line), the slots searches take, and what one
+//! AI search may spend after those caps ([`Limits::search_limits`], the
+//! engines' [`SearchLimits`]).
+
+use std::time::Duration;
 
 use crate::error::RequestError;
+pub use crate::games::SearchLimits;
 
 /// Limits applied to every request; set from the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,40 +199,35 @@ impl SearchSlots {
     }
 }
 
-/// The limits of one AI search after the server's defaults and caps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct AiBudget {
-    pub time_ms: u64,
-    pub depth: u32,
-    pub nodes: u64,
-}
-
 impl Limits {
-    /// Resolves a request's AI limits. Each asked value is clamped to the
-    /// server's cap. With no time asked, the search gets the default time,
-    /// unless it asked for a depth or node limit: then that limit governs
-    /// (so the answer is deterministic) and the time cap only guards.
-    pub fn ai_budget(
+    /// What one AI search may spend: the limits a request asks (any of
+    /// them absent), each clamped to the server's cap. With no time asked,
+    /// the search gets the default time, unless it asked for a depth or
+    /// node limit: then that limit governs (so the answer is deterministic)
+    /// and the time cap only guards. The stop flag is the caller's to set.
+    pub fn search_limits(
         &self,
         time_ms: Option<u64>,
         depth: Option<u32>,
         nodes: Option<u64>,
-    ) -> AiBudget {
+    ) -> SearchLimits<'static> {
         let default_time = if depth.is_some() || nodes.is_some() {
             self.ai_max_time_ms
         } else {
             self.ai_default_time_ms.min(self.ai_max_time_ms)
         };
-        AiBudget {
-            time_ms: time_ms
-                .unwrap_or(default_time)
-                .clamp(1, self.ai_max_time_ms.max(1)),
-            depth: depth
+        let time_ms = time_ms
+            .unwrap_or(default_time)
+            .clamp(1, self.ai_max_time_ms.max(1));
+        SearchLimits {
+            max_time: Some(Duration::from_millis(time_ms)),
+            max_depth: depth
                 .unwrap_or(self.ai_max_depth)
                 .clamp(1, self.ai_max_depth.max(1)),
-            nodes: nodes
+            max_nodes: nodes
                 .unwrap_or(self.ai_max_nodes)
                 .clamp(1, self.ai_max_nodes.max(1)),
+            stop: None,
         }
     }
 }
@@ -236,32 +237,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ai_budget_defaults_and_caps() {
+    fn search_limits_default_and_are_capped() {
         let limits = Limits::default();
+        let figures =
+            |l: SearchLimits| (l.max_time.map(|t| t.as_millis()), l.max_depth, l.max_nodes);
         assert_eq!(
-            limits.ai_budget(None, None, None),
-            AiBudget {
-                time_ms: 200,
-                depth: 64,
-                nodes: 20_000_000
-            }
-        );
-        assert_eq!(limits.ai_budget(None, Some(3), None).time_ms, 5_000);
-        assert_eq!(
-            limits.ai_budget(Some(999_999), Some(999), Some(u64::MAX)),
-            AiBudget {
-                time_ms: 5_000,
-                depth: 64,
-                nodes: 20_000_000
-            }
+            figures(limits.search_limits(None, None, None)),
+            (Some(200), 64, 20_000_000)
         );
         assert_eq!(
-            limits.ai_budget(Some(0), Some(0), Some(0)),
-            AiBudget {
-                time_ms: 1,
-                depth: 1,
-                nodes: 1
-            }
+            figures(limits.search_limits(None, Some(3), None)),
+            (Some(5_000), 3, 20_000_000)
+        );
+        assert_eq!(
+            figures(limits.search_limits(Some(999_999), Some(999), Some(u64::MAX))),
+            (Some(5_000), 64, 20_000_000)
+        );
+        assert_eq!(
+            figures(limits.search_limits(Some(0), Some(0), Some(0))),
+            (Some(1), 1, 1)
         );
     }
 }

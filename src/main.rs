@@ -13,7 +13,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Openapi) => {
-            std::io::stdout().write_all(tank_rules::api::openapi_json().as_bytes())
+            std::io::stdout().write_all(tank_rules::api::openapi::json().as_bytes())
         }
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Serve) | None => serve(cli.serve),

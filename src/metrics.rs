@@ -1,21 +1,15 @@
 //! Prometheus metrics (the `prometheus` crate): request counts and latency
-//! histograms per route pattern, method and status, recorded by a small
-//! middleware; AI searches, nodes and times; cache lookups and sizes. One
-//! registry per service instance, served at `GET /metrics` in the text
-//! format.
+//! histograms per route pattern, method and status (recorded by the HTTP
+//! layer's middleware, `api::middleware::metrics`); AI searches, nodes and
+//! times; cache lookups and sizes; fleet quota checks. One registry per
+//! service instance, served at `GET /metrics` in the text format. Nothing
+//! here knows HTTP.
 //!
 //! `actix-web-prom` was tried first: its per-request work (path copies, a
 //! pattern template rendered per request, a wrapped body) cost a fifth of
 //! the throughput of the cheap endpoints; recording one histogram and one
 //! counter from the matched pattern costs a few per cent.
 
-use std::time::Instant;
-
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::{Method, StatusCode};
-use actix_web::middleware::Next;
-use actix_web::web;
 use prometheus::{
     Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
     TextEncoder,
@@ -155,15 +149,11 @@ impl Metrics {
         Ok((text, encoder.format_type().to_owned()))
     }
 
-    /// Records one answered request.
-    pub fn observe_request(
-        &self,
-        endpoint: &str,
-        method: &Method,
-        status: StatusCode,
-        seconds: f64,
-    ) {
-        let labels = [endpoint, method_label(method), status.as_str()];
+    /// Records one answered request: its route pattern, method (a known
+    /// one's name, else `OTHER`, so that clients cannot grow the label
+    /// set) and status.
+    pub fn observe_request(&self, endpoint: &str, method: &str, status: &str, seconds: f64) {
+        let labels = [endpoint, method, status];
         self.requests.with_label_values(&labels).inc();
         self.request_seconds
             .with_label_values(&labels)
@@ -211,74 +201,14 @@ impl Default for Metrics {
     }
 }
 
-/// The method as a label: the standard ones by name, anything else (HTTP
-/// allows any token) as `OTHER`, so clients cannot grow the label set.
-fn method_label(method: &Method) -> &'static str {
-    [
-        Method::GET,
-        Method::POST,
-        Method::HEAD,
-        Method::OPTIONS,
-        Method::PUT,
-        Method::DELETE,
-        Method::PATCH,
-    ]
-    .iter()
-    .find(|m| *m == method)
-    .map_or("OTHER", |m| match *m {
-        Method::GET => "GET",
-        Method::POST => "POST",
-        Method::HEAD => "HEAD",
-        Method::OPTIONS => "OPTIONS",
-        Method::PUT => "PUT",
-        Method::DELETE => "DELETE",
-        _ => "PATCH",
-    })
-}
-
-/// The middleware: times each request and records it under its route
-/// pattern; requests no route matched share the label `UNMATCHED`.
-pub async fn track_requests(
-    request: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let metrics = request.app_data::<web::Data<Metrics>>().cloned();
-    let method = request.method().clone();
-    let started = Instant::now();
-    let result = next.call(request).await;
-    if let Some(metrics) = metrics {
-        let seconds = started.elapsed().as_secs_f64();
-        match &result {
-            Ok(response) => {
-                let pattern = response.request().match_pattern();
-                let endpoint = pattern.as_deref().unwrap_or("UNMATCHED");
-                metrics.observe_request(endpoint, &method, response.status(), seconds);
-            }
-            Err(error) => {
-                let status = error.as_response_error().status_code();
-                metrics.observe_request("UNMATCHED", &method, status, seconds);
-            }
-        }
-    }
-    result
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn methods_outside_the_standard_ones_share_a_label() {
-        assert_eq!(method_label(&Method::GET), "GET");
-        assert_eq!(method_label(&Method::PATCH), "PATCH");
-        let odd = Method::from_bytes(b"BREW").unwrap();
-        assert_eq!(method_label(&odd), "OTHER");
-    }
-
-    #[test]
     fn renders_the_text_format() {
         let metrics = Metrics::new();
-        metrics.observe_request("/x", &Method::POST, StatusCode::OK, 0.002);
+        metrics.observe_request("/x", "POST", "200", 0.002);
         metrics.ai_search("tank-battle", 42, 0.1);
         let (text, content_type) = metrics.render().unwrap();
         assert!(content_type.starts_with("text/plain"));

@@ -729,7 +729,7 @@ async fn ndjson_batches_answer_one_result_a_line() {
 #[actix_web::test]
 async fn documented_examples_are_mixed_batches() {
     let app = app_with(Limits::default()).await;
-    let doc: Value = serde_json::from_str(&tank_rules::api::openapi_json()).unwrap();
+    let doc: Value = serde_json::from_str(&tank_rules::api::openapi::json()).unwrap();
     for (game, schema) in [
         ("tank-battle", "TankBattleBatchRequest"),
         ("tank-war", "TankWarBatchRequest"),

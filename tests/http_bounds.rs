@@ -11,10 +11,12 @@ use std::time::{Duration, Instant};
 use actix_web::test;
 use common::{app_with, assert_problem, get, post, send, INITIAL};
 use serde_json::{json, Value};
-use tank_rules::api::game::{ai_move, Services};
+use tank_rules::api::flows::ai::ai_move;
+use tank_rules::api::services::Services;
 use tank_rules::cache::{AnswerCache, CacheConfig};
 use tank_rules::games::tank_battle::TankBattle;
 use tank_rules::limits::Limits;
+use tank_rules::metrics::Metrics;
 
 #[actix_web::test]
 async fn a_body_that_stops_arriving_is_a_408_and_closes_the_connection() {
@@ -165,7 +167,11 @@ async fn an_abandoned_search_frees_its_slot_at_once() {
         search_wait_ms: 0,
         ..Limits::default()
     };
-    let services = Services::new(limits, AnswerCache::new(CacheConfig::default()));
+    let services = Services::new(
+        limits,
+        AnswerCache::new(CacheConfig::default()),
+        Metrics::new(),
+    );
     let request = serde_json::from_value(json!({
         "position": INITIAL,
         "limits": {"max_time_ms": 5000},

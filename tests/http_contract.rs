@@ -62,7 +62,7 @@ async fn whole_number_floats_are_integers_and_integers_take_their_range() {
     let reply = post(&app, "/v1/tank-war/score", json!({ "state": state })).await;
     assert_problem(&reply, 400, "BAD_REQUEST");
     // And the document says so.
-    let doc: serde_json::Value = serde_json::from_str(&tank_rules::api::openapi_json()).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&tank_rules::api::openapi::json()).unwrap();
     let round = &doc["components"]["schemas"]["TankWarState"]["properties"]["round"];
     assert_eq!(round["maximum"], 4_294_967_295u64, "{round}");
     let seed = &doc["components"]["schemas"]["TankBattleAiMoveRequest"]["properties"]["seed"];
@@ -103,7 +103,7 @@ async fn the_root_leads_to_swagger_ui() {
 
 #[actix_web::test]
 async fn every_operation_documents_its_errors() {
-    let doc: serde_json::Value = serde_json::from_str(&tank_rules::api::openapi_json()).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&tank_rules::api::openapi::json()).unwrap();
     let mut checked = 0;
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {

@@ -5,9 +5,9 @@ mod common;
 use actix_web::test::{self, TestRequest};
 use common::{app_with, get, post, send, INITIAL};
 use serde_json::json;
+use tank_rules::api::middleware::cors::CorsOrigins;
 use tank_rules::api::AppState;
 use tank_rules::cache::CacheConfig;
-use tank_rules::config::CorsOrigins;
 use tank_rules::limits::Limits;
 
 /// The value of the sample `name{labels}` in a scrape, when it is there.

@@ -566,7 +566,7 @@ async fn openapi_and_swagger_ui_are_served() {
     let app = app_with(Limits::default()).await;
     let reply = get(&app, "/openapi.json").await;
     assert_eq!(reply.status, 200);
-    let generated: Value = serde_json::from_str(&tank_rules::api::openapi_json()).unwrap();
+    let generated: Value = serde_json::from_str(&tank_rules::api::openapi::json()).unwrap();
     assert_eq!(reply.body, generated);
 
     let resp = test::call_service(&app, TestRequest::get().uri("/swagger-ui/").to_request()).await;
@@ -583,7 +583,7 @@ async fn openapi_and_swagger_ui_are_served() {
 #[actix_web::test]
 async fn every_documented_example_runs() {
     let app = app_with(Limits::default()).await;
-    let doc: Value = serde_json::from_str(&tank_rules::api::openapi_json()).unwrap();
+    let doc: Value = serde_json::from_str(&tank_rules::api::openapi::json()).unwrap();
     let schemas = &doc["components"]["schemas"];
     let schema_of = |content: &Value| -> Value {
         let reference = content["application/json"]["schema"]["$ref"]

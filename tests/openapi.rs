@@ -12,7 +12,7 @@ use serde_json::Value;
 fn committed_openapi_matches_the_code() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.json");
     let committed = std::fs::read_to_string(path).unwrap_or_default();
-    let generated = tank_rules::api::openapi_json();
+    let generated = tank_rules::api::openapi::json();
     assert!(
         committed == generated,
         "openapi/openapi.json is out of date with the code; regenerate it with\n\n    \
@@ -22,7 +22,7 @@ fn committed_openapi_matches_the_code() {
 
 /// The document, as JSON.
 fn document() -> Value {
-    serde_json::from_str(&tank_rules::api::openapi_json()).unwrap()
+    serde_json::from_str(&tank_rules::api::openapi::json()).unwrap()
 }
 
 /// The component schemas.

@@ -9,7 +9,7 @@ use utoipa::openapi::OpenApi;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use super::problem::{ApiError, Problem};
+use super::transport::problem::{ApiError, Problem};
 
 const TAG: &str = "service";
 

@@ -1,67 +1,58 @@
-//! The HTTP layer: actix-web routes documented with utoipa. Routes are
-//! registered through `utoipa_actix_web`, so the OpenAPI document is built
-//! from the same calls that build the server and cannot drift from it.
+//! The HTTP layer: actix-web routes documented with utoipa, one generic
+//! layer over the engines' [`Game`](crate::games::Game) trait.
+//!
+//! - [`game`]: what a game plugs in ([`game::GameApi`]); each game's face
+//!   is its folder ([`tank_battle`], [`tank_war`], [`cobi_tank_wars`]):
+//!   DTOs with their docs, the codec, the route docs;
+//! - [`flows`]: every endpoint's flow, written once;
+//! - [`services`]: what the endpoints share, and work run off the workers;
+//! - [`transport`]: JSON in and out, problem+json, hygiene, compression,
+//!   SVG answers;
+//! - [`openapi`]: the document, built from the same routes as the server;
+//! - [`middleware`]: fair use, metrics, CORS;
+//! - [`meta`]: health, the catalogue of games, and the fallback route.
+//!
+//! This module assembles the application from them.
 
-pub mod ai;
-pub mod batch;
 pub mod cobi_tank_wars;
-mod contract;
+pub mod flows;
 pub mod game;
-mod hygiene;
-pub use hygiene::ConnectionState;
-pub mod json;
 pub mod meta;
+pub mod middleware;
 #[cfg(test)]
 mod nim;
-pub mod notation;
-pub mod problem;
-mod routes;
-pub mod strict;
-pub mod svg;
+pub mod openapi;
+pub mod services;
 pub mod tank_battle;
 pub mod tank_war;
+pub mod transport;
+
+pub use transport::hygiene::ConnectionState;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
-use actix_web::middleware::Condition;
+use actix_web::middleware::{from_fn, Compress, Condition};
 use actix_web::{web, App};
 use utoipa::OpenApi;
-use utoipa_actix_web::service_config::ServiceConfig;
-use utoipa_actix_web::{scope, AppExt};
+use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::cache::{AnswerCache, CacheConfig};
-use crate::config::CorsOrigins;
 use crate::games::cobi_tank_wars::CobiTankWars;
 use crate::games::tank_battle::TankBattle;
 use crate::games::tank_war::TankWar;
 use crate::games::Game;
 use crate::limits::Limits;
 use crate::metrics::Metrics;
-use game::Services;
-use problem::ApiError;
+use flows::batch::{batch_ops, item_schemas};
+use middleware::cors::CorsOrigins;
+use middleware::fair_use::SearchRoutes;
+use openapi::{fixups, ApiDoc, OPENAPI_PATH};
+use services::Services;
+use transport::problem::ApiError;
 
-/// The CORS middleware for `origins`: simple and preflighted GET and POST
-/// requests with JSON bodies; the caching and retry headers are exposed. A
-/// request from another origin is still answered, without CORS headers, so
-/// the browser refuses it while other clients work as before.
-fn cors(origins: &CorsOrigins) -> actix_cors::Cors {
-    use actix_web::http::header;
-    let cors = actix_cors::Cors::default()
-        .allowed_methods(["GET", "POST"])
-        .allowed_headers([header::CONTENT_TYPE, header::ACCEPT, header::IF_NONE_MATCH])
-        .expose_headers([header::ETAG, header::RETRY_AFTER, header::ALLOW])
-        .max_age(3600);
-    match origins {
-        CorsOrigins::Any => cors.allow_any_origin().send_wildcard(),
-        CorsOrigins::List(list) => list
-            .iter()
-            .fold(cors, |cors, origin| cors.allowed_origin(origin)),
-    }
-}
-
-/// What every worker shares: limits, search and work slots, the AI answer
-/// cache, the metrics and the CORS policy.
+/// What every worker shares: the services, the metrics and the CORS
+/// policy.
 #[derive(Clone)]
 pub struct AppState {
     pub services: Services,
@@ -75,9 +66,8 @@ impl AppState {
     /// Any origin may call; see [`AppState::with_cors`].
     pub fn new(limits: Limits, cache: CacheConfig) -> AppState {
         let metrics = Metrics::new();
-        let cache = AnswerCache::new(cache).with_metrics(metrics.clone());
         AppState {
-            services: Services::new(limits, cache),
+            services: Services::new(limits, AnswerCache::new(cache), metrics.clone()),
             metrics,
             cors: CorsOrigins::Any,
             metrics_public: true,
@@ -136,85 +126,20 @@ impl AppState {
     }
 }
 
-/// Every code a problem of this service may carry: the service's own, then
-/// each game's notation and rule codes, each once.
-pub fn problem_codes() -> Vec<&'static str> {
-    use game::GameApi;
-    let games = [
-        TankBattle::problem_codes(),
-        TankWar::problem_codes(),
-        CobiTankWars::problem_codes(),
-    ];
-    let mut codes = crate::error::SERVICE_CODES.to_vec();
-    for code in games.into_iter().flatten() {
-        if !codes.contains(&code) {
-            codes.push(code);
-        }
+/// The routes that run searches, from each game's batch ops.
+fn search_routes() -> SearchRoutes {
+    fn of<G: game::GameApi>() -> impl Iterator<Item = String> {
+        batch_ops::<G>()
+            .searches
+            .into_iter()
+            .map(|op| format!("/v1/{}/{op}", G::ID))
     }
-    codes
-}
-
-/// Where the OpenAPI document is served.
-pub const OPENAPI_PATH: &str = "/openapi.json";
-
-#[derive(OpenApi)]
-#[openapi(
-    info(
-        title = "tank-rules",
-        description = "A stateless rules engine for tank board games. Every request carries the whole \
-position; the service validates moves, lists legal moves, applies moves, scores positions and \
-counts perft from the rules alone, suggests AI moves (cached), draws boards as SVG and runs batches of requests. \
-Metrics for Prometheus are at `/metrics`.\n\nErrors are RFC 9457 `application/problem+json` documents \
-with a stable `code`: 400 for malformed requests and notation (`BAD_REQUEST`, `BAD_POSITION`, \
-`BAD_LAYOUT`, `BAD_MOVE_NOTATION`, `INVALID_POSITION`, `LIMIT_EXCEEDED`), 422 for illegal moves \
-(the rule's reason code, or `GAME_OVER`), 404, 405, 413 (body over 64 KiB by default) and 415.",
-        license(name = "MIT OR Apache-2.0"),
-        contact(name = "tank-rules maintainers")
-    ),
-    servers((url = "/", description = "This server")),
-    tags(
-        (name = "tank-battle", description = "Tank Battle: 11x11, sliding tanks, commanders, mines, a contaminated centre and two bases. \
-Positions are TBN (`<placement> <side> <ply>`), layouts are `standard` or 11 rows of `. # ~ w W b B`, \
-moves are `from-to` / `fromxto`."),
-        (name = "tank-war", description = "The Tank War: simultaneous moves on tracks, A/B/C tanks, a firing phase and clocks. \
-States are JSON (board size, territory rows from the top, tanks with their tracks, round, clocks); a round is one pick per player."),
-        (name = "cobi-tank-wars", description = "Tank Wars (a board game's round): up to three vehicles a player, each with one hidden order \
-(direction N/E/S/W, distance 1-3) executed in card order; artillery, support and gunfire tokens; a seeded supply drop. \
-States are JSON (board size, vehicles with id, owner, square, armor and card slot, token squares, support cards, round)."),
-        (name = "service", description = "Health and the catalogue of games.")
+    SearchRoutes::new(
+        of::<TankBattle>()
+            .chain(of::<TankWar>())
+            .chain(of::<CobiTankWars>())
+            .collect(),
     )
-)]
-struct ApiDoc;
-
-/// Registers every documented route: each game's under `/v1/{game}`.
-fn routes(cfg: &mut ServiceConfig, metrics_public: bool) {
-    let game = |id: &str| scope(format!("/v1/{id}").as_str());
-    cfg.configure(|cfg| meta::configure(cfg, metrics_public))
-        .service(game(TankBattle::ID).configure(tank_battle::configure))
-        .service(game(TankWar::ID).configure(tank_war::configure))
-        .service(game(CobiTankWars::ID).configure(cobi_tank_wars::configure));
-}
-
-/// The OpenAPI document as utoipa builds it from the routes.
-fn generated() -> utoipa::openapi::OpenApi {
-    App::new()
-        .into_utoipa_app()
-        .openapi(ApiDoc::openapi())
-        .configure(|cfg| routes(cfg, true))
-        .split_for_parts()
-        .1
-}
-
-/// The OpenAPI document of the service, finished (see `contract`), as JSON.
-pub fn openapi() -> serde_json::Value {
-    contract::finish(&generated())
-}
-
-/// The OpenAPI document as the pretty JSON committed in `openapi/openapi.json`.
-pub fn openapi_json() -> String {
-    let mut text = serde_json::to_string_pretty(&openapi()).unwrap_or_default();
-    text.push('\n');
-    text
 }
 
 /// The whole application: routes, Swagger UI, error handling and logging.
@@ -231,11 +156,11 @@ pub fn app(
     >,
 > {
     // Compile the batch items' schemas now, not in the first batch.
-    let _ = batch::item_schemas(TankBattle::ID);
+    let _ = item_schemas(TankBattle::ID);
     let (app, doc) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
-        .configure(|cfg| routes(cfg, state.metrics_public))
+        .configure(|cfg| openapi::register_routes(cfg, state.metrics_public))
         .split_for_parts();
     let route_table = meta::RouteTable::from_openapi(
         &doc,
@@ -250,6 +175,7 @@ pub fn app(
         .app_data(web::Data::new(state.services))
         .app_data(web::Data::new(state.metrics))
         .app_data(web::Data::new(route_table))
+        .app_data(web::Data::new(search_routes()))
         .app_data(web::QueryConfig::default().error_handler(|err, _req| {
             ApiError::BadQuery {
                 detail: format!("query string: {err}"),
@@ -266,17 +192,15 @@ pub fn app(
         .service(web::redirect("/", "/swagger-ui/"))
         .service(
             SwaggerUi::new("/swagger-ui/{_:.*}")
-                .external_url_unchecked(OPENAPI_PATH, contract::finish(&doc)),
+                .external_url_unchecked(OPENAPI_PATH, fixups::finish(&doc)),
         )
         .default_service(web::to(meta::fallback))
-        .wrap(cors(&state.cors))
-        .wrap(actix_web::middleware::from_fn(hygiene::fair_use))
-        .wrap(actix_web::middleware::from_fn(hygiene::hygiene))
-        .wrap(actix_web::middleware::Compress::default())
-        .wrap(actix_web::middleware::from_fn(hygiene::after_compression))
-        .wrap(actix_web::middleware::from_fn(
-            crate::metrics::track_requests,
-        ))
+        .wrap(middleware::cors::middleware(&state.cors))
+        .wrap(from_fn(middleware::fair_use::fair_use))
+        .wrap(from_fn(transport::hygiene::hygiene))
+        .wrap(Compress::default())
+        .wrap(from_fn(transport::compression::after_compression))
+        .wrap(from_fn(middleware::metrics::track_requests))
         .wrap(Condition::new(
             tracing::enabled!(target: "tank_rules::api", tracing::Level::DEBUG),
             tracing_actix_web::TracingLogger::<RequestSpan>::new(),

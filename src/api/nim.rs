@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
 
-use super::ai::AiLimits;
-use super::batch as batching;
-use super::game::{AiRequest, GameApi, JsonState};
-use super::problem::ApiError;
+use super::flows::ai::{AiAnswer, AiRequest, AskedLimits};
+use super::flows::{render, replay};
+use super::game::{GameApi, JsonState};
+use super::transport::problem::ApiError;
 use crate::error::Refusal;
 use crate::games::nim::{IllegalTake, Nim, Player, State};
 use crate::games::Game;
@@ -111,8 +111,6 @@ pub struct ReplayResponse {
     #[serde(rename = "final")]
     pub final_state: ScoreResponse,
 }
-super::game::replay_answer!(ReplayResponse, states);
-
 /// A state to find a take for.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -120,7 +118,7 @@ super::game::replay_answer!(ReplayResponse, states);
 pub struct AiMoveRequest {
     pub state: StateDto,
     #[serde(default)]
-    pub limits: Option<AiLimits>,
+    pub limits: Option<AskedLimits>,
     #[serde(default)]
     pub seed: Option<u64>,
     #[serde(default)]
@@ -136,7 +134,19 @@ pub struct AiMoveResponse {
     pub time_ms: u64,
     pub cached: bool,
 }
-super::ai::ai_answer!(AiMoveResponse, work = take);
+impl AiAnswer for AiMoveResponse {
+    fn mark_cached(&mut self) {
+        self.cached = true;
+    }
+
+    fn set_time_ms(&mut self, time_ms: u64) {
+        self.time_ms = time_ms;
+    }
+
+    fn work(&self) -> u64 {
+        self.take
+    }
+}
 
 /// Query of `render.svg`.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -147,10 +157,23 @@ pub struct RenderQuery {
     pub state: Option<String>,
 }
 
-batching::batch_request! {
-    /// Nim requests to run in one round trip.
-    #[schema(as = NimBatchRequest)]
-    BatchRequest, game = Nim, example = json!({"requests": []})
+/// Nim requests to run in one round trip.
+#[derive(Debug, serde::Deserialize, ToSchema)]
+#[schema(as = NimBatchRequest)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"requests": []}))]
+pub struct BatchRequest {
+    /// The requests, run in order: each an object with `op`, the
+    /// endpoint's name (`legal-moves`, `apply`, …), and the fields of that
+    /// endpoint's body.
+    #[schema(schema_with = crate::api::flows::batch::items_schema::<Nim>)]
+    pub requests: Vec<serde_json::Value>,
+}
+
+impl From<BatchRequest> for Vec<serde_json::Value> {
+    fn from(body: BatchRequest) -> Vec<serde_json::Value> {
+        body.requests
+    }
 }
 
 // -------------------------------------------------------------- codec ---
@@ -205,7 +228,47 @@ impl JsonState for Nim {
 }
 
 impl GameApi for Nim {
-    super::routes::dto_types!(json_state);
+    type LegalMovesRequest = LegalMovesRequest;
+    type LegalMovesResponse = LegalMovesResponse;
+    type ValidateRequest = ValidateRequest;
+    type ValidateResponse = ValidateResponse;
+    type ApplyRequest = ApplyRequest;
+    type ApplyResponse = ApplyResponse;
+    type ScoreRequest = ScoreRequest;
+    type ScoreResponse = ScoreResponse;
+    type ReplayRequest = ReplayRequest;
+    type ReplayResponse = ReplayResponse;
+    type AiMoveRequest = AiMoveRequest;
+    type AiMoveResponse = AiMoveResponse;
+    type RenderQuery = RenderQuery;
+    type ReplayStep = ReplayStep;
+    type ReplayState = ReplayState;
+
+    fn decode_score(request: ScoreRequest, limits: &Limits) -> Result<State, ApiError> {
+        Self::decode_state(&request.state, "state", limits)
+    }
+
+    fn decode_replay(
+        request: ReplayRequest,
+        limits: &Limits,
+    ) -> Result<(State, Vec<ReplayStep>), ApiError> {
+        replay::json_start::<Self>(request.start.as_ref(), request.rounds, limits)
+    }
+
+    fn replay_state(state: &State) -> StateDto {
+        Self::encode_state(state)
+    }
+
+    fn encode_replay(states: Vec<StateDto>, last: ScoreResponse) -> ReplayResponse {
+        ReplayResponse {
+            states,
+            final_state: last,
+        }
+    }
+
+    fn render(query: RenderQuery, limits: &Limits) -> Result<String, ApiError> {
+        render::json_state_picture::<Self>(query.state.as_deref(), limits)
+    }
 
     fn problem_codes() -> Vec<&'static str> {
         vec![IllegalTake::BadTake.code(), IllegalTake::GameOver.code()]
@@ -267,6 +330,10 @@ impl GameApi for Nim {
         Self::refusal(IllegalTake::GameOver, None)
     }
 
+    fn canonical(state: &State, (): &()) -> String {
+        Self::state_text(state)
+    }
+
     fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         AiRequest::new(state, (), request.limits, request.seed).styled(request.level, None)
@@ -282,7 +349,7 @@ impl GameApi for Nim {
 
 // ------------------------------------------------------------- routes ---
 
-super::routes::game_routes! {
+super::openapi::routes::game_routes! {
     game: Nim,
     operation_prefix: "nim",
     initial: {
@@ -332,51 +399,87 @@ super::routes::game_routes! {
 
 #[cfg(test)]
 mod tests {
+    use actix_web::dev::{Service, ServiceResponse};
     use actix_web::test::{self, TestRequest};
     use actix_web::{web, App};
     use serde_json::{json, Value};
     use utoipa_actix_web::{scope, AppExt};
 
-    use super::super::game::Services;
+    use crate::api::services::Services;
     use crate::cache::{AnswerCache, CacheConfig};
     use crate::limits::Limits;
+    use crate::metrics::Metrics;
 
-    async fn call(method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    /// Nim mounted alone, as `api::app` mounts a game, with its routes'
+    /// documentation.
+    async fn nim() -> (
+        impl Service<actix_http::Request, Response = ServiceResponse, Error = actix_web::Error>,
+        utoipa::openapi::OpenApi,
+    ) {
         let limits = Limits::default();
-        let services = Services::new(limits, AnswerCache::new(CacheConfig::default()));
+        let cache = AnswerCache::new(CacheConfig::default());
+        let services = Services::new(limits, cache, Metrics::new());
         let (app, doc) = App::new()
             .into_utoipa_app()
             .app_data(web::Data::new(services))
             .app_data(web::Data::new(limits))
             .service(scope("/v1/nim").configure(super::configure))
             .split_for_parts();
-        let app = test::init_service(app).await;
+        (test::init_service(app).await, doc)
+    }
+
+    async fn call(
+        app: &impl Service<actix_http::Request, Response = ServiceResponse, Error = actix_web::Error>,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let request = TestRequest::with_uri(path).method(method.parse().unwrap_or_default());
         let request = match body {
-            Some(body) => TestRequest::with_uri(path)
-                .method(method.parse().unwrap_or_default())
-                .set_json(body),
-            None => TestRequest::with_uri(path).method(method.parse().unwrap_or_default()),
+            Some(body) => request.set_json(body),
+            None => request,
         };
-        let reply = test::call_service(&app, request.to_request()).await;
+        let reply = test::call_service(app, request.to_request()).await;
         let status = reply.status().as_u16();
         let bytes = test::read_body(reply).await;
-        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        // Every route is documented.
-        assert_eq!(doc.paths.paths.len(), 9, "{:?}", doc.paths.paths.keys());
-        (status, body)
+        (
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        )
     }
 
     #[actix_web::test]
     async fn a_fourth_game_gets_every_endpoint_from_the_generic_layer() {
+        let (app, doc) = nim().await;
+        // Every route is documented.
+        assert_eq!(doc.paths.paths.len(), 9, "{:?}", doc.paths.paths.keys());
         let state = json!({"pile": 6, "turn": "first"});
         assert_eq!(
-            call("GET", "/v1/nim/initial", None).await,
+            call(&app, "GET", "/v1/nim/initial", None).await,
             (200, json!({"pile": 10, "turn": "first"}))
         );
-        let (status, body) =
-            call("POST", "/v1/nim/legal-moves", Some(json!({"state": state}))).await;
-        assert_eq!((status, body), (200, json!({"takes": [1, 2, 3]})));
         let (status, body) = call(
+            &app,
+            "POST",
+            "/v1/nim/legal-moves",
+            Some(json!({"state": state})),
+        )
+        .await;
+        assert_eq!((status, body), (200, json!({"takes": [1, 2, 3]})));
+        // `validate` answers the rule's code without playing.
+        let (status, body) = call(
+            &app,
+            "POST",
+            "/v1/nim/validate",
+            Some(json!({"state": state, "take": 5})),
+        )
+        .await;
+        assert_eq!(
+            (status, body),
+            (200, json!({"legal": false, "reason": "BAD_TAKE"}))
+        );
+        let (status, body) = call(
+            &app,
             "POST",
             "/v1/nim/apply",
             Some(json!({"state": state, "take": 2})),
@@ -386,6 +489,7 @@ mod tests {
         assert_eq!(body["state"], json!({"pile": 4, "turn": "second"}));
         // A refusal is the generic 422 problem, with the game's code.
         let (status, body) = call(
+            &app,
             "POST",
             "/v1/nim/apply",
             Some(json!({"state": state, "take": 5})),
@@ -393,6 +497,7 @@ mod tests {
         .await;
         assert_eq!((status, body["code"].clone()), (422, json!("BAD_TAKE")));
         let (status, body) = call(
+            &app,
             "POST",
             "/v1/nim/replay",
             Some(json!({"rounds": [3, 3, 3, 1]})),
@@ -400,14 +505,28 @@ mod tests {
         .await;
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["final"], json!({"pile": 0, "winner": "second"}));
-        let (status, body) = call("POST", "/v1/nim/replay", Some(json!({"rounds": [3, 9]}))).await;
+        let (status, body) = call(
+            &app,
+            "POST",
+            "/v1/nim/replay",
+            Some(json!({"rounds": [3, 9]})),
+        )
+        .await;
         assert_eq!((status, body["ply"].clone()), (422, json!(1)));
-        let (status, body) = call("POST", "/v1/nim/ai-move", Some(json!({"state": state}))).await;
+        // The AI, then the same request from the cache.
+        let ask = json!({"state": state});
+        let (status, body) = call(&app, "POST", "/v1/nim/ai-move", Some(ask.clone())).await;
         assert_eq!(
             (status, body["take"].clone(), body["cached"].clone()),
             (200, json!(2), json!(false))
         );
+        let (status, body) = call(&app, "POST", "/v1/nim/ai-move", Some(ask)).await;
+        assert_eq!(
+            (status, body["take"].clone(), body["cached"].clone()),
+            (200, json!(2), json!(true))
+        );
         let (status, body) = call(
+            &app,
             "POST",
             "/v1/nim/ai-move",
             Some(json!({"state": state, "level": 9})),
@@ -416,22 +535,25 @@ mod tests {
         assert_eq!((status, body["field"].clone()), (400, json!("level")));
         let batch = json!({"requests": [
             {"op": "score", "state": state},
+            {"op": "validate", "state": state, "take": 3},
             {"op": "ai-move", "state": state, "level": 1},
             {"op": "apply", "state": state, "take": 0}
         ]});
-        let (status, body) = call("POST", "/v1/nim/batch", Some(batch)).await;
+        let (status, body) = call(&app, "POST", "/v1/nim/batch", Some(batch)).await;
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["results"][0], json!({"pile": 6, "winner": null}));
-        assert_eq!(body["results"][1]["take"], 1);
-        assert_eq!(body["results"][2]["code"], "BAD_TAKE");
+        assert_eq!(body["results"][1], json!({"legal": true, "reason": null}));
+        assert_eq!(body["results"][2]["take"], 1);
+        assert_eq!(body["results"][3]["code"], "BAD_TAKE");
         // Its ops are the common ones: Tank Battle's `perft` is not one.
         let batch = json!({"requests": [{"op": "perft", "state": state}]});
-        let (status, body) = call("POST", "/v1/nim/batch", Some(batch)).await;
+        let (status, body) = call(&app, "POST", "/v1/nim/batch", Some(batch)).await;
         assert_eq!(
             (status, body["field"].clone()),
             (400, json!("requests[0].op"))
         );
         let (status, _) = call(
+            &app,
             "GET",
             "/v1/nim/render.svg?state=%7B%22pile%22%3A3%2C%22turn%22%3A%22first%22%7D",
             None,
@@ -439,6 +561,7 @@ mod tests {
         .await;
         assert_eq!(status, 200);
         let (status, _) = call(
+            &app,
             "POST",
             "/v1/nim/score",
             Some(json!({"state": {"pile": 5000, "turn": "first"}})),

@@ -1,10 +1,11 @@
 //! The cache of AI answers, shared by every game: a moka cache bounded in
 //! bytes (its weigher counts each answer's encoded size and its key), keyed
-//! by a fixed-size digest of everything the answer depends on, with hit
-//! and miss counters. Answers are kept encoded (compact JSON), so an entry
-//! costs what its answer weighs, whatever the request that asked for it.
+//! by a fixed-size digest of everything the answer depends on, its
+//! look-ups and size counted in the metrics. Answers are kept encoded
+//! (compact JSON), so an entry costs what its answer weighs, whatever the
+//! request that asked for it. [`SharedTier`] is the optional tier behind
+//! it, in Redis, shared by the replicas.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -60,19 +61,10 @@ impl Key {
 /// What one entry costs besides its answer: the key, moka's bookkeeping.
 const ENTRY_OVERHEAD: u64 = 96;
 
-/// Hit and miss counts so far.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CacheStats {
-    pub hits: u64,
-    pub misses: u64,
-}
-
 /// A bounded cache of encoded answers.
 #[derive(Clone)]
 pub struct AnswerCache {
     entries: moka::sync::Cache<Key, Arc<[u8]>>,
-    hits: Arc<AtomicU64>,
-    misses: Arc<AtomicU64>,
     metrics: Option<Metrics>,
 }
 
@@ -86,35 +78,19 @@ impl AnswerCache {
                 })
                 .time_to_live(config.ttl)
                 .build(),
-            hits: Arc::default(),
-            misses: Arc::default(),
             metrics: None,
         }
     }
 
-    /// Also reports lookups, the cache's size and the searches that fill
-    /// it to `metrics`.
+    /// Also reports look-ups and the cache's size to `metrics`.
     pub fn with_metrics(mut self, metrics: Metrics) -> AnswerCache {
         self.metrics = Some(metrics);
         self
     }
 
-    /// Records one search (of `game`) whose answer is about to be inserted.
-    pub fn record_search(&self, game: &str, nodes: u64, seconds: f64) {
-        if let Some(metrics) = &self.metrics {
-            metrics.ai_search(game, nodes, seconds);
-        }
-    }
-
     /// The cached answer for `key`, counting the hit or miss for `game`.
     pub fn get(&self, game: &str, key: Key) -> Option<Arc<[u8]>> {
         let found = self.entries.get(&key);
-        let counter = if found.is_some() {
-            &self.hits
-        } else {
-            &self.misses
-        };
-        counter.fetch_add(1, Ordering::Relaxed);
         if let Some(metrics) = &self.metrics {
             metrics.cache_lookup(
                 game,
@@ -128,13 +104,6 @@ impl AnswerCache {
 
     pub fn insert(&self, key: Key, answer: Arc<[u8]>) {
         self.entries.insert(key, answer);
-    }
-
-    pub fn stats(&self) -> CacheStats {
-        CacheStats {
-            hits: self.hits.load(Ordering::Relaxed),
-            misses: self.misses.load(Ordering::Relaxed),
-        }
     }
 
     /// Entries currently held (approximate while writes are pending).
@@ -159,7 +128,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counts_hits_and_misses_and_stays_within_its_bytes() {
+    fn finds_what_it_holds_and_stays_within_its_bytes() {
         let cache = AnswerCache::new(CacheConfig {
             max_bytes: 64 * 1024,
             ttl: Duration::from_secs(60),
@@ -168,7 +137,6 @@ mod tests {
         assert_eq!(cache.get("test", a), None);
         cache.insert(a, Arc::from(&b"1"[..]));
         assert_eq!(cache.get("test", a).as_deref(), Some(&b"1"[..]));
-        assert_eq!(cache.stats(), CacheStats { hits: 1, misses: 1 });
         // A thousand 1 KiB answers are 16 times what it may hold.
         for i in 0..1000u32 {
             cache.insert(Key::digest(&i.to_le_bytes()), Arc::from(vec![0u8; 1024]));

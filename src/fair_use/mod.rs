@@ -404,6 +404,21 @@ impl FairUse {
 }
 
 impl Verdict {
+    /// The 429 of a request over its quota: which quota, and when to retry.
+    pub fn refusal(&self) -> Option<crate::error::RequestError> {
+        match self {
+            Verdict::Limited {
+                policy,
+                retry_after,
+            } => Some(crate::error::RequestError::TooManyRequests {
+                class: policy.class.name(),
+                quota: policy.quota,
+                retry_after_secs: retry_after.as_secs_f64().ceil() as u64,
+            }),
+            _ => None,
+        }
+    }
+
     /// The quota that decided, if one did.
     pub fn policy(&self) -> Option<Policy> {
         match self {

@@ -6,10 +6,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::api::ai::AiLimits;
-use crate::api::batch::{self as batching};
+use crate::api::flows::ai::{AiAnswer, AskedLimits};
 use crate::api::game::JsonState;
-use crate::api::notation::GridSquare;
+use crate::api::openapi::notation::GridSquare;
 use crate::games::cobi_tank_wars::{CobiTankWars, Dir, OrderError, OrderFault, Player, State};
 
 /// A player; the state's `first` executes first in each card slot.
@@ -434,8 +433,6 @@ pub struct ReplayResponse {
     pub final_state: ScoreResponse,
 }
 
-crate::api::game::replay_answer!(ReplayResponse, states);
-
 /// A state to find orders for.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -452,7 +449,7 @@ pub struct AiMoveRequest {
     /// `max_nodes` bounds the simulated rounds, `max_depth` the halving
     /// rounds.
     #[serde(default)]
-    pub limits: Option<AiLimits>,
+    pub limits: Option<AskedLimits>,
     /// Seeds the sampling of the enemy's orders, and a level's choice; 0
     /// when absent.
     #[serde(default)]
@@ -537,7 +534,19 @@ pub struct AiMoveResponse {
     pub cached: bool,
 }
 
-crate::api::ai::ai_answer!(AiMoveResponse, work = simulations);
+impl AiAnswer for AiMoveResponse {
+    fn mark_cached(&mut self) {
+        self.cached = true;
+    }
+
+    fn set_time_ms(&mut self, time_ms: u64) {
+        self.time_ms = time_ms;
+    }
+
+    fn work(&self) -> u64 {
+        self.simulations
+    }
+}
 
 /// Query of `render.svg`.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -553,10 +562,23 @@ pub struct RenderQuery {
 pub type ReplayStep = ReplayRound;
 pub type ReplayState = StateDto;
 
-batching::batch_request! {
-    /// Tank Wars requests to run in one round trip, in order.
-    #[schema(as = CobiTankWarsBatchRequest)]
-    BatchRequest, game = crate::games::cobi_tank_wars::CobiTankWars, example = json!(batch_example())
+/// Tank Wars requests to run in one round trip, in order.
+#[derive(Debug, serde::Deserialize, ToSchema)]
+#[schema(as = CobiTankWarsBatchRequest)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!(batch_example()))]
+pub struct BatchRequest {
+    /// The requests, run in order: each an object with `op`, the
+    /// endpoint's name (`legal-moves`, `apply`, …), and the fields of that
+    /// endpoint's body.
+    #[schema(schema_with = crate::api::flows::batch::items_schema::<crate::games::cobi_tank_wars::CobiTankWars>)]
+    pub requests: Vec<serde_json::Value>,
+}
+
+impl From<BatchRequest> for Vec<serde_json::Value> {
+    fn from(body: BatchRequest) -> Vec<serde_json::Value> {
+        body.requests
+    }
 }
 
 fn batch_example() -> serde_json::Value {
@@ -592,7 +614,7 @@ pub struct OrderCode;
 
 impl utoipa::PartialSchema for OrderCode {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::api::notation::string_enum(
+        crate::api::openapi::notation::string_enum(
             OrderError::ALL.map(OrderError::code),
             "Why orders are refused: `GAME_OVER`, `NO_SUCH_VEHICLE`, `MISSING_ORDER`, \
 `BAD_DIRECTION`, `BAD_DISTANCE`.",

@@ -8,8 +8,10 @@ pub use dto::*;
 
 use std::collections::BTreeMap;
 
-use super::game::{AiRequest, GameApi, JsonState};
-use super::problem::ApiError;
+use super::flows::ai::AiRequest;
+use super::flows::{render, replay};
+use super::game::{GameApi, JsonState};
+use super::transport::problem::ApiError;
 use crate::error::Refusal;
 use crate::games::cobi_tank_wars::{
     ai, CobiTankWars, Event, IllegalOrders, Order, OrderData, OrderError, OrderFault, Player,
@@ -157,7 +159,47 @@ impl JsonState for CobiTankWars {
 }
 
 impl GameApi for CobiTankWars {
-    super::routes::dto_types!(json_state);
+    type LegalMovesRequest = LegalMovesRequest;
+    type LegalMovesResponse = LegalMovesResponse;
+    type ValidateRequest = ValidateRequest;
+    type ValidateResponse = ValidateResponse;
+    type ApplyRequest = ApplyRequest;
+    type ApplyResponse = ApplyResponse;
+    type ScoreRequest = ScoreRequest;
+    type ScoreResponse = ScoreResponse;
+    type ReplayRequest = ReplayRequest;
+    type ReplayResponse = ReplayResponse;
+    type AiMoveRequest = AiMoveRequest;
+    type AiMoveResponse = AiMoveResponse;
+    type RenderQuery = RenderQuery;
+    type ReplayStep = ReplayStep;
+    type ReplayState = ReplayState;
+
+    fn decode_score(request: StateRequest, limits: &Limits) -> Result<State, ApiError> {
+        Self::decode_state(&request.state, "state", limits)
+    }
+
+    fn decode_replay(
+        request: ReplayRequest,
+        limits: &Limits,
+    ) -> Result<(State, Vec<ReplayStep>), ApiError> {
+        replay::json_start::<Self>(request.start.as_ref(), request.rounds, limits)
+    }
+
+    fn replay_state(state: &State) -> StateDto {
+        Self::encode_state(state)
+    }
+
+    fn encode_replay(states: Vec<StateDto>, last: ScoreResponse) -> ReplayResponse {
+        ReplayResponse {
+            states,
+            final_state: last,
+        }
+    }
+
+    fn render(query: RenderQuery, limits: &Limits) -> Result<String, ApiError> {
+        render::json_state_picture::<Self>(query.state.as_deref(), limits)
+    }
 
     fn problem_codes() -> Vec<&'static str> {
         OrderError::ALL.map(OrderError::code).to_vec()
@@ -286,6 +328,14 @@ impl GameApi for CobiTankWars {
         Self::refusal(IllegalOrders(vec![over]), None)
     }
 
+    fn canonical(state: &State, question: &Question) -> String {
+        let Question {
+            player,
+            gunfire_tokens,
+        } = question;
+        format!("{}|{player}|{gunfire_tokens}", Self::state_text(state))
+    }
+
     fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         let tokens = request.gunfire_tokens.unwrap_or(1);
@@ -340,7 +390,7 @@ impl GameApi for CobiTankWars {
 
 // ------------------------------------------------------------- routes ---
 
-super::routes::game_routes! {
+super::openapi::routes::game_routes! {
     game: CobiTankWars,
     operation_prefix: "cobi_tank_wars",
     initial: {

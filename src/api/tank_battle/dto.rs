@@ -6,9 +6,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::api::ai::AiLimits;
-use crate::api::batch::{self as batching};
-use crate::api::notation::{LayoutText, MoveNotation, SquareName, Tbn};
+use crate::api::flows::ai::{AiAnswer, AskedLimits};
+use crate::api::openapi::notation::{LayoutText, MoveNotation, SquareName, Tbn};
 use crate::games::tank_battle::{self as engine, IllegalMove, Move, Role, Side, SideScore, Square};
 
 /// A side of Tank Battle.
@@ -244,7 +243,7 @@ pub struct ReasonCode;
 
 impl utoipa::PartialSchema for ReasonCode {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::api::notation::string_enum(
+        crate::api::openapi::notation::string_enum(
             engine::Reason::ALL.map(engine::Reason::code),
             "Stable reason code, the first that applies in this order: `GAME_OVER`, \
 `NO_TANK_AT_FROM`, `NOT_YOUR_TANK`, `NOT_A_LINE`, then along the path `MINE`, `CONTAMINATED`, \
@@ -436,8 +435,6 @@ pub struct ReplayResponse {
     pub final_state: ScoreResponse,
 }
 
-crate::api::game::replay_answer!(ReplayResponse, positions);
-
 /// A perft request.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -498,7 +495,7 @@ pub struct AiMoveRequest {
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     #[serde(default)]
-    pub limits: Option<AiLimits>,
+    pub limits: Option<AskedLimits>,
     /// Breaks ties between equally good moves, and draws a level's choice;
     /// 0 when absent.
     #[serde(default)]
@@ -572,17 +569,42 @@ pub struct AiMoveResponse {
     pub cached: bool,
 }
 
-crate::api::ai::ai_answer!(AiMoveResponse, work = nodes);
+impl AiAnswer for AiMoveResponse {
+    fn mark_cached(&mut self) {
+        self.cached = true;
+    }
+
+    fn set_time_ms(&mut self, time_ms: u64) {
+        self.time_ms = time_ms;
+    }
+
+    fn work(&self) -> u64 {
+        self.nodes
+    }
+}
 
 /// A move in move notation, as a replay lists it.
 pub type ReplayStep = String;
 /// TBN, as a replay answers each position.
 pub type ReplayState = String;
 
-batching::batch_request! {
-    /// Tank Battle requests to run in one round trip, in order.
-    #[schema(as = TankBattleBatchRequest)]
-    BatchRequest, game = crate::games::tank_battle::TankBattle, example = json!(batch_example())
+/// Tank Battle requests to run in one round trip, in order.
+#[derive(Debug, serde::Deserialize, ToSchema)]
+#[schema(as = TankBattleBatchRequest)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!(batch_example()))]
+pub struct BatchRequest {
+    /// The requests, run in order: each an object with `op`, the
+    /// endpoint's name (`legal-moves`, `apply`, …), and the fields of that
+    /// endpoint's body.
+    #[schema(schema_with = crate::api::flows::batch::items_schema::<crate::games::tank_battle::TankBattle>)]
+    pub requests: Vec<serde_json::Value>,
+}
+
+impl From<BatchRequest> for Vec<serde_json::Value> {
+    fn from(body: BatchRequest) -> Vec<serde_json::Value> {
+        body.requests
+    }
 }
 
 fn batch_example() -> serde_json::Value {

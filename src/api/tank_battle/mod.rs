@@ -1,6 +1,6 @@
 //! `/v1/tank-battle`: the HTTP face of the Tank Battle engine: its DTOs,
 //! how they map onto the engine, and the documentation of its routes. The
-//! flows are the generic ones of `api::game`; the rules live in
+//! flows are the generic ones of `api::flows`; the rules live in
 //! `games::tank_battle`.
 
 mod dto;
@@ -9,12 +9,15 @@ pub use dto::*;
 use actix_web::{get, post, web};
 use serde_json::Value;
 
-use super::batch as batching;
 use std::time::Instant;
 
-use super::game::{run_stoppable, AiRequest, GameApi, Services, SharedBudget};
-use super::json::ApiJson;
-use super::problem::{ApiError, Problem};
+use super::flows::ai::AiRequest;
+use super::flows::batch::{self as batching, SharedBudget};
+use super::game::GameApi;
+use super::openapi::responses::{BodyErrors, BusyError, RouteErrors};
+use super::services::{run_stoppable, Services};
+use super::transport::json::ApiJson;
+use super::transport::problem::{ApiError, Problem};
 use crate::error::{NotationKind, Refusal};
 use crate::games::tank_battle::ai::SearchResult;
 use crate::games::tank_battle::{
@@ -92,7 +95,21 @@ fn status(state: &State) -> (bool, Option<SideName>, bool) {
 }
 
 impl GameApi for TankBattle {
-    super::routes::dto_types!();
+    type LegalMovesRequest = LegalMovesRequest;
+    type LegalMovesResponse = LegalMovesResponse;
+    type ValidateRequest = ValidateRequest;
+    type ValidateResponse = ValidateResponse;
+    type ApplyRequest = ApplyRequest;
+    type ApplyResponse = ApplyResponse;
+    type ScoreRequest = ScoreRequest;
+    type ScoreResponse = ScoreResponse;
+    type ReplayRequest = ReplayRequest;
+    type ReplayResponse = ReplayResponse;
+    type AiMoveRequest = AiMoveRequest;
+    type AiMoveResponse = AiMoveResponse;
+    type RenderQuery = RenderQuery;
+    type ReplayStep = ReplayStep;
+    type ReplayState = ReplayState;
 
     fn problem_codes() -> Vec<&'static str> {
         let notations = [Notation::Position, Notation::Layout, Notation::Move];
@@ -243,6 +260,13 @@ impl GameApi for TankBattle {
         state.position.to_string()
     }
 
+    fn encode_replay(positions: Vec<String>, last: ScoreResponse) -> ReplayResponse {
+        ReplayResponse {
+            positions,
+            final_state: last,
+        }
+    }
+
     fn refusal(error: IllegalMove, ply: Option<usize>) -> Refusal {
         let field = ply.map_or_else(|| "move".to_owned(), |ply| format!("moves[{ply}]"));
         let (code, title) = (error.reason.code(), error.reason.rule());
@@ -268,7 +292,7 @@ impl GameApi for TankBattle {
             .styled(request.level, request.multipv)
     }
 
-    fn canonical(state: &State) -> String {
+    fn canonical(state: &State, (): &()) -> String {
         format!("{}|{}", state.layout, state.position)
     }
 
@@ -318,7 +342,7 @@ impl GameApi for TankBattle {
 
 // ------------------------------------------------------------- routes ---
 
-super::routes::game_routes! {
+super::openapi::routes::game_routes! {
     game: TankBattle,
     operation_prefix: "tank_battle",
     legal_moves: {
@@ -418,9 +442,7 @@ super::routes::game_routes! {
     responses(
         (status = 200, description = "The start position", body = InitialResponse),
         (status = 400, description = "`BAD_LAYOUT`, or an unknown query parameter (`BAD_REQUEST`)", body = Problem, content_type = "application/problem+json"),
-        (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
-        (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)", body = Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait"), ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"), ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`"))),
+        RouteErrors,
     )
 )]
 #[get("/initial")]
@@ -444,13 +466,9 @@ async fn initial(query: web::Query<InitialQuery>) -> Result<web::Json<InitialRes
     responses(
         (status = 200, description = "The leaf count", body = PerftResponse),
         (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `INVALID_POSITION` or `LIMIT_EXCEEDED`", body = Problem, content_type = "application/problem+json"),
-        (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
-        (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)", body = Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait"), ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"), ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`"))),
-        (status = 408, description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed", body = Problem, content_type = "application/problem+json"),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)", body = Problem, content_type = "application/problem+json"),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "`SERVICE_BUSY`: every search slot is taken; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
+        RouteErrors,
+        BodyErrors,
+        BusyError,
     )
 )]
 #[post("/perft")]

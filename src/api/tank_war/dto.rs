@@ -7,10 +7,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::api::ai::AiLimits;
-use crate::api::batch::{self as batching};
+use crate::api::flows::ai::{AiAnswer, AskedLimits};
 use crate::api::game::JsonState;
-use crate::api::notation::{GridSquare, TerritoryRow};
+use crate::api::openapi::notation::{GridSquare, TerritoryRow};
 use crate::games::tank_war::{self as engine, PickError, Player, State, TankWar};
 
 /// A player: `U` starts at the top (rows 4-6 by default), `D` at the bottom.
@@ -219,7 +218,7 @@ pub struct PickCode;
 
 impl utoipa::PartialSchema for PickCode {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::api::notation::string_enum(
+        crate::api::openapi::notation::string_enum(
             PickError::ALL.map(PickError::code),
             "Why a pick is refused, the first that applies: `GAME_OVER`, `NO_SUCH_TANK`, \
 `END_OF_TRACK`, `SQUARE_OCCUPIED`.",
@@ -405,8 +404,6 @@ pub struct ReplayResponse {
     pub final_state: ScoreResponse,
 }
 
-crate::api::game::replay_answer!(ReplayResponse, states);
-
 /// A state to find a pick for.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -417,7 +414,7 @@ pub struct AiMoveRequest {
     /// The player to pick for.
     pub player: PlayerName,
     #[serde(default)]
-    pub limits: Option<AiLimits>,
+    pub limits: Option<AskedLimits>,
     /// Seeds the draw from the mixed strategy; 0 when absent.
     #[serde(default)]
     #[schema(example = 1)]
@@ -478,7 +475,19 @@ pub struct AiMoveResponse {
     pub cached: bool,
 }
 
-crate::api::ai::ai_answer!(AiMoveResponse, work = nodes);
+impl AiAnswer for AiMoveResponse {
+    fn mark_cached(&mut self) {
+        self.cached = true;
+    }
+
+    fn set_time_ms(&mut self, time_ms: u64) {
+        self.time_ms = time_ms;
+    }
+
+    fn work(&self) -> u64 {
+        self.nodes
+    }
+}
 
 /// Query of `render.svg`.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -494,10 +503,23 @@ pub struct RenderQuery {
 pub type ReplayStep = ReplayRound;
 pub type ReplayState = StateDto;
 
-batching::batch_request! {
-    /// Tank War requests to run in one round trip, in order.
-    #[schema(as = TankWarBatchRequest)]
-    BatchRequest, game = crate::games::tank_war::TankWar, example = json!(batch_example())
+/// Tank War requests to run in one round trip, in order.
+#[derive(Debug, serde::Deserialize, ToSchema)]
+#[schema(as = TankWarBatchRequest)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!(batch_example()))]
+pub struct BatchRequest {
+    /// The requests, run in order: each an object with `op`, the
+    /// endpoint's name (`legal-moves`, `apply`, …), and the fields of that
+    /// endpoint's body.
+    #[schema(schema_with = crate::api::flows::batch::items_schema::<crate::games::tank_war::TankWar>)]
+    pub requests: Vec<serde_json::Value>,
+}
+
+impl From<BatchRequest> for Vec<serde_json::Value> {
+    fn from(body: BatchRequest) -> Vec<serde_json::Value> {
+        body.requests
+    }
 }
 
 fn batch_example() -> serde_json::Value {

@@ -1,15 +1,17 @@
 //! `/v1/tank-war`: the HTTP face of The Tank War engine: its DTOs (states
 //! travel as JSON, SPEC 3.3), how they map onto the engine, and the
 //! documentation of its routes. The flows are the generic ones of
-//! `api::game`.
+//! `api::flows`.
 
 mod dto;
 pub use dto::*;
 
 use std::collections::BTreeMap;
 
-use super::game::{AiRequest, GameApi, JsonState};
-use super::problem::ApiError;
+use super::flows::ai::AiRequest;
+use super::flows::{render, replay};
+use super::game::{GameApi, JsonState};
+use super::transport::problem::ApiError;
 use crate::error::Refusal;
 use crate::games::tank_war::{
     self as engine, ai, Event, IllegalPick, Outcome, PickError, Player, Round, Setup, State,
@@ -188,7 +190,47 @@ impl JsonState for TankWar {
 }
 
 impl GameApi for TankWar {
-    super::routes::dto_types!(json_state);
+    type LegalMovesRequest = LegalMovesRequest;
+    type LegalMovesResponse = LegalMovesResponse;
+    type ValidateRequest = ValidateRequest;
+    type ValidateResponse = ValidateResponse;
+    type ApplyRequest = ApplyRequest;
+    type ApplyResponse = ApplyResponse;
+    type ScoreRequest = ScoreRequest;
+    type ScoreResponse = ScoreResponse;
+    type ReplayRequest = ReplayRequest;
+    type ReplayResponse = ReplayResponse;
+    type AiMoveRequest = AiMoveRequest;
+    type AiMoveResponse = AiMoveResponse;
+    type RenderQuery = RenderQuery;
+    type ReplayStep = ReplayStep;
+    type ReplayState = ReplayState;
+
+    fn decode_score(request: StateRequest, limits: &Limits) -> Result<State, ApiError> {
+        Self::decode_state(&request.state, "state", limits)
+    }
+
+    fn decode_replay(
+        request: ReplayRequest,
+        limits: &Limits,
+    ) -> Result<(State, Vec<ReplayStep>), ApiError> {
+        replay::json_start::<Self>(request.start.as_ref(), request.rounds, limits)
+    }
+
+    fn replay_state(state: &State) -> StateDto {
+        Self::encode_state(state)
+    }
+
+    fn encode_replay(states: Vec<StateDto>, last: ScoreResponse) -> ReplayResponse {
+        ReplayResponse {
+            states,
+            final_state: last,
+        }
+    }
+
+    fn render(query: RenderQuery, limits: &Limits) -> Result<String, ApiError> {
+        render::json_state_picture::<Self>(query.state.as_deref(), limits)
+    }
 
     fn problem_codes() -> Vec<&'static str> {
         PickError::ALL.map(PickError::code).to_vec()
@@ -301,6 +343,10 @@ impl GameApi for TankWar {
         Self::refusal(over, None)
     }
 
+    fn canonical(state: &State, player: &Player) -> String {
+        format!("{}|{player}", Self::state_text(state))
+    }
+
     fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         let player = request.player.into();
@@ -330,7 +376,7 @@ impl GameApi for TankWar {
 
 // ------------------------------------------------------------- routes ---
 
-super::routes::game_routes! {
+super::openapi::routes::game_routes! {
     game: TankWar,
     operation_prefix: "tank_war",
     initial: {

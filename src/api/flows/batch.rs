@@ -1,11 +1,12 @@
-//! `POST /v1/{game}/batch`: several requests of one game in one round trip.
+//! `POST /v1/{game}/batch`, for every game: several requests of one game
+//! in one round trip, each run through its endpoint's flow.
 //!
-//! What every game shares lives here: the body (JSON `{"requests":[…]}`
-//! or NDJSON, one request a line), the caps, decoding one request into an
-//! endpoint's request type, and the loop that runs the requests in order
-//! and turns each failure into its problem document. A game only maps op
-//! names to the functions behind its endpoints (its `dispatch`), so a
-//! batched request runs exactly the code of the single endpoint.
+//! Here live the body (JSON `{"requests":[…]}` or NDJSON, one request a
+//! line), the caps, the check that refuses a JSON batch whose item breaks
+//! its schema (the document's own, and the endpoint's decoding), the ops a
+//! game's batch runs and their dispatch, the one time budget its searches
+//! share, and the loop that runs the requests in order and turns each
+//! failure into its problem document.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -20,52 +21,28 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::json;
-use super::problem::ApiError;
+use std::time::{Duration, Instant};
+
+use crate::api::game::GameApi;
+use crate::api::services::Services;
+use crate::api::transport::json;
+use crate::api::transport::problem::ApiError;
+use crate::fair_use::{Class, Client};
 use crate::limits::Limits;
+
+use super::{ai, replay, simple};
 
 /// The media type of a batch sent (and answered) one request a line.
 pub const NDJSON: &str = "application/x-ndjson";
 
-/// Declares a game's batch request body, `{"requests": […]}`, under the
-/// game's own schema name so that each game documents an example that runs
-/// against it. The body is decoded into this type, so the schema is the
-/// shape actually parsed.
-macro_rules! batch_request {
-    ($(#[$attr:meta])* $name:ident, game = $game:ty, example = $($example:tt)+) => {
-        #[derive(Debug, serde::Deserialize, utoipa::ToSchema)]
-        $(#[$attr])*
-        #[serde(deny_unknown_fields)]
-        #[schema(example = $($example)+)]
-        pub struct $name {
-            /// The requests, run in order: each an object with `op`, the
-            /// endpoint's name (`legal-moves`, `apply`, …), and the fields
-            /// of that endpoint's body.
-            #[schema(schema_with = batch_items)]
-            pub requests: Vec<serde_json::Value>,
-        }
-
-        /// The schema of a batch's requests: objects with a known `op`.
-        fn batch_items() -> utoipa::openapi::schema::Array {
-            $crate::api::batch::items_schema(&$crate::api::game::batch_ops::<$game>())
-        }
-
-        impl From<$name> for Vec<serde_json::Value> {
-            fn from(body: $name) -> Vec<serde_json::Value> {
-                body.requests
-            }
-        }
-    };
-}
-pub(crate) use batch_request;
-
-/// The schema of a batch's `requests`: an array of objects with `op`, one
-/// of `ops`, and whatever fields that endpoint's body has.
-pub fn items_schema(ops: &Ops) -> utoipa::openapi::schema::Array {
+/// The schema of a batch's `requests` as utoipa writes it: objects with
+/// `op`, one of the game's ops, and that endpoint's fields. The document's
+/// fix-ups (`openapi::fixups`) type each item from the ops' own bodies.
+pub fn items_schema<G: GameApi>() -> utoipa::openapi::schema::Array {
     use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder, Type};
     let op = ObjectBuilder::new()
         .schema_type(Type::String)
-        .enum_values(Some(ops.all.clone()))
+        .enum_values(Some(batch_ops::<G>().all))
         .description(Some("The endpoint to run"));
     let item = ObjectBuilder::new()
         .property("op", op)
@@ -137,8 +114,7 @@ lines, and each line stands alone (a line that is not JSON, or not a request, is
     }
 }
 
-/// A batch body: JSON decoded as `T` (a type declared with
-/// `batch_request!`), or NDJSON with one request a line (blank lines
+/// A batch body: JSON decoded as `T` (the game's `BatchRequest`), or NDJSON with one request a line (blank lines
 /// skipped). A line that is not JSON fails alone, as its own result.
 pub struct BatchBody<T> {
     requests: Vec<Result<Value, ApiError>>,
@@ -278,7 +254,7 @@ pub fn item_schemas(game: &str) -> Option<&'static ItemSchemas> {
     static SCHEMAS: OnceLock<HashMap<String, ItemSchemas>> = OnceLock::new();
     SCHEMAS
         .get_or_init(|| {
-            let doc = super::openapi();
+            let doc = crate::api::openapi::document();
             let games = doc
                 .get("paths")
                 .and_then(Value::as_object)
@@ -297,13 +273,14 @@ pub fn item_schemas(game: &str) -> Option<&'static ItemSchemas> {
 /// request type, failing as the body extractor would: `BAD_REQUEST` naming
 /// the field (prefixed with `requests[i].` when the result is written).
 pub fn decode<T: DeserializeOwned>(fields: Value) -> Result<T, ApiError> {
-    serde_path_to_error::deserialize(super::strict::Strict(fields)).map_err(json::bad_json)
+    serde_path_to_error::deserialize(crate::api::transport::strict::Strict(fields))
+        .map_err(json::bad_json)
 }
 
 /// Whether one request's fields decode into an endpoint's request type,
 /// failing as [`decode`] does; nothing is kept.
 pub fn check<T: DeserializeOwned>(fields: &Value) -> Result<(), ApiError> {
-    serde_path_to_error::deserialize::<_, T>(super::strict::Strict(fields))
+    serde_path_to_error::deserialize::<_, T>(crate::api::transport::strict::Strict(fields))
         .map(drop)
         .map_err(json::bad_json)
 }
@@ -324,7 +301,7 @@ pub fn not_dispatched(op: &str) -> ApiError {
 /// `dispatch` (given the op, one of `ops.all`, and the request's other
 /// fields), and answers every result in request order, in the body's
 /// format. Only the caps fail the whole batch.
-pub async fn run<T, F, Fut>(
+async fn run<T, F, Fut>(
     body: BatchBody<T>,
     limits: &Limits,
     ops: &Ops,
@@ -467,4 +444,126 @@ fn respond(results: Vec<Value>, ndjson: bool, limits: &Limits) -> Result<HttpRes
         written.map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))?;
     limits.check_answer(body.len(), false)?;
     Ok(HttpResponse::Ok().content_type(content_type).body(body))
+}
+
+/// The search time a batch's searches share: the server's AI time cap,
+/// counted from the start of its first search, each search getting at
+/// most an equal share of what is left.
+pub struct SharedBudget {
+    cap: Duration,
+    deadline: std::cell::Cell<Option<Instant>>,
+    searches_left: std::cell::Cell<usize>,
+}
+
+impl SharedBudget {
+    /// The budget of a batch of `searches` searches.
+    pub fn new(cap: Duration, searches: usize) -> SharedBudget {
+        SharedBudget {
+            cap,
+            deadline: std::cell::Cell::new(None),
+            searches_left: std::cell::Cell::new(searches.max(1)),
+        }
+    }
+
+    /// When the batch's searches must all be done, fixed by the first one
+    /// to ask (at `now`).
+    pub fn deadline(&self, now: Instant) -> Instant {
+        let deadline = self.deadline.get().unwrap_or(now + self.cap);
+        self.deadline.set(Some(deadline));
+        deadline
+    }
+
+    /// When the next search (starting `now`) must be done: an equal share
+    /// of the time left among the searches left.
+    pub fn next_search(&self, now: Instant) -> Instant {
+        let left = self.deadline(now).saturating_duration_since(now);
+        let searches = self.searches_left.get().max(1);
+        self.searches_left.set(searches - 1);
+        now + left / searches as u32
+    }
+}
+
+/// The ops of a game's `batch`: every JSON endpoint, searches last.
+pub fn batch_ops<G: GameApi>() -> Ops {
+    let extra = G::EXTRA_OPS.iter();
+    let mut all = vec!["legal-moves", "validate", "apply", "score", "replay"];
+    all.extend(extra.clone().map(|(op, _)| *op));
+    all.push("ai-move");
+    let mut searches: Vec<_> = extra
+        .filter(|(_, search)| *search)
+        .map(|(op, _)| *op)
+        .collect();
+    searches.push("ai-move");
+    Ops { all, searches }
+}
+
+/// `batch`: every request through its endpoint's flow, in order. Its
+/// searches share one time budget, the server's AI time cap, and each
+/// spends one of the client's search quota.
+pub async fn batch<G: GameApi, T>(
+    body: BatchBody<T>,
+    services: &Services,
+    client: Option<Client>,
+) -> Result<HttpResponse, ApiError> {
+    let ops = batch_ops::<G>();
+    if let Some(client) = client {
+        let searches = u32::try_from(body.searches(&ops)).unwrap_or(u32::MAX);
+        let verdict = services
+            .fair_use
+            .check(&client, Class::Search, searches)
+            .await;
+        if let Some(refused) = verdict.refusal() {
+            return Err(refused);
+        }
+    }
+    let cap = Duration::from_millis(services.limits.ai_max_time_ms);
+    let shared = SharedBudget::new(cap, body.searches(&ops));
+    let schemas = item_schemas(G::ID);
+    // An item is refused as its endpoint's body extractor would refuse it,
+    // and as its schema says (patterns, ranges).
+    let check = |op: &'static str, item: &Value| {
+        if let Some(schemas) = schemas {
+            schemas.check(op, item)?;
+        }
+        let mut fields = item.clone();
+        if let Some(fields) = fields.as_object_mut() {
+            fields.remove("op");
+        }
+        decodes::<G>(op, &fields)
+    };
+    run(body, &services.limits, &ops, check, |op, fields| {
+        dispatch::<G>(op, fields, services, &shared)
+    })
+    .await
+}
+
+/// Whether a batched request's fields decode as its endpoint's body.
+fn decodes<G: GameApi>(op: &str, fields: &Value) -> Result<(), ApiError> {
+    match op {
+        "legal-moves" => check::<G::LegalMovesRequest>(fields),
+        "validate" => check::<G::ValidateRequest>(fields),
+        "apply" => check::<G::ApplyRequest>(fields),
+        "score" => check::<G::ScoreRequest>(fields),
+        "replay" => check::<G::ReplayRequest>(fields),
+        "ai-move" => check::<G::AiMoveRequest>(fields),
+        _ => G::extra_decodes(op, fields),
+    }
+}
+
+/// Runs one batched request through its endpoint's flow.
+async fn dispatch<G: GameApi>(
+    op: &str,
+    fields: Value,
+    services: &Services,
+    shared: &SharedBudget,
+) -> Result<Value, ApiError> {
+    match op {
+        "legal-moves" => to_json(simple::legal_moves::<G>(decode(fields)?, services)),
+        "validate" => to_json(simple::validate::<G>(decode(fields)?, services)),
+        "apply" => to_json(simple::apply::<G>(decode(fields)?, services)),
+        "score" => to_json(simple::score::<G>(decode(fields)?, services)),
+        "replay" => to_json(replay::replay::<G>(decode(fields)?, services).await),
+        "ai-move" => to_json(ai::ai_move::<G>(decode(fields)?, services, Some(shared)).await),
+        _ => G::extra_op(op, fields, services, shared).await,
+    }
 }

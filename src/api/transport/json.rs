@@ -1,12 +1,15 @@
-//! The JSON body extractor: content type and size checked, and
-//! deserialisation errors reported with the path of the offending field.
+//! JSON in and out: the body extractor (content type and size checked,
+//! deserialisation errors reported with the path of the offending field),
+//! JSON text in a query parameter, and the 200 JSON answer within the
+//! answer limit.
 
 use std::future::Future;
 use std::pin::Pin;
 
 use actix_web::dev::Payload;
 use actix_web::http::header;
-use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
+use actix_web::http::header::ContentType;
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest, HttpResponse};
 use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
@@ -155,6 +158,18 @@ pub(crate) fn bad_json(err: serde_path_to_error::Error<serde_json::Error>) -> Ap
         _ => format!("malformed JSON: {inner}"),
     };
     ApiError::bad_request(detail, field)
+}
+
+/// A 200 JSON answer, no larger than the answer limit.
+pub fn respond(
+    body: serde_json::Result<Vec<u8>>,
+    limits: &Limits,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))?;
+    limits.check_answer(body.len(), false)?;
+    Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(body))
 }
 
 #[cfg(test)]

@@ -57,8 +57,8 @@ pub struct ProblemCode;
 
 impl utoipa::PartialSchema for ProblemCode {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        super::notation::string_enum(
-            super::problem_codes(),
+        crate::api::openapi::notation::string_enum(
+            crate::api::openapi::problem_codes(),
             "Stable machine code in SCREAMING_SNAKE_CASE: what went wrong, e.g. \
 `BAD_POSITION`, `INVALID_POSITION`, `PATH_BLOCKED`, `GAME_OVER`.",
         )

@@ -1,0 +1,269 @@
+//! `ai-move`, for every game: the request's style (level, lines) and the
+//! limits it asks, turned once into what the engine searches with
+//! ([`SearchLimits`]); the cache key, built here only; the answer from a
+//! cache tier, or a search in a search slot, then cached.
+
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::api::game::GameApi;
+use crate::api::services::{run_stoppable, Services};
+use crate::api::transport::problem::ApiError;
+use crate::cache::{Key, Lookup};
+use crate::games::{Game, Level, SearchLimits, Style};
+use crate::limits::Limits;
+
+use super::batch::SharedBudget;
+
+/// The most best moves (lines) one `ai-move` may ask for with `multipv`.
+pub const MAX_LINES: u32 = 16;
+
+/// The style of an `ai-move` from its `level` and `multipv` fields: a
+/// level 1 to 8 (full strength when absent) and 1 to [`MAX_LINES`] lines
+/// (1 when absent).
+pub fn style(level: Option<u32>, multipv: Option<u32>) -> Result<Style, ApiError> {
+    let level = match level {
+        None => None,
+        Some(n) => Some(u8::try_from(n).ok().and_then(Level::new).ok_or_else(|| {
+            ApiError::bad_request(
+                format!("level must be 1 to 8, not {n}"),
+                Some("level".to_owned()),
+            )
+        })?),
+    };
+    let lines = multipv.unwrap_or(1);
+    if !(1..=MAX_LINES).contains(&lines) {
+        return Err(ApiError::bad_request(
+            format!("multipv must be 1 to {MAX_LINES}, not {lines}"),
+            Some("multipv".to_owned()),
+        ));
+    }
+    Ok(Style {
+        level,
+        lines: lines as usize,
+    })
+}
+
+/// Limits of one AI search. Each is clamped to the server's cap; with none
+/// given the search thinks for the default time (200 ms unless configured).
+/// With `max_depth` or `max_nodes` (and no `max_time_ms`) the answer is a
+/// deterministic function of the request.
+#[derive(Clone, Copy, Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = AiLimits)]
+pub struct AskedLimits {
+    /// Thinking time, milliseconds (capped by the server, 5000 by default).
+    #[serde(default)]
+    #[schema(example = 200)]
+    pub max_time_ms: Option<u64>,
+    /// Deepest iteration, plies (capped by the server, 64 by default).
+    #[serde(default)]
+    #[schema(example = 4)]
+    pub max_depth: Option<u32>,
+    /// Most positions visited (capped by the server).
+    #[serde(default)]
+    #[schema(example = 100000)]
+    pub max_nodes: Option<u64>,
+}
+
+impl AskedLimits {
+    /// What the engine searches with, after the server's caps. A level
+    /// brings its own budgets in depth and positions: unless a time is
+    /// asked, it gets the server's time cap (which its budgets keep it far
+    /// inside), so that its play does not depend on the machine's speed.
+    pub fn search_limits(&self, caps: &Limits, style: &Style) -> SearchLimits<'static> {
+        let time_ms = match (self.max_time_ms, style.level) {
+            (None, Some(_)) => Some(caps.ai_max_time_ms),
+            (asked, _) => asked,
+        };
+        caps.search_limits(time_ms, self.max_depth, self.max_nodes)
+    }
+}
+
+/// An `ai-move` request, decoded: the state, what the AI is asked, the
+/// limits the request asks, the seed and the style (level, lines).
+pub struct AiRequest<G: Game> {
+    pub state: G::State,
+    pub question: G::Question,
+    pub asked: AskedLimits,
+    pub seed: u64,
+    pub style: Style,
+}
+
+impl<G: Game> AiRequest<G> {
+    /// The request to search `state` for `question` at full strength for
+    /// one line; no limits asked is the server's defaults, no seed is 0.
+    pub fn new(
+        state: G::State,
+        question: G::Question,
+        asked: Option<AskedLimits>,
+        seed: Option<u64>,
+    ) -> AiRequest<G> {
+        AiRequest {
+            state,
+            question,
+            asked: asked.unwrap_or_default(),
+            seed: seed.unwrap_or(0),
+            style: Style::FULL,
+        }
+    }
+
+    /// The same request, played at the `level` and reporting the
+    /// `multipv` best moves the request asks for.
+    pub fn styled(
+        self,
+        level: Option<u32>,
+        multipv: Option<u32>,
+    ) -> Result<AiRequest<G>, ApiError> {
+        Ok(AiRequest {
+            style: style(level, multipv)?,
+            ..self
+        })
+    }
+}
+
+/// An `ai-move` answer as the cache keeps it: the game's fields, and the
+/// bookkeeping the flow fills in.
+pub trait AiAnswer: Clone + Send + Sync + 'static {
+    /// Marks the answer as served from the cache.
+    fn mark_cached(&mut self);
+    /// Records how long the search took.
+    fn set_time_ms(&mut self, time_ms: u64);
+    /// The work its search did (positions or simulated rounds), for the
+    /// metrics.
+    fn work(&self) -> u64;
+}
+
+/// The cache key of an AI request: the digest of everything its answer
+/// depends on (the game and its engine's version, the state and question,
+/// the style, the limits after the caps, the seed).
+fn cache_key<G: GameApi>(
+    state: &G::State,
+    question: &G::Question,
+    style: &Style,
+    search: &SearchLimits,
+    seed: u64,
+) -> Key {
+    let time_ms = search.max_time.map_or(0, |t| t.as_millis());
+    let level = style.level.map_or(0, |level| level.get());
+    let canonical = format!(
+        "{}|v{}|{}|level {level}|lines {}|{time_ms} ms|depth {}|nodes {}|seed {seed}",
+        G::ID,
+        G::AI_VERSION,
+        G::canonical(state, question),
+        style.lines,
+        search.max_depth,
+        search.max_nodes,
+    );
+    Key::digest(canonical.as_bytes())
+}
+
+/// `ai-move`: the answer from the cache, or a search run on the blocking
+/// pool in a search slot and then cached. The search stops when the
+/// client goes away, or when a batch's `shared` budget runs out; an answer
+/// cut short by either (or given less time than asked) is not cached.
+pub async fn ai_move<G: GameApi>(
+    request: G::AiMoveRequest,
+    services: &Services,
+    shared: Option<&SharedBudget>,
+) -> Result<G::AiMoveResponse, ApiError> {
+    let caps = &services.limits;
+    let AiRequest {
+        state,
+        question,
+        asked,
+        seed,
+        style,
+    } = G::decode_ai(request, caps)?;
+    if G::is_over(&state) {
+        return Err(G::game_over(&question).into());
+    }
+    let search = asked.search_limits(caps, &style);
+    let key = cache_key::<G>(&state, &question, &style, &search, seed);
+    if let Some(mut hit) = cached::<G>(services, key).await {
+        hit.mark_cached();
+        return Ok(hit);
+    }
+    let asked_time = search.max_time.unwrap_or(Duration::MAX);
+    let started = Instant::now();
+    let deadline = shared.map(|shared| shared.next_search(started));
+    let time = match deadline {
+        Some(deadline) => {
+            // Whole milliseconds, as the limits are asked.
+            let left = deadline.saturating_duration_since(started).as_millis() as u64;
+            let left = Duration::from_millis(left);
+            if left.is_zero() {
+                return Err(ApiError::limit_exceeded(
+                    "the batch has spent its search time (the server's AI time cap)",
+                    "",
+                ));
+            }
+            asked_time.min(left)
+        }
+        None => asked_time,
+    };
+    let search = SearchLimits {
+        max_time: Some(time),
+        ..search
+    };
+    let asked_question = question.clone();
+    let (answer, stopped) = run_stoppable(&services.searches, caps, deadline, move |stop| {
+        let search = SearchLimits {
+            stop: Some(stop),
+            ..search
+        };
+        G::suggest(&state, &asked_question, search, seed, style)
+            .map(|found| G::encode_ai(&state, found))
+    })
+    .await?;
+    let mut answer = answer.ok_or_else(|| ApiError::from(G::game_over(&question)))?;
+    let elapsed = started.elapsed();
+    answer.set_time_ms(elapsed.as_millis() as u64);
+    services
+        .metrics
+        .ai_search(G::ID, answer.work(), elapsed.as_secs_f64());
+    // An answer is cached when it is the one the request would get alone:
+    // not stopped, and not cut by a batch's shorter time. A search that
+    // ended before half its time was not cut: each engine stops early
+    // only past half its time (between iterations) or at a limit (see
+    // `Game::suggest`).
+    let cut = time < asked_time && elapsed * 2 >= time;
+    if !stopped && !cut {
+        if let Ok(encoded) = serde_json::to_vec(&answer) {
+            let encoded: std::sync::Arc<[u8]> = std::sync::Arc::from(encoded);
+            if let Some(shared) = &services.shared {
+                shared.put(key, encoded.clone());
+            }
+            services.cache.insert(key, encoded);
+        }
+    }
+    Ok(answer)
+}
+
+/// The cached answer for `key`, if a tier has one that decodes: the
+/// in-process tier first, then the shared one (whose answers are then kept
+/// in-process too).
+async fn cached<G: GameApi>(services: &Services, key: Key) -> Option<G::AiMoveResponse> {
+    if let Some(bytes) = services.cache.get(G::ID, key) {
+        match serde_json::from_slice(&bytes) {
+            Ok(answer) => return Some(answer),
+            Err(e) => tracing::warn!(game = G::ID, error = %e, "undecodable cached answer"),
+        }
+    }
+    let shared = services.shared.as_ref()?;
+    let Lookup::Hit(bytes) = shared.get(G::ID, key).await else {
+        return None;
+    };
+    match serde_json::from_slice(&bytes) {
+        Ok(answer) => {
+            services.cache.insert(key, bytes);
+            Some(answer)
+        }
+        Err(_) => {
+            shared.undecodable(G::ID);
+            None
+        }
+    }
+}

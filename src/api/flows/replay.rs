@@ -1,0 +1,74 @@
+//! `replay`, for every game: each step checked and played, the state after
+//! each answered; the work and the answer's size checked before anything
+//! is played; a large replay run off the HTTP workers.
+
+use std::sync::atomic::Ordering;
+
+use crate::api::game::{GameApi, JsonState};
+use crate::api::services::{run_stoppable, Services};
+use crate::api::transport::problem::ApiError;
+use crate::games::Game;
+use crate::limits::Limits;
+
+/// `replay`: the state after each step, each step checked; the first
+/// refused one is the answer, with its `ply`. The work (cells times steps)
+/// and the answer's size are checked before anything is played; a large
+/// replay runs on the blocking pool in a work slot, so the HTTP workers
+/// stay free.
+pub async fn replay<G: GameApi>(
+    request: G::ReplayRequest,
+    services: &Services,
+) -> Result<G::ReplayResponse, ApiError> {
+    let limits = services.limits;
+    let (state, steps) = G::decode_replay(request, &limits)?;
+    let work = limits.check_replay_work(G::size(&state), steps.len(), G::REPLAY_STEPS)?;
+    let per_state = serde_json::to_vec(&G::replay_state(&state)).map_or(0, |s| s.len() + 1);
+    limits.check_answer(per_state.saturating_mul(steps.len()), true)?;
+    if work <= Limits::INLINE_REPLAY_WORK {
+        return simulate::<G>(state, steps, &limits);
+    }
+    let (replayed, _) = run_stoppable(&services.heavy, &limits, None, move |stop| {
+        simulate::<G>(state, steps, &limits).and_then(|answer| {
+            // A client that went away gets nothing; stop writing states.
+            if stop.load(Ordering::Relaxed) {
+                Err(ApiError::Internal("the client went away".to_owned()))
+            } else {
+                Ok(answer)
+            }
+        })
+    })
+    .await?;
+    replayed
+}
+
+/// Plays a replay's steps from `state`.
+fn simulate<G: GameApi>(
+    mut state: G::State,
+    steps: Vec<G::ReplayStep>,
+    limits: &Limits,
+) -> Result<G::ReplayResponse, ApiError> {
+    let mut states = Vec::with_capacity(steps.len());
+    for (ply, step) in steps.into_iter().enumerate() {
+        let step = G::replay_step(&mut state, step, ply, limits)?;
+        G::play(&mut state, step).map_err(|e| G::refusal(e, Some(ply)))?;
+        states.push(G::replay_state(&state));
+    }
+    let last = G::encode_score(&state);
+    Ok(G::encode_replay(states, last))
+}
+
+/// The start and steps of a game whose state travels as JSON: `start` (the
+/// default start when absent) and its steps, their number checked against
+/// the server's limit.
+pub fn json_start<G: JsonState>(
+    start: Option<&G::StateDto>,
+    steps: Vec<G::ReplayStep>,
+    limits: &Limits,
+) -> Result<(G::State, Vec<G::ReplayStep>), ApiError> {
+    limits.check_replay(steps.len(), G::REPLAY_STEPS)?;
+    let start = match start {
+        Some(start) => G::decode_state(start, "start", limits)?,
+        None => <G as Game>::initial(),
+    };
+    Ok((start, steps))
+}

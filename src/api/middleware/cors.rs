@@ -1,0 +1,90 @@
+//! CORS: which browser origins may call the service, and the middleware
+//! that says so. Simple and preflighted GET and POST requests with JSON
+//! bodies; the caching and retry headers are exposed. A request from
+//! another origin is still answered, without CORS headers, so the browser
+//! refuses it while other clients work as before.
+
+use std::str::FromStr;
+
+/// Which browser origins may call the service (CORS).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum CorsOrigins {
+    /// Any origin: the service is stateless and takes no credentials.
+    #[default]
+    Any,
+    /// Only these origins (scheme, host and port, e.g. `https://example.com`).
+    List(Vec<String>),
+}
+
+impl FromStr for CorsOrigins {
+    type Err = String;
+
+    /// `*`, or a comma-separated list of origins.
+    fn from_str(text: &str) -> Result<CorsOrigins, String> {
+        let origins: Vec<&str> = text
+            .split(',')
+            .map(str::trim)
+            .filter(|o| !o.is_empty())
+            .collect();
+        if origins.is_empty() || origins.contains(&"*") {
+            return Ok(CorsOrigins::Any);
+        }
+        for origin in &origins {
+            let uri: actix_web::http::Uri = origin
+                .parse()
+                .map_err(|e| format!("CORS origin {origin:?}: {e}"))?;
+            let bare =
+                uri.path_and_query().is_none_or(|p| p.as_str() == "/") && !origin.ends_with('/');
+            if uri.scheme().is_none() || uri.host().is_none() || !bare {
+                return Err(format!(
+                    "CORS origin {origin:?} must be a scheme and host, like https://example.com"
+                ));
+            }
+        }
+        Ok(CorsOrigins::List(
+            origins.into_iter().map(str::to_owned).collect(),
+        ))
+    }
+}
+
+/// The CORS middleware for `origins`.
+pub fn middleware(origins: &CorsOrigins) -> actix_cors::Cors {
+    use actix_web::http::header;
+    let cors = actix_cors::Cors::default()
+        .allowed_methods(["GET", "POST"])
+        .allowed_headers([header::CONTENT_TYPE, header::ACCEPT, header::IF_NONE_MATCH])
+        .expose_headers([header::ETAG, header::RETRY_AFTER, header::ALLOW])
+        .max_age(3600);
+    match origins {
+        CorsOrigins::Any => cors.allow_any_origin().send_wildcard(),
+        CorsOrigins::List(list) => list
+            .iter()
+            .fold(cors, |cors, origin| cors.allowed_origin(origin)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cors_origins_parse() {
+        assert_eq!("*".parse(), Ok(CorsOrigins::Any));
+        assert_eq!("".parse(), Ok(CorsOrigins::Any));
+        assert_eq!(
+            "https://a.example, http://localhost:3000".parse(),
+            Ok(CorsOrigins::List(vec![
+                "https://a.example".to_owned(),
+                "http://localhost:3000".to_owned()
+            ]))
+        );
+        for bad in [
+            "a.example",
+            "https://a.example/path",
+            "https://a.example/",
+            "::",
+        ] {
+            assert!(bad.parse::<CorsOrigins>().is_err(), "{bad}");
+        }
+    }
+}

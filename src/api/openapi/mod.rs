@@ -1,0 +1,105 @@
+//! The OpenAPI document: its head ([`ApiDoc`]: title, description, tags),
+//! the routes utoipa documents ([`routes`], one `game_routes!` a game), the
+//! error responses every operation shares ([`responses`]), the schemas of
+//! notations and codes ([`notation`]) and the finishing touches utoipa
+//! cannot be told per field ([`fixups`]). The document is built from the
+//! same calls that build the server, so it cannot drift from it.
+
+pub mod fixups;
+pub mod notation;
+pub mod responses;
+pub mod routes;
+
+use actix_web::App;
+use utoipa::OpenApi;
+use utoipa_actix_web::service_config::ServiceConfig;
+use utoipa_actix_web::{scope, AppExt};
+
+use crate::api::{cobi_tank_wars, meta, tank_battle, tank_war};
+use crate::games::Game;
+
+use crate::games::cobi_tank_wars::CobiTankWars;
+use crate::games::tank_battle::TankBattle;
+use crate::games::tank_war::TankWar;
+
+/// Every code a problem of this service may carry: the service's own, then
+/// each game's notation and rule codes, each once.
+pub fn problem_codes() -> Vec<&'static str> {
+    use crate::api::game::GameApi;
+    let games = [
+        TankBattle::problem_codes(),
+        TankWar::problem_codes(),
+        CobiTankWars::problem_codes(),
+    ];
+    let mut codes = crate::error::SERVICE_CODES.to_vec();
+    for code in games.into_iter().flatten() {
+        if !codes.contains(&code) {
+            codes.push(code);
+        }
+    }
+    codes
+}
+
+/// Where the OpenAPI document is served.
+pub const OPENAPI_PATH: &str = "/openapi.json";
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "tank-rules",
+        description = "A stateless rules engine for tank board games. Every request carries the whole \
+position; the service validates moves, lists legal moves, applies moves, scores positions and \
+counts perft from the rules alone, suggests AI moves (cached), draws boards as SVG and runs batches of requests. \
+Metrics for Prometheus are at `/metrics`.\n\nErrors are RFC 9457 `application/problem+json` documents \
+with a stable `code`: 400 for malformed requests and notation (`BAD_REQUEST`, `BAD_POSITION`, \
+`BAD_LAYOUT`, `BAD_MOVE_NOTATION`, `INVALID_POSITION`, `LIMIT_EXCEEDED`), 422 for illegal moves \
+(the rule's reason code, or `GAME_OVER`), 404, 405, 413 (body over 64 KiB by default) and 415.",
+        license(name = "MIT OR Apache-2.0"),
+        contact(name = "tank-rules maintainers")
+    ),
+    servers((url = "/", description = "This server")),
+    tags(
+        (name = "tank-battle", description = "Tank Battle: 11x11, sliding tanks, commanders, mines, a contaminated centre and two bases. \
+Positions are TBN (`<placement> <side> <ply>`), layouts are `standard` or 11 rows of `. # ~ w W b B`, \
+moves are `from-to` / `fromxto`."),
+        (name = "tank-war", description = "The Tank War: simultaneous moves on tracks, A/B/C tanks, a firing phase and clocks. \
+States are JSON (board size, territory rows from the top, tanks with their tracks, round, clocks); a round is one pick per player."),
+        (name = "cobi-tank-wars", description = "Tank Wars (a board game's round): up to three vehicles a player, each with one hidden order \
+(direction N/E/S/W, distance 1-3) executed in card order; artillery, support and gunfire tokens; a seeded supply drop. \
+States are JSON (board size, vehicles with id, owner, square, armor and card slot, token squares, support cards, round)."),
+        (name = "service", description = "Health and the catalogue of games.")
+    )
+)]
+pub struct ApiDoc;
+
+/// Registers every documented route: the service's, and each game's under
+/// `/v1/{game}`; `/metrics` only when it is on the public address.
+pub fn register_routes(cfg: &mut ServiceConfig, metrics_public: bool) {
+    let game = |id: &str| scope(format!("/v1/{id}").as_str());
+    cfg.configure(|cfg| meta::configure(cfg, metrics_public))
+        .service(game(TankBattle::ID).configure(tank_battle::configure))
+        .service(game(TankWar::ID).configure(tank_war::configure))
+        .service(game(CobiTankWars::ID).configure(cobi_tank_wars::configure));
+}
+
+/// The OpenAPI document as utoipa builds it from the routes.
+fn generated() -> utoipa::openapi::OpenApi {
+    App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(|cfg| register_routes(cfg, true))
+        .split_for_parts()
+        .1
+}
+
+/// The OpenAPI document of the service, finished (see [`fixups`]).
+pub fn document() -> serde_json::Value {
+    fixups::finish(&generated())
+}
+
+/// The document as the pretty JSON committed in `openapi/openapi.json`.
+pub fn json() -> String {
+    let mut text = serde_json::to_string_pretty(&document()).unwrap_or_default();
+    text.push('\n');
+    text
+}

@@ -1,0 +1,74 @@
+//! The error answers every game operation shares, declared once: those
+//! any route may answer ([`RouteErrors`]: 401, 405, 429) and those of a
+//! route that reads a body ([`BodyErrors`]: 408, 413, 415), and a search's
+//! 503 ([`BusyError`]). Each operation lists them beside its own answers
+//! (`responses(…, RouteErrors, BodyErrors)`).
+
+#![allow(dead_code)] // the variants are documentation only
+
+use utoipa::IntoResponses;
+
+use crate::api::transport::problem::Problem;
+
+/// What any game route may answer besides its own answers.
+#[derive(IntoResponses)]
+pub enum RouteErrors {
+    #[response(
+        status = 401,
+        description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent",
+        content_type = "application/problem+json"
+    )]
+    Unauthorized(Problem),
+    #[response(
+        status = 405,
+        description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)",
+        content_type = "application/problem+json",
+        headers(("Allow" = String, description = "The methods of this path"))
+    )]
+    MethodNotAllowed(Problem),
+    #[response(
+        status = 429,
+        description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)",
+        content_type = "application/problem+json",
+        headers(
+            ("Retry-After" = u64, description = "Seconds to wait"),
+            ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"),
+            ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`")
+        )
+    )]
+    TooManyRequests(Problem),
+}
+
+/// What a route that reads a body may answer besides.
+#[derive(IntoResponses)]
+pub enum BodyErrors {
+    #[response(
+        status = 408,
+        description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed",
+        content_type = "application/problem+json"
+    )]
+    RequestTimeout(Problem),
+    #[response(
+        status = 413,
+        description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)",
+        content_type = "application/problem+json"
+    )]
+    PayloadTooLarge(Problem),
+    #[response(
+        status = 415,
+        description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed",
+        content_type = "application/problem+json"
+    )]
+    UnsupportedMediaType(Problem),
+}
+
+/// What a search (`ai-move`, `perft`) may answer besides.
+#[derive(IntoResponses)]
+pub enum BusyError {
+    #[response(
+        status = 503,
+        description = "`SERVICE_BUSY`: every search slot is taken; retry after `Retry-After` seconds",
+        content_type = "application/problem+json"
+    )]
+    Busy(Problem),
+}

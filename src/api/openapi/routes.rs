@@ -1,0 +1,265 @@
+//! [`game_routes!`]: one game's routes and their OpenAPI documentation,
+//! declared from one place.
+//!
+//! utoipa documents concrete handler functions, so each game needs its own;
+//! this macro writes them all alike: each handler extracts the body and the
+//! shared [`Services`](crate::api::services::Services) and runs the
+//! endpoint's one generic flow in [`crate::api::flows`]. A game gives only
+//! what differs: the description of each operation (its doc comments) and
+//! of its answers. The errors every operation shares are declared once, in
+//! [`super::responses`]. The game's module must name its DTOs after their
+//! endpoint (`LegalMovesRequest`, `ApplyResponse`, …, `RenderQuery`,
+//! `BatchRequest`), as [`GameApi`](crate::api::game::GameApi) does.
+
+/// Declares the handlers of one game and `configure`, which registers
+/// them (and the game's `extra` handlers, declared by hand).
+macro_rules! game_routes {
+    (
+        game: $game:ident,
+        operation_prefix: $prefix:literal,
+        $(initial: { $(#[$initial_doc:meta])* ok: $initial_ok:literal $(,)? },)?
+        legal_moves: { $(#[$lm_doc:meta])* ok: $lm_ok:literal, bad_request: $lm_400:literal $(,)? },
+        validate: { $(#[$v_doc:meta])* ok: $v_ok:literal, bad_request: $v_400:literal $(,)? },
+        apply: { $(#[$a_doc:meta])* ok: $a_ok:literal, bad_request: $a_400:literal, refused: $a_422:literal $(,)? },
+        score: { $(#[$s_doc:meta])* ok: $s_ok:literal, bad_request: $s_400:literal $(,)? },
+        replay: { $(#[$r_doc:meta])* ok: $r_ok:literal, bad_request: $r_400:literal, refused: $r_422:literal $(,)? },
+        ai_move: { $(#[$ai_doc:meta])* ok: $ai_ok:literal, bad_request: $ai_400:literal, refused: $ai_422:literal,
+            examples: [$(($ai_example:literal, $ai_summary:literal, $ai_value:expr)),+ $(,)?] $(,)? },
+        render: { $(#[$render_doc:meta])* bad_request: $render_400:literal $(,)? },
+        extra: [$($extra:ident),* $(,)?] $(,)?
+    ) => {
+        pub use handlers::configure;
+
+        /// The handlers, apart from the game's names.
+        mod handlers {
+        use super::*;
+        // utoipa finds a handler's method and path in these attributes by
+        // their plain names.
+        use actix_web::{get, post};
+        use actix_web::web::Data;
+        use actix_web::HttpResponse;
+        use crate::api::flows;
+        use crate::api::game::GameApi;
+        use crate::api::openapi::responses::{BodyErrors, BusyError, RouteErrors};
+        use crate::api::services::Services;
+        use crate::api::transport::json::{respond, ApiJson};
+        use crate::api::transport::problem::{ApiError, Problem};
+
+        /// Registers the game's routes.
+        pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+            cfg$(.service({ let _ = $initial_ok; initial }))?
+                .service(legal_moves)
+                .service(validate)
+                .service(apply)
+                .service(score)
+                .service(replay)
+                $(.service($extra))*
+                .service(ai_move)
+                .service(batch)
+                .service(render);
+        }
+
+        $(
+        $(#[$initial_doc])*
+        #[utoipa::path(
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_initial"),
+            responses(
+                (status = 200, description = $initial_ok, body = InitialResponse),
+                (status = 400, description = "`BAD_REQUEST`: a query parameter (this operation takes none)", body = Problem, content_type = "application/problem+json"),
+                RouteErrors,
+            )
+        )]
+        #[get("/initial")]
+        async fn initial(services: Data<Services>) -> Result<HttpResponse, ApiError> {
+            use crate::games::Game;
+            let start = <$game as GameApi>::replay_state(&<$game as Game>::initial());
+            respond(serde_json::to_vec(&start), &services.limits)
+        }
+        )?
+
+        $(#[$lm_doc])*
+        #[utoipa::path(
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_legal_moves"),
+            request_body = LegalMovesRequest,
+            responses(
+                (status = 200, description = $lm_ok, body = LegalMovesResponse),
+                (status = 400, description = $lm_400, body = Problem, content_type = "application/problem+json"),
+                RouteErrors,
+                BodyErrors,
+            )
+        )]
+        #[post("/legal-moves")]
+        async fn legal_moves(
+            body: ApiJson<LegalMovesRequest>,
+            services: Data<Services>,
+        ) -> Result<HttpResponse, ApiError> {
+            let answer = flows::simple::legal_moves::<$game>(body.0, &services)?;
+            respond(<$game as GameApi>::legal_moves_json(&answer), &services.limits)
+        }
+
+        $(#[$v_doc])*
+        #[utoipa::path(
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_validate"),
+            request_body = ValidateRequest,
+            responses(
+                (status = 200, description = $v_ok, body = ValidateResponse),
+                (status = 400, description = $v_400, body = Problem, content_type = "application/problem+json"),
+                RouteErrors,
+                BodyErrors,
+            )
+        )]
+        #[post("/validate")]
+        async fn validate(
+            body: ApiJson<ValidateRequest>,
+            services: Data<Services>,
+        ) -> Result<HttpResponse, ApiError> {
+            let answer = flows::simple::validate::<$game>(body.0, &services)?;
+            respond(serde_json::to_vec(&answer), &services.limits)
+        }
+
+        $(#[$a_doc])*
+        #[utoipa::path(
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_apply"),
+            request_body = ApplyRequest,
+            responses(
+                (status = 200, description = $a_ok, body = ApplyResponse),
+                (status = 400, description = $a_400, body = Problem, content_type = "application/problem+json"),
+                (status = 422, description = $a_422, body = Problem, content_type = "application/problem+json"),
+                RouteErrors,
+                BodyErrors,
+            )
+        )]
+        #[post("/apply")]
+        async fn apply(
+            body: ApiJson<ApplyRequest>,
+            services: Data<Services>,
+        ) -> Result<HttpResponse, ApiError> {
+            let answer = flows::simple::apply::<$game>(body.0, &services)?;
+            respond(serde_json::to_vec(&answer), &services.limits)
+        }
+
+        $(#[$s_doc])*
+        #[utoipa::path(
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_score"),
+            request_body = ScoreRequest,
+            responses(
+                (status = 200, description = $s_ok, body = ScoreResponse),
+                (status = 400, description = $s_400, body = Problem, content_type = "application/problem+json"),
+                RouteErrors,
+                BodyErrors,
+            )
+        )]
+        #[post("/score")]
+        async fn score(
+            body: ApiJson<ScoreRequest>,
+            services: Data<Services>,
+        ) -> Result<HttpResponse, ApiError> {
+            let answer = flows::simple::score::<$game>(body.0, &services)?;
+            respond(serde_json::to_vec(&answer), &services.limits)
+        }
+
+        $(#[$r_doc])*
+        #[utoipa::path(
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_replay"),
+            request_body = ReplayRequest,
+            responses(
+                (status = 200, description = $r_ok, body = ReplayResponse),
+                (status = 400, description = $r_400, body = Problem, content_type = "application/problem+json"),
+                (status = 422, description = $r_422, body = Problem, content_type = "application/problem+json"),
+                RouteErrors,
+                BodyErrors,
+            )
+        )]
+        #[post("/replay")]
+        async fn replay(
+            body: ApiJson<ReplayRequest>,
+            services: Data<Services>,
+        ) -> Result<HttpResponse, ApiError> {
+            let answer = flows::replay::replay::<$game>(body.0, &services).await?;
+            respond(serde_json::to_vec(&answer), &services.limits)
+        }
+
+        $(#[$ai_doc])*
+        #[utoipa::path(
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_ai_move"),
+            request_body(content = AiMoveRequest, examples($(($ai_example = (summary = $ai_summary, value = json!($ai_value)))),+)),
+            responses(
+                (status = 200, description = $ai_ok, body = AiMoveResponse),
+                (status = 400, description = $ai_400, body = Problem, content_type = "application/problem+json"),
+                (status = 422, description = $ai_422, body = Problem, content_type = "application/problem+json"),
+                RouteErrors,
+                BodyErrors,
+                BusyError,
+            )
+        )]
+        #[post("/ai-move")]
+        async fn ai_move(
+            body: ApiJson<AiMoveRequest>,
+            services: Data<Services>,
+        ) -> Result<HttpResponse, ApiError> {
+            let answer = flows::ai::ai_move::<$game>(body.0, &services, None).await?;
+            respond(serde_json::to_vec(&answer), &services.limits)
+        }
+
+        #[utoipa::path(
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_batch"),
+            summary = "Runs several requests in one round trip, in order.",
+            description = flows::batch::batch_ops::<$game>().description(),
+            request_body = BatchRequest,
+            responses(
+                (status = 200, description = "One result per request, in order", body = flows::batch::BatchResponse),
+                (status = 400, description = "`BAD_REQUEST` (not `{\"requests\": […]}`, or an item that is not an object with a known `op`) or `LIMIT_EXCEEDED` (`requests`: too many requests, or too many searches; the whole answer over the answer limit)", body = Problem, content_type = "application/problem+json"),
+                RouteErrors,
+                BodyErrors,
+            )
+        )]
+        #[post("/batch")]
+        async fn batch(
+            request: actix_web::HttpRequest,
+            body: flows::batch::BatchBody<BatchRequest>,
+            services: Data<Services>,
+        ) -> Result<HttpResponse, ApiError> {
+            use actix_web::HttpMessage;
+            let client = request.extensions().get::<crate::fair_use::Client>().cloned();
+            flows::batch::batch::<$game, _>(body, &services, client).await
+        }
+
+        $(#[$render_doc])*
+        ///
+        /// The picture depends only on the query, so it carries an `ETag` and
+        /// `Cache-Control: public, max-age=86400`; `If-None-Match` gets a 304.
+        #[utoipa::path(
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_render"),
+            params(
+                RenderQuery,
+                ("If-None-Match" = Option<String>, Header, description = "The `ETag` of a copy the client holds: 304 when it is still current"),
+            ),
+            responses(
+                (status = 200, description = "The picture", body = String, content_type = "image/svg+xml",
+                 headers(("ETag" = String, description = "Strong tag of the picture"), ("Cache-Control" = String))),
+                (status = 304, description = "The client's copy (`If-None-Match`) is current"),
+                (status = 400, description = $render_400, body = Problem, content_type = "application/problem+json"),
+                RouteErrors,
+            )
+        )]
+        #[get("/render.svg")]
+        async fn render(
+            request: actix_web::HttpRequest,
+            query: actix_web::web::Query<RenderQuery>,
+            services: Data<Services>,
+        ) -> Result<HttpResponse, ApiError> {
+            flows::render::render::<$game>(&request, query.into_inner(), &services)
+        }
+        }
+    };
+}
+pub(crate) use game_routes;

@@ -1,0 +1,112 @@
+//! What every endpoint shares ([`Services`], one app-data value: the
+//! server's limits, the slots for searches and heavy work, the AI answer
+//! cache and its shared tier, the quotas, the metrics) and how heavy work
+//! runs off the HTTP workers and stops when its client goes away
+//! ([`run_stoppable`]).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use actix_web::web;
+
+use crate::api::transport::problem::ApiError;
+use crate::cache::{AnswerCache, SharedTier};
+use crate::fair_use::{FairUse, FairUseConfig};
+use crate::limits::{Limits, SearchSlots};
+use crate::metrics::Metrics;
+
+/// What every endpoint shares.
+#[derive(Clone)]
+pub struct Services {
+    /// The server's limits.
+    pub limits: Limits,
+    /// AI searches and perft counts.
+    pub searches: SearchSlots,
+    /// Large replays, run off the HTTP workers.
+    pub heavy: SearchSlots,
+    pub cache: AnswerCache,
+    /// The optional shared tier (Redis) behind `cache`.
+    pub shared: Option<SharedTier>,
+    /// Quotas per client.
+    pub fair_use: Arc<FairUse>,
+    pub metrics: Metrics,
+}
+
+impl Services {
+    /// The services within `limits`, with `cache` (reporting to `metrics`
+    /// as the services do) and no quotas.
+    pub fn new(limits: Limits, cache: AnswerCache, metrics: Metrics) -> Services {
+        Services {
+            limits,
+            searches: SearchSlots::new(limits.max_concurrent_searches),
+            heavy: SearchSlots::new(limits.max_concurrent_searches),
+            cache: cache.with_metrics(metrics.clone()),
+            shared: None,
+            fair_use: Arc::new(FairUse::new(FairUseConfig::default())),
+            metrics,
+        }
+    }
+
+    /// The same services with these quotas.
+    pub fn with_fair_use(self, fair_use: FairUse) -> Services {
+        Services {
+            fair_use: Arc::new(fair_use),
+            ..self
+        }
+    }
+
+    /// The same services with a shared cache tier behind the in-process one.
+    pub fn with_shared(self, shared: SharedTier) -> Services {
+        Services {
+            shared: Some(shared),
+            ..self
+        }
+    }
+}
+
+/// Raises its flag when dropped: the future that owns it was completed or
+/// abandoned (its client went away).
+struct RaiseOnDrop(Arc<AtomicBool>);
+
+impl Drop for RaiseOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Runs `work` on the blocking pool in one of `slots`, handing it a stop
+/// flag that is raised when the calling future is dropped (the client went
+/// away) or at `deadline`. Answers `work`'s result and whether the flag
+/// was raised before it ended (its result is then partial).
+pub async fn run_stoppable<T: Send + 'static>(
+    slots: &SearchSlots,
+    limits: &Limits,
+    deadline: Option<Instant>,
+    work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
+) -> Result<(T, bool), ApiError> {
+    let slot = slots.take_within(limits).await?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let _raise_when_abandoned = RaiseOnDrop(stop.clone());
+    let flag = stop.clone();
+    let task = web::block(move || {
+        let _slot = slot;
+        let result = work(&flag);
+        (result, flag.load(Ordering::Relaxed))
+    });
+    let finished = match deadline {
+        None => task.await,
+        Some(deadline) => {
+            let mut task = std::pin::pin!(task);
+            let timer = std::pin::pin!(tokio::time::sleep_until(deadline.into()));
+            match futures_util::future::select(task.as_mut(), timer).await {
+                futures_util::future::Either::Left((finished, _)) => finished,
+                futures_util::future::Either::Right(((), _)) => {
+                    stop.store(true, Ordering::Relaxed);
+                    task.await
+                }
+            }
+        }
+    };
+    finished.map_err(|e| ApiError::Internal(format!("search worker failed: {e}")))
+}

@@ -1,0 +1,84 @@
+//! Compression of large answers: actix's `Compress` runs between the two
+//! halves here. [`keep_small_answers_plain`] (called by the hygiene
+//! middleware, inside it) marks small answers so that it leaves them
+//! alone; [`after_compression`] (outside it) offers it no Brotli, removes
+//! the marker and says that answers vary with `Accept-Encoding`.
+
+use actix_web::body::{self, BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::middleware::Next;
+
+/// Answers smaller than this are sent uncompressed. actix's `Compress`
+/// builds a new encoder for every answer and compresses bodies over 1 KiB
+/// on the blocking pool: measured with `wrk` and `Accept-Encoding: gzip`,
+/// `legal-moves` (2.5 KB, 418 B gzipped) fell from 0.5x to 0.06x of the
+/// hello-world ceiling. Large answers (a picture is 22 KB, 2.7 KB gzipped;
+/// replays, batches) are worth it.
+const MIN_COMPRESSED: u64 = 8 * 1024;
+
+/// Tells the compression layer (outside this one) to leave a small answer
+/// alone: it compresses nothing that already has a `Content-Encoding`.
+/// [`after_compression`] removes the marker again.
+pub fn keep_small_answers_plain(res: &mut ServiceResponse<BoxBody>) {
+    let small =
+        matches!(res.response().body().size(), body::BodySize::Sized(n) if n < MIN_COMPRESSED);
+    if small {
+        res.headers_mut().insert(
+            header::CONTENT_ENCODING,
+            HeaderValue::from_static("identity"),
+        );
+    }
+}
+
+/// Runs outside actix's `Compress`: offers it no Brotli (actix's encoder
+/// sets up a 4 MiB window for every answer: `legal-moves` fell from 70 000
+/// to 2 500 answers a second; gzip and zstd cost little), drops the marker
+/// of [`keep_small_answers_plain`], and says on every answer with a body
+/// that it varies with `Accept-Encoding` (for caches), compressed or not.
+pub async fn after_compression(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    if let Some(without_brotli) = req
+        .headers()
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| v.contains("br"))
+        .map(|v| {
+            v.split(',')
+                .filter(|coding| {
+                    let name = coding.split(';').next().unwrap_or("").trim();
+                    !name.eq_ignore_ascii_case("br")
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+    {
+        match HeaderValue::from_str(&without_brotli) {
+            Ok(value) if !without_brotli.trim().is_empty() => {
+                req.headers_mut().insert(header::ACCEPT_ENCODING, value);
+            }
+            _ => {
+                req.headers_mut().remove(header::ACCEPT_ENCODING);
+            }
+        }
+    }
+    let mut res = next.call(req).await?;
+    let headers = res.headers_mut();
+    if headers
+        .get(header::CONTENT_ENCODING)
+        .is_some_and(|v| v == "identity")
+    {
+        headers.remove(header::CONTENT_ENCODING);
+    }
+    let varies = headers.get_all(header::VARY).any(|v| {
+        v.to_str()
+            .is_ok_and(|v| v.to_ascii_lowercase().contains("accept-encoding"))
+    });
+    if !varies && res.status().is_success() {
+        res.headers_mut()
+            .append(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
+    Ok(res)
+}

@@ -1,0 +1,13 @@
+//! How requests and answers travel, for every route: the JSON body
+//! extractor and JSON answers ([`json`]) and the strict reading they use
+//! ([`strict`]), problem+json for every error ([`problem`]), HTTP hygiene
+//! ([`hygiene`]: `HEAD`, `Connection: close`, unknown query parameters,
+//! other layers' errors), compression of large answers ([`compression`])
+//! and SVG answers with entity tags ([`svg`]).
+
+pub mod compression;
+pub mod hygiene;
+pub mod json;
+pub mod problem;
+pub mod strict;
+pub mod svg;
