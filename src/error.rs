@@ -1,7 +1,12 @@
 //! Everything a request can fail with, for every game: one typed error,
-//! free of HTTP. The HTTP layer maps it once to an RFC 9457 problem
-//! document (`api::problem`); the shared pieces (limits, caches) and the
-//! per-game codecs only build it.
+//! with its stable machine code and title. Its variants are what a request
+//! is refused for, from the rules to the transport: notations, invariants,
+//! rules, limits, quotas and keys, busy slots, and the transport's refusals
+//! (wrong method, body too slow, too large or not JSON, and the statuses
+//! other layers answer, kept as their numbers). No HTTP library type is
+//! used here: the HTTP layer maps it once to statuses, headers and an RFC
+//! 9457 problem document (`api::transport::problem`); the shared pieces
+//! (limits, quotas, caches) and the per-game codecs only build it.
 
 use thiserror::Error;
 

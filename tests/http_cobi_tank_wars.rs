@@ -371,6 +371,7 @@ async fn replay_plays_rounds_and_reports_the_ply() {
     let reply = post(&app, &path("replay"), json!({"rounds": bad})).await;
     assert_problem(&reply, 422, "MISSING_ORDER");
     assert_eq!(reply.body["ply"], 1);
+    assert_eq!(reply.body["field"], "rounds[1].orders");
 }
 
 #[actix_web::test]

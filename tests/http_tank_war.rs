@@ -12,13 +12,7 @@ fn path(endpoint: &str) -> String {
     format!("{TW}/{endpoint}")
 }
 
-const ILLUSTRATION: [(&str, &str); 5] = [
-    ("LA", "RC"),
-    ("LC", "RB"),
-    ("RA", "RB"),
-    ("LA", "RB"),
-    ("LC", "RA"),
-];
+use tank_rules::games::tank_war::ILLUSTRATION;
 
 fn destroyed(events: &Value) -> Vec<String> {
     events
@@ -281,6 +275,7 @@ async fn picks_and_their_reasons() {
     assert_problem(&reply, 422, "NO_SUCH_TANK");
     assert_eq!(reply.body["ply"], 1);
     assert_eq!(reply.body["player"], "D");
+    assert_eq!(reply.body["field"], "rounds[1]");
 }
 
 #[actix_web::test]

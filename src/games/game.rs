@@ -100,6 +100,14 @@ pub trait Game: Sized + 'static {
     /// The AI's answer within `limits` as `style` asks (full strength or
     /// a level; how many best moves to report), deterministic for a
     /// `seed` when no time limit binds; `None` when the game is over.
+    ///
+    /// A search stops before its time is up only at a depth or node
+    /// limit, when the stop flag is raised, when searching deeper would
+    /// find nothing new (every line played to the end of the game), or,
+    /// between iterations, once more than half its time is spent (the next
+    /// iteration would not finish). The HTTP layer relies on it: an answer
+    /// that ended before half of a shortened time was not cut by it, so it
+    /// may be cached.
     fn suggest(
         state: &Self::State,
         question: &Self::Question,

@@ -3,7 +3,9 @@
 //! engine, and the documentation of its routes. The flows are the generic
 //! ones of `api::game`.
 
+mod ai_move;
 mod dto;
+pub use ai_move::*;
 pub use dto::*;
 
 use std::collections::BTreeMap;
@@ -307,25 +309,35 @@ impl GameApi for CobiTankWars {
     }
 
     /// The first fault is the one a refused round reports.
+    /// The orders' field: `orders` of `apply`, `rounds[ply].orders` of a
+    /// replay.
     fn refusal(illegal: IllegalOrders, ply: Option<usize>) -> Refusal {
         let first = illegal.first();
+        let field = ply.map_or_else(
+            || "orders".to_owned(),
+            |ply| format!("rounds[{ply}].orders"),
+        );
         Refusal::new(
             first.error.code(),
             "Illegal orders",
             first.to_string(),
-            "orders",
+            &field,
         )
         .by(first.player)
         .at_ply(ply)
     }
 
+    /// An `ai-move` for a finished game: its `state` is at fault.
     fn game_over(_: &Question) -> Refusal {
         let over = OrderFault {
             player: None,
             vehicle: None,
             error: OrderError::GameOver,
         };
-        Self::refusal(IllegalOrders(vec![over]), None)
+        Refusal {
+            field: "state".to_owned(),
+            ..Self::refusal(IllegalOrders(vec![over]), None)
+        }
     }
 
     fn canonical(state: &State, question: &Question) -> String {

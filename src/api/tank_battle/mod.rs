@@ -3,7 +3,9 @@
 //! flows are the generic ones of `api::flows`; the rules live in
 //! `games::tank_battle`.
 
+mod ai_move;
 mod dto;
+pub use ai_move::*;
 pub use dto::*;
 
 use actix_web::{get, post, web};

@@ -328,19 +328,25 @@ impl GameApi for TankWar {
         })
     }
 
+    /// The picks' field: `moves` of `apply`, `rounds[ply]` of a replay.
     fn refusal(illegal: IllegalPick, ply: Option<usize>) -> Refusal {
         let code = illegal.error.code();
-        Refusal::new(code, "Illegal pick", illegal.to_string(), "moves")
+        let field = ply.map_or_else(|| "moves".to_owned(), |ply| format!("rounds[{ply}]"));
+        Refusal::new(code, "Illegal pick", illegal.to_string(), &field)
             .by(Some(illegal.player))
             .at_ply(ply)
     }
 
+    /// An `ai-move` for a finished game: its `state` is at fault.
     fn game_over(player: &Player) -> Refusal {
         let over = IllegalPick {
             player: *player,
             error: PickError::GameOver,
         };
-        Self::refusal(over, None)
+        Refusal {
+            field: "state".to_owned(),
+            ..Self::refusal(over, None)
+        }
     }
 
     fn canonical(state: &State, player: &Player) -> String {

@@ -1,0 +1,116 @@
+//! The DTOs of `POST /v1/tank-battle/ai-move`: the request (a level, the
+//! limits, lines for analysis) and the answer with its lines.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::api::flows::ai::{AiAnswer, AskedLimits};
+use crate::api::openapi::notation::{LayoutText, Tbn};
+use crate::games::tank_battle as engine;
+
+/// A position to find a move for.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "position": engine::INITIAL_TBN,
+    "layout": "standard",
+    "limits": {"max_depth": 4},
+    "seed": 1
+}))]
+#[schema(as = TankBattleAiMoveRequest)]
+pub struct AiMoveRequest {
+    /// Position in TBN: `<placement> <side> <ply>`.
+    #[schema(value_type = Tbn)]
+    pub position: String,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    #[schema(value_type = Option<LayoutText>)]
+    pub layout: Option<String>,
+    #[serde(default)]
+    pub limits: Option<AskedLimits>,
+    /// Breaks ties between equally good moves, and draws a level's choice;
+    /// 0 when absent.
+    #[serde(default)]
+    #[schema(example = 1)]
+    pub seed: Option<u64>,
+    /// Plays at a level instead of full strength: 1 (a beginner: shallow,
+    /// often picks a worse move) to 8 (full strength at 300,000
+    /// positions). A level is a fixed recipe in plies and positions, so it
+    /// plays the same on any machine, and repeats exactly with a `seed`;
+    /// `limits` can only lower its budgets.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 8, example = 3)]
+    pub level: Option<u32>,
+    /// How many of the best moves `lines` lists with their evaluations and
+    /// principal variations (analysis), 1 to 16; 1 when absent. From the
+    /// same search: `lines[0]` is `move` at full strength.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 16, example = 3)]
+    pub multipv: Option<u32>,
+}
+
+/// One of the best moves, with its value and line.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
+#[schema(as = TankBattleAnalysisLine)]
+pub struct AnalysisLine {
+    #[serde(rename = "move")]
+    #[schema(example = "k4-k9")]
+    pub notation: String,
+    /// Centipoints for the side to move, as `evaluation`; exact at the
+    /// searched depth.
+    #[schema(example = 38)]
+    pub evaluation: i32,
+    /// The principal variation, starting with `move`.
+    #[schema(example = json!(["k4-k9", "b8-b7"]))]
+    pub pv: Vec<String>,
+}
+
+/// The AI's move and what the search saw.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
+#[schema(as = TankBattleAiMoveResponse)]
+pub struct AiMoveResponse {
+    /// The chosen move, canonical notation.
+    #[serde(rename = "move")]
+    #[schema(example = "k4-k9")]
+    pub notation: String,
+    /// Value for the side to move in centipoints (100 = one point of the
+    /// rule-8 score, with progress towards the enemy base counted in
+    /// fractions). Near ±1000000: a forced win or loss, 1000000 minus the
+    /// plies to the end.
+    #[schema(example = 38)]
+    pub evaluation: i32,
+    /// The last depth (plies) the search finished.
+    #[schema(example = 4)]
+    pub depth: u32,
+    /// Positions visited.
+    #[schema(example = 23817)]
+    pub nodes: u64,
+    /// The principal variation, starting with `move`.
+    #[schema(example = json!(["k4-k9", "b8-b7", "j4-j5", "a8-a7"]))]
+    pub pv: Vec<String>,
+    /// The best moves, best first, with exact evaluations: `multipv` of
+    /// them (or all the position has). At a level, `move` may be another
+    /// one: the level's choice.
+    pub lines: Vec<AnalysisLine>,
+    /// Time the search took, milliseconds (of the original search when
+    /// `cached`).
+    #[schema(example = 12)]
+    pub time_ms: u64,
+    /// Whether the answer came from the cache of earlier identical
+    /// requests (same layout, position, limits and seed).
+    pub cached: bool,
+}
+
+impl AiAnswer for AiMoveResponse {
+    fn mark_cached(&mut self) {
+        self.cached = true;
+    }
+
+    fn set_time_ms(&mut self, time_ms: u64) {
+        self.time_ms = time_ms;
+    }
+
+    fn work(&self) -> u64 {
+        self.nodes
+    }
+}
