@@ -1,19 +1,31 @@
 #!/usr/bin/env bash
 # HTTP benchmark: the service's endpoints against a hello-world actix-web
 # JSON endpoint (the ceiling), same machine, same load tool, same run.
+# Separates the framework (`GET /healthz`), the `/v1` layers (a constant
+# `GET /v1/tank-battle/initial`) and the endpoints. Every target is
+# measured ROUNDS times, the rounds interleaved (hello, then each target in
+# turn, again), and the table gives medians, so one noisy run cannot decide.
+# With BEFORE=<binary>, that build runs too, on its own port, each target
+# measured right after the current build's, and the table adds after/before.
 # Loopback only; each wrk run is bounded by DURATION.
 #
-#   scripts/bench-http.sh              # 10 s per endpoint, 64 connections
-#   DURATION=5s CONNECTIONS=32 scripts/bench-http.sh
+#   scripts/bench-http.sh                       # 3 rounds of 5 s per target, 64 connections
+#   ROUNDS=5 DURATION=10s scripts/bench-http.sh
+#   BEFORE=/tmp/tank-rules-old scripts/bench-http.sh   # before/after, same run
 #   ACCEPT_ENCODING='gzip, br' scripts/bench-http.sh   # as a browser asks
+#   TARGETS="healthz initial score" scripts/bench-http.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DURATION=${DURATION:-10s}
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-5s}
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 PORT=${PORT:-18180}
 HELLO_PORT=${HELLO_PORT:-18181}
+BEFORE_PORT=${BEFORE_PORT:-18182}
+TARGETS=${TARGETS:-healthz initial validate score legal-moves apply ai-move}
+SERVER_FLAGS=${SERVER_FLAGS:-}
 
 if ! command -v wrk >/dev/null; then
   echo "installing wrk (Debian package)…" >&2
@@ -22,63 +34,115 @@ fi
 cargo build --release --quiet --bin tank-rules --example hello
 
 work=$(mktemp -d)
-cleanup() { kill "${server:-}" "${hello:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
+pids=()
+cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-./target/release/tank-rules --addr "127.0.0.1:$PORT" >"$work/server.log" 2>&1 &
+# shellcheck disable=SC2086 # flags are words
+./target/release/tank-rules --addr "127.0.0.1:$PORT" $SERVER_FLAGS >"$work/server.log" 2>&1 &
 server=$!
+pids+=("$server")
 ./target/release/examples/hello "127.0.0.1:$HELLO_PORT" >/dev/null 2>&1 &
-hello=$!
+pids+=($!)
+builds=(after)
+if [ -n "${BEFORE:-}" ]; then
+  # shellcheck disable=SC2086
+  "$BEFORE" --addr "127.0.0.1:$BEFORE_PORT" $SERVER_FLAGS >"$work/before.log" 2>&1 &
+  pids+=($!)
+  builds=(before after)
+fi
+port_of() { [ "$1" = before ] && echo "$BEFORE_PORT" || echo "$PORT"; }
 for _ in $(seq 50); do
   curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && curl -s -o /dev/null "127.0.0.1:$HELLO_PORT/" && break
   sleep 0.1
 done
+[ -z "${BEFORE:-}" ] || for _ in $(seq 50); do curl -sf "127.0.0.1:$BEFORE_PORT/healthz" >/dev/null && break; sleep 0.1; done
 
 rss_idle=$(awk '/VmRSS/ {print $2, $3}' "/proc/$server/status")
 
 START='ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0'
-body() { # name json
-  cat >"$work/$1.lua" <<LUA
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = [[$2]]
-LUA
-  if [ -n "${ACCEPT_ENCODING:-}" ]; then
-    echo "wrk.headers[\"Accept-Encoding\"] = \"$ACCEPT_ENCODING\"" >>"$work/$1.lua"
-  fi
+script() { # name method path [json]
+  {
+    echo "wrk.method = \"$2\""
+    echo "wrk.path = \"$3\""
+    if [ -n "${4:-}" ]; then
+      echo 'wrk.headers["Content-Type"] = "application/json"'
+      echo "wrk.body = [[$4]]"
+    fi
+    if [ -n "${ACCEPT_ENCODING:-}" ]; then
+      echo "wrk.headers[\"Accept-Encoding\"] = \"$ACCEPT_ENCODING\""
+    fi
+  } >"$work/$1.lua"
 }
-body hello '{"name":"tank"}'
-body legal-moves "{\"position\":\"$START\"}"
-body apply "{\"position\":\"$START\",\"move\":\"k4-k9\"}"
-body score "{\"position\":\"$START\"}"
-body ai-move "{\"position\":\"$START\",\"limits\":{\"max_depth\":3},\"seed\":1}"
-# Warm the AI cache so that the run measures cached answers.
-curl -s -o /dev/null "127.0.0.1:$PORT/v1/tank-battle/ai-move" -H 'content-type: application/json' --data-binary "{\"position\":\"$START\",\"limits\":{\"max_depth\":3},\"seed\":1}"
+script hello POST /hello '{"name":"tank"}'
+script healthz GET /healthz
+script initial GET /v1/tank-battle/initial
+script validate POST /v1/tank-battle/validate "{\"position\":\"$START\",\"move\":\"k4-k9\"}"
+script score POST /v1/tank-battle/score "{\"position\":\"$START\"}"
+script legal-moves POST /v1/tank-battle/legal-moves "{\"position\":\"$START\"}"
+script apply POST /v1/tank-battle/apply "{\"position\":\"$START\",\"move\":\"k4-k9\"}"
+AI="{\"position\":\"$START\",\"limits\":{\"max_depth\":3},\"seed\":1}"
+script ai-move POST /v1/tank-battle/ai-move "$AI"
+# Warm the AI caches so that the runs measure cached answers.
+for build in "${builds[@]}"; do
+  curl -s -o /dev/null "127.0.0.1:$(port_of "$build")/v1/tank-battle/ai-move" \
+    -H 'content-type: application/json' --data-binary "$AI"
+done
 
-# run NAME URL -> prints "NAME rps p50 p99 non2xx"
+# run ROUND BUILD TARGET PORT -> appends "round build target rps p99_us non2xx"
 run() {
-  local out
-  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/$1.lua" "$2")
-  local rps p50 p99 bad
+  local out rps p99 bad
+  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/$3.lua" "http://127.0.0.1:$4")
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
-  p50=$(awk '$1=="50%" {print $2}' <<<"$out")
   p99=$(awk '$1=="99%" {print $2}' <<<"$out")
   bad=$(awk '/Non-2xx/ {print $NF}' <<<"$out")
-  echo "$1 ${rps:-0} ${p50:-?} ${p99:-?} ${bad:-0}"
+  echo "$1 $2 $3 ${rps:-0} ${p99:-?} ${bad:-0}" >>"$work/results"
 }
 
-printf '%-14s %12s %10s %10s %8s %9s\n' endpoint 'requests/s' p50 p99 non-2xx 'vs hello'
-ceiling=$(run hello "http://127.0.0.1:$HELLO_PORT/hello")
-read -r _ hello_rps p50 p99 bad <<<"$ceiling"
-printf '%-14s %12s %10s %10s %8s %9s\n' hello "$hello_rps" "$p50" "$p99" "$bad" 1.00
-for endpoint in legal-moves apply score ai-move; do
-  read -r _ rps p50 p99 bad <<<"$(run "$endpoint" "http://127.0.0.1:$PORT/v1/tank-battle/$endpoint")"
-  ratio=$(awk -v a="$rps" -v b="$hello_rps" 'BEGIN { printf "%.2f", a / b }')
-  printf '%-14s %12s %10s %10s %8s %9s\n' "$endpoint" "$rps" "$p50" "$p99" "$bad" "$ratio"
+for round in $(seq "$ROUNDS"); do
+  run "$round" hello hello "$HELLO_PORT"
+  for target in $TARGETS; do
+    for build in "${builds[@]}"; do
+      run "$round" "$build" "$target" "$(port_of "$build")"
+    done
+  done
+  echo "round $round of $ROUNDS done" >&2
 done
+
+python3 - "$work/results" "$TARGETS" "${BEFORE:+before}" <<'PY'
+import statistics, sys
+path, targets, has_before = sys.argv[1], sys.argv[2].split(), sys.argv[3] == "before"
+rows = [line.split() for line in open(path)]
+def micros(text):
+    for unit, scale in (("us", 1), ("ms", 1000), ("s", 1_000_000)):
+        if text.endswith(unit):
+            return float(text[: -len(unit)]) * scale
+    return float("nan")
+def figures(build, target):
+    picked = [r for r in rows if r[1] == build and r[2] == target]
+    return (statistics.median(float(r[3]) for r in picked),
+            statistics.median(micros(r[4]) for r in picked),
+            sum(int(r[5]) for r in picked))
+hello_rps, hello_p99, _ = figures("hello", "hello")
+rounds = len([r for r in rows if r[1] == "hello"])
+print(f"hello (the ceiling): {hello_rps:,.0f} requests/s, p99 {hello_p99:.0f} µs (median of {rounds} rounds)")
+header = f"{'target':<12} {'requests/s':>11} {'p99 µs':>8} {'vs hello':>9} {'p99/hello':>10} {'µs more':>8}"
+if has_before:
+    header += f" {'before':>11} {'after/before':>13}"
+print(header)
+for target in targets:
+    rps, p99, bad = figures("after", target)
+    # Two workers serve at once: a request's cost is 2 / throughput.
+    more = 2e6 / rps - 2e6 / hello_rps
+    line = f"{target:<12} {rps:>11,.0f} {p99:>8.0f} {rps / hello_rps:>9.2f} {p99 / hello_p99:>10.2f} {more:>+8.1f}"
+    if has_before:
+        before, _, _ = figures("before", target)
+        line += f" {before:>11,.0f} {rps / before:>13.2f}"
+    if bad:
+        line += f"  ({bad} non-2xx)"
+    print(line)
+PY
 rss=$(awk '/VmRSS/ {print $2, $3}' "/proc/$server/status")
 peak=$(awk '/VmHWM/ {print $2, $3}' "/proc/$server/status")
-echo "server RSS: $rss_idle idle, $rss after the runs, $peak peak (AI cache: $(grep -o 'CacheConfig { max_bytes: [0-9]*' "$work/server.log" | head -1 | grep -o '[0-9]*') bytes)"
-time_perft=$(curl -s -o /dev/null -w '%{time_total}' "127.0.0.1:$PORT/v1/tank-battle/perft" -H 'content-type: application/json' --data-binary "{\"position\":\"$START\",\"depth\":5}")
-echo "perft(5) of the start position over HTTP: ${time_perft} s"
-echo "machine: $(nproc) cores; wrk -t$THREADS -c$CONNECTIONS -d$DURATION"
+echo "server RSS: $rss_idle idle, $rss after the runs, $peak peak"
+echo "machine: $(nproc) cores; wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $ROUNDS rounds${SERVER_FLAGS:+; server flags: $SERVER_FLAGS}"
