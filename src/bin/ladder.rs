@@ -206,11 +206,9 @@ fn play_cobi(a: Agent, b: Agent, a_first: bool, seed: u64, args: &Args) -> Resul
             let (style, limits) = agent
                 .search(level8)
                 .unwrap_or_else(|| (Style::FULL, baselines::sampler_limits()));
-            let limits = cobi::ai::SearchLimits {
+            let limits = SearchLimits {
                 max_time: None,
-                max_rounds: limits.max_depth,
-                max_simulations: limits.max_nodes,
-                stop: None,
+                ..limits
             };
             let Some(answer) =
                 cobi::ai::suggest_with(&state, player, 1, limits, rng.random(), style)

@@ -234,8 +234,8 @@ fn play_cobi(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
     }
     let limits = cobi_ai::SearchLimits {
         max_time: Some(Duration::from_millis(args.ms)),
-        max_rounds: 64,
-        max_simulations: u64::MAX,
+        max_depth: 64,
+        max_nodes: u64::MAX,
         stop: None,
     };
     let mut stats = AiStats::default();

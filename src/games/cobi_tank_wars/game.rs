@@ -174,12 +174,6 @@ impl Game for CobiTankWars {
         seed: u64,
         style: Style,
     ) -> Option<ai::Suggestion> {
-        let limits = ai::SearchLimits {
-            max_time: limits.max_time,
-            max_rounds: limits.max_depth,
-            max_simulations: limits.max_nodes,
-            stop: limits.stop,
-        };
         ai::suggest_with(
             state,
             question.player,

@@ -1,0 +1,234 @@
+//! The AI: orders chosen by simulating the round against sampled enemy
+//! orders, and gunfire aimed where the enemy is most likely to stop.
+//!
+//! Orders are hidden and revealed together, so the AI cannot search a game
+//! tree. It samples the enemy's orders from a model of the enemy, plays
+//! every joint order of its own vehicles against those samples with the
+//! rules' own movement and gunfire, and keeps the order with the best mean
+//! result. Successive halving spends the simulations on the promising
+//! orders: each round doubles the samples and keeps the better half of the
+//! candidates.
+//!
+//! The model starts from a sensible player (one who takes support, avoids
+//! known artillery and gunfire, and does not drive into occupied squares).
+//! At full strength it is one step deeper: the enemy's own joint orders
+//! are measured the same way against sensible samples of ours, and most
+//! enemy samples are drawn from its good answers; and the enemy's gunfire
+//! is expected where a sensible aimer would put it, at the squares where
+//! our vehicles would most often stop if we were the sensible player, so
+//! stopping there costs what a hit costs times its chance. The levels
+//! below leave these out, or locate them with fewer samples.
+//!
+//! The folder holds one concern a file: [`levels`] (what each level
+//! simulates), `search` (the successive halving and the simulated round),
+//! `enemy` (the sensible player, the modelled enemy and its expected
+//! gunfire) and `aiming` (where to put our gunfire).
+
+mod aiming;
+mod enemy;
+pub mod levels;
+mod search;
+#[cfg(test)]
+mod tests;
+
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::rules::{outcome, Order};
+use super::state::{Player, State};
+use crate::games::grid::Cell;
+use crate::games::level::{choose_by_temperature, level_rng, Style};
+pub use crate::games::SearchLimits;
+use levels::FIRST_SAMPLES;
+pub use levels::{recipe, Recipe, FULL, MAX_SAMPLES, RECIPES};
+use search::{options, product, Search};
+
+/// Bumped whenever the AI's answers change, so cached answers expire.
+pub const ENGINE_VERSION: u32 = 3;
+
+/// The most gunfire squares the AI suggests.
+pub const MAX_GUNFIRE_TOKENS: usize = 8;
+
+/// Points of the evaluation: a vehicle is worth its armor plus this.
+pub(super) const VEHICLE_POINTS: f64 = 3.0;
+/// Points of a support card.
+pub(super) const SUPPORT_CARD_POINTS: f64 = 2.0;
+/// Points of a won (or lost) game.
+pub(super) const WIN_POINTS: f64 = 100.0;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GunfireTarget {
+    pub square: Cell,
+    /// Share of the samples in which an enemy vehicle stopped there.
+    pub probability: f64,
+}
+
+/// Joint orders as an analysis reports them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrdersLine {
+    /// One order per vehicle of the player, in card order.
+    pub orders: Vec<(String, Order)>,
+    /// Mean change of the material balance over its samples, less the
+    /// expected cost of the enemy's gunfire when the AI dodges it.
+    pub value: f64,
+    /// Enemy samples it was measured against.
+    pub samples: usize,
+}
+
+/// The AI's answer for one player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suggestion {
+    /// One order per vehicle of the player, in card order.
+    pub orders: Vec<(String, Order)>,
+    /// The best joint orders, best first, as many as asked: the finalists
+    /// of the successive halving by mean, then the candidates dropped in
+    /// later rounds before those dropped earlier.
+    pub lines: Vec<OrdersLine>,
+    /// Up to the asked number of gunfire squares, most promising first.
+    pub gunfire: Vec<GunfireTarget>,
+    /// Mean change of the material balance over the samples, for the
+    /// player: armor plus 3 a vehicle, 2 a support card, 100 a won game;
+    /// less the expected cost of the enemy's gunfire when the AI dodges it.
+    pub value: f64,
+    /// Joint orders considered.
+    pub candidates: usize,
+    /// Enemy samples the chosen orders were measured against.
+    pub samples: usize,
+    /// Halving rounds finished.
+    pub rounds: u32,
+    /// Rounds simulated.
+    pub simulations: u64,
+    pub elapsed: Duration,
+}
+
+/// Suggests orders and gunfire squares for `player` at full strength;
+/// `None` when the game is over. With a round or simulation limit and no
+/// time limit the answer depends only on the arguments.
+pub fn suggest(
+    state: &State,
+    player: Player,
+    gunfire_tokens: usize,
+    limits: SearchLimits,
+    seed: u64,
+) -> Option<Suggestion> {
+    suggest_with(state, player, gunfire_tokens, limits, seed, Style::FULL)
+}
+
+/// Suggests orders as `style` asks: at a level, its recipe's budgets
+/// within `limits` and its choice among the measured candidates, drawn
+/// with `seed`; `style.lines` best joint orders reported.
+pub fn suggest_with(
+    state: &State,
+    player: Player,
+    gunfire_tokens: usize,
+    limits: SearchLimits,
+    seed: u64,
+    style: Style,
+) -> Option<Suggestion> {
+    if outcome(state).is_some() {
+        return None;
+    }
+    let recipe = style.level.map_or(FULL, recipe);
+    let limits = limits.within(recipe.rounds, recipe.simulations);
+    let max_samples = recipe.samples.clamp(FIRST_SAMPLES, MAX_SAMPLES);
+    let start = Instant::now();
+    // Aiming the gunfire replays the chosen orders against up to
+    // `max_samples` samples; those simulations are set aside first.
+    let gunfire_tokens = gunfire_tokens.min(MAX_GUNFIRE_TOKENS);
+    let aim_reserve = if gunfire_tokens == 0 {
+        0
+    } else {
+        (limits.max_nodes / 4).min(max_samples as u64)
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut search = Search::new(
+        state,
+        player,
+        SearchLimits {
+            max_nodes: limits.max_nodes - aim_reserve,
+            ..limits
+        },
+        start,
+    );
+    if recipe.dodge > 0 {
+        search.threat = search.threat(recipe.dodge, &mut rng);
+    }
+    let options: Vec<Vec<Order>> = search.own.iter().map(|v| options(state, v)).collect();
+    let candidates = product(&options);
+    let samples = if recipe.model > 0.0 {
+        search.modelled_enemy(max_samples, recipe.model, recipe.dodge, &mut rng)
+    } else {
+        search.sensible_samples(&search.enemy, max_samples, &mut rng)
+    };
+    let halving = search.halve(&candidates, &samples);
+    let ranking = halving.ranking();
+    let mut best = ranking.first().copied().or_else(|| halving.alive.first())?;
+    if recipe.temperature > 0.0 {
+        let means: Vec<f64> = ranking.iter().map(|t| t.mean()).collect();
+        if let Some(chosen) =
+            choose_by_temperature(&means, recipe.temperature, &mut level_rng(seed))
+                .and_then(|i| ranking.get(i))
+        {
+            best = chosen;
+        }
+    }
+    let chosen = candidates.get(best.candidate)?;
+    let name = |orders: &[Order]| -> Vec<(String, Order)> {
+        search
+            .own
+            .iter()
+            .zip(orders)
+            .map(|(v, o)| (v.id.clone(), *o))
+            .collect()
+    };
+    let lines = ranking
+        .iter()
+        .take(style.lines.max(1))
+        .filter_map(|t| {
+            Some(OrdersLine {
+                orders: name(candidates.get(t.candidate)?),
+                value: t.mean(),
+                samples: t.count,
+            })
+        })
+        .collect();
+    let aim_count = halving
+        .used
+        .max(FIRST_SAMPLES)
+        .min(usize::try_from(aim_reserve).unwrap_or(0));
+    let aim_samples = samples.get(..aim_count).unwrap_or_default();
+    Some(Suggestion {
+        orders: name(chosen),
+        lines,
+        gunfire: search.aim(chosen, aim_samples, gunfire_tokens),
+        value: best.mean(),
+        candidates: candidates.len(),
+        samples: best.count,
+        rounds: halving.rounds,
+        simulations: search.simulations,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// The player's material minus the enemy's: armor plus 3 a vehicle, 2 a
+/// support card, and 100 for a won (-100 a lost) game.
+pub fn material(state: &State, player: Player) -> f64 {
+    let side = |p: Player| {
+        let vehicles: f64 = state
+            .vehicles
+            .iter()
+            .filter(|v| v.owner == p)
+            .map(|v| f64::from(v.armor) + VEHICLE_POINTS)
+            .sum();
+        let cards = state.support_cards.get(p.index()).copied().unwrap_or(0);
+        vehicles + SUPPORT_CARD_POINTS * f64::from(cards)
+    };
+    let result = match outcome(state) {
+        Some(Some(winner)) if winner == player => WIN_POINTS,
+        Some(Some(_)) => -WIN_POINTS,
+        _ => 0.0,
+    };
+    side(player) - side(player.other()) + result
+}
