@@ -52,8 +52,6 @@ pub trait Game: Sized + 'static {
 
     /// Everything the rules need to know about a game in progress.
     type State: Clone + Send + Sync + 'static;
-    /// A side, in the game's own names.
-    type Player: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync + 'static;
     /// What one turn takes: one move, or every player's picks or orders at
     /// once in a simultaneous game. Unchecked: [`Game::play`] checks it.
     type Step;

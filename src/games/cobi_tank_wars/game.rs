@@ -115,7 +115,6 @@ impl Game for CobiTankWars {
     const AI_VERSION: u32 = ai::ENGINE_VERSION;
 
     type State = State;
-    type Player = Player;
     type Step = Round;
     type Events = Vec<Event>;
     type Illegal = IllegalOrders;

@@ -67,7 +67,6 @@ impl Game for Nim {
     const AI_VERSION: u32 = 1;
 
     type State = State;
-    type Player = Player;
     /// How many to take.
     type Step = u32;
     /// How many were taken.

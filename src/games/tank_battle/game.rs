@@ -2,7 +2,7 @@
 //! one move.
 
 use super::ai;
-use super::{IllegalMove, Layout, Move, MoveText, Outcome, Position, Score, Side};
+use super::{IllegalMove, Layout, Move, MoveText, Outcome, Position, Score};
 use crate::games::{Game, SearchLimits, Style};
 
 /// A position together with the layout it was checked against.
@@ -31,7 +31,6 @@ impl Game for TankBattle {
     const AI_VERSION: u32 = ai::ENGINE_VERSION;
 
     type State = State;
-    type Player = Side;
     /// A move as written, checked by `play`.
     type Step = MoveText;
     /// The move played, with what it captured.

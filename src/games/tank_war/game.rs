@@ -79,7 +79,6 @@ impl Game for TankWar {
     const AI_VERSION: u32 = ai::ENGINE_VERSION;
 
     type State = State;
-    type Player = Player;
     type Step = Round;
     type Events = Vec<Event>;
     type Illegal = IllegalPick;
