@@ -9,7 +9,8 @@ use utoipa::openapi::OpenApi;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use super::transport::problem::{ApiError, Problem};
+use super::openapi::responses::{NoQuery, RouteErrors, WrongMethod};
+use super::transport::problem::ApiError;
 
 const TAG: &str = "service";
 
@@ -181,8 +182,8 @@ impl RouteTable {
 /// Answers 200 `{"status":"ok"}` while the process serves requests.
 #[utoipa::path(tag = TAG, operation_id = "healthz", responses(
     (status = 200, description = "The service is up", body = Health),
-    (status = 400, description = "`BAD_REQUEST`: a query parameter (this operation takes none)", body = Problem, content_type = "application/problem+json"),
-    (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+    NoQuery,
+    WrongMethod,
 ))]
 #[get("/healthz")]
 async fn healthz() -> web::Json<Health> {
@@ -196,8 +197,8 @@ async fn healthz() -> web::Json<Health> {
 /// answers.
 #[utoipa::path(tag = TAG, operation_id = "readyz", responses(
     (status = 200, description = "Ready to serve", body = Health),
-    (status = 400, description = "`BAD_REQUEST`: a query parameter (this operation takes none)", body = Problem, content_type = "application/problem+json"),
-    (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+    NoQuery,
+    WrongMethod,
 ))]
 #[get("/readyz")]
 async fn readyz() -> web::Json<Health> {
@@ -210,10 +211,8 @@ async fn readyz() -> web::Json<Health> {
 /// turns and the `METHOD /path` of each of its endpoints.
 #[utoipa::path(tag = TAG, operation_id = "list_games", responses(
     (status = 200, description = "The catalogue", body = GamesResponse),
-    (status = 400, description = "`BAD_REQUEST`: a query parameter (this operation takes none)", body = Problem, content_type = "application/problem+json"),
-    (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
-    (status = 401, description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent", body = Problem, content_type = "application/problem+json"),
-    (status = 429, description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)", body = Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "Seconds to wait"), ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"), ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`"))),
+    NoQuery,
+    RouteErrors,
 ))]
 #[get("/v1/games")]
 async fn list_games(routes: web::Data<RouteTable>) -> web::Json<GamesResponse> {
@@ -248,8 +247,8 @@ pub async fn fallback(
     operation_id = "metrics",
     responses(
         (status = 200, description = "The metrics", body = String, content_type = "text/plain; version=0.0.4"),
-        (status = 400, description = "`BAD_REQUEST`: a query parameter (this operation takes none)", body = Problem, content_type = "application/problem+json"),
-        (status = 405, description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)", body = Problem, content_type = "application/problem+json", headers(("Allow" = String, description = "The methods of this path"))),
+        NoQuery,
+        WrongMethod,
     )
 )]
 #[get("/metrics")]

@@ -1,24 +1,23 @@
-//! The error answers every game operation shares, declared once: those
-//! any route may answer ([`RouteErrors`]: 401, 405, 429) and those of a
-//! route that reads a body ([`BodyErrors`]: 408, 413, 415), and a search's
-//! 503 ([`BusyError`]). Each operation lists them beside its own answers
-//! (`responses(…, RouteErrors, BodyErrors)`).
+//! The error answers operations share, declared once: a wrong method
+//! ([`WrongMethod`]: 405), a query parameter where an operation takes none
+//! ([`NoQuery`]: 400), those any game route may answer ([`RouteErrors`]:
+//! 405 and the fair-use 401 and 429), those of a route that reads a body
+//! ([`BodyErrors`]: 408, 413, 415), and a search's 503 ([`BusyError`]).
+//! Each operation lists them beside its own answers (`responses(…,
+//! RouteErrors, BodyErrors)`).
 
 #![allow(dead_code)] // the variants are documentation only
 
+use std::collections::BTreeMap;
+
+use utoipa::openapi::{RefOr, Response};
 use utoipa::IntoResponses;
 
 use crate::api::transport::problem::Problem;
 
-/// What any game route may answer besides its own answers.
+/// Another method than the operation's.
 #[derive(IntoResponses)]
-pub enum RouteErrors {
-    #[response(
-        status = 401,
-        description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent",
-        content_type = "application/problem+json"
-    )]
-    Unauthorized(Problem),
+pub enum WrongMethod {
     #[response(
         status = 405,
         description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)",
@@ -26,6 +25,28 @@ pub enum RouteErrors {
         headers(("Allow" = String, description = "The methods of this path"))
     )]
     MethodNotAllowed(Problem),
+}
+
+/// A query parameter sent to an operation that takes none.
+#[derive(IntoResponses)]
+pub enum NoQuery {
+    #[response(
+        status = 400,
+        description = "`BAD_REQUEST`: a query parameter (this operation takes none)",
+        content_type = "application/problem+json"
+    )]
+    BadRequest(Problem),
+}
+
+/// What fair use (API keys, quotas) may answer on a route it guards.
+#[derive(IntoResponses)]
+pub enum FairUseErrors {
+    #[response(
+        status = 401,
+        description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent",
+        content_type = "application/problem+json"
+    )]
+    Unauthorized(Problem),
     #[response(
         status = 429,
         description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)",
@@ -37,6 +58,18 @@ pub enum RouteErrors {
         )
     )]
     TooManyRequests(Problem),
+}
+
+/// What any game route, and the catalogue, may answer besides its own
+/// answers: a wrong method and fair use's refusals.
+pub struct RouteErrors;
+
+impl IntoResponses for RouteErrors {
+    fn responses() -> BTreeMap<String, RefOr<Response>> {
+        let mut responses = WrongMethod::responses();
+        responses.extend(FairUseErrors::responses());
+        responses
+    }
 }
 
 /// What a route that reads a body may answer besides.

@@ -66,7 +66,7 @@ macro_rules! game_routes {
             operation_id = concat!($prefix, "_initial"),
             responses(
                 (status = 200, description = $initial_ok, body = InitialResponse),
-                (status = 400, description = "`BAD_REQUEST`: a query parameter (this operation takes none)", body = Problem, content_type = "application/problem+json"),
+                crate::api::openapi::responses::NoQuery,
                 RouteErrors,
             )
         )]
