@@ -324,6 +324,57 @@ async fn invalid_states_are_400() {
 }
 
 #[actix_web::test]
+async fn ai_move_plays_the_solved_game_exactly() {
+    let app = app_with(Limits::default()).await;
+    let start = get(&app, &path("initial")).await.body;
+    // The start (from the table) and the illustration's rounds (from the
+    // table, then solved on demand), for both players.
+    let mut states = vec![start.clone()];
+    let mut state = start;
+    for (u, d) in ILLUSTRATION {
+        let reply = post(
+            &app,
+            &path("apply"),
+            json!({"state": state, "moves": {"U": u, "D": d}}),
+        )
+        .await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+        state = reply.body["state"].clone();
+        states.push(state.clone());
+    }
+    for (n, state) in states.iter().enumerate() {
+        let mut values = Vec::new();
+        for player in ["U", "D"] {
+            let reply = post(
+                &app,
+                &path("ai-move"),
+                json!({"state": state, "player": player, "seed": 1}),
+            )
+            .await;
+            assert_eq!(reply.status, 200, "{reply:?}");
+            let body = &reply.body;
+            assert_eq!(body["exact"], true, "after {n} rounds: {body}");
+            let expected = body["expected_result"].as_f64().unwrap();
+            assert!((body["value"].as_f64().unwrap() - 10_000.0 * expected).abs() < 1e-6);
+            // The strategy guarantees the value against the best reply;
+            // each pick's worst case is on the result scale and none is
+            // above the value when played alone.
+            for entry in body["strategy"].as_array().unwrap() {
+                let worst = entry["worst_case"].as_f64().unwrap();
+                assert!((-1.0..=1.0).contains(&worst), "{entry}");
+                assert!(worst <= expected + 1e-9, "{entry}");
+            }
+            values.push(expected);
+        }
+        // Zero-sum: the players' values are opposite.
+        assert!((values[0] + values[1]).abs() < 1e-6, "{values:?}");
+        if n == 0 {
+            assert!(values[0].abs() < 1e-6, "the start is worth {}", values[0]);
+        }
+    }
+}
+
+#[actix_web::test]
 async fn ai_move_gives_a_strategy_and_is_cached() {
     let app = app_with(Limits::default()).await;
     let state = get(&app, &path("initial")).await.body;

@@ -155,8 +155,10 @@ pub fn app(
         InitError = (),
     >,
 > {
-    // Compile the batch items' schemas now, not in the first batch.
+    // Compile the batch items' schemas now, not in the first batch; decode
+    // the solved Tank War table now, not in the first ai-move.
     let _ = item_schemas(TankBattle::ID);
+    let _ = crate::games::tank_war::solve::Table::default_game();
     let (app, doc) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())

@@ -442,7 +442,8 @@ pub struct StrategyEntry {
     pub pick: String,
     #[schema(example = 0.5)]
     pub probability: f64,
-    /// The pick's value for the player (as `value`) when the opponent
+    /// The pick's value for the player (as `value`, or when the answer is
+    /// `exact` on the result scale of `expected_result`) when the opponent
     /// answers it with its best reply, at the searched depth: how much the
     /// pick guarantees.
     #[schema(example = -4.0)]
@@ -461,10 +462,26 @@ pub struct AiMoveResponse {
     /// to 1.
     pub strategy: Vec<StrategyEntry>,
     /// The game's value for the player: 100 a tank ahead, 4 a square
-    /// ahead; beyond ±10000 a won (lost) game.
+    /// ahead; beyond ±10000 a won (lost) game. When `exact`, 10000 times
+    /// `expected_result`.
     #[schema(example = 0.0)]
     pub value: f64,
-    /// Rounds looked ahead by the last finished iteration.
+    /// Whether `strategy` is an exact equilibrium of the whole game from
+    /// this state: the game was solved (always for the default setup at
+    /// the default limits). Otherwise it is the search's, looking `depth`
+    /// rounds ahead.
+    #[schema(example = true)]
+    pub exact: bool,
+    /// When `exact` (absent otherwise), the game's value for the player on
+    /// the result scale:
+    /// 1 a win, 0 a draw, −1 a loss, as an expectation under both players'
+    /// equilibrium strategies. Each pick's `worst_case` is then on this
+    /// scale too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = 0.0, nullable = false)]
+    pub expected_result: Option<f64>,
+    /// Rounds looked ahead by the last finished iteration; when `exact`,
+    /// the most rounds the game can still last.
     #[schema(example = 2)]
     pub depth: u32,
     /// Positions evaluated.

@@ -373,6 +373,8 @@ impl GameApi for TankWar {
                 })
                 .collect(),
             value: result.value,
+            exact: result.exact,
+            expected_result: result.expected_result,
             depth: result.depth,
             nodes: result.nodes,
             ..AiMoveResponse::default()
@@ -437,21 +439,27 @@ super::openapi::routes::game_routes! {
         refused: "A pick is illegal: `code`, `player` and `ply`",
     },
     ai_move: {
-        /// Suggests a pick for one player: a simultaneous-move search.
+        /// Suggests a pick for one player: the solved game's equilibrium, else a search.
         ///
-        /// Each round ahead is a zero-sum matrix game over both players' picks,
+        /// Whenever the game from the state can be solved within the limits
+        /// (always for the default setup at the default limits: its first
+        /// rounds come from a table solved offline), the answer is an exact
+        /// equilibrium strategy of the whole game, `"exact": true`, with the
+        /// game's `expected_result` for the player (1 a win, 0 a draw, -1 a
+        /// loss) and each pick's worst case on that scale. Otherwise each
+        /// round ahead is a zero-sum matrix game over both players' picks,
         /// solved for mixed strategies (exact saddle points, else regret
-        /// matching+); iterative deepening within the limits. The answer is the
-        /// whole mixed strategy, each pick's worst case (its value against the
-        /// opponent's best reply: an analysis), and a pick drawn from it with
-        /// `seed`. Cached like Tank Battle's AI.
+        /// matching+), with iterative deepening within the limits. The answer
+        /// is the whole mixed strategy, each pick's worst case (its value
+        /// against the opponent's best reply: an analysis), and a pick drawn
+        /// from it with `seed`. Cached like Tank Battle's AI.
         ///
         /// `level` (1-8) plays like a person of that strength instead: a fixed
         /// recipe of rounds and positions, and a beginner's habits (level 1
         /// keeps its tanks in line, level 3 picks almost uniformly, level 4 keeps
-        /// the line in 30% of the rounds; level 8 is full strength at 650,000
-        /// positions); the same on any machine, repeated exactly with a
-        /// `seed`.
+        /// the line in 30% of the rounds; level 8 plays exactly where the game
+        /// can be solved, else full strength at 650,000 positions); the same on
+        /// any machine, repeated exactly with a `seed`.
         ok: "The pick, the strategy and the value",
         bad_request: "`BAD_REQUEST`, `INVALID_POSITION` or `LIMIT_EXCEEDED` (state too large)",
         refused: "`GAME_OVER`",

@@ -8,6 +8,7 @@
 pub mod ai;
 mod game;
 mod rules;
+pub mod solve;
 mod state;
 
 pub use super::grid::{Board, Cell, MAX_SIDE};

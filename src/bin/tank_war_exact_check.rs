@@ -1,0 +1,311 @@
+//! Checks a running server's Tank War `ai-move` against the solved game
+//! (issue 23's acceptance): from the default start, after each of the
+//! rules' illustration rounds, and from positions of random playouts of
+//! every length, it asks `ai-move` at the default limits for both players
+//! and checks that each answer is `"exact": true`, that its
+//! `expected_result` is the game's value and that no reply of the
+//! opponent gains more than `--tolerance` against its strategy, by the
+//! values of a solve of the whole default game made here, without the
+//! server's table. Prints the latency of the first request and p50/p99/max
+//! of all, and one summary line. Loopback HTTP/1.1, one connection.
+//!
+//! ```sh
+//! scripts/tank-war-exact.sh          # starts a server and runs this
+//! cargo run --release --bin tank_war_exact_check -- --addr 127.0.0.1:8080
+//! ```
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use rand::seq::IndexedRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Value};
+use tank_rules::games::tank_war::solve::table::default_game;
+use tank_rules::games::tank_war::solve::{Bounds, Solver};
+use tank_rules::games::tank_war::{
+    default_state, pickable, play_round, Player, Position, Setup, ILLUSTRATION,
+};
+
+#[derive(Debug, Parser)]
+#[command(about = "Checks a server's Tank War ai-move against the solved game")]
+struct Args {
+    /// The server's address.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// Positions from random playouts besides the start and the
+    /// illustration's.
+    #[arg(long, default_value_t = 1_000)]
+    positions: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// What a reply may gain, and how far `expected_result` may be from
+    /// the value.
+    #[arg(long, default_value_t = 0.001)]
+    tolerance: f64,
+}
+
+/// One keep-alive HTTP/1.1 connection.
+struct Client {
+    reader: BufReader<TcpStream>,
+    addr: String,
+}
+
+impl Client {
+    fn connect(addr: &str) -> std::io::Result<Client> {
+        let stream = TcpStream::connect(addr)?;
+        stream.set_nodelay(true)?;
+        stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+        Ok(Client {
+            reader: BufReader::new(stream),
+            addr: addr.to_owned(),
+        })
+    }
+
+    /// POSTs `body` as JSON; the status and the parsed answer.
+    fn post(&mut self, path: &str, body: &Value) -> std::io::Result<(u16, Value)> {
+        let body = body.to_string();
+        let request = format!(
+            "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        );
+        self.reader.get_mut().write_all(request.as_bytes())?;
+        let mut line = String::new();
+        self.reader.read_line(&mut line)?;
+        let status = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let mut length = 0;
+        loop {
+            line.clear();
+            self.reader.read_line(&mut line)?;
+            let header = line.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = header.split_once(':') {
+                if name.eq_ignore_ascii_case("content-length") {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+            }
+        }
+        let mut buf = vec![0; length];
+        self.reader.read_exact(&mut buf)?;
+        Ok((status, serde_json::from_slice(&buf).unwrap_or(Value::Null)))
+    }
+}
+
+/// The state as the API writes it.
+fn state_json(setup: &Setup, pos: &Position) -> Value {
+    let data = setup.to_data(pos);
+    let kind = |k| format!("{k:?}");
+    json!({
+        "rows": data.rows,
+        "cols": data.cols,
+        "territory": data.territory,
+        "tanks": data.tanks.iter().map(|t| json!({
+            "owner": t.owner.to_string(),
+            "name": t.name,
+            "type": kind(t.kind),
+            "track": t.track,
+            "at": t.at,
+        })).collect::<Vec<_>>(),
+        "round": data.round,
+        "clock_ms": {"U": data.clock_ms[0], "D": data.clock_ms[1]},
+    })
+}
+
+/// The start, the illustration's rounds, then distinct unfinished
+/// positions of random playouts (every round of each game) until
+/// `wanted` more.
+fn positions(setup: &Setup, start: &Position, wanted: usize, seed: u64) -> Vec<Position> {
+    let mut out = vec![start.clone()];
+    let mut pos = start.clone();
+    for (u, d) in ILLUSTRATION {
+        if let (Some(a), Some(b)) = (
+            setup.find(&pos, Player::U, u),
+            setup.find(&pos, Player::D, d),
+        ) {
+            play_round(setup, &mut pos, [a, b], [0, 0]);
+            out.push(pos.clone());
+        }
+    }
+    let fixed = out.len();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut seen = std::collections::HashSet::new();
+    while out.len() < fixed + wanted {
+        let mut pos = start.clone();
+        loop {
+            let us = pickable(setup, &pos, Player::U);
+            let ds = pickable(setup, &pos, Player::D);
+            let (Some(&u), Some(&d)) = (us.choose(&mut rng), ds.choose(&mut rng)) else {
+                break;
+            };
+            play_round(setup, &mut pos, [u, d], [0, 0]);
+            let over = pickable(setup, &pos, Player::U).is_empty()
+                || pickable(setup, &pos, Player::D).is_empty();
+            if !over && seen.insert((pos.at.clone(), pos.alive.clone(), pos.territory.clone())) {
+                out.push(pos.clone());
+                if out.len() == fixed + wanted {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted.get(i).copied().unwrap_or(f64::NAN)
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let (setup, start) = default_state();
+    let mut client = match Client::connect(&args.addr) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("cannot connect to {}: {e}", args.addr);
+            return ExitCode::FAILURE;
+        }
+    };
+    // The first request after start, before anything warms the server.
+    let first_started = Instant::now();
+    let first = client.post(
+        "/v1/tank-war/ai-move",
+        &json!({"state": state_json(&setup, &start), "player": "U"}),
+    );
+    let first_ms = first_started.elapsed().as_secs_f64() * 1e3;
+    if !matches!(first, Ok((200, _))) {
+        eprintln!("the first ai-move failed: {first:?}");
+        return ExitCode::FAILURE;
+    }
+    let Some(game) = default_game() else {
+        eprintln!("the default setup does not pack");
+        return ExitCode::FAILURE;
+    };
+    let solved_at = Instant::now();
+    let mut solver = Solver::new(game, None, Bounds::NONE);
+    let value_of = |solver: &mut Solver, pos: &Position| -> f64 {
+        game.pack(pos)
+            .and_then(|key| solver.value(key).ok())
+            .unwrap_or(f64::NAN)
+    };
+    let root_value = value_of(&mut solver, &start);
+    println!(
+        "whole game solved here without the table in {:.1} s: value {root_value:+.6}, {} unfinished positions",
+        solved_at.elapsed().as_secs_f64(),
+        solver.remembered()
+    );
+    let positions = positions(&setup, &start, args.positions, args.seed);
+    // The first connection idled through the solve: a new one.
+    client = match Client::connect(&args.addr) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("cannot connect to {}: {e}", args.addr);
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut latencies = Vec::new();
+    let (mut answers, mut failures, mut worst_gain, mut worst_gap) = (0, 0, 0.0f64, 0.0f64);
+    for (n, pos) in positions.iter().enumerate() {
+        let value_u = value_of(&mut solver, pos);
+        for player in Player::ALL {
+            let request =
+                json!({"state": state_json(&setup, pos), "player": player.to_string(), "seed": n});
+            let started = Instant::now();
+            let reply = client.post("/v1/tank-war/ai-move", &request);
+            latencies.push(started.elapsed().as_secs_f64() * 1e3);
+            answers += 1;
+            let body = match reply {
+                Ok((200, body)) => body,
+                other => {
+                    failures += 1;
+                    eprintln!("position {n}, {player}: {other:?}");
+                    continue;
+                }
+            };
+            let sign = if player == Player::U { 1.0 } else { -1.0 };
+            let expected = body["expected_result"].as_f64().unwrap_or(f64::NAN);
+            let gap = (expected - sign * value_u).abs();
+            // Against each reply, what the strategy earns by the solver's
+            // values of the positions after the round.
+            let strategy: Vec<(usize, f64)> = body["strategy"]
+                .as_array()
+                .map(|entries| {
+                    entries
+                        .iter()
+                        .filter_map(|e| {
+                            let id = setup.find(pos, player, e["move"].as_str()?)?;
+                            Some((id, e["probability"].as_f64()?))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let mut gain = 0.0f64;
+            for reply in pickable(&setup, pos, player.other()) {
+                let mut earned = 0.0;
+                for &(mine, p) in &strategy {
+                    let picks = match player {
+                        Player::U => [mine, reply],
+                        Player::D => [reply, mine],
+                    };
+                    let mut child = pos.clone();
+                    play_round(&setup, &mut child, picks, [0, 0]);
+                    earned += p * sign * value_of(&mut solver, &child);
+                }
+                let d = sign * value_u - earned;
+                gain = if d.is_nan() {
+                    f64::INFINITY
+                } else {
+                    gain.max(d)
+                };
+            }
+            let exact = body["exact"] == json!(true);
+            let within = |x: f64| x.is_finite() && x <= args.tolerance;
+            if !exact || !within(gap) || !within(gain) {
+                failures += 1;
+                if failures <= 10 {
+                    eprintln!(
+                        "position {n}, {player}: exact {exact}, expected {expected} vs value {}, a reply gains {gain}",
+                        sign * value_u
+                    );
+                }
+            }
+            worst_gain = worst_gain.max(gain);
+            worst_gap = worst_gap.max(gap);
+        }
+    }
+    let mut sorted = latencies.clone();
+    sorted.sort_by(f64::total_cmp);
+    println!(
+        "{} positions ({} from random playouts), {answers} answers: largest gain of a reply {worst_gain:.2e}, largest |expected_result - value| {worst_gap:.2e}",
+        positions.len(),
+        positions.len().saturating_sub(1 + ILLUSTRATION.len()),
+    );
+    println!(
+        "latency ms: first request {first_ms:.1}; p50 {:.1}, p90 {:.1}, p99 {:.1}, max {:.1}",
+        percentile(&sorted, 0.5),
+        percentile(&sorted, 0.9),
+        percentile(&sorted, 0.99),
+        sorted.last().copied().unwrap_or(f64::NAN)
+    );
+    let ok = failures == 0;
+    println!(
+        "tank-war-exact: {} — {answers} answers, {failures} not exact or not an equilibrium within {}",
+        if ok { "PASS" } else { "FAIL" },
+        args.tolerance
+    );
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
