@@ -26,8 +26,8 @@ use crate::games::level::{level_rng, Level, Style};
 use levels::{keeping_the_line, quantal_response};
 pub use levels::{recipe, Recipe, RECIPES};
 pub use matrix::{solve, Solution};
-use search::deepen;
 pub use search::WIN;
+use search::{deepen, Leaves};
 
 /// Bumped whenever the search changes what it answers; part of cache keys.
 pub const ENGINE_VERSION: u32 = 6;
@@ -97,24 +97,35 @@ pub fn search_with(
     };
     let (picks, rng) = seeded_picks(setup, pos, seed)?;
     // Full strength and level 8 play the exact equilibrium whenever the
-    // game from here can be solved within the limits, in three quarters
-    // of the time: if it cannot, the search has the rest. Limits that
+    // game from here can be solved within the limits, in half the time
+    // (the default game's positions need a few ms beyond its table's
+    // rounds). If it cannot, the search has the rest and solves its
+    // leaves where it can, with what the attempt solved. Limits that
     // allow fewer rounds than the game can last (and than a full search
-    // looks) ask for the search.
-    let solved = (plays_exact(style)
+    // looks) ask for the search alone.
+    let compiled = (plays_exact(style)
         && limits.max_depth >= exact::rounds_left(setup, pos).min(exact::FULL_DEPTH))
-    .then(|| {
-        let bounds = exact::Bounds {
-            max_positions: limits.max_nodes.min(exact::MAX_POSITIONS),
-            deadline: limits.max_time.map(|t| start + t * 3 / 4),
-            limits: Some(&limits),
-        };
-        exact::exact_matrix(setup, pos, &picks, bounds).ok()
-    })
+    .then(|| exact::Compiled::new(setup, pos))
     .flatten();
-    let found = match solved {
-        Some((matrix, visited)) => Found::exact(setup, pos, &picks, matrix, visited),
-        None => deepen(setup, pos, &picks, limits, start),
+    let bounds = |share: u32| exact::Bounds {
+        max_positions: limits.max_nodes.min(exact::MAX_POSITIONS),
+        deadline: limits.max_time.map(|t| start + t * share / 4),
+        limits: Some(&limits),
+    };
+    let solver = compiled.as_ref().and_then(|c| c.solver(bounds(2)));
+    let found = match (&compiled, solver) {
+        (Some(compiled), Some(mut solver)) => match compiled.matrix(&mut solver, pos, &picks) {
+            Ok(matrix) => Found::exact(setup, pos, &picks, matrix, solver.visited()),
+            Err(_) => {
+                let tried = solver.visited();
+                solver.set_bounds(bounds(4));
+                let leaves = Leaves::new(compiled, solver);
+                let mut found = deepen(setup, pos, &picks, limits, start, Some(leaves));
+                found.nodes += tried;
+                found
+            }
+        },
+        _ => deepen(setup, pos, &picks, limits, start, None),
     };
     Some(finish(
         setup,

@@ -4,15 +4,18 @@
 //! with a transposition table (picks made in another order often lead to
 //! the same position: from the default start, 3,158 positions after three
 //! rounds instead of 46,656 sequences), deepened iteratively within time
-//! and node limits.
+//! and node limits. Where the AI plays exactly but the whole game did not
+//! fit the limits, the search solves its leaves exactly where their games
+//! are small ([`Leaves`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Instant;
 
 use super::matrix::{solve, Solution};
 use super::{Found, SearchLimits};
 use crate::games::tank_war::rules::{outcome, pickable, play_round, surviving, territory};
+use crate::games::tank_war::solve::{Compiled, Key, Solver, Unsolved};
 use crate::games::tank_war::state::{Player, Position, Setup};
 
 /// Value of a won game (U's point of view), before the margin.
@@ -29,6 +32,32 @@ fn iterations(cap: usize, rows: usize, cols: usize) -> usize {
     (SOLVE_WORK / (rows * cols).max(1)).clamp(20, cap)
 }
 
+/// Most positions one leaf's solve may add to what the solver remembers:
+/// a leaf whose game is larger is valued by its material.
+const LEAF_POSITIONS: u64 = 4_096;
+
+/// The exact solver at the search's leaves: a leaf whose game can be
+/// solved within [`LEAF_POSITIONS`] more positions is worth its exact value
+/// (`WIN` times the expected result) instead of its material, and is no
+/// horizon. The solver is the one the root's attempt used, with what it
+/// solved.
+pub(super) struct Leaves<'a> {
+    compiled: &'a Compiled,
+    solver: Solver<'a>,
+    /// Leaves found too large (not tried again).
+    too_large: HashSet<Key>,
+}
+
+impl<'a> Leaves<'a> {
+    pub(super) fn new(compiled: &'a Compiled, solver: Solver<'a>) -> Self {
+        Leaves {
+            compiled,
+            solver,
+            too_large: HashSet::new(),
+        }
+    }
+}
+
 /// Iterative deepening within `limits`: the last finished depth's
 /// solution of the root, its payoffs (U's view) and depth, and the
 /// positions evaluated. The uniform strategy at depth 0 when not even
@@ -39,9 +68,11 @@ pub(super) fn deepen(
     picks: &[Vec<usize>; 2],
     limits: SearchLimits<'_>,
     start: Instant,
+    leaves: Option<Leaves<'_>>,
 ) -> Found {
     let mut searcher = Searcher {
         setup,
+        leaves,
         table: HashMap::new(),
         nodes: 0,
         limits,
@@ -107,6 +138,7 @@ fn table_key(pos: &Position, depth: u32) -> u64 {
 
 struct Searcher<'a> {
     setup: &'a Setup,
+    leaves: Option<Leaves<'a>>,
     /// Values of positions already searched, by [`table_key`]: rounds
     /// played in another order often lead to the same position.
     table: HashMap<u64, Entry>,
@@ -190,6 +222,9 @@ impl Searcher<'_> {
             };
         }
         if depth == 0 {
+            if let Some(value) = self.solved_leaf(pos) {
+                return value;
+            }
             self.horizon = true;
             return self.material(pos);
         }
@@ -210,6 +245,33 @@ impl Searcher<'_> {
             self.table.insert(key, Entry { value, exact });
         }
         value
+    }
+
+    /// The exact value of a leaf for U (`WIN` times the expected result)
+    /// when its game can be solved within [`LEAF_POSITIONS`] more
+    /// positions; the positions the solve looks at count as evaluated.
+    fn solved_leaf(&mut self, pos: &Position) -> Option<f64> {
+        let leaves = self.leaves.as_mut()?;
+        let key = leaves.compiled.key(pos)?;
+        if leaves.too_large.contains(&key) {
+            return None;
+        }
+        let before = leaves.solver.visited();
+        let value = leaves.solver.value_within(key, LEAF_POSITIONS);
+        self.nodes += leaves.solver.visited() - before;
+        match value {
+            Ok(v) => Some(WIN * v),
+            Err(Unsolved::TooLarge) => {
+                if leaves.too_large.len() < TABLE_CAP {
+                    leaves.too_large.insert(key);
+                }
+                None
+            }
+            Err(_) => {
+                self.stopped = true;
+                None
+            }
+        }
     }
 
     /// Surviving tanks and owned squares, U's view.

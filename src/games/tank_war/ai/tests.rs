@@ -1,8 +1,8 @@
 //! The Tank War AI's tests: the search, the levels and exact play.
 
-use super::search::deepen;
+use super::search::{deepen, Leaves};
 use super::*;
-use crate::games::tank_war::rules::play_round;
+use crate::games::tank_war::rules::{outcome, play_round};
 use crate::games::tank_war::solve;
 use crate::games::tank_war::state::{default_state, ILLUSTRATION};
 
@@ -23,7 +23,7 @@ fn searched(setup: &Setup, pos: &Position, limits: SearchLimits) -> (u32, u64) {
         pickable(setup, pos, Player::U),
         pickable(setup, pos, Player::D),
     ];
-    let found = deepen(setup, pos, &picks, limits, Instant::now());
+    let found = deepen(setup, pos, &picks, limits, Instant::now(), None);
     (found.depth, found.nodes)
 }
 
@@ -182,4 +182,75 @@ fn full_strength_and_level_8_play_the_exact_equilibrium_and_level_7_does_not() {
         };
         assert!(!answer.exact && answer.expected_result.is_none());
     }
+}
+
+#[test]
+fn the_search_solves_its_leaves_where_their_games_are_small() {
+    // The illustration's five rounds: a game of about 56,000 positions,
+    // whose children are smaller.
+    let (setup, mut pos) = default_state();
+    for (u, d) in ILLUSTRATION {
+        let (Some(u), Some(d)) = (
+            setup.find(&pos, Player::U, u),
+            setup.find(&pos, Player::D, d),
+        ) else {
+            panic!("{u} and {d} are alive");
+        };
+        play_round(&setup, &mut pos, [u, d], [0, 0]);
+    }
+    let picks = [
+        pickable(&setup, &pos, Player::U),
+        pickable(&setup, &pos, Player::D),
+    ];
+    let compiled = solve::Compiled::new(&setup, &pos).unwrap_or_else(|| panic!("packs"));
+    let leaves = || {
+        let solver = compiled
+            .solver(solve::Bounds::NONE)
+            .unwrap_or_else(|| panic!("a solver"));
+        Some(Leaves::new(&compiled, solver))
+    };
+    let with = deepen(&setup, &pos, &picks, depth(1), Instant::now(), leaves());
+    let without = deepen(&setup, &pos, &picks, depth(1), Instant::now(), None);
+    // Each child whose game fits in a leaf's solve is worth its exact
+    // value; the others (and all without the solver) their material.
+    let game = compiled.game().unwrap_or_else(|| panic!("compiled"));
+    let mut solver = solve::Solver::new(game, None, solve::Bounds::NONE);
+    let (mut solved, mut by_material) = (0, 0);
+    let mut pairs = with.matrix.iter().zip(&without.matrix);
+    for &u in &picks[0] {
+        for &d in &picks[1] {
+            let Some((&leaf, &material)) = pairs.next() else {
+                panic!("a value for every pair");
+            };
+            let mut child = pos.clone();
+            play_round(&setup, &mut child, [u, d], [0, 0]);
+            if outcome(&setup, &child).is_some() {
+                assert_eq!(leaf, material);
+                continue;
+            }
+            let key = compiled.key(&child).unwrap_or_else(|| panic!("packs"));
+            let small = solve::Solver::new(
+                game,
+                None,
+                solve::Bounds {
+                    max_positions: 4_096,
+                    ..solve::Bounds::NONE
+                },
+            )
+            .value(key)
+            .is_ok();
+            let exact = solver.value(key).unwrap_or_else(|e| panic!("{e}"));
+            // A leaf small on its own is solved; a larger one may be too,
+            // with what the leaves before it solved. (The table keeps its
+            // values as f32.)
+            if (leaf / WIN - exact).abs() < 1e-6 {
+                solved += 1;
+            } else {
+                assert!(!small, "{leaf} vs {exact}");
+                assert_eq!(leaf, material);
+                by_material += 1;
+            }
+        }
+    }
+    assert!(solved > 0, "no leaf was solved ({by_material} too large)");
 }

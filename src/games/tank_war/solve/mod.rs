@@ -9,8 +9,11 @@
 //! would remember more positions than its cap, at its deadline, or when
 //! its stop flag is raised, and says which ([`Unsolved`]). The default
 //! game's first rounds, too large to solve within a request, come from a
-//! [`table`] made offline by `src/bin/tank_war_table.rs`.
+//! [`table`] made offline by `src/bin/tank_war_table.rs`; a request's
+//! setup is translated into the solver's terms (the default game and its
+//! table, or the setup on its own) by [`compiled`].
 
+pub mod compiled;
 pub mod lp;
 pub mod packed;
 pub mod table;
@@ -26,6 +29,7 @@ use thiserror::Error;
 
 use super::state::{Position, Setup};
 use crate::games::SearchLimits;
+pub use compiled::Compiled;
 pub use packed::{Key, Packed};
 pub use table::Table;
 
@@ -184,6 +188,25 @@ impl<'a> Solver<'a> {
         Ok(())
     }
 
+    /// Bounds from now on (what was solved stays remembered).
+    pub fn set_bounds(&mut self, bounds: Bounds<'a>) {
+        self.bounds = bounds;
+    }
+
+    /// The value of `key` for U, remembering at most `extra` more
+    /// positions than now (and within the bounds): for a search that
+    /// tries to solve its leaves. What it solved stays remembered when it
+    /// stops.
+    pub fn value_within(&mut self, key: Key, extra: u64) -> Result<f64, Unsolved> {
+        let bounds = self.bounds;
+        self.bounds.max_positions = bounds
+            .max_positions
+            .min((self.memo.len() as u64).saturating_add(extra));
+        let value = self.value(key);
+        self.bounds = bounds;
+        value
+    }
+
     /// The value of `key` for U.
     pub fn value(&mut self, key: Key) -> Result<f64, Unsolved> {
         let mut picks = [Vec::new(), Vec::new()];
@@ -270,38 +293,9 @@ pub fn exact_matrix(
     picks: &[Vec<usize>; 2],
     bounds: Bounds<'_>,
 ) -> Result<(Vec<f64>, u64), Unsolved> {
-    // On the default setup (some tanks perhaps gone), solve in its terms,
-    // with its table.
-    if let Some((ids, default_pos)) = table::on_default_setup(setup, pos) {
-        let game = table::default_game().ok_or(Unsolved::Unpackable)?;
-        let mapped: Option<Vec<Vec<u8>>> = picks
-            .iter()
-            .map(|list| {
-                list.iter()
-                    .map(|&id| ids.get(id).and_then(|&d| u8::try_from(d).ok()))
-                    .collect()
-            })
-            .collect();
-        let (Some(mapped), Some(key)) = (mapped, game.pack(&default_pos)) else {
-            return Err(Unsolved::Unpackable);
-        };
-        let [u, d]: [Vec<u8>; 2] = mapped.try_into().map_err(|_| Unsolved::Unpackable)?;
-        let mut solver = Solver::new(game, Table::default_game(), bounds);
-        let values = solver.matrix(key, &[u, d])?;
-        return Ok((values, solver.visited()));
-    }
-    let game = Packed::new(setup, pos).ok_or(Unsolved::Unpackable)?;
-    let key = game.pack(pos).ok_or(Unsolved::Unpackable)?;
-    let mapped: Option<Vec<Vec<u8>>> = picks
-        .iter()
-        .map(|list| list.iter().map(|&id| u8::try_from(id).ok()).collect())
-        .collect();
-    let [u, d]: [Vec<u8>; 2] = mapped
-        .ok_or(Unsolved::Unpackable)?
-        .try_into()
-        .map_err(|_| Unsolved::Unpackable)?;
-    let mut solver = Solver::new(&game, None, bounds);
-    let values = solver.matrix(key, &[u, d])?;
+    let compiled = Compiled::new(setup, pos).ok_or(Unsolved::Unpackable)?;
+    let mut solver = compiled.solver(bounds).ok_or(Unsolved::Unpackable)?;
+    let values = compiled.matrix(&mut solver, pos, picks)?;
     Ok((values, solver.visited()))
 }
 

@@ -116,15 +116,32 @@ impl Packed {
 
     /// Packs `pos` (of the setup this was compiled from).
     pub fn pack(&self, pos: &Position) -> Option<Key> {
+        self.pack_tanks(pos, (0..self.tanks.len()).map(|id| (id, id)))
+    }
+
+    /// Packs `pos`, of a setup whose tank `i` is this one's tank `ids[i]`
+    /// (the same board, its tanks a subset of these in any order).
+    pub fn pack_as(&self, pos: &Position, ids: &[u8]) -> Option<Key> {
+        self.pack_tanks(pos, ids.iter().map(|&id| usize::from(id)).enumerate())
+    }
+
+    /// Packs the territory of `pos` and its tanks given as (index in
+    /// `pos`, id here).
+    fn pack_tanks(
+        &self,
+        pos: &Position,
+        tanks: impl Iterator<Item = (usize, usize)>,
+    ) -> Option<Key> {
         let mut key = 0u128;
         for (id, &board_index) in self.squares.iter().enumerate() {
             if *pos.territory.get(board_index)? == Player::D {
                 key |= 1 << id;
             }
         }
-        for (id, tank) in self.tanks.iter().enumerate() {
-            if *pos.alive.get(id)? {
-                let at = *pos.at.get(id)?;
+        for (index, id) in tanks {
+            let tank = self.tanks.get(id)?;
+            if *pos.alive.get(index)? {
+                let at = *pos.at.get(index)?;
                 if at >= tank.track.len() {
                     return None;
                 }
