@@ -211,8 +211,14 @@ impl Found {
         matrix: Vec<f64>,
         nodes: u64,
     ) -> Found {
+        // Nine decimals: what the table's f32 values and the simplex's
+        // rounding leave beyond them is noise (a start worth -2e-16).
+        let snap = |v: f64| (v * 1e9).round() / 1e9 + 0.0;
+        let matrix: Vec<f64> = matrix.into_iter().map(snap).collect();
+        let mut solution = exact::lp::solve(&matrix, picks[0].len(), picks[1].len());
+        solution.value = snap(solution.value);
         Found {
-            solution: exact::lp::solve(&matrix, picks[0].len(), picks[1].len()),
+            solution,
             matrix,
             depth: exact::rounds_left(setup, pos),
             nodes,
