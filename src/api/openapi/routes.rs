@@ -71,10 +71,12 @@ macro_rules! game_routes {
             )
         )]
         #[get("/initial")]
-        async fn initial(services: Data<Services>) -> Result<HttpResponse, ApiError> {
+        async fn initial() -> Result<HttpResponse, ApiError> {
             use crate::games::Game;
-            let start = <$game as GameApi>::replay_state(&<$game as Game>::initial());
-            respond(serde_json::to_vec(&start), &services.limits)
+            static START: std::sync::OnceLock<actix_web::web::Bytes> = std::sync::OnceLock::new();
+            crate::api::transport::json::respond_constant(&START, || {
+                serde_json::to_vec(&<$game as GameApi>::replay_state(&<$game as Game>::initial()))
+            })
         }
         )?
 

@@ -18,7 +18,7 @@ use super::flows::batch::{self as batching, SharedBudget};
 use super::game::GameApi;
 use super::openapi::responses::{BodyErrors, BusyError, RouteErrors};
 use super::services::{run_stoppable, Services};
-use super::transport::json::ApiJson;
+use super::transport::json::{respond, respond_constant, ApiJson};
 use super::transport::problem::{ApiError, Problem};
 use crate::error::{NotationKind, Refusal};
 use crate::games::tank_battle::ai::SearchResult;
@@ -448,12 +448,24 @@ super::openapi::routes::game_routes! {
     )
 )]
 #[get("/initial")]
-async fn initial(query: web::Query<InitialQuery>) -> Result<web::Json<InitialResponse>, ApiError> {
+async fn initial(
+    query: web::Query<InitialQuery>,
+    services: web::Data<Services>,
+) -> Result<actix_web::HttpResponse, ApiError> {
     let layout = decode_layout(query.layout.as_deref())?;
-    Ok(web::Json(InitialResponse {
-        position: Position::initial(&layout).to_string(),
-        layout: layout.to_string(),
-    }))
+    let answer = || {
+        serde_json::to_vec(&InitialResponse {
+            position: Position::initial(&layout).to_string(),
+            layout: layout.to_string(),
+        })
+    };
+    // The standard layout's start, the one nearly every game asks for,
+    // is written once.
+    static STANDARD: std::sync::OnceLock<web::Bytes> = std::sync::OnceLock::new();
+    if layout == Layout::STANDARD {
+        return respond_constant(&STANDARD, answer);
+    }
+    respond(answer(), &services.limits)
 }
 
 /// Counts the leaves of the legal-move tree (perft), optionally per move.

@@ -172,6 +172,25 @@ pub fn respond(
         .body(body))
 }
 
+/// A 200 JSON answer that is the same for every request (a game's start):
+/// written by `write` on first use, then served from `cell`.
+pub fn respond_constant(
+    cell: &'static std::sync::OnceLock<actix_web::web::Bytes>,
+    write: impl FnOnce() -> serde_json::Result<Vec<u8>>,
+) -> Result<HttpResponse, ApiError> {
+    let body = match cell.get() {
+        Some(body) => body.clone(),
+        None => {
+            let body = write()
+                .map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))?;
+            cell.get_or_init(|| body.into()).clone()
+        }
+    };
+    Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(body))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
