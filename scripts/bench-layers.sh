@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What each optional layer costs a cheap request: the same release binary
 # run in several configurations at once (no quota; a quota counted by the
-# replica; a quota counted in Redis; API keys), each measured with wrk on
+# replica; a quota counted in Redis; API keys; the access log, written to
+# a file; the plain server asked with the client's own X-Request-Id),
+# each measured with wrk on
 # `POST /v1/tank-battle/score`, alternately, ROUNDS rounds; prints the
 # median requests/s and p99 of each, its ratio to the plain server's and
 # the cost per request in microseconds (2 workers, so 2 requests are served
@@ -37,13 +39,17 @@ redis-server --port "$((BASE + 99))" --bind 127.0.0.1 --save '' --appendonly no 
 pids+=($!)
 printf '{"keys":[{"key":"bench-key","name":"bench"}]}\n' >"$work/keys.json"
 
-# name and flags of each configuration; the first is the baseline.
-names=(plain quota quota+redis keys)
+# name and flags of each configuration; the first is the baseline. The
+# last is the plain server again, asked with the client's own
+# X-Request-Id (kept, where the others have one generated).
+names=(plain quota quota+redis keys access-log client-id)
 flags=(
   ""
   "--rate-limit-per-minute 1000000000"
   "--rate-limit-per-minute 1000000000 --redis-url redis://127.0.0.1:$((BASE + 99))/0"
   "--api-keys-file $work/keys.json"
+  "--access-log"
+  ""
 )
 for i in "${!names[@]}"; do
   # shellcheck disable=SC2086 # flags are words
@@ -62,10 +68,12 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.headers["X-Api-Key"] = "bench-key"
 wrk.body = [[{"position":"$START"}]]
 LUA
+{ cat "$work/score.lua"; echo 'wrk.headers["X-Request-Id"] = "lb-4f2a9c:1837"'; } >"$work/client-id.lua"
+script_of() { [ "${names[$1]}" = client-id ] && echo "$work/client-id.lua" || echo "$work/score.lua"; }
 
 for round in $(seq "$ROUNDS"); do
   for i in "${!names[@]}"; do
-    out=$(wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/score.lua" \
+    out=$(wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$(script_of "$i")" \
       "http://127.0.0.1:$((BASE + i))/v1/tank-battle/score")
     rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
     p99=$(awk '$1=="99%" {print $2}' <<<"$out")

@@ -161,6 +161,13 @@ pub struct ServeArgs {
     /// `X-Forwarded-For` names the client.
     #[arg(long, env = "TANK_RULES_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_net)]
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Write an access log: one JSON line per request on standard output
+    /// (method, route pattern, status, answer bytes, µs, client, request
+    /// id), by a writer thread that drops and counts lines rather than
+    /// hold a request up when it falls behind. Off by default: the
+    /// balancer usually logs.
+    #[arg(long, env = "TANK_RULES_ACCESS_LOG")]
+    pub access_log: bool,
     /// Address of the operator endpoints (`/metrics`, and `/healthz`,
     /// `/readyz`); when given, `/metrics` leaves the public address.
     #[arg(long, env = "TANK_RULES_ADMIN_ADDR")]

@@ -7,6 +7,7 @@
 //! - [`limits`], [`cache`], [`metrics`] and [`config`] are shared by all
 //!   games.
 
+pub mod access_log;
 pub mod api;
 pub mod cache;
 pub mod config;

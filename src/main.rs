@@ -160,6 +160,11 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
     if args.admin_addr.is_some() {
         state = state.without_public_metrics();
     }
+    if args.access_log {
+        let log = tank_rules::access_log::AccessLog::to_stdout(state.metrics.clone())?;
+        tracing::info!("access log: one JSON line per request on standard output");
+        state = state.with_access_log(log);
+    }
     let admin_state = state.clone();
     actix_web::rt::System::new().block_on(async move {
         // The operator endpoints on their own address, one worker.

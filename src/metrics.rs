@@ -11,8 +11,8 @@
 //! counter from the matched pattern costs a few per cent.
 
 use prometheus::{
-    Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
-    TextEncoder,
+    Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts,
+    Registry, TextEncoder,
 };
 
 /// Prefix of every metric name.
@@ -41,6 +41,24 @@ pub struct Metrics {
     /// by the replica alone).
     quota_in_fleet: IntCounter,
     quota_fallbacks: IntCounter,
+    /// Access log lines dropped because the writer fell behind.
+    access_log_dropped: IntCounter,
+}
+
+/// The request count and latency of one route pattern, method and status:
+/// resolved once, then recorded without looking the labels up again.
+#[derive(Clone)]
+pub struct RequestSeries {
+    count: IntCounter,
+    seconds: Histogram,
+}
+
+impl RequestSeries {
+    /// Records one answered request.
+    pub fn observe(&self, seconds: f64) {
+        self.count.inc();
+        self.seconds.observe(seconds);
+    }
 }
 
 impl Metrics {
@@ -117,6 +135,17 @@ impl Metrics {
         );
         let quota_in_fleet = quota_checks.with_label_values(&["fleet"]);
         let quota_fallbacks = quota_checks.with_label_values(&["fallback"]);
+        let access_log_dropped = IntCounter::with_opts(
+            Opts::new(
+                "access_log_dropped_total",
+                "Access log lines dropped because the writer fell behind (with --access-log)",
+            )
+            .namespace(NAMESPACE),
+        )
+        .expect("valid counter");
+        registry
+            .register(Box::new(access_log_dropped.clone()))
+            .expect("counter registers once");
         let cache_entries = gauge("ai_cache_entries", "AI answers in the cache (all games)");
         let cache_bytes = gauge(
             "ai_cache_bytes",
@@ -134,6 +163,7 @@ impl Metrics {
             cache_bytes,
             quota_in_fleet,
             quota_fallbacks,
+            access_log_dropped,
         }
     }
 
@@ -153,11 +183,23 @@ impl Metrics {
     /// one's name, else `OTHER`, so that clients cannot grow the label
     /// set) and status.
     pub fn observe_request(&self, endpoint: &str, method: &str, status: &str, seconds: f64) {
-        let labels = [endpoint, method, status];
-        self.requests.with_label_values(&labels).inc();
-        self.request_seconds
-            .with_label_values(&labels)
+        self.request_series(endpoint, method, status)
             .observe(seconds);
+    }
+
+    /// The series of one route pattern, method and status, to record into
+    /// many times.
+    pub fn request_series(&self, endpoint: &str, method: &str, status: &str) -> RequestSeries {
+        let labels = [endpoint, method, status];
+        RequestSeries {
+            count: self.requests.with_label_values(&labels),
+            seconds: self.request_seconds.with_label_values(&labels),
+        }
+    }
+
+    /// Counts an access log line dropped.
+    pub fn access_log_dropped(&self) {
+        self.access_log_dropped.inc();
     }
 
     /// Records one AI search.

@@ -76,6 +76,7 @@ fn nothing_below_the_http_layer_imports_it_or_the_command_line() {
         "src/metrics.rs",
         "src/error.rs",
         "src/redis.rs",
+        "src/access_log.rs",
     ];
     let found = offences(&below, ABOVE);
     assert!(

@@ -25,11 +25,19 @@ fn item(op: &str, body: &Value) -> Value {
 }
 
 /// The single endpoint's answer as a batch result: problems get their
-/// `field` located in the batch; `cached` is left out (a batched AI answer
+/// `field` located in the batch and lose their `instance` (the single
+/// request's id, which its `X-Request-Id` echoes; a batch's items are parts
+/// of the batch's request); `cached` is left out (a batched AI answer
 /// fills the cache the single request then hits).
 fn as_result(single: &Reply, index: usize) -> Value {
     let mut body = single.body.clone();
     if !single.status.is_success() {
+        let id = single
+            .headers
+            .get("x-request-id")
+            .map(|v| v.to_str().unwrap());
+        assert_eq!(body["instance"].as_str(), id, "{body}");
+        body.as_object_mut().unwrap().remove("instance");
         body["field"] = json!(match body["field"].as_str() {
             Some(field) => format!("requests[{index}].{field}"),
             None => format!("requests[{index}]"),

@@ -31,8 +31,8 @@ pub use transport::hygiene::ConnectionState;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
-use actix_web::middleware::{from_fn, Compress, Condition};
-use actix_web::{web, App};
+use actix_web::middleware::Condition;
+use actix_web::{web, App, HttpMessage};
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
@@ -47,9 +47,11 @@ use crate::metrics::Metrics;
 use flows::batch::{batch_ops, item_schemas};
 use middleware::cors::CorsOrigins;
 use middleware::fair_use::SearchRoutes;
+use middleware::layers::Layers;
 use openapi::{fixups, ApiDoc, OPENAPI_PATH};
 use services::Services;
 use transport::problem::ApiError;
+use transport::request_id::RequestId;
 
 /// What every worker shares: the services, the metrics and the CORS
 /// policy.
@@ -60,6 +62,8 @@ pub struct AppState {
     pub cors: CorsOrigins,
     /// Whether `/metrics` is on this address (else on the admin address).
     pub metrics_public: bool,
+    /// The access log, when it is on.
+    pub access_log: Option<crate::access_log::AccessLog>,
 }
 
 impl AppState {
@@ -71,6 +75,7 @@ impl AppState {
             metrics,
             cors: CorsOrigins::Any,
             metrics_public: true,
+            access_log: None,
         }
     }
 
@@ -116,6 +121,14 @@ impl AppState {
     pub fn without_public_metrics(self) -> AppState {
         AppState {
             metrics_public: false,
+            ..self
+        }
+    }
+
+    /// The same state writing an access log line for every request.
+    pub fn with_access_log(self, log: crate::access_log::AccessLog) -> AppState {
+        AppState {
+            access_log: Some(log),
             ..self
         }
     }
@@ -173,11 +186,17 @@ pub fn app(
             ("GET", "/swagger-ui/"),
         ],
     );
+    let layers = Layers {
+        metrics: state.metrics.clone(),
+        fair_use: state.services.fair_use.clone(),
+        searches: search_routes(),
+        cors: state.cors.clone(),
+        access_log: state.access_log.clone(),
+    };
     app.app_data(web::Data::new(state.services.limits))
         .app_data(web::Data::new(state.services))
         .app_data(web::Data::new(state.metrics))
         .app_data(web::Data::new(route_table))
-        .app_data(web::Data::new(search_routes()))
         .app_data(web::QueryConfig::default().error_handler(|err, _req| {
             ApiError::BadQuery {
                 detail: format!("query string: {err}"),
@@ -197,16 +216,11 @@ pub fn app(
                 .external_url_unchecked(OPENAPI_PATH, fixups::finish(&doc)),
         )
         .default_service(web::to(meta::fallback))
-        .wrap(middleware::cors::middleware(&state.cors))
-        .wrap(from_fn(middleware::fair_use::fair_use))
-        .wrap(from_fn(transport::hygiene::hygiene))
-        .wrap(Compress::default())
-        .wrap(from_fn(transport::compression::after_compression))
-        .wrap(from_fn(middleware::metrics::track_requests))
         .wrap(Condition::new(
             tracing::enabled!(target: "tank_rules::api", tracing::Level::DEBUG),
             tracing_actix_web::TracingLogger::<RequestSpan>::new(),
         ))
+        .wrap(layers)
 }
 
 /// The admin application, for an address operators keep private:
@@ -227,22 +241,33 @@ pub fn admin_app(
         .configure(meta::configure_admin)
 }
 
-/// Request spans at DEBUG level: an access log line per request is too
-/// costly to be on by default (a third of the throughput of a cheap
-/// endpoint), so the middleware is only installed when
-/// `RUST_LOG=tank_rules::api=debug` (or `debug`) asks for it; each request's
-/// duration is logged when its span closes.
+/// Request spans at DEBUG level, for debugging: the middleware is only
+/// installed when `RUST_LOG=tank_rules::api=debug` (or `debug`) asks for it
+/// (`--access-log` is the cheap record of every request). Each span, inside
+/// the layers, carries the request's id, route and status, and its
+/// duration is logged when it closes.
 struct RequestSpan;
 
 impl tracing_actix_web::RootSpanBuilder for RequestSpan {
     fn on_request_start(request: &ServiceRequest) -> tracing::Span {
-        tracing_actix_web::root_span!(level = tracing::Level::DEBUG, request)
+        let id = request.extensions().get::<RequestId>().copied();
+        tracing::debug_span!(
+            "request",
+            request_id = %id.map_or_else(|| "-".to_owned(), |id| id.to_string()),
+            method = %request.method(),
+            route = request.match_pattern().as_deref().unwrap_or("UNMATCHED"),
+            status = tracing::field::Empty,
+        )
     }
 
     fn on_request_end<B: MessageBody>(
         span: tracing::Span,
         outcome: &Result<ServiceResponse<B>, actix_web::Error>,
     ) {
-        tracing_actix_web::DefaultRootSpanBuilder::on_request_end(span, outcome);
+        let status = match outcome {
+            Ok(res) => res.status(),
+            Err(error) => error.as_response_error().status_code(),
+        };
+        span.record("status", status.as_u16());
     }
 }

@@ -274,17 +274,28 @@ impl FairUse {
                 .map(|&i| Client::Key(i))
                 .ok_or(Unidentified::UnknownKey);
         }
+        Ok(Client::Address(self.address(peer, forwarded_for)))
+    }
+
+    /// A request's client address: the peer's, or the client's in
+    /// `X-Forwarded-For` when the peer is a trusted proxy (the rightmost
+    /// address that is not a trusted proxy).
+    pub fn address(&self, peer: Option<IpAddr>, forwarded_for: Option<&str>) -> IpAddr {
         let peer = peer.unwrap_or(IpAddr::from([0, 0, 0, 0]));
         if !self.is_trusted(peer) {
-            return Ok(Client::Address(peer));
+            return peer;
         }
-        let client = forwarded_for
+        forwarded_for
             .into_iter()
             .flat_map(|list| list.rsplit(','))
             .filter_map(|hop| hop.trim().parse::<IpAddr>().ok())
             .find(|hop| !self.is_trusted(*hop))
-            .unwrap_or(peer);
-        Ok(Client::Address(client))
+            .unwrap_or(peer)
+    }
+
+    /// Whether a request's peer is one of the trusted proxies.
+    pub fn is_trusted_peer(&self, peer: Option<IpAddr>) -> bool {
+        !self.trusted.is_empty() && peer.is_some_and(|peer| self.is_trusted(peer))
     }
 
     fn is_trusted(&self, address: IpAddr) -> bool {

@@ -100,6 +100,13 @@ pub fn assert_problem(reply: &Reply, status: u16, code: &str) {
     for field in ["type", "title", "detail"] {
         assert!(reply.body[field].is_string(), "{field} missing: {reply:?}");
     }
+    // The occurrence is the request, as its answer's `X-Request-Id` says.
+    let id = reply
+        .headers
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok());
+    assert!(id.is_some(), "no X-Request-Id: {reply:?}");
+    assert_eq!(reply.body["instance"].as_str(), id, "{reply:?}");
 }
 
 /// A real Redis for a test: `REDIS_URL` when set, else a `redis-server`

@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 use crate::api::game::GameApi;
 use crate::api::services::{run_stoppable, Services};
 use crate::api::transport::problem::ApiError;
+use crate::api::transport::request_id;
 use crate::cache::{Key, Lookup};
 use crate::games::{Game, Level, SearchLimits, Style};
 use crate::limits::Limits;
@@ -249,7 +250,12 @@ async fn cached<G: GameApi>(services: &Services, key: Key) -> Option<G::AiMoveRe
     if let Some(bytes) = services.cache.get(G::ID, key) {
         match serde_json::from_slice(&bytes) {
             Ok(answer) => return Some(answer),
-            Err(e) => tracing::warn!(game = G::ID, error = %e, "undecodable cached answer"),
+            Err(e) => tracing::warn!(
+                request_id = %request_id::current(),
+                game = G::ID,
+                error = %e,
+                "undecodable cached answer"
+            ),
         }
     }
     let shared = services.shared.as_ref()?;

@@ -25,8 +25,8 @@ use std::time::{Duration, Instant};
 
 use crate::api::game::GameApi;
 use crate::api::services::Services;
-use crate::api::transport::json;
 use crate::api::transport::problem::ApiError;
+use crate::api::transport::{json, request_id};
 use crate::fair_use::{Class, Client};
 use crate::limits::Limits;
 
@@ -415,7 +415,12 @@ fn locate(error: ApiError, index: usize) -> ApiError {
 /// batch.
 fn problem_result(error: &ApiError, index: usize) -> Value {
     if let ApiError::Internal(message) = error {
-        tracing::error!(%message, index, "internal error in a batch");
+        tracing::error!(
+            request_id = %request_id::current(),
+            %message,
+            index,
+            "internal error in a batch"
+        );
     }
     let mut problem = error.problem();
     problem.field = Some(match problem.field {

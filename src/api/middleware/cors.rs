@@ -2,9 +2,13 @@
 //! that says so. Simple and preflighted GET and POST requests with JSON
 //! bodies; the caching and retry headers are exposed. A request from
 //! another origin is still answered, without CORS headers, so the browser
-//! refuses it while other clients work as before.
+//! refuses it while other clients work as before. actix-cors serves the
+//! requests from browser pages and preflights; the answers to the others
+//! get the same headers from [`label_without_origin`], without its cost.
 
 use std::str::FromStr;
+
+use actix_web::http::header;
 
 /// Which browser origins may call the service (CORS).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -47,13 +51,46 @@ impl FromStr for CorsOrigins {
     }
 }
 
+/// The headers answers expose to browsers' scripts.
+const EXPOSED: [header::HeaderName; 3] = [header::ETAG, header::RETRY_AFTER, header::ALLOW];
+
+/// What the CORS middleware says in `Vary`.
+const VARY: &str = "Origin, Access-Control-Request-Method, Access-Control-Request-Headers";
+
+/// Whether a request needs the CORS middleware: one from a browser page
+/// (`Origin`) or a preflight (`OPTIONS`). [`label_without_origin`] does
+/// the rest's part.
+pub fn needs_middleware(req: &actix_web::dev::ServiceRequest) -> bool {
+    req.method() == actix_web::http::Method::OPTIONS || req.headers().contains_key(header::ORIGIN)
+}
+
+/// What the CORS middleware adds to an answer to a request without
+/// `Origin`, added without it: the exposed headers, and `Vary` (appended
+/// to a `Vary` already there, as it does).
+pub fn label_without_origin(headers: &mut header::HeaderMap) {
+    use actix_web::http::header::HeaderValue;
+    headers.insert(
+        header::ACCESS_CONTROL_EXPOSE_HEADERS,
+        HeaderValue::from_static("etag, retry-after, allow"),
+    );
+    let vary = match headers.get(header::VARY) {
+        Some(existing) => {
+            let mut value = existing.as_bytes().to_vec();
+            value.extend_from_slice(b", ");
+            value.extend_from_slice(VARY.as_bytes());
+            HeaderValue::from_bytes(&value).unwrap_or(HeaderValue::from_static(VARY))
+        }
+        None => HeaderValue::from_static(VARY),
+    };
+    headers.insert(header::VARY, vary);
+}
+
 /// The CORS middleware for `origins`.
 pub fn middleware(origins: &CorsOrigins) -> actix_cors::Cors {
-    use actix_web::http::header;
     let cors = actix_cors::Cors::default()
         .allowed_methods(["GET", "POST"])
         .allowed_headers([header::CONTENT_TYPE, header::ACCEPT, header::IF_NONE_MATCH])
-        .expose_headers([header::ETAG, header::RETRY_AFTER, header::ALLOW])
+        .expose_headers(EXPOSED)
         .max_age(3600);
     match origins {
         CorsOrigins::Any => cors.allow_any_origin().send_wildcard(),

@@ -1,20 +1,18 @@
-//! Request metrics: times each request and records it under its route
-//! pattern (requests no route matched share the label `UNMATCHED`), method
-//! and status, in [`crate::metrics::Metrics`].
+//! Request metrics: each request's time recorded under its route pattern
+//! (requests no route matched share the label `UNMATCHED`), method and
+//! status, in [`crate::metrics::Metrics`] (timed by [`super::layers`]).
 
-use std::time::Instant;
+use std::cell::RefCell;
+use std::collections::HashMap;
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::Method;
-use actix_web::middleware::Next;
-use actix_web::web;
+use actix_web::http::{Method, StatusCode};
+use actix_web::HttpRequest;
 
-use crate::metrics::Metrics;
+use crate::metrics::{Metrics, RequestSeries};
 
 /// The method as a label: the standard ones by name, anything else (HTTP
 /// allows any token) as `OTHER`, so clients cannot grow the label set.
-fn method_label(method: &Method) -> &'static str {
+pub fn method_label(method: &Method) -> &'static str {
     [
         Method::GET,
         Method::POST,
@@ -37,41 +35,82 @@ fn method_label(method: &Method) -> &'static str {
     })
 }
 
-/// The middleware.
-pub async fn track_requests(
-    request: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let metrics = request.app_data::<web::Data<Metrics>>().cloned();
-    let method = request.method().clone();
-    let started = Instant::now();
-    let result = next.call(request).await;
-    if let Some(metrics) = metrics {
-        let seconds = started.elapsed().as_secs_f64();
-        match &result {
-            Ok(response) => {
-                let pattern = response.request().match_pattern();
-                let endpoint = pattern.as_deref().unwrap_or("UNMATCHED");
-                metrics.observe_request(
-                    endpoint,
-                    method_label(&method),
-                    response.status().as_str(),
-                    seconds,
-                );
-            }
-            Err(error) => {
-                let status = error.as_response_error().status_code();
-                metrics.observe_request(
-                    "UNMATCHED",
-                    method_label(&method),
-                    status.as_str(),
-                    seconds,
-                );
-            }
+/// Paths whose series one worker remembers: every route's (they have no
+/// path parameters) with room to spare; past it (Swagger UI's files)
+/// the series are looked up each time.
+const MAX_PATHS: usize = 256;
+
+/// Series one path remembers, by method and status: a route answers few.
+const MAX_SERIES_PER_PATH: usize = 32;
+
+/// The request metrics of one worker: each path's route pattern and
+/// series, looked up on its first request and remembered (no lock: a
+/// worker is one thread), so that recording a request is two atomic adds.
+/// Requests no route matched are recorded as `UNMATCHED` and not
+/// remembered, so unknown paths cannot grow it.
+pub struct RouteMetrics {
+    metrics: Metrics,
+    by_path: RefCell<HashMap<String, PathSeries>>,
+}
+
+/// One path's series, by method and status.
+type PathSeries = Vec<(&'static str, u16, RequestSeries)>;
+
+impl RouteMetrics {
+    pub fn new(metrics: Metrics) -> RouteMetrics {
+        RouteMetrics {
+            metrics,
+            by_path: RefCell::new(HashMap::new()),
         }
     }
-    result
+
+    /// Records one answered request.
+    pub fn observe(
+        &self,
+        req: &HttpRequest,
+        method: &'static str,
+        status: StatusCode,
+        seconds: f64,
+    ) {
+        let code = status.as_u16();
+        let mut by_path = self.by_path.borrow_mut();
+        if let Some(known) = by_path.get_mut(req.path()) {
+            if let Some((_, _, series)) = known.iter().find(|(m, s, _)| *m == method && *s == code)
+            {
+                series.observe(seconds);
+                return;
+            }
+            if known.len() < MAX_SERIES_PER_PATH {
+                let pattern = req.match_pattern();
+                let endpoint = pattern.as_deref().unwrap_or(UNMATCHED);
+                let series = self
+                    .metrics
+                    .request_series(endpoint, method, status.as_str());
+                series.observe(seconds);
+                known.push((method, code, series));
+                return;
+            }
+        }
+        let pattern = req.match_pattern();
+        let endpoint = pattern.as_deref().unwrap_or(UNMATCHED);
+        let series = self
+            .metrics
+            .request_series(endpoint, method, status.as_str());
+        series.observe(seconds);
+        if pattern.is_some() && by_path.len() < MAX_PATHS && !by_path.contains_key(req.path()) {
+            by_path.insert(req.path().to_owned(), vec![(method, code, series)]);
+        }
+    }
+
+    /// Records a request that ended in an error no layer answered.
+    pub fn observe_unmatched(&self, method: &'static str, status: StatusCode, seconds: f64) {
+        self.metrics
+            .observe_request(UNMATCHED, method, status.as_str(), seconds);
+    }
 }
+
+/// The label of requests no route matched.
+const UNMATCHED: &str = "UNMATCHED";
 
 #[cfg(test)]
 mod tests {

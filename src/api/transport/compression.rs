@@ -1,13 +1,14 @@
-//! Compression of large answers: actix's `Compress` runs between the two
-//! halves here. [`keep_small_answers_plain`] (called by the hygiene
-//! middleware, inside it) marks small answers so that it leaves them
-//! alone; [`after_compression`] (outside it) offers it no Brotli, removes
-//! the marker and says that answers vary with `Accept-Encoding`.
+//! Compression of large answers: actix's `Compress` runs between the
+//! halves here, and only for requests that accept an encoding
+//! ([`crate::api::middleware::layers`]). [`offer_no_brotli`] (before it)
+//! takes Brotli out of `Accept-Encoding`; [`keep_small_answers_plain`]
+//! (called by hygiene, inside it) marks small answers so that it leaves
+//! them alone; [`finish`] (outside it) removes the marker and says that
+//! answers vary with `Accept-Encoding`.
 
 use actix_web::body::{self, BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::middleware::Next;
 
 /// Answers smaller than this are sent uncompressed. actix's `Compress`
 /// builds a new encoder for every answer and compresses bodies over 1 KiB
@@ -31,16 +32,11 @@ pub fn keep_small_answers_plain(res: &mut ServiceResponse<BoxBody>) {
     }
 }
 
-/// Runs outside actix's `Compress`: offers it no Brotli (actix's encoder
-/// sets up a 4 MiB window for every answer: `legal-moves` fell from 70 000
-/// to 2 500 answers a second; gzip and zstd cost little), drops the marker
-/// of [`keep_small_answers_plain`], and says on every answer with a body
-/// that it varies with `Accept-Encoding` (for caches), compressed or not.
-pub async fn after_compression(
-    mut req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    if let Some(without_brotli) = req
+/// Before actix's `Compress`: offers it no Brotli (actix's encoder sets up
+/// a 4 MiB window for every answer: `legal-moves` fell from 70 000 to 2 500
+/// answers a second; gzip and zstd cost little).
+pub fn offer_no_brotli(req: &mut ServiceRequest) {
+    let Some(without_brotli) = req
         .headers()
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok())
@@ -54,17 +50,24 @@ pub async fn after_compression(
                 .collect::<Vec<_>>()
                 .join(",")
         })
-    {
-        match HeaderValue::from_str(&without_brotli) {
-            Ok(value) if !without_brotli.trim().is_empty() => {
-                req.headers_mut().insert(header::ACCEPT_ENCODING, value);
-            }
-            _ => {
-                req.headers_mut().remove(header::ACCEPT_ENCODING);
-            }
+    else {
+        return;
+    };
+    match HeaderValue::from_str(&without_brotli) {
+        Ok(value) if !without_brotli.trim().is_empty() => {
+            req.headers_mut().insert(header::ACCEPT_ENCODING, value);
+        }
+        _ => {
+            req.headers_mut().remove(header::ACCEPT_ENCODING);
         }
     }
-    let mut res = next.call(req).await?;
+}
+
+/// After actix's `Compress` (or in its place when the client accepts no
+/// encoding): drops the marker of [`keep_small_answers_plain`], and says
+/// on every successful answer that it varies with `Accept-Encoding` (for
+/// caches), compressed or not.
+pub fn finish<B>(res: &mut ServiceResponse<B>) {
     let headers = res.headers_mut();
     if headers
         .get(header::CONTENT_ENCODING)
@@ -80,5 +83,4 @@ pub async fn after_compression(
         res.headers_mut()
             .append(header::VARY, HeaderValue::from_static("accept-encoding"));
     }
-    Ok(res)
 }

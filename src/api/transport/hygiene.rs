@@ -1,4 +1,5 @@
-//! HTTP hygiene for every request, in one middleware: `HEAD` is served
+//! HTTP hygiene for every request (run by [`crate::api::middleware::layers`]):
+//! `HEAD` is served
 //! wherever `GET` is (the server sends the head only), a request that
 //! asks to close its connection has it closed after the answer (requests
 //! the client pipelined after it are not processed: each is answered 400
@@ -8,12 +9,11 @@
 //! (malformed request lines and headers) stay its own; the README lists
 //! them.
 
-use actix_web::body::{self, BoxBody, MessageBody};
+use actix_web::body::{self, BoxBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{ConnectionType, Method};
-use actix_web::middleware::Next;
-use actix_web::ResponseError;
+use actix_web::{HttpResponse, ResponseError};
 
 use super::problem::ApiError;
 
@@ -34,17 +34,17 @@ impl ConnectionState {
 /// The longest text of another layer's error answer kept as `detail`.
 const MAX_DETAIL: usize = 300;
 
-/// The middleware; see the module documentation.
-pub async fn hygiene(
-    mut req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+/// What a request needs of hygiene before the routes see it: `HEAD` is
+/// served as `GET`; a request pipelined after one that asked to close its
+/// connection, or with an unknown query parameter, is refused (the
+/// answer). Else whether the request asks to close its connection, for
+/// [`finish`].
+pub fn admit(req: &mut ServiceRequest) -> Result<bool, Box<HttpResponse>> {
     if req.method() == Method::HEAD {
         req.head_mut().method = Method::GET;
     }
-    let connection = req.conn_data::<ConnectionState>().cloned();
-    let closing = connection.as_ref().is_some_and(|c| c.closing.get());
-    if closing {
+    let connection = req.conn_data::<ConnectionState>();
+    if connection.is_some_and(|c| c.closing.get()) {
         // RFC 9112 §9.6: no request after a "close" is processed.
         let refused = ApiError::Status {
             status: 400,
@@ -56,18 +56,23 @@ pub async fn hygiene(
         response
             .head_mut()
             .set_connection_type(ConnectionType::Close);
-        return Ok(req.into_response(response));
+        return Err(Box::new(response));
     }
-    if let Some(unknown) = unknown_query_parameter(&req) {
-        return Ok(req.into_response(unknown.error_response()));
+    if let Some(unknown) = unknown_query_parameter(req) {
+        return Err(Box::new(unknown.error_response()));
     }
     let close = req.head().connection_type() == ConnectionType::Close;
-    if let (true, Some(connection)) = (close, &connection) {
+    if let (true, Some(connection)) = (close, connection) {
         connection.closing.set(true);
     }
-    // Inner layers answer their refusals (routing, CORS) as responses;
-    // an `Err` is left to actix.
-    let mut res = next.call(req).await?.map_into_boxed_body();
+    Ok(close)
+}
+
+/// The answer as hygiene leaves it: the connection closed after it when
+/// the request asked (`close`), a small success marked to stay plain
+/// (compression is outside), and any error another layer answered (the
+/// router, CORS) turned into problem+json.
+pub async fn finish(mut res: ServiceResponse<BoxBody>, close: bool) -> ServiceResponse<BoxBody> {
     if close {
         res.response_mut()
             .head_mut()
@@ -78,7 +83,7 @@ pub async fn hygiene(
         super::compression::keep_small_answers_plain(&mut res);
     }
     if !status.is_client_error() && !status.is_server_error() || is_problem(&res) {
-        return Ok(res);
+        return res;
     }
     let (req, response) = res.into_parts();
     let (head, body) = response.into_parts();
@@ -108,11 +113,11 @@ pub async fn hygiene(
     replaced
         .head_mut()
         .set_connection_type(head.head().connection_type());
-    Ok(ServiceResponse::new(req, replaced.map_into_boxed_body()))
+    ServiceResponse::new(req, replaced.map_into_boxed_body())
 }
 
 /// Whether the answer is already a problem document.
-fn is_problem<B>(res: &ServiceResponse<B>) -> bool {
+pub fn is_problem<B>(res: &ServiceResponse<B>) -> bool {
     res.headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|v| v == HeaderValue::from_static("application/problem+json"))

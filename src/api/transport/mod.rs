@@ -2,12 +2,13 @@
 //! extractor and JSON answers ([`json`]) and the strict reading they use
 //! ([`strict`]), problem+json for every error ([`problem`]), HTTP hygiene
 //! ([`hygiene`]: `HEAD`, `Connection: close`, unknown query parameters,
-//! other layers' errors), compression of large answers ([`compression`])
-//! and SVG answers with entity tags ([`svg`]).
+//! other layers' errors), compression of large answers ([`compression`]),
+//! request ids ([`request_id`]) and SVG answers with entity tags ([`svg`]).
 
 pub mod compression;
 pub mod hygiene;
 pub mod json;
 pub mod problem;
+pub mod request_id;
 pub mod strict;
 pub mod svg;

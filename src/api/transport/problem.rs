@@ -49,6 +49,13 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub square: Option<String>,
+    /// The request's id, as its `X-Request-Id` header says: the occurrence
+    /// of the problem, for tracing it in the server's logs. Every problem
+    /// answer has it (added by the layers around the routes); absent in a
+    /// batch's results, which are parts of one request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub instance: Option<String>,
 }
 
 /// A problem's stable machine code: the service's own codes and every
@@ -105,6 +112,7 @@ impl ApiError {
             player,
             field,
             square,
+            instance: None,
         }
     }
 }
@@ -164,7 +172,7 @@ impl ResponseError for ApiError {
             response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
         }
         if let ApiError::Internal(message) = self {
-            tracing::error!(%message, "internal error");
+            tracing::error!(request_id = %super::request_id::current(), %message, "internal error");
         }
         response.json(self.problem())
     }

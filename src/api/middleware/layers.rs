@@ -1,0 +1,286 @@
+//! Every per-request layer, run in one middleware so that a request pays
+//! for one boxed future instead of one per layer, and only for the layers
+//! its server and the request itself need, decided at start (quotas and
+//! keys, the access log) or from the request (compression only for
+//! clients that accept an encoding, actix-cors only for browser pages'
+//! requests and preflights). Each concern stays in its own module; this
+//! one only runs them, outermost first:
+//!
+//! 1. the request id ([`request_id`]) and the request's metrics
+//!    ([`super::metrics`]), and the access log line when it is on;
+//! 2. compression's outer half ([`compression`]) and actix's `Compress`,
+//!    when the request accepts an encoding;
+//! 3. hygiene ([`hygiene`]: `HEAD`, `Connection: close`, unknown query
+//!    parameters, other layers' errors as problem+json), each problem
+//!    naming the request id as its `instance`;
+//! 4. fair use ([`super::fair_use`]), when the server has quotas or keys;
+//! 5. CORS ([`super::cors`]), then the routes.
+
+use std::rc::Rc;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Instant;
+
+use actix_web::body::{BodySize, BoxBody, MessageBody};
+use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
+use actix_web::http::header;
+use actix_web::middleware::Compress;
+use actix_web::HttpMessage;
+use futures_util::future::LocalBoxFuture;
+
+use super::cors::{self, CorsOrigins};
+use super::fair_use::{self, SearchRoutes};
+use super::metrics::{method_label, RouteMetrics};
+use crate::access_log::AccessLog;
+use crate::api::transport::request_id::{self, RequestId};
+use crate::api::transport::{compression, hygiene};
+use crate::fair_use::FairUse;
+use crate::metrics::Metrics;
+
+/// The layers, as the server's configuration mounts them.
+#[derive(Clone)]
+pub struct Layers {
+    pub metrics: Metrics,
+    /// Quotas and keys; checked only when [`FairUse::is_active`]. Its
+    /// trusted proxies also decide whose request ids and `X-Forwarded-For`
+    /// are believed.
+    pub fair_use: Arc<FairUse>,
+    pub searches: SearchRoutes,
+    pub cors: CorsOrigins,
+    pub access_log: Option<AccessLog>,
+}
+
+/// A service shared by two callers (the plain and the compressed path).
+pub struct Shared<S>(Rc<S>);
+
+impl<S: Service<ServiceRequest>> Service<ServiceRequest> for Shared<S> {
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = S::Future;
+
+    fn poll_ready(&self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.0.poll_ready(cx)
+    }
+
+    fn call(&self, req: ServiceRequest) -> Self::Future {
+        self.0.call(req)
+    }
+}
+
+type Routes<S> = Rc<S>;
+type Compressed<S> = <Compress as Transform<Shared<Inner<S>>, ServiceRequest>>::Transform;
+type WithCors<S> = Rc<actix_cors::CorsMiddleware<Shared<S>>>;
+
+/// Layers 3 to 5: what runs inside compression.
+pub struct Inner<S> {
+    routes: Routes<S>,
+    cors: WithCors<S>,
+    /// Only when the server has quotas or keys.
+    fair_use: Option<(Arc<FairUse>, SearchRoutes)>,
+}
+
+impl<S> Clone for Inner<S> {
+    fn clone(&self) -> Self {
+        Inner {
+            routes: self.routes.clone(),
+            cors: self.cors.clone(),
+            fair_use: self.fair_use.clone(),
+        }
+    }
+}
+
+impl<S, B> Inner<S>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+{
+    async fn serve(
+        self,
+        mut req: ServiceRequest,
+    ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+        let id = req.extensions().get::<RequestId>().copied();
+        let named = |res| match &id {
+            Some(id) => request_id::name_the_instance(res, id),
+            None => res,
+        };
+        let close = match hygiene::admit(&mut req) {
+            Ok(close) => close,
+            Err(refusal) => return Ok(named(req.into_response(*refusal))),
+        };
+        let verdict = match &self.fair_use {
+            Some((fair_use, searches)) => match fair_use::admit(fair_use, searches, &req).await {
+                Ok(verdict) => verdict,
+                Err(refusal) => {
+                    let res = hygiene::finish(req.into_response(refusal), close).await;
+                    return Ok(named(res));
+                }
+            },
+            None => None,
+        };
+        let mut res = if cors::needs_middleware(&req) {
+            self.cors.call(req).await?.map_into_boxed_body()
+        } else {
+            let mut res = self.routes.call(req).await?.map_into_boxed_body();
+            cors::label_without_origin(res.headers_mut());
+            res
+        };
+        if let Some(verdict) = verdict {
+            fair_use::label(&mut res, verdict);
+        }
+        Ok(named(hygiene::finish(res, close).await))
+    }
+}
+
+impl<S, B> Service<ServiceRequest> for Inner<S>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<BoxBody>;
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<ServiceResponse<BoxBody>, actix_web::Error>>;
+
+    fn poll_ready(&self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.routes.poll_ready(cx)
+    }
+
+    fn call(&self, req: ServiceRequest) -> Self::Future {
+        Box::pin(self.clone().serve(req))
+    }
+}
+
+/// The middleware's service: layers 1 and 2 around [`Inner`], which
+/// `compressed` (actix's `Compress`) wraps too.
+pub struct Outer<S, C> {
+    inner: Rc<Inner<S>>,
+    compressed: Rc<C>,
+    metrics: Rc<RouteMetrics>,
+    fair_use: Arc<FairUse>,
+    access_log: Option<AccessLog>,
+}
+
+impl<S, B, C, CB> Service<ServiceRequest> for Outer<S, C>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+    C: Service<ServiceRequest, Response = ServiceResponse<CB>, Error = actix_web::Error> + 'static,
+    CB: MessageBody + 'static,
+{
+    type Response = ServiceResponse<BoxBody>;
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<ServiceResponse<BoxBody>, actix_web::Error>>;
+
+    fn poll_ready(&self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&self, mut req: ServiceRequest) -> Self::Future {
+        let started = Instant::now();
+        let method = method_label(req.method());
+        let peer = req.peer_addr().map(|addr| addr.ip());
+        let id = RequestId::of(&req, self.fair_use.is_trusted_peer(peer));
+        req.extensions_mut().insert(id);
+        compression::offer_no_brotli(&mut req);
+        let compress = req.headers().contains_key(header::ACCEPT_ENCODING);
+        let (inner, compressed) = (self.inner.clone(), self.compressed.clone());
+        let (metrics, fair_use) = (self.metrics.clone(), self.fair_use.clone());
+        let access_log = self.access_log.clone();
+        Box::pin(request_id::scope(id, async move {
+            let result = if compress {
+                compressed
+                    .call(req)
+                    .await
+                    .map(ServiceResponse::map_into_boxed_body)
+            } else {
+                Inner::clone(&inner).serve(req).await
+            };
+            let seconds = started.elapsed().as_secs_f64();
+            let mut res = match result {
+                Ok(res) => res,
+                Err(error) => {
+                    let status = error.as_response_error().status_code();
+                    metrics.observe_unmatched(method, status, seconds);
+                    return Err(error);
+                }
+            };
+            compression::finish(&mut res);
+            res.headers_mut()
+                .insert(request_id::HEADER, id.header_value());
+            metrics.observe(res.request(), method, res.status(), seconds);
+            if let Some(log) = access_log {
+                log.log(access_line(&res, method, started, &fair_use, &id));
+            }
+            Ok(res)
+        }))
+    }
+}
+
+/// One access log line: JSON with the method, route pattern, status,
+/// answer bytes (null when streamed), µs, client address and request id.
+fn access_line(
+    res: &ServiceResponse<BoxBody>,
+    method: &str,
+    started: Instant,
+    fair_use: &FairUse,
+    id: &RequestId,
+) -> String {
+    let req = res.request();
+    let bytes = match res.response().body().size() {
+        BodySize::Sized(n) => Some(n),
+        BodySize::None => Some(0),
+        BodySize::Stream => None,
+    };
+    let forwarded = req
+        .headers()
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok());
+    let client = fair_use.address(req.peer_addr().map(|a| a.ip()), forwarded);
+    serde_json::json!({
+        "method": method,
+        "route": req.match_pattern().unwrap_or_else(|| "UNMATCHED".to_owned()),
+        "status": res.status().as_u16(),
+        "bytes": bytes,
+        "us": started.elapsed().as_micros() as u64,
+        "client": client.to_string(),
+        "request_id": id.as_str(),
+    })
+    .to_string()
+}
+
+impl<S, B> Transform<S, ServiceRequest> for Layers
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<BoxBody>;
+    type Error = actix_web::Error;
+    type Transform = Outer<S, Compressed<S>>;
+    type InitError = ();
+    type Future = LocalBoxFuture<'static, Result<Self::Transform, ()>>;
+
+    fn new_transform(&self, service: S) -> Self::Future {
+        let routes = Rc::new(service);
+        let cors = cors::middleware(&self.cors).new_transform(Shared(routes.clone()));
+        let layers = self.clone();
+        Box::pin(async move {
+            let inner = Rc::new(Inner {
+                routes,
+                cors: Rc::new(cors.await?),
+                fair_use: layers
+                    .fair_use
+                    .is_active()
+                    .then(|| (layers.fair_use.clone(), layers.searches.clone())),
+            });
+            let compressed = Compress::default()
+                .new_transform(Shared(inner.clone()))
+                .await?;
+            Ok(Outer {
+                inner,
+                compressed: Rc::new(compressed),
+                metrics: Rc::new(RouteMetrics::new(layers.metrics)),
+                fair_use: layers.fair_use,
+                access_log: layers.access_log,
+            })
+        })
+    }
+}

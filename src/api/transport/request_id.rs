@@ -1,0 +1,221 @@
+//! Request ids: every answer carries `X-Request-Id`, every problem names it
+//! as its `instance`, and every log line about the request carries it, so
+//! that an operator can trace a user's complaint to one request. The id is
+//! the request's own `X-Request-Id` when it is well-formed (letters,
+//! digits, `.`, `_`, `-`, `:`; at most 64 characters, or 128 from a
+//! trusted proxy), else one generated here: a tag of the worker thread and
+//! its own counter, with no lock shared between workers.
+
+use std::cell::Cell;
+use std::fmt;
+use std::hash::{BuildHasher, RandomState};
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::web::{Bytes, BytesMut};
+
+/// The header that carries it, both ways.
+pub const HEADER: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The longest id taken from a client; a trusted proxy may send longer
+/// ones, up to [`MAX_LEN`].
+const MAX_FROM_CLIENT: usize = 64;
+const MAX_LEN: usize = 128;
+
+/// A request id: a short run of URI-safe characters, kept inline (no
+/// allocation per request).
+#[derive(Clone, Copy)]
+pub struct RequestId {
+    len: u8,
+    bytes: [u8; MAX_LEN],
+}
+
+impl RequestId {
+    /// The request's own id when it is well-formed (longer ones only from
+    /// a trusted proxy), else a new one.
+    pub fn of(req: &ServiceRequest, from_trusted_proxy: bool) -> RequestId {
+        let max = if from_trusted_proxy {
+            MAX_LEN
+        } else {
+            MAX_FROM_CLIENT
+        };
+        req.headers()
+            .get(&HEADER)
+            .and_then(|value| RequestId::parse(value.as_bytes(), max))
+            .unwrap_or_else(RequestId::generate)
+    }
+
+    /// `text` as an id, if it is well-formed and at most `max` long.
+    fn parse(text: &[u8], max: usize) -> Option<RequestId> {
+        let well_formed = |b: &u8| b.is_ascii_alphanumeric() || b".-_:".contains(b);
+        if text.is_empty() || text.len() > max.min(MAX_LEN) || !text.iter().all(well_formed) {
+            return None;
+        }
+        let mut bytes = [0; MAX_LEN];
+        bytes.get_mut(..text.len())?.copy_from_slice(text);
+        Some(RequestId {
+            len: u8::try_from(text.len()).ok()?,
+            bytes,
+        })
+    }
+
+    /// A new id: this worker thread's random tag and its next number, in
+    /// hex (`3f9a1c2e-1b`).
+    pub fn generate() -> RequestId {
+        thread_local! {
+            static NEXT: Cell<(u32, u64)> = Cell::new((
+                RandomState::new().hash_one(std::thread::current().id()) as u32,
+                0,
+            ));
+        }
+        let (tag, n) = NEXT.with(|next| {
+            let (tag, n) = next.get();
+            next.set((tag, n.wrapping_add(1)));
+            (tag, n)
+        });
+        let mut bytes = [0; MAX_LEN];
+        let mut len = 0;
+        let mut put = |b: u8| {
+            if let Some(slot) = bytes.get_mut(len) {
+                *slot = b;
+                len += 1;
+            }
+        };
+        let hex = |d: u64| b"0123456789abcdef".get(d as usize).copied().unwrap_or(b'0');
+        for shift in (0..8).rev() {
+            put(hex(u64::from(tag >> (shift * 4)) & 0xf));
+        }
+        put(b'-');
+        let digits = (64 - n.leading_zeros()).div_ceil(4).max(1);
+        for shift in (0..digits).rev() {
+            put(hex(n >> (shift * 4) & 0xf));
+        }
+        RequestId {
+            len: len as u8,
+            bytes,
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        let bytes = self.bytes.get(..usize::from(self.len)).unwrap_or_default();
+        // Only ASCII is ever stored.
+        std::str::from_utf8(bytes).unwrap_or_default()
+    }
+
+    /// The header value.
+    pub fn header_value(&self) -> HeaderValue {
+        HeaderValue::from_str(self.as_str()).unwrap_or(HeaderValue::from_static("-"))
+    }
+}
+
+impl fmt::Display for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RequestId({})", self.as_str())
+    }
+}
+
+tokio::task_local! {
+    /// The id of the request whose task is running, for log lines.
+    static CURRENT: RequestId;
+}
+
+/// Runs `future` as the request `id`'s: [`current`] names it inside.
+pub async fn scope<F: std::future::Future>(id: RequestId, future: F) -> F::Output {
+    CURRENT.scope(id, future).await
+}
+
+/// The id of the request being served, for a log line (`-` outside one).
+pub fn current() -> impl fmt::Display {
+    struct Current(Option<RequestId>);
+    impl fmt::Display for Current {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            match &self.0 {
+                Some(id) => f.write_str(id.as_str()),
+                None => f.write_str("-"),
+            }
+        }
+    }
+    Current(CURRENT.try_with(|id| *id).ok())
+}
+
+/// A problem+json answer with `"instance": id` added, the request id as
+/// the occurrence of the problem (RFC 9457). Other answers as they are.
+pub fn name_the_instance(
+    res: ServiceResponse<BoxBody>,
+    id: &RequestId,
+) -> ServiceResponse<BoxBody> {
+    if !super::hygiene::is_problem(&res) {
+        return res;
+    }
+    res.map_body(|_, body| match body.try_into_bytes() {
+        Ok(bytes) => BoxBody::new(with_instance(&bytes, id)),
+        Err(body) => body,
+    })
+}
+
+/// `{…}` with `,"instance":"<id>"` before its closing brace (the id needs
+/// no escaping).
+fn with_instance(problem: &Bytes, id: &RequestId) -> Bytes {
+    let Some(open) = problem.strip_suffix(b"}") else {
+        return problem.clone();
+    };
+    let mut out = BytesMut::with_capacity(problem.len() + 16 + usize::from(id.len));
+    out.extend_from_slice(open);
+    out.extend_from_slice(b",\"instance\":\"");
+    out.extend_from_slice(id.as_str().as_bytes());
+    out.extend_from_slice(b"\"}");
+    out.freeze()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_well_formed_id_is_kept_and_another_replaced() {
+        let kept = RequestId::parse(b"lb-7f3a:42", MAX_FROM_CLIENT).map(|id| id.to_string());
+        assert_eq!(kept.as_deref(), Some("lb-7f3a:42"));
+        for bad in [
+            &b""[..],
+            b"has space",
+            b"quote\"",
+            b"new\nline",
+            &[b'a'; 65],
+        ] {
+            assert!(RequestId::parse(bad, MAX_FROM_CLIENT).is_none(), "{bad:?}");
+        }
+        // Longer ones only from a trusted proxy.
+        assert!(RequestId::parse(&[b'a'; 100], MAX_LEN).is_some());
+    }
+
+    #[test]
+    fn generated_ids_differ_and_are_well_formed() {
+        let ids: Vec<String> = (0..1000)
+            .map(|_| RequestId::generate().to_string())
+            .collect();
+        let distinct: std::collections::HashSet<&String> = ids.iter().collect();
+        assert_eq!(distinct.len(), ids.len());
+        for id in &ids {
+            assert!(
+                RequestId::parse(id.as_bytes(), MAX_FROM_CLIENT).is_some(),
+                "{id}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_problem_names_its_instance() {
+        let id = RequestId::parse(b"abc-1", MAX_FROM_CLIENT).unwrap_or_else(RequestId::generate);
+        let out = with_instance(&Bytes::from_static(b"{\"status\":400}"), &id);
+        assert_eq!(&out[..], b"{\"status\":400,\"instance\":\"abc-1\"}");
+        let value: serde_json::Value = serde_json::from_slice(&out).unwrap_or_default();
+        assert_eq!(value["instance"], "abc-1");
+    }
+}
