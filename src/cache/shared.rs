@@ -75,10 +75,6 @@ impl SharedTier {
     /// Counts a hit whose value did not decode: Redis held something that
     /// is not an answer.
     pub fn undecodable(&self, game: &str) {
-        tracing::debug!(
-            game,
-            "a value in the shared cache is not an answer; ignored"
-        );
         if let Some(metrics) = &self.metrics {
             metrics.tier_lookup(game, "redis", "error");
         }

@@ -1,11 +1,14 @@
 //! `ai-move`, for every game: the request's style (level, lines) and the
 //! limits it asks, turned once into what the engine searches with
 //! ([`SearchLimits`]); the cache key, built here only; the answer from a
-//! cache tier, or a search in a search slot, then cached.
+//! cache tier (its bytes, served as they are), or a search in a search
+//! slot, then cached.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::api::game::GameApi;
@@ -137,6 +140,37 @@ pub trait AiAnswer: Clone + Send + Sync + 'static {
     fn work(&self) -> u64;
 }
 
+/// An `ai-move` answer: a search's, or the bytes a cache tier keeps, which
+/// are the answer as served from the cache (`"cached": true`) and go out
+/// as they are.
+pub enum AiMove<R> {
+    Searched(R),
+    Cached(Arc<[u8]>),
+}
+
+impl<R: Serialize> AiMove<R> {
+    /// The answer as JSON text.
+    pub fn into_json(self) -> serde_json::Result<Vec<u8>> {
+        match self {
+            AiMove::Searched(answer) => serde_json::to_vec(&answer),
+            AiMove::Cached(bytes) => Ok(bytes.to_vec()),
+        }
+    }
+
+    /// The answer as a JSON value (a batch's result).
+    pub fn into_value(self) -> Result<Value, ApiError> {
+        match self {
+            AiMove::Searched(answer) => serde_json::to_value(answer),
+            AiMove::Cached(bytes) => serde_json::from_slice(&bytes),
+        }
+        .map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))
+    }
+}
+
+/// How the cache keeps answers; part of every key, so that a tier shared
+/// with servers that keep them otherwise never serves theirs.
+const CACHE_FORMAT: u32 = 2;
+
 /// The cache key of an AI request: the digest of everything its answer
 /// depends on (the game and its engine's version, the state and question,
 /// the style, the limits after the caps, the seed).
@@ -150,7 +184,7 @@ fn cache_key<G: GameApi>(
     let time_ms = search.max_time.map_or(0, |t| t.as_millis());
     let level = style.level.map_or(0, |level| level.get());
     let canonical = format!(
-        "{}|v{}|{}|level {level}|lines {}|{time_ms} ms|depth {}|nodes {}|seed {seed}",
+        "{}|v{}|{}|level {level}|lines {}|{time_ms} ms|depth {}|nodes {}|seed {seed}|f{CACHE_FORMAT}",
         G::ID,
         G::AI_VERSION,
         G::canonical(state, question),
@@ -169,7 +203,7 @@ pub async fn ai_move<G: GameApi>(
     request: G::AiMoveRequest,
     services: &Services,
     shared: Option<&SharedBudget>,
-) -> Result<G::AiMoveResponse, ApiError> {
+) -> Result<AiMove<G::AiMoveResponse>, ApiError> {
     let caps = &services.limits;
     let AiRequest {
         state,
@@ -183,9 +217,8 @@ pub async fn ai_move<G: GameApi>(
     }
     let search = asked.search_limits(caps, &style);
     let key = cache_key::<G>(&state, &question, &style, &search, seed);
-    if let Some(mut hit) = cached::<G>(services, key).await {
-        hit.mark_cached();
-        return Ok(hit);
+    if let Some(hit) = cached::<G>(services, key).await {
+        return Ok(AiMove::Cached(hit));
     }
     let asked_time = search.max_time.unwrap_or(Duration::MAX);
     let started = Instant::now();
@@ -232,42 +265,43 @@ pub async fn ai_move<G: GameApi>(
     // `Game::suggest`).
     let cut = time < asked_time && elapsed * 2 >= time;
     if !stopped && !cut {
-        if let Ok(encoded) = serde_json::to_vec(&answer) {
-            let encoded: std::sync::Arc<[u8]> = std::sync::Arc::from(encoded);
+        let mut kept = answer.clone();
+        kept.mark_cached();
+        if let Ok(encoded) = serde_json::to_vec(&kept) {
+            let encoded: Arc<[u8]> = Arc::from(encoded);
             if let Some(shared) = &services.shared {
                 shared.put(key, encoded.clone());
             }
             services.cache.insert(key, encoded);
         }
     }
-    Ok(answer)
+    Ok(AiMove::Searched(answer))
 }
 
-/// The cached answer for `key`, if a tier has one that decodes: the
-/// in-process tier first, then the shared one (whose answers are then kept
-/// in-process too).
-async fn cached<G: GameApi>(services: &Services, key: Key) -> Option<G::AiMoveResponse> {
+/// The cached answer for `key`, if a tier has one: the in-process tier
+/// first (which holds only what this server wrote), then the shared one,
+/// whose answers must decode as this game's (then they are kept in-process
+/// too).
+async fn cached<G: GameApi>(services: &Services, key: Key) -> Option<Arc<[u8]>> {
     if let Some(bytes) = services.cache.get(G::ID, key) {
-        match serde_json::from_slice(&bytes) {
-            Ok(answer) => return Some(answer),
-            Err(e) => tracing::warn!(
-                request_id = %request_id::current(),
-                game = G::ID,
-                error = %e,
-                "undecodable cached answer"
-            ),
-        }
+        return Some(bytes);
     }
     let shared = services.shared.as_ref()?;
     let Lookup::Hit(bytes) = shared.get(G::ID, key).await else {
         return None;
     };
-    match serde_json::from_slice(&bytes) {
-        Ok(answer) => {
-            services.cache.insert(key, bytes);
-            Some(answer)
+    match serde_json::from_slice::<G::AiMoveResponse>(&bytes) {
+        Ok(_) => {
+            services.cache.insert(key, bytes.clone());
+            Some(bytes)
         }
-        Err(_) => {
+        Err(e) => {
+            tracing::debug!(
+                request_id = %request_id::current(),
+                game = G::ID,
+                error = %e,
+                "a value in the shared cache is not an answer; ignored"
+            );
             shared.undecodable(G::ID);
             None
         }

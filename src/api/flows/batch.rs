@@ -568,7 +568,9 @@ async fn dispatch<G: GameApi>(
         "apply" => to_json(simple::apply::<G>(decode(fields)?, services)),
         "score" => to_json(simple::score::<G>(decode(fields)?, services)),
         "replay" => to_json(replay::replay::<G>(decode(fields)?, services).await),
-        "ai-move" => to_json(ai::ai_move::<G>(decode(fields)?, services, Some(shared)).await),
+        "ai-move" => ai::ai_move::<G>(decode(fields)?, services, Some(shared))
+            .await?
+            .into_value(),
         _ => G::extra_op(op, fields, services, shared).await,
     }
 }

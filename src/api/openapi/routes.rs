@@ -207,7 +207,7 @@ macro_rules! game_routes {
             services: Data<Services>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::ai::ai_move::<$game>(body.0, &services, None).await?;
-            respond(serde_json::to_vec(&answer), &services.limits)
+            respond(answer.into_json(), &services.limits)
         }
 
         #[utoipa::path(

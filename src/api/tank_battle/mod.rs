@@ -24,7 +24,7 @@ use crate::error::{NotationKind, Refusal};
 use crate::games::tank_battle::ai::SearchResult;
 use crate::games::tank_battle::{
     self as engine, perft, IllegalMove, Layout, Move, MoveText, Notation, Outcome, ParseError,
-    Position, Score, Square, State, TankBattle,
+    Position, Score, Square, State, TankBattle, STANDARD_NAME,
 };
 use crate::games::Game;
 use crate::limits::Limits;
@@ -295,7 +295,11 @@ impl GameApi for TankBattle {
     }
 
     fn canonical(state: &State, (): &()) -> String {
-        format!("{}|{}", state.layout, state.position)
+        if state.layout == Layout::STANDARD {
+            format!("{STANDARD_NAME}|{}", state.position)
+        } else {
+            format!("{}|{}", state.layout, state.position)
+        }
     }
 
     fn encode_ai(_: &State, result: SearchResult) -> AiMoveResponse {

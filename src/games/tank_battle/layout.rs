@@ -220,6 +220,9 @@ impl Fault {
 /// Layout notation: 11 rows separated by `/`, rank 11 first.
 impl fmt::Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == Layout::STANDARD {
+            return f.write_str(STANDARD_TEXT);
+        }
         for rank in (0..SIZE).rev() {
             for file in 0..SIZE {
                 if let Some(sq) = Square::from_coords(file, rank) {

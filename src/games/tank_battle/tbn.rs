@@ -120,29 +120,47 @@ fn parse_rank(text: &str, rank: u8, setup: &mut Setup) -> Result<(), ParseError>
 /// Writes canonical TBN (runs of empty squares merged).
 impl fmt::Display for Setup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The placement is built on the stack and written at once: TBN is
+        // written for every `apply` answer and AI cache key.
+        let mut placement = [0u8; PLACEMENT_MAX];
+        let mut len = 0;
+        let mut push = |text: &[u8]| {
+            if let Some(room) = placement.get_mut(len..len + text.len()) {
+                room.copy_from_slice(text);
+                len += text.len();
+            }
+        };
         for rank in (0..SIZE).rev() {
             let mut empty = 0;
             for file in 0..SIZE {
                 match Square::from_coords(file, rank).and_then(|sq| self.piece_at(sq)) {
                     Some(piece) => {
-                        if empty > 0 {
-                            write!(f, "{empty}")?;
-                            empty = 0;
-                        }
-                        write!(f, "{}", piece.char())?;
+                        push(empty_run(empty));
+                        empty = 0;
+                        push(&[piece.char() as u8]);
                     }
                     None => empty += 1,
                 }
             }
-            if empty > 0 {
-                write!(f, "{empty}")?;
-            }
+            push(empty_run(empty));
             if rank > 0 {
-                f.write_str("/")?;
+                push(b"/");
             }
         }
+        let placement = placement.get(..len).unwrap_or_default();
+        // Only ASCII was pushed.
+        f.write_str(std::str::from_utf8(placement).map_err(|_| fmt::Error)?)?;
         write!(f, " {} {}", self.turn.letter(), self.ply)
     }
+}
+
+/// The longest placement: a piece on every square, and the slashes.
+const PLACEMENT_MAX: usize = (SIZE as usize + 1) * SIZE as usize;
+
+/// A run of `n` empty squares as TBN writes it (nothing for none).
+fn empty_run(n: usize) -> &'static [u8] {
+    const RUNS: [&str; 12] = ["", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"];
+    RUNS.get(n).copied().unwrap_or_default().as_bytes()
 }
 
 /// Writes canonical TBN.
