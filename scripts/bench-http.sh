@@ -3,8 +3,10 @@
 # JSON endpoint (the ceiling), same machine, same load tool, same run.
 # Separates the framework (`GET /healthz`), the `/v1` layers (a constant
 # `GET /v1/tank-battle/initial`) and the endpoints. Every target is
-# measured ROUNDS times, the rounds interleaved (hello, then each target in
-# turn, again), and the table gives medians, so one noisy run cannot decide.
+# measured ROUNDS times, the rounds interleaved, each run right after a
+# hello run (and the before build's, with BEFORE); the table gives the
+# medians of the pairs' ratios, so neither one noisy run nor a machine
+# whose speed drifts over minutes can decide.
 # With BEFORE=<binary>, that build runs too, on its own port, each target
 # measured right after the current build's, and the table adds after/before.
 # Loopback only; each wrk run is bounded by DURATION.
@@ -92,16 +94,18 @@ done
 # run ROUND BUILD TARGET PORT -> appends "round build target rps p99_us non2xx"
 run() {
   local out rps p99 bad
-  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/$3.lua" "http://127.0.0.1:$4")
+  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/${3%%:*}.lua" "http://127.0.0.1:$4")
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
   p99=$(awk '$1=="99%" {print $2}' <<<"$out")
   bad=$(awk '/Non-2xx/ {print $NF}' <<<"$out")
   echo "$1 $2 $3 ${rps:-0} ${p99:-?} ${bad:-0}" >>"$work/results"
 }
 
+# Hello runs right before each target, so that each target's ratio to it
+# is taken within seconds (a shared machine's speed drifts over minutes).
 for round in $(seq "$ROUNDS"); do
-  run "$round" hello hello "$HELLO_PORT"
   for target in $TARGETS; do
+    run "$round" hello "hello:$target" "$HELLO_PORT"
     for build in "${builds[@]}"; do
       run "$round" "$build" "$target" "$(port_of "$build")"
     done
@@ -118,29 +122,45 @@ def micros(text):
         if text.endswith(unit):
             return float(text[: -len(unit)]) * scale
     return float("nan")
-def figures(build, target):
-    picked = [r for r in rows if r[1] == build and r[2] == target]
-    return (statistics.median(float(r[3]) for r in picked),
-            statistics.median(micros(r[4]) for r in picked),
-            sum(int(r[5]) for r in picked))
-hello_rps, hello_p99, _ = figures("hello", "hello")
-rounds = len([r for r in rows if r[1] == "hello"])
-print(f"hello (the ceiling): {hello_rps:,.0f} requests/s, p99 {hello_p99:.0f} µs (median of {rounds} rounds)")
-header = f"{'target':<12} {'requests/s':>11} {'p99 µs':>8} {'vs hello':>9} {'p99/hello':>10} {'µs more':>8}"
+def runs(build, target):
+    """Each round's (requests/s, p99 µs, non-2xx) of a build on a target."""
+    return {r[0]: (float(r[3]), micros(r[4]), int(r[5]))
+            for r in rows if r[1] == build and r[2] == target}
+def median(values):
+    return statistics.median(values)
+hello_all = [r for r in rows if r[1] == "hello"]
+hello_rps = median(float(r[3]) for r in hello_all)
+hello_p99 = median(micros(r[4]) for r in hello_all)
+rounds = len({r[0] for r in hello_all})
+print(f"hello (the ceiling): {hello_rps:,.0f} requests/s, p99 {hello_p99:.0f} µs "
+      f"(median of its {len(hello_all)} runs, {rounds} rounds)")
+header = (f"{'target':<12} {'requests/s':>11} {'p99 µs':>8} {'vs hello':>9} "
+          f"{'p99/hello':>10} {'µs more':>8}")
 if has_before:
     header += f" {'before':>11} {'after/before':>13}"
 print(header)
 for target in targets:
-    rps, p99, bad = figures("after", target)
+    after, hello = runs("after", target), runs("hello", f"hello:{target}")
+    # Ratios pair by pair (each run against the hello run just before it),
+    # then their median.
+    ratio = median(after[k][0] / hello[k][0] for k in after)
+    p99_ratio = median(after[k][1] / hello[k][1] for k in after)
+    rps, p99 = median(v[0] for v in after.values()), median(v[1] for v in after.values())
     # Two workers serve at once: a request's cost is 2 / throughput.
-    more = 2e6 / rps - 2e6 / hello_rps
-    line = f"{target:<12} {rps:>11,.0f} {p99:>8.0f} {rps / hello_rps:>9.2f} {p99 / hello_p99:>10.2f} {more:>+8.1f}"
+    more = median(2e6 / after[k][0] - 2e6 / hello[k][0] for k in after)
+    bad = sum(v[2] for v in after.values())
+    line = (f"{target:<12} {rps:>11,.0f} {p99:>8.0f} {ratio:>9.2f} "
+            f"{p99_ratio:>10.2f} {more:>+8.1f}")
     if has_before:
-        before, _, _ = figures("before", target)
-        line += f" {before:>11,.0f} {rps / before:>13.2f}"
+        before = runs("before", target)
+        line += (f" {median(v[0] for v in before.values()):>11,.0f}"
+                 f" {median(after[k][0] / before[k][0] for k in after):>13.2f}")
+        bad += sum(v[2] for v in before.values())
     if bad:
         line += f"  ({bad} non-2xx)"
     print(line)
+print("vs hello, p99/hello, µs more and after/before: medians of the rounds' ratios, "
+      "each run against the one just before it")
 PY
 rss=$(awk '/VmRSS/ {print $2, $3}' "/proc/$server/status")
 peak=$(awk '/VmHWM/ {print $2, $3}' "/proc/$server/status")

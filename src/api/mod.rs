@@ -250,7 +250,7 @@ struct RequestSpan;
 
 impl tracing_actix_web::RootSpanBuilder for RequestSpan {
     fn on_request_start(request: &ServiceRequest) -> tracing::Span {
-        let id = request.extensions().get::<RequestId>().copied();
+        let id = request.extensions().get::<RequestId>().cloned();
         tracing::debug_span!(
             "request",
             request_id = %id.map_or_else(|| "-".to_owned(), |id| id.to_string()),

@@ -98,7 +98,7 @@ where
         self,
         mut req: ServiceRequest,
     ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-        let id = req.extensions().get::<RequestId>().copied();
+        let id = req.extensions().get::<RequestId>().cloned();
         let named = |res| match &id {
             Some(id) => request_id::name_the_instance(res, id),
             None => res,
@@ -179,7 +179,8 @@ where
         let method = method_label(req.method());
         let peer = req.peer_addr().map(|addr| addr.ip());
         let id = RequestId::of(&req, self.fair_use.is_trusted_peer(peer));
-        req.extensions_mut().insert(id);
+        let id_header = id.header_value();
+        req.extensions_mut().insert(id.clone());
         compression::offer_no_brotli(&mut req);
         let compress = req.headers().contains_key(header::ACCEPT_ENCODING);
         let (inner, compressed) = (self.inner.clone(), self.compressed.clone());
@@ -204,12 +205,12 @@ where
                 }
             };
             compression::finish(&mut res);
-            res.headers_mut()
-                .insert(request_id::HEADER, id.header_value());
             metrics.observe(res.request(), method, res.status(), seconds);
             if let Some(log) = access_log {
-                log.log(access_line(&res, method, started, &fair_use, &id));
+                let id = id_header.to_str().unwrap_or("-");
+                log.log(access_line(&res, method, started, &fair_use, id));
             }
+            res.headers_mut().insert(request_id::HEADER, id_header);
             Ok(res)
         }))
     }
@@ -222,7 +223,7 @@ fn access_line(
     method: &str,
     started: Instant,
     fair_use: &FairUse,
-    id: &RequestId,
+    id: &str,
 ) -> String {
     let req = res.request();
     let bytes = match res.response().body().size() {
@@ -242,7 +243,7 @@ fn access_line(
         "bytes": bytes,
         "us": started.elapsed().as_micros() as u64,
         "client": client.to_string(),
-        "request_id": id.as_str(),
+        "request_id": id,
     })
     .to_string()
 }

@@ -23,13 +23,22 @@ pub const HEADER: HeaderName = HeaderName::from_static("x-request-id");
 const MAX_FROM_CLIENT: usize = 64;
 const MAX_LEN: usize = 128;
 
-/// A request id: a short run of URI-safe characters, kept inline (no
-/// allocation per request).
-#[derive(Clone, Copy)]
-pub struct RequestId {
-    len: u8,
-    bytes: [u8; MAX_LEN],
+/// A request id: a short run of URI-safe characters. Small (the request's
+/// own header value is shared, not copied; a generated one is kept
+/// inline), as it travels with every request.
+#[derive(Clone)]
+pub struct RequestId(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    /// The request's own `X-Request-Id`, checked well-formed.
+    Given(HeaderValue),
+    /// One made here: `len` bytes of `text`.
+    Made { len: u8, text: [u8; MADE_LEN] },
 }
+
+/// The longest generated id: 8 hex digits, `-`, 16 hex digits.
+const MADE_LEN: usize = 25;
 
 impl RequestId {
     /// The request's own id when it is well-formed (longer ones only from
@@ -40,24 +49,12 @@ impl RequestId {
         } else {
             MAX_FROM_CLIENT
         };
-        req.headers()
-            .get(&HEADER)
-            .and_then(|value| RequestId::parse(value.as_bytes(), max))
-            .unwrap_or_else(RequestId::generate)
-    }
-
-    /// `text` as an id, if it is well-formed and at most `max` long.
-    fn parse(text: &[u8], max: usize) -> Option<RequestId> {
-        let well_formed = |b: &u8| b.is_ascii_alphanumeric() || b".-_:".contains(b);
-        if text.is_empty() || text.len() > max.min(MAX_LEN) || !text.iter().all(well_formed) {
-            return None;
+        match req.headers().get(&HEADER) {
+            Some(value) if well_formed(value.as_bytes(), max) => {
+                RequestId(Repr::Given(value.clone()))
+            }
+            _ => RequestId::generate(),
         }
-        let mut bytes = [0; MAX_LEN];
-        bytes.get_mut(..text.len())?.copy_from_slice(text);
-        Some(RequestId {
-            len: u8::try_from(text.len()).ok()?,
-            bytes,
-        })
     }
 
     /// A new id: this worker thread's random tag and its next number, in
@@ -74,10 +71,10 @@ impl RequestId {
             next.set((tag, n.wrapping_add(1)));
             (tag, n)
         });
-        let mut bytes = [0; MAX_LEN];
+        let mut text = [0; MADE_LEN];
         let mut len = 0;
         let mut put = |b: u8| {
-            if let Some(slot) = bytes.get_mut(len) {
+            if let Some(slot) = text.get_mut(len) {
                 *slot = b;
                 len += 1;
             }
@@ -91,22 +88,37 @@ impl RequestId {
         for shift in (0..digits).rev() {
             put(hex(n >> (shift * 4) & 0xf));
         }
-        RequestId {
+        RequestId(Repr::Made {
             len: len as u8,
-            bytes,
-        }
+            text,
+        })
     }
 
     pub fn as_str(&self) -> &str {
-        let bytes = self.bytes.get(..usize::from(self.len)).unwrap_or_default();
-        // Only ASCII is ever stored.
+        let bytes = match &self.0 {
+            Repr::Given(value) => value.as_bytes(),
+            Repr::Made { len, text } => text.get(..usize::from(*len)).unwrap_or_default(),
+        };
+        // Only well-formed ASCII is ever kept.
         std::str::from_utf8(bytes).unwrap_or_default()
     }
 
     /// The header value.
     pub fn header_value(&self) -> HeaderValue {
-        HeaderValue::from_str(self.as_str()).unwrap_or(HeaderValue::from_static("-"))
+        match &self.0 {
+            Repr::Given(value) => value.clone(),
+            Repr::Made { .. } => {
+                HeaderValue::from_str(self.as_str()).unwrap_or(HeaderValue::from_static("-"))
+            }
+        }
     }
+}
+
+/// Whether `text` may be an id: 1 to `max` letters, digits, `.`, `-`, `_`
+/// or `:`.
+fn well_formed(text: &[u8], max: usize) -> bool {
+    let allowed = |b: &u8| b.is_ascii_alphanumeric() || b".-_:".contains(b);
+    !text.is_empty() && text.len() <= max.min(MAX_LEN) && text.iter().all(allowed)
 }
 
 impl fmt::Display for RequestId {
@@ -142,7 +154,7 @@ pub fn current() -> impl fmt::Display {
             }
         }
     }
-    Current(CURRENT.try_with(|id| *id).ok())
+    Current(CURRENT.try_with(RequestId::clone).ok())
 }
 
 /// A problem+json answer with `"instance": id` added, the request id as
@@ -166,7 +178,7 @@ fn with_instance(problem: &Bytes, id: &RequestId) -> Bytes {
     let Some(open) = problem.strip_suffix(b"}") else {
         return problem.clone();
     };
-    let mut out = BytesMut::with_capacity(problem.len() + 16 + usize::from(id.len));
+    let mut out = BytesMut::with_capacity(problem.len() + 16 + id.as_str().len());
     out.extend_from_slice(open);
     out.extend_from_slice(b",\"instance\":\"");
     out.extend_from_slice(id.as_str().as_bytes());
@@ -180,8 +192,7 @@ mod tests {
 
     #[test]
     fn a_well_formed_id_is_kept_and_another_replaced() {
-        let kept = RequestId::parse(b"lb-7f3a:42", MAX_FROM_CLIENT).map(|id| id.to_string());
-        assert_eq!(kept.as_deref(), Some("lb-7f3a:42"));
+        assert!(well_formed(b"lb-7f3a:42_x.y", MAX_FROM_CLIENT));
         for bad in [
             &b""[..],
             b"has space",
@@ -189,10 +200,11 @@ mod tests {
             b"new\nline",
             &[b'a'; 65],
         ] {
-            assert!(RequestId::parse(bad, MAX_FROM_CLIENT).is_none(), "{bad:?}");
+            assert!(!well_formed(bad, MAX_FROM_CLIENT), "{bad:?}");
         }
-        // Longer ones only from a trusted proxy.
-        assert!(RequestId::parse(&[b'a'; 100], MAX_LEN).is_some());
+        // Longer ones only from a trusted proxy, and never over 128.
+        assert!(well_formed(&[b'a'; 100], MAX_LEN));
+        assert!(!well_formed(&[b'a'; 129], MAX_LEN));
     }
 
     #[test]
@@ -203,16 +215,13 @@ mod tests {
         let distinct: std::collections::HashSet<&String> = ids.iter().collect();
         assert_eq!(distinct.len(), ids.len());
         for id in &ids {
-            assert!(
-                RequestId::parse(id.as_bytes(), MAX_FROM_CLIENT).is_some(),
-                "{id}"
-            );
+            assert!(well_formed(id.as_bytes(), MAX_FROM_CLIENT), "{id}");
         }
     }
 
     #[test]
     fn a_problem_names_its_instance() {
-        let id = RequestId::parse(b"abc-1", MAX_FROM_CLIENT).unwrap_or_else(RequestId::generate);
+        let id = RequestId(Repr::Given(HeaderValue::from_static("abc-1")));
         let out = with_instance(&Bytes::from_static(b"{\"status\":400}"), &id);
         assert_eq!(&out[..], b"{\"status\":400,\"instance\":\"abc-1\"}");
         let value: serde_json::Value = serde_json::from_slice(&out).unwrap_or_default();
