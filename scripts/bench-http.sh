@@ -103,10 +103,13 @@ run() {
 
 # Hello runs right before each target, so that each target's ratio to it
 # is taken within seconds (a shared machine's speed drifts over minutes).
+# With BEFORE, the two builds take turns at running first.
 for round in $(seq "$ROUNDS"); do
+  order=("${builds[@]}")
+  if [ "${#builds[@]}" -eq 2 ] && [ $((round % 2)) -eq 0 ]; then order=(after before); fi
   for target in $TARGETS; do
     run "$round" hello "hello:$target" "$HELLO_PORT"
-    for build in "${builds[@]}"; do
+    for build in "${order[@]}"; do
       run "$round" "$build" "$target" "$(port_of "$build")"
     done
   done

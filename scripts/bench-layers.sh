@@ -10,12 +10,12 @@
 # at once: cost = 2 / rps - 2 / plain rps). Loopback only; bounded by
 # ROUNDS x configurations x DURATION.
 #
-#   scripts/bench-layers.sh
-#   ROUNDS=5 DURATION=10s scripts/bench-layers.sh
+#   scripts/bench-layers.sh                      # 6 rounds (each configuration first once)
+#   ROUNDS=12 DURATION=10s scripts/bench-layers.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-6}
 DURATION=${DURATION:-8s}
 CONNECTIONS=${CONNECTIONS:-64}
 BASE=${BASE:-18700}
@@ -71,8 +71,11 @@ LUA
 { cat "$work/score.lua"; echo 'wrk.headers["X-Request-Id"] = "lb-4f2a9c:1837"'; } >"$work/client-id.lua"
 script_of() { [ "${names[$1]}" = client-id ] && echo "$work/client-id.lua" || echo "$work/score.lua"; }
 
+# Each round starts one configuration further on, so that none is always
+# measured first (a shared machine's speed drifts within a round).
 for round in $(seq "$ROUNDS"); do
-  for i in "${!names[@]}"; do
+  for k in "${!names[@]}"; do
+    i=$(((k + round) % ${#names[@]}))
     out=$(wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$(script_of "$i")" \
       "http://127.0.0.1:$((BASE + i))/v1/tank-battle/score")
     rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")

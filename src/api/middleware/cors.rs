@@ -124,4 +124,56 @@ mod tests {
             assert!(bad.parse::<CorsOrigins>().is_err(), "{bad}");
         }
     }
+
+    /// What the layers write on an answer to a request without `Origin`
+    /// is what actix-cors itself writes, with a `Vary` already there or
+    /// not, for either policy.
+    #[actix_web::test]
+    async fn answers_without_origin_are_labelled_as_actix_cors_labels_them() {
+        use actix_web::{test, web, App, HttpResponse};
+        let policies = [
+            CorsOrigins::Any,
+            CorsOrigins::List(vec!["https://a.example".to_owned()]),
+        ];
+        for policy in policies {
+            for vary in [None, Some("accept-encoding")] {
+                let app = test::init_service(App::new().wrap(middleware(&policy)).route(
+                    "/",
+                    web::get().to(move || async move {
+                        let mut answer = HttpResponse::Ok();
+                        if let Some(vary) = vary {
+                            answer.insert_header((header::VARY, vary));
+                        }
+                        answer.finish()
+                    }),
+                ))
+                .await;
+                let theirs = test::call_service(&app, test::TestRequest::get().to_request()).await;
+                let mut ours = header::HeaderMap::new();
+                if let Some(vary) = vary {
+                    ours.insert(header::VARY, header::HeaderValue::from_static(vary));
+                }
+                label_without_origin(&mut ours);
+                // actix-cors lists the exposed headers in a hash set's
+                // order, which changes from process to process: compared
+                // as sets.
+                let tokens = |map: &header::HeaderMap, name: &header::HeaderName| {
+                    let mut tokens: Vec<String> = map
+                        .get_all(name)
+                        .flat_map(|v| v.to_str().unwrap_or_default().split(", "))
+                        .map(str::to_owned)
+                        .collect();
+                    if *name == header::ACCESS_CONTROL_EXPOSE_HEADERS {
+                        tokens.sort();
+                    }
+                    tokens
+                };
+                for name in [header::VARY, header::ACCESS_CONTROL_EXPOSE_HEADERS] {
+                    let theirs = tokens(theirs.headers(), &name);
+                    assert!(!theirs.is_empty(), "{name}");
+                    assert_eq!(tokens(&ours, &name), theirs, "{policy:?}, {vary:?}: {name}");
+                }
+            }
+        }
+    }
 }

@@ -225,6 +225,16 @@ fn access_line(
     fair_use: &FairUse,
     id: &str,
 ) -> String {
+    #[derive(serde::Serialize)]
+    struct Line<'a> {
+        method: &'a str,
+        route: &'a str,
+        status: u16,
+        bytes: Option<u64>,
+        us: u64,
+        client: std::net::IpAddr,
+        request_id: &'a str,
+    }
     let req = res.request();
     let bytes = match res.response().body().size() {
         BodySize::Sized(n) => Some(n),
@@ -235,17 +245,17 @@ fn access_line(
         .headers()
         .get("x-forwarded-for")
         .and_then(|v| v.to_str().ok());
-    let client = fair_use.address(req.peer_addr().map(|a| a.ip()), forwarded);
-    serde_json::json!({
-        "method": method,
-        "route": req.match_pattern().unwrap_or_else(|| "UNMATCHED".to_owned()),
-        "status": res.status().as_u16(),
-        "bytes": bytes,
-        "us": started.elapsed().as_micros() as u64,
-        "client": client.to_string(),
-        "request_id": id,
-    })
-    .to_string()
+    let route = req.match_pattern();
+    let line = Line {
+        method,
+        route: route.as_deref().unwrap_or("UNMATCHED"),
+        status: res.status().as_u16(),
+        bytes,
+        us: started.elapsed().as_micros() as u64,
+        client: fair_use.address(req.peer_addr().map(|a| a.ip()), forwarded),
+        request_id: id,
+    };
+    serde_json::to_string(&line).unwrap_or_default()
 }
 
 impl<S, B> Transform<S, ServiceRequest> for Layers
