@@ -74,30 +74,27 @@ impl RouteMetrics {
     ) {
         let code = status.as_u16();
         let mut by_path = self.by_path.borrow_mut();
-        if let Some(known) = by_path.get_mut(req.path()) {
-            if let Some((_, _, series)) = known.iter().find(|(m, s, _)| *m == method && *s == code)
-            {
-                series.observe(seconds);
-                return;
-            }
-            if known.len() < MAX_SERIES_PER_PATH {
-                let pattern = req.match_pattern();
-                let endpoint = pattern.as_deref().unwrap_or(UNMATCHED);
-                let series = self
-                    .metrics
-                    .request_series(endpoint, method, status.as_str());
-                series.observe(seconds);
-                known.push((method, code, series));
-                return;
-            }
+        let known = by_path.get_mut(req.path());
+        if let Some((_, _, series)) = known
+            .as_ref()
+            .and_then(|known| known.iter().find(|(m, s, _)| *m == method && *s == code))
+        {
+            series.observe(seconds);
+            return;
         }
+        // First time for this path, method and status: the series, then
+        // remembered where there is room (only for matched routes).
         let pattern = req.match_pattern();
         let endpoint = pattern.as_deref().unwrap_or(UNMATCHED);
         let series = self
             .metrics
             .request_series(endpoint, method, status.as_str());
         series.observe(seconds);
-        if pattern.is_some() && by_path.len() < MAX_PATHS && !by_path.contains_key(req.path()) {
+        if let Some(known) = known {
+            if known.len() < MAX_SERIES_PER_PATH {
+                known.push((method, code, series));
+            }
+        } else if pattern.is_some() && by_path.len() < MAX_PATHS {
             by_path.insert(req.path().to_owned(), vec![(method, code, series)]);
         }
     }
