@@ -4,6 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use compact_str::CompactString;
+
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -55,14 +57,14 @@ pub enum TankTypeName {
 pub struct TankDto {
     pub owner: PlayerName,
     /// Side-relative name, unique for its owner (`LA`, `RC`, …).
-    #[schema(example = "LA")]
-    pub name: String,
+    #[schema(example = "LA", value_type = String)]
+    pub name: CompactString,
     #[serde(rename = "type")]
     pub kind: TankTypeName,
     /// The squares the tank may occupy, in order; each step is to an
     /// orthogonally adjacent square.
     #[schema(example = json!(["e6", "e5", "e4", "e3", "e2", "e1"]), value_type = Vec<GridSquare>, min_items = 1)]
-    pub track: Vec<String>,
+    pub track: Vec<CompactString>,
     /// Index of the tank's square in `track`.
     pub at: usize,
 }
@@ -104,7 +106,7 @@ pub struct StateDto {
     /// Owner of each square, one string per row from the top row (row
     /// `rows`) down to row 1, one letter `U` or `D` per column a, b, ….
     #[schema(example = json!(["UUUUUU", "UUUUUU", "UUUUUU", "DDDDDD", "DDDDDD", "DDDDDD"]), value_type = Vec<TerritoryRow>)]
-    pub territory: Vec<String>,
+    pub territory: Vec<CompactString>,
     pub tanks: Vec<TankDto>,
     /// Rounds played (0 when absent).
     #[serde(default)]

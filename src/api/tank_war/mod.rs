@@ -6,6 +6,7 @@
 mod dto;
 pub use dto::*;
 
+use compact_str::CompactString;
 use std::collections::BTreeMap;
 
 use super::flows::ai::AiRequest;
@@ -103,7 +104,7 @@ impl JsonState for TankWar {
     type StateDto = StateDto;
 
     fn encode_state(state: &State) -> StateDto {
-        let data = state.setup.to_data(&state.position);
+        let data = state.setup.to_data_as::<CompactString>(&state.position);
         StateDto {
             rows: data.rows,
             cols: data.cols,
@@ -157,22 +158,23 @@ impl JsonState for TankWar {
                 field,
             ));
         }
+        // Borrowed from the request: checking it copies no text.
         let data = StateData {
             rows: dto.rows,
             cols: dto.cols,
-            territory: dto.territory.clone(),
+            territory: dto.territory.iter().map(CompactString::as_str).collect(),
             tanks: dto
                 .tanks
                 .iter()
                 .map(|t| TankData {
                     owner: t.owner.into(),
-                    name: t.name.clone(),
+                    name: t.name.as_str(),
                     kind: match t.kind {
                         TankTypeName::A => TankType::A,
                         TankTypeName::B => TankType::B,
                         TankTypeName::C => TankType::C,
                     },
-                    track: t.track.clone(),
+                    track: t.track.iter().map(CompactString::as_str).collect(),
                     at: t.at,
                 })
                 .collect(),

@@ -129,24 +129,38 @@ pub enum StateError {
     SharedSquare(Cell),
 }
 
-/// A tank as a state lists it, before checking.
+/// What [`Setup::to_data_as`] writes a state's texts as: `String`, or an
+/// inline small string.
+pub trait Text:
+    AsRef<str> + for<'a> From<&'a str> + FromIterator<char> + fmt::Write + Default
+{
+}
+
+impl<S> Text for S where
+    S: AsRef<str> + for<'a> From<&'a str> + FromIterator<char> + fmt::Write + Default
+{
+}
+
+/// A tank as a state lists it, before checking. Its texts are owned
+/// (`String`, as [`Setup::to_data`] writes them) or borrowed from a
+/// request (`&str`, so that checking one copies nothing).
 #[derive(Clone, Debug)]
-pub struct TankData {
+pub struct TankData<S = String> {
     pub owner: Player,
-    pub name: String,
+    pub name: S,
     pub kind: TankType,
-    pub track: Vec<String>,
+    pub track: Vec<S>,
     pub at: usize,
 }
 
 /// A whole state as data, before checking.
 #[derive(Clone, Debug)]
-pub struct StateData {
+pub struct StateData<S = String> {
     pub rows: u32,
     pub cols: u32,
     /// Rows of territory letters, top row (the last row) first.
-    pub territory: Vec<String>,
-    pub tanks: Vec<TankData>,
+    pub territory: Vec<S>,
+    pub tanks: Vec<TankData<S>>,
     pub round: u32,
     pub clock_ms: [i64; 2],
 }
@@ -159,7 +173,7 @@ impl Setup {
     }
 
     /// Checks `data` and splits it into setup and position.
-    pub fn from_data(data: &StateData) -> Result<(Setup, Position), StateError> {
+    pub fn from_data<S: AsRef<str>>(data: &StateData<S>) -> Result<(Setup, Position), StateError> {
         let board = Board::checked(data.rows, data.cols, 1).ok_or(StateError::BoardSize {
             rows: data.rows,
             cols: data.cols,
@@ -172,10 +186,11 @@ impl Setup {
         let mut at = Vec::with_capacity(data.tanks.len());
         let mut occupied = vec![false; board.len()];
         for tank in &data.tanks {
-            let named = |e: fn(Player, String) -> StateError| e(tank.owner, tank.name.clone());
+            let name = tank.name.as_ref();
+            let named = |e: fn(Player, String) -> StateError| e(tank.owner, name.to_owned());
             if tanks
                 .iter()
-                .any(|t: &TankInfo| t.owner == tank.owner && t.name == tank.name)
+                .any(|t: &TankInfo| t.owner == tank.owner && t.name == name)
             {
                 return Err(named(|owner, name| StateError::DuplicateName {
                     owner,
@@ -184,18 +199,19 @@ impl Setup {
             }
             let mut track = Vec::with_capacity(tank.track.len());
             for text in &tank.track {
+                let text = text.as_ref();
                 let cell = Cell::parse(text)
                     .filter(|c| board.contains(*c))
                     .ok_or_else(|| StateError::TrackOffBoard {
                         owner: tank.owner,
-                        name: tank.name.clone(),
-                        square: text.clone(),
+                        name: name.to_owned(),
+                        square: text.to_owned(),
                     })?;
                 if let Some(&last) = track.last() {
                     if !Cell::is_orthogonal_neighbour(last, cell) {
                         return Err(StateError::TrackNotAChain {
                             owner: tank.owner,
-                            name: tank.name.clone(),
+                            name: name.to_owned(),
                             from: last,
                             to: cell,
                         });
@@ -209,7 +225,7 @@ impl Setup {
             let Some(&square) = track.get(tank.at) else {
                 return Err(StateError::AtOutOfRange {
                     owner: tank.owner,
-                    name: tank.name.clone(),
+                    name: name.to_owned(),
                     at: tank.at,
                     len: track.len(),
                 });
@@ -221,7 +237,7 @@ impl Setup {
             }
             tanks.push(TankInfo {
                 owner: tank.owner,
-                name: tank.name.clone(),
+                name: name.to_owned(),
                 kind: tank.kind,
                 track,
             });
@@ -242,6 +258,12 @@ impl Setup {
 
     /// The state as data: only living tanks are listed.
     pub fn to_data(&self, pos: &Position) -> StateData {
+        self.to_data_as(pos)
+    }
+
+    /// [`Setup::to_data`] with its texts as `S` (an inline small string
+    /// writes a state without a heap allocation a square).
+    pub fn to_data_as<S: Text>(&self, pos: &Position) -> StateData<S> {
         let board = self.board;
         let territory = (0..board.rows)
             .rev()
@@ -265,9 +287,18 @@ impl Setup {
             .filter(|(id, _)| pos.alive.get(*id).copied().unwrap_or(false))
             .map(|(id, tank)| TankData {
                 owner: tank.owner,
-                name: tank.name.clone(),
+                name: S::from(tank.name.as_str()),
                 kind: tank.kind,
-                track: tank.track.iter().map(Cell::to_string).collect(),
+                track: tank
+                    .track
+                    .iter()
+                    .map(|cell| {
+                        let mut text = S::default();
+                        // Writing to a string cannot fail.
+                        let _ = write!(text, "{cell}");
+                        text
+                    })
+                    .collect(),
                 at: pos.at.get(id).copied().unwrap_or(0),
             })
             .collect();
@@ -289,12 +320,13 @@ impl Setup {
     }
 }
 
-fn parse_territory(board: Board, rows: &[String]) -> Option<Vec<Player>> {
+fn parse_territory<S: AsRef<str>>(board: Board, rows: &[S]) -> Option<Vec<Player>> {
     if rows.len() != board.rows as usize {
         return None;
     }
     let mut owners = vec![Player::U; board.len()];
     for (top_index, text) in rows.iter().enumerate() {
+        let text = text.as_ref();
         let row = board.rows as usize - 1 - top_index;
         if text.chars().count() != board.cols as usize {
             return None;

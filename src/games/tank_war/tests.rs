@@ -353,4 +353,32 @@ fn state_data_round_trips() {
     assert_eq!(setup2.to_data(&pos2).tanks.len(), 12);
     assert_eq!(setup2, setup);
     assert_eq!(pos2, pos);
+
+    // The same state written as inline small strings has the same texts,
+    // and is read back from borrowed texts to the same state.
+    let inline = setup.to_data_as::<compact_str::CompactString>(&pos);
+    assert_eq!(inline.territory, data.territory);
+    for (a, b) in inline.tanks.iter().zip(&data.tanks) {
+        assert_eq!(a.name, b.name);
+        assert_eq!(a.track, b.track);
+    }
+    let borrowed = StateData {
+        rows: inline.rows,
+        cols: inline.cols,
+        territory: inline.territory.iter().map(|row| row.as_str()).collect(),
+        tanks: inline
+            .tanks
+            .iter()
+            .map(|t| TankData {
+                owner: t.owner,
+                name: t.name.as_str(),
+                kind: t.kind,
+                track: t.track.iter().map(|square| square.as_str()).collect(),
+                at: t.at,
+            })
+            .collect(),
+        round: inline.round,
+        clock_ms: inline.clock_ms,
+    };
+    assert_eq!(Setup::from_data(&borrowed).unwrap(), (setup, pos));
 }
