@@ -185,13 +185,11 @@ impl Setup {
         let mut tanks = Vec::with_capacity(data.tanks.len());
         let mut at = Vec::with_capacity(data.tanks.len());
         let mut occupied = vec![false; board.len()];
+        let mut names = std::collections::HashSet::with_capacity(data.tanks.len());
         for tank in &data.tanks {
             let name = tank.name.as_ref();
             let named = |e: fn(Player, String) -> StateError| e(tank.owner, name.to_owned());
-            if tanks
-                .iter()
-                .any(|t: &TankInfo| t.owner == tank.owner && t.name == name)
-            {
+            if !names.insert((tank.owner, name)) {
                 return Err(named(|owner, name| StateError::DuplicateName {
                     owner,
                     name,
