@@ -214,3 +214,82 @@ async fn metrics_can_leave_the_public_address() {
     .await;
     assert_eq!(resp.status(), 200);
 }
+
+/// A browser page can use the service with a key and read its refusals:
+/// the preflight allows the key's headers (and a request id), and 401 and
+/// 429 answers carry the CORS headers too, exposing the quota's headers
+/// and the request id to the page's script.
+#[actix_web::test]
+async fn browser_pages_can_send_keys_and_read_refusals() {
+    let keys = KeysFile {
+        keys: vec![KeyEntry {
+            key: "k-123".into(),
+            name: "site".into(),
+            requests_per_minute: Some(1),
+            searches_per_minute: None,
+        }],
+    };
+    let app = test::init_service(tank_rules::api::app(state(FairUseConfig {
+        keys: Some(keys),
+        ..FairUseConfig::default()
+    })))
+    .await;
+    let origin = ("origin", "https://a.example");
+    for asked in ["x-api-key, content-type", "authorization", "x-request-id"] {
+        let preflight = test::TestRequest::default()
+            .method(actix_web::http::Method::OPTIONS)
+            .uri("/v1/tank-battle/score")
+            .insert_header(origin)
+            .insert_header(("access-control-request-method", "POST"))
+            .insert_header(("access-control-request-headers", asked));
+        let reply = send(&app, preflight).await;
+        assert_eq!(reply.status, 200, "{asked}: {reply:?}");
+        let allowed = reply
+            .headers
+            .get("access-control-allow-headers")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        for header in asked.split(", ") {
+            assert!(allowed.contains(header), "{header} not in {allowed}");
+        }
+    }
+    let exposed = |reply: &common::Reply| {
+        reply
+            .headers
+            .get("access-control-expose-headers")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_ascii_lowercase()
+    };
+    let refused = send(&app, score().insert_header(origin)).await;
+    assert_problem(&refused, 401, "UNAUTHORIZED");
+    assert_eq!(
+        refused.headers.get("access-control-allow-origin").unwrap(),
+        "*"
+    );
+    let keyed = || {
+        score()
+            .insert_header(origin)
+            .insert_header(("x-api-key", "k-123"))
+    };
+    let served = send(&app, keyed()).await;
+    assert_eq!(served.status, 200);
+    let over = send(&app, keyed()).await;
+    assert_problem(&over, 429, "TOO_MANY_REQUESTS");
+    assert_eq!(
+        over.headers.get("access-control-allow-origin").unwrap(),
+        "*"
+    );
+    for reply in [&served, &over] {
+        let exposed = exposed(reply);
+        for header in [
+            "x-request-id",
+            "ratelimit",
+            "ratelimit-policy",
+            "retry-after",
+        ] {
+            assert!(exposed.contains(header), "{header} not in {exposed}");
+        }
+    }
+}

@@ -51,8 +51,30 @@ impl FromStr for CorsOrigins {
     }
 }
 
-/// The headers answers expose to browsers' scripts.
-const EXPOSED: [header::HeaderName; 3] = [header::ETAG, header::RETRY_AFTER, header::ALLOW];
+/// The headers answers expose to browsers' scripts: caching, retrying,
+/// the request id (for a support request) and what is left of a quota.
+const EXPOSED: [header::HeaderName; 6] = [
+    header::ETAG,
+    header::RETRY_AFTER,
+    header::ALLOW,
+    header::HeaderName::from_static("x-request-id"),
+    header::HeaderName::from_static("ratelimit"),
+    header::HeaderName::from_static("ratelimit-policy"),
+];
+
+/// [`EXPOSED`] as one header value.
+const EXPOSED_VALUE: &str = "etag, retry-after, allow, x-request-id, ratelimit, ratelimit-policy";
+
+/// The request headers a browser page may send: JSON, conditional
+/// requests, its API key (either way) and its own request id.
+const ALLOWED: [header::HeaderName; 6] = [
+    header::CONTENT_TYPE,
+    header::ACCEPT,
+    header::IF_NONE_MATCH,
+    header::AUTHORIZATION,
+    header::HeaderName::from_static("x-api-key"),
+    header::HeaderName::from_static("x-request-id"),
+];
 
 /// What the CORS middleware says in `Vary`.
 const VARY: &str = "Origin, Access-Control-Request-Method, Access-Control-Request-Headers";
@@ -71,7 +93,7 @@ pub fn label_without_origin(headers: &mut header::HeaderMap) {
     use actix_web::http::header::HeaderValue;
     headers.insert(
         header::ACCESS_CONTROL_EXPOSE_HEADERS,
-        HeaderValue::from_static("etag, retry-after, allow"),
+        HeaderValue::from_static(EXPOSED_VALUE),
     );
     let vary = match headers.get(header::VARY) {
         Some(existing) => {
@@ -89,7 +111,7 @@ pub fn label_without_origin(headers: &mut header::HeaderMap) {
 pub fn middleware(origins: &CorsOrigins) -> actix_cors::Cors {
     let cors = actix_cors::Cors::default()
         .allowed_methods(["GET", "POST"])
-        .allowed_headers([header::CONTENT_TYPE, header::ACCEPT, header::IF_NONE_MATCH])
+        .allowed_headers(ALLOWED)
         .expose_headers(EXPOSED)
         .max_age(3600);
     match origins {

@@ -13,8 +13,10 @@
 //! 3. hygiene ([`hygiene`]: `HEAD`, `Connection: close`, unknown query
 //!    parameters, other layers' errors as problem+json), each problem
 //!    naming the request id as its `instance`;
-//! 4. fair use ([`super::fair_use`]), when the server has quotas or keys;
-//! 5. CORS ([`super::cors`]), then the routes.
+//! 4. CORS ([`super::cors`]), outside fair use so that its refusals carry
+//!    CORS headers too (and preflights are answered before it);
+//! 5. fair use ([`super::fair_use`]), when the server has quotas or keys,
+//!    then the routes.
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -69,22 +71,81 @@ impl<S: Service<ServiceRequest>> Service<ServiceRequest> for Shared<S> {
 
 type Routes<S> = Rc<S>;
 type Compressed<S> = <Compress as Transform<Shared<Inner<S>>, ServiceRequest>>::Transform;
-type WithCors<S> = Rc<actix_cors::CorsMiddleware<Shared<S>>>;
+type WithCors<S> = Rc<actix_cors::CorsMiddleware<Guarded<S>>>;
+
+/// Layer 5 and the routes: fair use (only when the server has quotas or
+/// keys), then the routes. CORS wraps it, so that a refusal (401, 429)
+/// carries the CORS headers a browser page needs to read it.
+pub struct Guarded<S> {
+    routes: Routes<S>,
+    fair_use: Option<Rc<(Arc<FairUse>, SearchRoutes)>>,
+}
+
+impl<S> Clone for Guarded<S> {
+    fn clone(&self) -> Self {
+        Guarded {
+            routes: self.routes.clone(),
+            fair_use: self.fair_use.clone(),
+        }
+    }
+}
+
+impl<S, B> Guarded<S>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+{
+    async fn serve(
+        self,
+        req: ServiceRequest,
+    ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+        let verdict = match &self.fair_use {
+            Some(fair_use) => {
+                let (fair_use, searches) = &**fair_use;
+                match fair_use::admit(fair_use, searches, &req).await {
+                    Ok(verdict) => verdict,
+                    Err(refusal) => return Ok(req.into_response(refusal)),
+                }
+            }
+            None => None,
+        };
+        let mut res = self.routes.call(req).await?.map_into_boxed_body();
+        if let Some(verdict) = verdict {
+            fair_use::label(&mut res, verdict);
+        }
+        Ok(res)
+    }
+}
+
+impl<S, B> Service<ServiceRequest> for Guarded<S>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<BoxBody>;
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<ServiceResponse<BoxBody>, actix_web::Error>>;
+
+    fn poll_ready(&self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.routes.poll_ready(cx)
+    }
+
+    fn call(&self, req: ServiceRequest) -> Self::Future {
+        Box::pin(self.clone().serve(req))
+    }
+}
 
 /// Layers 3 to 5: what runs inside compression.
 pub struct Inner<S> {
-    routes: Routes<S>,
+    guarded: Guarded<S>,
     cors: WithCors<S>,
-    /// Only when the server has quotas or keys.
-    fair_use: Option<(Arc<FairUse>, SearchRoutes)>,
 }
 
 impl<S> Clone for Inner<S> {
     fn clone(&self) -> Self {
         Inner {
-            routes: self.routes.clone(),
+            guarded: self.guarded.clone(),
             cors: self.cors.clone(),
-            fair_use: self.fair_use.clone(),
         }
     }
 }
@@ -107,26 +168,13 @@ where
             Ok(close) => close,
             Err(refusal) => return Ok(named(req.into_response(*refusal))),
         };
-        let verdict = match &self.fair_use {
-            Some((fair_use, searches)) => match fair_use::admit(fair_use, searches, &req).await {
-                Ok(verdict) => verdict,
-                Err(refusal) => {
-                    let res = hygiene::finish(req.into_response(refusal), close).await;
-                    return Ok(named(res));
-                }
-            },
-            None => None,
-        };
-        let mut res = if cors::needs_middleware(&req) {
+        let res = if cors::needs_middleware(&req) {
             self.cors.call(req).await?.map_into_boxed_body()
         } else {
-            let mut res = self.routes.call(req).await?.map_into_boxed_body();
+            let mut res = self.guarded.serve(req).await?;
             cors::label_without_origin(res.headers_mut());
             res
         };
-        if let Some(verdict) = verdict {
-            fair_use::label(&mut res, verdict);
-        }
         Ok(named(hygiene::finish(res, close).await))
     }
 }
@@ -141,7 +189,7 @@ where
     type Future = LocalBoxFuture<'static, Result<ServiceResponse<BoxBody>, actix_web::Error>>;
 
     fn poll_ready(&self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.routes.poll_ready(cx)
+        self.guarded.poll_ready(cx)
     }
 
     fn call(&self, req: ServiceRequest) -> Self::Future {
@@ -270,17 +318,19 @@ where
     type Future = LocalBoxFuture<'static, Result<Self::Transform, ()>>;
 
     fn new_transform(&self, service: S) -> Self::Future {
-        let routes = Rc::new(service);
-        let cors = cors::middleware(&self.cors).new_transform(Shared(routes.clone()));
+        let guarded = Guarded {
+            routes: Rc::new(service),
+            fair_use: self
+                .fair_use
+                .is_active()
+                .then(|| Rc::new((self.fair_use.clone(), self.searches.clone()))),
+        };
+        let cors = cors::middleware(&self.cors).new_transform(guarded.clone());
         let layers = self.clone();
         Box::pin(async move {
             let inner = Rc::new(Inner {
-                routes,
+                guarded,
                 cors: Rc::new(cors.await?),
-                fair_use: layers
-                    .fair_use
-                    .is_active()
-                    .then(|| (layers.fair_use.clone(), layers.searches.clone())),
             });
             let compressed = Compress::default()
                 .new_transform(Shared(inner.clone()))
