@@ -25,40 +25,119 @@ impl FromStr for Setup {
     type Err = ParseError;
 
     fn from_str(text: &str) -> Result<Setup, ParseError> {
-        let mut fields = text.split_ascii_whitespace();
-        let (Some(placement), Some(side), Some(ply), None) =
-            (fields.next(), fields.next(), fields.next(), fields.next())
-        else {
-            return Err(bad(
-                "a position is `<placement> <side> <ply>`, e.g. `11/11/11/11/11/11/11/11/11/11/10C w 0`",
-            ));
-        };
-        let mut setup = Setup {
-            tanks: [Bitboard::EMPTY; 2],
-            commanders: [Bitboard::EMPTY; 2],
-            turn: match side {
-                "w" => Side::White,
-                "b" => Side::Black,
-                _ => {
-                    return Err(bad(format!(
-                        "side to move must be `w` or `b`, not `{side}`"
-                    )))
-                }
-            },
-            ply: parse_ply(ply)?,
-        };
-        let ranks = placement.split('/').count();
-        if ranks != SIZE as usize {
-            return Err(bad(format!(
-                "the placement has {ranks} ranks separated by `/`, expected 11"
-            )));
+        // A position is read for nearly every request: the canonical
+        // spelling in one pass over its bytes, anything else (other
+        // spacing, or an error to explain) by the careful reader.
+        match parse_canonical(text.as_bytes()) {
+            Some(setup) => Ok(setup),
+            None => parse_carefully(text),
         }
-        for (row, text) in placement.split('/').enumerate() {
-            let rank = SIZE - 1 - row as u8;
-            parse_rank(text, rank, &mut setup)?;
-        }
-        Ok(setup)
     }
+}
+
+/// TBN with single spaces between its fields, in one pass; `None` for
+/// anything else, valid or not.
+fn parse_canonical(text: &[u8]) -> Option<Setup> {
+    let space = text.iter().position(|&b| b == b' ')?;
+    let (placement, rest) = text.split_at(space);
+    let (turn, ply) = match rest {
+        [b' ', b'w', b' ', ply @ ..] => (Side::White, ply),
+        [b' ', b'b', b' ', ply @ ..] => (Side::Black, ply),
+        _ => return None,
+    };
+    if ply.is_empty() || !ply.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let ply = ply.iter().try_fold(0u64, |n, &d| {
+        n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+    })?;
+    let mut tanks = [0u128; 2];
+    let mut commanders = [0u128; 2];
+    let size = u32::from(SIZE);
+    let (mut rank, mut file) = (size - 1, 0u32);
+    // The number being read: 0 for none, 1 after a leading `1` (which
+    // may become 10 or 11), 2 after any other.
+    let mut number = 0;
+    for &b in placement {
+        match b {
+            b'/' if file == size && rank > 0 => {
+                rank -= 1;
+                file = 0;
+                number = 0;
+            }
+            b'1'..=b'9' if number == 0 => {
+                file += u32::from(b - b'0');
+                number = if b == b'1' { 1 } else { 2 };
+            }
+            b'0' | b'1' if number == 1 => {
+                file += 9 + u32::from(b - b'0');
+                number = 2;
+            }
+            b'T' | b'C' | b't' | b'c' if file < size => {
+                let bit = 1u128 << (rank * size + file);
+                let side = usize::from(b.is_ascii_lowercase());
+                if let Some(set) = tanks.get_mut(side) {
+                    *set |= bit;
+                }
+                if b == b'C' || b == b'c' {
+                    if let Some(set) = commanders.get_mut(side) {
+                        *set |= bit;
+                    }
+                }
+                file += 1;
+                number = 0;
+            }
+            _ => return None,
+        }
+        if file > size {
+            return None;
+        }
+    }
+    let [white, black] = tanks;
+    let [white_commanders, black_commanders] = commanders;
+    (rank == 0 && file == size).then_some(Setup {
+        tanks: [Bitboard(white), Bitboard(black)],
+        commanders: [Bitboard(white_commanders), Bitboard(black_commanders)],
+        turn,
+        ply,
+    })
+}
+
+/// Reads any TBN, or says exactly what is wrong with it.
+fn parse_carefully(text: &str) -> Result<Setup, ParseError> {
+    let mut fields = text.split_ascii_whitespace();
+    let (Some(placement), Some(side), Some(ply), None) =
+        (fields.next(), fields.next(), fields.next(), fields.next())
+    else {
+        return Err(bad(
+            "a position is `<placement> <side> <ply>`, e.g. `11/11/11/11/11/11/11/11/11/11/10C w 0`",
+        ));
+    };
+    let mut setup = Setup {
+        tanks: [Bitboard::EMPTY; 2],
+        commanders: [Bitboard::EMPTY; 2],
+        turn: match side {
+            "w" => Side::White,
+            "b" => Side::Black,
+            _ => {
+                return Err(bad(format!(
+                    "side to move must be `w` or `b`, not `{side}`"
+                )))
+            }
+        },
+        ply: parse_ply(ply)?,
+    };
+    let ranks = placement.split('/').count();
+    if ranks != SIZE as usize {
+        return Err(bad(format!(
+            "the placement has {ranks} ranks separated by `/`, expected 11"
+        )));
+    }
+    for (row, text) in placement.split('/').enumerate() {
+        let rank = SIZE - 1 - row as u8;
+        parse_rank(text, rank, &mut setup)?;
+    }
+    Ok(setup)
 }
 
 fn parse_ply(text: &str) -> Result<u64, ParseError> {
@@ -120,47 +199,81 @@ fn parse_rank(text: &str, rank: u8, setup: &mut Setup) -> Result<(), ParseError>
 /// Writes canonical TBN (runs of empty squares merged).
 impl fmt::Display for Setup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The placement is built on the stack and written at once: TBN is
-        // written for every `apply` answer and AI cache key.
-        let mut placement = [0u8; PLACEMENT_MAX];
+        // Built on the stack and written at once, a rank at a time from
+        // its occupied squares: TBN is written for every `apply` answer
+        // and AI cache key.
+        let mut text = [0u8; TBN_MAX];
         let mut len = 0;
-        let mut push = |text: &[u8]| {
-            if let Some(room) = placement.get_mut(len..len + text.len()) {
-                room.copy_from_slice(text);
-                len += text.len();
+        let mut push = |bytes: &[u8]| {
+            if let Some(room) = text.get_mut(len..len + bytes.len()) {
+                room.copy_from_slice(bytes);
+                len += bytes.len();
             }
         };
-        for rank in (0..SIZE).rev() {
-            let mut empty = 0;
-            for file in 0..SIZE {
-                match Square::from_coords(file, rank).and_then(|sq| self.piece_at(sq)) {
-                    Some(piece) => {
-                        push(empty_run(empty));
-                        empty = 0;
-                        push(&[piece.char() as u8]);
-                    }
-                    None => empty += 1,
-                }
+        let size = u32::from(SIZE);
+        for rank in (0..size).rev() {
+            let row = |set: Bitboard| (set.0 >> (rank * size)) as u16 & 0x7ff;
+            let [white, black] = self.tanks.map(row);
+            let [white_commanders, black_commanders] = self.commanders.map(row);
+            let mut occupied = white | black;
+            let mut file = 0;
+            while occupied != 0 {
+                let at = occupied.trailing_zeros();
+                let bit = 1 << at;
+                push(empty_run(at - file));
+                push(
+                    match (
+                        white & bit != 0,
+                        (white_commanders | black_commanders) & bit != 0,
+                    ) {
+                        (true, true) => b"C",
+                        (true, false) => b"T",
+                        (false, true) => b"c",
+                        (false, false) => b"t",
+                    },
+                );
+                file = at + 1;
+                occupied &= occupied - 1;
             }
-            push(empty_run(empty));
+            push(empty_run(size - file));
             if rank > 0 {
                 push(b"/");
             }
         }
-        let placement = placement.get(..len).unwrap_or_default();
+        push(if self.turn == Side::White {
+            b" w "
+        } else {
+            b" b "
+        });
+        let mut digits = [0u8; 20];
+        let mut start = digits.len();
+        let mut ply = self.ply;
+        loop {
+            start -= 1;
+            if let Some(digit) = digits.get_mut(start) {
+                *digit = b'0' + (ply % 10) as u8;
+            }
+            ply /= 10;
+            if ply == 0 || start == 0 {
+                break;
+            }
+        }
+        push(digits.get(start..).unwrap_or_default());
         // Only ASCII was pushed.
-        f.write_str(std::str::from_utf8(placement).map_err(|_| fmt::Error)?)?;
-        write!(f, " {} {}", self.turn.letter(), self.ply)
+        f.write_str(
+            std::str::from_utf8(text.get(..len).unwrap_or_default()).map_err(|_| fmt::Error)?,
+        )
     }
 }
 
-/// The longest placement: a piece on every square, and the slashes.
-const PLACEMENT_MAX: usize = (SIZE as usize + 1) * SIZE as usize;
+/// The longest TBN: a piece on every square, the slashes, the side and
+/// the largest ply.
+const TBN_MAX: usize = (SIZE as usize + 1) * SIZE as usize + 3 + 20;
 
 /// A run of `n` empty squares as TBN writes it (nothing for none).
-fn empty_run(n: usize) -> &'static [u8] {
+fn empty_run(n: u32) -> &'static [u8] {
     const RUNS: [&str; 12] = ["", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"];
-    RUNS.get(n).copied().unwrap_or_default().as_bytes()
+    RUNS.get(n as usize).copied().unwrap_or_default().as_bytes()
 }
 
 /// Writes canonical TBN.
@@ -191,6 +304,124 @@ mod tests {
             .parse()
             .unwrap();
         assert_eq!(spaced, setup);
+    }
+
+    /// Text near TBN: pieces of it in any order, canonical positions with
+    /// one byte changed, and placements with numbers of any size.
+    fn near_tbn() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let pieces = prop::sample::select(vec![
+            "11",
+            "10",
+            "9",
+            "1",
+            "2",
+            "0",
+            "01",
+            "110",
+            "/",
+            " ",
+            "  ",
+            "w",
+            "b",
+            "T",
+            "C",
+            "t",
+            "c",
+            "x",
+            "é",
+            "\t",
+            "007",
+            "99999999999999999999",
+        ]);
+        let setups = (
+            any::<u128>(),
+            any::<u128>(),
+            any::<u128>(),
+            any::<bool>(),
+            any::<u64>(),
+        )
+            .prop_map(|(a, b, c, white, ply)| {
+                let board = (1u128 << 121) - 1;
+                let (white_tanks, black_tanks) = (a & board, b & !a & board);
+                Setup {
+                    tanks: [Bitboard(white_tanks), Bitboard(black_tanks)],
+                    commanders: [
+                        Bitboard(white_tanks & c),
+                        Bitboard(black_tanks & c.rotate_left(7)),
+                    ],
+                    turn: if white { Side::White } else { Side::Black },
+                    ply,
+                }
+                .to_string()
+            });
+        prop_oneof![
+            prop::collection::vec(pieces, 0..40).prop_map(|p| p.concat()),
+            setups.clone(),
+            (setups, any::<prop::sample::Index>(), any::<u8>()).prop_map(|(text, i, b)| {
+                let mut bytes = text.into_bytes();
+                let at = i.index(bytes.len());
+                bytes[at] = b;
+                String::from_utf8_lossy(&bytes).into_owned()
+            }),
+        ]
+    }
+
+    /// TBN as the rules describe it, square by square.
+    fn tbn_square_by_square(setup: &Setup) -> String {
+        let mut ranks = Vec::new();
+        for rank in (0..SIZE).rev() {
+            let (mut text, mut empty) = (String::new(), 0);
+            for file in 0..SIZE {
+                match Square::from_coords(file, rank).and_then(|sq| setup.piece_at(sq)) {
+                    Some(piece) => {
+                        if empty > 0 {
+                            text += &empty.to_string();
+                        }
+                        empty = 0;
+                        text.push(piece.char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                text += &empty.to_string();
+            }
+            ranks.push(text);
+        }
+        format!("{} {} {}", ranks.join("/"), setup.turn.letter(), setup.ply)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+
+        /// TBN is written as the rules describe it, and read back.
+        #[test]
+        fn tbn_is_written_square_by_square(text in near_tbn()) {
+            if let Ok(setup) = parse_carefully(&text) {
+                let written = setup.to_string();
+                proptest::prop_assert_eq!(&written, &tbn_square_by_square(&setup));
+                proptest::prop_assert_eq!(written.parse::<Setup>(), Ok(setup));
+            }
+        }
+
+        /// The one-pass reader takes exactly the canonically spaced texts
+        /// the careful reader takes, and reads them alike.
+        #[test]
+        fn the_one_pass_reader_agrees_with_the_careful_one(text in near_tbn()) {
+            let careful = parse_carefully(&text);
+            let canonically_spaced = text.split(' ').count() == 3
+                && text.split(' ').all(|field| !field.is_empty())
+                && !text.bytes().any(|b| b.is_ascii_whitespace() && b != b' ');
+            match parse_canonical(text.as_bytes()) {
+                Some(setup) => proptest::prop_assert_eq!(Ok(setup), careful),
+                None => proptest::prop_assert!(
+                    careful.is_err() || !canonically_spaced,
+                    "{:?} read only by the careful reader",
+                    text
+                ),
+            }
+        }
     }
 
     #[test]
