@@ -32,7 +32,7 @@ pub use transport::hygiene::ConnectionState;
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::middleware::Condition;
-use actix_web::{web, App, HttpMessage};
+use actix_web::{web, App};
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
@@ -51,7 +51,6 @@ use middleware::layers::Layers;
 use openapi::{fixups, ApiDoc, OPENAPI_PATH};
 use services::Services;
 use transport::problem::ApiError;
-use transport::request_id::RequestId;
 
 /// What every worker shares: the services, the metrics and the CORS
 /// policy.
@@ -250,7 +249,7 @@ struct RequestSpan;
 
 impl tracing_actix_web::RootSpanBuilder for RequestSpan {
     fn on_request_start(request: &ServiceRequest) -> tracing::Span {
-        let id = request.extensions().get::<RequestId>().cloned();
+        let id = transport::request_id::current_id();
         tracing::debug_span!(
             "request",
             request_id = %id.map_or_else(|| "-".to_owned(), |id| id.to_string()),

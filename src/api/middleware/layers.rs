@@ -27,7 +27,6 @@ use actix_web::body::{BodySize, BoxBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::header;
 use actix_web::middleware::Compress;
-use actix_web::HttpMessage;
 use futures_util::future::LocalBoxFuture;
 
 use super::cors::{self, CorsOrigins};
@@ -139,6 +138,9 @@ where
 pub struct Inner<S> {
     guarded: Guarded<S>,
     cors: WithCors<S>,
+    /// Whether actix's `Compress` runs outside (the request accepts an
+    /// encoding): then small answers are marked to stay plain.
+    compressing: bool,
 }
 
 impl<S> Clone for Inner<S> {
@@ -146,6 +148,7 @@ impl<S> Clone for Inner<S> {
         Inner {
             guarded: self.guarded.clone(),
             cors: self.cors.clone(),
+            compressing: self.compressing,
         }
     }
 }
@@ -159,22 +162,20 @@ where
         self,
         mut req: ServiceRequest,
     ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-        let id = req.extensions().get::<RequestId>().cloned();
-        let named = |res| match &id {
-            Some(id) => request_id::name_the_instance(res, id),
-            None => res,
-        };
         let close = match hygiene::admit(&mut req) {
             Ok(close) => close,
             Err(refusal) => return Ok(named(req.into_response(*refusal))),
         };
-        let res = if cors::needs_middleware(&req) {
+        let mut res = if cors::needs_middleware(&req) {
             self.cors.call(req).await?.map_into_boxed_body()
         } else {
             let mut res = self.guarded.serve(req).await?;
             cors::label_without_origin(res.headers_mut());
             res
         };
+        if self.compressing && res.status().is_success() {
+            compression::keep_small_answers_plain(&mut res);
+        }
         Ok(named(hygiene::finish(res, close).await))
     }
 }
@@ -194,6 +195,18 @@ where
 
     fn call(&self, req: ServiceRequest) -> Self::Future {
         Box::pin(self.clone().serve(req))
+    }
+}
+
+/// An answer naming the request id as its `instance` when it is a
+/// problem (only errors are).
+fn named(res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
+    if res.status().is_success() {
+        return res;
+    }
+    match request_id::current_id() {
+        Some(id) => request_id::name_the_instance(res, &id),
+        None => res,
     }
 }
 
@@ -228,9 +241,11 @@ where
         let peer = req.peer_addr().map(|addr| addr.ip());
         let id = RequestId::of(&req, self.fair_use.is_trusted_peer(peer));
         let id_header = id.header_value();
-        req.extensions_mut().insert(id.clone());
-        compression::offer_no_brotli(&mut req);
-        let compress = req.headers().contains_key(header::ACCEPT_ENCODING);
+        // Only a client that accepts an encoding pays for compression.
+        let compress = req.headers().contains_key(header::ACCEPT_ENCODING) && {
+            compression::offer_no_brotli(&mut req);
+            req.headers().contains_key(header::ACCEPT_ENCODING)
+        };
         let (inner, compressed) = (self.inner.clone(), self.compressed.clone());
         let (metrics, fair_use) = (self.metrics.clone(), self.fair_use.clone());
         let access_log = self.access_log.clone();
@@ -328,13 +343,18 @@ where
         let cors = cors::middleware(&self.cors).new_transform(guarded.clone());
         let layers = self.clone();
         Box::pin(async move {
-            let inner = Rc::new(Inner {
+            let inner = Inner {
                 guarded,
                 cors: Rc::new(cors.await?),
-            });
+                compressing: false,
+            };
             let compressed = Compress::default()
-                .new_transform(Shared(inner.clone()))
+                .new_transform(Shared(Rc::new(Inner {
+                    compressing: true,
+                    ..inner.clone()
+                })))
                 .await?;
+            let inner = Rc::new(inner);
             Ok(Outer {
                 inner,
                 compressed: Rc::new(compressed),

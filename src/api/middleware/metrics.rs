@@ -3,7 +3,6 @@
 //! status, in [`crate::metrics::Metrics`] (timed by [`super::layers`]).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use actix_web::http::{Method, StatusCode};
 use actix_web::HttpRequest;
@@ -50,7 +49,8 @@ const MAX_SERIES_PER_PATH: usize = 32;
 /// remembered, so unknown paths cannot grow it.
 pub struct RouteMetrics {
     metrics: Metrics,
-    by_path: RefCell<HashMap<String, PathSeries>>,
+    /// Keyed with a fast hash: the keys are paths routes matched.
+    by_path: RefCell<foldhash::HashMap<String, PathSeries>>,
 }
 
 /// One path's series, by method and status.
@@ -60,7 +60,7 @@ impl RouteMetrics {
     pub fn new(metrics: Metrics) -> RouteMetrics {
         RouteMetrics {
             metrics,
-            by_path: RefCell::new(HashMap::new()),
+            by_path: RefCell::new(foldhash::HashMap::default()),
         }
     }
 

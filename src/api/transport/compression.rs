@@ -2,7 +2,7 @@
 //! halves here, and only for requests that accept an encoding
 //! ([`crate::api::middleware::layers`]). [`offer_no_brotli`] (before it)
 //! takes Brotli out of `Accept-Encoding`; [`keep_small_answers_plain`]
-//! (called by hygiene, inside it) marks small answers so that it leaves
+//! (called inside it, for requests it compresses) marks small answers so that it leaves
 //! them alone; [`finish`] (outside it) removes the marker and says that
 //! answers vary with `Accept-Encoding`.
 
@@ -63,6 +63,16 @@ pub fn offer_no_brotli(req: &mut ServiceRequest) {
     }
 }
 
+/// The header's name, as `Vary` names it.
+const ACCEPT_ENCODING: &[u8] = b"accept-encoding";
+
+/// Whether a `Vary` value names `Accept-Encoding` (in any case).
+fn names_accept_encoding(value: &[u8]) -> bool {
+    value
+        .split(|&b| b == b',')
+        .any(|name| name.trim_ascii().eq_ignore_ascii_case(ACCEPT_ENCODING))
+}
+
 /// After actix's `Compress` (or in its place when the client accepts no
 /// encoding): drops the marker of [`keep_small_answers_plain`], and says
 /// on every successful answer that it varies with `Accept-Encoding` (for
@@ -75,12 +85,44 @@ pub fn finish<B>(res: &mut ServiceResponse<B>) {
     {
         headers.remove(header::CONTENT_ENCODING);
     }
-    let varies = headers.get_all(header::VARY).any(|v| {
-        v.to_str()
-            .is_ok_and(|v| v.to_ascii_lowercase().contains("accept-encoding"))
-    });
+    let varies = headers
+        .get_all(header::VARY)
+        .any(|v| names_accept_encoding(v.as_bytes()));
     if !varies && res.status().is_success() {
         res.headers_mut()
             .append(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_accept_encoding_among_the_names_vary_lists() {
+        for yes in [
+            &b"accept-encoding"[..],
+            b"Accept-Encoding",
+            b"Origin, accept-encoding",
+            b"Origin,Accept-Encoding, Accept",
+        ] {
+            assert!(
+                names_accept_encoding(yes),
+                "{}",
+                String::from_utf8_lossy(yes)
+            );
+        }
+        for no in [
+            &b""[..],
+            b"Origin, Access-Control-Request-Method, Access-Control-Request-Headers",
+            b"accept-encodin",
+            b"x-accept-encoding",
+        ] {
+            assert!(
+                !names_accept_encoding(no),
+                "{}",
+                String::from_utf8_lossy(no)
+            );
+        }
     }
 }

@@ -69,8 +69,7 @@ pub fn admit(req: &mut ServiceRequest) -> Result<bool, Box<HttpResponse>> {
 }
 
 /// The answer as hygiene leaves it: the connection closed after it when
-/// the request asked (`close`), a small success marked to stay plain
-/// (compression is outside), and any error another layer answered (the
+/// the request asked (`close`), and any error another layer answered (the
 /// router, CORS) turned into problem+json.
 pub async fn finish(mut res: ServiceResponse<BoxBody>, close: bool) -> ServiceResponse<BoxBody> {
     if close {
@@ -79,9 +78,6 @@ pub async fn finish(mut res: ServiceResponse<BoxBody>, close: bool) -> ServiceRe
             .set_connection_type(ConnectionType::Close);
     }
     let status = res.status();
-    if status.is_success() {
-        super::compression::keep_small_answers_plain(&mut res);
-    }
     if !status.is_client_error() && !status.is_server_error() || is_problem(&res) {
         return res;
     }

@@ -42,10 +42,16 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
 /// Whether the request says its body is JSON (`application/json` or a
 /// `+json` type).
 pub(crate) fn is_json(req: &HttpRequest) -> bool {
-    req.mime_type().ok().flatten().is_some_and(|mime| {
-        (mime.type_() == "application" && mime.subtype() == "json")
-            || mime.suffix().is_some_and(|suffix| suffix == "json")
-    })
+    // The usual case without parsing a media type.
+    let plain = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"application/json"));
+    plain
+        || req.mime_type().ok().flatten().is_some_and(|mime| {
+            (mime.type_() == "application" && mime.subtype() == "json")
+                || mime.suffix().is_some_and(|suffix| suffix == "json")
+        })
 }
 
 /// The body's `Content-Encoding` unless it is sent as is (none, or
@@ -158,6 +164,14 @@ pub(crate) fn bad_json(err: serde_path_to_error::Error<serde_json::Error>) -> Ap
         _ => format!("malformed JSON: {inner}"),
     };
     ApiError::bad_request(detail, field)
+}
+
+/// An answer's JSON text, in a buffer sized for a typical answer (so
+/// that writing it seldom grows the buffer).
+pub fn encode<T: serde::Serialize>(answer: &T) -> serde_json::Result<Vec<u8>> {
+    let mut body = Vec::with_capacity(512);
+    serde_json::to_writer(&mut body, answer)?;
+    Ok(body)
 }
 
 /// A 200 JSON answer, no larger than the answer limit.

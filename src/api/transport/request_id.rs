@@ -143,6 +143,11 @@ pub async fn scope<F: std::future::Future>(id: RequestId, future: F) -> F::Outpu
     CURRENT.scope(id, future).await
 }
 
+/// The id of the request being served, if any.
+pub fn current_id() -> Option<RequestId> {
+    CURRENT.try_with(RequestId::clone).ok()
+}
+
 /// The id of the request being served, for a log line (`-` outside one).
 pub fn current() -> impl fmt::Display {
     struct Current(Option<RequestId>);
@@ -154,7 +159,7 @@ pub fn current() -> impl fmt::Display {
             }
         }
     }
-    Current(CURRENT.try_with(RequestId::clone).ok())
+    Current(current_id())
 }
 
 /// A problem+json answer with `"instance": id` added, the request id as
