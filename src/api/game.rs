@@ -59,7 +59,13 @@ pub trait GameApi: Game {
     /// The body of a `legal-moves` answer (a game may write it faster than
     /// serde does, byte for byte the same).
     fn legal_moves_json(answer: &Self::LegalMovesResponse) -> serde_json::Result<Vec<u8>> {
-        serde_json::to_vec(answer)
+        crate::api::transport::json::encode(answer)
+    }
+
+    /// The body of a `score` answer (a game may write it faster than
+    /// serde does, byte for byte the same).
+    fn score_json(answer: &Self::ScoreResponse) -> serde_json::Result<Vec<u8>> {
+        crate::api::transport::json::encode(answer)
     }
 
     fn run_validate(

@@ -152,7 +152,7 @@ impl<R: Serialize> AiMove<R> {
     /// The answer as JSON text.
     pub fn into_json(self) -> serde_json::Result<Vec<u8>> {
         match self {
-            AiMove::Searched(answer) => serde_json::to_vec(&answer),
+            AiMove::Searched(answer) => crate::api::transport::json::encode(&answer),
             AiMove::Cached(bytes) => Ok(bytes.to_vec()),
         }
     }

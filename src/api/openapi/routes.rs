@@ -42,19 +42,22 @@ macro_rules! game_routes {
         use crate::api::game::GameApi;
         use crate::api::openapi::responses::{BodyErrors, BusyError, RouteErrors};
         use crate::api::services::Services;
-        use crate::api::transport::json::{respond, ApiJson};
+        use crate::api::transport::json::{encode, respond, ApiJson};
         use crate::api::transport::problem::{ApiError, Problem};
 
-        /// Registers the game's routes.
+        /// Registers the game's routes, the referee's calls first: actix
+        /// tries a scope's routes in this order, and these are most of
+        /// the traffic (the document lists paths sorted, whatever the
+        /// order here).
         pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-            cfg$(.service({ let _ = $initial_ok; initial }))?
-                .service(legal_moves)
-                .service(validate)
+            cfg.service(validate)
                 .service(apply)
                 .service(score)
+                .service(legal_moves)
+                .service(ai_move)
+                $(.service({ let _ = $initial_ok; initial }))?
                 .service(replay)
                 $(.service($extra))*
-                .service(ai_move)
                 .service(batch)
                 .service(render);
         }
@@ -119,7 +122,7 @@ macro_rules! game_routes {
             services: Data<Services>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::simple::validate::<$game>(body.0, &services)?;
-            respond(serde_json::to_vec(&answer), &services.limits)
+            respond(encode(&answer), &services.limits)
         }
 
         $(#[$a_doc])*
@@ -141,7 +144,7 @@ macro_rules! game_routes {
             services: Data<Services>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::simple::apply::<$game>(body.0, &services)?;
-            respond(serde_json::to_vec(&answer), &services.limits)
+            respond(encode(&answer), &services.limits)
         }
 
         $(#[$s_doc])*
@@ -162,7 +165,7 @@ macro_rules! game_routes {
             services: Data<Services>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::simple::score::<$game>(body.0, &services)?;
-            respond(serde_json::to_vec(&answer), &services.limits)
+            respond(<$game as GameApi>::score_json(&answer), &services.limits)
         }
 
         $(#[$r_doc])*
@@ -184,7 +187,7 @@ macro_rules! game_routes {
             services: Data<Services>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::replay::replay::<$game>(body.0, &services).await?;
-            respond(serde_json::to_vec(&answer), &services.limits)
+            respond(encode(&answer), &services.limits)
         }
 
         $(#[$ai_doc])*

@@ -146,6 +146,10 @@ impl GameApi for TankBattle {
         Ok(answer.to_json())
     }
 
+    fn score_json(answer: &ScoreResponse) -> serde_json::Result<Vec<u8>> {
+        Ok(answer.to_json())
+    }
+
     fn run_validate(request: MoveRequest, _: &Limits) -> Result<ValidateResponse, ApiError> {
         let State { layout, position } = decode(&request.position, request.layout.as_deref())?;
         let text = decode_move(&request.notation, "move")?;
