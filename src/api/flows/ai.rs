@@ -173,7 +173,8 @@ const CACHE_FORMAT: u32 = 2;
 
 /// The cache key of an AI request: the digest of everything its answer
 /// depends on (the game and its engine's version, the state and question,
-/// the style, the limits after the caps, the seed).
+/// the style, the limits after the caps, the seed), as [`key_text`]
+/// writes it.
 fn cache_key<G: GameApi>(
     state: &G::State,
     question: &G::Question,
@@ -181,18 +182,44 @@ fn cache_key<G: GameApi>(
     search: &SearchLimits,
     seed: u64,
 ) -> Key {
+    let canonical = G::canonical(state, question);
+    Key::digest(key_text::<G>(&canonical, style, search, seed).as_bytes())
+}
+
+/// The text a cache key digests:
+/// `<game>|v<version>|<canonical>|level <l>|lines <n>|<ms> ms|depth <d>|nodes <n>|seed <s>|f<format>`,
+/// written piece by piece (one is written for every `ai-move`, most of
+/// them answered from the cache).
+fn key_text<G: GameApi>(
+    canonical: &str,
+    style: &Style,
+    search: &SearchLimits,
+    seed: u64,
+) -> String {
+    let mut text = String::with_capacity(canonical.len() + 128);
+    let mut number = itoa::Buffer::new();
     let time_ms = search.max_time.map_or(0, |t| t.as_millis());
     let level = style.level.map_or(0, |level| level.get());
-    let canonical = format!(
-        "{}|v{}|{}|level {level}|lines {}|{time_ms} ms|depth {}|nodes {}|seed {seed}|f{CACHE_FORMAT}",
-        G::ID,
-        G::AI_VERSION,
-        G::canonical(state, question),
-        style.lines,
-        search.max_depth,
-        search.max_nodes,
-    );
-    Key::digest(canonical.as_bytes())
+    text.push_str(G::ID);
+    text.push_str("|v");
+    text.push_str(number.format(G::AI_VERSION));
+    text.push('|');
+    text.push_str(canonical);
+    text.push_str("|level ");
+    text.push_str(number.format(level));
+    text.push_str("|lines ");
+    text.push_str(number.format(style.lines));
+    text.push('|');
+    text.push_str(number.format(time_ms));
+    text.push_str(" ms|depth ");
+    text.push_str(number.format(search.max_depth));
+    text.push_str("|nodes ");
+    text.push_str(number.format(search.max_nodes));
+    text.push_str("|seed ");
+    text.push_str(number.format(seed));
+    text.push_str("|f");
+    text.push_str(number.format(CACHE_FORMAT));
+    text
 }
 
 /// `ai-move`: the answer from the cache, or a search run on the blocking
@@ -304,6 +331,46 @@ async fn cached<G: GameApi>(services: &Services, key: Key) -> Option<Arc<[u8]>> 
             );
             shared.undecodable(G::ID);
             None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tank_battle::TankBattle;
+
+    /// The keys stay what they were (a shared tier keeps answers under
+    /// them): the text is the one `format!` wrote before.
+    #[test]
+    fn the_key_text_is_the_one_the_shared_tier_knows() {
+        let caps = Limits::default();
+        for (level, lines, time, depth, seed) in [
+            (None, 1, None, None, 0),
+            (Level::new(5), 3, Some(250), Some(7), u64::MAX),
+        ] {
+            let style = Style { level, lines };
+            let asked = AskedLimits {
+                max_time_ms: time,
+                max_depth: depth,
+                max_nodes: None,
+            };
+            let search = asked.search_limits(&caps, &style);
+            let canonical = "standard|ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0";
+            let time_ms = search.max_time.map_or(0, |t| t.as_millis());
+            let level = style.level.map_or(0, |level| level.get());
+            let expected = format!(
+                "{}|v{}|{canonical}|level {level}|lines {}|{time_ms} ms|depth {}|nodes {}|seed {seed}|f{CACHE_FORMAT}",
+                TankBattle::ID,
+                TankBattle::AI_VERSION,
+                style.lines,
+                search.max_depth,
+                search.max_nodes,
+            );
+            assert_eq!(
+                key_text::<TankBattle>(canonical, &style, &search, seed),
+                expected
+            );
         }
     }
 }

@@ -299,11 +299,15 @@ impl GameApi for TankBattle {
     }
 
     fn canonical(state: &State, (): &()) -> String {
-        if state.layout == Layout::STANDARD {
-            format!("{STANDARD_NAME}|{}", state.position)
+        use std::fmt::Write;
+        let mut text = String::with_capacity(200);
+        // Writing to a `String` cannot fail.
+        let _ = if state.layout == Layout::STANDARD {
+            write!(text, "{STANDARD_NAME}|{}", state.position)
         } else {
-            format!("{}|{}", state.layout, state.position)
-        }
+            write!(text, "{}|{}", state.layout, state.position)
+        };
+        text
     }
 
     fn encode_ai(_: &State, result: SearchResult) -> AiMoveResponse {

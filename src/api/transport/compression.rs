@@ -66,11 +66,17 @@ pub fn offer_no_brotli(req: &mut ServiceRequest) {
 /// The header's name, as `Vary` names it.
 const ACCEPT_ENCODING: &[u8] = b"accept-encoding";
 
-/// Whether a `Vary` value names `Accept-Encoding` (in any case).
+/// Whether a `Vary` value names `Accept-Encoding` (in any case): each
+/// name, found after a comma, compared only when its length fits.
 fn names_accept_encoding(value: &[u8]) -> bool {
-    value
-        .split(|&b| b == b',')
-        .any(|name| name.trim_ascii().eq_ignore_ascii_case(ACCEPT_ENCODING))
+    let name_at = |start: usize| {
+        let rest = value.get(start..).unwrap_or_default();
+        let rest = rest.trim_ascii_start();
+        let end = memchr::memchr(b',', rest).unwrap_or(rest.len());
+        rest.get(..end)
+            .is_some_and(|name| name.trim_ascii_end().eq_ignore_ascii_case(ACCEPT_ENCODING))
+    };
+    name_at(0) || memchr::memchr_iter(b',', value).any(|comma| name_at(comma + 1))
 }
 
 /// After actix's `Compress` (or in its place when the client accepts no

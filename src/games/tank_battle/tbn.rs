@@ -202,13 +202,9 @@ impl fmt::Display for Setup {
         // Built on the stack and written at once, a rank at a time from
         // its occupied squares: TBN is written for every `apply` answer
         // and AI cache key.
-        let mut text = [0u8; TBN_MAX];
-        let mut len = 0;
-        let mut push = |bytes: &[u8]| {
-            if let Some(room) = text.get_mut(len..len + bytes.len()) {
-                room.copy_from_slice(bytes);
-                len += bytes.len();
-            }
+        let mut out = Written {
+            text: [0; TBN_MAX],
+            len: 0,
         };
         let size = u32::from(SIZE);
         for rank in (0..size).rev() {
@@ -220,31 +216,29 @@ impl fmt::Display for Setup {
             while occupied != 0 {
                 let at = occupied.trailing_zeros();
                 let bit = 1 << at;
-                push(empty_run(at - file));
-                push(
+                out.empty(at - file);
+                out.put(
                     match (
                         white & bit != 0,
                         (white_commanders | black_commanders) & bit != 0,
                     ) {
-                        (true, true) => b"C",
-                        (true, false) => b"T",
-                        (false, true) => b"c",
-                        (false, false) => b"t",
+                        (true, true) => b'C',
+                        (true, false) => b'T',
+                        (false, true) => b'c',
+                        (false, false) => b't',
                     },
                 );
                 file = at + 1;
                 occupied &= occupied - 1;
             }
-            push(empty_run(size - file));
+            out.empty(size - file);
             if rank > 0 {
-                push(b"/");
+                out.put(b'/');
             }
         }
-        push(if self.turn == Side::White {
-            b" w "
-        } else {
-            b" b "
-        });
+        out.put(b' ');
+        out.put(if self.turn == Side::White { b'w' } else { b'b' });
+        out.put(b' ');
         let mut digits = [0u8; 20];
         let mut start = digits.len();
         let mut ply = self.ply;
@@ -258,10 +252,13 @@ impl fmt::Display for Setup {
                 break;
             }
         }
-        push(digits.get(start..).unwrap_or_default());
+        for &digit in digits.get(start..).unwrap_or_default() {
+            out.put(digit);
+        }
         // Only ASCII was pushed.
         f.write_str(
-            std::str::from_utf8(text.get(..len).unwrap_or_default()).map_err(|_| fmt::Error)?,
+            std::str::from_utf8(out.text.get(..out.len).unwrap_or_default())
+                .map_err(|_| fmt::Error)?,
         )
     }
 }
@@ -270,10 +267,31 @@ impl fmt::Display for Setup {
 /// the largest ply.
 const TBN_MAX: usize = (SIZE as usize + 1) * SIZE as usize + 3 + 20;
 
-/// A run of `n` empty squares as TBN writes it (nothing for none).
-fn empty_run(n: u32) -> &'static [u8] {
-    const RUNS: [&str; 12] = ["", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"];
-    RUNS.get(n as usize).copied().unwrap_or_default().as_bytes()
+/// TBN being written, a byte at a time.
+struct Written {
+    text: [u8; TBN_MAX],
+    len: usize,
+}
+
+impl Written {
+    fn put(&mut self, byte: u8) {
+        if let Some(slot) = self.text.get_mut(self.len) {
+            *slot = byte;
+            self.len += 1;
+        }
+    }
+
+    /// A run of `n` empty squares (nothing for none).
+    fn empty(&mut self, n: u32) {
+        match n {
+            0 => {}
+            1..=9 => self.put(b'0' + n as u8),
+            _ => {
+                self.put(b'1');
+                self.put(b'0' + (n - 10) as u8);
+            }
+        }
+    }
 }
 
 /// Writes canonical TBN.
