@@ -101,7 +101,9 @@ where
         let verdict = match &self.fair_use {
             Some(fair_use) => {
                 let (fair_use, searches) = &**fair_use;
-                match fair_use::admit(fair_use, searches, &req).await {
+                // Boxed: the admission's future (a Redis round trip) is
+                // large, and only a server with quotas or keys makes it.
+                match Box::pin(fair_use::admit(fair_use, searches, &req)).await {
                     Ok(verdict) => verdict,
                     Err(refusal) => return Ok(req.into_response(refusal)),
                 }
@@ -169,7 +171,13 @@ where
         let mut res = if cors::needs_middleware(&req) {
             self.cors.call(req).await?.map_into_boxed_body()
         } else {
-            let mut res = self.guarded.serve(req).await?;
+            let mut res = if self.guarded.fair_use.is_some() {
+                self.guarded.clone().serve(req).await?
+            } else {
+                // Without quotas or keys, straight to the routes (one
+                // future fewer a request).
+                self.guarded.routes.call(req).await?.map_into_boxed_body()
+            };
             cors::label_without_origin(res.headers_mut());
             res
         };
@@ -267,7 +275,7 @@ where
                     return Err(error);
                 }
             };
-            compression::finish(&mut res);
+            compression::finish(&mut res, compress);
             metrics.observe(res.request(), method, res.status(), seconds);
             if let Some(log) = access_log {
                 let id = id_header.to_str().unwrap_or("-");

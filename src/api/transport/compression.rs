@@ -79,25 +79,32 @@ fn names_accept_encoding(value: &[u8]) -> bool {
     name_at(0) || memchr::memchr_iter(b',', value).any(|comma| name_at(comma + 1))
 }
 
-/// After actix's `Compress` (or in its place when the client accepts no
-/// encoding): drops the marker of [`keep_small_answers_plain`], and says
-/// on every successful answer that it varies with `Accept-Encoding` (for
-/// caches), compressed or not.
-pub fn finish<B>(res: &mut ServiceResponse<B>) {
+/// After actix's `Compress` (`compressing`), or in its place when the
+/// client accepts no encoding: drops the marker of
+/// [`keep_small_answers_plain`], and says on every successful answer that
+/// it varies with `Accept-Encoding` (for caches), compressed or not. Only
+/// `Compress` names `Accept-Encoding` in `Vary` before this, so only its
+/// answers are searched for it.
+pub fn finish<B>(res: &mut ServiceResponse<B>, compressing: bool) {
+    if !res.status().is_success() {
+        return;
+    }
     let headers = res.headers_mut();
-    if headers
-        .get(header::CONTENT_ENCODING)
-        .is_some_and(|v| v == "identity")
-    {
-        headers.remove(header::CONTENT_ENCODING);
+    if compressing {
+        if headers
+            .get(header::CONTENT_ENCODING)
+            .is_some_and(|v| v == "identity")
+        {
+            headers.remove(header::CONTENT_ENCODING);
+        }
+        if headers
+            .get_all(header::VARY)
+            .any(|v| names_accept_encoding(v.as_bytes()))
+        {
+            return;
+        }
     }
-    let varies = headers
-        .get_all(header::VARY)
-        .any(|v| names_accept_encoding(v.as_bytes()));
-    if !varies && res.status().is_success() {
-        res.headers_mut()
-            .append(header::VARY, HeaderValue::from_static("accept-encoding"));
-    }
+    headers.append(header::VARY, HeaderValue::from_static("accept-encoding"));
 }
 
 #[cfg(test)]

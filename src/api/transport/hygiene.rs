@@ -81,6 +81,15 @@ pub async fn finish(mut res: ServiceResponse<BoxBody>, close: bool) -> ServiceRe
     if !status.is_client_error() && !status.is_server_error() || is_problem(&res) {
         return res;
     }
+    // Boxed: a future that reads a body, for errors answered outside the
+    // handlers only.
+    Box::pin(as_problem(res)).await
+}
+
+/// Another layer's error answer (the router's, CORS') as problem+json,
+/// its text as the `detail`.
+async fn as_problem(res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
+    let status = res.status();
     let (req, response) = res.into_parts();
     let (head, body) = response.into_parts();
     let text = body::to_bytes_limited(body, MAX_DETAIL)

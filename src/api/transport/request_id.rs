@@ -107,9 +107,10 @@ impl RequestId {
     pub fn header_value(&self) -> HeaderValue {
         match &self.0 {
             Repr::Given(value) => value.clone(),
-            Repr::Made { .. } => {
-                HeaderValue::from_str(self.as_str()).unwrap_or(HeaderValue::from_static("-"))
-            }
+            Repr::Made { len, text } => text
+                .get(..usize::from(*len))
+                .and_then(|id| HeaderValue::from_bytes(id).ok())
+                .unwrap_or(HeaderValue::from_static("-")),
         }
     }
 }
