@@ -5,6 +5,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::task::Poll;
 
 use actix_web::dev::Payload;
 use actix_web::http::header;
@@ -107,11 +108,34 @@ pub(crate) fn read_body(
             Ok(body)
         };
         let deadline = std::time::Duration::from_millis(limits.body_timeout_ms);
-        tokio::time::timeout(deadline, read)
-            .await
-            .unwrap_or(Err(ApiError::BodyTimeout {
-                secs: deadline.as_secs_f64(),
-            }))
+        let started = tokio::time::Instant::now();
+        let mut read = std::pin::pin!(read);
+        // The deadline's timer is armed only for a body still missing at
+        // the second poll: a body that came with its head (nearly every
+        // request) is read without one. The first poll always waits, as
+        // actix hands the handler the body it read just after calling it;
+        // waking the task then costs nothing there (the body's arrival
+        // wakes it too) and makes sure of a second poll under any
+        // executor.
+        let mut first = true;
+        let early = std::future::poll_fn(|cx| match read.as_mut().poll(cx) {
+            Poll::Ready(body) => Poll::Ready(Some(body)),
+            Poll::Pending if first => {
+                first = false;
+                cx.waker().wake_by_ref();
+                Poll::Pending
+            }
+            Poll::Pending => Poll::Ready(None),
+        })
+        .await;
+        match early {
+            Some(body) => body,
+            None => tokio::time::timeout_at(started + deadline, read)
+                .await
+                .unwrap_or(Err(ApiError::BodyTimeout {
+                    secs: deadline.as_secs_f64(),
+                })),
+        }
     }
 }
 
