@@ -76,10 +76,13 @@ pub struct ApiDoc;
 /// `/v1/{game}`; `/metrics` only when it is on the public address.
 pub fn register_routes(cfg: &mut ServiceConfig, metrics_public: bool) {
     let game = |id: &str| scope(format!("/v1/{id}").as_str());
-    cfg.configure(|cfg| meta::configure(cfg, metrics_public))
-        .service(game(TankBattle::ID).configure(tank_battle::configure))
+    // The games first: actix tries the routes in this order, and the
+    // games' are nearly all the traffic (the document lists paths sorted,
+    // whatever the order here).
+    cfg.service(game(TankBattle::ID).configure(tank_battle::configure))
         .service(game(TankWar::ID).configure(tank_war::configure))
-        .service(game(CobiTankWars::ID).configure(cobi_tank_wars::configure));
+        .service(game(CobiTankWars::ID).configure(cobi_tank_wars::configure))
+        .configure(|cfg| meta::configure(cfg, metrics_public));
 }
 
 /// The OpenAPI document as utoipa builds it from the routes.
