@@ -31,7 +31,6 @@ pub use transport::hygiene::ConnectionState;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
-use actix_web::middleware::Condition;
 use actix_web::{web, App};
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
@@ -191,6 +190,7 @@ pub fn app(
         searches: search_routes(),
         cors: state.cors.clone(),
         access_log: state.access_log.clone(),
+        spans: tracing::enabled!(target: "tank_rules::api", tracing::Level::DEBUG),
     };
     app.app_data(web::Data::new(state.services.limits))
         .app_data(web::Data::new(state.services))
@@ -215,10 +215,6 @@ pub fn app(
                 .external_url_unchecked(OPENAPI_PATH, fixups::finish(&doc)),
         )
         .default_service(web::to(meta::fallback))
-        .wrap(Condition::new(
-            tracing::enabled!(target: "tank_rules::api", tracing::Level::DEBUG),
-            tracing_actix_web::TracingLogger::<RequestSpan>::new(),
-        ))
         .wrap(layers)
 }
 
@@ -238,35 +234,4 @@ pub fn admin_app(
     App::new()
         .app_data(web::Data::new(state.metrics.clone()))
         .configure(meta::configure_admin)
-}
-
-/// Request spans at DEBUG level, for debugging: the middleware is only
-/// installed when `RUST_LOG=tank_rules::api=debug` (or `debug`) asks for it
-/// (`--access-log` is the cheap record of every request). Each span, inside
-/// the layers, carries the request's id, route and status, and its
-/// duration is logged when it closes.
-struct RequestSpan;
-
-impl tracing_actix_web::RootSpanBuilder for RequestSpan {
-    fn on_request_start(request: &ServiceRequest) -> tracing::Span {
-        let id = transport::request_id::current_id();
-        tracing::debug_span!(
-            "request",
-            request_id = %id.map_or_else(|| "-".to_owned(), |id| id.to_string()),
-            method = %request.method(),
-            route = request.match_pattern().as_deref().unwrap_or("UNMATCHED"),
-            status = tracing::field::Empty,
-        )
-    }
-
-    fn on_request_end<B: MessageBody>(
-        span: tracing::Span,
-        outcome: &Result<ServiceResponse<B>, actix_web::Error>,
-    ) {
-        let status = match outcome {
-            Ok(res) => res.status(),
-            Err(error) => error.as_response_error().status_code(),
-        };
-        span.record("status", status.as_u16());
-    }
 }

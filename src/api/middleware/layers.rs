@@ -7,7 +7,8 @@
 //! one only runs them, outermost first:
 //!
 //! 1. the request id ([`request_id`]) and the request's metrics
-//!    ([`super::metrics`]), and the access log line when it is on;
+//!    ([`super::metrics`]), the access log line when it is on, and a
+//!    debug span when the log asks for one;
 //! 2. compression's outer half ([`compression`]) and actix's `Compress`,
 //!    when the request accepts an encoding;
 //! 3. hygiene ([`hygiene`]: `HEAD`, `Connection: close`, unknown query
@@ -28,6 +29,7 @@ use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::header;
 use actix_web::middleware::Compress;
 use futures_util::future::LocalBoxFuture;
+use tracing::Instrument;
 
 use super::cors::{self, CorsOrigins};
 use super::fair_use::{self, SearchRoutes};
@@ -49,6 +51,10 @@ pub struct Layers {
     pub searches: SearchRoutes,
     pub cors: CorsOrigins,
     pub access_log: Option<AccessLog>,
+    /// Whether each request runs in a DEBUG span (its id, method, route
+    /// and status; the log shows its duration when it closes): decided at
+    /// start from the log filter (`RUST_LOG=tank_rules::api=debug`).
+    pub spans: bool,
 }
 
 /// A service shared by two callers (the plain and the compressed path).
@@ -226,6 +232,7 @@ pub struct Outer<S, C> {
     metrics: Rc<RouteMetrics>,
     fair_use: Arc<FairUse>,
     access_log: Option<AccessLog>,
+    spans: bool,
 }
 
 impl<S, B, C, CB> Service<ServiceRequest> for Outer<S, C>
@@ -257,7 +264,9 @@ where
         let (inner, compressed) = (self.inner.clone(), self.compressed.clone());
         let (metrics, fair_use) = (self.metrics.clone(), self.fair_use.clone());
         let access_log = self.access_log.clone();
-        Box::pin(request_id::scope(id, async move {
+        let spans = self.spans;
+        let span = spans.then(|| request_span(&req, &id));
+        let served = request_id::scope(id, async move {
             let result = if compress {
                 compressed
                     .call(req)
@@ -276,6 +285,9 @@ where
                 }
             };
             compression::finish(&mut res, compress);
+            if spans {
+                tracing::Span::current().record("status", res.status().as_u16());
+            }
             metrics.observe(res.request(), method, res.status(), seconds);
             if let Some(log) = access_log {
                 let id = id_header.to_str().unwrap_or("-");
@@ -283,8 +295,24 @@ where
             }
             res.headers_mut().insert(request_id::HEADER, id_header);
             Ok(res)
-        }))
+        });
+        match span {
+            Some(span) => Box::pin(served.instrument(span)),
+            None => Box::pin(served),
+        }
     }
+}
+
+/// A request's DEBUG span, its status recorded when it is answered.
+fn request_span(req: &ServiceRequest, id: &RequestId) -> tracing::Span {
+    tracing::debug_span!(
+        target: "tank_rules::api",
+        "request",
+        request_id = %id,
+        method = %req.method(),
+        route = req.match_pattern().as_deref().unwrap_or("UNMATCHED"),
+        status = tracing::field::Empty,
+    )
 }
 
 /// One access log line: JSON with the method, route pattern, status,
@@ -369,6 +397,7 @@ where
                 metrics: Rc::new(RouteMetrics::new(layers.metrics)),
                 fair_use: layers.fair_use,
                 access_log: layers.access_log,
+                spans: layers.spans,
             })
         })
     }

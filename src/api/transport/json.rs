@@ -75,7 +75,7 @@ fn compressed(req: &HttpRequest) -> Option<String> {
 pub(crate) fn read_body(
     req: &HttpRequest,
     payload: &mut Payload,
-) -> impl Future<Output = Result<web::BytesMut, ApiError>> + 'static {
+) -> impl Future<Output = Result<web::Bytes, ApiError>> + 'static {
     let limits = req
         .app_data::<web::Data<Limits>>()
         .map_or_else(Limits::default, |limits| ***limits);
@@ -95,17 +95,31 @@ pub(crate) fn read_body(
             return Err(ApiError::PayloadTooLarge { limit });
         }
         let read = async {
-            let mut body = web::BytesMut::with_capacity(declared.unwrap_or(0).min(limit));
+            // A body that comes in one chunk (nearly every one) is that
+            // chunk, neither copied nor reallocated; more are joined.
+            let mut first = web::Bytes::new();
+            let mut joined: Option<web::BytesMut> = None;
             while let Some(chunk) = payload.next().await {
                 let chunk = chunk.map_err(|e| {
                     ApiError::bad_request(format!("reading the body failed: {e}"), None)
                 })?;
-                if body.len() + chunk.len() > limit {
+                let len = joined.as_ref().map_or(first.len(), |body| body.len());
+                if len + chunk.len() > limit {
                     return Err(ApiError::PayloadTooLarge { limit });
                 }
-                body.extend_from_slice(&chunk);
+                match &mut joined {
+                    Some(body) => body.extend_from_slice(&chunk),
+                    None if first.is_empty() => first = chunk,
+                    None => {
+                        let capacity = declared.unwrap_or(0).min(limit).max(len + chunk.len());
+                        let mut body = web::BytesMut::with_capacity(capacity);
+                        body.extend_from_slice(&first);
+                        body.extend_from_slice(&chunk);
+                        joined = Some(body);
+                    }
+                }
             }
-            Ok(body)
+            Ok(joined.map_or(first, web::BytesMut::freeze))
         };
         let deadline = std::time::Duration::from_millis(limits.body_timeout_ms);
         let started = tokio::time::Instant::now();
