@@ -156,7 +156,7 @@ impl GameApi for TankBattle {
         Ok(match position.validate(&layout, text) {
             Ok(mv) => ValidateResponse {
                 legal: true,
-                notation: Some(mv.to_string()),
+                notation: Some(mv.to_notation()),
                 reason: None,
             },
             Err(err) => ValidateResponse {
@@ -206,9 +206,9 @@ impl GameApi for TankBattle {
         let (finished, winner, draw) = status(after);
         ApplyResponse {
             position: after.position.to_string(),
-            notation: mv.to_string(),
+            notation: mv.to_notation(),
             captured: mv.capture.map(|role| Captured {
-                square: mv.to.to_string(),
+                square: mv.to.name().to_owned(),
                 kind: role.into(),
                 // The captured tank's side moves next.
                 side: after.position.turn().into(),
@@ -312,18 +312,18 @@ impl GameApi for TankBattle {
 
     fn encode_ai(_: &State, result: SearchResult) -> AiMoveResponse {
         AiMoveResponse {
-            notation: result.best.to_string(),
+            notation: result.best.to_notation(),
             evaluation: result.evaluation,
             depth: result.depth,
             nodes: result.nodes,
-            pv: result.pv.iter().map(Move::to_string).collect(),
+            pv: result.pv.iter().map(Move::to_notation).collect(),
             lines: result
                 .lines
                 .iter()
                 .map(|line| AnalysisLine {
-                    notation: line.mv.to_string(),
+                    notation: line.mv.to_notation(),
                     evaluation: line.evaluation,
-                    pv: line.pv.iter().map(Move::to_string).collect(),
+                    pv: line.pv.iter().map(Move::to_notation).collect(),
                 })
                 .collect(),
             ..AiMoveResponse::default()

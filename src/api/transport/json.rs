@@ -9,7 +9,6 @@ use std::task::Poll;
 
 use actix_web::dev::Payload;
 use actix_web::http::header;
-use actix_web::http::header::ContentType;
 use actix_web::{web, FromRequest, HttpMessage, HttpRequest, HttpResponse};
 use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
@@ -212,6 +211,15 @@ pub fn encode<T: serde::Serialize>(answer: &T) -> serde_json::Result<Vec<u8>> {
     Ok(body)
 }
 
+/// `Content-Type: application/json`, from a static value (actix's
+/// `ContentType::json()` is copied into a new buffer every answer).
+fn json_content_type() -> (header::HeaderName, header::HeaderValue) {
+    (
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    )
+}
+
 /// A 200 JSON answer, no larger than the answer limit.
 pub fn respond(
     body: serde_json::Result<Vec<u8>>,
@@ -220,7 +228,7 @@ pub fn respond(
     let body = body.map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))?;
     limits.check_answer(body.len(), false)?;
     Ok(HttpResponse::Ok()
-        .content_type(ContentType::json())
+        .insert_header(json_content_type())
         .body(body))
 }
 
@@ -239,7 +247,7 @@ pub fn respond_constant(
         }
     };
     Ok(HttpResponse::Ok()
-        .content_type(ContentType::json())
+        .insert_header(json_content_type())
         .body(body))
 }
 

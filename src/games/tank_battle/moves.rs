@@ -36,6 +36,14 @@ impl Move {
     }
 }
 
+impl Move {
+    /// Canonical notation as an owned text (what `to_string` gives,
+    /// without the formatting machinery: an answer names moves often).
+    pub fn to_notation(&self) -> String {
+        self.notation(&mut [0; 7]).to_owned()
+    }
+}
+
 /// Canonical notation: `from-to` or `fromxto`.
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -137,5 +145,14 @@ mod tests {
         };
         assert_eq!(quiet.to_string(), "j4-j5");
         assert_eq!(capture.to_string(), "d10xd4");
+        let far = Move {
+            from: sq("a11"),
+            to: sq("k11"),
+            capture: Some(Role::Tank),
+        };
+        for mv in [quiet, capture, far] {
+            assert_eq!(mv.to_notation(), mv.to_string());
+        }
+        assert_eq!(far.to_notation(), "a11xk11");
     }
 }
