@@ -62,7 +62,8 @@ done
 
 rss_idle=$(awk '/VmRSS/ {print $2, $3}' "/proc/$server/status")
 
-START='ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0'
+# shellcheck source=scripts/cheap-targets.sh
+. scripts/cheap-targets.sh
 script() { # name method path [json]
   {
     echo "wrk.method = \"$2\""
@@ -76,19 +77,11 @@ script() { # name method path [json]
     fi
   } >"$work/$1.lua"
 }
-script hello POST /hello '{"name":"tank"}'
-script healthz GET /healthz
-script initial GET /v1/tank-battle/initial
-script validate POST /v1/tank-battle/validate "{\"position\":\"$START\",\"move\":\"k4-k9\"}"
-script score POST /v1/tank-battle/score "{\"position\":\"$START\"}"
-script legal-moves POST /v1/tank-battle/legal-moves "{\"position\":\"$START\"}"
-script apply POST /v1/tank-battle/apply "{\"position\":\"$START\",\"move\":\"k4-k9\"}"
-AI="{\"position\":\"$START\",\"limits\":{\"max_depth\":3},\"seed\":1}"
-script ai-move POST /v1/tank-battle/ai-move "$AI"
+cheap_targets script
 # Warm the AI caches so that the runs measure cached answers.
 for build in "${builds[@]}"; do
   curl -s -o /dev/null "127.0.0.1:$(port_of "$build")/v1/tank-battle/ai-move" \
-    -H 'content-type: application/json' --data-binary "$AI"
+    -H 'content-type: application/json' --data-binary "$AI_BODY"
 done
 
 # run ROUND BUILD TARGET PORT -> appends "round build target rps p99_us non2xx"

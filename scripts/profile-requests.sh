@@ -34,17 +34,11 @@ cargo build --release --quiet --bin tank-rules --example hello
 mkdir -p "$OUT"
 rm -f "$OUT"/callgrind.*
 
-START='ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0'
+# shellcheck source=scripts/cheap-targets.sh
+. scripts/cheap-targets.sh
 declare -A METHOD PATHS BODY
 add() { METHOD[$1]=$2; PATHS[$1]=$3; BODY[$1]=${4:-}; }
-add hello POST /hello '{"name":"tank"}'
-add healthz GET /healthz
-add initial GET /v1/tank-battle/initial
-add validate POST /v1/tank-battle/validate "{\"position\":\"$START\",\"move\":\"k4-k9\"}"
-add score POST /v1/tank-battle/score "{\"position\":\"$START\"}"
-add legal-moves POST /v1/tank-battle/legal-moves "{\"position\":\"$START\"}"
-add apply POST /v1/tank-battle/apply "{\"position\":\"$START\",\"move\":\"k4-k9\"}"
-add ai-move POST /v1/tank-battle/ai-move "{\"position\":\"$START\",\"limits\":{\"max_depth\":3},\"seed\":1}"
+cheap_targets add
 
 # send COUNT TARGET: COUNT requests on one connection; fails on a non-2xx.
 send() {

@@ -34,9 +34,7 @@ impl Move {
         }
         std::str::from_utf8(buf.get(..len).unwrap_or_default()).unwrap_or_default()
     }
-}
 
-impl Move {
     /// Canonical notation as an owned text (what `to_string` gives,
     /// without the formatting machinery: an answer names moves often).
     pub fn to_notation(&self) -> String {
