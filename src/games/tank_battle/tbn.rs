@@ -35,69 +35,104 @@ impl FromStr for Setup {
     }
 }
 
+/// What a byte of a placement is: a digit (its value), a piece
+/// ([`PIECE`] + its kind: `T`, `C`, `t`, `c`), `/`, or anything else.
+static CLASS: [u8; 256] = {
+    let mut class = [OTHER; 256];
+    let mut digit = 0;
+    while digit < 10 {
+        class[b'0' as usize + digit] = digit as u8;
+        digit += 1;
+    }
+    class[b'T' as usize] = PIECE;
+    class[b'C' as usize] = PIECE + 1;
+    class[b't' as usize] = PIECE + 2;
+    class[b'c' as usize] = PIECE + 3;
+    class[b'/' as usize] = SLASH;
+    class
+};
+const PIECE: u8 = 16;
+const SLASH: u8 = 32;
+const OTHER: u8 = 255;
+
 /// TBN with single spaces between its fields, in one pass; `None` for
 /// anything else, valid or not.
 fn parse_canonical(text: &[u8]) -> Option<Setup> {
-    let space = text.iter().position(|&b| b == b' ')?;
-    let (placement, rest) = text.split_at(space);
-    let (turn, ply) = match rest {
-        [b' ', b'w', b' ', ply @ ..] => (Side::White, ply),
-        [b' ', b'b', b' ', ply @ ..] => (Side::Black, ply),
+    let last_space = text.iter().rposition(|&b| b == b' ')?;
+    let (head, ply) = (text.get(..last_space)?, text.get(last_space + 1..)?);
+    let (placement, turn) = match head {
+        [placement @ .., b' ', b'w'] => (placement, Side::White),
+        [placement @ .., b' ', b'b'] => (placement, Side::Black),
         _ => return None,
     };
-    if ply.is_empty() || !ply.iter().all(u8::is_ascii_digit) {
+    if ply.is_empty() {
         return None;
     }
-    let ply = ply.iter().try_fold(0u64, |n, &d| {
-        n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+    let ply = ply.iter().try_fold(0u64, |n, &b| {
+        let digit = b.wrapping_sub(b'0');
+        (digit < 10).then_some(())?;
+        n.checked_mul(10)?.checked_add(u64::from(digit))
     })?;
-    let mut tanks = [0u128; 2];
-    let mut commanders = [0u128; 2];
+    // Each kind's squares (`T`, `C`, `t`, `c`), a rank at a time: the
+    // rank being read in `row` (a bit a file), the ones above it in
+    // `board` (each rank pushed up by the next, so that rank 11 ends on
+    // top).
     let size = u32::from(SIZE);
-    let (mut rank, mut file) = (size - 1, 0u32);
+    let mut row = [0u16; 4];
+    let mut board = [0u128; 4];
+    let (mut ranks, mut file) = (1, 0u32);
     // The number being read: 0 for none, 1 after a leading `1` (which
     // may become 10 or 11), 2 after any other.
     let mut number = 0;
     for &b in placement {
-        match b {
-            b'/' if file == size && rank > 0 => {
-                rank -= 1;
-                file = 0;
-                number = 0;
-            }
-            b'1'..=b'9' if number == 0 => {
-                file += u32::from(b - b'0');
-                number = if b == b'1' { 1 } else { 2 };
-            }
-            b'0' | b'1' if number == 1 => {
-                file += 9 + u32::from(b - b'0');
-                number = 2;
-            }
-            b'T' | b'C' | b't' | b'c' if file < size => {
-                let bit = 1u128 << (rank * size + file);
-                let side = usize::from(b.is_ascii_lowercase());
-                if let Some(set) = tanks.get_mut(side) {
-                    *set |= bit;
+        let class = CLASS[usize::from(b)];
+        if class < 10 {
+            match number {
+                0 if class > 0 => {
+                    file += u32::from(class);
+                    number = if class == 1 { 1 } else { 2 };
                 }
-                if b == b'C' || b == b'c' {
-                    if let Some(set) = commanders.get_mut(side) {
-                        *set |= bit;
-                    }
+                1 if class <= 1 => {
+                    file += 9 + u32::from(class);
+                    number = 2;
                 }
-                file += 1;
-                number = 0;
+                _ => return None,
             }
-            _ => return None,
-        }
-        if file > size {
+        } else if class < SLASH {
+            if file >= size {
+                return None;
+            }
+            row[usize::from(class & 3)] |= 1 << file;
+            file += 1;
+            number = 0;
+        } else if class == SLASH && file == size && ranks < SIZE {
+            for (board, row) in board.iter_mut().zip(&mut row) {
+                *board = *board << SIZE | u128::from(std::mem::take(row));
+            }
+            ranks += 1;
+            file = 0;
+            number = 0;
+        } else {
             return None;
         }
     }
-    let [white, black] = tanks;
-    let [white_commanders, black_commanders] = commanders;
-    (rank == 0 && file == size).then_some(Setup {
-        tanks: [Bitboard(white), Bitboard(black)],
-        commanders: [Bitboard(white_commanders), Bitboard(black_commanders)],
+    if file != size || ranks != SIZE {
+        return None;
+    }
+    // The last rank has no `/` after it.
+    let with_last = |board: u128, row: u16| Bitboard(board << SIZE | u128::from(row));
+    let [white_tanks, white_commanders, black_tanks, black_commanders] = board;
+    let [last_white_tanks, last_white_commanders, last_black_tanks, last_black_commanders] = row;
+    let white_tanks = with_last(white_tanks, last_white_tanks);
+    let white_commanders = with_last(white_commanders, last_white_commanders);
+    let black_tanks = with_last(black_tanks, last_black_tanks);
+    let black_commanders = with_last(black_commanders, last_black_commanders);
+    Some(Setup {
+        tanks: [
+            white_tanks | white_commanders,
+            black_tanks | black_commanders,
+        ],
+        commanders: [white_commanders, black_commanders],
         turn,
         ply,
     })
