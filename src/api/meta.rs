@@ -3,29 +3,38 @@
 
 use std::collections::BTreeMap;
 
-use actix_web::{get, web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Serialize;
 use utoipa::openapi::OpenApi;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use super::openapi::responses::{NoQuery, RouteErrors, WrongMethod};
+use super::openapi::router::{endpoint, Router};
 use super::transport::problem::ApiError;
 
 const TAG: &str = "service";
 
 /// Registers the service-level routes.
 pub fn configure(cfg: &mut ServiceConfig, with_metrics: bool) {
-    cfg.service(healthz).service(readyz).service(list_games);
+    cfg.service(endpoint(__path_healthz, healthz))
+        .service(endpoint(__path_readyz, readyz));
     if with_metrics {
-        cfg.service(metrics);
+        cfg.service(endpoint(__path_metrics, metrics));
     }
+}
+
+/// Adds the service's routes under `/v1` (the catalogue) to its router.
+pub fn register(router: &mut Router) {
+    router.route("", __path_list_games, list_games);
 }
 
 /// The operator endpoints alone, for the admin address: `/metrics`,
 /// `/healthz`, `/readyz`.
 pub fn configure_admin(cfg: &mut actix_web::web::ServiceConfig) {
-    cfg.service(healthz).service(readyz).service(metrics);
+    cfg.service(endpoint(__path_healthz, healthz))
+        .service(endpoint(__path_readyz, readyz))
+        .service(endpoint(__path_metrics, metrics));
 }
 
 /// Liveness or readiness.
@@ -180,12 +189,11 @@ impl RouteTable {
 /// Liveness probe.
 ///
 /// Answers 200 `{"status":"ok"}` while the process serves requests.
-#[utoipa::path(tag = TAG, operation_id = "healthz", responses(
+#[utoipa::path(get, path = "/healthz", tag = TAG, operation_id = "healthz", responses(
     (status = 200, description = "The service is up", body = Health),
     NoQuery,
     WrongMethod,
 ))]
-#[get("/healthz")]
 async fn healthz() -> web::Json<Health> {
     web::Json(Health { status: "ok" })
 }
@@ -195,12 +203,11 @@ async fn healthz() -> web::Json<Health> {
 /// Answers 200 `{"status":"ready"}` while the service accepts requests;
 /// during a graceful shutdown the listener is closed, so it no longer
 /// answers.
-#[utoipa::path(tag = TAG, operation_id = "readyz", responses(
+#[utoipa::path(get, path = "/readyz", tag = TAG, operation_id = "readyz", responses(
     (status = 200, description = "Ready to serve", body = Health),
     NoQuery,
     WrongMethod,
 ))]
-#[get("/readyz")]
 async fn readyz() -> web::Json<Health> {
     web::Json(Health { status: "ready" })
 }
@@ -209,12 +216,11 @@ async fn readyz() -> web::Json<Health> {
 ///
 /// Each game's id (its path segment), name, description, players, kind of
 /// turns and the `METHOD /path` of each of its endpoints.
-#[utoipa::path(tag = TAG, operation_id = "list_games", responses(
+#[utoipa::path(get, path = "/games", tag = TAG, operation_id = "list_games", responses(
     (status = 200, description = "The catalogue", body = GamesResponse),
     NoQuery,
     RouteErrors,
 ))]
-#[get("/v1/games")]
 async fn list_games(routes: web::Data<RouteTable>) -> web::Json<GamesResponse> {
     web::Json(routes.games())
 }
@@ -243,6 +249,7 @@ pub async fn fallback(
 /// pattern, method and status; AI searches, nodes and search time by game;
 /// AI cache lookups (hit, miss) by game, and the cache's entries and bytes.
 #[utoipa::path(
+    get, path = "/metrics",
     tag = TAG,
     operation_id = "metrics",
     responses(
@@ -251,7 +258,6 @@ pub async fn fallback(
         WrongMethod,
     )
 )]
-#[get("/metrics")]
 async fn metrics(metrics: web::Data<crate::metrics::Metrics>) -> Result<HttpResponse, ApiError> {
     let (text, content_type) = metrics
         .render()

@@ -403,7 +403,9 @@ mod tests {
     use actix_web::test::{self, TestRequest};
     use actix_web::{web, App};
     use serde_json::{json, Value};
-    use utoipa_actix_web::{scope, AppExt};
+    use utoipa_actix_web::AppExt;
+
+    use crate::api::openapi::router::Router;
 
     use crate::api::services::Services;
     use crate::cache::{AnswerCache, CacheConfig};
@@ -419,11 +421,13 @@ mod tests {
         let limits = Limits::default();
         let cache = AnswerCache::new(CacheConfig::default());
         let services = Services::new(limits, cache, Metrics::new());
+        let mut v1 = Router::new("/v1");
+        super::register(&mut v1);
         let (app, doc) = App::new()
             .into_utoipa_app()
             .app_data(web::Data::new(services))
             .app_data(web::Data::new(limits))
-            .service(scope("/v1/nim").configure(super::configure))
+            .service(v1)
             .split_for_parts();
         (test::init_service(app).await, doc)
     }

@@ -8,15 +8,15 @@
 pub mod fixups;
 pub mod notation;
 pub mod responses;
+pub mod router;
 pub mod routes;
 
 use actix_web::App;
 use utoipa::OpenApi;
 use utoipa_actix_web::service_config::ServiceConfig;
-use utoipa_actix_web::{scope, AppExt};
+use utoipa_actix_web::AppExt;
 
 use crate::api::{cobi_tank_wars, meta, tank_battle, tank_war};
-use crate::games::Game;
 
 use crate::games::cobi_tank_wars::CobiTankWars;
 use crate::games::tank_battle::TankBattle;
@@ -75,13 +75,15 @@ pub struct ApiDoc;
 /// Registers every documented route: the service's, and each game's under
 /// `/v1/{game}`; `/metrics` only when it is on the public address.
 pub fn register_routes(cfg: &mut ServiceConfig, metrics_public: bool) {
-    let game = |id: &str| scope(format!("/v1/{id}").as_str());
     // The games first: actix tries the routes in this order, and the
     // games' are nearly all the traffic (the document lists paths sorted,
     // whatever the order here).
-    cfg.service(game(TankBattle::ID).configure(tank_battle::configure))
-        .service(game(TankWar::ID).configure(tank_war::configure))
-        .service(game(CobiTankWars::ID).configure(cobi_tank_wars::configure))
+    let mut v1 = router::Router::new("/v1");
+    tank_battle::register(&mut v1);
+    tank_war::register(&mut v1);
+    cobi_tank_wars::register(&mut v1);
+    meta::register(&mut v1);
+    cfg.service(v1)
         .configure(|cfg| meta::configure(cfg, metrics_public));
 }
 

@@ -11,8 +11,9 @@
 //! endpoint (`LegalMovesRequest`, `ApplyResponse`, …, `RenderQuery`,
 //! `BatchRequest`), as [`GameApi`](crate::api::game::GameApi) does.
 
-/// Declares the handlers of one game and `configure`, which registers
-/// them (and the game's `extra` handlers, declared by hand).
+/// Declares the handlers of one game and `register`, which adds them (and
+/// the game's `extra` handlers, declared by hand) to the `/v1` router
+/// under `/{game}`.
 macro_rules! game_routes {
     (
         game: $game:ident,
@@ -26,16 +27,14 @@ macro_rules! game_routes {
         ai_move: { $(#[$ai_doc:meta])* ok: $ai_ok:literal, bad_request: $ai_400:literal, refused: $ai_422:literal,
             examples: [$(($ai_example:literal, $ai_summary:literal, $ai_value:expr)),+ $(,)?] $(,)? },
         render: { $(#[$render_doc:meta])* bad_request: $render_400:literal $(,)? },
-        extra: [$($extra:ident),* $(,)?] $(,)?
+        extra: [$(($extra_doc:ident, $extra:ident)),* $(,)?] $(,)?
     ) => {
-        pub use handlers::configure;
+        pub use handlers::register;
 
         /// The handlers, apart from the game's names.
         mod handlers {
         use super::*;
-        // utoipa finds a handler's method and path in these attributes by
-        // their plain names.
-        use actix_web::{get, post};
+        use crate::api::openapi::router::Router;
         use actix_web::web::Data;
         use actix_web::HttpResponse;
         use crate::api::flows;
@@ -45,26 +44,27 @@ macro_rules! game_routes {
         use crate::api::transport::json::{encode, respond, ApiJson};
         use crate::api::transport::problem::{ApiError, Problem};
 
-        /// Registers the game's routes, the referee's calls first: actix
-        /// tries a scope's routes in this order, and these are most of
-        /// the traffic (the document lists paths sorted, whatever the
-        /// order here).
-        pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-            cfg.service(validate)
-                .service(apply)
-                .service(score)
-                .service(legal_moves)
-                .service(ai_move)
-                $(.service({ let _ = $initial_ok; initial }))?
-                .service(replay)
-                $(.service($extra))*
-                .service(batch)
-                .service(render);
+        /// Adds the game's routes to the `/v1` router, under `/{game}`.
+        pub fn register(router: &mut Router) {
+            let under = format!("/{}", <$game as crate::games::Game>::ID);
+            let under = under.as_str();
+            router
+                .route(under, __path_validate, validate)
+                .route(under, __path_apply, apply)
+                .route(under, __path_score, score)
+                .route(under, __path_legal_moves, legal_moves)
+                .route(under, __path_ai_move, ai_move)
+                $(.route(under, { let _ = $initial_ok; __path_initial }, initial))?
+                .route(under, __path_replay, replay)
+                $(.route(under, $extra_doc, $extra))*
+                .route(under, __path_batch, batch)
+                .route(under, __path_render, render);
         }
 
         $(
         $(#[$initial_doc])*
         #[utoipa::path(
+            get, path = "/initial",
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_initial"),
             responses(
@@ -73,7 +73,6 @@ macro_rules! game_routes {
                 RouteErrors,
             )
         )]
-        #[get("/initial")]
         async fn initial() -> Result<HttpResponse, ApiError> {
             use crate::games::Game;
             static START: std::sync::OnceLock<actix_web::web::Bytes> = std::sync::OnceLock::new();
@@ -85,6 +84,7 @@ macro_rules! game_routes {
 
         $(#[$lm_doc])*
         #[utoipa::path(
+            post, path = "/legal-moves",
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_legal_moves"),
             request_body = LegalMovesRequest,
@@ -95,7 +95,6 @@ macro_rules! game_routes {
                 BodyErrors,
             )
         )]
-        #[post("/legal-moves")]
         async fn legal_moves(
             body: ApiJson<LegalMovesRequest>,
             services: Data<Services>,
@@ -106,6 +105,7 @@ macro_rules! game_routes {
 
         $(#[$v_doc])*
         #[utoipa::path(
+            post, path = "/validate",
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_validate"),
             request_body = ValidateRequest,
@@ -116,7 +116,6 @@ macro_rules! game_routes {
                 BodyErrors,
             )
         )]
-        #[post("/validate")]
         async fn validate(
             body: ApiJson<ValidateRequest>,
             services: Data<Services>,
@@ -127,6 +126,7 @@ macro_rules! game_routes {
 
         $(#[$a_doc])*
         #[utoipa::path(
+            post, path = "/apply",
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_apply"),
             request_body = ApplyRequest,
@@ -138,7 +138,6 @@ macro_rules! game_routes {
                 BodyErrors,
             )
         )]
-        #[post("/apply")]
         async fn apply(
             body: ApiJson<ApplyRequest>,
             services: Data<Services>,
@@ -149,6 +148,7 @@ macro_rules! game_routes {
 
         $(#[$s_doc])*
         #[utoipa::path(
+            post, path = "/score",
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_score"),
             request_body = ScoreRequest,
@@ -159,7 +159,6 @@ macro_rules! game_routes {
                 BodyErrors,
             )
         )]
-        #[post("/score")]
         async fn score(
             body: ApiJson<ScoreRequest>,
             services: Data<Services>,
@@ -170,6 +169,7 @@ macro_rules! game_routes {
 
         $(#[$r_doc])*
         #[utoipa::path(
+            post, path = "/replay",
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_replay"),
             request_body = ReplayRequest,
@@ -181,7 +181,6 @@ macro_rules! game_routes {
                 BodyErrors,
             )
         )]
-        #[post("/replay")]
         async fn replay(
             body: ApiJson<ReplayRequest>,
             services: Data<Services>,
@@ -192,6 +191,7 @@ macro_rules! game_routes {
 
         $(#[$ai_doc])*
         #[utoipa::path(
+            post, path = "/ai-move",
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_ai_move"),
             request_body(content = AiMoveRequest, examples($(($ai_example = (summary = $ai_summary, value = json!($ai_value)))),+)),
@@ -204,7 +204,6 @@ macro_rules! game_routes {
                 BusyError,
             )
         )]
-        #[post("/ai-move")]
         async fn ai_move(
             body: ApiJson<AiMoveRequest>,
             services: Data<Services>,
@@ -214,6 +213,7 @@ macro_rules! game_routes {
         }
 
         #[utoipa::path(
+            post, path = "/batch",
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_batch"),
             summary = "Runs several requests in one round trip, in order.",
@@ -226,7 +226,6 @@ macro_rules! game_routes {
                 BodyErrors,
             )
         )]
-        #[post("/batch")]
         async fn batch(
             request: actix_web::HttpRequest,
             body: flows::batch::BatchBody<BatchRequest>,
@@ -242,6 +241,7 @@ macro_rules! game_routes {
         /// The picture depends only on the query, so it carries an `ETag` and
         /// `Cache-Control: public, max-age=86400`; `If-None-Match` gets a 304.
         #[utoipa::path(
+            get, path = "/render.svg",
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_render"),
             params(
@@ -256,7 +256,6 @@ macro_rules! game_routes {
                 RouteErrors,
             )
         )]
-        #[get("/render.svg")]
         async fn render(
             request: actix_web::HttpRequest,
             query: actix_web::web::Query<RenderQuery>,

@@ -8,7 +8,7 @@ mod dto;
 pub use ai_move::*;
 pub use dto::*;
 
-use actix_web::{get, post, web};
+use actix_web::web;
 use serde_json::Value;
 
 use std::time::Instant;
@@ -442,7 +442,7 @@ super::openapi::routes::game_routes! {
         /// ![The start position, with the moves of the tank on j4](/v1/tank-battle/render.svg?moves_from=j4)
         bad_request: "`BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` (for `last_move` or `moves_from`), `INVALID_POSITION`, or an unknown query parameter (`BAD_REQUEST`)",
     },
-    extra: [initial, perft_count],
+    extra: [(__path_initial, initial), (__path_perft_count, perft_count)],
 }
 
 /// The start position of a layout.
@@ -450,6 +450,7 @@ super::openapi::routes::game_routes! {
 /// Commanders stand on their commander starts and normal tanks on every
 /// other square of their base; White moves first.
 #[utoipa::path(
+    get, path = "/initial",
     tag = TankBattle::ID,
     operation_id = "tank_battle_initial",
     params(InitialQuery),
@@ -459,7 +460,6 @@ super::openapi::routes::game_routes! {
         RouteErrors,
     )
 )]
-#[get("/initial")]
 async fn initial(
     query: web::Query<InitialQuery>,
     services: web::Data<Services>,
@@ -486,6 +486,7 @@ async fn initial(
 /// so a request cannot exhaust the server: over either limit is a 400
 /// `LIMIT_EXCEEDED`.
 #[utoipa::path(
+    post, path = "/perft",
     tag = TankBattle::ID,
     operation_id = "tank_battle_perft",
     request_body = PerftRequest,
@@ -497,7 +498,6 @@ async fn initial(
         BusyError,
     )
 )]
-#[post("/perft")]
 async fn perft_count(
     body: ApiJson<PerftRequest>,
     services: web::Data<Services>,
