@@ -168,30 +168,21 @@ impl LegalMovesResponse {
     /// `-` and `x`, so nothing needs escaping, and this hot path (dozens
     /// of moves an answer) skips serde's per-string escaping loop.
     pub fn to_json(&self) -> Vec<u8> {
-        const ENTRY: usize = r#"{"move":"a11xk11","from":"a11","to":"k11","capture":false},"#.len();
-        let mut out = Vec::with_capacity(32 + ENTRY * self.moves.len());
+        // Each entry is four pieces, each a square's name with the text
+        // around it, copied from tables made at compile time.
+        let mut out = Vec::with_capacity(32 + MAX_ENTRY * self.moves.len() + Piece::SIZE);
         out.extend_from_slice(b"{\"moves\":[");
         for (i, entry) in self.moves.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            out.extend_from_slice(b"{\"move\":\"");
-            put_square(&mut out, entry.from);
-            out.push(if entry.notation.is_capture() {
-                b'x'
-            } else {
-                b'-'
-            });
-            put_square(&mut out, entry.to);
-            out.extend_from_slice(b"\",\"from\":\"");
-            put_square(&mut out, entry.from);
-            out.extend_from_slice(b"\",\"to\":\"");
-            put_square(&mut out, entry.to);
-            out.extend_from_slice(if entry.capture {
-                b"\",\"capture\":true}"
-            } else {
-                b"\",\"capture\":false}"
-            });
+            let (from, to) = (entry.from.index(), entry.to.index());
+            let separator = usize::from(entry.notation.is_capture());
+            Piece::put(&mut out, MOVE_FROM.get(from));
+            Piece::put(&mut out, TO_FROM.get(separator).and_then(|t| t.get(to)));
+            Piece::put(&mut out, FROM_TO.get(from));
+            let capture = usize::from(entry.capture);
+            Piece::put(&mut out, TO_CAPTURE.get(capture).and_then(|t| t.get(to)));
         }
         out.extend_from_slice(b"],\"count\":");
         out.extend_from_slice(itoa::Buffer::new().format(self.count).as_bytes());
@@ -200,15 +191,94 @@ impl LegalMovesResponse {
     }
 }
 
-/// A square's name appended as two or three bytes of known length (copied
-/// without a call to `memcpy`, dozens of times an answer).
-fn put_square(out: &mut Vec<u8>, square: Square) {
-    match *square.name().as_bytes() {
-        [file, rank] => out.extend_from_slice(&[file, rank]),
-        [file, tens, units] => out.extend_from_slice(&[file, tens, units]),
-        ref other => out.extend_from_slice(other),
+/// The longest entry of a `legal-moves` answer.
+const MAX_ENTRY: usize = r#"{"move":"a11xk11","from":"a11","to":"k11","capture":false},"#.len();
+
+/// A piece of a `legal-moves` entry: a square's name with the text around
+/// it, at most [`Piece::SIZE`] bytes.
+#[derive(Clone, Copy)]
+struct Piece {
+    text: [u8; Piece::SIZE],
+    len: u8,
+}
+
+impl Piece {
+    const SIZE: usize = 24;
+
+    /// `before`, the name of the square numbered `index`, `after`.
+    const fn new(before: &[u8], index: usize, after: &[u8]) -> Piece {
+        let mut text = [0; Piece::SIZE];
+        let mut len = 0;
+        let mut i = 0;
+        while i < before.len() {
+            text[len] = before[i];
+            len += 1;
+            i += 1;
+        }
+        text[len] = b'a' + (index % 11) as u8;
+        len += 1;
+        let rank = index / 11 + 1;
+        if rank >= 10 {
+            text[len] = b'1';
+            len += 1;
+        }
+        text[len] = b'0' + (rank % 10) as u8;
+        len += 1;
+        i = 0;
+        while i < after.len() {
+            text[len] = after[i];
+            len += 1;
+            i += 1;
+        }
+        Piece {
+            text,
+            len: len as u8,
+        }
+    }
+
+    /// Appends `piece` (`?` for none, as [`Square::name`] says of a square
+    /// off the board): all its bytes, then the ones past its length
+    /// dropped, so that the copy has a fixed size (no call to `memcpy`).
+    fn put(out: &mut Vec<u8>, piece: Option<&Piece>) {
+        match piece {
+            Some(piece) => {
+                let end = out.len() + usize::from(piece.len);
+                out.extend_from_slice(&piece.text);
+                out.truncate(end);
+            }
+            None => out.push(b'?'),
+        }
+    }
+
+    /// The piece of every square.
+    const fn table(before: &[u8], after: &[u8]) -> [Piece; engine::SQUARES] {
+        let mut table = [Piece {
+            text: [0; Piece::SIZE],
+            len: 0,
+        }; engine::SQUARES];
+        let mut index = 0;
+        while index < engine::SQUARES {
+            table[index] = Piece::new(before, index, after);
+            index += 1;
+        }
+        table
     }
 }
+
+/// `{"move":"<from>`
+static MOVE_FROM: [Piece; engine::SQUARES] = Piece::table(b"{\"move\":\"", b"");
+/// `-<to>","from":"` and `x<to>","from":"`
+static TO_FROM: [[Piece; engine::SQUARES]; 2] = [
+    Piece::table(b"-", b"\",\"from\":\""),
+    Piece::table(b"x", b"\",\"from\":\""),
+];
+/// `<from>","to":"`
+static FROM_TO: [Piece; engine::SQUARES] = Piece::table(b"", b"\",\"to\":\"");
+/// `<to>","capture":false}` and `<to>","capture":true}`
+static TO_CAPTURE: [[Piece; engine::SQUARES]; 2] = [
+    Piece::table(b"", b"\",\"capture\":false}"),
+    Piece::table(b"", b"\",\"capture\":true}"),
+];
 
 /// A position, its layout and a move.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -606,6 +676,24 @@ mod tests {
                     serde_json::to_string(&answer).unwrap()
                 );
             }
+        }
+    }
+
+    #[test]
+    fn every_square_has_its_name_in_the_answer_pieces() {
+        for square in Square::all() {
+            let name = square.name();
+            let mut out = Vec::new();
+            Piece::put(&mut out, MOVE_FROM.get(square.index()));
+            Piece::put(&mut out, TO_FROM[1].get(square.index()));
+            Piece::put(&mut out, FROM_TO.get(square.index()));
+            Piece::put(&mut out, TO_CAPTURE[0].get(square.index()));
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                format!(
+                    "{{\"move\":\"{name}x{name}\",\"from\":\"{name}\",\"to\":\"{name}\",\"capture\":false}}"
+                )
+            );
         }
     }
 

@@ -32,7 +32,7 @@ pub use outcome::{Outcome, Score, SideScore};
 pub use piece::{Piece, Role};
 pub use position::{Position, Setup};
 pub use side::Side;
-pub use square::Square;
+pub use square::{Square, SQUARES};
 pub use tbn::INITIAL_TBN;
 
 /// Parses TBN `text` and checks it against `layout`.
