@@ -75,9 +75,9 @@ pub struct ApiDoc;
 /// Registers every documented route: the service's, and each game's under
 /// `/v1/{game}`; `/metrics` only when it is on the public address.
 pub fn register_routes(cfg: &mut ServiceConfig, metrics_public: bool) {
-    // The games first: actix tries the routes in this order, and the
-    // games' are nearly all the traffic (the document lists paths sorted,
-    // whatever the order here).
+    // The `/v1` router first: actix tries the application's services in
+    // this order, and `/v1` is nearly all the traffic (the document lists
+    // paths sorted, whatever the order here).
     let mut v1 = router::Router::new("/v1");
     tank_battle::register(&mut v1);
     tank_war::register(&mut v1);

@@ -205,30 +205,20 @@ struct Piece {
 impl Piece {
     const SIZE: usize = 24;
 
-    /// `before`, the name of the square numbered `index`, `after`.
-    const fn new(before: &[u8], index: usize, after: &[u8]) -> Piece {
+    /// `before`, `name`, `after`, one after the other (made at compile
+    /// time only: a piece too long stops the build).
+    const fn new(parts: [&[u8]; 3]) -> Piece {
         let mut text = [0; Piece::SIZE];
         let mut len = 0;
-        let mut i = 0;
-        while i < before.len() {
-            text[len] = before[i];
-            len += 1;
-            i += 1;
-        }
-        text[len] = b'a' + (index % 11) as u8;
-        len += 1;
-        let rank = index / 11 + 1;
-        if rank >= 10 {
-            text[len] = b'1';
-            len += 1;
-        }
-        text[len] = b'0' + (rank % 10) as u8;
-        len += 1;
-        i = 0;
-        while i < after.len() {
-            text[len] = after[i];
-            len += 1;
-            i += 1;
+        let mut part = 0;
+        while part < parts.len() {
+            let mut i = 0;
+            while i < parts[part].len() {
+                text[len] = parts[part][i];
+                len += 1;
+                i += 1;
+            }
+            part += 1;
         }
         Piece {
             text,
@@ -258,7 +248,7 @@ impl Piece {
         }; engine::SQUARES];
         let mut index = 0;
         while index < engine::SQUARES {
-            table[index] = Piece::new(before, index, after);
+            table[index] = Piece::new([before, Square::NAMES[index].as_bytes(), after]);
             index += 1;
         }
         table

@@ -141,6 +141,10 @@ const NAMES: [&str; SQUARES] = [
 ];
 
 impl Square {
+    /// Every square's notation, by index (for tables made at compile
+    /// time; otherwise [`Square::name`]).
+    pub const NAMES: [&'static str; SQUARES] = NAMES;
+
     /// The square's notation, e.g. `"j4"`.
     pub fn name(self) -> &'static str {
         NAMES.get(self.index()).copied().unwrap_or("?")
