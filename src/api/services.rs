@@ -8,8 +8,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use actix_web::web;
+use std::future::Future;
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
+use actix_web::dev::Payload;
+use actix_web::{web, FromRequest, HttpRequest};
+use serde::de::DeserializeOwned;
+
+use crate::api::transport::json::ReadJson;
 use crate::api::transport::problem::ApiError;
 use crate::cache::{AnswerCache, SharedTier};
 use crate::fair_use::{FairUse, FairUseConfig};
@@ -31,6 +39,60 @@ pub struct Services {
     /// Quotas per client.
     pub fair_use: Arc<FairUse>,
     pub metrics: Metrics,
+}
+
+/// A game endpoint's request as its handler takes it: the JSON body (read
+/// as [`ApiJson`](crate::api::transport::json::ApiJson) reads it, within the services' limits) and the
+/// [`Services`]. One extractor rather than a pair of them, as every
+/// game request makes one.
+pub struct Call<T> {
+    pub body: T,
+    pub services: web::Data<Services>,
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for Call<T> {
+    type Error = ApiError;
+    type Future = ReadCall<T>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> ReadCall<T> {
+        match req.app_data::<web::Data<Services>>() {
+            Some(services) => ReadCall {
+                body: Some(ReadJson::new(req, payload, &services.limits)),
+                services: Some(services.clone()),
+                shape: PhantomData,
+            },
+            None => ReadCall {
+                body: None,
+                services: None,
+                shape: PhantomData,
+            },
+        }
+    }
+}
+
+/// [`Call`]'s future.
+pub struct ReadCall<T> {
+    /// `None` (with `services`) in an app without [`Services`].
+    body: Option<ReadJson<T>>,
+    services: Option<web::Data<Services>>,
+    shape: PhantomData<fn() -> T>,
+}
+
+impl<T: DeserializeOwned> Future for ReadCall<T> {
+    type Output = Result<Call<T>, ApiError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = &mut *self;
+        let missing = || ApiError::Internal("the app serves no Services".to_owned());
+        let Some(body) = this.body.as_mut() else {
+            return Poll::Ready(Err(missing()));
+        };
+        let body = std::task::ready!(Pin::new(body).poll(cx))?.0;
+        Poll::Ready(match this.services.take() {
+            Some(services) => Ok(Call { body, services }),
+            None => Err(missing()),
+        })
+    }
 }
 
 impl Services {

@@ -40,8 +40,8 @@ macro_rules! game_routes {
         use crate::api::flows;
         use crate::api::game::GameApi;
         use crate::api::openapi::responses::{BodyErrors, BusyError, RouteErrors};
-        use crate::api::services::Services;
-        use crate::api::transport::json::{encode, respond, ApiJson};
+        use crate::api::services::{Call, Services};
+        use crate::api::transport::json::{encode, respond};
         use crate::api::transport::problem::{ApiError, Problem};
 
         /// Adds the game's routes to the `/v1` router, under `/{game}`.
@@ -96,10 +96,9 @@ macro_rules! game_routes {
             )
         )]
         async fn legal_moves(
-            body: ApiJson<LegalMovesRequest>,
-            services: Data<Services>,
+            Call { body, services }: Call<LegalMovesRequest>,
         ) -> Result<HttpResponse, ApiError> {
-            let answer = flows::simple::legal_moves::<$game>(body.0, &services)?;
+            let answer = flows::simple::legal_moves::<$game>(body, &services)?;
             respond(<$game as GameApi>::legal_moves_json(&answer), &services.limits)
         }
 
@@ -117,10 +116,9 @@ macro_rules! game_routes {
             )
         )]
         async fn validate(
-            body: ApiJson<ValidateRequest>,
-            services: Data<Services>,
+            Call { body, services }: Call<ValidateRequest>,
         ) -> Result<HttpResponse, ApiError> {
-            let answer = flows::simple::validate::<$game>(body.0, &services)?;
+            let answer = flows::simple::validate::<$game>(body, &services)?;
             respond(encode(&answer), &services.limits)
         }
 
@@ -139,10 +137,9 @@ macro_rules! game_routes {
             )
         )]
         async fn apply(
-            body: ApiJson<ApplyRequest>,
-            services: Data<Services>,
+            Call { body, services }: Call<ApplyRequest>,
         ) -> Result<HttpResponse, ApiError> {
-            let answer = flows::simple::apply::<$game>(body.0, &services)?;
+            let answer = flows::simple::apply::<$game>(body, &services)?;
             respond(encode(&answer), &services.limits)
         }
 
@@ -160,10 +157,9 @@ macro_rules! game_routes {
             )
         )]
         async fn score(
-            body: ApiJson<ScoreRequest>,
-            services: Data<Services>,
+            Call { body, services }: Call<ScoreRequest>,
         ) -> Result<HttpResponse, ApiError> {
-            let answer = flows::simple::score::<$game>(body.0, &services)?;
+            let answer = flows::simple::score::<$game>(body, &services)?;
             respond(<$game as GameApi>::score_json(&answer), &services.limits)
         }
 
@@ -182,10 +178,9 @@ macro_rules! game_routes {
             )
         )]
         async fn replay(
-            body: ApiJson<ReplayRequest>,
-            services: Data<Services>,
+            Call { body, services }: Call<ReplayRequest>,
         ) -> Result<HttpResponse, ApiError> {
-            let answer = flows::replay::replay::<$game>(body.0, &services).await?;
+            let answer = flows::replay::replay::<$game>(body, &services).await?;
             respond(encode(&answer), &services.limits)
         }
 
@@ -205,10 +200,9 @@ macro_rules! game_routes {
             )
         )]
         async fn ai_move(
-            body: ApiJson<AiMoveRequest>,
-            services: Data<Services>,
+            Call { body, services }: Call<AiMoveRequest>,
         ) -> Result<HttpResponse, ApiError> {
-            let answer = flows::ai::ai_move::<$game>(body.0, &services, None).await?;
+            let answer = flows::ai::ai_move::<$game>(body, &services, None).await?;
             respond(answer.into_json(), &services.limits)
         }
 

@@ -4,13 +4,15 @@
 //! answer limit.
 
 use std::future::Future;
+use std::marker::PhantomData;
 use std::pin::Pin;
-use std::task::Poll;
+use std::task::{Context, Poll};
+use std::time::Duration;
 
 use actix_web::dev::Payload;
 use actix_web::http::header;
 use actix_web::{web, FromRequest, HttpMessage, HttpRequest, HttpResponse};
-use futures_util::StreamExt;
+use futures_util::Stream;
 use serde::de::DeserializeOwned;
 
 use super::problem::ApiError;
@@ -25,17 +27,41 @@ pub struct ApiJson<T>(pub T);
 
 impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
     type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<ApiJson<T>, ApiError>>>>;
+    type Future = ReadJson<T>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let is_json = is_json(req);
-        let body = read_body(req, payload);
-        Box::pin(async move {
-            if !is_json {
-                return Err(ApiError::UnsupportedMediaType);
-            }
-            parse(&body.await?).map(ApiJson)
-        })
+        ReadJson::new(req, payload, &configured_limits(req))
+    }
+}
+
+/// [`ApiJson`]'s future: the body read, then parsed. Written out rather
+/// than boxed, as nearly every request makes one.
+pub struct ReadJson<T> {
+    body: ReadBody,
+    shape: PhantomData<fn() -> T>,
+}
+
+impl<T> ReadJson<T> {
+    /// Reads the request's JSON body within `limits`.
+    pub(crate) fn new(req: &HttpRequest, payload: &mut Payload, limits: &Limits) -> ReadJson<T> {
+        let mut body = read_body_within(limits, req, payload);
+        if !is_json(req) {
+            body.refused = Some(ApiError::UnsupportedMediaType);
+        }
+        ReadJson {
+            body,
+            shape: PhantomData,
+        }
+    }
+}
+
+impl<T: DeserializeOwned> Future for ReadJson<T> {
+    type Output = Result<ApiJson<T>, ApiError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        Pin::new(&mut self.body)
+            .poll(cx)
+            .map(|body| parse(&body?).map(ApiJson))
     }
 }
 
@@ -71,83 +97,136 @@ fn compressed(req: &HttpRequest) -> Option<String> {
 /// configured size (declared or sent) is refused with 413, a compressed
 /// one with 415, and one that does not arrive whole within the body
 /// deadline with 408 (and the connection closed).
-pub(crate) fn read_body(
-    req: &HttpRequest,
-    payload: &mut Payload,
-) -> impl Future<Output = Result<web::Bytes, ApiError>> + 'static {
-    let limits = req
-        .app_data::<web::Data<Limits>>()
-        .map_or_else(Limits::default, |limits| ***limits);
+pub(crate) fn read_body(req: &HttpRequest, payload: &mut Payload) -> ReadBody {
+    read_body_within(&configured_limits(req), req, payload)
+}
+
+/// The server's limits (the defaults in an app without them).
+fn configured_limits(req: &HttpRequest) -> Limits {
+    req.app_data::<web::Data<Limits>>()
+        .map_or_else(Limits::default, |limits| ***limits)
+}
+
+/// [`read_body`] within `limits`.
+fn read_body_within(limits: &Limits, req: &HttpRequest, payload: &mut Payload) -> ReadBody {
     let limit = limits.body_bytes;
     let declared = req
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok());
-    let compressed = compressed(req);
-    let mut payload = payload.take();
-    async move {
-        if let Some(coding) = compressed {
-            return Err(ApiError::UnsupportedEncoding(coding));
+    let refused = match compressed(req) {
+        Some(coding) => Some(ApiError::UnsupportedEncoding(coding)),
+        None if declared.is_some_and(|len| len > limit) => {
+            Some(ApiError::PayloadTooLarge { limit })
         }
-        if declared.is_some_and(|len| len > limit) {
-            return Err(ApiError::PayloadTooLarge { limit });
+        None => None,
+    };
+    ReadBody {
+        payload: payload.take(),
+        refused,
+        limit,
+        declared,
+        first: web::Bytes::new(),
+        joined: None,
+        polled: false,
+        timeout: Duration::from_millis(limits.body_timeout_ms),
+        deadline: None,
+    }
+}
+
+/// [`read_body`]'s future.
+///
+/// A body that comes in one chunk (nearly every one) is that chunk,
+/// neither copied nor reallocated; more are joined. The deadline's timer
+/// is armed only for a body still missing at the second poll: a body that
+/// came with its head (nearly every request) is read without one. The
+/// first poll always waits, as actix hands the handler the body it read
+/// just after calling it; waking the task then costs nothing there (the
+/// body's arrival wakes it too) and makes sure of a second poll under any
+/// executor.
+pub(crate) struct ReadBody {
+    payload: Payload,
+    /// Why the body is refused before it is read, if it is.
+    refused: Option<ApiError>,
+    limit: usize,
+    declared: Option<usize>,
+    /// The body while it is one chunk…
+    first: web::Bytes,
+    /// …and once it is more.
+    joined: Option<web::BytesMut>,
+    /// Whether it has been polled before.
+    polled: bool,
+    timeout: Duration,
+    deadline: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl ReadBody {
+    /// Adds `chunk` to the body read so far.
+    fn add(&mut self, chunk: web::Bytes) -> Result<(), ApiError> {
+        let len = self
+            .joined
+            .as_ref()
+            .map_or(self.first.len(), |body| body.len());
+        if len + chunk.len() > self.limit {
+            return Err(ApiError::PayloadTooLarge { limit: self.limit });
         }
-        let read = async {
-            // A body that comes in one chunk (nearly every one) is that
-            // chunk, neither copied nor reallocated; more are joined.
-            let mut first = web::Bytes::new();
-            let mut joined: Option<web::BytesMut> = None;
-            while let Some(chunk) = payload.next().await {
-                let chunk = chunk.map_err(|e| {
-                    ApiError::bad_request(format!("reading the body failed: {e}"), None)
-                })?;
-                let len = joined.as_ref().map_or(first.len(), |body| body.len());
-                if len + chunk.len() > limit {
-                    return Err(ApiError::PayloadTooLarge { limit });
-                }
-                match &mut joined {
-                    Some(body) => body.extend_from_slice(&chunk),
-                    None if first.is_empty() => first = chunk,
-                    None => {
-                        let capacity = declared.unwrap_or(0).min(limit).max(len + chunk.len());
-                        let mut body = web::BytesMut::with_capacity(capacity);
-                        body.extend_from_slice(&first);
-                        body.extend_from_slice(&chunk);
-                        joined = Some(body);
-                    }
-                }
+        match &mut self.joined {
+            Some(body) => body.extend_from_slice(&chunk),
+            None if self.first.is_empty() => self.first = chunk,
+            None => {
+                let capacity = self
+                    .declared
+                    .unwrap_or(0)
+                    .min(self.limit)
+                    .max(len + chunk.len());
+                let mut body = web::BytesMut::with_capacity(capacity);
+                body.extend_from_slice(&self.first);
+                body.extend_from_slice(&chunk);
+                self.joined = Some(body);
             }
-            Ok(joined.map_or(first, web::BytesMut::freeze))
-        };
-        let deadline = std::time::Duration::from_millis(limits.body_timeout_ms);
-        let started = tokio::time::Instant::now();
-        let mut read = std::pin::pin!(read);
-        // The deadline's timer is armed only for a body still missing at
-        // the second poll: a body that came with its head (nearly every
-        // request) is read without one. The first poll always waits, as
-        // actix hands the handler the body it read just after calling it;
-        // waking the task then costs nothing there (the body's arrival
-        // wakes it too) and makes sure of a second poll under any
-        // executor.
-        let mut first = true;
-        let early = std::future::poll_fn(|cx| match read.as_mut().poll(cx) {
-            Poll::Ready(body) => Poll::Ready(Some(body)),
-            Poll::Pending if first => {
-                first = false;
-                cx.waker().wake_by_ref();
-                Poll::Pending
+        }
+        Ok(())
+    }
+}
+
+impl Future for ReadBody {
+    type Output = Result<web::Bytes, ApiError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = &mut *self;
+        if let Some(refusal) = this.refused.take() {
+            return Poll::Ready(Err(refusal));
+        }
+        loop {
+            match Pin::new(&mut this.payload).poll_next(cx) {
+                Poll::Ready(Some(Ok(chunk))) => this.add(chunk)?,
+                Poll::Ready(Some(Err(e))) => {
+                    return Poll::Ready(Err(ApiError::bad_request(
+                        format!("reading the body failed: {e}"),
+                        None,
+                    )))
+                }
+                Poll::Ready(None) => {
+                    let first = std::mem::take(&mut this.first);
+                    return Poll::Ready(Ok(this.joined.take().map_or(first, |b| b.freeze())));
+                }
+                Poll::Pending => break,
             }
-            Poll::Pending => Poll::Ready(None),
-        })
-        .await;
-        match early {
-            Some(body) => body,
-            None => tokio::time::timeout_at(started + deadline, read)
-                .await
-                .unwrap_or(Err(ApiError::BodyTimeout {
-                    secs: deadline.as_secs_f64(),
-                })),
+        }
+        if !std::mem::replace(&mut this.polled, true) {
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
+        let timeout = this.timeout;
+        let deadline = this
+            .deadline
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
+        match deadline.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(ApiError::BodyTimeout {
+                secs: timeout.as_secs_f64(),
+            })),
+            Poll::Pending => Poll::Pending,
         }
     }
 }
