@@ -156,10 +156,18 @@ impl From<Move> for MoveEntry {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = TankBattleLegalMovesResponse)]
 pub struct LegalMovesResponse {
-    pub moves: Vec<MoveEntry>,
+    // Each move as a `MoveEntry`, kept as the engine's moves: the answer
+    // is written straight from them.
+    #[serde(serialize_with = "move_entries")]
+    #[schema(value_type = Vec<MoveEntry>)]
+    pub moves: Vec<Move>,
     /// Number of moves listed.
     #[schema(example = 45)]
     pub count: usize,
+}
+
+fn move_entries<S: serde::Serializer>(moves: &[Move], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(moves.iter().copied().map(MoveEntry::from))
 }
 
 impl LegalMovesResponse {
@@ -172,16 +180,15 @@ impl LegalMovesResponse {
         // around it, copied from tables made at compile time.
         let mut out = Vec::with_capacity(32 + MAX_ENTRY * self.moves.len() + Piece::SIZE);
         out.extend_from_slice(b"{\"moves\":[");
-        for (i, entry) in self.moves.iter().enumerate() {
+        for (i, mv) in self.moves.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            let (from, to) = (entry.from.index(), entry.to.index());
-            let separator = usize::from(entry.notation.is_capture());
+            let (from, to) = (mv.from.index(), mv.to.index());
+            let capture = usize::from(mv.is_capture());
             Piece::put(&mut out, MOVE_FROM.get(from));
-            Piece::put(&mut out, TO_FROM.get(separator).and_then(|t| t.get(to)));
+            Piece::put(&mut out, TO_FROM.get(capture).and_then(|t| t.get(to)));
             Piece::put(&mut out, FROM_TO.get(from));
-            let capture = usize::from(entry.capture);
             Piece::put(&mut out, TO_CAPTURE.get(capture).and_then(|t| t.get(to)));
         }
         out.extend_from_slice(b"],\"count\":");
@@ -697,7 +704,7 @@ mod tests {
             captures += moves.iter().filter(|m| m.is_capture()).count();
             let answer = LegalMovesResponse {
                 count: moves.len(),
-                moves: moves.iter().copied().map(MoveEntry::from).collect(),
+                moves: moves.clone(),
             };
             assert_eq!(
                 String::from_utf8(answer.to_json()).unwrap(),

@@ -138,7 +138,7 @@ impl GameApi for TankBattle {
         }
         Ok(LegalMovesResponse {
             count: moves.len(),
-            moves: moves.into_iter().map(MoveEntry::from).collect(),
+            moves,
         })
     }
 

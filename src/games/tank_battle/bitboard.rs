@@ -5,15 +5,25 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
 use super::square::{Square, SIZE, SQUARES};
 
-/// Each file's squares, a..k.
-const FILES: [u128; SIZE as usize] = {
-    let mut files = [0u128; SIZE as usize];
+/// Each square's place in file-major order (its [`Square::file_major_key`]),
+/// by index, and the square at each place.
+const FILE_MAJOR_PLACE: [u8; SQUARES] = {
+    let mut places = [0; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
-        files[sq % SIZE as usize] |= 1 << sq;
+        places[sq] = (sq % SIZE as usize * SIZE as usize + sq / SIZE as usize) as u8;
         sq += 1;
     }
-    files
+    places
+};
+const FILE_MAJOR_SQUARE: [u8; SQUARES] = {
+    let mut squares = [0; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        squares[FILE_MAJOR_PLACE[sq] as usize] = sq as u8;
+        sq += 1;
+    }
+    squares
 };
 
 /// A set of squares; bit `i` is the square with index `i`.
@@ -66,10 +76,17 @@ impl Bitboard {
 
     /// The squares file by file (a..k), each file from rank 1 up: the
     /// order in which the API lists squares.
-    pub fn file_major(self) -> impl Iterator<Item = Square> {
-        FILES
-            .into_iter()
-            .flat_map(move |file| Bitboard(self.0 & file))
+    pub fn file_major(self) -> FileMajor {
+        // The set transposed (bit `i` for the square at place `i` in
+        // file-major order), then read lowest place first: a step a
+        // square, whatever the set.
+        let mut places = 0u128;
+        for sq in self {
+            if let Some(&place) = FILE_MAJOR_PLACE.get(sq.index()) {
+                places |= 1 << place;
+            }
+        }
+        FileMajor(places)
     }
 
     /// The set rotated by 180 degrees.
@@ -84,6 +101,32 @@ impl IntoIterator for Bitboard {
 
     fn into_iter(self) -> Squares {
         Squares(self.0)
+    }
+}
+
+/// The squares of a [`Bitboard`] in file-major order
+/// ([`Bitboard::file_major`]): bit `i` stands for the square at place `i`.
+#[derive(Clone, Debug)]
+pub struct FileMajor(u128);
+
+impl Iterator for FileMajor {
+    type Item = Square;
+
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let place = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        FILE_MAJOR_SQUARE
+            .get(place)
+            .map(|&index| Square::from_index_unchecked(index))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
     }
 }
 
