@@ -11,11 +11,24 @@ use super::position::Position;
 impl Position {
     /// The move `text` as a legal [`Move`], or the first rule it breaks.
     pub fn validate(&self, layout: &Layout, text: MoveText) -> Result<Move, IllegalMove> {
+        // The game being over is the first rule a move breaks. A move that
+        // breaks none of the others shows that the side to move has a
+        // move, so that only the first half of rule 7 is left to check
+        // then: the search for any move is made only for a refusal.
+        let game_over = || IllegalMove::new(Reason::GameOver, None);
+        match self.check_move(layout, text) {
+            Ok(_) if self.a_side_is_home(layout) => Err(game_over()),
+            Ok(mv) => Ok(mv),
+            Err(_) if self.is_finished(layout) => Err(game_over()),
+            Err(illegal) => Err(illegal),
+        }
+    }
+
+    /// The move `text` as a [`Move`] that breaks no rule but (maybe) the
+    /// game being over, or the first rule it breaks.
+    fn check_move(&self, layout: &Layout, text: MoveText) -> Result<Move, IllegalMove> {
         let MoveText { from, to } = text;
         let fail = |reason, square| Err(IllegalMove::new(reason, square));
-        if self.is_finished(layout) {
-            return fail(Reason::GameOver, None);
-        }
         let Some(mover) = self.piece_at(from) else {
             return fail(Reason::NoTankAtFrom, Some(from));
         };
