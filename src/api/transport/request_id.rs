@@ -6,7 +6,7 @@
 //! trusted proxy), else one generated here: a tag of the worker thread and
 //! its own counter, with no lock shared between workers.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::future::Future;
 use std::hash::{BuildHasher, RandomState};
@@ -26,22 +26,18 @@ pub const HEADER: HeaderName = HeaderName::from_static("x-request-id");
 const MAX_FROM_CLIENT: usize = 64;
 const MAX_LEN: usize = 128;
 
-/// A request id: a short run of URI-safe characters. Small (the request's
-/// own header value is shared, not copied; a generated one is kept
-/// inline), as it travels with every request.
+/// A request id: a short run of URI-safe characters, kept as the header
+/// value it is sent as (the request's own value is shared, not copied; a
+/// generated one is cut from its worker's buffer, not allocated alone).
 #[derive(Clone)]
-pub struct RequestId(Repr);
-
-#[derive(Clone)]
-enum Repr {
-    /// The request's own `X-Request-Id`, checked well-formed.
-    Given(HeaderValue),
-    /// One made here: `len` bytes of `text`.
-    Made { len: u8, text: [u8; MADE_LEN] },
-}
+pub struct RequestId(HeaderValue);
 
 /// The longest generated id: 8 hex digits, `-`, 16 hex digits.
 const MADE_LEN: usize = 25;
+
+/// The buffer generated ids are cut from, a worker's own; a new one when
+/// the last is used up (it is freed when its last id is dropped).
+const MADE_BUFFER: usize = 4096;
 
 impl RequestId {
     /// The request's own id when it is well-formed (longer ones only from
@@ -53,9 +49,7 @@ impl RequestId {
             MAX_FROM_CLIENT
         };
         match req.headers().get(&HEADER) {
-            Some(value) if well_formed(value.as_bytes(), max) => {
-                RequestId(Repr::Given(value.clone()))
-            }
+            Some(value) if well_formed(value.as_bytes(), max) => RequestId(value.clone()),
             _ => RequestId::generate(),
         }
     }
@@ -63,58 +57,54 @@ impl RequestId {
     /// A new id: this worker thread's random tag and its next number, in
     /// hex (`3f9a1c2e-1b`).
     pub fn generate() -> RequestId {
+        const HEX: [u8; 16] = *b"0123456789abcdef";
+        /// The tag and `-` (the start of each of this thread's ids), and
+        /// the number of its next id.
+        struct Next {
+            text: [u8; MADE_LEN],
+            n: u64,
+        }
         thread_local! {
-            static NEXT: Cell<(u32, u64)> = Cell::new((
-                RandomState::new().hash_one(std::thread::current().id()) as u32,
-                0,
-            ));
+            static NEXT: RefCell<Next> = RefCell::new({
+                let tag = RandomState::new().hash_one(std::thread::current().id()) as u32;
+                let mut text = [b'-'; MADE_LEN];
+                for (i, slot) in text.iter_mut().take(8).rev().enumerate() {
+                    *slot = HEX[(tag >> (4 * i)) as usize & 0xf];
+                }
+                Next { text, n: 0 }
+            });
+            static BUFFER: RefCell<BytesMut> = RefCell::new(BytesMut::new());
         }
-        let (tag, n) = NEXT.with(|next| {
-            let (tag, n) = next.get();
-            next.set((tag, n.wrapping_add(1)));
-            (tag, n)
-        });
-        let mut text = [0; MADE_LEN];
-        let mut len = 0;
-        let mut put = |b: u8| {
-            if let Some(slot) = text.get_mut(len) {
-                *slot = b;
-                len += 1;
+        let bytes = NEXT.with_borrow_mut(|next| {
+            let n = next.n;
+            next.n = n.wrapping_add(1);
+            let digits = (64 - n.leading_zeros()).div_ceil(4).max(1) as usize;
+            if let Some(number) = next.text.get_mut(9..9 + digits) {
+                for (i, slot) in number.iter_mut().rev().enumerate() {
+                    *slot = HEX[(n >> (4 * i)) as usize & 0xf];
+                }
             }
-        };
-        let hex = |d: u64| b"0123456789abcdef".get(d as usize).copied().unwrap_or(b'0');
-        for shift in (0..8).rev() {
-            put(hex(u64::from(tag >> (shift * 4)) & 0xf));
-        }
-        put(b'-');
-        let digits = (64 - n.leading_zeros()).div_ceil(4).max(1);
-        for shift in (0..digits).rev() {
-            put(hex(n >> (shift * 4) & 0xf));
-        }
-        RequestId(Repr::Made {
-            len: len as u8,
-            text,
-        })
+            let id = next.text.get(..9 + digits).unwrap_or_default();
+            BUFFER.with_borrow_mut(|buffer| {
+                if buffer.capacity() < id.len() {
+                    *buffer = BytesMut::with_capacity(MADE_BUFFER);
+                }
+                buffer.extend_from_slice(id);
+                buffer.split().freeze()
+            })
+        });
+        // Only hex digits and `-`: always a valid value.
+        RequestId(HeaderValue::from_maybe_shared(bytes).unwrap_or(HeaderValue::from_static("-")))
     }
 
     pub fn as_str(&self) -> &str {
-        let bytes = match &self.0 {
-            Repr::Given(value) => value.as_bytes(),
-            Repr::Made { len, text } => text.get(..usize::from(*len)).unwrap_or_default(),
-        };
         // Only well-formed ASCII is ever kept.
-        std::str::from_utf8(bytes).unwrap_or_default()
+        self.0.to_str().unwrap_or_default()
     }
 
     /// The header value.
     pub fn header_value(&self) -> HeaderValue {
-        match &self.0 {
-            Repr::Given(value) => value.clone(),
-            Repr::Made { len, text } => text
-                .get(..usize::from(*len))
-                .and_then(|id| HeaderValue::from_bytes(id).ok())
-                .unwrap_or(HeaderValue::from_static("-")),
-        }
+        self.0.clone()
     }
 }
 
@@ -273,7 +263,7 @@ mod tests {
 
     #[test]
     fn a_problem_names_its_instance() {
-        let id = RequestId(Repr::Given(HeaderValue::from_static("abc-1")));
+        let id = RequestId(HeaderValue::from_static("abc-1"));
         let out = with_instance(&Bytes::from_static(b"{\"status\":400}"), &id);
         assert_eq!(&out[..], b"{\"status\":400,\"instance\":\"abc-1\"}");
         let value: serde_json::Value = serde_json::from_slice(&out).unwrap_or_default();
