@@ -119,7 +119,7 @@ macro_rules! game_routes {
             Call { body, services }: Call<ValidateRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::simple::validate::<$game>(body, &services)?;
-            respond(encode(&answer), &services.limits)
+            respond(<$game as GameApi>::validate_json(&answer), &services.limits)
         }
 
         $(#[$a_doc])*

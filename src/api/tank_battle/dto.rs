@@ -361,13 +361,45 @@ pub type ScoreRequest = PositionRequest;
 pub struct ValidateResponse {
     pub legal: bool,
     /// The move in canonical notation, when legal (absent when illegal).
-    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
-    #[schema(example = "j4-j5", nullable = false)]
-    pub notation: Option<String>,
+    #[serde(
+        rename = "move",
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "some_move_text"
+    )]
+    #[schema(value_type = Option<String>, example = "j4-j5", nullable = false)]
+    pub notation: Option<Move>,
     /// The first rule the move breaks, when illegal (absent when legal).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub reason: Option<ReasonBody>,
+}
+
+fn some_move_text<S: serde::Serializer>(
+    mv: &Option<Move>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match mv {
+        Some(mv) => move_text(mv, serializer),
+        None => serializer.serialize_none(),
+    }
+}
+
+impl ValidateResponse {
+    /// The answer's JSON, byte for byte what serde writes: a legal move's
+    /// (the usual answer, its notation needing no escaping) written
+    /// directly, a refusal's by serde.
+    pub fn to_json(&self) -> serde_json::Result<Vec<u8>> {
+        match (self.legal, &self.notation, &self.reason) {
+            (true, Some(mv), None) => {
+                let mut out = Vec::with_capacity(32);
+                out.extend_from_slice(b"{\"legal\":true,\"move\":\"");
+                out.extend_from_slice(mv.notation(&mut [0; 7]).as_bytes());
+                out.extend_from_slice(b"\"}");
+                Ok(out)
+            }
+            _ => crate::api::transport::json::encode(self),
+        }
+    }
 }
 
 /// The tank a capture removed.
@@ -692,6 +724,46 @@ mod tests {
                 )
             );
         }
+    }
+
+    #[test]
+    fn validate_json_is_what_serde_writes() {
+        let layout = Layout::STANDARD;
+        let mut position = Position::initial(&layout);
+        let mut captures = 0;
+        for ply in 0..300 {
+            let moves = position.legal_moves_file_major(&layout);
+            for mv in &moves {
+                captures += usize::from(mv.is_capture());
+                let answer = ValidateResponse {
+                    legal: true,
+                    notation: Some(*mv),
+                    reason: None,
+                };
+                assert_eq!(
+                    answer.to_json().unwrap(),
+                    serde_json::to_vec(&answer).unwrap(),
+                    "ply {ply}, {mv:?}"
+                );
+            }
+            match moves.get(ply * 7 % moves.len().max(1)) {
+                Some(mv) => position.play_unchecked(*mv),
+                None => break,
+            }
+        }
+        assert!(captures > 0, "the walk met no capture");
+        let refused = ValidateResponse {
+            legal: false,
+            notation: None,
+            reason: Some(ReasonBody {
+                code: "PATH_BLOCKED",
+                message: "a tank stands in the way".to_owned(),
+                square: Some("k5".to_owned()),
+            }),
+        };
+        let json = String::from_utf8(refused.to_json().unwrap()).unwrap();
+        assert!(json.starts_with(r#"{"legal":false,"reason":{"#), "{json}");
+        assert_eq!(json.into_bytes(), serde_json::to_vec(&refused).unwrap());
     }
 
     #[test]

@@ -146,6 +146,10 @@ impl GameApi for TankBattle {
         Ok(answer.to_json())
     }
 
+    fn validate_json(answer: &ValidateResponse) -> serde_json::Result<Vec<u8>> {
+        answer.to_json()
+    }
+
     fn score_json(answer: &ScoreResponse) -> serde_json::Result<Vec<u8>> {
         Ok(answer.to_json())
     }
@@ -156,7 +160,7 @@ impl GameApi for TankBattle {
         Ok(match position.validate(&layout, text) {
             Ok(mv) => ValidateResponse {
                 legal: true,
-                notation: Some(mv.to_notation()),
+                notation: Some(mv),
                 reason: None,
             },
             Err(err) => ValidateResponse {
