@@ -76,7 +76,7 @@ impl Bitboard {
 
     /// The squares file by file (a..k), each file from rank 1 up: the
     /// order in which the API lists squares.
-    pub fn file_major(self) -> FileMajor {
+    pub fn file_major(self) -> impl Iterator<Item = Square> {
         // The set transposed (bit `i` for the square at place `i` in
         // file-major order), then read lowest place first: a step a
         // square, whatever the set.
@@ -86,7 +86,10 @@ impl Bitboard {
                 places |= 1 << place;
             }
         }
-        FileMajor(places)
+        Squares(places).map(|place| {
+            let index = FILE_MAJOR_SQUARE.get(place.index()).copied().unwrap_or(0);
+            Square::from_index_unchecked(index)
+        })
     }
 
     /// The set rotated by 180 degrees.
@@ -101,32 +104,6 @@ impl IntoIterator for Bitboard {
 
     fn into_iter(self) -> Squares {
         Squares(self.0)
-    }
-}
-
-/// The squares of a [`Bitboard`] in file-major order
-/// ([`Bitboard::file_major`]): bit `i` stands for the square at place `i`.
-#[derive(Clone, Debug)]
-pub struct FileMajor(u128);
-
-impl Iterator for FileMajor {
-    type Item = Square;
-
-    #[inline]
-    fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            return None;
-        }
-        let place = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        FILE_MAJOR_SQUARE
-            .get(place)
-            .map(|&index| Square::from_index_unchecked(index))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
-        (n, Some(n))
     }
 }
 
