@@ -4,12 +4,10 @@
 //! every layer, HEAD. `scripts/hostile-test.sh` repeats these against a
 //! real server with real sockets.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
+use crate::common::{app_with, assert_problem, get, post, send, INITIAL};
 use actix_web::test;
-use common::{app_with, assert_problem, get, post, send, INITIAL};
 use serde_json::{json, Value};
 use tank_rules::api::flows::ai::ai_move;
 use tank_rules::api::services::Services;

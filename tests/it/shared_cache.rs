@@ -5,8 +5,7 @@
 //! `redis-server` they start, and say they skipped when there is neither;
 //! the failure tests use fake servers.
 
-mod common;
-
+use crate::common;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::time::{Duration, Instant};

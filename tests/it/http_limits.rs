@@ -1,9 +1,7 @@
 //! Server limits over HTTP: busy search slots, replay length, Tank War
 //! state size, readiness.
 
-mod common;
-
-use common::{app_with, assert_problem, get, post, INITIAL};
+use crate::common::{app_with, assert_problem, get, post, INITIAL};
 use serde_json::json;
 use tank_rules::limits::Limits;
 

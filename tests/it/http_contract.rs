@@ -4,9 +4,7 @@
 //! route, `GET /` leads to Swagger UI. `scripts/contract-test.sh` runs
 //! schemathesis over the whole document.
 
-mod common;
-
-use common::{app_with, assert_problem, get, post, INITIAL};
+use crate::common::{app_with, assert_problem, get, post, INITIAL};
 use serde_json::json;
 use tank_rules::limits::Limits;
 

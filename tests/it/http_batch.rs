@@ -2,12 +2,11 @@
 //! answers; per-request problems locate their field in the batch; the caps
 //! and broken bodies fail the whole batch.
 
-mod common;
-
+use crate::common;
+use crate::common::{app_with, assert_problem, get, post, send, Reply, INITIAL};
 use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::test::{self, TestRequest};
-use common::{app_with, assert_problem, get, post, send, Reply, INITIAL};
 use serde_json::{json, Value};
 use tank_rules::limits::Limits;
 

@@ -6,12 +6,10 @@
 //! another series of cases; the failure report prints the seed, the case
 //! number and the whole request.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use common::{app_with, get, post, Reply};
+use crate::common::{app_with, get, post, Reply};
 use serde_json::{json, Map, Value};
 use tank_rules::limits::Limits;
 

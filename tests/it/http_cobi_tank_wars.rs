@@ -3,9 +3,7 @@
 //! `cobi_tank_wars_oracle.rs`; these tests pin the shapes, codes and
 //! worked examples.
 
-mod common;
-
-use common::{app_with, assert_problem, get, post};
+use crate::common::{app_with, assert_problem, get, post};
 use serde_json::{json, Value};
 use tank_rules::limits::Limits;
 

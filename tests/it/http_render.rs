@@ -1,10 +1,9 @@
 //! HTTP tests of the `render.svg` pictures: SVG that parses as XML, served
 //! with an entity tag and cache headers, and problems for bad input.
 
-mod common;
-
+use crate::common;
+use crate::common::{app_with, assert_problem, encode, get, send};
 use actix_web::test::TestRequest;
-use common::{app_with, assert_problem, encode, get, send};
 use serde_json::json;
 use tank_rules::limits::Limits;
 

@@ -2,14 +2,12 @@
 //! it is well-formed, else one the server made), a problem names it as its
 //! `instance`, and the access log's line about the request carries it.
 
-mod common;
-
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::common::{assert_problem, send, Reply, INITIAL};
 use actix_web::test::{self, TestRequest};
-use common::{assert_problem, send, Reply, INITIAL};
 use serde_json::{json, Value};
 use tank_rules::access_log::AccessLog;
 use tank_rules::api::AppState;

@@ -1,9 +1,8 @@
 //! Operations: the Prometheus scrape and CORS for browser clients.
 
-mod common;
-
+use crate::common;
+use crate::common::{app_with, get, post, send, INITIAL};
 use actix_web::test::{self, TestRequest};
-use common::{app_with, get, post, send, INITIAL};
 use serde_json::json;
 use tank_rules::api::middleware::cors::CorsOrigins;
 use tank_rules::api::AppState;

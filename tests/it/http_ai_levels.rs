@@ -2,9 +2,7 @@
 //! three games: levels repeat exactly with a seed, analysis lists the best
 //! moves from the same search as `ai-move`, both are cached and checked.
 
-mod common;
-
-use common::{app_with, assert_problem, get, post, INITIAL};
+use crate::common::{app_with, assert_problem, get, post, INITIAL};
 use serde_json::{json, Value};
 use tank_rules::limits::Limits;
 

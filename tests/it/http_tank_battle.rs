@@ -1,9 +1,8 @@
 //! HTTP tests of every Tank Battle endpoint and each error status.
 
-mod common;
-
+use crate::common;
+use crate::common::{app_with, assert_problem, get, post, send, INITIAL};
 use actix_web::test::{self, TestRequest};
-use common::{app_with, assert_problem, get, post, send, INITIAL};
 use serde_json::{json, Value};
 use tank_rules::limits::Limits;
 

@@ -1,8 +1,6 @@
 //! HTTP tests of The Tank War endpoints.
 
-mod common;
-
-use common::{app_with, assert_problem, get, post};
+use crate::common::{app_with, assert_problem, get, post};
 use serde_json::{json, Value};
 use tank_rules::limits::Limits;
 

@@ -4,12 +4,11 @@
 //! configured, no key or an unknown one is 401; `X-Forwarded-For` only
 //! from trusted proxies; `/metrics` can leave the public address.
 
-mod common;
-
 use std::net::SocketAddr;
 
+use crate::common;
+use crate::common::{assert_problem, send, INITIAL};
 use actix_web::test;
-use common::{assert_problem, send, INITIAL};
 use serde_json::json;
 use tank_rules::api::AppState;
 use tank_rules::cache::CacheConfig;

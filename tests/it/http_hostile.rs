@@ -1,10 +1,9 @@
 //! Hostile input over HTTP: whatever the body, the answer is a 2xx or a
 //! 4xx problem document, never a 5xx or a panic.
 
-mod common;
-
+use crate::common;
+use crate::common::{app_with, send, INITIAL};
 use actix_web::test::TestRequest;
-use common::{app_with, send, INITIAL};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;

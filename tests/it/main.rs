@@ -1,0 +1,25 @@
+//! Every integration test in one crate, so the service is linked once
+//! (the layout of rust-analyzer and matklad's "Delete Cargo Integration
+//! Tests"). Each module is one former test file.
+
+mod architecture;
+mod cobi_tank_wars_oracle;
+mod common;
+mod engine_props;
+mod http_ai_levels;
+mod http_batch;
+mod http_bounds;
+mod http_cobi_tank_wars;
+mod http_contract;
+mod http_fair_use;
+mod http_hostile;
+mod http_limits;
+mod http_ops;
+mod http_render;
+mod http_request_id;
+mod http_tank_battle;
+mod http_tank_war;
+mod openapi;
+mod parse_props;
+mod shared_cache;
+mod tank_war_props;
