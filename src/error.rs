@@ -134,6 +134,10 @@ pub enum RequestError {
     Busy { retry_after_secs: u64 },
     #[error("the body is larger than the limit of {limit} bytes")]
     PayloadTooLarge { limit: usize },
+    /// An `Expect` the server cannot meet (417): anything but
+    /// `100-continue`.
+    #[error("{detail}")]
+    ExpectationFailed { detail: String },
     #[error("the body must be JSON, sent with `Content-Type: application/json`")]
     UnsupportedMediaType,
     /// A body sent compressed (`Content-Encoding` other than `identity`).
@@ -187,6 +191,7 @@ impl RequestError {
             RequestError::TooManyRequests { .. } => "TOO_MANY_REQUESTS",
             RequestError::Busy { .. } => "SERVICE_BUSY",
             RequestError::PayloadTooLarge { .. } => "PAYLOAD_TOO_LARGE",
+            RequestError::ExpectationFailed { .. } => "EXPECTATION_FAILED",
             RequestError::UnsupportedMediaType | RequestError::UnsupportedEncoding(_) => {
                 "UNSUPPORTED_MEDIA_TYPE"
             }
@@ -213,6 +218,7 @@ impl RequestError {
             RequestError::TooManyRequests { .. } => "Too many requests",
             RequestError::Busy { .. } => "Service busy",
             RequestError::PayloadTooLarge { .. } => "Payload too large",
+            RequestError::ExpectationFailed { .. } => "Expectation failed",
             RequestError::UnsupportedMediaType | RequestError::UnsupportedEncoding(_) => {
                 "Unsupported media type"
             }
@@ -247,6 +253,7 @@ pub const SERVICE_CODES: &[&str] = &[
     "PAYLOAD_TOO_LARGE",
     "URI_TOO_LONG",
     "UNSUPPORTED_MEDIA_TYPE",
+    "EXPECTATION_FAILED",
     "TOO_MANY_REQUESTS",
     "HEADERS_TOO_LARGE",
     "SERVICE_BUSY",
@@ -266,6 +273,7 @@ fn status_code(status: u16) -> (&'static str, &'static str) {
         413 => ("PAYLOAD_TOO_LARGE", "Payload too large"),
         414 => ("URI_TOO_LONG", "URI too long"),
         415 => ("UNSUPPORTED_MEDIA_TYPE", "Unsupported media type"),
+        417 => ("EXPECTATION_FAILED", "Expectation failed"),
         429 => ("TOO_MANY_REQUESTS", "Too many requests"),
         431 => ("HEADERS_TOO_LARGE", "Request header fields too large"),
         503 => ("SERVICE_BUSY", "Service busy"),
@@ -299,6 +307,7 @@ mod tests {
                 retry_after_secs: 1,
             },
             RequestError::PayloadTooLarge { limit: 1 },
+            RequestError::ExpectationFailed { detail: "x".into() },
             RequestError::UnsupportedMediaType,
             RequestError::UnsupportedEncoding("gzip".into()),
             RequestError::NotFound { path: "/x".into() },

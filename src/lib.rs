@@ -4,8 +4,11 @@
 //! - [`games`] holds the engines; they know nothing of HTTP;
 //! - [`api`] is the actix-web layer, documented with utoipa;
 //! - [`render`] draws game states as SVG (pure functions, no HTTP);
-//! - [`limits`], [`cache`], [`metrics`] and [`config`] are shared by all
-//!   games.
+//! - [`server`] runs the application on actix's HTTP/1 server;
+//! - [`config`] reads the command line;
+//! - [`limits`], [`cache`], [`metrics`], [`fair_use`], [`redis`],
+//!   [`access_log`] and [`error`] are the shared pieces below the HTTP
+//!   layer.
 
 pub mod access_log;
 pub mod api;
@@ -18,3 +21,4 @@ pub mod limits;
 pub mod metrics;
 pub mod redis;
 pub mod render;
+pub mod server;

@@ -183,21 +183,14 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
         // SIGTERM stops accepting connections and lets in-flight requests
         // finish for up to the shutdown timeout (SIGINT and SIGQUIT stop at
         // once).
-        let served = HttpServer::new(move || tank_rules::api::app(state.clone()))
-            .workers(workers)
-            // actix counts connections per worker.
-            .max_connections(max_connections.div_ceil(workers))
-            .client_request_timeout(Duration::from_secs(args.request_timeout_secs))
-            .client_disconnect_timeout(Duration::from_secs(1))
-            // A client that closes its side is gone: drop its request, so
-            // that a search it started stops (HTTP/1.1 clients do not
-            // half-close and then wait for an answer).
-            .h1_allow_half_closed(false)
-            .on_connect(tank_rules::api::ConnectionState::install)
-            .shutdown_timeout(args.shutdown_timeout_secs)
-            .bind(&args.addr)?
-            .run()
-            .await;
+        let settings = tank_rules::server::Settings {
+            workers,
+            max_connections,
+            request_timeout: Duration::from_secs(args.request_timeout_secs),
+            shutdown_timeout_secs: args.shutdown_timeout_secs,
+            body_limit: limits.body_bytes,
+        };
+        let served = tank_rules::server::public(&args.addr, state, &settings)?.await;
         if let Some(admin) = admin {
             admin.abort();
         }

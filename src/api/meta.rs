@@ -9,9 +9,10 @@ use utoipa::openapi::OpenApi;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use super::openapi::responses::{NoQuery, RouteErrors, WrongMethod};
+use super::openapi::responses::{NoQuery, RouteErrors, ServiceErrors};
 use super::openapi::router::{endpoint, Router};
 use super::transport::problem::ApiError;
+use crate::fair_use::Class;
 
 const TAG: &str = "service";
 
@@ -26,7 +27,7 @@ pub fn configure(cfg: &mut ServiceConfig, with_metrics: bool) {
 
 /// Adds the service's routes under `/v1` (the catalogue) to its router.
 pub fn register(router: &mut Router) {
-    router.route("", __path_list_games, list_games);
+    router.route("", __path_list_games, list_games, &|_| Some(Class::Cheap));
 }
 
 /// The operator endpoints alone, for the admin address: `/metrics`,
@@ -107,25 +108,12 @@ const GAMES: &[(&str, &str, &str, &[&str], &str)] = &[
 #[derive(Clone, Debug, Default)]
 pub struct RouteTable {
     methods: BTreeMap<String, Vec<String>>,
-    /// The query parameters each GET route declares.
-    query: BTreeMap<String, Vec<String>>,
 }
 
 impl RouteTable {
     pub fn from_openapi(doc: &OpenApi, extra: &[(&str, &str)]) -> RouteTable {
         let mut methods: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut query = BTreeMap::new();
         for (path, item) in &doc.paths.paths {
-            if let Some(get) = &item.get {
-                let names = get
-                    .parameters
-                    .iter()
-                    .flatten()
-                    .filter(|p| matches!(p.parameter_in, utoipa::openapi::path::ParameterIn::Query))
-                    .map(|p| p.name.clone())
-                    .collect();
-                query.insert(path.clone(), names);
-            }
             let entry = methods.entry(path.clone()).or_default();
             let ops = [
                 ("GET", &item.get),
@@ -146,13 +134,7 @@ impl RouteTable {
                 .or_default()
                 .push((*method).to_owned());
         }
-        RouteTable { methods, query }
-    }
-
-    /// The query parameters a GET of `path` takes, if it is a documented
-    /// GET route.
-    pub fn query_parameters(&self, path: &str) -> Option<&[String]> {
-        self.query.get(path).map(Vec::as_slice)
+        RouteTable { methods }
     }
 
     /// The methods allowed on `path`, if it is a route.
@@ -192,7 +174,7 @@ impl RouteTable {
 #[utoipa::path(get, path = "/healthz", tag = TAG, operation_id = "healthz", responses(
     (status = 200, description = "The service is up", body = Health),
     NoQuery,
-    WrongMethod,
+    ServiceErrors,
 ))]
 async fn healthz() -> web::Json<Health> {
     web::Json(Health { status: "ok" })
@@ -206,7 +188,7 @@ async fn healthz() -> web::Json<Health> {
 #[utoipa::path(get, path = "/readyz", tag = TAG, operation_id = "readyz", responses(
     (status = 200, description = "Ready to serve", body = Health),
     NoQuery,
-    WrongMethod,
+    ServiceErrors,
 ))]
 async fn readyz() -> web::Json<Health> {
     web::Json(Health { status: "ready" })
@@ -226,12 +208,13 @@ async fn list_games(routes: web::Data<RouteTable>) -> web::Json<GamesResponse> {
 }
 
 /// Answers requests no route took: 405 when the path exists with another
-/// method, else 404.
+/// method, else 404. The path is read as the routers read it
+/// (percent-encoded unreserved characters decoded).
 pub async fn fallback(
     req: HttpRequest,
     routes: web::Data<RouteTable>,
 ) -> Result<HttpResponse, ApiError> {
-    let path = req.path();
+    let path = req.match_info().as_str();
     Err(match routes.allowed(path) {
         Some(methods) => ApiError::MethodNotAllowed {
             method: req.method().to_string(),
@@ -255,7 +238,7 @@ pub async fn fallback(
     responses(
         (status = 200, description = "The metrics", body = String, content_type = "text/plain; version=0.0.4"),
         NoQuery,
-        WrongMethod,
+        ServiceErrors,
     )
 )]
 async fn metrics(metrics: web::Data<crate::metrics::Metrics>) -> Result<HttpResponse, ApiError> {

@@ -37,15 +37,12 @@ use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::cache::{AnswerCache, CacheConfig};
-use crate::games::cobi_tank_wars::CobiTankWars;
 use crate::games::tank_battle::TankBattle;
-use crate::games::tank_war::TankWar;
 use crate::games::Game;
 use crate::limits::Limits;
 use crate::metrics::Metrics;
-use flows::batch::{batch_ops, item_schemas};
+use flows::batch::item_schemas;
 use middleware::cors::CorsOrigins;
-use middleware::fair_use::SearchRoutes;
 use middleware::layers::Layers;
 use openapi::{fixups, ApiDoc, OPENAPI_PATH};
 use services::Services;
@@ -137,22 +134,6 @@ impl AppState {
     }
 }
 
-/// The routes that run searches, from each game's batch ops.
-fn search_routes() -> SearchRoutes {
-    fn of<G: game::GameApi>() -> impl Iterator<Item = String> {
-        batch_ops::<G>()
-            .searches
-            .into_iter()
-            .map(|op| format!("/v1/{}/{op}", G::ID))
-    }
-    SearchRoutes::new(
-        of::<TankBattle>()
-            .chain(of::<TankWar>())
-            .chain(of::<CobiTankWars>())
-            .collect(),
-    )
-}
-
 /// The whole application: routes, Swagger UI, error handling and logging.
 /// Build one per worker from the same `state`, so caches are shared.
 pub fn app(
@@ -173,7 +154,10 @@ pub fn app(
     let (app, doc) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
-        .configure(|cfg| openapi::register_routes(cfg, state.metrics_public))
+        .configure(|cfg| {
+            let fair_use = Some(state.services.fair_use.clone());
+            openapi::register_routes(cfg, state.metrics_public, fair_use)
+        })
         .split_for_parts();
     let route_table = meta::RouteTable::from_openapi(
         &doc,
@@ -187,7 +171,6 @@ pub fn app(
     let layers = Layers {
         metrics: state.metrics.clone(),
         fair_use: state.services.fair_use.clone(),
-        searches: search_routes(),
         cors: state.cors.clone(),
         access_log: state.access_log.clone(),
         spans: tracing::enabled!(target: "tank_rules::api", tracing::Level::DEBUG),

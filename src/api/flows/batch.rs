@@ -79,6 +79,17 @@ pub struct Ops {
 }
 
 impl Ops {
+    /// The quota the route of `op` (its path segment) spends at the door:
+    /// searches for a search, requests for the rest (a batch among them:
+    /// its searches are spent when it is read).
+    pub fn quota(&self, op: &str) -> Class {
+        if self.searches.contains(&op) {
+            Class::Search
+        } else {
+            Class::Cheap
+        }
+    }
+
     /// The operation's description in the OpenAPI document.
     pub fn description(&self) -> String {
         let list = |ops: &[&str], last: &str| {

@@ -1,47 +1,29 @@
-//! Fair use, for the games' routes: who a request is from and whether its
-//! quotas allow it (the rules are [`crate::fair_use`]'s), answered as 401
-//! or 429 problems with `RateLimit` headers. Run by
-//! [`super::layers`] only when the server has quotas or keys.
+//! Fair use, for the routes that spend a quota: who a request is from and
+//! whether its quotas allow it (the rules are [`crate::fair_use`]'s),
+//! answered as 401 or 429 problems with `RateLimit` headers. Run by the
+//! router ([`crate::api::openapi::router`]) for the route it matched,
+//! only when the server has quotas or keys.
 
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::http::Method;
 use actix_web::{HttpMessage, HttpResponse, ResponseError};
 
 use crate::api::transport::problem::ApiError;
 use crate::api::transport::request_id;
 use crate::fair_use::{Class, FairUse, Unidentified, Verdict};
 
-/// The paths of the routes that run searches (each game's search ops:
-/// `ai-move`, and Tank Battle's `perft`): they spend the search quota.
-#[derive(Clone, Debug, Default)]
-pub struct SearchRoutes(Vec<String>);
-
-impl SearchRoutes {
-    pub fn new(paths: Vec<String>) -> SearchRoutes {
-        SearchRoutes(paths)
-    }
-
-    fn contains(&self, path: &str) -> bool {
-        self.0.iter().any(|route| route == path)
-    }
-}
-
-/// Fair use, for the games' routes (`/v1/…`), when the server has quotas
-/// or keys: identifies the client (its API key when keys are configured:
-/// none or an unknown one is 401), spends one of its quota (searches for
-/// `ai-move` and `perft`, requests for the rest; a batch then spends one
-/// search per search it holds); the answer when it refuses (401, or 429
-/// over the quota), else the verdict, for [`label`].
+/// Fair use, for a route that spends `class` (the router's
+/// classification, [`crate::api::transport::route::Route`]), when the
+/// server has quotas or keys: identifies the client (its API key when
+/// keys are configured: none or an unknown one is 401), spends one of its
+/// `class` quota (a batch then spends one search per search it holds);
+/// the answer when it refuses (401, or 429 over the quota), else the
+/// verdict, for [`label`].
 pub async fn admit(
     fair_use: &FairUse,
-    searches: &SearchRoutes,
+    class: Class,
     req: &ServiceRequest,
-) -> Result<Option<Verdict>, HttpResponse> {
-    // Preflights carry no key and are no work.
-    if !req.path().starts_with("/v1/") || req.method() == Method::OPTIONS {
-        return Ok(None);
-    }
+) -> Result<Verdict, HttpResponse> {
     let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
     let key = header("x-api-key")
         .or_else(|| header("authorization").and_then(|v| v.strip_prefix("Bearer ").map(str::trim)));
@@ -59,11 +41,6 @@ pub async fn admit(
             return Err(refused.error_response());
         }
     };
-    let class = if searches.contains(req.path()) {
-        Class::Search
-    } else {
-        Class::Cheap
-    };
     let verdict = fair_use.check(&client, class, 1).await;
     if let Some(refused) = verdict.refusal() {
         tracing::debug!(
@@ -75,7 +52,7 @@ pub async fn admit(
         return Err(refused.error_response());
     }
     req.extensions_mut().insert(client);
-    Ok(Some(verdict))
+    Ok(verdict)
 }
 
 /// Says in the `RateLimit` headers what is left of the quota the request

@@ -1,23 +1,26 @@
 //! Every per-request layer, run in one middleware so that a request pays
 //! for one boxed future instead of one per layer, and only for the layers
-//! its server and the request itself need, decided at start (quotas and
-//! keys, the access log) or from the request (compression only for
-//! clients that accept an encoding, actix-cors only for browser pages'
-//! requests and preflights). Each concern stays in its own module; this
-//! one only runs them, outermost first:
+//! its server and the request itself need, decided at start (the access
+//! log) or from the request (compression only for clients that accept an
+//! encoding, actix-cors only for browser pages' requests and preflights).
+//! Each concern stays in its own module; this one only runs them,
+//! outermost first:
 //!
 //! 1. the request id ([`request_id`]) and the request's metrics
 //!    ([`super::metrics`]), the access log line when it is on, and a
 //!    debug span when the log asks for one;
-//! 2. compression's outer half ([`compression`]) and actix's `Compress`,
-//!    when the request accepts an encoding;
+//! 2. compression's outer half ([`compression`]) and actix's `Compress`
+//!    (gzip, zstd), when the request accepts an encoding;
 //! 3. hygiene ([`hygiene`]: `HEAD`, `Connection: close`, unknown query
 //!    parameters, other layers' errors as problem+json), each problem
 //!    naming the request id as its `instance`;
-//! 4. CORS ([`super::cors`]), outside fair use so that its refusals carry
-//!    CORS headers too (and preflights are answered before it);
-//! 5. fair use ([`super::fair_use`]), when the server has quotas or keys,
-//!    then the routes.
+//! 4. CORS ([`super::cors`]), then the routes. Fair use
+//!    ([`super::fair_use`]) runs at the route the router matched (see
+//!    [`crate::api::openapi::router`]), inside CORS, so that its refusals
+//!    carry CORS headers too (and preflights are answered before it).
+//!
+//! The metrics, the access log line and the debug span name a request by
+//! the route the router matched ([`Route`]), never by its path.
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -32,10 +35,10 @@ use futures_util::future::LocalBoxFuture;
 use tracing::Instrument;
 
 use super::cors::{self, CorsOrigins};
-use super::fair_use::{self, SearchRoutes};
 use super::metrics::{method_label, RouteMetrics};
 use crate::access_log::AccessLog;
 use crate::api::transport::request_id::{self, RequestId};
+use crate::api::transport::route::Route;
 use crate::api::transport::{compression, hygiene};
 use crate::fair_use::FairUse;
 use crate::metrics::Metrics;
@@ -44,11 +47,9 @@ use crate::metrics::Metrics;
 #[derive(Clone)]
 pub struct Layers {
     pub metrics: Metrics,
-    /// Quotas and keys; checked only when [`FairUse::is_active`]. Its
-    /// trusted proxies also decide whose request ids and `X-Forwarded-For`
-    /// are believed.
+    /// Quotas and keys (checked at the routes): its trusted proxies
+    /// decide whose request ids and `X-Forwarded-For` are believed.
     pub fair_use: Arc<FairUse>,
-    pub searches: SearchRoutes,
     pub cors: CorsOrigins,
     pub access_log: Option<AccessLog>,
     /// Whether each request runs in a DEBUG span (its id, method, route
@@ -76,75 +77,11 @@ impl<S: Service<ServiceRequest>> Service<ServiceRequest> for Shared<S> {
 
 type Routes<S> = Rc<S>;
 type Compressed<S> = <Compress as Transform<Shared<Inner<S>>, ServiceRequest>>::Transform;
-type WithCors<S> = Rc<actix_cors::CorsMiddleware<Guarded<S>>>;
+type WithCors<S> = Rc<actix_cors::CorsMiddleware<Routes<S>>>;
 
-/// Layer 5 and the routes: fair use (only when the server has quotas or
-/// keys), then the routes. CORS wraps it, so that a refusal (401, 429)
-/// carries the CORS headers a browser page needs to read it.
-pub struct Guarded<S> {
-    routes: Routes<S>,
-    fair_use: Option<Rc<(Arc<FairUse>, SearchRoutes)>>,
-}
-
-impl<S> Clone for Guarded<S> {
-    fn clone(&self) -> Self {
-        Guarded {
-            routes: self.routes.clone(),
-            fair_use: self.fair_use.clone(),
-        }
-    }
-}
-
-impl<S, B> Guarded<S>
-where
-    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
-    B: MessageBody + 'static,
-{
-    async fn serve(
-        self,
-        req: ServiceRequest,
-    ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-        let verdict = match &self.fair_use {
-            Some(fair_use) => {
-                let (fair_use, searches) = &**fair_use;
-                // Boxed: the admission's future (a Redis round trip) is
-                // large, and only a server with quotas or keys makes it.
-                match Box::pin(fair_use::admit(fair_use, searches, &req)).await {
-                    Ok(verdict) => verdict,
-                    Err(refusal) => return Ok(req.into_response(refusal)),
-                }
-            }
-            None => None,
-        };
-        let mut res = self.routes.call(req).await?.map_into_boxed_body();
-        if let Some(verdict) = verdict {
-            fair_use::label(&mut res, verdict);
-        }
-        Ok(res)
-    }
-}
-
-impl<S, B> Service<ServiceRequest> for Guarded<S>
-where
-    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
-    B: MessageBody + 'static,
-{
-    type Response = ServiceResponse<BoxBody>;
-    type Error = actix_web::Error;
-    type Future = LocalBoxFuture<'static, Result<ServiceResponse<BoxBody>, actix_web::Error>>;
-
-    fn poll_ready(&self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.routes.poll_ready(cx)
-    }
-
-    fn call(&self, req: ServiceRequest) -> Self::Future {
-        Box::pin(self.clone().serve(req))
-    }
-}
-
-/// Layers 3 to 5: what runs inside compression.
+/// Layers 3 and 4 and the routes: what runs inside compression.
 pub struct Inner<S> {
-    guarded: Guarded<S>,
+    routes: Routes<S>,
     cors: WithCors<S>,
     /// Whether actix's `Compress` runs outside (the request accepts an
     /// encoding): then small answers are marked to stay plain.
@@ -154,7 +91,7 @@ pub struct Inner<S> {
 impl<S> Clone for Inner<S> {
     fn clone(&self) -> Self {
         Inner {
-            guarded: self.guarded.clone(),
+            routes: self.routes.clone(),
             cors: self.cors.clone(),
             compressing: self.compressing,
         }
@@ -177,13 +114,7 @@ where
         let mut res = if cors::needs_middleware(&req) {
             self.cors.call(req).await?.map_into_boxed_body()
         } else {
-            let mut res = if self.guarded.fair_use.is_some() {
-                self.guarded.clone().serve(req).await?
-            } else {
-                // Without quotas or keys, straight to the routes (one
-                // future fewer a request).
-                self.guarded.routes.call(req).await?.map_into_boxed_body()
-            };
+            let mut res = self.routes.call(req).await?.map_into_boxed_body();
             cors::label_without_origin(res.headers_mut());
             res
         };
@@ -204,7 +135,7 @@ where
     type Future = LocalBoxFuture<'static, Result<ServiceResponse<BoxBody>, actix_web::Error>>;
 
     fn poll_ready(&self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.guarded.poll_ready(cx)
+        self.routes.poll_ready(cx)
     }
 
     fn call(&self, req: ServiceRequest) -> Self::Future {
@@ -250,17 +181,14 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&self, mut req: ServiceRequest) -> Self::Future {
+    fn call(&self, req: ServiceRequest) -> Self::Future {
         let started = Instant::now();
         let method = method_label(req.method());
         let peer = req.peer_addr().map(|addr| addr.ip());
         let id = RequestId::of(&req, self.fair_use.is_trusted_peer(peer));
         let id_header = id.header_value();
         // Only a client that accepts an encoding pays for compression.
-        let compress = req.headers().contains_key(header::ACCEPT_ENCODING) && {
-            compression::offer_no_brotli(&mut req);
-            req.headers().contains_key(header::ACCEPT_ENCODING)
-        };
+        let compress = req.headers().contains_key(header::ACCEPT_ENCODING);
         let (inner, compressed) = (self.inner.clone(), self.compressed.clone());
         let (metrics, fair_use) = (self.metrics.clone(), self.fair_use.clone());
         let access_log = self.access_log.clone();
@@ -285,13 +213,17 @@ where
                 }
             };
             compression::finish(&mut res, compress);
+            let route = Route::of(res.request());
             if spans {
-                tracing::Span::current().record("status", res.status().as_u16());
+                let span = tracing::Span::current();
+                span.record("status", res.status().as_u16());
+                span.record("route", route_name(route.as_deref()));
             }
-            metrics.observe(res.request(), method, res.status(), seconds);
+            metrics.observe(route.as_ref(), method, res.status(), seconds);
             if let Some(log) = access_log {
                 let id = id_header.to_str().unwrap_or("-");
-                log.log(access_line(&res, method, started, &fair_use, id));
+                let name = route_name(route.as_deref());
+                log.log(access_line(&res, method, name, started, &fair_use, id));
             }
             res.headers_mut().insert(request_id::HEADER, id_header);
             Ok(res)
@@ -310,9 +242,15 @@ fn request_span(req: &ServiceRequest, id: &RequestId) -> tracing::Span {
         "request",
         request_id = %id,
         method = %req.method(),
-        route = req.match_pattern().as_deref().unwrap_or("UNMATCHED"),
+        route = tracing::field::Empty,
         status = tracing::field::Empty,
     )
+}
+
+/// A request's name in the logs: its route's, or `UNMATCHED` when no
+/// router matched it (Swagger UI's files, the fallback's 404 and 405).
+fn route_name(route: Option<&Route>) -> &str {
+    route.map_or(super::metrics::UNMATCHED, |route| &route.name)
 }
 
 /// One access log line: JSON with the method, route pattern, status,
@@ -320,6 +258,7 @@ fn request_span(req: &ServiceRequest, id: &RequestId) -> tracing::Span {
 fn access_line(
     res: &ServiceResponse<BoxBody>,
     method: &str,
+    route: &str,
     started: Instant,
     fair_use: &FairUse,
     id: &str,
@@ -344,10 +283,9 @@ fn access_line(
         .headers()
         .get("x-forwarded-for")
         .and_then(|v| v.to_str().ok());
-    let route = req.match_pattern();
     let line = Line {
         method,
-        route: route.as_deref().unwrap_or("UNMATCHED"),
+        route,
         status: res.status().as_u16(),
         bytes,
         us: started.elapsed().as_micros() as u64,
@@ -369,18 +307,12 @@ where
     type Future = LocalBoxFuture<'static, Result<Self::Transform, ()>>;
 
     fn new_transform(&self, service: S) -> Self::Future {
-        let guarded = Guarded {
-            routes: Rc::new(service),
-            fair_use: self
-                .fair_use
-                .is_active()
-                .then(|| Rc::new((self.fair_use.clone(), self.searches.clone()))),
-        };
-        let cors = cors::middleware(&self.cors).new_transform(guarded.clone());
+        let routes = Rc::new(service);
+        let cors = cors::middleware(&self.cors).new_transform(routes.clone());
         let layers = self.clone();
         Box::pin(async move {
             let inner = Inner {
-                guarded,
+                routes,
                 cors: Rc::new(cors.await?),
                 compressing: false,
             };

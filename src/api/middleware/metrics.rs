@@ -1,12 +1,14 @@
-//! Request metrics: each request's time recorded under its route pattern
-//! (requests no route matched share the label `UNMATCHED`), method and
-//! status, in [`crate::metrics::Metrics`] (timed by [`super::layers`]).
+//! Request metrics: each request's time recorded under the name of the
+//! route a router matched ([`Route`]; requests no router matched share the
+//! label `UNMATCHED`), its method and status, in
+//! [`crate::metrics::Metrics`] (timed by [`super::layers`]).
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use actix_web::http::{Method, StatusCode};
-use actix_web::HttpRequest;
 
+use crate::api::transport::route::Route;
 use crate::metrics::{Metrics, RequestSeries};
 
 /// The method as a label: the standard ones by name, anything else (HTTP
@@ -34,72 +36,67 @@ pub fn method_label(method: &Method) -> &'static str {
     })
 }
 
-/// Paths whose series one worker remembers: every route's (they have no
-/// path parameters) with room to spare; past it (Swagger UI's files)
-/// the series are looked up each time.
-const MAX_PATHS: usize = 256;
+/// Series one route remembers, by method and status: a route answers few.
+const MAX_SERIES_PER_ROUTE: usize = 32;
 
-/// Series one path remembers, by method and status: a route answers few.
-const MAX_SERIES_PER_PATH: usize = 32;
-
-/// The request metrics of one worker: each path's route pattern and
-/// series, looked up on its first request and remembered (no lock: a
-/// worker is one thread), so that recording a request is two atomic adds.
-/// Requests no route matched are recorded as `UNMATCHED` and not
-/// remembered, so unknown paths cannot grow it.
+/// The request metrics of one worker: each route's series, looked up on
+/// its first request and remembered by the route (no lock: a worker is
+/// one thread), so that recording a request is two atomic adds. Requests
+/// no router matched are recorded as `UNMATCHED` and not remembered, so
+/// unknown paths cannot grow it.
 pub struct RouteMetrics {
     metrics: Metrics,
-    /// Keyed with a fast hash: the keys are paths routes matched.
-    by_path: RefCell<foldhash::HashMap<String, PathSeries>>,
+    /// By the route's address (routes live as long as the worker; each is
+    /// kept here with its series).
+    by_route: RefCell<foldhash::HashMap<usize, (Rc<Route>, RouteSeries)>>,
 }
 
-/// One path's series, by method and status.
-type PathSeries = Vec<(&'static str, u16, RequestSeries)>;
+/// One route's series, by method and status.
+type RouteSeries = Vec<(&'static str, u16, RequestSeries)>;
 
 impl RouteMetrics {
     pub fn new(metrics: Metrics) -> RouteMetrics {
         RouteMetrics {
             metrics,
-            by_path: RefCell::new(foldhash::HashMap::default()),
+            by_route: RefCell::new(foldhash::HashMap::default()),
         }
     }
 
-    /// Records one answered request.
+    /// Records one answered request of `route` (`None`: no router matched
+    /// it).
     pub fn observe(
         &self,
-        req: &HttpRequest,
+        route: Option<&Rc<Route>>,
         method: &'static str,
         status: StatusCode,
         seconds: f64,
     ) {
+        let Some(route) = route else {
+            self.observe_unmatched(method, status, seconds);
+            return;
+        };
         let code = status.as_u16();
-        let mut by_path = self.by_path.borrow_mut();
-        let known = by_path.get_mut(req.path());
-        if let Some((_, _, series)) = known
-            .as_ref()
-            .and_then(|known| known.iter().find(|(m, s, _)| *m == method && *s == code))
-        {
+        let mut by_route = self.by_route.borrow_mut();
+        let (_, known) = by_route
+            .entry(Rc::as_ptr(route) as usize)
+            .or_insert_with(|| (route.clone(), Vec::new()));
+        if let Some((_, _, series)) = known.iter().find(|(m, s, _)| *m == method && *s == code) {
             series.observe(seconds);
             return;
         }
-        // First time for this path, method and status: the series, then
-        // remembered where there is room (only for matched routes).
-        let pattern = req.match_pattern();
-        let endpoint = pattern.as_deref().unwrap_or(UNMATCHED);
+        // First time for this route, method and status: the series, then
+        // remembered where there is room.
         let series = self
             .metrics
-            .request_series(endpoint, method, status.as_str());
+            .request_series(&route.name, method, status.as_str());
         series.observe(seconds);
-        if let Some(known) = known {
-            if known.len() < MAX_SERIES_PER_PATH {
-                known.push((method, code, series));
-            }
-        } else if pattern.is_some() && by_path.len() < MAX_PATHS {
-            by_path.insert(req.path().to_owned(), vec![(method, code, series)]);
+        if known.len() < MAX_SERIES_PER_ROUTE {
+            known.push((method, code, series));
         }
     }
 
-    /// Records a request that ended in an error no layer answered.
+    /// Records a request no router matched, or one that ended in an error
+    /// no layer answered.
     pub fn observe_unmatched(&self, method: &'static str, status: StatusCode, seconds: f64) {
         self.metrics
             .observe_request(UNMATCHED, method, status.as_str(), seconds);
@@ -107,7 +104,7 @@ impl RouteMetrics {
 }
 
 /// The label of requests no route matched.
-const UNMATCHED: &str = "UNMATCHED";
+pub const UNMATCHED: &str = "UNMATCHED";
 
 #[cfg(test)]
 mod tests {

@@ -73,12 +73,17 @@ States are JSON (board size, vehicles with id, owner, square, armor and card slo
 pub struct ApiDoc;
 
 /// Registers every documented route: the service's, and each game's under
-/// `/v1/{game}`; `/metrics` only when it is on the public address.
-pub fn register_routes(cfg: &mut ServiceConfig, metrics_public: bool) {
+/// `/v1/{game}`; `/metrics` only when it is on the public address. The
+/// `/v1` routes admit requests by `fair_use` (when it is on).
+pub fn register_routes(
+    cfg: &mut ServiceConfig,
+    metrics_public: bool,
+    fair_use: Option<std::sync::Arc<crate::fair_use::FairUse>>,
+) {
     // The `/v1` router first: actix tries the application's services in
     // this order, and `/v1` is nearly all the traffic (the document lists
     // paths sorted, whatever the order here).
-    let mut v1 = router::Router::new("/v1");
+    let mut v1 = router::Router::new("/v1").admitting(fair_use);
     tank_battle::register(&mut v1);
     tank_war::register(&mut v1);
     cobi_tank_wars::register(&mut v1);
@@ -92,7 +97,7 @@ fn generated() -> utoipa::openapi::OpenApi {
     App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
-        .configure(|cfg| register_routes(cfg, true))
+        .configure(|cfg| register_routes(cfg, true, None))
         .split_for_parts()
         .1
 }

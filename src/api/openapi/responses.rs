@@ -1,7 +1,8 @@
 //! The error answers operations share, declared once: a wrong method
 //! ([`WrongMethod`]: 405), a query parameter where an operation takes none
-//! ([`NoQuery`]: 400), those any game route may answer ([`RouteErrors`]:
-//! 405 and the fair-use 401 and 429), those of a route that reads a body
+//! ([`NoQuery`]: 400), those any route may answer ([`ServiceErrors`]: 405
+//! and 417), those any game route may answer ([`RouteErrors`]: those and
+//! the fair-use 401 and 429), those of a route that reads a body
 //! ([`BodyErrors`]: 408, 413, 415), and a search's 503 ([`BusyError`]).
 //! Each operation lists them beside its own answers (`responses(…,
 //! RouteErrors, BodyErrors)`).
@@ -60,13 +61,36 @@ pub enum FairUseErrors {
     TooManyRequests(Problem),
 }
 
+/// An `Expect` the server cannot meet.
+#[derive(IntoResponses)]
+pub enum Unmet {
+    #[response(
+        status = 417,
+        description = "`EXPECTATION_FAILED`: an `Expect` other than `100-continue`",
+        content_type = "application/problem+json"
+    )]
+    ExpectationFailed(Problem),
+}
+
+/// What any route may answer besides its own answers: a wrong method and
+/// an expectation it cannot meet.
+pub struct ServiceErrors;
+
+impl IntoResponses for ServiceErrors {
+    fn responses() -> BTreeMap<String, RefOr<Response>> {
+        let mut responses = WrongMethod::responses();
+        responses.extend(Unmet::responses());
+        responses
+    }
+}
+
 /// What any game route, and the catalogue, may answer besides its own
-/// answers: a wrong method and fair use's refusals.
+/// answers: [`ServiceErrors`] and fair use's refusals.
 pub struct RouteErrors;
 
 impl IntoResponses for RouteErrors {
     fn responses() -> BTreeMap<String, RefOr<Response>> {
-        let mut responses = WrongMethod::responses();
+        let mut responses = ServiceErrors::responses();
         responses.extend(FairUseErrors::responses());
         responses
     }
@@ -83,7 +107,7 @@ pub enum BodyErrors {
     RequestTimeout(Problem),
     #[response(
         status = 413,
-        description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default)",
+        description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default); a body announced so with `Expect: 100-continue` is refused before it is sent",
         content_type = "application/problem+json"
     )]
     PayloadTooLarge(Problem),

@@ -1,7 +1,16 @@
-//! How the documented routes reach actix: [`Router`], the routes under
-//! `/v1` found by their exact path, and [`endpoint`], one route at its
-//! path; both registered with actix and documented with utoipa from the
-//! same `#[utoipa::path(method, path = …)]` declaration.
+//! How the documented routes reach actix: [`Router`], a table of routes
+//! found by their exact path and method, each registered with actix and
+//! documented with utoipa from the same `#[utoipa::path(method, path =
+//! …)]` declaration. The `/v1` routes are one router (a prefix and its
+//! table); each operator endpoint (`/healthz`, …) is a router of one
+//! exact path ([`endpoint`]).
+//!
+//! A router is also where a request is classified, once: the route it
+//! finds tags the request ([`Route`]: its name, the quota it spends), and
+//! when the server has quotas or keys, fair use admits the request there,
+//! by that route's quota, before its handler runs. Unknown query
+//! parameters of a GET route are refused there too, by the parameters its
+//! documentation declares.
 //!
 //! actix's own route macros (`#[post("/validate")]`) in a scope a game
 //! would do the same at a cost on every request: actix tries a scope's
@@ -10,35 +19,54 @@
 //! would pay for all the others), each scope adds a router and a boxed
 //! future between the application and the handler, and a method guard
 //! records every method it is asked about in the request's extensions,
-//! for actix's own 405. Here a request under `/v1` is one map lookup by
-//! its path and a comparison of its method; one that matches no route
+//! for actix's own 405. Here a request is one map lookup by its path (as
+//! actix's router matches it: percent-encoded unreserved characters
+//! decoded) and a comparison of its method; one that matches no route
 //! goes to the application's fallback, which answers 404 or 405 from the
-//! document ([`crate::api::meta::RouteTable`]), as before.
+//! document ([`crate::api::meta::RouteTable`]).
 
-use std::marker::PhantomData;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use actix_web::dev::{
-    always_ready, AppService, HttpServiceFactory, ResourceDef, ResourceMap, Service,
-    ServiceFactory, ServiceRequest, ServiceResponse,
+    always_ready, AppService, HttpServiceFactory, ResourceDef, Service, ServiceFactory,
+    ServiceRequest, ServiceResponse,
 };
 use actix_web::http::Method;
-use actix_web::{guard, web, Error, FromRequest, Handler, Responder, Route};
+use actix_web::{web, Error, FromRequest, Handler, Responder, ResponseError};
 use futures_util::future::LocalBoxFuture;
-use utoipa::openapi::path::{HttpMethod, Paths, PathsMap};
+use utoipa::openapi::path::{HttpMethod, ParameterIn, Paths, PathsMap};
 use utoipa::openapi::schema::Schema;
 use utoipa::openapi::RefOr;
 use utoipa_actix_web::OpenApiFactory;
 
+use crate::api::middleware::fair_use;
+use crate::api::transport::problem::ApiError;
+use crate::api::transport::route::Route;
+use crate::fair_use::{Class, FairUse};
+
 type Schemas = Vec<(String, RefOr<Schema>)>;
 
-/// The routes under one prefix (`/v1`), each at its exact path.
+/// One route of a router: its path under the router's prefix, its
+/// method, its handler and what it is.
+struct Entry {
+    path: String,
+    method: Method,
+    handler: actix_web::Route,
+    route: Rc<Route>,
+}
+
+/// Routes found by their exact path and method.
 pub struct Router {
     prefix: String,
-    /// Each route: its path under the prefix, its method, its handler.
-    routes: Vec<(String, Method, Route)>,
+    /// Whether actix hands the router only its one exact path (an
+    /// endpoint) rather than every path under the prefix.
+    exact: Option<String>,
+    routes: Vec<Entry>,
     paths: Paths,
     schemas: Schemas,
+    /// Fair use, when the server has quotas or keys.
+    fair_use: Option<Arc<FairUse>>,
 }
 
 impl Router {
@@ -46,53 +74,95 @@ impl Router {
     pub fn new(prefix: &str) -> Router {
         Router {
             prefix: prefix.to_owned(),
+            exact: None,
             routes: Vec::new(),
             paths: Paths::new(),
             schemas: Vec::new(),
+            fair_use: None,
         }
+    }
+
+    /// Admits each request by fair use (`fair_use`, when it is active)
+    /// before its route's handler runs.
+    pub fn admitting(mut self, fair_use: Option<Arc<FairUse>>) -> Router {
+        self.fair_use = fair_use.filter(|fair_use| fair_use.is_active());
+        self
     }
 
     /// Adds `handler` at `under` + the path its documentation `doc` (the
     /// `__path_<handler>` value `#[utoipa::path]` declares) gives, for the
-    /// methods it gives.
-    pub fn route<P, F, Args>(&mut self, under: &str, doc: P, handler: F) -> &mut Router
+    /// methods it gives, spending the quota `quota` says for that path
+    /// (without `under`; see [`Route::quota`]). A path with parameters
+    /// (`{id}`) is refused: the table matches exact paths.
+    pub fn route<P, F, Args>(
+        &mut self,
+        under: &str,
+        doc: P,
+        handler: F,
+        quota: &dyn Fn(&str) -> Option<Class>,
+    ) -> &mut Router
     where
         P: utoipa::Path + OpenApiFactory,
         F: Handler<Args>,
         Args: FromRequest + 'static,
         F::Output: Responder + 'static,
     {
+        let quota = quota(&P::path());
         let path = format!("{under}{}", P::path());
-        for method in P::methods() {
-            let route = web::route().to(handler.clone());
-            self.routes
-                .push((path.clone(), actix_method(&method), route));
-        }
+        assert!(
+            !path.contains('{'),
+            "{path}: a router matches exact paths; a path with parameters needs another router"
+        );
         let full = format!("{}{under}", self.prefix);
-        self.paths.merge(prefixed(doc.paths(), &full));
+        let paths = prefixed(doc.paths(), &full);
+        let name = format!("{}{path}", self.prefix);
+        for method in P::methods() {
+            let route = Route {
+                name: name.as_str().into(),
+                quota,
+                query: query_parameters(&paths, &name, &method),
+            };
+            self.routes.push(Entry {
+                path: path.clone(),
+                method: actix_method(&method),
+                handler: web::route().to(handler.clone()),
+                route: Rc::new(route),
+            });
+        }
+        self.paths.merge(paths);
         doc.schemas(&mut self.schemas);
         self
     }
 }
 
+/// `handler` alone at the path its documentation `doc` gives, for the
+/// methods it gives, open to every client (the operator endpoints).
+pub fn endpoint<P, F, Args>(doc: P, handler: F) -> Router
+where
+    P: utoipa::Path + OpenApiFactory,
+    F: Handler<Args>,
+    Args: FromRequest + 'static,
+    F::Output: Responder + 'static,
+{
+    let mut router = Router::new("");
+    router.exact = Some(P::path());
+    router.route("", doc, handler, &|_| None);
+    router
+}
+
 impl HttpServiceFactory for Router {
     fn register(self, config: &mut AppService) {
-        // The routes' patterns, for `match_pattern` (metrics, logs).
-        let mut patterns = ResourceMap::new(ResourceDef::root_prefix(&self.prefix));
-        for (path, _, _) in &self.routes {
-            patterns.add(&mut ResourceDef::new(path.as_str()), None);
-        }
+        let def = match &self.exact {
+            Some(path) => ResourceDef::new(path.as_str()),
+            None => ResourceDef::prefix(&self.prefix),
+        };
         let factory = RouterFactory {
             prefix: self.prefix.len(),
             routes: Rc::new(self.routes),
+            fair_use: self.fair_use,
             fallback: config.default_service(),
         };
-        config.register_service(
-            ResourceDef::prefix(&self.prefix),
-            None,
-            factory,
-            Some(Rc::new(patterns)),
-        );
+        config.register_service(def, None, factory, None);
     }
 }
 
@@ -106,14 +176,15 @@ impl OpenApiFactory for Router {
     }
 }
 
-type RouteService = <Route as ServiceFactory<ServiceRequest>>::Service;
+type RouteService = <actix_web::Route as ServiceFactory<ServiceRequest>>::Service;
 type Answer = LocalBoxFuture<'static, Result<ServiceResponse, Error>>;
 
 /// Makes a worker's [`RouterService`]; `F` makes the fallback.
 struct RouterFactory<F> {
     /// The prefix's length: the part of a path the table leaves out.
     prefix: usize,
-    routes: Rc<Vec<(String, Method, Route)>>,
+    routes: Rc<Vec<Entry>>,
+    fair_use: Option<Arc<FairUse>>,
     fallback: Rc<F>,
 }
 
@@ -137,29 +208,42 @@ where
 
     fn new_service(&self, _: ()) -> Self::Future {
         let (routes, fallback, prefix) = (self.routes.clone(), self.fallback.clone(), self.prefix);
+        let fair_use = self.fair_use.clone();
         Box::pin(async move {
-            let mut table: foldhash::HashMap<Box<str>, Vec<(Method, RouteService)>> =
-                foldhash::HashMap::default();
-            for (path, method, route) in routes.iter() {
-                let service = route.new_service(()).await?;
+            let mut table: foldhash::HashMap<Box<str>, Vec<Served>> = foldhash::HashMap::default();
+            for entry in routes.iter() {
+                let service = entry.handler.new_service(()).await?;
                 table
-                    .entry(path.as_str().into())
+                    .entry(entry.path.as_str().into())
                     .or_default()
-                    .push((method.clone(), service));
+                    .push(Served {
+                        method: entry.method.clone(),
+                        route: entry.route.clone(),
+                        service: Rc::new(service),
+                    });
             }
             Ok(RouterService {
                 prefix,
                 table,
+                fair_use,
                 fallback: fallback.new_service(()).await?,
             })
         })
     }
 }
 
+/// A route as a worker serves it.
+struct Served {
+    method: Method,
+    route: Rc<Route>,
+    service: Rc<RouteService>,
+}
+
 /// A worker's router: the routes by path, each with its methods.
 struct RouterService<S> {
     prefix: usize,
-    table: foldhash::HashMap<Box<str>, Vec<(Method, RouteService)>>,
+    table: foldhash::HashMap<Box<str>, Vec<Served>>,
+    fair_use: Option<Arc<FairUse>>,
     fallback: S,
 }
 
@@ -176,62 +260,87 @@ where
     fn call(&self, req: ServiceRequest) -> Self::Future {
         // The path as actix's router matches it (percent-encoded
         // unreserved characters decoded), without the prefix.
-        let route = req
+        let found = req
             .match_info()
             .as_str()
             .get(self.prefix..)
             .and_then(|path| self.table.get(path))
-            .and_then(|methods| methods.iter().find(|(method, _)| method == req.method()));
-        match route {
-            Some((_, service)) => service.call(req),
-            None => self.fallback.call(req),
+            .and_then(|methods| methods.iter().find(|served| served.method == req.method()));
+        let Some(served) = found else {
+            return self.fallback.call(req);
+        };
+        Route::tag(&req, &served.route);
+        if let Some(refused) = unknown_query_parameter(&req, &served.route) {
+            let res = req.into_response(refused.error_response());
+            return Box::pin(async move { Ok(res) });
+        }
+        match (&self.fair_use, served.route.quota) {
+            (Some(fair_use), Some(class)) => Box::pin(admitted(
+                fair_use.clone(),
+                class,
+                served.service.clone(),
+                req,
+            )),
+            _ => served.service.call(req),
         }
     }
 }
 
-/// `handler` alone at the path its documentation `doc` gives, for the
-/// methods it gives (the service's own routes outside `/v1`).
-pub fn endpoint<P, F, Args>(doc: P, handler: F) -> Endpoint<P, F, Args> {
-    Endpoint {
-        doc,
-        handler,
-        args: PhantomData,
-    }
+/// `req` through fair use (its client's `class` quota), then `service`;
+/// the answer says what is left of the quota.
+async fn admitted(
+    fair_use: Arc<FairUse>,
+    class: Class,
+    service: Rc<RouteService>,
+    req: ServiceRequest,
+) -> Result<ServiceResponse, Error> {
+    let verdict = match fair_use::admit(&fair_use, class, &req).await {
+        Ok(verdict) => verdict,
+        Err(refusal) => return Ok(req.into_response(refusal)),
+    };
+    let mut res = service.call(req).await?;
+    fair_use::label(&mut res, verdict);
+    Ok(res)
 }
 
-/// See [`endpoint`].
-pub struct Endpoint<P, F, Args> {
-    doc: P,
-    handler: F,
-    args: PhantomData<fn() -> Args>,
+/// A query parameter a GET route does not declare (one rule for every
+/// route: unknown query parameters are refused, as unknown body fields
+/// are).
+fn unknown_query_parameter(req: &ServiceRequest, route: &Route) -> Option<ApiError> {
+    let query = req.query_string();
+    if query.is_empty() || req.method() != Method::GET {
+        return None;
+    }
+    let known = &route.query;
+    let unknown = query
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| pair.split_once('=').map_or(pair, |(name, _)| name))
+        .find(|name| !known.iter().any(|k| &**k == *name))?;
+    let takes = if known.is_empty() {
+        "this operation takes none".to_owned()
+    } else {
+        format!("this operation takes {}", known.join(", "))
+    };
+    Some(ApiError::BadQuery {
+        detail: format!("unknown query parameter `{unknown}`; {takes}"),
+        field: Some(unknown.to_owned()),
+    })
 }
 
-impl<P, F, Args> HttpServiceFactory for Endpoint<P, F, Args>
-where
-    P: utoipa::Path,
-    F: Handler<Args>,
-    Args: FromRequest + 'static,
-    F::Output: Responder + 'static,
-{
-    fn register(self, config: &mut AppService) {
-        let methods: Vec<Method> = P::methods().iter().map(actix_method).collect();
-        web::resource(P::path())
-            .guard(guard::fn_guard(move |ctx| {
-                methods.contains(&ctx.head().method)
-            }))
-            .to(self.handler)
-            .register(config);
-    }
-}
-
-impl<P: OpenApiFactory, F, Args> OpenApiFactory for Endpoint<P, F, Args> {
-    fn paths(&self) -> Paths {
-        self.doc.paths()
-    }
-
-    fn schemas(&self, schemas: &mut Schemas) {
-        self.doc.schemas(schemas);
-    }
+/// The query parameters the `method` operation at `path` declares.
+fn query_parameters(paths: &Paths, path: &str, method: &HttpMethod) -> Box<[Box<str>]> {
+    let operation = paths.paths.get(path).and_then(|item| match method {
+        HttpMethod::Get => item.get.as_ref(),
+        _ => None,
+    });
+    operation
+        .and_then(|op| op.parameters.as_ref())
+        .into_iter()
+        .flatten()
+        .filter(|p| matches!(p.parameter_in, ParameterIn::Query))
+        .map(|p| p.name.as_str().into())
+        .collect()
 }
 
 /// `paths` with `prefix` before each.
@@ -266,7 +375,8 @@ mod tests {
     /// Says hello.
     #[utoipa::path(post, path = "/hello", responses((status = 200, description = "Hello")))]
     async fn hello(req: HttpRequest) -> HttpResponse {
-        HttpResponse::Ok().body(req.match_pattern().unwrap_or_default())
+        let route = Route::of(&req).map(|route| route.name.to_string());
+        HttpResponse::Ok().body(route.unwrap_or_default())
     }
 
     /// Lists.
@@ -283,8 +393,8 @@ mod tests {
     async fn routes_by_exact_path_and_method_and_documents_the_full_paths() {
         let mut router = Router::new("/v1");
         router
-            .route("/x", __path_hello, hello)
-            .route("/x", __path_list, list);
+            .route("/x", __path_hello, hello, &|_| Some(Class::Cheap))
+            .route("/x", __path_list, list, &|_| Some(Class::Search));
         let paths = router.paths();
         assert_eq!(
             paths.paths.keys().collect::<Vec<_>>(),
@@ -314,8 +424,17 @@ mod tests {
         // character percent-encoded is the same path.
         let hello = call(test::TestRequest::post().uri("/v1/x/hello")).await;
         assert_eq!(hello, (200, "/v1/x/hello".into()));
-        let encoded = call(test::TestRequest::post().uri("/v1/x/h%65llo")).await;
-        assert_eq!(encoded.0, 200);
+        // The same route, written with percent-encoded unreserved
+        // characters anywhere, is the same route with the same name.
+        for path in [
+            "/v1/x/h%65llo",
+            "/%761/x/hello",
+            "/v%31/%78/hello",
+            "/%76%31/x/hell%6F",
+        ] {
+            let encoded = call(test::TestRequest::post().uri(path)).await;
+            assert_eq!(encoded, (200, "/v1/x/hello".into()), "{path}");
+        }
         assert_eq!(
             call(test::TestRequest::get().uri("/v1/x/list")).await.0,
             200

@@ -44,21 +44,25 @@ macro_rules! game_routes {
         use crate::api::transport::json::{encode, respond};
         use crate::api::transport::problem::{ApiError, Problem};
 
-        /// Adds the game's routes to the `/v1` router, under `/{game}`.
+        /// Adds the game's routes to the `/v1` router, under `/{game}`,
+        /// each spending the quota its operation spends (searches for the
+        /// game's searches).
         pub fn register(router: &mut Router) {
             let under = format!("/{}", <$game as crate::games::Game>::ID);
             let under = under.as_str();
+            let ops = flows::batch::batch_ops::<$game>();
+            let quota = |path: &str| Some(ops.quota(path.trim_start_matches('/')));
             router
-                .route(under, __path_validate, validate)
-                .route(under, __path_apply, apply)
-                .route(under, __path_score, score)
-                .route(under, __path_legal_moves, legal_moves)
-                .route(under, __path_ai_move, ai_move)
-                $(.route(under, { let _ = $initial_ok; __path_initial }, initial))?
-                .route(under, __path_replay, replay)
-                $(.route(under, $extra_doc, $extra))*
-                .route(under, __path_batch, batch)
-                .route(under, __path_render, render);
+                .route(under, __path_validate, validate, &quota)
+                .route(under, __path_apply, apply, &quota)
+                .route(under, __path_score, score, &quota)
+                .route(under, __path_legal_moves, legal_moves, &quota)
+                .route(under, __path_ai_move, ai_move, &quota)
+                $(.route(under, { let _ = $initial_ok; __path_initial }, initial, &quota))?
+                .route(under, __path_replay, replay, &quota)
+                $(.route(under, $extra_doc, $extra, &quota))*
+                .route(under, __path_batch, batch, &quota)
+                .route(under, __path_render, render, &quota);
         }
 
         $(

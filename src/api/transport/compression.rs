@@ -1,13 +1,15 @@
 //! Compression of large answers: actix's `Compress` runs between the
 //! halves here, and only for requests that accept an encoding
-//! ([`crate::api::middleware::layers`]). [`offer_no_brotli`] (before it)
-//! takes Brotli out of `Accept-Encoding`; [`keep_small_answers_plain`]
-//! (called inside it, for requests it compresses) marks small answers so that it leaves
-//! them alone; [`finish`] (outside it) removes the marker and says that
-//! answers vary with `Accept-Encoding`.
+//! ([`crate::api::middleware::layers`]). It offers gzip and zstd only:
+//! actix-web's Brotli is not built in (its encoder sets up a 4 MiB window
+//! for every answer: `legal-moves` fell from 70 000 to 2 500 answers a
+//! second with it). [`keep_small_answers_plain`] (called inside it, for
+//! requests it compresses) marks small answers so that it leaves them
+//! alone; [`finish`] (outside it) removes the marker and says that answers
+//! vary with `Accept-Encoding`.
 
 use actix_web::body::{self, BoxBody, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::dev::ServiceResponse;
 use actix_web::http::header::{self, HeaderValue};
 
 /// Answers smaller than this are sent uncompressed. actix's `Compress`
@@ -20,7 +22,7 @@ const MIN_COMPRESSED: u64 = 8 * 1024;
 
 /// Tells the compression layer (outside this one) to leave a small answer
 /// alone: it compresses nothing that already has a `Content-Encoding`.
-/// [`after_compression`] removes the marker again.
+/// [`finish`] removes the marker again.
 pub fn keep_small_answers_plain(res: &mut ServiceResponse<BoxBody>) {
     let small =
         matches!(res.response().body().size(), body::BodySize::Sized(n) if n < MIN_COMPRESSED);
@@ -29,37 +31,6 @@ pub fn keep_small_answers_plain(res: &mut ServiceResponse<BoxBody>) {
             header::CONTENT_ENCODING,
             HeaderValue::from_static("identity"),
         );
-    }
-}
-
-/// Before actix's `Compress`: offers it no Brotli (actix's encoder sets up
-/// a 4 MiB window for every answer: `legal-moves` fell from 70 000 to 2 500
-/// answers a second; gzip and zstd cost little).
-pub fn offer_no_brotli(req: &mut ServiceRequest) {
-    let Some(without_brotli) = req
-        .headers()
-        .get(header::ACCEPT_ENCODING)
-        .and_then(|v| v.to_str().ok())
-        .filter(|v| v.contains("br"))
-        .map(|v| {
-            v.split(',')
-                .filter(|coding| {
-                    let name = coding.split(';').next().unwrap_or("").trim();
-                    !name.eq_ignore_ascii_case("br")
-                })
-                .collect::<Vec<_>>()
-                .join(",")
-        })
-    else {
-        return;
-    };
-    match HeaderValue::from_str(&without_brotli) {
-        Ok(value) if !without_brotli.trim().is_empty() => {
-            req.headers_mut().insert(header::ACCEPT_ENCODING, value);
-        }
-        _ => {
-            req.headers_mut().remove(header::ACCEPT_ENCODING);
-        }
     }
 }
 

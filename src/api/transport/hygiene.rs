@@ -36,9 +36,9 @@ const MAX_DETAIL: usize = 300;
 
 /// What a request needs of hygiene before the routes see it: `HEAD` is
 /// served as `GET`; a request pipelined after one that asked to close its
-/// connection, or with an unknown query parameter, is refused (the
-/// answer). Else whether the request asks to close its connection, for
-/// [`finish`].
+/// connection, or with an expectation the server cannot meet, is refused
+/// (the answer). Else whether the request asks to
+/// close its connection, for [`finish`].
 pub fn admit(req: &mut ServiceRequest) -> Result<bool, Box<HttpResponse>> {
     if req.method() == Method::HEAD {
         req.head_mut().method = Method::GET;
@@ -58,8 +58,8 @@ pub fn admit(req: &mut ServiceRequest) -> Result<bool, Box<HttpResponse>> {
             .set_connection_type(ConnectionType::Close);
         return Err(Box::new(response));
     }
-    if let Some(unknown) = unknown_query_parameter(req) {
-        return Err(Box::new(unknown.error_response()));
+    if let Err(unmet) = super::expect::unknown(req.headers()) {
+        return Err(Box::new(unmet.error_response()));
     }
     let close = req.head().connection_type() == ConnectionType::Close;
     if let (true, Some(connection)) = (close, connection) {
@@ -126,30 +126,4 @@ pub fn is_problem<B>(res: &ServiceResponse<B>) -> bool {
     res.headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|v| v == HeaderValue::from_static("application/problem+json"))
-}
-
-/// A query parameter the GET route does not declare (one rule for every
-/// route: unknown query parameters are refused, as unknown body fields
-/// are).
-fn unknown_query_parameter(req: &ServiceRequest) -> Option<ApiError> {
-    let query = req.query_string();
-    if query.is_empty() || req.method() != Method::GET {
-        return None;
-    }
-    let routes = req.app_data::<actix_web::web::Data<crate::api::meta::RouteTable>>()?;
-    let known = routes.query_parameters(req.path())?;
-    let unknown = query
-        .split('&')
-        .filter(|pair| !pair.is_empty())
-        .map(|pair| pair.split_once('=').map_or(pair, |(name, _)| name))
-        .find(|name| !known.iter().any(|k| k == name))?;
-    let takes = if known.is_empty() {
-        "this operation takes none".to_owned()
-    } else {
-        format!("this operation takes {}", known.join(", "))
-    };
-    Some(ApiError::BadQuery {
-        detail: format!("unknown query parameter `{unknown}`; {takes}"),
-        field: Some(unknown.to_owned()),
-    })
 }

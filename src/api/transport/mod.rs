@@ -1,14 +1,18 @@
 //! How requests and answers travel, for every route: the JSON body
 //! extractor and JSON answers ([`json`]) and the strict reading they use
 //! ([`strict`]), problem+json for every error ([`problem`]), HTTP hygiene
-//! ([`hygiene`]: `HEAD`, `Connection: close`, unknown query parameters,
-//! other layers' errors), compression of large answers ([`compression`]),
-//! request ids ([`request_id`]) and SVG answers with entity tags ([`svg`]).
+//! ([`hygiene`]: `HEAD`, `Connection: close`, `Expect` ([`expect`]),
+//! other layers' errors),
+//! compression of large answers ([`compression`]), request ids
+//! ([`request_id`]), what a request matched ([`route`]) and SVG answers
+//! with entity tags ([`svg`]).
 
 pub mod compression;
+pub mod expect;
 pub mod hygiene;
 pub mod json;
 pub mod problem;
 pub mod request_id;
+pub mod route;
 pub mod strict;
 pub mod svg;

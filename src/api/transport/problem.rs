@@ -131,6 +131,7 @@ impl ResponseError for ApiError {
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::ExpectationFailed { .. } => StatusCode::EXPECTATION_FAILED,
             ApiError::UnsupportedMediaType | ApiError::UnsupportedEncoding(_) => {
                 StatusCode::UNSUPPORTED_MEDIA_TYPE
             }
@@ -149,7 +150,7 @@ impl ResponseError for ApiError {
         if let ApiError::MethodNotAllowed { allow, .. } = self {
             response.insert_header((header::ALLOW, allow.as_str()));
         }
-        if let ApiError::BodyTimeout { .. } = self {
+        if let ApiError::BodyTimeout { .. } | ApiError::ExpectationFailed { .. } = self {
             // The rest of the body may still come: the connection cannot
             // carry another request.
             response.force_close();
