@@ -139,14 +139,10 @@ async fn forwarded_addresses_count_only_behind_trusted_proxies() {
 
 #[actix_web::test]
 async fn with_keys_configured_a_missing_or_unknown_key_is_401() {
-    let keys = KeysFile {
-        keys: vec![KeyEntry {
-            key: "k-123".into(),
-            name: "site".into(),
-            requests_per_minute: Some(2),
-            searches_per_minute: None,
-        }],
-    };
+    let keys = KeysFile::from_entries(vec![
+        KeyEntry::with_key("site", "k-123").requests_per_minute(2)
+    ])
+    .unwrap();
     let app = test::init_service(tank_rules::api::app(state(FairUseConfig {
         keys: Some(keys),
         ..FairUseConfig::default()
@@ -220,14 +216,10 @@ async fn metrics_can_leave_the_public_address() {
 /// and the request id to the page's script.
 #[actix_web::test]
 async fn browser_pages_can_send_keys_and_read_refusals() {
-    let keys = KeysFile {
-        keys: vec![KeyEntry {
-            key: "k-123".into(),
-            name: "site".into(),
-            requests_per_minute: Some(1),
-            searches_per_minute: None,
-        }],
-    };
+    let keys = KeysFile::from_entries(vec![
+        KeyEntry::with_key("site", "k-123").requests_per_minute(1)
+    ])
+    .unwrap();
     let app = test::init_service(tank_rules::api::app(state(FairUseConfig {
         keys: Some(keys),
         ..FairUseConfig::default()

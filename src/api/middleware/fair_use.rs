@@ -8,9 +8,8 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::Method;
 use actix_web::{HttpMessage, HttpResponse, ResponseError};
 
-use crate::api::transport::problem::ApiError;
 use crate::api::transport::request_id;
-use crate::fair_use::{Class, FairUse, Unidentified, Verdict};
+use crate::fair_use::{presented_key, Class, FairUse, Verdict};
 
 /// The paths of the routes that run searches (each game's search ops:
 /// `ai-move`, and Tank Battle's `perft`): they spend the search quota.
@@ -42,22 +41,14 @@ pub async fn admit(
     if !req.path().starts_with("/v1/") || req.method() == Method::OPTIONS {
         return Ok(None);
     }
-    let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
-    let key = header("x-api-key")
-        .or_else(|| header("authorization").and_then(|v| v.strip_prefix("Bearer ").map(str::trim)));
+    let header = |name: &str| req.headers().get(name).map(HeaderValue::as_bytes);
+    let key = presented_key(header("x-api-key"), header("authorization"));
     let peer = req.peer_addr().map(|addr| addr.ip());
-    let client = match fair_use.identify(peer, header("x-forwarded-for"), key) {
+    let forwarded_for = req.headers().get_all("x-forwarded-for");
+    let client = match fair_use.identify(peer, forwarded_for.map(HeaderValue::as_bytes), key) {
         Ok(client) => client,
-        Err(why) => {
-            let detail = match why {
-                Unidentified::MissingKey => "this service needs an API key: send it in `X-Api-Key` (or `Authorization: Bearer`)",
-                Unidentified::UnknownKey => "the API key is not known to this service",
-            };
-            let refused = ApiError::Unauthorized {
-                detail: detail.to_owned(),
-            };
-            return Err(refused.error_response());
-        }
+        // 401, or 429 for too many wrong keys.
+        Err(why) => return Err(why.refusal().error_response()),
     };
     let class = if searches.contains(req.path()) {
         Class::Search
