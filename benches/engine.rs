@@ -126,5 +126,47 @@ fn tank_war(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, tank_battle, tank_war);
+/// The API key check of a request (issue 38): the key read from its
+/// header, hashed (BLAKE3) and looked up among 100 digests; alone, and
+/// while some other address is shut out for wrong keys (then the
+/// request's address is resolved and looked up too).
+fn key_check(c: &mut Criterion) {
+    use tank_rules::fair_use::{presented_key, FairUse, FairUseConfig, KeyEntry, KeysFile};
+    let entries = (0..100)
+        .map(|i| KeyEntry::with_key(&format!("site-{i}"), &format!("k-{i:04}-0123456789abcdef")))
+        .collect();
+    let fair_use = FairUse::new(FairUseConfig {
+        keys: KeysFile::from_entries(entries).ok(),
+        trusted_proxies: vec!["10.0.0.0/8".parse().expect("a network")],
+        ..FairUseConfig::default()
+    });
+    let peer = Some(std::net::IpAddr::from([10, 0, 0, 5]));
+    let forwarded: [&[u8]; 2] = [b"9.9.9.9", b"5.5.5.5"];
+    let authorization: &[u8] = b"Bearer k-0042-0123456789abcdef";
+    let check = |fair_use: &FairUse| {
+        let key = presented_key(None, Some(black_box(authorization)));
+        fair_use.identify(peer, forwarded.iter().copied(), key)
+    };
+    assert!(check(&fair_use).is_ok());
+    let mut group = c.benchmark_group("fair_use/key");
+    group.bench_function("right_key", |b| b.iter(|| check(&fair_use)));
+    // Shut another address out.
+    let attacker = Some(std::net::IpAddr::from([6, 6, 6, 6]));
+    for i in 0..31 {
+        let _ = fair_use.identify(attacker, std::iter::empty(), Some(&format!("guess-{i}")));
+    }
+    assert!(fair_use
+        .identify(
+            attacker,
+            std::iter::empty(),
+            Some("k-0042-0123456789abcdef")
+        )
+        .is_err());
+    group.bench_function("right_key_while_one_address_is_shut_out", |b| {
+        b.iter(|| check(&fair_use))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, tank_battle, tank_war, key_check);
 criterion_main!(benches);

@@ -152,15 +152,34 @@ pub struct ServeArgs {
         default_value_t = 0
     )]
     pub search_rate_limit_per_minute: u32,
-    /// JSON file of API keys: `{"keys":[{"key","name","requests_per_minute"?,
-    /// "searches_per_minute"?}]}`. When given, every `/v1` request needs a
-    /// known key (`X-Api-Key` or `Authorization: Bearer`), else 401.
+    /// JSON file of API keys: `{"keys":[{"key" or "key_blake3","name",
+    /// "requests_per_minute"?,"searches_per_minute"?}]}` (`key_blake3`: the
+    /// key's BLAKE3 digest, 64 hex digits). When given, every `/v1` request
+    /// needs a known key (`X-Api-Key` or `Authorization: Bearer`), else 401.
     #[arg(long, env = "TANK_RULES_API_KEYS_FILE")]
     pub api_keys_file: Option<std::path::PathBuf>,
+    /// Wrong API keys a minute each client address may present (0: no
+    /// limit); beyond, its key attempts are answered 429 for a minute,
+    /// right keys included.
+    #[arg(
+        long,
+        env = "TANK_RULES_FAILED_KEY_ATTEMPTS_PER_MINUTE",
+        default_value_t = crate::fair_use::FairUseConfig::DEFAULT_FAILED_KEY_ATTEMPTS_PER_MINUTE
+    )]
+    pub failed_key_attempts_per_minute: u32,
     /// Proxies (addresses or CIDR blocks, comma-separated) whose
     /// `X-Forwarded-For` names the client.
     #[arg(long, env = "TANK_RULES_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_net)]
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Leading bits of an IPv6 client address that name the client: its
+    /// quotas are those of its /N network (1..=128).
+    #[arg(
+        long,
+        env = "TANK_RULES_IPV6_PREFIX_LEN",
+        default_value_t = crate::fair_use::FairUseConfig::DEFAULT_IPV6_PREFIX_LEN,
+        value_parser = clap::value_parser!(u8).range(1..=128)
+    )]
+    pub ipv6_prefix_len: u8,
     /// Write an access log: one JSON line per request on standard output
     /// (method, route pattern, status, answer bytes, µs, client, request
     /// id), by a writer thread that drops and counts lines rather than
@@ -199,10 +218,14 @@ fn parse_net(text: &str) -> Result<ipnet::IpNet, String> {
 }
 
 impl ServeArgs {
-    /// Quotas per client, API keys and trusted proxies.
+    /// Quotas per client, API keys (loaded as digests), trusted proxies
+    /// and how clients are counted.
     pub fn fair_use(&self) -> Result<crate::fair_use::FairUseConfig, String> {
         let keys = match &self.api_keys_file {
-            Some(path) => Some(crate::fair_use::KeysFile::load(path)?),
+            Some(path) => Some(
+                crate::fair_use::KeysFile::load(path)
+                    .map_err(|e| format!("API keys file {}: {e}", path.display()))?,
+            ),
             None => None,
         };
         Ok(crate::fair_use::FairUseConfig {
@@ -212,6 +235,8 @@ impl ServeArgs {
             },
             keys,
             trusted_proxies: self.trusted_proxies.clone(),
+            ipv6_prefix_len: self.ipv6_prefix_len,
+            failed_key_attempts_per_minute: self.failed_key_attempts_per_minute,
         })
     }
 

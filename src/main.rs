@@ -139,10 +139,19 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
     tracing::info!(
         requests_per_minute = args.rate_limit_per_minute,
         searches_per_minute = args.search_rate_limit_per_minute,
-        api_keys = fair_use.keys.as_ref().map_or(0, |k| k.keys.len()),
+        api_keys = fair_use.keys.as_ref().map_or(0, |k| k.len()),
+        failed_key_attempts_per_minute = args.failed_key_attempts_per_minute,
         trusted_proxies = ?args.trusted_proxies,
+        ipv6_prefix_len = args.ipv6_prefix_len,
         "fair use"
     );
+    for name in fair_use.keys.iter().flat_map(|k| k.short_keys()) {
+        tracing::warn!(
+            key = name,
+            "API key shorter than {} bytes: easy to guess, give it a longer one",
+            tank_rules::fair_use::keys::SHORT_KEY_BYTES
+        );
+    }
     let mut state = AppState::new(limits, cache)
         .with_cors(args.cors_origins.clone())
         .with_fair_use(tank_rules::fair_use::FairUse::new(fair_use));

@@ -1,16 +1,16 @@
-//! Fair use per client: who a request is from (its API key, or its address,
-//! read from `X-Forwarded-For` only behind a trusted proxy) and whether
-//! its quotas allow it, separately for cheap calls and for searches. The
-//! limiters are GCRA: a quota of `q` a minute lets a burst of `q` through,
-//! then one every `60/q` seconds. Each replica counts with `governor`;
-//! with Redis ([`FairUse::count_in_fleet`]) the fleet counts together
-//! ([`fleet`]), and a replica falls back to its own count whenever Redis
-//! does not answer in time. Nothing here knows HTTP.
+//! Fair use per client: who a request is from (its API key, or its
+//! address, read from `X-Forwarded-For` only behind a trusted proxy:
+//! [`address`]) and whether its quotas allow it, separately for cheap
+//! calls and for searches. The limiters are GCRA: a quota of `q` a minute
+//! lets a burst of `q` through, then one every `60/q` seconds. Each
+//! replica counts with `governor`; with Redis ([`FairUse::count_in_fleet`])
+//! the fleet counts together ([`fleet`]), and a replica falls back to its
+//! own count whenever Redis does not answer in time. API keys are held as
+//! digests ([`keys`]); wrong keys are limited per client network
+//! (`attempts.rs`). Nothing here knows HTTP but the refusals it names.
 
-use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -22,9 +22,18 @@ use governor::{Quota, RateLimiter};
 use ipnet::IpNet;
 use serde::Deserialize;
 
+pub mod address;
+mod attempts;
+mod client;
 pub mod fleet;
+pub mod keys;
 
+use address::Proxies;
+use attempts::FailedAttempts;
+pub use client::{Client, Unidentified, FAILED_KEY_ATTEMPTS};
 use fleet::{Decision, Fleet};
+use keys::KeyIndex;
+pub use keys::{presented_key, ApiKey, KeyEntry, KeysError, KeysFile};
 
 /// What a request spends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,44 +72,8 @@ impl Quotas {
     }
 }
 
-/// One entry of the API keys file.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct KeyEntry {
-    /// The secret clients send (`X-Api-Key` or `Authorization: Bearer`).
-    pub key: String,
-    /// Who it belongs to (logs and metrics never show the key itself).
-    pub name: String,
-    /// Its quotas; the server's defaults where absent.
-    #[serde(default)]
-    pub requests_per_minute: Option<u32>,
-    #[serde(default)]
-    pub searches_per_minute: Option<u32>,
-}
-
-/// The API keys file: `{"keys": [{"key", "name", "requests_per_minute"?,
-/// "searches_per_minute"?}, …]}`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct KeysFile {
-    pub keys: Vec<KeyEntry>,
-}
-
-impl KeysFile {
-    pub fn load(path: &Path) -> Result<KeysFile, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("API keys file {}: {e}", path.display()))?;
-        let file: KeysFile = serde_json::from_str(&text)
-            .map_err(|e| format!("API keys file {}: {e}", path.display()))?;
-        if file.keys.iter().any(|k| k.key.is_empty()) {
-            return Err(format!("API keys file {}: an empty key", path.display()));
-        }
-        Ok(file)
-    }
-}
-
 /// How fair use is configured.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct FairUseConfig {
     /// Quotas of a client without a key (or of a key without its own).
     pub defaults: Quotas,
@@ -108,16 +81,43 @@ pub struct FairUseConfig {
     pub keys: Option<KeysFile>,
     /// Proxies whose `X-Forwarded-For` is believed.
     pub trusted_proxies: Vec<IpNet>,
+    /// Leading bits of an IPv6 address that name its client (1..=128).
+    pub ipv6_prefix_len: u8,
+    /// Wrong API keys a minute each client network may present before its
+    /// key attempts are refused for a minute (0: unlimited).
+    pub failed_key_attempts_per_minute: u32,
 }
 
+impl FairUseConfig {
+    /// IPv6 clients are counted by their /64 unless told otherwise.
+    pub const DEFAULT_IPV6_PREFIX_LEN: u8 = 64;
+    /// Wrong API keys a minute a client network may present by default.
+    pub const DEFAULT_FAILED_KEY_ATTEMPTS_PER_MINUTE: u32 = 30;
+}
+
+impl Default for FairUseConfig {
+    /// No quotas, keys or trusted proxies; the default IPv6 prefix and
+    /// failed key attempts.
+    fn default() -> FairUseConfig {
+        FairUseConfig {
+            defaults: Quotas::default(),
+            keys: None,
+            trusted_proxies: Vec::new(),
+            ipv6_prefix_len: FairUseConfig::DEFAULT_IPV6_PREFIX_LEN,
+            failed_key_attempts_per_minute: FairUseConfig::DEFAULT_FAILED_KEY_ATTEMPTS_PER_MINUTE,
+        }
+    }
+}
+
+/// A limiter with one state per client network.
 type Keyed =
-    RateLimiter<String, DefaultKeyedStateStore<String>, DefaultClock, StateInformationMiddleware>;
+    RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, DefaultClock, StateInformationMiddleware>;
 type Direct = RateLimiter<NotKeyed, InMemoryState, DefaultClock, StateInformationMiddleware>;
 
 /// The limiters of one client class.
 enum Limiter {
     Off,
-    /// One state per client address.
+    /// One state per client network.
     ByAddress(Arc<Keyed>, u32),
     /// A key's own state.
     Own(Arc<Direct>, u32),
@@ -145,6 +145,12 @@ impl Limiter {
     }
 }
 
+/// The API keys: their positions by digest, and their limiters.
+struct Keys {
+    index: KeyIndex,
+    keys: Vec<Key>,
+}
+
 /// An API key's limiters.
 struct Key {
     name: String,
@@ -152,22 +158,6 @@ struct Key {
     fleet_id: String,
     cheap: Limiter,
     search: Limiter,
-}
-
-/// Who a request is from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Client {
-    /// A client address (no keys configured).
-    Address(IpAddr),
-    /// An API key, by its index in the keys file.
-    Key(usize),
-}
-
-/// Why a request has no client.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Unidentified {
-    MissingKey,
-    UnknownKey,
 }
 
 /// A quota decision.
@@ -201,44 +191,44 @@ pub struct Policy {
 pub struct FairUse {
     cheap: Limiter,
     search: Limiter,
-    keys: Option<(HashMap<String, usize>, Vec<Key>)>,
-    trusted: Vec<IpNet>,
+    keys: Option<Keys>,
+    /// Who is a trusted proxy, and how addresses are counted.
+    proxies: Proxies,
+    /// Wrong keys per client network.
+    attempts: FailedAttempts,
     /// The fleet's counter, when the replicas share Redis.
     fleet: OnceLock<Fleet>,
 }
 
 impl FairUse {
+    /// Fair use as configured; API keys are kept as their digests only.
     pub fn new(config: FairUseConfig) -> FairUse {
-        let keys = config.keys.map(|file| {
-            let index = file
-                .keys
-                .iter()
-                .enumerate()
-                .map(|(i, k)| (k.key.clone(), i))
-                .collect();
-            let keys = file
-                .keys
+        let defaults = config.defaults;
+        let keys = config.keys.map(|file| Keys {
+            index: file.index(),
+            keys: file
+                .keys()
                 .iter()
                 .map(|k| Key {
                     name: k.name.clone(),
-                    fleet_id: format!("k:{}", &blake3::hash(k.key.as_bytes()).to_hex()[..32]),
+                    fleet_id: format!("k:{}", &hex32(&k.digest)),
                     cheap: Limiter::direct(
                         k.requests_per_minute
-                            .unwrap_or(config.defaults.requests_per_minute),
+                            .unwrap_or(defaults.requests_per_minute),
                     ),
                     search: Limiter::direct(
                         k.searches_per_minute
-                            .unwrap_or(config.defaults.searches_per_minute),
+                            .unwrap_or(defaults.searches_per_minute),
                     ),
                 })
-                .collect();
-            (index, keys)
+                .collect(),
         });
         FairUse {
-            cheap: Limiter::keyed(config.defaults.of(Class::Cheap)),
-            search: Limiter::keyed(config.defaults.of(Class::Search)),
+            cheap: Limiter::keyed(defaults.of(Class::Cheap)),
+            search: Limiter::keyed(defaults.of(Class::Search)),
             keys,
-            trusted: config.trusted_proxies,
+            proxies: Proxies::new(config.trusted_proxies, config.ipv6_prefix_len),
+            attempts: FailedAttempts::new(config.failed_key_attempts_per_minute),
             fleet: OnceLock::new(),
         }
     }
@@ -257,73 +247,25 @@ impl FairUse {
         self.keys.is_some() || any(&self.cheap) || any(&self.search)
     }
 
-    /// Who a request is from: its key when keys are configured, else its
-    /// address: the peer's, or the client's in `X-Forwarded-For` when the
-    /// peer is a trusted proxy (the rightmost address that is not a trusted
-    /// proxy).
-    pub fn identify(
-        &self,
-        peer: Option<IpAddr>,
-        forwarded_for: Option<&str>,
-        key: Option<&str>,
-    ) -> Result<Client, Unidentified> {
-        if let Some((index, _)) = &self.keys {
-            let key = key.ok_or(Unidentified::MissingKey)?;
-            return index
-                .get(key)
-                .map(|&i| Client::Key(i))
-                .ok_or(Unidentified::UnknownKey);
-        }
-        Ok(Client::Address(self.address(peer, forwarded_for)))
-    }
-
-    /// A request's client address: the peer's, or the client's in
-    /// `X-Forwarded-For` when the peer is a trusted proxy (the rightmost
-    /// address that is not a trusted proxy).
-    pub fn address(&self, peer: Option<IpAddr>, forwarded_for: Option<&str>) -> IpAddr {
-        let peer = peer.unwrap_or(IpAddr::from([0, 0, 0, 0]));
-        if !self.is_trusted(peer) {
-            return peer;
-        }
-        forwarded_for
-            .into_iter()
-            .flat_map(|list| list.rsplit(','))
-            .filter_map(|hop| hop.trim().parse::<IpAddr>().ok())
-            .find(|hop| !self.is_trusted(*hop))
-            .unwrap_or(peer)
-    }
-
-    /// Whether a request's peer is one of the trusted proxies.
-    pub fn is_trusted_peer(&self, peer: Option<IpAddr>) -> bool {
-        !self.trusted.is_empty() && peer.is_some_and(|peer| self.is_trusted(peer))
-    }
-
-    fn is_trusted(&self, address: IpAddr) -> bool {
-        self.trusted.iter().any(|net| net.contains(&address))
-    }
-
     /// A name for logs: the key's name, or the address.
     pub fn name(&self, client: &Client) -> String {
         match client {
             Client::Address(address) => address.to_string(),
-            Client::Key(i) => self
-                .keys
-                .as_ref()
-                .and_then(|(_, keys)| keys.get(*i))
-                .map_or_else(String::new, |k| k.name.clone()),
+            Client::Key(i) => self.key(*i).map_or_else(String::new, |k| k.name.clone()),
         }
     }
 
     /// How the fleet's counter names `client`.
     fn fleet_id(&self, client: &Client) -> Option<String> {
         match client {
-            Client::Address(address) => Some(format!("a:{address}")),
-            Client::Key(i) => self
-                .keys
-                .as_ref()
-                .and_then(|(_, keys)| keys.get(*i))
-                .map(|key| key.fleet_id.clone()),
+            Client::Address(address) => Some(self.proxies.fleet_id(*address)),
+            Client::Key(i) => self.key(*i).map(|key| key.fleet_id.clone()),
         }
+    }
+
+    /// The key at position `i`.
+    fn key(&self, i: usize) -> Option<&Key> {
+        self.keys.as_ref().and_then(|keys| keys.keys.get(i))
     }
 
     /// Spends `n` of `client`'s `class` quota, or says when it can: in
@@ -362,7 +304,7 @@ impl FairUse {
             return Verdict::Unlimited;
         };
         let limiter = match client {
-            Client::Key(i) => match self.keys.as_ref().and_then(|(_, keys)| keys.get(*i)) {
+            Client::Key(i) => match self.key(*i) {
                 Some(key) => match class {
                     Class::Cheap => &key.cheap,
                     Class::Search => &key.search,
@@ -377,7 +319,7 @@ impl FairUse {
         let (outcome, quota) = match (limiter, client) {
             (Limiter::Off, _) => return Verdict::Unlimited,
             (Limiter::ByAddress(l, q), Client::Address(a)) => {
-                (l.check_key_n(&a.to_string(), n), *q)
+                (l.check_key_n(&self.proxies.network(*a), n), *q)
             }
             (Limiter::Own(l, q), _) => (l.check_n(n), *q),
             (Limiter::ByAddress(..), Client::Key(_)) => return Verdict::Unlimited,
@@ -402,8 +344,9 @@ impl FairUse {
         }
     }
 
-    /// Forgets the clients whose quotas are whole again, so that the
-    /// address table holds only recent clients.
+    /// Forgets the clients whose quotas (and allowance of wrong keys)
+    /// are whole again, and the networks no longer shut out, so that the
+    /// address tables hold only recent clients.
     pub fn forget_idle_clients(&self) {
         for limiter in [&self.cheap, &self.search] {
             if let Limiter::ByAddress(l, _) = limiter {
@@ -411,6 +354,7 @@ impl FairUse {
                 l.shrink_to_fit();
             }
         }
+        self.attempts.forget_idle();
     }
 }
 
@@ -439,6 +383,18 @@ impl Verdict {
     }
 }
 
+/// The first 128 bits of a digest in hex.
+fn hex32(digest: &keys::Digest) -> String {
+    use std::fmt::Write;
+    digest
+        .iter()
+        .take(16)
+        .fold(String::with_capacity(32), |mut hex, byte| {
+            let _ = write!(hex, "{byte:02x}");
+            hex
+        })
+}
+
 fn allowed(policy: Policy, snapshot: &StateSnapshot, per_request: Duration) -> Verdict {
     let remaining = snapshot.remaining_burst_capacity();
     let used = policy.quota.saturating_sub(remaining);
@@ -457,63 +413,16 @@ mod tests {
         text.parse().unwrap()
     }
 
-    #[test]
-    fn clients_are_their_address_or_their_key() {
-        let open = FairUse::new(FairUseConfig {
-            trusted_proxies: vec!["10.0.0.0/8".parse().unwrap()],
-            ..FairUseConfig::default()
-        });
-        // An untrusted peer's header is ignored.
-        assert_eq!(
-            open.identify(Some(ip("1.2.3.4")), Some("9.9.9.9"), None),
-            Ok(Client::Address(ip("1.2.3.4")))
-        );
-        // Behind trusted proxies, the rightmost untrusted hop.
-        assert_eq!(
-            open.identify(
-                Some(ip("10.0.0.2")),
-                Some("6.6.6.6, 5.5.5.5, 10.0.0.9"),
-                None
-            ),
-            Ok(Client::Address(ip("5.5.5.5")))
-        );
-        let keyed = FairUse::new(FairUseConfig {
-            keys: Some(KeysFile {
-                keys: vec![KeyEntry {
-                    key: "secret".into(),
-                    name: "site".into(),
-                    requests_per_minute: Some(2),
-                    searches_per_minute: None,
-                }],
-            }),
-            ..FairUseConfig::default()
-        });
-        assert_eq!(
-            keyed.identify(None, None, None),
-            Err(Unidentified::MissingKey)
-        );
-        assert_eq!(
-            keyed.identify(None, None, Some("nope")),
-            Err(Unidentified::UnknownKey)
-        );
-        let client = keyed.identify(None, None, Some("secret")).unwrap();
-        assert_eq!(keyed.name(&client), "site");
-        assert!(matches!(
-            keyed.check_here(&client, Class::Cheap, 1),
-            Verdict::Allowed { remaining: 1, .. }
-        ));
-        assert!(matches!(
-            keyed.check_here(&client, Class::Cheap, 1),
-            Verdict::Allowed { remaining: 0, .. }
-        ));
-        assert!(matches!(
-            keyed.check_here(&client, Class::Cheap, 1),
-            Verdict::Limited { .. }
-        ));
-        assert_eq!(
-            keyed.check_here(&client, Class::Search, 1),
-            Verdict::Unlimited
-        );
+    /// No `X-Forwarded-For` lines.
+    fn none<'a>() -> std::iter::Empty<&'a [u8]> {
+        std::iter::empty()
+    }
+
+    fn allowed(fair_use: &FairUse, client: &Client) -> bool {
+        matches!(
+            fair_use.check_here(client, Class::Cheap, 1),
+            Verdict::Allowed { .. }
+        )
     }
 
     #[test]
@@ -528,10 +437,7 @@ mod tests {
         let a = Client::Address(ip("1.1.1.1"));
         let b = Client::Address(ip("2.2.2.2"));
         for _ in 0..3 {
-            assert!(matches!(
-                limited.check_here(&a, Class::Cheap, 1),
-                Verdict::Allowed { .. }
-            ));
+            assert!(allowed(&limited, &a));
         }
         match limited.check_here(&a, Class::Cheap, 1) {
             Verdict::Limited {
@@ -544,10 +450,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // Another client, and another class, are untouched.
-        assert!(matches!(
-            limited.check_here(&b, Class::Cheap, 1),
-            Verdict::Allowed { .. }
-        ));
+        assert!(allowed(&limited, &b));
         assert!(matches!(
             limited.check_here(&a, Class::Search, 1),
             Verdict::Allowed { .. }
@@ -556,5 +459,41 @@ mod tests {
             limited.check_here(&a, Class::Search, 1),
             Verdict::Limited { .. }
         ));
+    }
+
+    #[test]
+    fn ipv6_clients_share_the_quota_of_their_prefix() {
+        let limited = FairUse::new(FairUseConfig {
+            defaults: Quotas {
+                requests_per_minute: 5,
+                searches_per_minute: 0,
+            },
+            ..FairUseConfig::default()
+        });
+        // Seven addresses of one /64 on a quota of five.
+        let verdicts: Vec<bool> = (1..=7)
+            .map(|i| {
+                let client = limited
+                    .identify(Some(ip(&format!("2001:db8:1:2::{i:x}"))), none(), None)
+                    .unwrap();
+                allowed(&limited, &client)
+            })
+            .collect();
+        assert_eq!(verdicts, [true, true, true, true, true, false, false]);
+        // Another /64 is another client.
+        let other = Client::Address(ip("2001:db8:1:3::1"));
+        assert!(allowed(&limited, &other));
+        // A longer prefix counts finer.
+        let by_128 = FairUse::new(FairUseConfig {
+            defaults: Quotas {
+                requests_per_minute: 1,
+                searches_per_minute: 0,
+            },
+            ipv6_prefix_len: 128,
+            ..FairUseConfig::default()
+        });
+        assert!(allowed(&by_128, &Client::Address(ip("2001:db8::1"))));
+        assert!(allowed(&by_128, &Client::Address(ip("2001:db8::2"))));
+        assert!(!allowed(&by_128, &Client::Address(ip("2001:db8::1"))));
     }
 }

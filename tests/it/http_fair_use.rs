@@ -2,7 +2,10 @@
 //! apart for cheap calls and searches; over a quota 429 with `Retry-After`
 //! and the `RateLimit` headers, other clients untouched; with keys
 //! configured, no key or an unknown one is 401; `X-Forwarded-For` only
-//! from trusted proxies; `/metrics` can leave the public address.
+//! from trusted proxies; `/metrics` can leave the public address. Issue
+//! 38: clients are who they are (every `X-Forwarded-For` line, IPv6 by
+//! /64, IPv4-mapped as IPv4), keys held as digests (`key_blake3`), wrong
+//! keys limited per address, `Bearer` in any casing.
 
 use std::net::SocketAddr;
 
@@ -139,14 +142,10 @@ async fn forwarded_addresses_count_only_behind_trusted_proxies() {
 
 #[actix_web::test]
 async fn with_keys_configured_a_missing_or_unknown_key_is_401() {
-    let keys = KeysFile {
-        keys: vec![KeyEntry {
-            key: "k-123".into(),
-            name: "site".into(),
-            requests_per_minute: Some(2),
-            searches_per_minute: None,
-        }],
-    };
+    let keys = KeysFile::from_entries(vec![
+        KeyEntry::with_key("site", "k-123").requests_per_minute(2)
+    ])
+    .unwrap();
     let app = test::init_service(tank_rules::api::app(state(FairUseConfig {
         keys: Some(keys),
         ..FairUseConfig::default()
@@ -220,14 +219,10 @@ async fn metrics_can_leave_the_public_address() {
 /// and the request id to the page's script.
 #[actix_web::test]
 async fn browser_pages_can_send_keys_and_read_refusals() {
-    let keys = KeysFile {
-        keys: vec![KeyEntry {
-            key: "k-123".into(),
-            name: "site".into(),
-            requests_per_minute: Some(1),
-            searches_per_minute: None,
-        }],
-    };
+    let keys = KeysFile::from_entries(vec![
+        KeyEntry::with_key("site", "k-123").requests_per_minute(1)
+    ])
+    .unwrap();
     let app = test::init_service(tank_rules::api::app(state(FairUseConfig {
         keys: Some(keys),
         ..FairUseConfig::default()
@@ -291,4 +286,199 @@ async fn browser_pages_can_send_keys_and_read_refusals() {
             assert!(exposed.contains(header), "{header} not in {exposed}");
         }
     }
+}
+
+/// Quotas of `requests_per_minute` for cheap calls, behind `10.0.0.0/8`.
+fn behind_proxies(requests_per_minute: u32) -> AppState {
+    state(FairUseConfig {
+        defaults: Quotas {
+            requests_per_minute,
+            searches_per_minute: 0,
+        },
+        trusted_proxies: vec!["10.0.0.0/8".parse().unwrap()],
+        ..FairUseConfig::default()
+    })
+}
+
+/// Behind HAProxy (`option forwardfor`), a client's own `X-Forwarded-For`
+/// line comes first and the proxy's line, naming the real address, last:
+/// fresh spoofed lines (and unparsable hops in them) do not make fresh
+/// clients.
+#[actix_web::test]
+async fn spoofed_forwarded_lines_through_a_trusted_proxy_count_the_real_address() {
+    let app = test::init_service(tank_rules::api::app(behind_proxies(5))).await;
+    let mut statuses = Vec::new();
+    for i in 0..8 {
+        let spoofed = match i % 2 {
+            0 => format!("1.2.3.{i}"),
+            _ => format!("1.2.3.{i}, unknown"),
+        };
+        let req = from("10.0.0.5:80", score())
+            .append_header(("x-forwarded-for", spoofed))
+            .append_header(("x-forwarded-for", "5.5.5.5"));
+        statuses.push(send(&app, req).await.status.as_u16());
+    }
+    println!("spoofed lines, then the proxy's: {statuses:?}");
+    assert_eq!(statuses, [200, 200, 200, 200, 200, 429, 429, 429]);
+    // The same client through another proxy of the fleet, with a port.
+    let req = from("10.0.0.6:80", score()).append_header(("x-forwarded-for", "5.5.5.5:4711"));
+    assert_eq!(send(&app, req).await.status, 429);
+    // A hop that does not parse ends the walk at the proxy that wrote it.
+    let req = from("10.0.0.5:80", score())
+        .append_header(("x-forwarded-for", "6.6.6.6"))
+        .append_header(("x-forwarded-for", "1.2.3.4:"));
+    assert_eq!(send(&app, req).await.status, 200);
+}
+
+#[actix_web::test]
+async fn ipv6_clients_share_the_quota_of_their_64() {
+    let app = test::init_service(tank_rules::api::app(behind_proxies(5))).await;
+    let mut statuses = Vec::new();
+    for i in 1..=7 {
+        let peer = format!("[2001:db8:1:2::{i:x}]:1000");
+        statuses.push(send(&app, from(&peer, score())).await.status.as_u16());
+    }
+    println!("seven addresses of one /64, quota 5: {statuses:?}");
+    assert_eq!(statuses, [200, 200, 200, 200, 200, 429, 429]);
+    // As hops behind a proxy too.
+    let req = from("10.0.0.5:80", score()).append_header(("x-forwarded-for", "2001:db8:1:2::99"));
+    assert_eq!(send(&app, req).await.status, 429);
+    // Another /64 is another client.
+    let reply = send(&app, from("[2001:db8:1:3::1]:1000", score())).await;
+    assert_eq!(reply.status, 200);
+}
+
+#[actix_web::test]
+async fn an_ipv4_mapped_address_is_its_ipv4_address() {
+    let app = test::init_service(tank_rules::api::app(behind_proxies(2))).await;
+    for _ in 0..2 {
+        assert_eq!(send(&app, from("4.4.4.4:1000", score())).await.status, 200);
+    }
+    assert_eq!(send(&app, from("4.4.4.4:1001", score())).await.status, 429);
+    let mapped = send(&app, from("[::ffff:4.4.4.4]:1000", score())).await;
+    assert_problem(&mapped, 429, "TOO_MANY_REQUESTS");
+    let via_proxy = from("[::ffff:10.0.0.5]:80", score())
+        .append_header(("x-forwarded-for", "[::ffff:4.4.4.4]:1234"));
+    assert_eq!(send(&app, via_proxy).await.status, 429);
+}
+
+/// A keyed service with one key, `right-key-0123456789`.
+fn keyed() -> AppState {
+    let keys =
+        KeysFile::from_entries(vec![KeyEntry::with_key("site", "right-key-0123456789")]).unwrap();
+    state(FairUseConfig {
+        keys: Some(keys),
+        ..FairUseConfig::default()
+    })
+}
+
+#[actix_web::test]
+async fn guessing_keys_from_one_address_is_limited() {
+    let app = test::init_service(tank_rules::api::app(keyed())).await;
+    let guess = |key: String| from("6.6.6.6:1000", score()).insert_header(("x-api-key", key));
+    let mut unauthorized = 0;
+    let mut first_429 = None;
+    let mut too_many = 0;
+    for i in 0..1_000 {
+        let reply = send(&app, guess(format!("guess-{i:04}"))).await;
+        match reply.status.as_u16() {
+            401 => unauthorized += 1,
+            429 => {
+                too_many += 1;
+                first_429.get_or_insert((i, reply));
+            }
+            other => panic!("guess {i}: {other}"),
+        }
+    }
+    let (at, reply) = first_429.expect("a 429");
+    println!(
+        "1,000 wrong keys: {unauthorized} x 401, {too_many} x 429, the first 429 at guess {at}"
+    );
+    assert_eq!((unauthorized, too_many, at), (30, 970, 30));
+    assert_problem(&reply, 429, "TOO_MANY_REQUESTS");
+    let retry: u64 = reply
+        .headers
+        .get("retry-after")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry), "{retry}");
+    assert_eq!(
+        reply.headers.get("ratelimit-policy").unwrap(),
+        "\"failed key attempts\";q=30;w=60"
+    );
+    // The right key from that address is not even looked at now...
+    let right = send(&app, guess("right-key-0123456789".to_owned())).await;
+    assert_problem(&right, 429, "TOO_MANY_REQUESTS");
+    // ... while another address with it is served, and a request without a
+    // key is a plain 401.
+    let other = from("7.7.7.7:1000", score()).insert_header(("x-api-key", "right-key-0123456789"));
+    assert_eq!(send(&app, other).await.status, 200);
+    let keyless = send(&app, from("6.6.6.6:1000", score())).await;
+    assert_problem(&keyless, 401, "UNAUTHORIZED");
+}
+
+#[actix_web::test]
+async fn the_bearer_scheme_is_case_insensitive() {
+    let app = test::init_service(tank_rules::api::app(keyed())).await;
+    for scheme in ["Bearer", "bearer", "BEARER", "beaRER"] {
+        let req =
+            score().insert_header(("authorization", format!("{scheme}  right-key-0123456789")));
+        let reply = send(&app, req).await;
+        assert_eq!(reply.status, 200, "{scheme}: {reply:?}");
+    }
+    let basic = score().insert_header(("authorization", "Basic right-key-0123456789"));
+    assert_problem(&send(&app, basic).await, 401, "UNAUTHORIZED");
+}
+
+/// A keys file holding only a digest (`key_blake3`), loaded through the
+/// command line's options as the server loads it.
+#[actix_web::test]
+async fn a_key_blake3_keys_file_works_end_to_end() {
+    use clap::Parser;
+    let key = "k-end-to-end-0123456789";
+    let digest = blake3::hash(key.as_bytes()).to_hex();
+    let path = std::env::temp_dir().join(format!("tank-rules-keys-{}.json", std::process::id()));
+    std::fs::write(
+        &path,
+        format!(r#"{{"keys": [{{"key_blake3": "{digest}", "name": "digested", "requests_per_minute": 1}}]}}"#),
+    )
+    .unwrap();
+    let cli = tank_rules::config::Cli::try_parse_from([
+        "tank-rules",
+        "--api-keys-file",
+        path.to_str().unwrap(),
+        "--failed-key-attempts-per-minute",
+        "2",
+        "--ipv6-prefix-len",
+        "48",
+    ])
+    .unwrap();
+    let config = cli.serve.fair_use();
+    std::fs::remove_file(&path).unwrap();
+    let config = config.unwrap();
+    assert_eq!(config.ipv6_prefix_len, 48);
+    assert_eq!(config.failed_key_attempts_per_minute, 2);
+    let app = test::init_service(tank_rules::api::app(state(config))).await;
+    let served = send(&app, score().insert_header(("x-api-key", key))).await;
+    assert_eq!(served.status, 200, "{served:?}");
+    assert_eq!(
+        served.headers.get("ratelimit-policy").unwrap(),
+        "\"requests\";q=1;w=60"
+    );
+    // The digest is not the key; and two wrong keys from one /48 are all
+    // it may send.
+    let requests = [
+        "[2001:db8:1:2::1]:1",
+        "[2001:db8:1:3::1]:1",
+        "[2001:db8:1:4::1]:1",
+    ]
+    .map(|peer| from(peer, score()).insert_header(("x-api-key", digest.as_str())));
+    let mut seen = Vec::new();
+    for req in requests {
+        seen.push(send(&app, req).await.status.as_u16());
+    }
+    assert_eq!(seen, [401, 401, 429]);
 }

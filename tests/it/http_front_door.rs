@@ -19,11 +19,11 @@ const KEY: &str = "front-door-test-key-0123456789";
 
 /// A keys file of one key with the given quotas a minute.
 fn keys(requests: u32, searches: u32) -> KeysFile {
-    serde_json::from_value(json!({"keys": [{
+    let text = json!({"keys": [{
         "key": KEY, "name": "site",
         "requests_per_minute": requests, "searches_per_minute": searches,
-    }]}))
-    .unwrap()
+    }]});
+    KeysFile::parse(&text.to_string()).unwrap()
 }
 
 fn state(keys: KeysFile) -> AppState {

@@ -8,9 +8,8 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpMessage, HttpResponse, ResponseError};
 
-use crate::api::transport::problem::ApiError;
 use crate::api::transport::request_id;
-use crate::fair_use::{Class, FairUse, Unidentified, Verdict};
+use crate::fair_use::{presented_key, Class, FairUse, Verdict};
 
 /// Fair use, for a route that spends `class` (the router's
 /// classification, [`crate::api::transport::route::Route`]), when the
@@ -24,22 +23,14 @@ pub async fn admit(
     class: Class,
     req: &ServiceRequest,
 ) -> Result<Verdict, HttpResponse> {
-    let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
-    let key = header("x-api-key")
-        .or_else(|| header("authorization").and_then(|v| v.strip_prefix("Bearer ").map(str::trim)));
+    let header = |name: &str| req.headers().get(name).map(HeaderValue::as_bytes);
+    let key = presented_key(header("x-api-key"), header("authorization"));
     let peer = req.peer_addr().map(|addr| addr.ip());
-    let client = match fair_use.identify(peer, header("x-forwarded-for"), key) {
+    let forwarded_for = req.headers().get_all("x-forwarded-for");
+    let client = match fair_use.identify(peer, forwarded_for.map(HeaderValue::as_bytes), key) {
         Ok(client) => client,
-        Err(why) => {
-            let detail = match why {
-                Unidentified::MissingKey => "this service needs an API key: send it in `X-Api-Key` (or `Authorization: Bearer`)",
-                Unidentified::UnknownKey => "the API key is not known to this service",
-            };
-            let refused = ApiError::Unauthorized {
-                detail: detail.to_owned(),
-            };
-            return Err(refused.error_response());
-        }
+        // 401, or 429 for too many wrong keys.
+        Err(why) => return Err(why.refusal().error_response()),
     };
     let verdict = fair_use.check(&client, class, 1).await;
     if let Some(refused) = verdict.refusal() {

@@ -281,8 +281,8 @@ fn access_line(
     };
     let forwarded = req
         .headers()
-        .get("x-forwarded-for")
-        .and_then(|v| v.to_str().ok());
+        .get_all("x-forwarded-for")
+        .map(|v| v.as_bytes());
     let line = Line {
         method,
         route,
