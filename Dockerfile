@@ -13,7 +13,11 @@ COPY benches ./benches
 RUN mkdir src && echo 'fn main() {}' > src/main.rs && touch src/lib.rs \
     && cargo build --release --locked --bin tank-rules \
     && rm -rf src
+# Everything the build reads: the sources, and the data they include at
+# compile time (tests/it/container.rs checks that every `include_bytes!`
+# and `include_str!` path is copied here).
 COPY src ./src
+COPY data ./data
 # COPY keeps the context's mtimes, which can be older than the dummy build's
 # artifacts: touch so cargo rebuilds the crate itself.
 RUN touch src/main.rs src/lib.rs && cargo build --release --locked --bin tank-rules

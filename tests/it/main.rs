@@ -5,6 +5,7 @@
 mod architecture;
 mod cobi_tank_wars_oracle;
 mod common;
+mod container;
 mod engine_props;
 mod http_ai_levels;
 mod http_batch;

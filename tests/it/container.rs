@@ -1,0 +1,97 @@
+//! The image builds from what the Dockerfile copies (issue 39): every file
+//! the service's build reads at compile time — the sources and every path
+//! they name in `include_bytes!` or `include_str!` — lies under a path the
+//! Dockerfile's build stage copies. (A missing `COPY data` broke `docker
+//! build` once and nothing noticed; `scripts/container-smoke.sh` builds the
+//! image for real.)
+
+use std::path::{Component, Path, PathBuf};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The sources the Dockerfile's `COPY` lines bring into the build context
+/// (the build stage: before the second `FROM`).
+fn copied() -> Vec<PathBuf> {
+    let dockerfile = std::fs::read_to_string(root().join("Dockerfile")).unwrap();
+    let mut stages = 0;
+    let mut copied = Vec::new();
+    for line in dockerfile.lines().map(str::trim) {
+        if line.starts_with("FROM ") {
+            stages += 1;
+        }
+        if stages != 1 || !line.starts_with("COPY ") || line.contains("--from") {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+        if let Some((_, sources)) = words.split_last() {
+            copied.extend(sources.iter().map(|s| normalise(Path::new(s))));
+        }
+    }
+    copied
+}
+
+/// `path` without `.` and `..` components.
+fn normalise(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Every path `include_bytes!` / `include_str!` names under `src/`,
+/// relative to the repository.
+fn included(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            included(&path, found);
+            continue;
+        }
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for macro_name in ["include_bytes!(\"", "include_str!(\""] {
+            for (at, _) in text.match_indices(macro_name) {
+                let rest = &text[at + macro_name.len()..];
+                let named = &rest[..rest.find('"').unwrap()];
+                let beside = path.parent().unwrap().join(named);
+                let relative = beside.strip_prefix(root()).unwrap().to_owned();
+                found.push(normalise(&relative));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_dockerfile_copies_every_file_the_build_reads() {
+    let copied = copied();
+    assert!(copied.iter().any(|c| c == Path::new("src")), "{copied:?}");
+    let mut reads = vec![PathBuf::from("Cargo.toml"), PathBuf::from("Cargo.lock")];
+    included(&root().join("src"), &mut reads);
+    assert!(reads.len() > 2, "no include found: {reads:?}");
+    if root().join("build.rs").exists() {
+        reads.push(PathBuf::from("build.rs"));
+    }
+    for read in &reads {
+        assert!(
+            root().join(read).exists(),
+            "{} does not exist",
+            read.display()
+        );
+        assert!(
+            copied.iter().any(|c| read.starts_with(c)),
+            "the build reads {} but the Dockerfile copies only {copied:?}",
+            read.display()
+        );
+    }
+}
