@@ -430,7 +430,6 @@ async fn absurd_ai_limits_are_clamped() {
     };
     let app = app_with(limits).await;
     let absurd = json!({"max_time_ms": 1_000_000_000_000u64, "max_depth": 4_000_000_000u32, "max_nodes": u64::MAX});
-    let started = std::time::Instant::now();
     let reply = common::post(
         &app,
         "/v1/tank-battle/ai-move",
@@ -448,6 +447,4 @@ async fn absurd_ai_limits_are_clamped() {
     .await;
     assert_eq!(reply.status, 200, "{reply:?}");
     assert!(reply.body["time_ms"].as_u64().unwrap() <= 150, "{reply:?}");
-    // Both searches together, with a generous margin for a loaded machine.
-    assert!(started.elapsed() < std::time::Duration::from_secs(5));
 }

@@ -120,3 +120,95 @@ async fn the_id_is_in_the_answer_the_problem_and_the_log() {
     assert_eq!(lines[5]["status"], 404);
     assert_eq!(lines[5]["route"], "UNMATCHED");
 }
+
+/// A score request whose body arrives later, fed by the test through the
+/// returned function (`None`: the body's end).
+fn score_fed_later(length: usize) -> (impl FnMut(Option<&[u8]>), actix_http::Request) {
+    let (mut sender, payload) = actix_http::h1::Payload::create(false);
+    let feed = move |chunk: Option<&[u8]>| match chunk {
+        Some(bytes) => sender.feed_data(bytes.to_vec().into()),
+        None => sender.feed_eof(),
+    };
+    let req = TestRequest::post()
+        .uri("/v1/tank-battle/score")
+        .insert_header(("content-type", "application/json"))
+        .insert_header(("content-length", length.to_string()))
+        .to_request();
+    let (req, _) = req.replace_payload(actix_http::Payload::from(payload));
+    (feed, req)
+}
+
+#[actix_web::test]
+async fn a_body_in_several_chunks_is_read_whole() {
+    let app = test::init_service(tank_rules::api::app(AppState::new(
+        Limits::default(),
+        CacheConfig::default(),
+    )))
+    .await;
+    let body = json!({ "position": INITIAL }).to_string();
+    let (mut send_body, req) = score_fed_later(body.len());
+    let chunks: Vec<Vec<u8>> = body.as_bytes().chunks(7).map(<[u8]>::to_vec).collect();
+    assert!(chunks.len() > 3);
+    let feed = async move {
+        for chunk in chunks {
+            // Each chunk in a turn of its own: the reader has to wait.
+            actix_web::rt::task::yield_now().await;
+            send_body(Some(&chunk));
+        }
+        send_body(None);
+    };
+    let (resp, ()) = futures_util::future::join(test::call_service(&app, req), feed).await;
+    assert_eq!(resp.status(), 200);
+    let answer: Value = serde_json::from_slice(&test::read_body(resp).await).unwrap();
+    assert_eq!(
+        answer["score"],
+        json!({"white": 14, "black": 14}),
+        "{answer}"
+    );
+}
+
+#[actix_web::test]
+async fn two_requests_interleaved_on_one_worker_keep_their_own_ids() {
+    // One thread runs both: each request is polled while the other waits
+    // for its body, so the id each problem names must be its own, not the
+    // last one the thread saw.
+    let app = test::init_service(tank_rules::api::app(AppState::new(
+        Limits::default(),
+        CacheConfig::default(),
+    )))
+    .await;
+    let bad = b"{\"position\": 42}".to_vec();
+    let (mut first_body, first) = score_fed_later(bad.len());
+    let (mut second_body, second) = score_fed_later(bad.len());
+    let feed = async move {
+        actix_web::rt::task::yield_now().await;
+        second_body(Some(&bad[..5]));
+        actix_web::rt::task::yield_now().await;
+        first_body(Some(&bad));
+        first_body(None);
+        actix_web::rt::task::yield_now().await;
+        second_body(Some(&bad[5..]));
+        second_body(None);
+    };
+    let (first, second, ()) = futures_util::future::join3(
+        test::call_service(&app, first),
+        test::call_service(&app, second),
+        feed,
+    )
+    .await;
+    let mut ids = Vec::new();
+    for resp in [first, second] {
+        assert_eq!(resp.status(), 400);
+        let id = resp
+            .headers()
+            .get("x-request-id")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let problem: Value = serde_json::from_slice(&test::read_body(resp).await).unwrap();
+        assert_eq!(problem["instance"], id.as_str(), "{problem}");
+        ids.push(id);
+    }
+    assert_ne!(ids[0], ids[1]);
+}
