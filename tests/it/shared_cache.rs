@@ -1,7 +1,8 @@
 //! What the replicas share in Redis: the AI cache tier (two processes share
 //! answers) and the quotas (two processes count one client together), and
 //! a Redis that hangs or lies never fails or slows a request beyond the
-//! link's deadline. The real-Redis tests run against `REDIS_URL`, or a
+//! link's deadline; and a password in the Redis URL is never logged. The
+//! real-Redis tests run against `REDIS_URL`, or a
 //! `redis-server` they start, and say they skipped when there is neither;
 //! the failure tests use fake servers.
 
@@ -23,11 +24,7 @@ const INITIAL: &str = common::INITIAL;
 /// A replica's state sharing the Redis at `url`, its calls given
 /// `timeout_ms`.
 fn sharing(state: AppState, url: &str, timeout_ms: u64) -> AppState {
-    let link = Link::start(LinkConfig {
-        url: url.to_owned(),
-        timeout: Duration::from_millis(timeout_ms),
-    })
-    .unwrap();
+    let link = Link::start(LinkConfig::new(url, Duration::from_millis(timeout_ms))).unwrap();
     state.with_redis(link, Duration::from_secs(60))
 }
 
@@ -229,4 +226,94 @@ async fn without_redis_each_process_counts_alone_and_fast() {
         "{:?}",
         started.elapsed()
     );
+}
+
+/// A loopback port nothing listens on (it was free a moment ago).
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Everything `stream` writes, read on a thread until it closes.
+fn collect(mut stream: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = stream.read_to_end(&mut bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+// A plain test (`test` here is actix's module): it runs a process.
+#[::core::prelude::v1::test]
+fn a_password_in_the_redis_url_is_never_logged() {
+    const SECRET: &str = "s3cretPassw0rd";
+    let redis_port = free_port();
+    let port = free_port();
+    let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_tank-rules"))
+        .args(["--addr", &format!("127.0.0.1:{port}"), "--workers", "1"])
+        .args([
+            "--redis-url",
+            &format!("redis://:{SECRET}@127.0.0.1:{redis_port}/0"),
+        ])
+        .args(["--redis-timeout-ms", "5"])
+        // Every line, down to debug (redis-rs's own included).
+        .env("RUST_LOG", "debug")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = collect(server.stdout.take().unwrap());
+    let stderr = collect(server.stderr.take().unwrap());
+    // An `ai-move` consults the Redis tier, which is not there: a failure
+    // logged with the URL.
+    let mut answer = String::new();
+    for _ in 0..500 {
+        if let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) {
+            let body = json!({"position": INITIAL, "limits": {"max_depth": 1}}).to_string();
+            let request = format!(
+                "POST /v1/tank-battle/ai-move HTTP/1.1\r\nHost: localhost\r\n\
+                 Content-Type: application/json\r\nContent-Length: {}\r\n\
+                 Connection: close\r\n\r\n{body}",
+                body.len()
+            );
+            stream.write_all(request.as_bytes()).unwrap();
+            stream.read_to_string(&mut answer).unwrap();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    let log = format!("{}{}", stdout.join().unwrap(), stderr.join().unwrap());
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}\n{log}");
+    assert!(
+        log.contains("Redis failed"),
+        "no Redis failure logged:\n{log}"
+    );
+    assert!(!log.contains(SECRET), "the password is in the log:\n{log}");
+    // The place is shown, and so the log is the one that would hold it.
+    assert!(
+        log.contains(&format!("redis://127.0.0.1:{redis_port}/0")),
+        "{log}"
+    );
+    eprintln!("{} log lines, none with the password", log.lines().count());
+}
+
+#[::core::prelude::v1::test]
+fn help_does_not_show_the_redis_url_of_the_environment() {
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_tank-rules"))
+        .arg("--help")
+        .env(
+            "TANK_RULES_REDIS_URL",
+            "redis://:s3cretPassw0rd@127.0.0.1:1/0",
+        )
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(text.contains("TANK_RULES_REDIS_URL"), "{text}");
+    assert!(!text.contains("s3cretPassw0rd"), "{text}");
 }
