@@ -179,6 +179,11 @@ pub struct ServeArgs {
     /// `--help` does not show the variable's value.
     #[arg(long, env = "TANK_RULES_REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
+    /// What every Redis key of this service starts with (AI answers are
+    /// `<prefix>ai:<digest>`, quotas `<prefix>quota:<class>:<client>`), so
+    /// that several services or environments can share one Redis.
+    #[arg(long, env = "TANK_RULES_REDIS_PREFIX", default_value = crate::redis::LinkConfig::DEFAULT_PREFIX)]
+    pub redis_prefix: String,
     /// Longest a Redis call (cache look-up or store, quota check) may take,
     /// milliseconds; then the request goes on without it (its quota counted
     /// by the replica alone).
@@ -250,6 +255,7 @@ impl ServeArgs {
                 url.clone(),
                 Duration::from_millis(self.redis_timeout_ms.max(1)),
             )
+            .with_prefix(self.redis_prefix.clone())
         })
     }
 

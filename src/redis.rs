@@ -12,6 +12,8 @@
 //!
 //! A Redis URL may hold a password: it is shown only as [`redacted`]
 //! writes it, without user or password, in every log line and error.
+//! Every key the service uses is laid out by [`Link::key`], under the
+//! link's prefix (`--redis-prefix`).
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -20,8 +22,8 @@ use std::time::{Duration, Instant};
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
-/// Where Redis is and how long a call may take. Its `Debug` shows the URL
-/// [`redacted`].
+/// Where Redis is, how long a call may take and what every key starts
+/// with. Its `Debug` shows the URL [`redacted`].
 #[derive(Clone, PartialEq, Eq)]
 pub struct LinkConfig {
     /// `redis://[user][:password@]host:port/db` (or `rediss://`,
@@ -30,14 +32,30 @@ pub struct LinkConfig {
     pub url: String,
     /// Longest a call may take before it is given up.
     pub timeout: Duration,
+    /// What every key starts with ([`LinkConfig::DEFAULT_PREFIX`] unless
+    /// configured), so that services sharing one Redis keep apart.
+    pub prefix: String,
 }
 
 impl LinkConfig {
-    /// The link to `url`, its calls given `timeout`.
+    /// The prefix of every key unless configured.
+    pub const DEFAULT_PREFIX: &'static str = "tank-rules:";
+
+    /// The link to `url`, its calls given `timeout`, its keys under the
+    /// default prefix.
     pub fn new(url: impl Into<String>, timeout: Duration) -> LinkConfig {
         LinkConfig {
             url: url.into(),
             timeout,
+            prefix: LinkConfig::DEFAULT_PREFIX.to_owned(),
+        }
+    }
+
+    /// The same link, its keys under `prefix`.
+    pub fn with_prefix(self, prefix: impl Into<String>) -> LinkConfig {
+        LinkConfig {
+            prefix: prefix.into(),
+            ..self
         }
     }
 }
@@ -47,6 +65,7 @@ impl std::fmt::Debug for LinkConfig {
         f.debug_struct("LinkConfig")
             .field("url", &redacted(&self.url))
             .field("timeout", &self.timeout)
+            .field("prefix", &self.prefix)
             .finish()
     }
 }
@@ -211,6 +230,23 @@ impl Link {
         &self.shown
     }
 
+    /// The Redis key of a `kind` of entry (`ai`, `quota`) named by
+    /// `parts`: `<prefix><kind>:<part>:<part>...`. Every key the service
+    /// uses is laid out here.
+    pub fn key(&self, kind: &str, parts: &[&str]) -> String {
+        let length = self.config.prefix.len()
+            + kind.len()
+            + parts.iter().map(|part| part.len() + 1).sum::<usize>();
+        let mut key = String::with_capacity(length);
+        key.push_str(&self.config.prefix);
+        key.push_str(kind);
+        for part in parts {
+            key.push(':');
+            key.push_str(part);
+        }
+        key
+    }
+
     /// Runs `call` on the link's runtime with a connection, within the
     /// deadline; `what` names it in the outage's log line.
     pub async fn call<T, F, Fut>(&self, what: &'static str, call: F) -> Result<T, Failure>
@@ -343,15 +379,26 @@ mod tests {
         assert!(debug.contains("cache:6379"), "{debug}");
     }
 
+    /// A link to a closed port: it connects lazily, so it starts.
+    fn link(prefix: &str) -> Link {
+        Link::start(
+            LinkConfig::new("redis://:s3cret@127.0.0.1:9/0", Duration::from_millis(5))
+                .with_prefix(prefix),
+        )
+        .unwrap()
+    }
+
     #[test]
-    fn a_link_shows_its_url_redacted() {
-        // A closed port: the link connects lazily, so it starts.
-        let link = Link::start(LinkConfig::new(
-            "redis://:s3cret@127.0.0.1:9/0",
-            Duration::from_millis(5),
-        ))
-        .unwrap();
-        assert_eq!(link.shown_url(), "redis://127.0.0.1:9/0");
+    fn keys_are_laid_out_under_the_prefix() {
+        let default = link(LinkConfig::DEFAULT_PREFIX);
+        assert_eq!(default.key("ai", &["00ff"]), "tank-rules:ai:00ff");
+        assert_eq!(
+            default.key("quota", &["requests", "a:203.0.113.7"]),
+            "tank-rules:quota:requests:a:203.0.113.7"
+        );
+        assert_eq!(link("staging/").key("ai", &["00ff"]), "staging/ai:00ff");
+        assert_eq!(link("").key("ai", &[]), "ai");
+        assert_eq!(default.shown_url(), "redis://127.0.0.1:9/0");
     }
 
     #[test]

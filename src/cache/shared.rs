@@ -32,8 +32,8 @@ pub struct SharedTier {
     metrics: Option<Metrics>,
 }
 
-/// Every key of the tier starts with this.
-const PREFIX: &str = "tank-rules:ai:";
+/// The kind of the tier's keys: `<prefix>ai:<key in hex>`.
+const KIND: &str = "ai";
 
 impl SharedTier {
     /// The tier on `link`, its answers living `ttl` in Redis.
@@ -53,7 +53,7 @@ impl SharedTier {
 
     /// The stored answer for `key` (of `game`), within the deadline.
     pub async fn get(&self, game: &str, key: Key) -> Lookup {
-        let name = format!("{PREFIX}{}", key.to_hex());
+        let name = self.link.key(KIND, &[&key.to_hex()]);
         let found = self
             .link
             .call("AI cache look-up", |mut connection| async move {
@@ -83,7 +83,7 @@ impl SharedTier {
     /// Stores `answer` under `key` in the background, within the deadline;
     /// a failure only counts towards an outage.
     pub fn put(&self, key: Key, answer: Arc<[u8]>) {
-        let name = format!("{PREFIX}{}", key.to_hex());
+        let name = self.link.key(KIND, &[&key.to_hex()]);
         let ttl = self.ttl.as_secs().max(1);
         self.link
             .spawn("AI cache store", move |mut connection| async move {

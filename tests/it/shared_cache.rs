@@ -1,10 +1,10 @@
 //! What the replicas share in Redis: the AI cache tier (two processes share
-//! answers) and the quotas (two processes count one client together), and
-//! a Redis that hangs or lies never fails or slows a request beyond the
-//! link's deadline; and a password in the Redis URL is never logged. The
-//! real-Redis tests run against `REDIS_URL`, or a
-//! `redis-server` they start, and say they skipped when there is neither;
-//! the failure tests use fake servers.
+//! answers) and the quotas (two processes count one client together),
+//! under the configured key prefix; a Redis that hangs or lies never fails
+//! or slows a request beyond the link's deadline; and a password in the
+//! Redis URL is never logged. The real-Redis tests run against
+//! `REDIS_URL`, or a `redis-server` they start, and say they skipped when
+//! there is neither; the failure tests use fake servers.
 
 use crate::common;
 use std::io::{Read, Write};
@@ -22,10 +22,26 @@ use tank_rules::redis::{Link, LinkConfig};
 const INITIAL: &str = common::INITIAL;
 
 /// A replica's state sharing the Redis at `url`, its calls given
-/// `timeout_ms`.
+/// `timeout_ms`, its keys under the default prefix.
 fn sharing(state: AppState, url: &str, timeout_ms: u64) -> AppState {
-    let link = Link::start(LinkConfig::new(url, Duration::from_millis(timeout_ms))).unwrap();
+    sharing_under(state, url, timeout_ms, LinkConfig::DEFAULT_PREFIX)
+}
+
+/// A replica's state sharing the Redis at `url`, its keys under `prefix`.
+fn sharing_under(state: AppState, url: &str, timeout_ms: u64, prefix: &str) -> AppState {
+    let config = LinkConfig::new(url, Duration::from_millis(timeout_ms)).with_prefix(prefix);
+    let link = Link::start(config).unwrap();
     state.with_redis(link, Duration::from_secs(60))
+}
+
+/// A key prefix no earlier run used, so that a test sees only its own keys
+/// even in a shared Redis.
+fn fresh_prefix(test: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("test-{test}-{nanos}:")
 }
 
 fn replica() -> AppState {
@@ -195,19 +211,27 @@ async fn two_processes_count_one_quota_through_redis() {
         eprintln!("skipped: no REDIS_URL and no redis-server to start");
         return;
     };
-    // A fresh client address per run, so an earlier run's count is not
-    // this one's.
-    let a = test::init_service(tank_rules::api::app(sharing(quota(10), &redis.url, 500))).await;
-    let b = test::init_service(tank_rules::api::app(sharing(quota(10), &redis.url, 500))).await;
-    let flush = redis::Client::open(redis.url.as_str()).unwrap();
-    let mut connection = flush.get_connection().unwrap();
-    let _: () = redis::cmd("DEL")
-        .arg("tank-rules:quota:requests:a:203.0.113.7")
-        .query(&mut connection)
-        .unwrap();
+    // A fresh prefix per run, so an earlier run's count is not this one's.
+    let prefix = fresh_prefix("quota");
+    let replica = || sharing_under(quota(10), &redis.url, 500, &prefix);
+    let a = test::init_service(tank_rules::api::app(replica())).await;
+    let b = test::init_service(tank_rules::api::app(replica())).await;
     // Alone, each would let 10 through: together, the fleet's 10.
     let (ok, limited) = spend(&[&a, &b], 30).await;
     assert_eq!((ok, limited), (10, 20));
+    // Counted under the prefix.
+    let mut connection = redis_connection(&redis.url);
+    let key = format!("{prefix}quota:requests:a:203.0.113.7");
+    let exists: bool = redis::cmd("EXISTS")
+        .arg(&key)
+        .query(&mut connection)
+        .unwrap();
+    assert!(exists, "no {key}");
+}
+
+/// A plain connection to the Redis at `url`, for a test to look and write.
+fn redis_connection(url: &str) -> redis::Connection {
+    redis::Client::open(url).unwrap().get_connection().unwrap()
 }
 
 #[actix_web::test]
