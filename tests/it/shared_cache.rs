@@ -1,5 +1,6 @@
 //! What the replicas share in Redis: the AI cache tier (two processes share
-//! answers) and the quotas (two processes count one client together),
+//! answers; a value is served only when it is exactly an answer, legal for
+//! its request) and the quotas (two processes count one client together),
 //! under the configured key prefix; a Redis that hangs or lies never fails
 //! or slows a request beyond the link's deadline; and a password in the
 //! Redis URL is never logged. The real-Redis tests run against
@@ -48,31 +49,20 @@ fn replica() -> AppState {
     AppState::new(Limits::default(), CacheConfig::default())
 }
 
-/// A fake Redis on a free port: each connection gets `reply` (or nothing,
-/// when `None`) to whatever it sends, forever.
-fn fake_redis(reply: Option<&'static [u8]>) -> SocketAddr {
+/// A fake Redis on a free port that reads whatever it is sent and never
+/// answers.
+fn silent_redis() -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            std::thread::spawn(move || serve_fake(stream, reply));
+        for mut stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut buffer = [0u8; 4096];
+                while stream.read(&mut buffer).is_ok_and(|n| n > 0) {}
+            });
         }
     });
     addr
-}
-
-fn serve_fake(mut stream: TcpStream, reply: Option<&[u8]>) {
-    let mut buffer = [0u8; 4096];
-    while let Ok(n) = stream.read(&mut buffer) {
-        if n == 0 {
-            return;
-        }
-        if let Some(reply) = reply {
-            if stream.write_all(reply).is_err() {
-                return;
-            }
-        }
-    }
 }
 
 /// The value of one `tank_rules_ai_cache_lookups_total` series.
@@ -105,7 +95,7 @@ fn ai_request(seed: u64) -> test::TestRequest {
 
 #[actix_web::test]
 async fn a_redis_that_never_answers_costs_only_its_deadline() {
-    let addr = fake_redis(None);
+    let addr = silent_redis();
     let state = sharing(replica(), &format!("redis://{addr}"), 50);
     let app = test::init_service(tank_rules::api::app(state)).await;
     let started = Instant::now();
@@ -121,17 +111,81 @@ async fn a_redis_that_never_answers_costs_only_its_deadline() {
     assert_eq!(again.body["cached"], true);
 }
 
+/// The names of the commands (RESP arrays of bulk strings) that `buffer`
+/// holds whole, and how many bytes they take.
+fn commands(buffer: &[u8]) -> (Vec<String>, usize) {
+    fn line(buffer: &[u8], at: usize) -> Option<(usize, usize)> {
+        let end = at + buffer.get(at..)?.windows(2).position(|w| w == b"\r\n")?;
+        let number = std::str::from_utf8(buffer.get(at + 1..end)?).ok()?;
+        Some((number.parse().ok()?, end + 2))
+    }
+    let (mut names, mut used) = (Vec::new(), 0);
+    'commands: while let Some((parts, mut at)) = line(buffer, used) {
+        let mut name = String::new();
+        for part in 0..parts {
+            let Some((length, start)) = line(buffer, at) else {
+                break 'commands;
+            };
+            let Some(bytes) = buffer.get(start..start + length) else {
+                break 'commands;
+            };
+            if part == 0 {
+                name = String::from_utf8_lossy(bytes).to_uppercase();
+            }
+            at = start + length + 2;
+        }
+        if at > buffer.len() {
+            break;
+        }
+        names.push(name);
+        used = at;
+    }
+    (names, used)
+}
+
+/// A fake Redis on a free port that lies: `GET` finds `value`, which is no
+/// answer; any other command is `OK`.
+fn lying_redis(value: &'static [u8]) -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let (mut buffer, mut chunk) = (Vec::new(), [0u8; 4096]);
+                while let Ok(n) = stream.read(&mut chunk) {
+                    if n == 0 {
+                        return;
+                    }
+                    buffer.extend_from_slice(&chunk[..n]);
+                    let (names, used) = commands(&buffer);
+                    buffer.drain(..used);
+                    for name in names {
+                        let reply = if name == "GET" {
+                            [format!("${}\r\n", value.len()).as_bytes(), value, b"\r\n"].concat()
+                        } else {
+                            b"+OK\r\n".to_vec()
+                        };
+                        if stream.write_all(&reply).is_err() {
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    addr
+}
+
 #[actix_web::test]
 async fn a_redis_that_lies_is_ignored() {
-    // Whatever is asked, a bulk string that is not an answer.
-    let addr = fake_redis(Some(b"$5\r\nhello\r\n"));
+    let addr = lying_redis(b"hello");
     let state = sharing(replica(), &format!("redis://{addr}"), 200);
     let app = test::init_service(tank_rules::api::app(state)).await;
     let reply = common::send(&app, ai_request(2)).await;
     assert_eq!(reply.status, 200, "{reply:?}");
     assert_eq!(reply.body["cached"], false);
     assert!(reply.body["move"].is_string());
-    assert!(lookups(&app, "redis", "error").await >= 1.0);
+    assert!(lookups(&app, "redis", "rejected").await >= 1.0);
 }
 
 #[actix_web::test]
@@ -239,7 +293,7 @@ fn redis_connection(url: &str) -> redis::Connection {
 async fn without_redis_each_process_counts_alone_and_fast() {
     // A Redis that never answers: the first check waits its 50 ms, then
     // the link rests and the replicas decide at once.
-    let addr = fake_redis(None);
+    let addr = silent_redis();
     let url = format!("redis://{addr}");
     let a = test::init_service(tank_rules::api::app(sharing(quota(10), &url, 50))).await;
     let b = test::init_service(tank_rules::api::app(sharing(quota(10), &url, 50))).await;
@@ -251,6 +305,223 @@ async fn without_redis_each_process_counts_alone_and_fast() {
         "{:?}",
         started.elapsed()
     );
+}
+
+/// The answer without the fields that say how it was served.
+fn content(mut answer: Value) -> Value {
+    if let Some(object) = answer.as_object_mut() {
+        object.remove("time_ms");
+        object.remove("cached");
+    }
+    answer
+}
+
+/// A way to spoil a stored answer, named for the failure message.
+type Spoil = (&'static str, fn(&mut Value));
+
+/// Lets a replica store its answer to `request` (at `path`) in the Redis
+/// at `url`, then, for each of `spoils`, writes that answer spoiled under
+/// the same key and asks a new replica (its own tier empty): the value is
+/// not served (the replica searches, answering what the first did) and is
+/// counted `rejected`. Last, the answer as it was stored is served from
+/// Redis (`"cached": true`).
+async fn shared_values_are_checked(url: &str, path: &str, request: Value, spoils: &[Spoil]) {
+    let prefix = fresh_prefix("checked");
+    let ask = |state: AppState| {
+        let request = request.clone();
+        async move {
+            let app = test::init_service(tank_rules::api::app(state)).await;
+            let reply = common::post(&app, path, request).await;
+            assert_eq!(reply.status, 200, "{reply:?}");
+            let rejected = lookups(&app, "redis", "rejected").await;
+            let hits = lookups(&app, "redis", "hit").await;
+            (reply.body, rejected, hits)
+        }
+    };
+    let (first, _, _) = ask(sharing_under(replica(), url, 500, &prefix)).await;
+    assert_eq!(first["cached"], false, "{first}");
+
+    // The stored answer, under the one key the request has.
+    let mut connection = redis_connection(url);
+    let mut keys: Vec<String> = Vec::new();
+    for _ in 0..100 {
+        keys = redis::cmd("KEYS")
+            .arg(format!("{prefix}*"))
+            .query(&mut connection)
+            .unwrap();
+        if !keys.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    let key = keys[0].clone();
+    assert!(key.starts_with(&format!("{prefix}ai:")), "{key}");
+    let stored: Vec<u8> = redis::cmd("GET").arg(&key).query(&mut connection).unwrap();
+    let answer: Value = serde_json::from_slice(&stored).unwrap();
+    // Written back from its JSON value, the answer is the same bytes: a
+    // spoiled value differs from it only by its spoiling.
+    assert_eq!(serde_json::to_vec(&answer).unwrap(), stored);
+
+    for (what, spoil) in spoils {
+        let mut spoiled = answer.clone();
+        spoil(&mut spoiled);
+        let spoiled = serde_json::to_vec(&spoiled).unwrap();
+        assert_ne!(spoiled, stored, "{what}: not spoiled");
+        let _: () = redis::cmd("SET")
+            .arg(&key)
+            .arg(&spoiled)
+            .query(&mut connection)
+            .unwrap();
+        let (reply, rejected, hits) = ask(sharing_under(replica(), url, 500, &prefix)).await;
+        assert_eq!(reply["cached"], false, "{what}: served {reply}");
+        assert_eq!(content(reply), content(first.clone()), "{what}");
+        assert_eq!((rejected, hits), (1.0, 0.0), "{what}");
+        // The replica stores its own answer again, in the background:
+        // wait for it, so that it does not overwrite the next spoiling.
+        for _ in 0..100 {
+            let now: Vec<u8> = redis::cmd("GET").arg(&key).query(&mut connection).unwrap();
+            if now != spoiled {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    let _: () = redis::cmd("SET")
+        .arg(&key)
+        .arg(&stored)
+        .query(&mut connection)
+        .unwrap();
+    let (reply, rejected, hits) = ask(sharing_under(replica(), url, 500, &prefix)).await;
+    assert_eq!(reply["cached"], true, "{reply}");
+    assert_eq!(content(reply), content(first));
+    assert_eq!((rejected, hits), (0.0, 1.0));
+}
+
+/// A move of the start position's empty middle: never legal there.
+const ILLEGAL: &str = "f6-f7";
+
+#[actix_web::test]
+async fn tank_battle_answers_from_redis_are_checked() {
+    let Some(redis) = common::redis_server() else {
+        eprintln!("skipped: no REDIS_URL and no redis-server to start");
+        return;
+    };
+    let spoils: &[Spoil] = &[
+        ("an extra field", |a| a["extra"] = json!("x")),
+        ("an extra field in a line", |a| {
+            a["lines"][0]["extra"] = json!(1)
+        }),
+        ("a field missing", |a| {
+            a.as_object_mut().unwrap().remove("nodes");
+        }),
+        ("not marked cached", |a| a["cached"] = json!(false)),
+        ("a field of another type", |a| a["depth"] = json!("1")),
+        ("an illegal move", |a| a["move"] = json!(ILLEGAL)),
+        ("an illegal first move of the pv", |a| {
+            a["pv"][0] = json!(ILLEGAL)
+        }),
+        ("an illegal move of a line", |a| {
+            a["lines"][0]["move"] = json!(ILLEGAL)
+        }),
+        ("a move that does not parse", |a| a["move"] = json!("k4k9")),
+        ("not an answer", |a| *a = json!([1, 2, 3])),
+    ];
+    shared_values_are_checked(
+        &redis.url,
+        "/v1/tank-battle/ai-move",
+        json!({"position": INITIAL, "limits": {"max_depth": 2}, "seed": 3}),
+        spoils,
+    )
+    .await;
+}
+
+#[actix_web::test]
+async fn tank_war_answers_from_redis_are_checked() {
+    let Some(redis) = common::redis_server() else {
+        eprintln!("skipped: no REDIS_URL and no redis-server to start");
+        return;
+    };
+    let app = test::init_service(tank_rules::api::app(replica())).await;
+    let mut state = common::get(&app, "/v1/tank-war/initial").await.body;
+    // D's LC two squares on, to a5: U's RC (on a6) is blocked.
+    assert_eq!(state["tanks"][6]["owner"], "D", "{state}");
+    assert_eq!(state["tanks"][6]["track"][4], "a5", "{state}");
+    state["tanks"][6]["at"] = json!(4);
+    let legal = common::post(
+        &app,
+        "/v1/tank-war/legal-moves",
+        json!({"state": state, "player": "U"}),
+    )
+    .await;
+    assert_eq!(
+        legal.body["U"],
+        json!(["LA", "LB", "LC", "RA", "RB"]),
+        "{legal:?}"
+    );
+    let spoils: &[Spoil] = &[
+        ("an extra field", |a| a["extra"] = json!(null)),
+        ("a blocked tank", |a| a["move"] = json!("RC")),
+        ("no such tank", |a| a["move"] = json!("ZZ")),
+        ("a blocked tank in the strategy", |a| {
+            a["strategy"][0]["move"] = json!("RC")
+        }),
+        ("an extra field in the strategy", |a| {
+            a["strategy"][0]["extra"] = json!(true)
+        }),
+    ];
+    shared_values_are_checked(
+        &redis.url,
+        "/v1/tank-war/ai-move",
+        json!({"state": state, "player": "U", "limits": {"max_depth": 1}, "seed": 3}),
+        spoils,
+    )
+    .await;
+}
+
+#[actix_web::test]
+async fn cobi_tank_wars_answers_from_redis_are_checked() {
+    let Some(redis) = common::redis_server() else {
+        eprintln!("skipped: no REDIS_URL and no redis-server to start");
+        return;
+    };
+    let app = test::init_service(tank_rules::api::app(replica())).await;
+    let state = common::get(&app, "/v1/cobi-tank-wars/initial").await.body;
+    /// The orders' first vehicle.
+    fn first(orders: &mut Value) -> String {
+        orders.as_object().unwrap().keys().next().unwrap().clone()
+    }
+    let spoils: &[Spoil] = &[
+        ("an extra field", |a| a["extra"] = json!(0)),
+        ("an order for the other player's vehicle", |a| {
+            let id = first(&mut a["orders"]);
+            let order = a["orders"].as_object_mut().unwrap().remove(&id).unwrap();
+            a["orders"]["P2-1"] = order;
+        }),
+        ("a vehicle without an order", |a| {
+            let id = first(&mut a["orders"]);
+            a["orders"].as_object_mut().unwrap().remove(&id);
+        }),
+        ("a distance of 4", |a| {
+            let id = first(&mut a["orders"]);
+            a["orders"][id]["dist"] = json!(4);
+        }),
+        ("a line's orders for a vehicle without an order", |a| {
+            let id = first(&mut a["lines"][0]["orders"]);
+            a["lines"][0]["orders"].as_object_mut().unwrap().remove(&id);
+        }),
+        ("gunfire off the board", |a| {
+            a["gunfire"] = json!([{"square": "z99", "probability": 0.5}])
+        }),
+    ];
+    shared_values_are_checked(
+        &redis.url,
+        "/v1/cobi-tank-wars/ai-move",
+        json!({"state": state, "player": "P1", "limits": {"max_nodes": 2000}, "seed": 4}),
+        spoils,
+    )
+    .await;
 }
 
 /// A loopback port nothing listens on (it was free a moment ago).
