@@ -175,8 +175,8 @@ pub struct ServeArgs {
     /// Redis (or Valkey) URL shared by the replicas: a tier of the AI cache
     /// behind the in-process one, and the clients' quotas, counted for the
     /// whole fleet (none: each process caches and counts alone).
-    /// It may hold a password: logs show it without credentials, and
-    /// `--help` does not show the variable's value.
+    /// `rediss://` for TLS. It may hold a password: logs show it without
+    /// credentials, and `--help` does not show the variable's value.
     #[arg(long, env = "TANK_RULES_REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
     /// What every Redis key of this service starts with (AI answers are

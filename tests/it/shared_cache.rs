@@ -613,3 +613,128 @@ fn help_does_not_show_the_redis_url_of_the_environment() {
     assert!(text.contains("TANK_RULES_REDIS_URL"), "{text}");
     assert!(!text.contains("s3cretPassw0rd"), "{text}");
 }
+
+/// A `redis-server` speaking only TLS (a self-signed certificate made by
+/// `openssl`) and wanting a password, on a free loopback port; stopped and
+/// its files removed when dropped.
+struct TlsRedis {
+    /// `rediss://:<password>@127.0.0.1:<port>/0#insecure`: the certificate
+    /// is self-signed, so it is not verified.
+    url: String,
+    child: std::process::Child,
+    dir: std::path::PathBuf,
+}
+
+impl Drop for TlsRedis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Starts a [`TlsRedis`], or says why it cannot: no `openssl`, no
+/// `redis-server`, or one built without TLS.
+fn tls_redis_server() -> Result<TlsRedis, String> {
+    use std::process::{Command, Stdio};
+    let dir = std::env::temp_dir().join(fresh_prefix("tls").trim_end_matches(':'));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("no temporary folder: {e}"))?;
+    let made = Command::new("openssl")
+        .args([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+        ])
+        .args([
+            "-subj",
+            "/CN=localhost",
+            "-keyout",
+            "key.pem",
+            "-out",
+            "cert.pem",
+        ])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    if !made.is_ok_and(|status| status.success()) {
+        let _ = std::fs::remove_dir_all(&dir);
+        return Err("no openssl to make a certificate".to_owned());
+    }
+    let port = free_port();
+    let child = Command::new("redis-server")
+        .args([
+            "--port",
+            "0",
+            "--tls-port",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+        ])
+        .args(["--tls-cert-file", "cert.pem", "--tls-key-file", "key.pem"])
+        .args(["--tls-ca-cert-file", "cert.pem", "--tls-auth-clients", "no"])
+        .args(["--requirepass", "tls-s3cret"])
+        .args(["--save", "", "--appendonly", "no", "--loglevel", "warning"])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    let child = match child {
+        Ok(child) => child,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&dir);
+            return Err(format!("no redis-server: {e}"));
+        }
+    };
+    let mut server = TlsRedis {
+        url: format!("rediss://:tls-s3cret@127.0.0.1:{port}/0#insecure"),
+        child,
+        dir,
+    };
+    for _ in 0..250 {
+        if let Ok(Some(status)) = server.child.try_wait() {
+            return Err(format!("redis-server without TLS: it stopped ({status})"));
+        }
+        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Ok(server);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Err("redis-server did not listen".to_owned())
+}
+
+#[actix_web::test]
+async fn two_processes_share_answers_through_redis_over_tls() {
+    let redis = match tls_redis_server() {
+        Ok(redis) => redis,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    let prefix = fresh_prefix("tls");
+    let replica = || sharing_under(replica(), &redis.url, 2_000, &prefix);
+    let a = test::init_service(tank_rules::api::app(replica())).await;
+    let first = common::send(&a, ai_request(7)).await;
+    assert_eq!(first.body["cached"], false, "{first:?}");
+    assert_eq!(
+        lookups(&a, "redis", "miss").await,
+        1.0,
+        "no answer over TLS"
+    );
+    // Each try a new replica, its own tier empty: a hit is Redis's.
+    let mut second = Value::Null;
+    for _ in 0..50 {
+        let b = test::init_service(tank_rules::api::app(replica())).await;
+        second = common::send(&b, ai_request(7)).await.body;
+        if second["cached"] == true {
+            assert_eq!(lookups(&b, "redis", "hit").await, 1.0);
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(second["cached"], true, "{second}");
+    assert_eq!(second["move"], first.body["move"]);
+    eprintln!(
+        "served over TLS from {}",
+        tank_rules::redis::redacted(&redis.url)
+    );
+}
