@@ -194,8 +194,15 @@ pub struct ServeArgs {
     /// Redis (or Valkey) URL shared by the replicas: a tier of the AI cache
     /// behind the in-process one, and the clients' quotas, counted for the
     /// whole fleet (none: each process caches and counts alone).
-    #[arg(long, env = "TANK_RULES_REDIS_URL")]
+    /// `rediss://` for TLS. It may hold a password: logs show it without
+    /// credentials, and `--help` does not show the variable's value.
+    #[arg(long, env = "TANK_RULES_REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
+    /// What every Redis key of this service starts with (AI answers are
+    /// `<prefix>ai:<digest>`, quotas `<prefix>quota:<class>:<client>`), so
+    /// that several services or environments can share one Redis.
+    #[arg(long, env = "TANK_RULES_REDIS_PREFIX", default_value = crate::redis::LinkConfig::DEFAULT_PREFIX)]
+    pub redis_prefix: String,
     /// Longest a Redis call (cache look-up or store, quota check) may take,
     /// milliseconds; then the request goes on without it (its quota counted
     /// by the replica alone).
@@ -268,9 +275,12 @@ impl ServeArgs {
 
     /// The link to Redis, when a Redis URL is given.
     pub fn redis(&self) -> Option<crate::redis::LinkConfig> {
-        self.redis_url.as_ref().map(|url| crate::redis::LinkConfig {
-            url: url.clone(),
-            timeout: Duration::from_millis(self.redis_timeout_ms.max(1)),
+        self.redis_url.as_ref().map(|url| {
+            crate::redis::LinkConfig::new(
+                url.clone(),
+                Duration::from_millis(self.redis_timeout_ms.max(1)),
+            )
+            .with_prefix(self.redis_prefix.clone())
         })
     }
 

@@ -102,7 +102,7 @@ impl Metrics {
         );
         let cache_lookups = counter(
             "ai_cache_lookups_total",
-            "AI answer cache lookups, by game, tier (memory, redis) and result (hit, miss, error)",
+            "AI answer cache lookups, by game, tier (memory, redis) and result (hit, miss, rejected, error)",
             &["game", "tier", "result"],
         );
         let ai_seconds = histogram(
@@ -219,7 +219,8 @@ impl Metrics {
         }
     }
 
-    /// Records a look-up in a cache tier: `hit`, `miss` or `error`.
+    /// Records a look-up in a cache tier: `hit`, `miss`, `rejected` (a
+    /// value the shared tier held but did not serve) or `error`.
     pub fn tier_lookup(&self, game: &str, tier: &str, result: &str) {
         self.cache_lookups
             .with_label_values(&[game, tier, result])

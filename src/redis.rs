@@ -9,6 +9,11 @@
 //! fail at once, so the callers' fallbacks answer without waiting, and the
 //! first call after it tries Redis again. An outage is logged once when it
 //! starts and once when it ends.
+//!
+//! A Redis URL may hold a password: it is shown only as [`redacted`]
+//! writes it, without user or password, in every log line and error.
+//! Every key the service uses is laid out by [`Link::key`], under the
+//! link's prefix (`--redis-prefix`).
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -17,13 +22,111 @@ use std::time::{Duration, Instant};
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
-/// Where Redis is and how long a call may take.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Where Redis is, how long a call may take and what every key starts
+/// with. Its `Debug` shows the URL [`redacted`].
+#[derive(Clone, PartialEq, Eq)]
 pub struct LinkConfig {
-    /// `redis://host:port/db` (or `rediss://`, `redis+unix://`).
+    /// `redis://[user][:password@]host:port/db` (or `rediss://`,
+    /// `redis+unix://`, `valkey://` ...): may hold a password, so it is
+    /// never shown but [`redacted`].
     pub url: String,
     /// Longest a call may take before it is given up.
     pub timeout: Duration,
+    /// What every key starts with ([`LinkConfig::DEFAULT_PREFIX`] unless
+    /// configured), so that services sharing one Redis keep apart.
+    pub prefix: String,
+}
+
+impl LinkConfig {
+    /// The prefix of every key unless configured.
+    pub const DEFAULT_PREFIX: &'static str = "tank-rules:";
+
+    /// The link to `url`, its calls given `timeout`, its keys under the
+    /// default prefix.
+    pub fn new(url: impl Into<String>, timeout: Duration) -> LinkConfig {
+        LinkConfig {
+            url: url.into(),
+            timeout,
+            prefix: LinkConfig::DEFAULT_PREFIX.to_owned(),
+        }
+    }
+
+    /// The same link, its keys under `prefix`.
+    pub fn with_prefix(self, prefix: impl Into<String>) -> LinkConfig {
+        LinkConfig {
+            prefix: prefix.into(),
+            ..self
+        }
+    }
+}
+
+impl std::fmt::Debug for LinkConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LinkConfig")
+            .field("url", &redacted(&self.url))
+            .field("timeout", &self.timeout)
+            .field("prefix", &self.prefix)
+            .finish()
+    }
+}
+
+/// What [`redacted`] shows for a text it cannot take apart: nothing of it.
+const UNREADABLE: &str = "(a Redis URL that does not parse)";
+
+/// Query parameters of a Redis URL kept by [`redacted`]: the others
+/// (`user`, `pass` of the `redis+unix://` form, anything unknown) may be
+/// credentials.
+const SHOWN_PARAMETERS: [&str; 2] = ["db", "protocol"];
+
+/// `url` without its credentials, fit for a log line or an error: the user
+/// and password of `redis://`, `rediss://`, `valkey://` and `valkeys://`
+/// URLs (everything between `://` and the last `@`) and every query
+/// parameter but `db` and `protocol` (the `user` and `pass` of
+/// `redis+unix://`, `valkey+unix://` and `unix://`) are left out. A text
+/// with no `scheme://` is not shown at all.
+pub fn redacted(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return UNREADABLE.to_owned();
+    };
+    let plain_scheme = !scheme.is_empty()
+        && scheme
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+    if !plain_scheme {
+        return UNREADABLE.to_owned();
+    }
+    // A password may hold `@`, `/`, `?` or `#` unencoded: everything up to
+    // the last `@` goes, whatever it is.
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, after)| after);
+    let (rest, fragment) = match rest.split_once('#') {
+        Some((rest, fragment)) => (rest, Some(fragment)),
+        None => (rest, None),
+    };
+    let mut shown = String::with_capacity(url.len());
+    shown.push_str(scheme);
+    shown.push_str("://");
+    match rest.split_once('?') {
+        None => shown.push_str(rest),
+        Some((place, query)) => {
+            shown.push_str(place);
+            let kept: Vec<&str> = query
+                .split('&')
+                .filter(|pair| {
+                    let name = pair.split_once('=').map_or(*pair, |(name, _)| name);
+                    SHOWN_PARAMETERS.contains(&name)
+                })
+                .collect();
+            if !kept.is_empty() {
+                shown.push('?');
+                shown.push_str(&kept.join("&"));
+            }
+        }
+    }
+    if let Some(fragment) = fragment {
+        shown.push('#');
+        shown.push_str(fragment);
+    }
+    shown
 }
 
 /// Why a call did not answer.
@@ -53,6 +156,8 @@ pub struct Link {
     runtime: tokio::runtime::Handle,
     connection: ConnectionManager,
     config: LinkConfig,
+    /// The URL as log lines show it ([`redacted`]).
+    shown: Arc<str>,
     health: Arc<Health>,
 }
 
@@ -71,10 +176,11 @@ impl Link {
 
     /// Starts the link's runtime thread and a lazily connecting client:
     /// Redis need not be up yet. Fails only on a URL that does not parse or
-    /// a thread that cannot start.
+    /// a thread that cannot start (the error shows the URL [`redacted`]).
     pub fn start(config: LinkConfig) -> Result<Link, String> {
+        let shown: Arc<str> = Arc::from(redacted(&config.url));
         let client = redis::Client::open(config.url.as_str())
-            .map_err(|e| format!("Redis URL {:?}: {e}", config.url))?;
+            .map_err(|e| format!("Redis URL {shown}: {e}"))?;
         let (sender, receiver) = std::sync::mpsc::channel();
         std::thread::Builder::new()
             .name("redis".to_owned())
@@ -110,6 +216,7 @@ impl Link {
             runtime,
             connection,
             config,
+            shown,
             health: Arc::new(Health {
                 started: Instant::now(),
                 resting_until_ms: AtomicU64::new(0),
@@ -118,9 +225,26 @@ impl Link {
         })
     }
 
-    /// The link's Redis URL.
-    pub fn url(&self) -> &str {
-        &self.config.url
+    /// The link's Redis URL without its credentials ([`redacted`]).
+    pub fn shown_url(&self) -> &str {
+        &self.shown
+    }
+
+    /// The Redis key of a `kind` of entry (`ai`, `quota`) named by
+    /// `parts`: `<prefix><kind>:<part>:<part>...`. Every key the service
+    /// uses is laid out here.
+    pub fn key(&self, kind: &str, parts: &[&str]) -> String {
+        let length = self.config.prefix.len()
+            + kind.len()
+            + parts.iter().map(|part| part.len() + 1).sum::<usize>();
+        let mut key = String::with_capacity(length);
+        key.push_str(&self.config.prefix);
+        key.push_str(kind);
+        for part in parts {
+            key.push(':');
+            key.push_str(part);
+        }
+        key
     }
 
     /// Runs `call` on the link's runtime with a connection, within the
@@ -142,8 +266,8 @@ impl Link {
             Err(_) => Err(Failure::TimedOut),
         };
         match &result {
-            Ok(_) => self.health.answered(&self.config.url),
-            Err(failure) => self.health.failed(&self.config.url, what, failure),
+            Ok(_) => self.health.answered(&self.shown),
+            Err(failure) => self.health.failed(&self.shown, what, failure),
         }
         result
     }
@@ -191,5 +315,102 @@ impl Health {
                  are counted per replica until it answers again"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redacted_urls_keep_the_place_and_lose_the_credentials() {
+        for (url, shown) in [
+            ("redis://127.0.0.1:6379/0", "redis://127.0.0.1:6379/0"),
+            ("redis://:s3cret@10.0.0.5:6379/2", "redis://10.0.0.5:6379/2"),
+            ("redis://user:s3cret@cache:6379", "redis://cache:6379"),
+            ("redis://user@cache", "redis://cache"),
+            (
+                "rediss://default:s3cret@cache:6380/#insecure",
+                "rediss://cache:6380/#insecure",
+            ),
+            ("valkey://:s3cret@valkey:6379/1", "valkey://valkey:6379/1"),
+            ("valkeys://u:s3cret@valkey", "valkeys://valkey"),
+            // Unencoded `@`, `/`, `?` and `#` in a password.
+            ("redis://:p@ss/w?rd#x@cache:6379/0", "redis://cache:6379/0"),
+            (
+                "redis+unix:///run/redis.sock?db=3&user=me&pass=s3cret",
+                "redis+unix:///run/redis.sock?db=3",
+            ),
+            (
+                "valkey+unix:///run/valkey.sock?pass=s3cret",
+                "valkey+unix:///run/valkey.sock",
+            ),
+            (
+                "unix:///run/redis.sock?p%61ss=s3cret&protocol=3",
+                "unix:///run/redis.sock?protocol=3",
+            ),
+        ] {
+            assert_eq!(redacted(url), shown, "{url}");
+        }
+    }
+
+    #[test]
+    fn a_url_that_does_not_parse_is_not_echoed() {
+        for url in [
+            ":s3cret@cache:6379",
+            "cache:6379",
+            "s3cret",
+            "",
+            "redis:/:s3cret@cache",
+            "red is://:s3cret@cache",
+            "://:s3cret@cache",
+        ] {
+            let shown = redacted(url);
+            assert!(!shown.contains("s3cret"), "{url:?} -> {shown:?}");
+            assert_eq!(shown, UNREADABLE, "{url:?}");
+        }
+    }
+
+    #[test]
+    fn the_config_debugs_redacted() {
+        let config = LinkConfig::new("redis://:s3cret@cache:6379/0", Duration::from_millis(5));
+        let debug = format!("{config:?}");
+        assert!(!debug.contains("s3cret"), "{debug}");
+        assert!(debug.contains("cache:6379"), "{debug}");
+    }
+
+    /// A link to a closed port: it connects lazily, so it starts.
+    fn link(prefix: &str) -> Link {
+        Link::start(
+            LinkConfig::new("redis://:s3cret@127.0.0.1:9/0", Duration::from_millis(5))
+                .with_prefix(prefix),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn keys_are_laid_out_under_the_prefix() {
+        let default = link(LinkConfig::DEFAULT_PREFIX);
+        assert_eq!(default.key("ai", &["00ff"]), "tank-rules:ai:00ff");
+        assert_eq!(
+            default.key("quota", &["requests", "a:203.0.113.7"]),
+            "tank-rules:quota:requests:a:203.0.113.7"
+        );
+        assert_eq!(link("staging/").key("ai", &["00ff"]), "staging/ai:00ff");
+        assert_eq!(link("").key("ai", &[]), "ai");
+        assert_eq!(default.shown_url(), "redis://127.0.0.1:9/0");
+    }
+
+    #[test]
+    fn a_url_refused_is_not_echoed_in_the_error() {
+        let refused = Link::start(LinkConfig::new(
+            "http://:s3cret@cache:6379",
+            Duration::from_millis(5),
+        ));
+        let Err(error) = refused else {
+            panic!("an http:// URL was taken");
+        };
+        assert!(!error.contains("s3cret"), "{error}");
+        assert!(error.contains("http://cache:6379"), "{error}");
     }
 }

@@ -138,6 +138,16 @@ pub trait GameApi: Game {
     /// flow fills in.
     fn encode_ai(state: &Self::State, suggestion: Self::Suggestion) -> Self::AiMoveResponse;
 
+    /// Whether `answer`, read from the shared cache tier, can answer
+    /// `question` in `state`: every move (or pick, or order) it names is
+    /// legal there. Redis may hold anything, so an answer from it is
+    /// served only when this holds.
+    fn check_ai_answer(
+        state: &Self::State,
+        question: &Self::Question,
+        answer: &Self::AiMoveResponse,
+    ) -> Result<(), UnfitAnswer>;
+
     /// Whether the fields of one of [`GameApi::EXTRA_OPS`] decode as its
     /// endpoint's body.
     fn extra_decodes(op: &str, _fields: &Value) -> Result<(), ApiError> {
@@ -154,6 +164,29 @@ pub trait GameApi: Game {
         _shared: &SharedBudget,
     ) -> Result<Value, ApiError> {
         Err(batch::not_dispatched(op))
+    }
+}
+
+/// Why an `ai-move` answer (read from the shared cache) does not answer
+/// its request: the field at fault and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {problem}")]
+pub struct UnfitAnswer {
+    /// Where in the answer, as a JSON path (`move`, `lines[2].move`).
+    pub field: String,
+    /// What is wrong there.
+    pub problem: String,
+}
+
+impl UnfitAnswer {
+    /// `field` names `what`, which is not legal in the request's state
+    /// (shown cut to 64 characters: it came from outside).
+    pub fn illegal(field: impl Into<String>, what: &str) -> UnfitAnswer {
+        let shown: String = what.chars().take(64).collect();
+        UnfitAnswer {
+            field: field.into(),
+            problem: format!("{shown:?} is not legal here"),
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::flows::ai::{AiAnswer, AiRequest, AskedLimits};
 use super::flows::{render, replay};
-use super::game::{GameApi, JsonState};
+use super::game::{GameApi, JsonState, UnfitAnswer};
 use super::transport::problem::ApiError;
 use crate::error::Refusal;
 use crate::games::nim::{IllegalTake, Nim, Player, State};
@@ -343,6 +343,17 @@ impl GameApi for Nim {
         AiMoveResponse {
             take: u64::from(take),
             ..AiMoveResponse::default()
+        }
+    }
+
+    /// `take` is a legal take from the pile.
+    fn check_ai_answer(state: &State, (): &(), answer: &AiMoveResponse) -> Result<(), UnfitAnswer> {
+        let legal =
+            u32::try_from(answer.take).is_ok_and(|take| Nim::legal_moves(state).contains(&take));
+        if legal {
+            Ok(())
+        } else {
+            Err(UnfitAnswer::illegal("take", &answer.take.to_string()))
         }
     }
 }

@@ -3,8 +3,11 @@
 //! served by the others and survives restarts.
 //!
 //! The tier may never fail or slow a request: it calls Redis through the
-//! [`Link`](crate::redis::Link), within its deadline, and a value that does
-//! not decode is ignored (and counted).
+//! [`Link`](crate::redis::Link), within its deadline. Nor is it trusted:
+//! whatever Redis holds could have been written by anyone who reaches it,
+//! so a value is served only when the caller's check (see
+//! [`SharedTier::get`]) takes it; a value it refuses is ignored, counted
+//! (`result="rejected"`) and searched again as on a miss.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,9 +19,12 @@ use crate::redis::Link;
 /// What a look-up found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Lookup {
+    /// A value the check took: serve it.
     Hit(Arc<[u8]>),
     Miss,
-    /// Redis did not answer in time, or answered nonsense, or rests after
+    /// A value the check refused; the caller searches as on a miss.
+    Rejected,
+    /// Redis did not answer in time, or answered an error, or rests after
     /// a failure; the caller searches as on a miss.
     Error,
 }
@@ -32,8 +38,8 @@ pub struct SharedTier {
     metrics: Option<Metrics>,
 }
 
-/// Every key of the tier starts with this.
-const PREFIX: &str = "tank-rules:ai:";
+/// The kind of the tier's keys: `<prefix>ai:<key in hex>`.
+const KIND: &str = "ai";
 
 impl SharedTier {
     /// The tier on `link`, its answers living `ttl` in Redis.
@@ -51,9 +57,17 @@ impl SharedTier {
         self
     }
 
-    /// The stored answer for `key` (of `game`), within the deadline.
-    pub async fn get(&self, game: &str, key: Key) -> Lookup {
-        let name = format!("{PREFIX}{}", key.to_hex());
+    /// The stored answer for `key` (of `game`), within the deadline, if
+    /// `check` takes it: a value it refuses is logged (at debug level,
+    /// with why) and counted as `rejected`, and is no hit.
+    pub async fn get<E: std::fmt::Display>(
+        &self,
+        game: &str,
+        key: Key,
+        check: impl FnOnce(&[u8]) -> Result<(), E>,
+    ) -> Lookup {
+        let hex = key.to_hex();
+        let name = self.link.key(KIND, &[&hex]);
         let found = self
             .link
             .call("AI cache look-up", |mut connection| async move {
@@ -64,7 +78,18 @@ impl SharedTier {
             })
             .await;
         let found = match found {
-            Ok(Some(bytes)) => Lookup::Hit(Arc::from(bytes)),
+            Ok(Some(bytes)) => match check(&bytes) {
+                Ok(()) => Lookup::Hit(Arc::from(bytes)),
+                Err(why) => {
+                    tracing::debug!(
+                        game,
+                        key = %hex,
+                        %why,
+                        "a value in the shared cache is not this request's answer; ignored"
+                    );
+                    Lookup::Rejected
+                }
+            },
             Ok(None) => Lookup::Miss,
             Err(_) => Lookup::Error,
         };
@@ -72,18 +97,10 @@ impl SharedTier {
         found
     }
 
-    /// Counts a hit whose value did not decode: Redis held something that
-    /// is not an answer.
-    pub fn undecodable(&self, game: &str) {
-        if let Some(metrics) = &self.metrics {
-            metrics.tier_lookup(game, "redis", "error");
-        }
-    }
-
     /// Stores `answer` under `key` in the background, within the deadline;
     /// a failure only counts towards an outage.
     pub fn put(&self, key: Key, answer: Arc<[u8]>) {
-        let name = format!("{PREFIX}{}", key.to_hex());
+        let name = self.link.key(KIND, &[&key.to_hex()]);
         let ttl = self.ttl.as_secs().max(1);
         self.link
             .spawn("AI cache store", move |mut connection| async move {
@@ -98,6 +115,7 @@ impl SharedTier {
             let result = match found {
                 Lookup::Hit(_) => "hit",
                 Lookup::Miss => "miss",
+                Lookup::Rejected => "rejected",
                 Lookup::Error => "error",
             };
             metrics.tier_lookup(game, "redis", result);

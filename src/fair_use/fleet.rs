@@ -31,8 +31,8 @@ redis.call('SET', KEYS[1], new_tat, 'PX', math.ceil((new_tat - now) / 1000) + 1)
 return {1, math.floor((now + burst * interval - new_tat) / interval), new_tat - now}
 ";
 
-/// Every key of the quotas starts with this.
-const PREFIX: &str = "tank-rules:quota:";
+/// The kind of the quotas' keys: `<prefix>quota:<class>:<client>`.
+const KIND: &str = "quota";
 
 /// What Redis decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +71,7 @@ impl Fleet {
     ) -> Result<Decision, Failure> {
         // At least 1 µs: the script divides by it.
         let interval_us = (60_000_000 / u64::from(quota.max(1))).max(1);
-        let key = format!("{PREFIX}{}:{id}", class.name());
+        let key = self.link.key(KIND, &[class.name(), id]);
         let script = self.script.clone();
         let answer = self
             .link

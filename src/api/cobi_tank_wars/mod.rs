@@ -12,12 +12,12 @@ use std::collections::BTreeMap;
 
 use super::flows::ai::AiRequest;
 use super::flows::{render, replay};
-use super::game::{GameApi, JsonState};
+use super::game::{GameApi, JsonState, UnfitAnswer};
 use super::transport::problem::ApiError;
 use crate::error::Refusal;
 use crate::games::cobi_tank_wars::{
-    ai, CobiTankWars, Event, IllegalOrders, Order, OrderData, OrderError, OrderFault, Player,
-    Question, Round, State, StateData, VehicleData,
+    ai, check_orders, CobiTankWars, Event, IllegalOrders, Order, OrderData, OrderError, OrderFault,
+    Player, Question, Round, State, StateData, VehicleData,
 };
 use crate::games::grid::Cell;
 use crate::games::Game;
@@ -397,6 +397,70 @@ impl GameApi for CobiTankWars {
                 .collect(),
             ..AiMoveResponse::default()
         }
+    }
+
+    /// `orders` and each line's orders are valid orders for every vehicle
+    /// of the player (one each, none for another's), and `gunfire` names
+    /// at most the asked tokens' squares, each on the board.
+    fn check_ai_answer(
+        state: &State,
+        question: &Question,
+        answer: &AiMoveResponse,
+    ) -> Result<(), UnfitAnswer> {
+        let check = |field: String, orders: &SuggestedOrders| {
+            let given = orders
+                .0
+                .iter()
+                .map(|(id, order)| {
+                    let dir = match order.dir {
+                        DirectionName::N => "N",
+                        DirectionName::E => "E",
+                        DirectionName::S => "S",
+                        DirectionName::W => "W",
+                    };
+                    let data = OrderData {
+                        dir: dir.to_owned(),
+                        dist: i64::from(order.dist),
+                    };
+                    (id.clone(), data)
+                })
+                .collect();
+            match check_orders(state, question.player, &given) {
+                Ok(_) => Ok(()),
+                Err(faults) => Err(match faults.into_iter().next() {
+                    Some((vehicle, error)) => UnfitAnswer {
+                        field: format!("{field}[{vehicle:?}]"),
+                        problem: error.to_string(),
+                    },
+                    None => UnfitAnswer {
+                        field,
+                        problem: "refused".to_owned(),
+                    },
+                }),
+            }
+        };
+        check("orders".to_owned(), &answer.orders)?;
+        for (i, line) in answer.lines.iter().enumerate() {
+            check(format!("lines[{i}].orders"), &line.orders)?;
+        }
+        if answer.gunfire.len() > question.gunfire_tokens {
+            return Err(UnfitAnswer {
+                field: "gunfire".to_owned(),
+                problem: format!("more squares than the {} tokens", question.gunfire_tokens),
+            });
+        }
+        for (i, target) in answer.gunfire.iter().enumerate() {
+            let on_board = Cell::parse(&target.square).is_some_and(|cell| {
+                state.board.contains(cell) && cell.to_string() == target.square
+            });
+            if !on_board {
+                return Err(UnfitAnswer::illegal(
+                    format!("gunfire[{i}].square"),
+                    &target.square,
+                ));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -11,10 +11,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::api::game::GameApi;
+use crate::api::game::{GameApi, UnfitAnswer};
 use crate::api::services::{run_stoppable, Services};
 use crate::api::transport::problem::ApiError;
-use crate::api::transport::request_id;
 use crate::cache::{Key, Lookup};
 use crate::games::{Game, Level, SearchLimits, Style};
 use crate::limits::Limits;
@@ -244,7 +243,7 @@ pub async fn ai_move<G: GameApi>(
     }
     let search = asked.search_limits(caps, &style);
     let key = cache_key::<G>(&state, &question, &style, &search, seed);
-    if let Some(hit) = cached::<G>(services, key).await {
+    if let Some(hit) = cached::<G>(services, key, &state, &question).await {
         return Ok(AiMove::Cached(hit));
     }
     let asked_time = search.max_time.unwrap_or(Duration::MAX);
@@ -307,38 +306,101 @@ pub async fn ai_move<G: GameApi>(
 
 /// The cached answer for `key`, if a tier has one: the in-process tier
 /// first (which holds only what this server wrote), then the shared one,
-/// whose answers must decode as this game's (then they are kept in-process
-/// too).
-async fn cached<G: GameApi>(services: &Services, key: Key) -> Option<Arc<[u8]>> {
+/// whose values are served only when [`shared_answer`] takes them for
+/// `question` in `state` (then they are kept in-process too).
+async fn cached<G: GameApi>(
+    services: &Services,
+    key: Key,
+    state: &G::State,
+    question: &G::Question,
+) -> Option<Arc<[u8]>> {
     if let Some(bytes) = services.cache.get(G::ID, key) {
         return Some(bytes);
     }
     let shared = services.shared.as_ref()?;
-    let Lookup::Hit(bytes) = shared.get(G::ID, key).await else {
+    let check = |bytes: &[u8]| shared_answer::<G>(bytes, state, question);
+    let Lookup::Hit(bytes) = shared.get(G::ID, key, check).await else {
         return None;
     };
-    match serde_json::from_slice::<G::AiMoveResponse>(&bytes) {
-        Ok(_) => {
-            services.cache.insert(key, bytes.clone());
-            Some(bytes)
-        }
-        Err(e) => {
-            tracing::debug!(
-                request_id = %request_id::current(),
-                game = G::ID,
-                error = %e,
-                "a value in the shared cache is not an answer; ignored"
-            );
-            shared.undecodable(G::ID);
-            None
-        }
+    services.cache.insert(key, bytes.clone());
+    Some(bytes)
+}
+
+/// Why a value of the shared tier is not served.
+#[derive(Debug, thiserror::Error)]
+enum SharedRejection {
+    #[error("not this game's answer: {0}")]
+    Undecodable(#[from] serde_json::Error),
+    /// It decodes, but is not byte for byte what this server writes: a
+    /// field added, left out, reordered, re-spelled or not `cached`.
+    #[error("not an answer as this server writes it")]
+    NotAsWritten,
+    #[error("not legal for the request: {0}")]
+    Unfit(#[from] UnfitAnswer),
+}
+
+/// Takes a value of the shared tier for `question` in `state` when it is
+/// exactly an answer as this server stores it (decoded as the game's
+/// answer and written again, the same bytes, `cached` set: no unknown or
+/// missing field) and every move it names is legal there
+/// ([`GameApi::check_ai_answer`]).
+fn shared_answer<G: GameApi>(
+    bytes: &[u8],
+    state: &G::State,
+    question: &G::Question,
+) -> Result<(), SharedRejection> {
+    let mut answer = serde_json::from_slice::<G::AiMoveResponse>(bytes)?;
+    answer.mark_cached();
+    if serde_json::to_vec(&answer)? != bytes {
+        return Err(SharedRejection::NotAsWritten);
     }
+    G::check_ai_answer(state, question, &answer)?;
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::tank_battle::TankBattle;
+
+    /// A shared value is taken only when it is exactly an answer as this
+    /// server stores it, legal for the request (Nim: a pile of 2, so a take
+    /// of 3 is not).
+    #[test]
+    fn a_shared_value_is_served_only_when_it_is_a_legal_answer_as_written() {
+        use crate::games::nim::{Nim, Player, State};
+        let state = State {
+            pile: 2,
+            turn: Player::First,
+        };
+        let answer = |text: &str| shared_answer::<Nim>(text.as_bytes(), &state, &());
+        assert!(answer(r#"{"take":2,"time_ms":3,"cached":true}"#).is_ok());
+        for (text, why) in [
+            (r#"{"take":2,"time_ms":3,"cached":false}"#, "not cached"),
+            (
+                r#"{"take":2,"time_ms":3,"cached":true,"x":1}"#,
+                "a field added",
+            ),
+            (
+                r#"{"take":2,"cached":true,"time_ms":3}"#,
+                "fields reordered",
+            ),
+            (r#"{"take": 2,"time_ms":3,"cached":true}"#, "spaced"),
+            (r#"{"take":2,"time_ms":3}"#, "a field missing"),
+            (r#"{"take":3,"time_ms":3,"cached":true}"#, "an illegal take"),
+            (
+                r#"{"take":4294967298,"time_ms":3,"cached":true}"#,
+                "a take past u32",
+            ),
+            ("hello", "not JSON"),
+        ] {
+            assert!(answer(text).is_err(), "{why}: {text}");
+        }
+        assert!(matches!(
+            answer(r#"{"take":3,"time_ms":3,"cached":true}"#),
+            Err(SharedRejection::Unfit(_))
+        ));
+    }
 
     /// The keys stay what they were (a shared tier keeps answers under
     /// them): the text is the one `format!` wrote before.

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use super::flows::ai::AiRequest;
 use super::flows::batch::{self as batching, SharedBudget};
-use super::game::GameApi;
+use super::game::{GameApi, UnfitAnswer};
 use super::openapi::responses::{BodyErrors, BusyError, RouteErrors};
 use super::services::{run_stoppable, Services};
 use super::transport::json::{respond, respond_constant, ApiJson};
@@ -332,6 +332,33 @@ impl GameApi for TankBattle {
                 .collect(),
             ..AiMoveResponse::default()
         }
+    }
+
+    /// `move`, the first move of `pv` and each line's `move` and first
+    /// `pv` move are legal moves of the position, in canonical notation.
+    fn check_ai_answer(state: &State, (): &(), answer: &AiMoveResponse) -> Result<(), UnfitAnswer> {
+        let legal: Vec<String> = TankBattle::legal_moves(state)
+            .iter()
+            .map(Move::to_notation)
+            .collect();
+        let check = |field: String, notation: &str| {
+            if legal.iter().any(|mv| mv == notation) {
+                Ok(())
+            } else {
+                Err(UnfitAnswer::illegal(field, notation))
+            }
+        };
+        check("move".to_owned(), &answer.notation)?;
+        if let Some(first) = answer.pv.first() {
+            check("pv[0]".to_owned(), first)?;
+        }
+        for (i, line) in answer.lines.iter().enumerate() {
+            check(format!("lines[{i}].move"), &line.notation)?;
+            if let Some(first) = line.pv.first() {
+                check(format!("lines[{i}].pv[0]"), first)?;
+            }
+        }
+        Ok(())
     }
 
     fn extra_decodes(op: &str, fields: &Value) -> Result<(), ApiError> {

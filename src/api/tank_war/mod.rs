@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use super::flows::ai::AiRequest;
 use super::flows::{render, replay};
-use super::game::{GameApi, JsonState};
+use super::game::{GameApi, JsonState, UnfitAnswer};
 use super::transport::problem::ApiError;
 use crate::error::Refusal;
 use crate::games::tank_war::{
@@ -381,6 +381,30 @@ impl GameApi for TankWar {
             nodes: result.nodes,
             ..AiMoveResponse::default()
         }
+    }
+
+    /// `move` and each `strategy` entry name a tank the player may pick.
+    fn check_ai_answer(
+        state: &State,
+        player: &Player,
+        answer: &AiMoveResponse,
+    ) -> Result<(), UnfitAnswer> {
+        let pickable: Vec<String> = engine::pickable(&state.setup, &state.position, *player)
+            .into_iter()
+            .map(|id| tank_name(&state.setup, id))
+            .collect();
+        let check = |field: String, name: &str| {
+            if pickable.iter().any(|tank| tank == name) {
+                Ok(())
+            } else {
+                Err(UnfitAnswer::illegal(field, name))
+            }
+        };
+        check("move".to_owned(), &answer.pick)?;
+        for (i, entry) in answer.strategy.iter().enumerate() {
+            check(format!("strategy[{i}].move"), &entry.pick)?;
+        }
+        Ok(())
     }
 }
 
