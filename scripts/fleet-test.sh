@@ -14,6 +14,7 @@
 #      balancer gets 429 for everything beyond the fleet's quota (±10 %),
 #      while a second client is unaffected; then, with Redis stopped, each
 #      replica counts alone (a client gets up to three quotas).
+# HAProxy runs with the project's configuration, deploy/haproxy/haproxy.cfg.
 # Installs redis-server, haproxy and wrk (Debian packages) when missing.
 # Bounded: about two and a half minutes. Ends with one summary line.
 #
@@ -68,36 +69,11 @@ start_replica() { # n
   echo "replica $n did not start"; exit 1
 }
 
-cat >"$work/haproxy.cfg" <<CFG
-global
-    maxconn 4096
-defaults
-    mode http
-    timeout connect 500ms
-    timeout client 30s
-    timeout server 30s
-    # A request that meets a dead or closing replica goes to another: the
-    # API is stateless, so every request may be retried.
-    option http-buffer-request
-    retries 3
-    option redispatch 1
-    retry-on all-retryable-errors
-frontend api
-    bind 127.0.0.1:$BASE
-    default_backend replicas
-backend replicas
-    balance roundrobin
-    option httpchk GET /readyz
-    http-check expect status 200
-    default-server inter 250ms fall 1 rise 2 maxconn 256
-    server r1 127.0.0.1:$((BASE + 1)) check
-    server r2 127.0.0.1:$((BASE + 2)) check
-    server r3 127.0.0.1:$((BASE + 3)) check
-CFG
-
 start_redis
 for n in 1 2 3; do start_replica "$n"; done
-haproxy -f "$work/haproxy.cfg" -db >"$work/haproxy.log" 2>&1 &
+# The project's HAProxy configuration, its addresses from the environment.
+LB_ADDR="127.0.0.1:$BASE" REPLICA_1="127.0.0.1:$((BASE + 1))" REPLICA_2="127.0.0.1:$((BASE + 2))" \
+  REPLICA_3="127.0.0.1:$((BASE + 3))" haproxy -f deploy/haproxy/haproxy.cfg -db >"$work/haproxy.log" 2>&1 &
 haproxy_pid=$!
 for _ in $(seq 50); do curl -sf "127.0.0.1:$BASE/readyz" >/dev/null && break; sleep 0.1; done
 sleep 1 # health checks: all three up
