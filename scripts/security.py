@@ -549,7 +549,9 @@ def shared_tier(args):
              if name == "tank_rules_ai_cache_lookups_total" and l.get("tier") == "redis"
              and l.get("game") == "tank-battle"}
     rejected = sum(v for result, v in redis.items() if result not in ("hit", "miss"))
-    check("6. the rejections are counted in tank_rules_ai_cache_lookups_total{tier=\"redis\"}",
+    # Counted as result="rejected" (neither hit nor miss; before the shared
+    # tier checked answers, an undecodable one was result="error").
+    check("6. the rejections are counted in tank_rules_ai_cache_lookups_total{tier=\"redis\"}, neither hit nor miss",
           rejected >= 3, f"tier redis by result: {redis}; not hit nor miss: {rejected} (3 tampered)")
     fresh.stop()
 
