@@ -13,7 +13,12 @@
 #      QUOTA requests a minute; a client sending 3x its quota through the
 #      balancer gets 429 for everything beyond the fleet's quota (±10 %),
 #      while a second client is unaffected; then, with Redis stopped, each
-#      replica counts alone (a client gets up to three quotas).
+#      replica counts alone (a client gets up to three quotas);
+#   6. a client's own X-Forwarded-For through HAProxy: the replicas trust
+#      HAProxy (--trusted-proxies), a client from 127.0.0.2 names a new
+#      address in every request and is still counted as 127.0.0.2 (an
+#      address quota of XFF_QUOTA a minute, fleet-wide).
+# HAProxy runs with the project's configuration, deploy/haproxy/haproxy.cfg.
 # Installs redis-server, haproxy and wrk (Debian packages) when missing.
 # Bounded: about two and a half minutes. Ends with one summary line.
 #
@@ -25,6 +30,7 @@ BASE=${BASE:-18600}            # HAProxy on BASE, replicas on BASE+1..3, admin B
 REDIS_PORT=$((BASE + 20))
 LOAD=${LOAD:-20s}
 QUOTA=${QUOTA:-300}            # requests a minute of each client in section 5
+XFF_QUOTA=${XFF_QUOTA:-10}     # requests a minute an address in section 6
 
 need() { command -v "$1" >/dev/null || missing="$missing $2"; }
 missing=""
@@ -68,36 +74,11 @@ start_replica() { # n
   echo "replica $n did not start"; exit 1
 }
 
-cat >"$work/haproxy.cfg" <<CFG
-global
-    maxconn 4096
-defaults
-    mode http
-    timeout connect 500ms
-    timeout client 30s
-    timeout server 30s
-    # A request that meets a dead or closing replica goes to another: the
-    # API is stateless, so every request may be retried.
-    option http-buffer-request
-    retries 3
-    option redispatch 1
-    retry-on all-retryable-errors
-frontend api
-    bind 127.0.0.1:$BASE
-    default_backend replicas
-backend replicas
-    balance roundrobin
-    option httpchk GET /readyz
-    http-check expect status 200
-    default-server inter 250ms fall 1 rise 2 maxconn 256
-    server r1 127.0.0.1:$((BASE + 1)) check
-    server r2 127.0.0.1:$((BASE + 2)) check
-    server r3 127.0.0.1:$((BASE + 3)) check
-CFG
-
 start_redis
 for n in 1 2 3; do start_replica "$n"; done
-haproxy -f "$work/haproxy.cfg" -db >"$work/haproxy.log" 2>&1 &
+# The project's HAProxy configuration, its addresses from the environment.
+LB_ADDR="127.0.0.1:$BASE" REPLICA_1="127.0.0.1:$((BASE + 1))" REPLICA_2="127.0.0.1:$((BASE + 2))" \
+  REPLICA_3="127.0.0.1:$((BASE + 3))" haproxy -f deploy/haproxy/haproxy.cfg -db >"$work/haproxy.log" 2>&1 &
 haproxy_pid=$!
 for _ in $(seq 50); do curl -sf "127.0.0.1:$BASE/readyz" >/dev/null && break; sleep 0.1; done
 sleep 1 # health checks: all three up
@@ -326,9 +307,47 @@ echo "  quota checks decided by a replica alone while Redis was down: $fallbacks
 [ "$fallbacks" -gt 0 ] || status=1
 start_redis
 
+echo "== 6. a client's own X-Forwarded-For through HAProxy ($XFF_QUOTA requests a minute an address)"
+# The replicas trust HAProxy (127.0.0.1) to name the client; the client
+# connects from 127.0.0.2 and names another address in every request. The
+# line HAProxy appends comes last, so the client is counted as 127.0.0.2.
+REPLICA_FLAGS=(--trusted-proxies 127.0.0.1/32 --rate-limit-per-minute "$XFF_QUOTA")
+for n in 1 2 3; do
+  kill -TERM "${replica_pid[$n]}"
+  wait "${replica_pid[$n]}" 2>/dev/null || true
+  start_replica "$n"
+  curl -sf "127.0.0.1:$((BASE + n))/v1/games" >/dev/null # its link to Redis in use
+done
+sleep 1 # health checks: all three back
+python3 - "$BASE" "$XFF_QUOTA" <<'PY' | tee "$work/xff.txt" || status=1
+import http.client, json, sys
+base, quota = int(sys.argv[1]), int(sys.argv[2])
+START = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0"
+conn = http.client.HTTPConnection("127.0.0.1", base, timeout=10, source_address=("127.0.0.2", 0))
+counts = {}
+sent = 3 * quota
+for i in range(sent):
+    conn.request("POST", "/v1/tank-battle/score", json.dumps({"position": START}),
+                 {"Content-Type": "application/json", "X-Forwarded-For": f"10.{i // 250}.{i % 250}.7"})
+    response = conn.getresponse()
+    response.read()
+    counts[response.status] = counts.get(response.status, 0) + 1
+answered, limited = counts.get(200, 0), counts.get(429, 0)
+print(f"spoofed X-Forwarded-For through HAProxy: {answered} of {sent} answered (quota {quota} a minute "
+      f"for 127.0.0.2, fleet-wide); {limited} x 429" + (f"; other statuses {counts}" if answered + limited != sent else ""))
+sys.exit(0 if abs(answered - quota) <= 1 and answered + limited == sent else 1)
+PY
+fallbacks=0
+for n in 1 2 3; do
+  v=$(curl -s "127.0.0.1:$((BASE + 10 + n))/metrics" \
+    | awk '/^tank_rules_quota_checks_total/ && /result="fallback"/ {s += $NF} END {print s + 0}')
+  fallbacks=$((fallbacks + ${v%.*}))
+done
+echo "  quota checks decided by a replica alone meanwhile: $fallbacks"
+
 if grep -qi panick "$work"/replica*.log; then
   echo "FAIL: a replica panicked"; status=1
 fi
 verdict=$([ "$status" = 0 ] && echo PASS || echo FAIL)
-echo "fleet-test: $verdict — kill: $(failed "$work/kill.txt") failed; rolling restart: $(failed "$work/rolling.txt") failed; Redis stopped: $(failed "$work/redis.txt") failed; $(cut -d';' -f1 "$work/quota.txt"); $(cut -d';' -f1 "$work/quota-fallback.txt")"
+echo "fleet-test: $verdict — kill: $(failed "$work/kill.txt") failed; rolling restart: $(failed "$work/rolling.txt") failed; Redis stopped: $(failed "$work/redis.txt") failed; $(cut -d';' -f1 "$work/quota.txt"); $(cut -d';' -f1 "$work/quota-fallback.txt"); $(cut -d';' -f1 "$work/xff.txt")"
 exit "$status"

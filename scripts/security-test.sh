@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Security test (issue 38, "The front door"): replays every attack of the
+# issue against release builds on loopback and through the project's
+# HAProxy configuration (deploy/haproxy/haproxy.cfg), with
+# scripts/security.py for the HTTP:
+#   1. percent-encoded paths (/%761/…, /v%31/…, /%76%31/…) without a key,
+#      and spending a key's quota; their access-log lines and metrics;
+#   2. ai%2Dmove spending the search quota;
+#   3. X-Forwarded-For spoofed through HAProxy (client from 127.0.0.2) and
+#      from a trusted peer (a port on a hop, a hop that does not parse);
+#   4. an IPv6 /64 sharing a quota, an IPv4-mapped address as its IPv4;
+#   5. a Redis URL's password in the output and in --help;
+#   6. tampered answers in Redis, and --redis-prefix;
+#   7. 1,000 wrong API keys, Bearer in any casing, a keys file of BLAKE3
+#      digests only (b3sum), the short-key warning, no key in any output;
+#   8. Expect: 100-continue over the body limit, an unknown expectation;
+#   9. no h2 in Cargo.lock.
+# Installs redis-server, haproxy and b3sum (Debian packages) when missing.
+# Loopback only; bounded (well under two minutes after the build). Ends
+# with one summary line; exits non-zero when any check fails or cannot run.
+#
+#   scripts/security-test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BASE=${BASE:-18800}
+PROXY=$BASE                     # HAProxy
+FRONT=$((BASE + 1))             # API keys, access log; admin on BASE+11
+DIGEST=$((BASE + 2))            # a keys file of BLAKE3 digests only
+PROXIED=$((BASE + 3))           # behind HAProxy: trusts 127.0.0.1, 5 requests a minute an address
+SPARE=$((BASE + 4))             # the servers of attacks 5 and 6; admin on BASE+14
+REDIS_PORT=$((BASE + 20))
+
+need() { command -v "$1" >/dev/null || missing="$missing $2"; }
+missing=""
+need redis-server redis-server
+need redis-cli redis-tools
+need haproxy haproxy
+need b3sum b3sum
+if [ -n "$missing" ]; then
+  echo "installing$missing (Debian packages)…" >&2
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) >/dev/null
+fi
+for tool in redis-server redis-cli haproxy b3sum; do
+  command -v "$tool" >/dev/null || { echo "security-test: FAIL — $tool could not be installed"; exit 1; }
+done
+cargo build --release --quiet --bin tank-rules
+bin=./target/release/tank-rules
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Keys made for this run, so that finding one in a log means it leaked.
+token() { python3 -c 'import secrets; print(secrets.token_hex(16))'; }
+export KEY_MAIN="main-$(token)" KEY_FIVE="five-$(token)" KEY_SEARCH="search-$(token)"
+export KEY_SHORT="Sh0rt$(token | cut -c1-6)" KEY_DIGEST="digest-$(token)"
+cat >"$work/keys.json" <<KEYS
+{"keys": [
+  {"key": "$KEY_MAIN", "name": "main"},
+  {"key": "$KEY_FIVE", "name": "five a minute", "requests_per_minute": 5},
+  {"key": "$KEY_SEARCH", "name": "searcher"},
+  {"key": "$KEY_SHORT", "name": "tiny-key"}
+]}
+KEYS
+# The digest as deploy/README.md says to make it.
+digest=$(printf %s "$KEY_DIGEST" | b3sum --no-names)
+cat >"$work/digests.json" <<KEYS
+{"keys": [{"key_blake3": "$digest", "name": "digest only"}]}
+KEYS
+
+start() { # name port flags... (output in $work/name.out)
+  local name=$1 port=$2
+  shift 2
+  "$bin" --addr "127.0.0.1:$port" --workers 2 "$@" >"$work/$name.out" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 100); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && return; sleep 0.05; done
+  echo "security-test: FAIL — server $name did not start:"; tail -5 "$work/$name.out"; exit 1
+}
+
+redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no \
+  --maxmemory 64mb --maxmemory-policy allkeys-lru --loglevel warning >"$work/redis.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+
+# The search quota from the command line: the searcher's key has none of
+# its own, so it gets the server's 2 a minute.
+start front "$FRONT" --api-keys-file "$work/keys.json" --search-rate-limit-per-minute 2 \
+  --access-log --admin-addr "127.0.0.1:$((BASE + 11))"
+start digest "$DIGEST" --api-keys-file "$work/digests.json"
+start proxied "$PROXIED" --trusted-proxies 127.0.0.1/32 --rate-limit-per-minute 5 --access-log
+# The project's HAProxy configuration, its three servers all this one.
+LB_ADDR="127.0.0.1:$PROXY" REPLICA_1="127.0.0.1:$PROXIED" REPLICA_2="127.0.0.1:$PROXIED" \
+  REPLICA_3="127.0.0.1:$PROXIED" haproxy -f deploy/haproxy/haproxy.cfg -db >"$work/haproxy.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do curl -sf "127.0.0.1:$PROXY/readyz" >/dev/null && break; sleep 0.1; done
+sleep 0.6 # health checks: all three up
+
+status=0
+python3 scripts/security.py --bin "$bin" --work "$work" --lock Cargo.lock \
+  --front "$FRONT" --front-admin "$((BASE + 11))" --front-log "$work/front.out" \
+  --digest "$DIGEST" --proxied "$PROXIED" --proxied-log "$work/proxied.out" --proxy "$PROXY" \
+  --redis "$REDIS_PORT" --spare "$SPARE" --spare-admin "$((BASE + 14))" \
+  | tee "$work/security.out" || status=$?
+for name in front digest proxied; do
+  if grep -qi 'panick' "$work/$name.out"; then echo "FAIL server $name panicked"; status=1; fi
+done
+passed=$(grep -c '^PASS' "$work/security.out" || true)
+failed=$(grep -c '^FAIL' "$work/security.out" || true)
+# Every attack of the issue (1-9) must have been replayed.
+attacks=$(grep -oE '^(PASS|FAIL) [0-9]+' "$work/security.out" | awk '{print $2}' | sort -u | wc -l)
+[ "$failed" = 0 ] || status=1
+[ "$attacks" = 9 ] || status=1
+echo "security-test: $([ "$status" = 0 ] && echo PASS || echo FAIL) — $passed attacks refused or counted correctly, $failed failed (issue 38's attacks 1-9: $attacks replayed)"
+exit "$status"

@@ -1,0 +1,623 @@
+#!/usr/bin/env python3
+"""The attacks of issue 38 ("The front door"), replayed against release
+builds on loopback; run by scripts/security-test.sh, which starts the
+servers, HAProxy and Redis and passes their ports (see there).
+
+Each attack prints one line per check, `PASS …` or `FAIL …` with its
+figures; the exit status is the number of failures. Attacks 5 and 6 start
+servers of their own (they need fresh processes: a server's output from
+its start, an empty in-process cache).
+
+Loopback only. Clients that must come from another address than the
+proxy's bind their sockets to 127.0.0.2 or 127.0.0.3 (on Linux every
+127.0.0.0/8 address is the loopback).
+"""
+
+import argparse
+import atexit
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+HOST = "127.0.0.1"
+START = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0"
+GAMES = ["tank-battle", "tank-war", "cobi-tank-wars"]
+failures = []
+passes = []
+
+
+def check(name, ok, figures):
+    print(f"{'PASS' if ok else 'FAIL'} {name}: {figures}", flush=True)
+    (passes if ok else failures).append(name)
+
+
+class Client:
+    """Requests on one keep-alive connection (opened again when the server
+    closes it), from `source` when given."""
+
+    def __init__(self, port, source=None, timeout=15):
+        self.port, self.source, self.timeout = port, source, timeout
+        self.conn = None
+
+    def request(self, method, path, body=None, headers=None):
+        """(status, headers with lower-case names, body bytes)."""
+        data = None
+        hdrs = dict(headers or {})
+        if body is not None:
+            data = body if isinstance(body, bytes) else json.dumps(body).encode()
+            hdrs.setdefault("Content-Type", "application/json")
+        for attempt in range(2):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection(
+                    HOST, self.port, timeout=self.timeout,
+                    source_address=(self.source, 0) if self.source else None)
+            try:
+                self.conn.request(method, path, data, hdrs)
+                res = self.conn.getresponse()
+                answer = res.read()
+                got = {k.lower(): v for k, v in res.getheaders()}
+                if res.will_close:
+                    self.close()
+                return res.status, got, answer
+            except (http.client.HTTPException, ConnectionError):
+                self.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def close(self):
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def metrics(port):
+    """The Prometheus samples of `port`'s /metrics: [(name, labels, value)]."""
+    status, _, text = Client(port).request("GET", "/metrics")
+    samples = []
+    for line in text.decode().splitlines():
+        m = re.match(r'^([a-z_:]+)(?:\{(.*)\})? ([0-9.e+-]+)$', line)
+        if m:
+            labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2) or ""))
+            samples.append((m.group(1), labels, float(m.group(3))))
+    return samples, text.decode()
+
+
+def access_lines(path):
+    """The access log's lines (JSON objects with a route) in a server's output."""
+    lines = []
+    with open(path, errors="replace") as out:
+        for line in out:
+            if line.startswith('{"method"'):
+                try:
+                    lines.append(json.loads(line))
+                except json.JSONDecodeError:
+                    pass
+    return lines
+
+
+def statuses_text(statuses):
+    return " ".join(str(s) for s in statuses)
+
+
+# ---------------------------------------------------------------------------
+# 1. Percent-encoded paths skip the key and quotas.
+
+def bodies():
+    return {
+        "apply": {"position": START, "move": "k4-k9"},
+        "ai-move": {"position": START, "limits": {"max_depth": 1}, "seed": 1},
+        "perft": {"position": START, "depth": 1},
+        "batch": {"requests": [{"op": "score", "position": START}]},
+    }
+
+
+def encoded_paths(args):
+    keys, port = args.keys, args.front
+    c = Client(port)
+    status, _, _ = c.request("POST", "/v1/tank-battle/apply", bodies()["apply"],
+                             {"X-Request-Id": "enc-plain"})
+    check("1. POST /v1/tank-battle/apply without a key", status == 401, f"{status}")
+    status, _, _ = c.request("POST", "/v1/tank-battle/apply", bodies()["apply"],
+                             {"X-Api-Key": keys["main"], "X-Request-Id": "enc-plain-key"})
+    check("1. the same with a key (the requests below would be served if let through)",
+          status == 200, f"{status}")
+    sent = {}  # request id -> route pattern expected in the access log
+    wrong = []
+    n = 0
+    for prefix in ["/%761", "/v%31", "/%76%31"]:
+        requests = [("POST", f"{prefix}/tank-battle/{op}", f"/v1/tank-battle/{op}", body)
+                    for op, body in bodies().items()]
+        requests += [("GET", f"{prefix}/{game}/initial", f"/v1/{game}/initial", None) for game in GAMES]
+        for method, path, pattern, body in requests:
+            n += 1
+            rid = f"enc-{n}"
+            status, _, _ = c.request(method, path, body, {"X-Request-Id": rid})
+            sent[rid] = pattern
+            if status != 401:
+                wrong.append(f"{method} {path} -> {status}")
+    check(f"1. percent-encoded /v1 paths without a key (/%761, /v%31, /%76%31 x apply, ai-move, "
+          f"perft, batch, each game's initial)",
+          not wrong, f"{n - len(wrong)}/{n} answered 401" + (f"; not 401: {wrong}" if wrong else ""))
+
+    # A key of 5 requests a minute, spent through encoded paths.
+    variants = ["/%761/tank-battle/apply", "/v%31/tank-battle/apply", "/%76%31/tank-battle/apply"]
+    got = []
+    for i in range(8):
+        rid = f"enc-quota-{i}"
+        status, hdrs, _ = c.request("POST", variants[i % 3], bodies()["apply"],
+                                    {"X-Api-Key": keys["five"], "X-Request-Id": rid})
+        sent[rid] = "/v1/tank-battle/apply"
+        got.append(status)
+    check("1. a key of 5 requests a minute, 8 encoded requests",
+          got[:5] == [200] * 5 and got[5:] == [429] * 3,
+          f"{got.count(200)} answered 200, {got.count(429)} 429 ({statuses_text(got)})")
+    return sent
+
+
+def search_quota(args, sent):
+    """2. ai%2Dmove spends the search quota."""
+    c = Client(args.front)
+    got, policy = [], None
+    for i in range(3):
+        rid = f"enc-search-{i}"
+        body = {"position": START, "limits": {"max_depth": 1}, "seed": 100 + i}
+        status, hdrs, _ = c.request("POST", "/v1/tank-battle/ai%2Dmove", body,
+                                    {"X-Api-Key": args.keys["search"], "X-Request-Id": rid})
+        sent[rid] = "/v1/tank-battle/ai-move"
+        got.append(status)
+        if status == 429:
+            policy = hdrs.get("ratelimit-policy")
+    check("2. /v1/tank-battle/ai%2Dmove with a key of 2 searches a minute",
+          got == [200, 200, 429] and (policy or "").startswith('"searches"'),
+          f"{got.count(200)} of 3 answered ({statuses_text(got)}); 429's RateLimit-Policy: {policy}")
+
+
+def encoded_names(args, sent):
+    """1. The access log and /metrics name encoded requests by their route."""
+    time.sleep(0.3)  # the access log writes in batches of 50 ms
+    lines = {line.get("request_id"): line for line in access_lines(args.front_log)}
+    missing = [rid for rid in sent if rid not in lines]
+    wrong = [f"{rid}: {lines[rid]['route']} {lines[rid]['status']}"
+             for rid in sent if rid in lines and lines[rid]["route"] != sent[rid]]
+    routes = sorted({lines[rid]["route"] for rid in sent if rid in lines})
+    check("1. the access log names the encoded requests by their route",
+          not missing and not wrong,
+          f"{len(sent) - len(missing)}/{len(sent)} lines, routes {routes}"
+          + (f"; missing {missing[:5]}" if missing else "") + (f"; wrong {wrong[:5]}" if wrong else ""))
+    samples, _ = metrics(args.front_admin)
+    requests = [(l, v) for name, l, v in samples if name == "tank_rules_http_requests_total"]
+    unmatched = [(l["method"], l["status"], v) for l, v in requests
+                 if l.get("endpoint") == "UNMATCHED" and l.get("status", "")[:1] in "24"]
+    apply = {l["status"]: int(v) for l, v in requests
+             if l.get("endpoint") == "/v1/tank-battle/apply" and l.get("method") == "POST"}
+    ai = {l["status"]: int(v) for l, v in requests
+          if l.get("endpoint") == "/v1/tank-battle/ai-move" and l.get("method") == "POST"}
+    # apply: 1 + 3 encoded 401s, 1 + 5 answered, 3 refused; ai-move: 3 401s, 2 + 1.
+    ok = (not unmatched and apply.get("401") == 4 and apply.get("200") == 6 and apply.get("429") == 3
+          and ai.get("401") == 3 and ai.get("200") == 2 and ai.get("429") == 1)
+    check("1. /metrics names them by their route, none UNMATCHED with 2xx/4xx",
+          ok, f"POST /v1/tank-battle/apply {apply}, POST /v1/tank-battle/ai-move {ai}; "
+              f"UNMATCHED 2xx/4xx series: {unmatched or 'none'}")
+
+
+# ---------------------------------------------------------------------------
+# 3 and 4. Who the client is.
+
+def score(c, xff, rid, extra=None):
+    headers = {"X-Request-Id": rid}
+    if xff is not None:
+        headers["X-Forwarded-For"] = xff
+    headers.update(extra or {})
+    status, _, _ = c.request("POST", "/v1/tank-battle/score", {"position": START}, headers)
+    return status
+
+
+def clients_in_log(path, rids):
+    lines = {line.get("request_id"): line for line in access_lines(path)}
+    return [lines.get(rid, {}).get("client", "missing") for rid in rids]
+
+
+def forwarded_for(args):
+    # (a) through HAProxy, from 127.0.0.2, a fresh spoofed header each time.
+    c = Client(args.proxy, source="127.0.0.2")
+    rids = [f"xff-a-{i}" for i in range(8)]
+    got = [score(c, f"10.66.{i}.{i + 1}", rid) for i, rid in enumerate(rids)]
+    time.sleep(0.3)
+    clients = clients_in_log(args.proxied_log, rids)
+    check("3a. through HAProxy from 127.0.0.2, a spoofed X-Forwarded-For each time (quota 5)",
+          got.count(200) == 5 and got[5:] == [429] * 3,
+          f"{got.count(200)} of 8 answered ({statuses_text(got)})")
+    check("3a. the access log records the real address",
+          set(clients) == {"127.0.0.2"}, f"clients {sorted(set(clients))}")
+
+    # (b) directly from the trusted proxy (127.0.0.1).
+    c = Client(args.proxied)
+    rids = [f"xff-b-{i}" for i in range(7)]
+    got = [score(c, f"1.2.3.{i}, 5.5.5.5:1234", rid) for i, rid in enumerate(rids)]
+    time.sleep(0.3)
+    clients = clients_in_log(args.proxied_log, rids)
+    check("3b. 'X-Forwarded-For: 1.2.3.$i, 5.5.5.5:1234' from the trusted peer, 7 tries (quota 5)",
+          got == [200] * 5 + [429] * 2 and set(clients) == {"5.5.5.5"},
+          f"{got.count(200)} of 7 answered ({statuses_text(got)}); logged as {sorted(set(clients))}")
+    rids = [f"xff-c-{i}" for i in range(7)]
+    got = [score(c, f"1.2.3.{i}, not-an-address", rid) for i, rid in enumerate(rids)]
+    time.sleep(0.3)
+    clients = clients_in_log(args.proxied_log, rids)
+    check("3b. 'X-Forwarded-For: 1.2.3.$i, not-an-address': the walk ends at the proxy, one client",
+          got == [200] * 5 + [429] * 2 and set(clients) == {"127.0.0.1"},
+          f"{got.count(200)} of 7 answered ({statuses_text(got)}); logged as {sorted(set(clients))}")
+
+
+def ipv6(args):
+    c = Client(args.proxied)
+    got = [score(c, f"2001:db8:38:64::{i + 1:x}", f"v6-{i}") for i in range(7)]
+    other = score(c, "2001:db8:38:65::1", "v6-other")
+    check("4. 7 addresses of one IPv6 /64 (quota 5)",
+          got == [200] * 5 + [429] * 2 and other == 200,
+          f"{got.count(200)} of 7 answered ({statuses_text(got)}); another /64 then: {other}")
+    got = [score(c, "4.4.4.4", f"v4-{i}") for i in range(5)]
+    mapped = score(c, "::ffff:4.4.4.4", "v4-mapped")
+    check("4. ::ffff:4.4.4.4 after 4.4.4.4 used up its quota",
+          got == [200] * 5 and mapped == 429,
+          f"4.4.4.4: {statuses_text(got)}; then ::ffff:4.4.4.4: {mapped}")
+
+
+# ---------------------------------------------------------------------------
+# 7. API keys.
+
+def api_keys(args):
+    keys = args.keys
+    # 1,000 wrong keys from 127.0.0.3.
+    c = Client(args.front, source="127.0.0.3")
+    got, first_429, no_retry = [], None, 0
+    for i in range(1000):
+        status, hdrs, _ = c.request("POST", "/v1/tank-battle/score", {"position": START},
+                                    {"X-Api-Key": f"wrong-key-{i:04d}-{os.getpid()}"})
+        got.append(status)
+        if status == 429:
+            first_429 = i if first_429 is None else first_429
+            no_retry += "retry-after" not in hdrs
+    retry = hdrs.get("retry-after")
+    refused = got.count(401)
+    check("7. 1,000 wrong keys from one address (30 a minute allowed)",
+          first_429 is not None and 30 <= first_429 <= 32 and set(got[first_429:]) == {429}
+          and set(got[:first_429]) == {401} and no_retry == 0,
+          f"{refused} x 401, then {got.count(429)} x 429 from attempt {first_429 + 1 if first_429 is not None else '-'}"
+          f" (Retry-After {retry} s; {no_retry} without it)")
+    status, hdrs, _ = c.request("POST", "/v1/tank-battle/score", {"position": START}, {"X-Api-Key": keys["main"]})
+    c.close()
+    status_other, _, _ = Client(args.front).request("POST", "/v1/tank-battle/score", {"position": START},
+                                                    {"X-Api-Key": keys["main"]})
+    check("7. the right key from that address is shut out; from another it is served",
+          status == 429 and "retry-after" in hdrs and status_other == 200,
+          f"from 127.0.0.3: {status} (Retry-After {hdrs.get('retry-after')}); from 127.0.0.1: {status_other}")
+
+    c = Client(args.front)
+    schemes = {}
+    for scheme in ["Bearer", "bearer", "BEARER", "bEaReR"]:
+        schemes[scheme], _, _ = c.request("POST", "/v1/tank-battle/score", {"position": START},
+                                          {"Authorization": f"{scheme} {keys['main']}"})
+    basic, _, _ = c.request("POST", "/v1/tank-battle/score", {"position": START},
+                            {"Authorization": f"Basic {keys['main']}"})
+    check("7. 'Authorization: bearer <key>' in any casing",
+          set(schemes.values()) == {200} and basic == 401,
+          ", ".join(f"{k} {v}" for k, v in schemes.items()) + f"; Basic: {basic}")
+
+    # A keys file holding only the key's BLAKE3 digest.
+    c = Client(args.digest)
+    a, _, _ = c.request("POST", "/v1/tank-battle/score", {"position": START}, {"X-Api-Key": keys["digest"]})
+    b, _, _ = c.request("POST", "/v1/tank-battle/score", {"position": START},
+                        {"Authorization": f"bearer {keys['digest']}"})
+    w, _, _ = c.request("POST", "/v1/tank-battle/score", {"position": START}, {"X-Api-Key": keys["digest"] + "x"})
+    check("7. a keys file holding only key_blake3 (the key's BLAKE3 hex, from b3sum)",
+          a == 200 and b == 200 and w == 401,
+          f"X-Api-Key: {a}, Bearer: {b}, the key with one more byte: {w}")
+
+    # The short key is warned about by name, and no key reaches the output.
+    time.sleep(0.3)
+    with open(args.front_log, errors="replace") as f:
+        out = f.read()
+    warned = [line for line in out.splitlines() if "shorter than" in line]
+    named = [line for line in warned if "tiny-key" in line]
+    leaked = [line for line in warned if keys["short"] in line]
+    check("7. a key under 16 bytes is warned about at start, by its name",
+          len(warned) == 1 and named and not leaked,
+          f"{len(warned)} warning line(s), {len(named)} naming 'tiny-key', {len(leaked)} holding the key")
+    _, text = metrics(args.front_admin)
+    found = [name for name, key in keys.items() if key in out or key in text]
+    wrong = out.count("wrong-key-") + text.count("wrong-key-")
+    check("7. no API key in the server's output (access log included) or /metrics",
+          not found and not wrong,
+          f"{len(out.splitlines())} output lines, {len(text.splitlines())} metrics lines: "
+          f"right keys found {found or 'none'}, wrong keys found {wrong}")
+
+
+# ---------------------------------------------------------------------------
+# 8. Expect.
+
+def raw(port, data, wait=3.0):
+    """Sends `data` on a fresh connection and reads what comes within `wait` s
+    or until the server closes."""
+    s = socket.create_connection((HOST, port), timeout=wait)
+    s.sendall(data)
+    got = b""
+    deadline = time.monotonic() + wait
+    try:
+        while time.monotonic() < deadline:
+            s.settimeout(max(0.05, deadline - time.monotonic()))
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            got += chunk
+            if b"\r\n\r\n" in got and not got.startswith(b"HTTP/1.1 100"):
+                break
+    except socket.timeout:
+        pass
+    finally:
+        s.close()
+    return got
+
+
+def expect(args):
+    key = args.keys["main"]
+    head = (f"POST /v1/tank-battle/score HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
+            f"X-Api-Key: {key}\r\n").encode()
+    got = raw(args.front, head + b"Content-Length: 1000000\r\nExpect: 100-continue\r\n\r\n")
+    lines = [l for l in got.decode("latin-1").split("\r\n") if l.startswith("HTTP/")]
+    check("8. 'Expect: 100-continue' with Content-Length: 1000000 (no body sent)",
+          bool(lines) and lines[0].split()[1] == "413" and not any(" 100 " in l + " " for l in lines),
+          f"status lines {lines}")
+    body = json.dumps({"position": START}).encode()
+    got = raw(args.front, head + f"Content-Length: {len(body)}\r\nExpect: teapot\r\n\r\n".encode() + body)
+    lines = [l for l in got.decode("latin-1").split("\r\n") if l.startswith("HTTP/")]
+    check("8. 'Expect: teapot'", bool(lines) and lines[0].split()[1] == "417", f"status lines {lines}")
+    got = raw(args.front, head + f"Content-Length: {len(body)}\r\nExpect: 100-continue\r\n\r\n".encode(), wait=1.0)
+    first = got.decode("latin-1").split("\r\n")[0]
+    print(f"info: 'Expect: 100-continue' with a body within the limit, body not sent: first line {first!r}", flush=True)
+
+
+# ---------------------------------------------------------------------------
+# Servers of their own (attacks 5 and 6).
+
+started = []
+
+
+@atexit.register
+def stop_all():
+    """No server of ours outlives this script, whatever happened."""
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+class Server:
+    """A server of its own, output (stdout and stderr) in `work/name.out`."""
+
+    def __init__(self, binary, work, name, port, flags, env=None):
+        self.out_path = os.path.join(work, f"{name}.out")
+        self.port = port
+        self.out = open(self.out_path, "w")
+        self.proc = subprocess.Popen([binary, "--addr", f"{HOST}:{port}", "--workers", "1", *flags],
+                                     stdout=self.out, stderr=subprocess.STDOUT,
+                                     env={**os.environ, **(env or {})})
+        started.append(self.proc)
+        self.ready = False
+        for _ in range(100):
+            if self.proc.poll() is not None:
+                break
+            try:
+                if Client(port, timeout=1).request("GET", "/healthz")[0] == 200:
+                    self.ready = True
+                    break
+            except OSError:
+                pass
+            time.sleep(0.05)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.out.close()
+        with open(self.out_path, errors="replace") as f:
+            return f.read()
+
+
+def closed_port():
+    s = socket.socket()
+    s.bind((HOST, 0))
+    port = s.getsockname()[1]
+    s.close()  # bound, never listened: nothing answers there
+    return port
+
+
+def secrets_in_logs(args):
+    password = "S3cretPassw0rd"
+    url = f"redis://:{password}@127.0.0.1:{closed_port()}/0"
+    server = Server(args.bin, args.work, "secret", args.spare, ["--redis-url", url])
+    answers = []
+    if server.ready:
+        c = Client(args.spare)
+        for seed in (1, 2):
+            answers.append(c.request("POST", "/v1/tank-battle/ai-move",
+                                     {"position": START, "limits": {"max_depth": 1}, "seed": seed}))
+            time.sleep(0.3)
+        answers.append(c.request("GET", "/metrics"))
+    out = server.stop()
+    redis_lines = [l for l in out.splitlines() if "redis" in l.lower()]
+    leaked = [l for l in out.splitlines() if password in l]
+    in_answers = sum(password.encode() in body for _, _, body in answers)
+    check("5. a Redis URL's password in the server's output (start line, warnings)",
+          server.ready and len(answers) == 3 and not leaked and not in_answers and redis_lines,
+          f"started: {server.ready}; answers {[a[0] for a in answers]}; {len(out.splitlines())} lines, "
+          f"{len(redis_lines)} about Redis, {len(leaked)} holding the password, "
+          f"{in_answers} answers (metrics included) holding it"
+          + (f"; first: {leaked[0][:160]!r}" if leaked else ""))
+    help_out = subprocess.run([args.bin, "--help"], capture_output=True, text=True,
+                              env={**os.environ, "TANK_RULES_REDIS_URL": url})
+    text = help_out.stdout + help_out.stderr
+    leaked = [l.strip() for l in text.splitlines() if password in l]
+    check("5. --help with TANK_RULES_REDIS_URL set",
+          help_out.returncode == 0 and "redis-url" in text and not leaked,
+          f"exit {help_out.returncode}, {len(text.splitlines())} lines, {len(leaked)} holding the password"
+          + (f": {leaked[0][:120]!r}" if leaked else ""))
+
+
+def redis_cli(args, *cmd):
+    return subprocess.run(["redis-cli", "-p", str(args.redis), *cmd], capture_output=True, text=True,
+                          timeout=10).stdout
+
+
+def scan(args, pattern):
+    return sorted(k for k in redis_cli(args, "--scan", "--pattern", pattern).split() if k)
+
+
+def ai_body(seed):
+    return {"position": START, "limits": {"max_depth": 2}, "seed": seed}
+
+
+def legal(c, move):
+    status, _, body = c.request("POST", "/v1/tank-battle/validate", {"position": START, "move": move})
+    return status == 200 and json.loads(body).get("legal") is True
+
+
+def shared_tier(args):
+    redis_cli(args, "FLUSHALL")
+    url = f"redis://127.0.0.1:{args.redis}/0"
+    # One server stores three answers in Redis.
+    first = Server(args.bin, args.work, "redis-first", args.spare, ["--redis-url", url])
+    seeds = {"illegal move and an extra field": 3801, "illegal move": 3802, "extra field": 3803}
+    original, names = {}, {}
+    if first.ready:
+        c = Client(args.spare)
+        for what, seed in seeds.items():
+            before = set(scan(args, "tank-rules:ai:*"))
+            status, _, body = c.request("POST", "/v1/tank-battle/ai-move", ai_body(seed))
+            if status == 200:
+                original[what] = json.loads(body)
+            for _ in range(40):
+                new = set(scan(args, "tank-rules:ai:*")) - before
+                if new:
+                    names[what] = new.pop()
+                    break
+                time.sleep(0.05)
+    first.stop()
+    keys = scan(args, "tank-rules:ai:*")
+    stored = len(original) == 3 and len(names) == 3 and sorted(names.values()) == keys
+    check("6. a server stores its ai-move answers in Redis",
+          stored, f"started: {first.ready}; {len(original)} answers, keys {len(keys)} under tank-rules:ai:")
+    if not stored:
+        return
+    # Every value overwritten with a tampered answer.
+    for what, name in names.items():
+        tampered = dict(json.loads(redis_cli(args, "GET", name)))
+        if "illegal" in what:
+            tampered["move"] = "a1-a2"
+        if "extra" in what:
+            tampered["injected"] = "<script>alert(1)</script>"
+        tampered["cached"] = True
+        redis_cli(args, "SET", name, json.dumps(tampered, separators=(",", ":")))
+    # A fresh server (its in-process cache empty) on the same Redis.
+    fresh = Server(args.bin, args.work, "redis-fresh", args.spare, ["--redis-url", url,
+                                                                     "--admin-addr", f"{HOST}:{args.spare_admin}"])
+    if not fresh.ready:
+        check("6. a fresh server on the same Redis", False, f"did not start: {fresh.stop()[-300:]!r}")
+        return
+    c = Client(args.spare)
+    for what, seed in seeds.items():
+        status, _, body = c.request("POST", "/v1/tank-battle/ai-move", ai_body(seed))
+        answer = json.loads(body) if status == 200 else {}
+        move = answer.get("move")
+        ok = (status == 200 and answer.get("cached") is False and "injected" not in answer
+              and move != "a1-a2" and legal(c, move))
+        check(f"6. a tampered answer in Redis ({what})", ok,
+              f"{status}, cached {answer.get('cached')}, move {move} (legal: {legal(c, move) if move else '-'}; "
+              f"a search gave {original[what]['move']}), extra field {'injected' in answer}")
+    samples, _ = metrics(args.spare_admin)
+    redis = {l["result"]: int(v) for name, l, v in samples
+             if name == "tank_rules_ai_cache_lookups_total" and l.get("tier") == "redis"
+             and l.get("game") == "tank-battle"}
+    rejected = sum(v for result, v in redis.items() if result not in ("hit", "miss"))
+    # Counted as result="rejected" (neither hit nor miss; before the shared
+    # tier checked answers, an undecodable one was result="error").
+    check("6. the rejections are counted in tank_rules_ai_cache_lookups_total{tier=\"redis\"}, neither hit nor miss",
+          rejected >= 3, f"tier redis by result: {redis}; not hit nor miss: {rejected} (3 tampered)")
+    fresh.stop()
+
+    # --redis-prefix.
+    redis_cli(args, "FLUSHALL")
+    prefixed = Server(args.bin, args.work, "redis-prefix", args.spare,
+                      ["--redis-url", url, "--redis-prefix", "myprefix:"])
+    if prefixed.ready:
+        Client(args.spare).request("POST", "/v1/tank-battle/ai-move", ai_body(3804))
+        for _ in range(40):
+            if scan(args, "*"):
+                break
+            time.sleep(0.05)
+    out = prefixed.stop()
+    every = scan(args, "*")
+    mine = scan(args, "myprefix:*")
+    check("6. --redis-prefix myprefix: puts the keys under myprefix:",
+          prefixed.ready and mine and mine == every,
+          f"started: {prefixed.ready}; keys {every[:3]}{' …' if len(every) > 3 else ''} "
+          f"({len(mine)} of {len(every)} under myprefix:)"
+          + ("" if prefixed.ready else f"; output: {out.strip().splitlines()[-1][:160] if out.strip() else ''!r}"))
+
+
+def surface(args):
+    with open(args.lock) as f:
+        count = f.read().count('name = "h2"')
+    check("9. h2 is not in Cargo.lock", count == 0, f"grep -c 'name = \"h2\"' Cargo.lock: {count}")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--bin", required=True)
+    p.add_argument("--work", required=True)
+    p.add_argument("--lock", default="Cargo.lock")
+    p.add_argument("--front", type=int, required=True, help="the server with API keys")
+    p.add_argument("--front-admin", type=int, required=True)
+    p.add_argument("--front-log", required=True)
+    p.add_argument("--digest", type=int, required=True, help="the server whose keys file holds only digests")
+    p.add_argument("--proxied", type=int, required=True, help="the server behind HAProxy (quota 5 by address)")
+    p.add_argument("--proxied-log", required=True)
+    p.add_argument("--proxy", type=int, required=True, help="HAProxy")
+    p.add_argument("--redis", type=int, required=True)
+    p.add_argument("--spare", type=int, required=True, help="a free port for the servers of attacks 5 and 6")
+    p.add_argument("--spare-admin", type=int, required=True)
+    args = p.parse_args()
+    args.keys = {
+        "main": os.environ["KEY_MAIN"], "five": os.environ["KEY_FIVE"], "search": os.environ["KEY_SEARCH"],
+        "short": os.environ["KEY_SHORT"], "digest": os.environ["KEY_DIGEST"],
+    }
+    attacks = [
+        lambda: (lambda sent: (search_quota(args, sent), encoded_names(args, sent)))(encoded_paths(args)),
+        lambda: forwarded_for(args),
+        lambda: ipv6(args),
+        lambda: secrets_in_logs(args),
+        lambda: shared_tier(args),
+        lambda: api_keys(args),
+        lambda: expect(args),
+        lambda: surface(args),
+    ]
+    for attack in attacks:
+        try:
+            attack()
+        except Exception as e:  # a check that cannot run is a failure
+            check(f"an attack could not run ({type(e).__name__})", False, str(e)[:300])
+    return len(failures)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
