@@ -8,8 +8,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::flows::ai::{AiAnswer, AiRequest};
-use super::flows::batch::{self, SharedBudget};
+use super::flows::ask::{AiAnswer, AiRequest};
+use super::flows::budget::SharedBudget;
 use super::services::Services;
 use super::transport::problem::ApiError;
 use crate::error::Refusal;
@@ -151,7 +151,7 @@ pub trait GameApi: Game {
     /// Whether the fields of one of [`GameApi::EXTRA_OPS`] decode as its
     /// endpoint's body.
     fn extra_decodes(op: &str, _fields: &Value) -> Result<(), ApiError> {
-        Err(batch::not_dispatched(op))
+        Err(not_dispatched(op))
     }
 
     /// Runs one of [`GameApi::EXTRA_OPS`] in a batch whose searches share
@@ -163,7 +163,7 @@ pub trait GameApi: Game {
         _services: &Services,
         _shared: &SharedBudget,
     ) -> Result<Value, ApiError> {
-        Err(batch::not_dispatched(op))
+        Err(not_dispatched(op))
     }
 }
 
@@ -212,4 +212,10 @@ pub trait JsonState: GameApi {
     fn state_text(state: &Self::State) -> String {
         serde_json::to_string(&Self::replay_state(state)).unwrap_or_default()
     }
+}
+
+/// What `dispatch` answers for an op of `Ops::all` it does not handle: a
+/// bug of the server, never of the request.
+pub fn not_dispatched(op: &str) -> ApiError {
+    ApiError::Internal(format!("the batch op `{op}` has no dispatch"))
 }

@@ -37,14 +37,11 @@ use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::cache::{AnswerCache, CacheConfig};
-use crate::games::tank_battle::TankBattle;
-use crate::games::Game;
 use crate::limits::Limits;
 use crate::metrics::Metrics;
-use flows::batch::item_schemas;
 use middleware::cors::CorsOrigins;
 use middleware::layers::Layers;
-use openapi::{fixups, ApiDoc, OPENAPI_PATH};
+use openapi::{ApiDoc, OPENAPI_PATH};
 use services::Services;
 use transport::problem::ApiError;
 
@@ -134,6 +131,15 @@ impl AppState {
     }
 }
 
+/// The schemas of every game's batch items, compiled once from the
+/// document for every worker's application.
+fn batch_items() -> transport::schema::BatchItems {
+    static ITEMS: std::sync::OnceLock<transport::schema::BatchItems> = std::sync::OnceLock::new();
+    ITEMS
+        .get_or_init(|| flows::batch::items_of_document(&openapi::document()))
+        .clone()
+}
+
 /// The whole application: routes, Swagger UI, error handling and logging.
 /// Build one per worker from the same `state`, so caches are shared.
 pub fn app(
@@ -147,10 +153,12 @@ pub fn app(
         InitError = (),
     >,
 > {
-    // Compile the batch items' schemas now, not in the first batch; decode
-    // the solved Tank War table now, not in the first ai-move.
-    let _ = item_schemas(TankBattle::ID);
+    // Decode the solved Tank War table now, not in the first ai-move.
     let _ = crate::games::tank_war::solve::Table::default_game();
+    let state = AppState {
+        services: state.services.with_batch_items(batch_items()),
+        ..state
+    };
     let (app, doc) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
@@ -195,7 +203,7 @@ pub fn app(
         .service(web::redirect("/", "/swagger-ui/"))
         .service(
             SwaggerUi::new("/swagger-ui/{_:.*}")
-                .external_url_unchecked(OPENAPI_PATH, fixups::finish(&doc)),
+                .external_url_unchecked(OPENAPI_PATH, openapi::finish(doc)),
         )
         .default_service(web::to(meta::fallback))
         .wrap(layers)

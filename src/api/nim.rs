@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
 
-use super::flows::ai::{AiAnswer, AiRequest, AskedLimits};
+use super::flows::ask::{AiAnswer, AiRequest, AskedLimits};
 use super::flows::{render, replay};
 use super::game::{GameApi, JsonState, UnfitAnswer};
 use super::transport::problem::ApiError;

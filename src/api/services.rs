@@ -19,6 +19,7 @@ use serde::de::DeserializeOwned;
 
 use crate::api::transport::json::ReadJson;
 use crate::api::transport::problem::ApiError;
+use crate::api::transport::schema::BatchItems;
 use crate::cache::{AnswerCache, SharedTier};
 use crate::fair_use::{FairUse, FairUseConfig};
 use crate::limits::{Limits, SearchSlots};
@@ -39,6 +40,9 @@ pub struct Services {
     /// Quotas per client.
     pub fair_use: Arc<FairUse>,
     pub metrics: Metrics,
+    /// The schemas a batch's items are checked against (from the
+    /// document; none in an application built without it).
+    pub batch_items: BatchItems,
 }
 
 /// A game endpoint's request as its handler takes it: the JSON body (read
@@ -107,6 +111,15 @@ impl Services {
             shared: None,
             fair_use: Arc::new(FairUse::new(FairUseConfig::default())),
             metrics,
+            batch_items: BatchItems::default(),
+        }
+    }
+
+    /// The same services checking batch items against `items`.
+    pub fn with_batch_items(self, items: BatchItems) -> Services {
+        Services {
+            batch_items: items,
+            ..self
         }
     }
 

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::dto::{example_state, PlayerName, StateDto, SuggestedOrders};
-use crate::api::flows::ai::{AiAnswer, AskedLimits};
+use crate::api::flows::ask::{AiAnswer, AskedLimits};
 
 /// A state to find orders for.
 #[derive(Debug, Deserialize, ToSchema)]

@@ -10,7 +10,7 @@ pub use dto::*;
 
 use std::collections::BTreeMap;
 
-use super::flows::ai::AiRequest;
+use super::flows::ask::AiRequest;
 use super::flows::{render, replay};
 use super::game::{GameApi, JsonState, UnfitAnswer};
 use super::transport::problem::ApiError;

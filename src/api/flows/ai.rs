@@ -7,137 +7,17 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
-use utoipa::ToSchema;
 
 use crate::api::game::{GameApi, UnfitAnswer};
 use crate::api::services::{run_stoppable, Services};
 use crate::api::transport::problem::ApiError;
 use crate::cache::{Key, Lookup};
-use crate::games::{Game, Level, SearchLimits, Style};
-use crate::limits::Limits;
+use crate::games::{SearchLimits, Style};
 
-use super::batch::SharedBudget;
-
-/// The most best moves (lines) one `ai-move` may ask for with `multipv`.
-pub const MAX_LINES: u32 = 16;
-
-/// The style of an `ai-move` from its `level` and `multipv` fields: a
-/// level 1 to 8 (full strength when absent) and 1 to [`MAX_LINES`] lines
-/// (1 when absent).
-pub fn style(level: Option<u32>, multipv: Option<u32>) -> Result<Style, ApiError> {
-    let level = match level {
-        None => None,
-        Some(n) => Some(u8::try_from(n).ok().and_then(Level::new).ok_or_else(|| {
-            ApiError::bad_request(
-                format!("level must be 1 to 8, not {n}"),
-                Some("level".to_owned()),
-            )
-        })?),
-    };
-    let lines = multipv.unwrap_or(1);
-    if !(1..=MAX_LINES).contains(&lines) {
-        return Err(ApiError::bad_request(
-            format!("multipv must be 1 to {MAX_LINES}, not {lines}"),
-            Some("multipv".to_owned()),
-        ));
-    }
-    Ok(Style {
-        level,
-        lines: lines as usize,
-    })
-}
-
-/// Limits of one AI search. Each is clamped to the server's cap; with none
-/// given the search thinks for the default time (200 ms unless configured).
-/// With `max_depth` or `max_nodes` (and no `max_time_ms`) the answer is a
-/// deterministic function of the request.
-#[derive(Clone, Copy, Debug, Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(as = AiLimits)]
-pub struct AskedLimits {
-    /// Thinking time, milliseconds (capped by the server, 5000 by default).
-    #[serde(default)]
-    #[schema(example = 200)]
-    pub max_time_ms: Option<u64>,
-    /// Deepest iteration, plies (capped by the server, 64 by default).
-    #[serde(default)]
-    #[schema(example = 4)]
-    pub max_depth: Option<u32>,
-    /// Most positions visited (capped by the server).
-    #[serde(default)]
-    #[schema(example = 100000)]
-    pub max_nodes: Option<u64>,
-}
-
-impl AskedLimits {
-    /// What the engine searches with, after the server's caps. A level
-    /// brings its own budgets in depth and positions: unless a time is
-    /// asked, it gets the server's time cap (which its budgets keep it far
-    /// inside), so that its play does not depend on the machine's speed.
-    pub fn search_limits(&self, caps: &Limits, style: &Style) -> SearchLimits<'static> {
-        let time_ms = match (self.max_time_ms, style.level) {
-            (None, Some(_)) => Some(caps.ai_max_time_ms),
-            (asked, _) => asked,
-        };
-        caps.search_limits(time_ms, self.max_depth, self.max_nodes)
-    }
-}
-
-/// An `ai-move` request, decoded: the state, what the AI is asked, the
-/// limits the request asks, the seed and the style (level, lines).
-pub struct AiRequest<G: Game> {
-    pub state: G::State,
-    pub question: G::Question,
-    pub asked: AskedLimits,
-    pub seed: u64,
-    pub style: Style,
-}
-
-impl<G: Game> AiRequest<G> {
-    /// The request to search `state` for `question` at full strength for
-    /// one line; no limits asked is the server's defaults, no seed is 0.
-    pub fn new(
-        state: G::State,
-        question: G::Question,
-        asked: Option<AskedLimits>,
-        seed: Option<u64>,
-    ) -> AiRequest<G> {
-        AiRequest {
-            state,
-            question,
-            asked: asked.unwrap_or_default(),
-            seed: seed.unwrap_or(0),
-            style: Style::FULL,
-        }
-    }
-
-    /// The same request, played at the `level` and reporting the
-    /// `multipv` best moves the request asks for.
-    pub fn styled(
-        self,
-        level: Option<u32>,
-        multipv: Option<u32>,
-    ) -> Result<AiRequest<G>, ApiError> {
-        Ok(AiRequest {
-            style: style(level, multipv)?,
-            ..self
-        })
-    }
-}
-
-/// An `ai-move` answer as the cache keeps it: the game's fields, and the
-/// bookkeeping the flow fills in.
-pub trait AiAnswer: Clone + Send + Sync + 'static {
-    /// Marks the answer as served from the cache.
-    fn mark_cached(&mut self);
-    /// Records how long the search took.
-    fn set_time_ms(&mut self, time_ms: u64);
-    /// The work its search did (positions or simulated rounds), for the
-    /// metrics.
-    fn work(&self) -> u64;
-}
+use super::ask::{AiAnswer, AiRequest};
+use super::budget::SharedBudget;
 
 /// An `ai-move` answer: a search's, or the bytes a cache tier keeps, which
 /// are the answer as served from the cache (`"cached": true`) and go out
@@ -361,7 +241,10 @@ fn shared_answer<G: GameApi>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::flows::ask::AskedLimits;
     use crate::games::tank_battle::TankBattle;
+    use crate::games::{Game, Level};
+    use crate::limits::Limits;
 
     /// A shared value is taken only when it is exactly an answer as this
     /// server stores it, legal for the request (Nim: a pile of 2, so a take

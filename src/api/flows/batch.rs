@@ -8,11 +8,9 @@
 //! share, and the loop that runs the requests in order and turns each
 //! failure into its problem document.
 
-use std::collections::HashMap;
 use std::future::Future;
 use std::marker::PhantomData;
 use std::pin::Pin;
-use std::sync::OnceLock;
 
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse};
@@ -21,15 +19,17 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::api::game::GameApi;
 use crate::api::services::Services;
 use crate::api::transport::problem::ApiError;
+use crate::api::transport::schema::{BatchItems, ItemSchemas};
 use crate::api::transport::{json, request_id};
 use crate::fair_use::{Class, Client};
 use crate::limits::Limits;
 
+use super::budget::SharedBudget;
 use super::{ai, replay, simple};
 
 /// The media type of a batch sent (and answered) one request a line.
@@ -169,115 +169,36 @@ impl<T: DeserializeOwned + Into<Vec<Value>> + 'static> FromRequest for BatchBody
     }
 }
 
-/// The JSON Schema of each op's request item, compiled from the service's
-/// OpenAPI document: a JSON batch with an item that breaks its schema is
-/// refused whole, as any body that breaks its schema. (What the schema
-/// cannot say, a notation that does not add up or an illegal move, fails
-/// the item alone.)
-pub struct ItemSchemas(HashMap<String, jsonschema::Validator>);
-
-impl ItemSchemas {
-    /// The item schemas of the batch at `path` in `doc`: the variants its
-    /// request items' discriminator maps each op to.
-    pub fn from_document(doc: &Value, path: &str) -> Option<ItemSchemas> {
-        let operation = format!("/paths/{}/post", path.replace('~', "~0").replace('/', "~1"));
-        let request = doc
-            .pointer(&format!(
-                "{operation}/requestBody/content/application~1json/schema/$ref"
-            ))?
-            .as_str()?
-            .strip_prefix('#')?;
-        let mapping = doc
-            .pointer(&format!(
-                "{request}/properties/requests/items/discriminator/mapping"
-            ))?
-            .as_object()?;
-        let components = doc.get("components")?;
-        let mut validators = HashMap::new();
-        for (op, variant) in mapping {
-            let root = serde_json::json!({"components": components, "$ref": variant});
-            match jsonschema::validator_for(&root) {
-                Ok(validator) => {
-                    validators.insert(op.clone(), validator);
-                }
-                Err(error) => {
-                    tracing::error!(%error, op, path, "a batch item schema does not compile");
-                }
-            }
-        }
-        Some(ItemSchemas(validators))
-    }
-
-    /// Whether `item` (its `op` included) is an instance of its op's
-    /// schema; if not, the first field that breaks it, as a `BAD_REQUEST`.
-    pub fn check(&self, op: &str, item: &Value) -> Result<(), ApiError> {
-        let Some(validator) = self.0.get(op) else {
-            return Ok(());
-        };
-        validator.validate(item).map_err(|error| {
-            let error = deepest(&error);
-            let mut segments: Vec<String> = error
-                .instance_path()
+/// The item schemas of each game's batch, by game id, compiled from the
+/// service's document `doc` (the application hands them to the services:
+/// [`Services::batch_items`]): a game's are the variants its batch's
+/// request items' discriminator maps each op to.
+pub fn items_of_document(doc: &Value) -> BatchItems {
+    let batches = doc
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|paths| paths.keys())
+        .filter_map(|path| {
+            let game = path.strip_prefix("/v1/")?.strip_suffix("/batch")?;
+            let operation = format!("/paths/{}/post", path.replace('~', "~0").replace('/', "~1"));
+            let request = doc
+                .pointer(&format!(
+                    "{operation}/requestBody/content/application~1json/schema/$ref"
+                ))?
+                .as_str()?
+                .strip_prefix('#')?;
+            let mapping = doc
+                .pointer(&format!(
+                    "{request}/properties/requests/items/discriminator/mapping"
+                ))?
+                .as_object()?;
+            let variants = mapping
                 .iter()
-                .map(|s| s.to_string())
-                .collect();
-            // As serde names it: the unknown field itself.
-            if let jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } =
-                error.kind()
-            {
-                segments.extend(unexpected.first().cloned());
-            }
-            let mut field = String::new();
-            for segment in segments {
-                match segment.parse::<usize>() {
-                    Ok(index) => field.push_str(&format!("[{index}]")),
-                    Err(_) if field.is_empty() => field.push_str(&segment),
-                    Err(_) => field.push_str(&format!(".{segment}")),
-                }
-            }
-            ApiError::bad_request(
-                format!("the `{op}` request breaks its schema: {error}"),
-                (!field.is_empty()).then_some(field),
-            )
-        })
-    }
-}
-
-/// The most precise error behind `error`: where a value matches none of
-/// a `oneOf`'s variants (an optional field is null or its type), the
-/// variant's error that reaches deepest into the value.
-fn deepest<'a>(error: &'a jsonschema::ValidationError<'a>) -> &'a jsonschema::ValidationError<'a> {
-    use jsonschema::error::ValidationErrorKind::{AnyOf, OneOfNotValid};
-    match error.kind() {
-        OneOfNotValid { context } | AnyOf { context } => context
-            .iter()
-            .flatten()
-            .map(deepest)
-            .max_by_key(|inner| inner.instance_path().iter().count())
-            .unwrap_or(error),
-        _ => error,
-    }
-}
-
-/// The item schemas of each game's batch, by game id, compiled once from
-/// the service's document.
-pub fn item_schemas(game: &str) -> Option<&'static ItemSchemas> {
-    static SCHEMAS: OnceLock<HashMap<String, ItemSchemas>> = OnceLock::new();
-    SCHEMAS
-        .get_or_init(|| {
-            let doc = crate::api::openapi::document();
-            let games = doc
-                .get("paths")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flat_map(|paths| paths.keys())
-                .filter_map(|path| {
-                    let game = path.strip_prefix("/v1/")?.strip_suffix("/batch")?;
-                    Some((game.to_owned(), ItemSchemas::from_document(&doc, path)?))
-                });
-            games.collect()
-        })
-        .get(game)
+                .filter_map(|(op, variant)| Some((op.clone(), variant.as_str()?.to_owned())));
+            Some((game.to_owned(), ItemSchemas::compile(doc, variants)))
+        });
+    BatchItems::new(batches.collect())
 }
 
 /// Decodes one request's fields (its `op` removed) into an endpoint's
@@ -300,12 +221,6 @@ pub fn check<T: DeserializeOwned>(fields: &Value) -> Result<(), ApiError> {
 pub fn to_json<R: Serialize>(answer: Result<R, ApiError>) -> Result<Value, ApiError> {
     serde_json::to_value(answer?)
         .map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))
-}
-
-/// What `dispatch` answers for an op of `Ops::all` it does not handle: a
-/// bug of the server, never of the request.
-pub fn not_dispatched(op: &str) -> ApiError {
-    ApiError::Internal(format!("the batch op `{op}` has no dispatch"))
 }
 
 /// Runs a batch: checks the caps, then each request in order through
@@ -462,43 +377,6 @@ fn respond(results: Vec<Value>, ndjson: bool, limits: &Limits) -> Result<HttpRes
     Ok(HttpResponse::Ok().content_type(content_type).body(body))
 }
 
-/// The search time a batch's searches share: the server's AI time cap,
-/// counted from the start of its first search, each search getting at
-/// most an equal share of what is left.
-pub struct SharedBudget {
-    cap: Duration,
-    deadline: std::cell::Cell<Option<Instant>>,
-    searches_left: std::cell::Cell<usize>,
-}
-
-impl SharedBudget {
-    /// The budget of a batch of `searches` searches.
-    pub fn new(cap: Duration, searches: usize) -> SharedBudget {
-        SharedBudget {
-            cap,
-            deadline: std::cell::Cell::new(None),
-            searches_left: std::cell::Cell::new(searches.max(1)),
-        }
-    }
-
-    /// When the batch's searches must all be done, fixed by the first one
-    /// to ask (at `now`).
-    pub fn deadline(&self, now: Instant) -> Instant {
-        let deadline = self.deadline.get().unwrap_or(now + self.cap);
-        self.deadline.set(Some(deadline));
-        deadline
-    }
-
-    /// When the next search (starting `now`) must be done: an equal share
-    /// of the time left among the searches left.
-    pub fn next_search(&self, now: Instant) -> Instant {
-        let left = self.deadline(now).saturating_duration_since(now);
-        let searches = self.searches_left.get().max(1);
-        self.searches_left.set(searches - 1);
-        now + left / searches as u32
-    }
-}
-
 /// The ops of a game's `batch`: every JSON endpoint, searches last.
 pub fn batch_ops<G: GameApi>() -> Ops {
     let extra = G::EXTRA_OPS.iter();
@@ -534,7 +412,7 @@ pub async fn batch<G: GameApi, T>(
     }
     let cap = Duration::from_millis(services.limits.ai_max_time_ms);
     let shared = SharedBudget::new(cap, body.searches(&ops));
-    let schemas = item_schemas(G::ID);
+    let schemas = services.batch_items.of(G::ID);
     // An item is refused as its endpoint's body extractor would refuse it,
     // and as its schema says (patterns, ranges).
     let check = |op: &'static str, item: &Value| {

@@ -40,6 +40,26 @@ pub fn problem_codes() -> Vec<&'static str> {
     codes
 }
 
+/// A problem's stable machine code: the service's own codes and every
+/// game's notation and rule codes (the schema `Problem.code` refers to).
+pub struct ProblemCode;
+
+impl utoipa::PartialSchema for ProblemCode {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        notation::string_enum(
+            problem_codes(),
+            "Stable machine code in SCREAMING_SNAKE_CASE: what went wrong, e.g. \
+`BAD_POSITION`, `INVALID_POSITION`, `PATH_BLOCKED`, `GAME_OVER`.",
+        )
+    }
+}
+
+impl utoipa::ToSchema for ProblemCode {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "ProblemCode".into()
+    }
+}
+
 /// Where the OpenAPI document is served.
 pub const OPENAPI_PATH: &str = "/openapi.json";
 
@@ -104,7 +124,18 @@ fn generated() -> utoipa::openapi::OpenApi {
 
 /// The OpenAPI document of the service, finished (see [`fixups`]).
 pub fn document() -> serde_json::Value {
-    fixups::finish(&generated())
+    finish(generated())
+}
+
+/// `doc` as the routes made it, finished: the schemas the document adds
+/// itself ([`ProblemCode`]), then [`fixups`].
+pub fn finish(mut doc: utoipa::openapi::OpenApi) -> serde_json::Value {
+    use utoipa::PartialSchema;
+    let components = doc.components.get_or_insert_with(Default::default);
+    components
+        .schemas
+        .insert("ProblemCode".to_owned(), ProblemCode::schema());
+    fixups::finish(&doc)
 }
 
 /// The document as the pretty JSON committed in `openapi/openapi.json`.

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::api::flows::ai::{AiAnswer, AskedLimits};
+use crate::api::flows::ask::{AiAnswer, AskedLimits};
 use crate::api::openapi::notation::{LayoutText, Tbn};
 use crate::games::tank_battle as engine;
 

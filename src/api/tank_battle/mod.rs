@@ -13,8 +13,10 @@ use serde_json::Value;
 
 use std::time::Instant;
 
-use super::flows::ai::AiRequest;
-use super::flows::batch::{self as batching, SharedBudget};
+use super::flows::ask::AiRequest;
+use super::flows::batch as batching;
+use super::flows::budget::SharedBudget;
+use super::game::not_dispatched;
 use super::game::{GameApi, UnfitAnswer};
 use super::openapi::responses::{BodyErrors, BusyError, RouteErrors};
 use super::services::{run_stoppable, Services};
@@ -364,7 +366,7 @@ impl GameApi for TankBattle {
     fn extra_decodes(op: &str, fields: &Value) -> Result<(), ApiError> {
         match op {
             "perft" => batching::check::<PerftRequest>(fields),
-            _ => Err(batching::not_dispatched(op)),
+            _ => Err(not_dispatched(op)),
         }
     }
 
@@ -380,7 +382,7 @@ impl GameApi for TankBattle {
                 let deadline = shared.next_search(Instant::now());
                 batching::to_json(run_perft(request, services, Some(deadline)).await)
             }
-            _ => Err(batching::not_dispatched(op)),
+            _ => Err(not_dispatched(op)),
         }
     }
 }

@@ -9,7 +9,7 @@ use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::api::flows::ai::{AiAnswer, AskedLimits};
+use crate::api::flows::ask::{AiAnswer, AskedLimits};
 use crate::api::game::JsonState;
 use crate::api::openapi::notation::{GridSquare, TerritoryRow};
 use crate::games::tank_war::{self as engine, PickError, Player, State, TankWar};

@@ -9,7 +9,7 @@ pub use dto::*;
 use compact_str::CompactString;
 use std::collections::BTreeMap;
 
-use super::flows::ai::AiRequest;
+use super::flows::ask::AiRequest;
 use super::flows::{render, replay};
 use super::game::{GameApi, JsonState, UnfitAnswer};
 use super::transport::problem::ApiError;

@@ -4,8 +4,9 @@
 //! ([`hygiene`]: `HEAD`, `Connection: close`, `Expect` ([`expect`]),
 //! other layers' errors),
 //! compression of large answers ([`compression`]), request ids
-//! ([`request_id`]), what a request matched ([`route`]) and SVG answers
-//! with entity tags ([`svg`]).
+//! ([`request_id`]), what a request matched ([`route`]), JSON Schema
+//! checks of batch items ([`schema`]) and SVG answers with entity tags
+//! ([`svg`]).
 
 pub mod compression;
 pub mod expect;
@@ -14,5 +15,6 @@ pub mod json;
 pub mod problem;
 pub mod request_id;
 pub mod route;
+pub mod schema;
 pub mod strict;
 pub mod svg;

@@ -27,7 +27,7 @@ pub struct Problem {
     pub status: u16,
     /// What went wrong in this request.
     pub detail: String,
-    #[schema(value_type = ProblemCode)]
+    #[schema(schema_with = problem_code)]
     pub code: String,
     /// For `replay`: 0-based index into `moves` (or `rounds`) of the step
     /// that failed; absent elsewhere.
@@ -58,24 +58,11 @@ pub struct Problem {
     pub instance: Option<String>,
 }
 
-/// A problem's stable machine code: the service's own codes and every
-/// game's notation and rule codes.
-pub struct ProblemCode;
-
-impl utoipa::PartialSchema for ProblemCode {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::api::openapi::notation::string_enum(
-            crate::api::openapi::problem_codes(),
-            "Stable machine code in SCREAMING_SNAKE_CASE: what went wrong, e.g. \
-`BAD_POSITION`, `INVALID_POSITION`, `PATH_BLOCKED`, `GAME_OVER`.",
-        )
-    }
-}
-
-impl ToSchema for ProblemCode {
-    fn name() -> std::borrow::Cow<'static, str> {
-        "ProblemCode".into()
-    }
+/// The `code` field's schema: a reference to `ProblemCode`, the list of
+/// every code of the service and its games, which the document adds
+/// ([`crate::api::openapi`]: the games' codes are theirs to say).
+fn problem_code() -> utoipa::openapi::Ref {
+    utoipa::openapi::Ref::from_schema_name("ProblemCode")
 }
 
 pub use crate::error::RequestError as ApiError;

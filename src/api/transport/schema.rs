@@ -1,0 +1,107 @@
+//! JSON Schema checks of request items (a batch's): each op's item
+//! schema, compiled once from the service's document, and a broken item
+//! answered as serde would name its field (`BAD_REQUEST`). The flows read
+//! them from the services ([`BatchItems`]); the application compiles them
+//! at start.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::problem::ApiError;
+
+/// Each game's [`ItemSchemas`], by game id; none in an application built
+/// without the document (a test's), which then checks items by decoding
+/// alone.
+#[derive(Clone, Default)]
+pub struct BatchItems(Arc<HashMap<String, ItemSchemas>>);
+
+impl BatchItems {
+    pub fn new(games: HashMap<String, ItemSchemas>) -> BatchItems {
+        BatchItems(Arc::new(games))
+    }
+
+    /// The item schemas of `game`'s batch.
+    pub fn of(&self, game: &str) -> Option<&ItemSchemas> {
+        self.0.get(game)
+    }
+}
+
+/// The JSON Schema of each op's request item, compiled from the service's
+/// OpenAPI document: a JSON batch with an item that breaks its schema is
+/// refused whole, as any body that breaks its schema. (What the schema
+/// cannot say, a notation that does not add up or an illegal move, fails
+/// the item alone.)
+pub struct ItemSchemas(HashMap<String, jsonschema::Validator>);
+
+impl ItemSchemas {
+    /// The schemas of `variants` (each an op and a reference to its
+    /// item's schema in `doc`'s components), compiled.
+    pub fn compile(doc: &Value, variants: impl Iterator<Item = (String, String)>) -> ItemSchemas {
+        let components = doc.get("components").cloned().unwrap_or(Value::Null);
+        let mut validators = HashMap::new();
+        for (op, variant) in variants {
+            let root = serde_json::json!({"components": components, "$ref": variant});
+            match jsonschema::validator_for(&root) {
+                Ok(validator) => {
+                    validators.insert(op, validator);
+                }
+                Err(error) => {
+                    tracing::error!(%error, op, "a batch item schema does not compile");
+                }
+            }
+        }
+        ItemSchemas(validators)
+    }
+
+    /// Whether `item` (its `op` included) is an instance of its op's
+    /// schema; if not, the first field that breaks it, as a `BAD_REQUEST`.
+    pub fn check(&self, op: &str, item: &Value) -> Result<(), ApiError> {
+        let Some(validator) = self.0.get(op) else {
+            return Ok(());
+        };
+        validator.validate(item).map_err(|error| {
+            let error = deepest(&error);
+            let mut segments: Vec<String> = error
+                .instance_path()
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            // As serde names it: the unknown field itself.
+            if let jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } =
+                error.kind()
+            {
+                segments.extend(unexpected.first().cloned());
+            }
+            let mut field = String::new();
+            for segment in segments {
+                match segment.parse::<usize>() {
+                    Ok(index) => field.push_str(&format!("[{index}]")),
+                    Err(_) if field.is_empty() => field.push_str(&segment),
+                    Err(_) => field.push_str(&format!(".{segment}")),
+                }
+            }
+            ApiError::bad_request(
+                format!("the `{op}` request breaks its schema: {error}"),
+                (!field.is_empty()).then_some(field),
+            )
+        })
+    }
+}
+
+/// The most precise error behind `error`: where a value matches none of
+/// a `oneOf`'s variants (an optional field is null or its type), the
+/// variant's error that reaches deepest into the value.
+fn deepest<'a>(error: &'a jsonschema::ValidationError<'a>) -> &'a jsonschema::ValidationError<'a> {
+    use jsonschema::error::ValidationErrorKind::{AnyOf, OneOfNotValid};
+    match error.kind() {
+        OneOfNotValid { context } | AnyOf { context } => context
+            .iter()
+            .flatten()
+            .map(deepest)
+            .max_by_key(|inner| inner.instance_path().iter().count())
+            .unwrap_or(error),
+        _ => error,
+    }
+}
