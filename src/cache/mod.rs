@@ -11,8 +11,10 @@ use std::time::Duration;
 
 use crate::metrics::Metrics;
 
+mod key;
 mod shared;
 
+pub use key::Key;
 pub use shared::{Lookup, SharedTier};
 
 /// Capacity and lifetime of a cache.
@@ -34,27 +36,6 @@ impl Default for CacheConfig {
             max_bytes: CacheConfig::DEFAULT_MIB << 20,
             ttl: Duration::from_secs(3600),
         }
-    }
-}
-
-/// A cache key: the first 128 bits of the BLAKE3 digest of the canonical
-/// request, so that every key has the same small size however large the
-/// request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Key(pub u128);
-
-impl Key {
-    /// The key of a canonical request text.
-    pub fn digest(canonical: &[u8]) -> Key {
-        let hash = blake3::hash(canonical);
-        let mut first = [0u8; 16];
-        first.copy_from_slice(&hash.as_bytes()[..16]);
-        Key(u128::from_le_bytes(first))
-    }
-
-    /// Lower-case hex, as other tiers spell it.
-    pub fn to_hex(self) -> String {
-        format!("{:032x}", self.0)
     }
 }
 

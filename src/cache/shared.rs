@@ -12,7 +12,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::Key;
+use super::key::Key;
 use crate::metrics::Metrics;
 use crate::redis::Link;
 

@@ -5,8 +5,6 @@
 use std::net::IpAddr;
 use std::time::Duration;
 
-use super::FairUse;
-
 /// Who a request is from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Client {
@@ -61,86 +59,10 @@ impl Unidentified {
     }
 }
 
-impl FairUse {
-    /// Who a request is from: its key when keys are configured, else its
-    /// address ([`FairUse::address`]). `forwarded_for` are the
-    /// `X-Forwarded-For` header lines in the order they came; `key` the
-    /// key presented ([`super::presented_key`]). A wrong key counts against the
-    /// client's network; once the network is over its allowance, its key
-    /// attempts are refused without being looked at.
-    pub fn identify<'a>(
-        &self,
-        peer: Option<IpAddr>,
-        forwarded_for: impl DoubleEndedIterator<Item = &'a [u8]>,
-        key: Option<&str>,
-    ) -> Result<Client, Unidentified> {
-        let Some(keys) = &self.keys else {
-            return Ok(Client::Address(self.address(peer, forwarded_for)));
-        };
-        let key = key.ok_or(Unidentified::MissingKey)?;
-        if !self.attempts.any_shut_out() {
-            // The common path: no address to resolve for a right key.
-            return match keys.index.find(key) {
-                Some(i) => Ok(Client::Key(i)),
-                None => Err(self.failed(self.address(peer, forwarded_for))),
-            };
-        }
-        let address = self.address(peer, forwarded_for);
-        if let Some(retry_after) = self.attempts.shut_out_for(self.proxies.network(address)) {
-            return Err(Unidentified::TooManyFailedAttempts {
-                quota: self.attempts.quota(),
-                retry_after,
-            });
-        }
-        keys.index
-            .find(key)
-            .map(Client::Key)
-            .ok_or_else(|| self.failed(address))
-    }
-
-    /// Counts a wrong key from `address`: unknown, or over the allowance.
-    fn failed(&self, address: IpAddr) -> Unidentified {
-        match self.attempts.fail(self.proxies.network(address)) {
-            None => Unidentified::UnknownKey,
-            Some(retry_after) => {
-                tracing::warn!(
-                    client = %address,
-                    network = %self.proxies.network(address),
-                    quota = self.attempts.quota(),
-                    "too many wrong API keys: key attempts refused for {} s",
-                    retry_after.as_secs()
-                );
-                Unidentified::TooManyFailedAttempts {
-                    quota: self.attempts.quota(),
-                    retry_after,
-                }
-            }
-        }
-    }
-
-    /// A request's client address (IPv4-mapped addresses as IPv4): the
-    /// peer's, or, when the peer is a trusted proxy, the rightmost hop of
-    /// the `X-Forwarded-For` lines (in the order they came) that is not a
-    /// trusted proxy, the walk ending at a hop that does not parse
-    /// ([`super::address::Proxies::client`]).
-    pub fn address<'a>(
-        &self,
-        peer: Option<IpAddr>,
-        forwarded_for: impl DoubleEndedIterator<Item = &'a [u8]>,
-    ) -> IpAddr {
-        self.proxies.client(peer, forwarded_for)
-    }
-
-    /// Whether a request's peer is one of the trusted proxies.
-    pub fn is_trusted_peer(&self, peer: Option<IpAddr>) -> bool {
-        self.proxies.any_trusted() && peer.is_some_and(|peer| self.proxies.is_trusted(peer))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fair_use::{Class, FairUseConfig, KeyEntry, KeysFile, Quotas, Verdict};
+    use crate::fair_use::{Class, FairUse, FairUseConfig, KeyEntry, KeysFile, Quotas, Verdict};
 
     fn ip(text: &str) -> IpAddr {
         text.parse().unwrap()

@@ -20,13 +20,13 @@ use governor::state::keyed::DefaultKeyedStateStore;
 use governor::state::{InMemoryState, NotKeyed};
 use governor::{Quota, RateLimiter};
 use ipnet::IpNet;
-use serde::Deserialize;
 
 pub mod address;
 mod attempts;
 mod client;
 pub mod fleet;
 pub mod keys;
+mod quota;
 
 use address::Proxies;
 use attempts::FailedAttempts;
@@ -34,43 +34,7 @@ pub use client::{Client, Unidentified, FAILED_KEY_ATTEMPTS};
 use fleet::{Decision, Fleet};
 use keys::KeyIndex;
 pub use keys::{presented_key, ApiKey, KeyEntry, KeysError, KeysFile};
-
-/// What a request spends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Class {
-    /// Everything but searches.
-    Cheap,
-    /// AI searches and perft (a batch spends one per search it holds).
-    Search,
-}
-
-impl Class {
-    /// The policy's name in the `RateLimit` headers.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Class::Cheap => "requests",
-            Class::Search => "searches",
-        }
-    }
-}
-
-/// Quotas a minute (0: unlimited).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-pub struct Quotas {
-    #[serde(default)]
-    pub requests_per_minute: u32,
-    #[serde(default)]
-    pub searches_per_minute: u32,
-}
-
-impl Quotas {
-    fn of(self, class: Class) -> u32 {
-        match class {
-            Class::Cheap => self.requests_per_minute,
-            Class::Search => self.searches_per_minute,
-        }
-    }
-}
+pub use quota::{Class, Policy, Quotas, Verdict};
 
 /// How fair use is configured.
 #[derive(Clone, Debug)]
@@ -158,33 +122,6 @@ struct Key {
     fleet_id: String,
     cheap: Limiter,
     search: Limiter,
-}
-
-/// A quota decision.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// No quota applies.
-    Unlimited,
-    /// Within the quota: what is left of it, and when it is whole again.
-    Allowed {
-        policy: Policy,
-        remaining: u32,
-        reset: Duration,
-    },
-    /// Over the quota: when to try again.
-    Limited {
-        policy: Policy,
-        retry_after: Duration,
-    },
-}
-
-/// A quota as the `RateLimit-Policy` header names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Policy {
-    pub class: Class,
-    /// Requests a window.
-    pub quota: u32,
-    pub window: Duration,
 }
 
 /// Fair use of the service by its clients.
@@ -358,28 +295,79 @@ impl FairUse {
     }
 }
 
-impl Verdict {
-    /// The 429 of a request over its quota: which quota, and when to retry.
-    pub fn refusal(&self) -> Option<crate::error::RequestError> {
-        match self {
-            Verdict::Limited {
-                policy,
+impl FairUse {
+    /// Who a request is from: its key when keys are configured, else its
+    /// address ([`FairUse::address`]). `forwarded_for` are the
+    /// `X-Forwarded-For` header lines in the order they came; `key` the
+    /// key presented ([`super::presented_key`]). A wrong key counts against the
+    /// client's network; once the network is over its allowance, its key
+    /// attempts are refused without being looked at.
+    pub fn identify<'a>(
+        &self,
+        peer: Option<IpAddr>,
+        forwarded_for: impl DoubleEndedIterator<Item = &'a [u8]>,
+        key: Option<&str>,
+    ) -> Result<Client, Unidentified> {
+        let Some(keys) = &self.keys else {
+            return Ok(Client::Address(self.address(peer, forwarded_for)));
+        };
+        let key = key.ok_or(Unidentified::MissingKey)?;
+        if !self.attempts.any_shut_out() {
+            // The common path: no address to resolve for a right key.
+            return match keys.index.find(key) {
+                Some(i) => Ok(Client::Key(i)),
+                None => Err(self.failed(self.address(peer, forwarded_for))),
+            };
+        }
+        let address = self.address(peer, forwarded_for);
+        if let Some(retry_after) = self.attempts.shut_out_for(self.proxies.network(address)) {
+            return Err(Unidentified::TooManyFailedAttempts {
+                quota: self.attempts.quota(),
                 retry_after,
-            } => Some(crate::error::RequestError::TooManyRequests {
-                class: policy.class.name(),
-                quota: policy.quota,
-                retry_after_secs: retry_after.as_secs_f64().ceil() as u64,
-            }),
-            _ => None,
+            });
+        }
+        keys.index
+            .find(key)
+            .map(Client::Key)
+            .ok_or_else(|| self.failed(address))
+    }
+
+    /// Counts a wrong key from `address`: unknown, or over the allowance.
+    fn failed(&self, address: IpAddr) -> Unidentified {
+        match self.attempts.fail(self.proxies.network(address)) {
+            None => Unidentified::UnknownKey,
+            Some(retry_after) => {
+                tracing::warn!(
+                    client = %address,
+                    network = %self.proxies.network(address),
+                    quota = self.attempts.quota(),
+                    "too many wrong API keys: key attempts refused for {} s",
+                    retry_after.as_secs()
+                );
+                Unidentified::TooManyFailedAttempts {
+                    quota: self.attempts.quota(),
+                    retry_after,
+                }
+            }
         }
     }
 
-    /// The quota that decided, if one did.
-    pub fn policy(&self) -> Option<Policy> {
-        match self {
-            Verdict::Unlimited => None,
-            Verdict::Allowed { policy, .. } | Verdict::Limited { policy, .. } => Some(*policy),
-        }
+    /// A request's client address (IPv4-mapped addresses as IPv4): the
+    /// peer's, or, when the peer is a trusted proxy, the rightmost hop of
+    /// the `X-Forwarded-For` lines (in the order they came) that is not a
+    /// trusted proxy, the walk ending at a hop that does not parse
+    /// ([`super::address::Proxies::client`]).
+    pub fn address<'a>(
+        &self,
+        peer: Option<IpAddr>,
+        forwarded_for: impl DoubleEndedIterator<Item = &'a [u8]>,
+    ) -> IpAddr {
+        self.proxies.client(peer, forwarded_for)
+    }
+
+    /// Whether a request's peer is one of the trusted proxies.
+    pub fn is_trusted_peer(&self, peer: Option<IpAddr>) -> bool {
+        self.proxies.any_trusted() && peer.is_some_and(|peer| self.proxies.is_trusted(peer))
     }
 }
 

@@ -1,7 +1,7 @@
 //! The Tank Wars board: vehicles with id, armor and card slot, and the
 //! artillery, support and gunfire tokens.
 
-use super::{backdrop, shorten, star, Grid, Px, Svg};
+use super::svg::{backdrop, shorten, star, Grid, Px, Svg};
 use crate::games::cobi_tank_wars::{Player, State, Vehicle};
 use crate::games::grid::Cell;
 
@@ -417,7 +417,7 @@ fn legend(svg: &mut Svg, width: f64, y: f64) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{count_class, dump, parse};
+    use super::super::svg::test_support::{count_class, dump, parse};
     use super::*;
 
     fn cell(text: &str) -> Cell {

@@ -1,7 +1,7 @@
 //! The Tank Battle board: terrain, tanks, the last move and one tank's
 //! legal moves.
 
-use super::{backdrop, star, Grid, Px, Svg};
+use super::svg::{backdrop, star, Grid, Px, Svg};
 use crate::games::tank_battle::{Layout, Move, Position, Role, Side, Square, Terrain};
 
 /// Side of a square in pixels.
@@ -325,7 +325,7 @@ fn arrow(svg: &mut Svg, grid: &Grid, mv: Move) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{count_class, dump, parse};
+    use super::super::svg::test_support::{count_class, dump, parse};
     use super::*;
 
     fn sq(name: &str) -> Square {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{backdrop, shorten, Grid, Px, Svg};
+use super::svg::{backdrop, shorten, Grid, Px, Svg};
 use crate::games::grid::Cell;
 use crate::games::tank_war::{Player, Position, Setup, TankType};
 
@@ -224,7 +224,7 @@ impl fmt::Display for Clock {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{count_class, dump, parse};
+    use super::super::svg::test_support::{count_class, dump, parse};
     use super::*;
     use crate::games::tank_war::{default_state, play_round};
 

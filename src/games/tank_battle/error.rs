@@ -1,38 +1,12 @@
-//! Errors of the Tank Battle engine. Parse errors (text that is not
-//! notation) are kept apart from rule errors (notation that breaks a rule).
+//! Rule errors of the Tank Battle engine: notation that breaks a rule (a
+//! position that breaks an invariant, an illegal move and its reason).
+//! Parse errors (text that is not notation) are apart, in
+//! `parse_error.rs`.
 
 use thiserror::Error;
 
 use super::side::Side;
 use super::square::Square;
-
-/// Which notation a [`ParseError`] is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Notation {
-    /// TBN position text.
-    Position,
-    /// Layout text or name.
-    Layout,
-    /// A move (`e4-e5`) or a square (`e4`).
-    Move,
-}
-
-/// Text that does not follow a notation.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("{message}")]
-pub struct ParseError {
-    pub notation: Notation,
-    pub message: String,
-}
-
-impl ParseError {
-    pub(crate) fn new(notation: Notation, message: impl Into<String>) -> ParseError {
-        ParseError {
-            notation,
-            message: message.into(),
-        }
-    }
-}
 
 /// A well-formed position that breaks an invariant of the layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]

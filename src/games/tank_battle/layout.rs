@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::bitboard::Bitboard;
-use super::error::{Notation, ParseError};
+use super::parse_error::{Notation, ParseError};
 use super::side::Side;
 use super::square::{Square, SIZE};
 

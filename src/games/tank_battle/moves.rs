@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::error::{Notation, ParseError};
+use super::parse_error::{Notation, ParseError};
 use super::piece::Role;
 use super::square::Square;
 

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::error::{Notation, ParseError};
+use super::parse_error::{Notation, ParseError};
 
 /// Number of files (and of ranks) on the board.
 pub const SIZE: u8 = 11;

@@ -8,7 +8,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::bitboard::Bitboard;
-use super::error::{Notation, ParseError};
+use super::parse_error::{Notation, ParseError};
 use super::piece::{Piece, Role};
 use super::position::{Position, Setup};
 use super::side::Side;

@@ -27,6 +27,7 @@
 mod aiming;
 mod enemy;
 pub mod levels;
+mod material;
 mod search;
 #[cfg(test)]
 mod tests;
@@ -43,6 +44,7 @@ use crate::games::level::{choose_by_temperature, level_rng, Style};
 pub use crate::games::SearchLimits;
 use levels::FIRST_SAMPLES;
 pub use levels::{recipe, Recipe, FULL, MAX_SAMPLES, RECIPES};
+pub use material::material;
 use search::{options, product, Search};
 
 /// Bumped whenever the AI's answers change, so cached answers expire.
@@ -50,13 +52,6 @@ pub const ENGINE_VERSION: u32 = 3;
 
 /// The most gunfire squares the AI suggests.
 pub const MAX_GUNFIRE_TOKENS: usize = 8;
-
-/// Points of the evaluation: a vehicle is worth its armor plus this.
-pub(super) const VEHICLE_POINTS: f64 = 3.0;
-/// Points of a support card.
-pub(super) const SUPPORT_CARD_POINTS: f64 = 2.0;
-/// Points of a won (or lost) game.
-pub(super) const WIN_POINTS: f64 = 100.0;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GunfireTarget {
@@ -210,25 +205,4 @@ pub fn suggest_with(
         simulations: search.simulations,
         elapsed: start.elapsed(),
     })
-}
-
-/// The player's material minus the enemy's: armor plus 3 a vehicle, 2 a
-/// support card, and 100 for a won (-100 a lost) game.
-pub fn material(state: &State, player: Player) -> f64 {
-    let side = |p: Player| {
-        let vehicles: f64 = state
-            .vehicles
-            .iter()
-            .filter(|v| v.owner == p)
-            .map(|v| f64::from(v.armor) + VEHICLE_POINTS)
-            .sum();
-        let cards = state.support_cards.get(p.index()).copied().unwrap_or(0);
-        vehicles + SUPPORT_CARD_POINTS * f64::from(cards)
-    };
-    let result = match outcome(state) {
-        Some(Some(winner)) if winner == player => WIN_POINTS,
-        Some(Some(_)) => -WIN_POINTS,
-        _ => 0.0,
-    };
-    side(player) - side(player.other()) + result
 }

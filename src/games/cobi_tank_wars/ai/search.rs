@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use super::levels::FIRST_SAMPLES;
-use super::{material, VEHICLE_POINTS, WIN_POINTS};
+use super::material::{material, VEHICLE_POINTS, WIN_POINTS};
 use crate::games::cobi_tank_wars::rules::{gunfire, movement, Order};
 use crate::games::cobi_tank_wars::state::{Player, State, Vehicle};
 use crate::games::grid::Cell;

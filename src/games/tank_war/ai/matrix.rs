@@ -2,14 +2,7 @@
 //! player minimises. A pure saddle point is found exactly; otherwise regret
 //! matching+ with linear averaging approximates the equilibrium.
 
-/// An equilibrium: each side's mixed strategy and the value to the row
-/// player.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Solution {
-    pub rows: Vec<f64>,
-    pub cols: Vec<f64>,
-    pub value: f64,
-}
+use crate::games::tank_war::solve::lp::Solution;
 
 /// Probabilities below this are dropped from a strategy.
 const NEGLIGIBLE: f64 = 1e-3;

@@ -9,9 +9,11 @@
 //! generator.
 
 pub mod exploit;
+mod found;
 mod levels;
 mod matrix;
 mod search;
+pub mod version;
 
 use std::time::{Duration, Instant};
 
@@ -21,16 +23,17 @@ use rand_chacha::ChaCha8Rng;
 
 use super::rules::pickable;
 use super::solve as exact;
+pub use super::solve::lp::Solution;
 use super::state::{Player, Position, Setup};
 use crate::games::level::{level_rng, Level, Style};
+use found::Found;
 use levels::{keeping_the_line, quantal_response};
 pub use levels::{recipe, Recipe, RECIPES};
-pub use matrix::{solve, Solution};
+pub use matrix::solve;
 pub use search::WIN;
 use search::{deepen, Leaves};
 
-/// Bumped whenever the search changes what it answers; part of cache keys.
-pub const ENGINE_VERSION: u32 = 6;
+pub use version::ENGINE_VERSION;
 
 /// What bounds one search: the depth counts rounds looked ahead, the nodes
 /// positions evaluated.
@@ -191,40 +194,6 @@ fn seeded_picks(setup: &Setup, pos: &Position, seed: u64) -> Option<([Vec<usize>
         list.shuffle(&mut rng);
     }
     Some((picks, rng))
-}
-
-/// What the root's matrix game came to: its solution and payoffs (U's
-/// view), the depth and positions behind them, and whether exact.
-struct Found {
-    solution: Solution,
-    matrix: Vec<f64>,
-    depth: u32,
-    nodes: u64,
-    exact: bool,
-}
-
-impl Found {
-    fn exact(
-        setup: &Setup,
-        pos: &Position,
-        picks: &[Vec<usize>; 2],
-        matrix: Vec<f64>,
-        nodes: u64,
-    ) -> Found {
-        // Nine decimals: what the table's f32 values and the simplex's
-        // rounding leave beyond them is noise (a start worth -2e-16).
-        let snap = |v: f64| (v * 1e9).round() / 1e9 + 0.0;
-        let matrix: Vec<f64> = matrix.into_iter().map(snap).collect();
-        let mut solution = exact::lp::solve(&matrix, picks[0].len(), picks[1].len());
-        solution.value = snap(solution.value);
-        Found {
-            solution,
-            matrix,
-            depth: exact::rounds_left(setup, pos),
-            nodes,
-            exact: true,
-        }
-    }
 }
 
 /// The answer from the root's matrix game: the player's strategy (a

@@ -12,11 +12,13 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Instant;
 
-use super::matrix::{solve, Solution};
-use super::{Found, SearchLimits};
+use super::found::Found;
+use super::matrix::solve;
 use crate::games::tank_war::rules::{outcome, pickable, play_round, surviving, territory};
+use crate::games::tank_war::solve::lp::Solution;
 use crate::games::tank_war::solve::{Compiled, Key, Solver, Unsolved};
 use crate::games::tank_war::state::{Player, Position, Setup};
+use crate::games::SearchLimits;
 
 /// Value of a won game (U's point of view), before the margin.
 pub const WIN: f64 = 10_000.0;

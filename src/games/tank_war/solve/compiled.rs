@@ -6,8 +6,8 @@
 //! alike.
 
 use super::packed::{Key, Packed};
+use super::solver::{Bounds, Solver, Unsolved};
 use super::table::{self, Table};
-use super::{Bounds, Solver, Unsolved};
 use crate::games::tank_war::state::{Position, Setup};
 
 /// A setup the solver can walk.

@@ -4,7 +4,14 @@
 //! method (Bland's rule, so it cannot cycle) on the column player's
 //! programme, whose final tableau also holds the row player's strategy.
 
-use crate::games::tank_war::ai::Solution;
+/// An equilibrium: each side's mixed strategy and the value to the row
+/// player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    pub rows: Vec<f64>,
+    pub cols: Vec<f64>,
+    pub value: f64,
+}
 
 /// Pivots smaller than this are taken for zero.
 const EPSILON: f64 = 1e-12;

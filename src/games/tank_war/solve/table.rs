@@ -17,7 +17,7 @@ use std::collections::{HashSet, VecDeque};
 use std::sync::LazyLock;
 
 use super::packed::{Key, Packed};
-use crate::games::tank_war::ai::ENGINE_VERSION;
+use crate::games::tank_war::ai::version::ENGINE_VERSION;
 use crate::games::tank_war::state::{default_state, Position, Setup};
 
 /// Rounds of the default game the table covers.

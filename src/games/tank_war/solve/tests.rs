@@ -4,7 +4,10 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 use crate::games::tank_war::rules::{outcome, pickable, play_round};
-use crate::games::tank_war::state::{default_state, Player, StateData, TankData, TankType};
+use crate::games::tank_war::state::{
+    default_state, Player, Position, Setup, StateData, TankData, TankType,
+};
+use std::time::Instant;
 
 /// A tank as a state lists it.
 fn tank(owner: Player, name: &str, kind: TankType, track: &[&str], at: usize) -> TankData {
