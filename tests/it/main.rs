@@ -22,6 +22,7 @@ mod http_render;
 mod http_request_id;
 mod http_tank_battle;
 mod http_tank_war;
+mod modules;
 mod openapi;
 mod parse_props;
 mod shared_cache;
