@@ -12,6 +12,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 use super::openapi::responses::{NoQuery, RouteErrors, ServiceErrors};
 use super::openapi::router::{endpoint, Router};
 use super::transport::problem::ApiError;
+use crate::api::catalogue::GameEntry;
 use crate::fair_use::Class;
 
 const TAG: &str = "service";
@@ -72,46 +73,17 @@ pub struct GamesResponse {
     pub games: Vec<GameInfo>,
 }
 
-/// The static part of each game's entry.
-const GAMES: &[(&str, &str, &str, &[&str], &str)] = &[
-    (
-        "tank-battle",
-        "Tank Battle",
-        "11x11 board of sliding tanks: commanders, mines, a contaminated centre and two bases; \
-         occupy the enemy base with as many tanks as possible.",
-        &["white", "black"],
-        "alternating moves",
-    ),
-    (
-        "tank-war",
-        "The Tank War",
-        "Tanks on fixed tracks, each player moving one tank a round at the same time, then every \
-         tank fires (A diagonal, B orthogonal, C two away); most surviving tanks, then most \
-         territory, wins. Each player has a 120 s clock.",
-        &["U", "D"],
-        "simultaneous moves",
-    ),
-    (
-        "cobi-tank-wars",
-        "Tank Wars board game round",
-        "Up to three vehicles a player get hidden orders (direction and distance) executed in card \
-         order; artillery tokens cost armor on the way, support tokens give support cards, gunfire \
-         hits where a vehicle stops, then a seeded supply drop. The game ends when a player has no \
-         vehicles.",
-        &["P1", "P2"],
-        "simultaneous orders, resolver",
-    ),
-];
-
 /// Routes by path, with their methods; built from the OpenAPI document so
 /// the catalogue and the 405 answers cannot drift from the routes.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct RouteTable {
     methods: BTreeMap<String, Vec<String>>,
+    /// The games served, as the catalogue lists them.
+    games: Vec<GameEntry>,
 }
 
 impl RouteTable {
-    pub fn from_openapi(doc: &OpenApi, extra: &[(&str, &str)]) -> RouteTable {
+    pub fn from_openapi(doc: &OpenApi, extra: &[(&str, &str)], games: &[GameEntry]) -> RouteTable {
         let mut methods: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (path, item) in &doc.paths.paths {
             let entry = methods.entry(path.clone()).or_default();
@@ -134,7 +106,10 @@ impl RouteTable {
                 .or_default()
                 .push((*method).to_owned());
         }
-        RouteTable { methods }
+        RouteTable {
+            methods,
+            games: games.to_vec(),
+        }
     }
 
     /// The methods allowed on `path`, if it is a route.
@@ -144,10 +119,11 @@ impl RouteTable {
 
     /// The catalogue of games with their endpoints.
     pub fn games(&self) -> GamesResponse {
-        let games = GAMES
+        let games = self
+            .games
             .iter()
-            .map(|&(id, name, description, players, kind)| {
-                let prefix = format!("/v1/{id}/");
+            .map(|game| {
+                let prefix = format!("/v1/{}/", game.id);
                 let endpoints = self
                     .methods
                     .iter()
@@ -155,11 +131,11 @@ impl RouteTable {
                     .flat_map(|(path, methods)| methods.iter().map(move |m| format!("{m} {path}")))
                     .collect();
                 GameInfo {
-                    id,
-                    name,
-                    description,
-                    players: players.to_vec(),
-                    kind,
+                    id: game.id,
+                    name: game.name,
+                    description: game.description,
+                    players: game.players.to_vec(),
+                    kind: game.kind,
                     endpoints,
                 }
             })

@@ -14,6 +14,7 @@
 //!
 //! This module assembles the application from them.
 
+pub mod catalogue;
 pub mod cobi_tank_wars;
 pub mod flows;
 pub mod game;
@@ -39,6 +40,7 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::cache::{AnswerCache, CacheConfig};
 use crate::limits::Limits;
 use crate::metrics::Metrics;
+use catalogue::GameEntry;
 use middleware::cors::CorsOrigins;
 use middleware::layers::Layers;
 use openapi::{ApiDoc, OPENAPI_PATH};
@@ -131,17 +133,41 @@ impl AppState {
     }
 }
 
-/// The schemas of every game's batch items, compiled once from the
-/// document for every worker's application.
-fn batch_items() -> transport::schema::BatchItems {
-    static ITEMS: std::sync::OnceLock<transport::schema::BatchItems> = std::sync::OnceLock::new();
-    ITEMS
-        .get_or_init(|| flows::batch::items_of_document(&openapi::document()))
-        .clone()
+/// The finished document of an application serving `games` (with
+/// `/metrics` on its address or not), as its routes made it (`doc`), and
+/// its batch items' schemas compiled from it: made once for each such
+/// application, not for each of its workers.
+fn documented(
+    games: &'static [GameEntry],
+    metrics_public: bool,
+    doc: utoipa::openapi::OpenApi,
+) -> (serde_json::Value, transport::schema::BatchItems) {
+    type Made = (
+        usize,
+        bool,
+        serde_json::Value,
+        transport::schema::BatchItems,
+    );
+    static MADE: std::sync::Mutex<Vec<Made>> = std::sync::Mutex::new(Vec::new());
+    let key = games.as_ptr() as usize;
+    let mut made = MADE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, _, document, items)) = made
+        .iter()
+        .find(|(g, public, _, _)| *g == key && *public == metrics_public)
+    {
+        return (document.clone(), items.clone());
+    }
+    let document = openapi::finish(doc, games);
+    let items = flows::batch::items_of_document(&document);
+    made.push((key, metrics_public, document.clone(), items.clone()));
+    (document, items)
 }
 
-/// The whole application: routes, Swagger UI, error handling and logging.
-/// Build one per worker from the same `state`, so caches are shared.
+/// The whole application serving every game ([`catalogue::SERVED`]):
+/// routes, Swagger UI, error handling and logging. Build one per worker
+/// from the same `state`, so caches are shared.
 pub fn app(
     state: AppState,
 ) -> App<
@@ -153,18 +179,32 @@ pub fn app(
         InitError = (),
     >,
 > {
+    app_of(state, catalogue::SERVED)
+}
+
+/// The application serving `games`: their routes, catalogue, document
+/// (with their sections and problem codes) and batch item schemas, all
+/// from the one list.
+pub fn app_of(
+    state: AppState,
+    games: &'static [GameEntry],
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
     // Decode the solved Tank War table now, not in the first ai-move.
     let _ = crate::games::tank_war::solve::Table::default_game();
-    let state = AppState {
-        services: state.services.with_batch_items(batch_items()),
-        ..state
-    };
     let (app, doc) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .configure(|cfg| {
             let fair_use = Some(state.services.fair_use.clone());
-            openapi::register_routes(cfg, state.metrics_public, fair_use)
+            openapi::register_routes(cfg, games, state.metrics_public, fair_use)
         })
         .split_for_parts();
     let route_table = meta::RouteTable::from_openapi(
@@ -175,7 +215,13 @@ pub fn app(
             ("GET", "/swagger-ui"),
             ("GET", "/swagger-ui/"),
         ],
+        games,
     );
+    let (document, items) = documented(games, state.metrics_public, doc);
+    let state = AppState {
+        services: state.services.with_batch_items(items),
+        ..state
+    };
     let layers = Layers {
         metrics: state.metrics.clone(),
         fair_use: state.services.fair_use.clone(),
@@ -202,8 +248,7 @@ pub fn app(
         .service(web::redirect("/swagger-ui", "/swagger-ui/"))
         .service(web::redirect("/", "/swagger-ui/"))
         .service(
-            SwaggerUi::new("/swagger-ui/{_:.*}")
-                .external_url_unchecked(OPENAPI_PATH, openapi::finish(doc)),
+            SwaggerUi::new("/swagger-ui/{_:.*}").external_url_unchecked(OPENAPI_PATH, document),
         )
         .default_service(web::to(meta::fallback))
         .wrap(layers)

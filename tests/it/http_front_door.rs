@@ -217,3 +217,42 @@ async fn an_unknown_path_is_not_a_route_whatever_its_encoding() {
     let body: &Value = &reply.body;
     assert_eq!(body["code"], "METHOD_NOT_ALLOWED");
 }
+
+/// Every operation of the document is served by a router of the one
+/// registration (`openapi::router`): each request to one is tagged with
+/// its route, so none is left for the metrics' `UNMATCHED`. A route added
+/// to the application some other way (a `web::resource` beside the
+/// routers) would be reached untagged and fail this test — and would walk
+/// past the keys and quotas that the routers apply.
+#[actix_web::test]
+async fn every_documented_operation_is_served_by_a_router() {
+    let app = test::init_service(tank_rules::api::app(AppState::new(
+        Limits::default(),
+        CacheConfig::default(),
+    )))
+    .await;
+    let doc = tank_rules::api::openapi::document();
+    let mut asked = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for method in item.as_object().unwrap().keys() {
+            let req = match method.as_str() {
+                "get" => test::TestRequest::get().uri(path),
+                _ => test::TestRequest::post().uri(path).set_json(json!({})),
+            };
+            let reply = send(&app, req).await;
+            assert!(
+                reply.status != 404 && reply.status != 405,
+                "{method} {path}: {reply:?}"
+            );
+            asked += 1;
+        }
+    }
+    assert!(asked >= 32, "{asked} operations");
+    let metrics = send(&app, test::TestRequest::get().uri("/metrics")).await;
+    let unmatched: Vec<&str> = metrics
+        .text
+        .lines()
+        .filter(|line| line.contains("UNMATCHED") && !line.starts_with('#'))
+        .collect();
+    assert!(unmatched.is_empty(), "{unmatched:?}");
+}

@@ -16,48 +16,21 @@ use utoipa::OpenApi;
 use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_actix_web::AppExt;
 
-use crate::api::{cobi_tank_wars, meta, tank_battle, tank_war};
+use utoipa::openapi::schema::Schema;
+use utoipa::openapi::RefOr;
 
-use crate::games::cobi_tank_wars::CobiTankWars;
-use crate::games::tank_battle::TankBattle;
-use crate::games::tank_war::TankWar;
+use crate::api::catalogue::{self, GameEntry};
+use crate::api::meta;
 
-/// Every code a problem of this service may carry: the service's own, then
-/// each game's notation and rule codes, each once.
-pub fn problem_codes() -> Vec<&'static str> {
-    use crate::api::game::GameApi;
-    let games = [
-        TankBattle::problem_codes(),
-        TankWar::problem_codes(),
-        CobiTankWars::problem_codes(),
-    ];
-    let mut codes = crate::error::SERVICE_CODES.to_vec();
-    for code in games.into_iter().flatten() {
-        if !codes.contains(&code) {
-            codes.push(code);
-        }
-    }
-    codes
-}
-
-/// A problem's stable machine code: the service's own codes and every
-/// game's notation and rule codes (the schema `Problem.code` refers to).
-pub struct ProblemCode;
-
-impl utoipa::PartialSchema for ProblemCode {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        notation::string_enum(
-            problem_codes(),
-            "Stable machine code in SCREAMING_SNAKE_CASE: what went wrong, e.g. \
+/// A problem's stable machine code, `ProblemCode` (the schema
+/// `Problem.code` refers to): the service's own codes and every code of
+/// `games`.
+fn problem_code(games: &[GameEntry]) -> RefOr<Schema> {
+    notation::string_enum(
+        catalogue::problem_codes(games),
+        "Stable machine code in SCREAMING_SNAKE_CASE: what went wrong, e.g. \
 `BAD_POSITION`, `INVALID_POSITION`, `PATH_BLOCKED`, `GAME_OVER`.",
-        )
-    }
-}
-
-impl utoipa::ToSchema for ProblemCode {
-    fn name() -> std::borrow::Cow<'static, str> {
-        "ProblemCode".into()
-    }
+    )
 }
 
 /// Where the OpenAPI document is served.
@@ -79,24 +52,17 @@ with a stable `code`: 400 for malformed requests and notation (`BAD_REQUEST`, `B
     ),
     servers((url = "/", description = "This server")),
     tags(
-        (name = "tank-battle", description = "Tank Battle: 11x11, sliding tanks, commanders, mines, a contaminated centre and two bases. \
-Positions are TBN (`<placement> <side> <ply>`), layouts are `standard` or 11 rows of `. # ~ w W b B`, \
-moves are `from-to` / `fromxto`."),
-        (name = "tank-war", description = "The Tank War: simultaneous moves on tracks, A/B/C tanks, a firing phase and clocks. \
-States are JSON (board size, territory rows from the top, tanks with their tracks, round, clocks); a round is one pick per player."),
-        (name = "cobi-tank-wars", description = "Tank Wars (a board game's round): up to three vehicles a player, each with one hidden order \
-(direction N/E/S/W, distance 1-3) executed in card order; artillery, support and gunfire tokens; a seeded supply drop. \
-States are JSON (board size, vehicles with id, owner, square, armor and card slot, token squares, support cards, round)."),
         (name = "service", description = "Health and the catalogue of games.")
     )
 )]
 pub struct ApiDoc;
 
-/// Registers every documented route: the service's, and each game's under
-/// `/v1/{game}`; `/metrics` only when it is on the public address. The
-/// `/v1` routes admit requests by `fair_use` (when it is on).
+/// Registers every documented route: the service's, and each of `games`'
+/// under `/v1/{game}`; `/metrics` only when it is on the public address.
+/// The `/v1` routes admit requests by `fair_use` (when it is on).
 pub fn register_routes(
     cfg: &mut ServiceConfig,
+    games: &[GameEntry],
     metrics_public: bool,
     fair_use: Option<std::sync::Arc<crate::fair_use::FairUse>>,
 ) {
@@ -104,37 +70,48 @@ pub fn register_routes(
     // this order, and `/v1` is nearly all the traffic (the document lists
     // paths sorted, whatever the order here).
     let mut v1 = router::Router::new("/v1").admitting(fair_use);
-    tank_battle::register(&mut v1);
-    tank_war::register(&mut v1);
-    cobi_tank_wars::register(&mut v1);
+    for game in games {
+        (game.register)(&mut v1);
+    }
     meta::register(&mut v1);
     cfg.service(v1)
         .configure(|cfg| meta::configure(cfg, metrics_public));
 }
 
-/// The OpenAPI document as utoipa builds it from the routes.
+/// The OpenAPI document as utoipa builds it from the routes of the
+/// service's games.
 fn generated() -> utoipa::openapi::OpenApi {
     App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
-        .configure(|cfg| register_routes(cfg, true, None))
+        .configure(|cfg| register_routes(cfg, catalogue::SERVED, true, None))
         .split_for_parts()
         .1
 }
 
 /// The OpenAPI document of the service, finished (see [`fixups`]).
 pub fn document() -> serde_json::Value {
-    finish(generated())
+    finish(generated(), catalogue::SERVED)
 }
 
-/// `doc` as the routes made it, finished: the schemas the document adds
-/// itself ([`ProblemCode`]), then [`fixups`].
-pub fn finish(mut doc: utoipa::openapi::OpenApi) -> serde_json::Value {
-    use utoipa::PartialSchema;
+/// `doc` as the routes of `games` made it, finished: what the document
+/// says of the games themselves (a section, a tag, each; the problem codes
+/// they carry, [`problem_code`]), then [`fixups`].
+pub fn finish(mut doc: utoipa::openapi::OpenApi, games: &[GameEntry]) -> serde_json::Value {
+    let sections = games.iter().map(|game| {
+        utoipa::openapi::tag::TagBuilder::new()
+            .name(game.id)
+            .description(Some(game.section))
+            .build()
+    });
+    let tags = doc.tags.get_or_insert_with(Vec::new);
+    let service = std::mem::take(tags);
+    tags.extend(sections);
+    tags.extend(service);
     let components = doc.components.get_or_insert_with(Default::default);
     components
         .schemas
-        .insert("ProblemCode".to_owned(), ProblemCode::schema());
+        .insert("ProblemCode".to_owned(), problem_code(games));
     fixups::finish(&doc)
 }
 

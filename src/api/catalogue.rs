@@ -1,0 +1,121 @@
+//! The games a server serves, each as one [`GameEntry`]: what the
+//! application needs of a game beyond its HTTP face — its name and
+//! description for the catalogue (`GET /v1/games`) and the document's
+//! section, its routes (`register`, written by its `game_routes!` call) and
+//! the codes its problems carry. The application mounts a list of them
+//! ([`SERVED`], or a test's own list: Nim's test mounts a fourth game
+//! exactly so), and everything that is per game — routes, catalogue,
+//! document tags, problem codes, batch item schemas — comes from that list.
+
+use crate::api::game::GameApi;
+use crate::api::openapi::router::Router;
+use crate::api::{cobi_tank_wars, tank_battle, tank_war};
+use crate::games::cobi_tank_wars::CobiTankWars;
+use crate::games::tank_battle::TankBattle;
+use crate::games::tank_war::TankWar;
+
+/// One game as the application mounts it.
+#[derive(Clone, Copy)]
+pub struct GameEntry {
+    /// Its path segment (`/v1/{id}/…`) and document tag.
+    pub id: &'static str,
+    pub name: &'static str,
+    /// The catalogue's description: what the game is.
+    pub description: &'static str,
+    /// The sides, in the game's own names.
+    pub players: &'static [&'static str],
+    /// How turns work.
+    pub kind: &'static str,
+    /// The description of its section of the document (Swagger UI's),
+    /// saying how its positions, moves and states are written.
+    pub section: &'static str,
+    /// Adds its routes to the `/v1` router, under `/{id}`.
+    pub register: fn(&mut Router),
+    /// The codes its problems carry beyond the service's own.
+    pub problem_codes: fn() -> Vec<&'static str>,
+}
+
+impl GameEntry {
+    /// The entry of `G`, whose face's routes `register` adds.
+    pub const fn of<G: GameApi>(about: About, register: fn(&mut Router)) -> GameEntry {
+        GameEntry {
+            id: G::ID,
+            name: about.name,
+            description: about.description,
+            players: about.players,
+            kind: about.kind,
+            section: about.section,
+            register,
+            problem_codes: G::problem_codes,
+        }
+    }
+}
+
+/// What a game's entry says about it (see [`GameEntry`]).
+pub struct About {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub players: &'static [&'static str],
+    pub kind: &'static str,
+    pub section: &'static str,
+}
+
+/// The games this service serves, in the order the catalogue and the
+/// document list them.
+pub const SERVED: &[GameEntry] = &[
+    GameEntry::of::<TankBattle>(
+        About {
+            name: "Tank Battle",
+            description: "11x11 board of sliding tanks: commanders, mines, a contaminated centre and two bases; \
+                 occupy the enemy base with as many tanks as possible.",
+            players: &["white", "black"],
+            kind: "alternating moves",
+            section: "Tank Battle: 11x11, sliding tanks, commanders, mines, a contaminated centre and two bases. \
+Positions are TBN (`<placement> <side> <ply>`), layouts are `standard` or 11 rows of `. # ~ w W b B`, \
+moves are `from-to` / `fromxto`.",
+        },
+        tank_battle::register,
+    ),
+    GameEntry::of::<TankWar>(
+        About {
+            name: "The Tank War",
+            description: "Tanks on fixed tracks, each player moving one tank a round at the same time, then every \
+                 tank fires (A diagonal, B orthogonal, C two away); most surviving tanks, then most \
+                 territory, wins. Each player has a 120 s clock.",
+            players: &["U", "D"],
+            kind: "simultaneous moves",
+            section: "The Tank War: simultaneous moves on tracks, A/B/C tanks, a firing phase and clocks. \
+States are JSON (board size, territory rows from the top, tanks with their tracks, round, clocks); a round is one pick per player.",
+        },
+        tank_war::register,
+    ),
+    GameEntry::of::<CobiTankWars>(
+        About {
+            name: "Tank Wars board game round",
+            description: "Up to three vehicles a player get hidden orders (direction and distance) executed in card \
+                 order; artillery tokens cost armor on the way, support tokens give support cards, gunfire \
+                 hits where a vehicle stops, then a seeded supply drop. The game ends when a player has no \
+                 vehicles.",
+            players: &["P1", "P2"],
+            kind: "simultaneous orders, resolver",
+            section: "Tank Wars (a board game's round): up to three vehicles a player, each with one hidden order \
+(direction N/E/S/W, distance 1-3) executed in card order; artillery, support and gunfire tokens; a seeded supply drop. \
+States are JSON (board size, vehicles with id, owner, square, armor and card slot, token squares, support cards, round).",
+        },
+        cobi_tank_wars::register,
+    ),
+];
+
+/// Every code a problem of a server serving `games` may carry: the
+/// service's own, then each game's notation and rule codes, each once.
+pub fn problem_codes(games: &[GameEntry]) -> Vec<&'static str> {
+    let mut codes = crate::error::SERVICE_CODES.to_vec();
+    for game in games {
+        for code in (game.problem_codes)() {
+            if !codes.contains(&code) {
+                codes.push(code);
+            }
+        }
+    }
+    codes
+}
