@@ -229,8 +229,7 @@ pub fn app_of(
         access_log: state.access_log.clone(),
         spans: tracing::enabled!(target: "tank_rules::api", tracing::Level::DEBUG),
     };
-    app.app_data(web::Data::new(state.services.limits))
-        .app_data(web::Data::new(state.services))
+    app.app_data(web::Data::new(state.services))
         .app_data(web::Data::new(state.metrics))
         .app_data(web::Data::new(route_table))
         .app_data(web::QueryConfig::default().error_handler(|err, _req| {

@@ -46,7 +46,7 @@ pub struct Services {
 }
 
 /// A game endpoint's request as its handler takes it: the JSON body (read
-/// as [`ApiJson`](crate::api::transport::json::ApiJson) reads it, within the services' limits) and the
+/// as [`ReadJson`] reads it, within the services' limits) and the
 /// [`Services`]. One extractor rather than a pair of them, as every
 /// game request makes one.
 pub struct Call<T> {
@@ -91,7 +91,7 @@ impl<T: DeserializeOwned> Future for ReadCall<T> {
         let Some(body) = this.body.as_mut() else {
             return Poll::Ready(Err(missing()));
         };
-        let body = std::task::ready!(Pin::new(body).poll(cx))?.0;
+        let body = std::task::ready!(Pin::new(body).poll(cx))?;
         Poll::Ready(match this.services.take() {
             Some(services) => Ok(Call { body, services }),
             None => Err(missing()),

@@ -144,7 +144,11 @@ impl<T: DeserializeOwned + Into<Vec<Value>> + 'static> FromRequest for BatchBody
             .flatten()
             .is_some_and(|mime| mime.essence_str() == NDJSON);
         let is_json = json::is_json(req);
-        let body = json::read_body(req, payload);
+        let Some(services) = req.app_data::<actix_web::web::Data<Services>>() else {
+            let missing = ApiError::Internal("the app serves no Services".to_owned());
+            return Box::pin(async move { Err(missing) });
+        };
+        let body = json::read_body(req, payload, &services.limits);
         Box::pin(async move {
             if !(is_json || ndjson) {
                 return Err(ApiError::UnsupportedMediaType);

@@ -5,71 +5,77 @@
 //! the fair-use 401 and 429), those of a route that reads a body
 //! ([`BodyErrors`]: 408, 413, 415), and a search's 503 ([`BusyError`]).
 //! Each operation lists them beside its own answers (`responses(…,
-//! RouteErrors, BodyErrors)`).
-
-#![allow(dead_code)] // the variants are documentation only
+//! RouteErrors, BodyErrors)`). Every one of them is a problem+json
+//! [`Problem`]; the types are documentation only, and never built.
 
 use std::collections::BTreeMap;
 
-use utoipa::openapi::{RefOr, Response};
-use utoipa::IntoResponses;
+use utoipa::openapi::header::HeaderBuilder;
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
+use utoipa::{IntoResponses, PartialSchema};
 
-use crate::api::transport::problem::Problem;
-
-/// Another method than the operation's.
-#[derive(IntoResponses)]
-pub enum WrongMethod {
-    #[response(
-        status = 405,
-        description = "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)",
-        content_type = "application/problem+json",
-        headers(("Allow" = String, description = "The methods of this path"))
-    )]
-    MethodNotAllowed(Problem),
+/// A problem+json answer: its status, its description (the problem code
+/// first) and the headers it carries, each with its schema and description.
+fn problem(
+    status: u16,
+    description: &str,
+    headers: &[(&str, RefOr<utoipa::openapi::schema::Schema>, &str)],
+) -> (String, RefOr<Response>) {
+    let content = ContentBuilder::new()
+        .schema(Some(Ref::from_schema_name("Problem")))
+        .build();
+    let mut response = ResponseBuilder::new()
+        .description(description)
+        .content("application/problem+json", content);
+    for (name, schema, about) in headers {
+        let header = HeaderBuilder::new()
+            .schema(schema.clone())
+            .description(Some(*about))
+            .build();
+        response = response.header(*name, header);
+    }
+    (status.to_string(), RefOr::T(response.build()))
 }
 
-/// A query parameter sent to an operation that takes none.
-#[derive(IntoResponses)]
-pub enum NoQuery {
-    #[response(
-        status = 400,
-        description = "`BAD_REQUEST`: a query parameter (this operation takes none)",
-        content_type = "application/problem+json"
-    )]
-    BadRequest(Problem),
+/// Declares a documentation-only type whose responses are the problems
+/// listed.
+macro_rules! problems {
+    ($(#[$doc:meta])* $name:ident: $(($status:literal, $description:expr $(, $header:literal: $ty:ty = $about:literal)* $(,)?)),+ $(,)?) => {
+        $(#[$doc])*
+        pub struct $name;
+
+        impl IntoResponses for $name {
+            fn responses() -> BTreeMap<String, RefOr<Response>> {
+                BTreeMap::from([$(problem($status, $description, &[$(($header, <$ty>::schema(), $about)),*])),+])
+            }
+        }
+    };
 }
 
-/// What fair use (API keys, quotas) may answer on a route it guards.
-#[derive(IntoResponses)]
-pub enum FairUseErrors {
-    #[response(
-        status = 401,
-        description = "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent",
-        content_type = "application/problem+json"
-    )]
-    Unauthorized(Problem),
-    #[response(
-        status = 429,
-        description = "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)",
-        content_type = "application/problem+json",
-        headers(
-            ("Retry-After" = u64, description = "Seconds to wait"),
-            ("RateLimit-Policy" = String, description = "The quota, e.g. `\"requests\";q=600;w=60`"),
-            ("RateLimit" = String, description = "What is left of it, e.g. `\"requests\";r=0;t=6`")
-        )
-    )]
-    TooManyRequests(Problem),
+problems! {
+    /// Another method than the operation's.
+    WrongMethod: (405, "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)",
+        "Allow": String = "The methods of this path")
 }
 
-/// An `Expect` the server cannot meet.
-#[derive(IntoResponses)]
-pub enum Unmet {
-    #[response(
-        status = 417,
-        description = "`EXPECTATION_FAILED`: an `Expect` other than `100-continue`",
-        content_type = "application/problem+json"
-    )]
-    ExpectationFailed(Problem),
+problems! {
+    /// A query parameter sent to an operation that takes none.
+    NoQuery: (400, "`BAD_REQUEST`: a query parameter (this operation takes none)")
+}
+
+problems! {
+    /// What fair use (API keys, quotas) may answer on a route it guards.
+    FairUseErrors:
+        (401, "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent"),
+        (429, "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)",
+            "Retry-After": u64 = "Seconds to wait",
+            "RateLimit-Policy": String = "The quota, e.g. `\"requests\";q=600;w=60`",
+            "RateLimit": String = "What is left of it, e.g. `\"requests\";r=0;t=6`"),
+}
+
+problems! {
+    /// An `Expect` the server cannot meet.
+    Unmet: (417, "`EXPECTATION_FAILED`: an `Expect` other than `100-continue`")
 }
 
 /// What any route may answer besides its own answers: a wrong method and
@@ -96,36 +102,41 @@ impl IntoResponses for RouteErrors {
     }
 }
 
-/// What a route that reads a body may answer besides.
-#[derive(IntoResponses)]
-pub enum BodyErrors {
-    #[response(
-        status = 408,
-        description = "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed",
-        content_type = "application/problem+json"
-    )]
-    RequestTimeout(Problem),
-    #[response(
-        status = 413,
-        description = "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default); a body announced so with `Expect: 100-continue` is refused before it is sent",
-        content_type = "application/problem+json"
-    )]
-    PayloadTooLarge(Problem),
-    #[response(
-        status = 415,
-        description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed",
-        content_type = "application/problem+json"
-    )]
-    UnsupportedMediaType(Problem),
+problems! {
+    /// What a route that reads a body may answer besides.
+    BodyErrors:
+        (408, "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed"),
+        (413, "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default); a body announced so with `Expect: 100-continue` is refused before it is sent"),
+        (415, "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed"),
 }
 
-/// What a search (`ai-move`, `perft`) may answer besides.
-#[derive(IntoResponses)]
-pub enum BusyError {
-    #[response(
-        status = 503,
-        description = "`SERVICE_BUSY`: every search slot is taken; retry after `Retry-After` seconds",
-        content_type = "application/problem+json"
-    )]
-    Busy(Problem),
+problems! {
+    /// What work in a slot (`ai-move`, `perft`, `replay`) may answer besides.
+    BusyError: (503, "`SERVICE_BUSY`: every slot for this work is taken; retry after `Retry-After` seconds")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shared_answer_is_a_problem_with_its_code_first() {
+        let all = [
+            RouteErrors::responses(),
+            BodyErrors::responses(),
+            BusyError::responses(),
+            NoQuery::responses(),
+        ];
+        for (status, response) in all.iter().flatten() {
+            let RefOr::T(response) = response else {
+                panic!("{status} is a reference");
+            };
+            assert!(response.description.starts_with('`'), "{status}");
+            assert!(
+                response.content.contains_key("application/problem+json"),
+                "{status}"
+            );
+        }
+        assert_eq!(RouteErrors::responses().len(), 4);
+    }
 }

@@ -179,6 +179,7 @@ macro_rules! game_routes {
                 (status = 422, description = $r_422, body = Problem, content_type = "application/problem+json"),
                 RouteErrors,
                 BodyErrors,
+                BusyError,
             )
         )]
         async fn replay(

@@ -19,8 +19,8 @@ use super::flows::budget::SharedBudget;
 use super::game::not_dispatched;
 use super::game::{GameApi, UnfitAnswer};
 use super::openapi::responses::{BodyErrors, BusyError, RouteErrors};
-use super::services::{run_stoppable, Services};
-use super::transport::json::{respond, respond_constant, ApiJson};
+use super::services::{run_stoppable, Call, Services};
+use super::transport::json::{respond, respond_constant};
 use super::transport::problem::{ApiError, Problem};
 use crate::error::{NotationKind, Refusal};
 use crate::games::tank_battle::ai::SearchResult;
@@ -532,10 +532,9 @@ async fn initial(
     )
 )]
 async fn perft_count(
-    body: ApiJson<PerftRequest>,
-    services: web::Data<Services>,
+    Call { body, services }: Call<PerftRequest>,
 ) -> Result<web::Json<PerftResponse>, ApiError> {
-    run_perft(body.0, &services, None).await.map(web::Json)
+    run_perft(body, &services, None).await.map(web::Json)
 }
 
 /// `perft`: the leaf count, in a search slot off the request threads; it

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use actix_web::dev::Payload;
 use actix_web::http::header;
-use actix_web::{web, FromRequest, HttpMessage, HttpRequest, HttpResponse};
+use actix_web::{web, HttpMessage, HttpRequest, HttpResponse};
 use futures_util::Stream;
 use serde::de::DeserializeOwned;
 
@@ -19,23 +19,10 @@ use super::problem::ApiError;
 use super::strict::Strict;
 use crate::limits::Limits;
 
-/// A JSON request body of type `T`. Unlike `actix_web::web::Json`, every
-/// failure is an [`ApiError`] (so it is served as problem+json) and names
-/// the field that failed.
-#[derive(Debug)]
-pub struct ApiJson<T>(pub T);
-
-impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
-    type Error = ApiError;
-    type Future = ReadJson<T>;
-
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        ReadJson::new(req, payload, &configured_limits(req))
-    }
-}
-
-/// [`ApiJson`]'s future: the body read, then parsed. Written out rather
-/// than boxed, as nearly every request makes one.
+/// A JSON request body of type `T`, read within the server's limits and
+/// parsed; unlike `actix_web::web::Json`, every failure is an [`ApiError`]
+/// (so it is served as problem+json) naming the field that failed. Written
+/// out rather than boxed, as nearly every request makes one.
 pub struct ReadJson<T> {
     body: ReadBody,
     shape: PhantomData<fn() -> T>,
@@ -44,7 +31,7 @@ pub struct ReadJson<T> {
 impl<T> ReadJson<T> {
     /// Reads the request's JSON body within `limits`.
     pub(crate) fn new(req: &HttpRequest, payload: &mut Payload, limits: &Limits) -> ReadJson<T> {
-        let mut body = read_body_within(limits, req, payload);
+        let mut body = read_body(req, payload, limits);
         if !is_json(req) {
             body.refused = Some(ApiError::UnsupportedMediaType);
         }
@@ -56,12 +43,10 @@ impl<T> ReadJson<T> {
 }
 
 impl<T: DeserializeOwned> Future for ReadJson<T> {
-    type Output = Result<ApiJson<T>, ApiError>;
+    type Output = Result<T, ApiError>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        Pin::new(&mut self.body)
-            .poll(cx)
-            .map(|body| parse(&body?).map(ApiJson))
+        Pin::new(&mut self.body).poll(cx).map(|body| parse(&body?))
     }
 }
 
@@ -94,21 +79,10 @@ fn compressed(req: &HttpRequest) -> Option<String> {
 }
 
 /// The request body, read when the future is polled: one over the
-/// configured size (declared or sent) is refused with 413, a compressed
-/// one with 415, and one that does not arrive whole within the body
-/// deadline with 408 (and the connection closed).
-pub(crate) fn read_body(req: &HttpRequest, payload: &mut Payload) -> ReadBody {
-    read_body_within(&configured_limits(req), req, payload)
-}
-
-/// The server's limits (the defaults in an app without them).
-fn configured_limits(req: &HttpRequest) -> Limits {
-    req.app_data::<web::Data<Limits>>()
-        .map_or_else(Limits::default, |limits| ***limits)
-}
-
-/// [`read_body`] within `limits`.
-fn read_body_within(limits: &Limits, req: &HttpRequest, payload: &mut Payload) -> ReadBody {
+/// server's size (`limits`; declared or sent) is refused with 413, a
+/// compressed one with 415, and one that does not arrive whole within the
+/// body deadline with 408 (and the connection closed).
+pub(crate) fn read_body(req: &HttpRequest, payload: &mut Payload, limits: &Limits) -> ReadBody {
     let limit = limits.body_bytes;
     let declared = req
         .headers()
