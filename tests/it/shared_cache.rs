@@ -10,7 +10,7 @@
 use crate::common;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use actix_web::test;
 use serde_json::{json, Value};
@@ -75,13 +75,28 @@ where
     >,
     B: actix_web::body::MessageBody,
 {
+    let labels = [("tier", tier), ("result", result)];
+    metric(app, "tank_rules_ai_cache_lookups_total", &labels).await
+}
+
+/// The sum of the series of metric `name` with all of `labels`.
+async fn metric<S, B>(app: &S, name: &str, labels: &[(&str, &str)]) -> f64
+where
+    S: actix_web::dev::Service<
+        actix_http::Request,
+        Response = actix_web::dev::ServiceResponse<B>,
+        Error = actix_web::Error,
+    >,
+    B: actix_web::body::MessageBody,
+{
     let resp = test::call_service(app, test::TestRequest::get().uri("/metrics").to_request()).await;
     let text = String::from_utf8(test::read_body(resp).await.to_vec()).unwrap();
     text.lines()
-        .filter(|line| line.starts_with("tank_rules_ai_cache_lookups_total{"))
+        .filter(|line| line.starts_with(&format!("{name}{{")))
         .filter(|line| {
-            line.contains(&format!("tier=\"{tier}\""))
-                && line.contains(&format!("result=\"{result}\""))
+            labels
+                .iter()
+                .all(|(label, value)| line.contains(&format!("{label}=\"{value}\"")))
         })
         .filter_map(|line| line.rsplit_once(' ')?.1.parse::<f64>().ok())
         .sum()
@@ -94,17 +109,19 @@ fn ai_request(seed: u64) -> test::TestRequest {
 }
 
 #[actix_web::test]
-async fn a_redis_that_never_answers_costs_only_its_deadline() {
+async fn a_redis_that_never_answers_is_given_up_on_at_its_deadline() {
     let addr = silent_redis();
     let state = sharing(replica(), &format!("redis://{addr}"), 50);
     let app = test::init_service(tank_rules::api::app(state)).await;
-    let started = Instant::now();
-    let reply = common::send(&app, ai_request(1)).await;
-    let took = started.elapsed();
+    // The silent Redis never answers: the request completes only because
+    // the look-up gives up at its deadline (the bound here catches a hang,
+    // it does not time the request).
+    let reply =
+        actix_web::rt::time::timeout(Duration::from_secs(60), common::send(&app, ai_request(1)))
+            .await
+            .expect("the request waited on a Redis that never answers");
     assert_eq!(reply.status, 200, "{reply:?}");
     assert_eq!(reply.body["cached"], false);
-    // The look-up gives up after 50 ms; a depth-2 search takes a few ms.
-    assert!(took < Duration::from_millis(1_000), "{took:?}");
     assert!(lookups(&app, "redis", "error").await >= 1.0);
     // The in-process tier still works.
     let again = common::send(&app, ai_request(1)).await;
@@ -290,21 +307,26 @@ fn redis_connection(url: &str) -> redis::Connection {
 }
 
 #[actix_web::test]
-async fn without_redis_each_process_counts_alone_and_fast() {
-    // A Redis that never answers: the first check waits its 50 ms, then
-    // the link rests and the replicas decide at once.
+async fn without_redis_each_process_counts_alone() {
+    // A Redis that never answers: every check is decided by the replica
+    // alone (the first after waiting its 50 ms, the next at once while the
+    // link rests).
     let addr = silent_redis();
     let url = format!("redis://{addr}");
     let a = test::init_service(tank_rules::api::app(sharing(quota(10), &url, 50))).await;
     let b = test::init_service(tank_rules::api::app(sharing(quota(10), &url, 50))).await;
-    let started = Instant::now();
     let (ok, limited) = spend(&[&a, &b], 30).await;
     assert_eq!((ok, limited), (20, 10), "each replica its own 10");
-    assert!(
-        started.elapsed() < Duration::from_millis(2_000),
-        "{:?}",
-        started.elapsed()
-    );
+    let decided_alone = |app| {
+        metric(
+            app,
+            "tank_rules_quota_checks_total",
+            &[("result", "fallback")],
+        )
+    };
+    let in_fleet = |app| metric(app, "tank_rules_quota_checks_total", &[("result", "fleet")]);
+    assert_eq!(decided_alone(&a).await + decided_alone(&b).await, 30.0);
+    assert_eq!(in_fleet(&a).await + in_fleet(&b).await, 0.0);
 }
 
 /// The answer without the fields that say how it was served.

@@ -14,26 +14,19 @@ use crate::metrics::{Metrics, RequestSeries};
 /// The method as a label: the standard ones by name, anything else (HTTP
 /// allows any token) as `OTHER`, so clients cannot grow the label set.
 pub fn method_label(method: &Method) -> &'static str {
-    [
-        Method::GET,
-        Method::POST,
-        Method::HEAD,
-        Method::OPTIONS,
-        Method::PUT,
-        Method::DELETE,
-        Method::PATCH,
-    ]
-    .iter()
-    .find(|m| *m == method)
-    .map_or("OTHER", |m| match *m {
-        Method::GET => "GET",
-        Method::POST => "POST",
-        Method::HEAD => "HEAD",
-        Method::OPTIONS => "OPTIONS",
-        Method::PUT => "PUT",
-        Method::DELETE => "DELETE",
-        _ => "PATCH",
-    })
+    const STANDARD: [(Method, &str); 7] = [
+        (Method::GET, "GET"),
+        (Method::POST, "POST"),
+        (Method::HEAD, "HEAD"),
+        (Method::OPTIONS, "OPTIONS"),
+        (Method::PUT, "PUT"),
+        (Method::DELETE, "DELETE"),
+        (Method::PATCH, "PATCH"),
+    ];
+    STANDARD
+        .iter()
+        .find(|(standard, _)| standard == method)
+        .map_or("OTHER", |(_, label)| *label)
 }
 
 /// Series one route remembers, by method and status: a route answers few.
