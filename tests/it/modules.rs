@@ -167,7 +167,7 @@ fn inline_modules(module: Module, items: Vec<syn::Item>, out: &mut Vec<(Module, 
     out.push((module, own));
 }
 
-fn is_test(attrs: &[syn::Attribute]) -> bool {
+pub fn is_test(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|a| {
         a.path().is_ident("cfg")
             && matches!(&a.meta, syn::Meta::List(list) if list.tokens.to_string().contains("test"))

@@ -21,17 +21,23 @@
 //! records every method it is asked about in the request's extensions,
 //! for actix's own 405. Here a request is one map lookup by its path (as
 //! actix's router matches it: percent-encoded unreserved characters
-//! decoded) and a comparison of its method; one that matches no route
-//! goes to the application's fallback, which answers 404 or 405 from the
-//! document ([`crate::api::meta::RouteTable`]).
+//! decoded) and a comparison of its method; a path of its table with
+//! another method goes to the application's fallback, which answers 405
+//! from the document ([`crate::api::meta::RouteTable`]). A router claims
+//! only the paths of its table (a guard that looks the path up), so a
+//! service registered beside it under the same prefix is reached as
+//! actix would reach it anywhere. A path with parameters is refused when
+//! it is registered: the table matches exact paths.
 
 use std::rc::Rc;
 use std::sync::Arc;
 
+use actix_router::Url;
 use actix_web::dev::{
     always_ready, AppService, HttpServiceFactory, ResourceDef, Service, ServiceFactory,
     ServiceRequest, ServiceResponse,
 };
+use actix_web::guard::{Guard, GuardContext};
 use actix_web::http::Method;
 use actix_web::{web, Error, FromRequest, Handler, Responder, ResponseError};
 use futures_util::future::LocalBoxFuture;
@@ -152,9 +158,17 @@ where
 
 impl HttpServiceFactory for Router {
     fn register(self, config: &mut AppService) {
-        let def = match &self.exact {
-            Some(path) => ResourceDef::new(path.as_str()),
-            None => ResourceDef::prefix(&self.prefix),
+        // A router under a prefix claims only the paths of its table (a
+        // guard), so that a service registered beside it under the same
+        // prefix, before or after it, is reached.
+        let (def, guards) = match &self.exact {
+            Some(path) => (ResourceDef::new(path.as_str()), None),
+            None => {
+                let known = self.routes.iter();
+                let known = known.map(|entry| format!("{}{}", self.prefix, entry.path).into());
+                let guard: Box<dyn Guard> = Box::new(KnownPath(known.collect()));
+                (ResourceDef::prefix(&self.prefix), Some(vec![guard]))
+            }
         };
         let factory = RouterFactory {
             prefix: self.prefix.len(),
@@ -162,7 +176,23 @@ impl HttpServiceFactory for Router {
             fair_use: self.fair_use,
             fallback: config.default_service(),
         };
-        config.register_service(def, None, factory, None);
+        config.register_service(def, guards, factory, None);
+    }
+}
+
+/// A router's guard: the request's path is one of its table's (as actix's
+/// router matches paths: percent-encoded unreserved characters decoded).
+struct KnownPath(foldhash::HashSet<Box<str>>);
+
+impl Guard for KnownPath {
+    fn check(&self, ctx: &GuardContext<'_>) -> bool {
+        let uri = &ctx.head().uri;
+        let path = uri.path();
+        if path.contains('%') {
+            self.0.contains(Url::new(uri.clone()).path())
+        } else {
+            self.0.contains(path)
+        }
     }
 }
 
@@ -385,6 +415,10 @@ mod tests {
         HttpResponse::Ok().body("list")
     }
 
+    async fn beside() -> HttpResponse {
+        HttpResponse::Ok().body("beside")
+    }
+
     async fn fallback() -> HttpResponse {
         HttpResponse::NotFound().body("fallback")
     }
@@ -409,6 +443,9 @@ mod tests {
             App::new()
                 .service(router)
                 .service(endpoint(__path_list, list))
+                // Beside the router under its prefix, registered after it.
+                .service(web::scope("/v1/y").route("/beside", web::get().to(beside)))
+                .service(web::resource("/v1/x/beside").to(beside))
                 .default_service(web::to(fallback)),
         )
         .await;
@@ -440,6 +477,12 @@ mod tests {
             200
         );
         assert_eq!(call(test::TestRequest::get().uri("/list")).await.0, 200);
+        // Services beside the router under its prefix are reached, written
+        // plainly or percent-encoded.
+        for path in ["/v1/y/beside", "/v1/x/beside", "/v1/x/b%65side"] {
+            let reached = call(test::TestRequest::get().uri(path)).await;
+            assert_eq!(reached, (200, "beside".into()), "{path}");
+        }
         // Another method, another path, a longer one, the prefix alone:
         // the fallback.
         for req in [
