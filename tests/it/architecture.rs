@@ -271,3 +271,27 @@ fn a_route_registered_beside_the_routers_is_found() {
     let names: Vec<&str> = found.iter().map(|(_, way, _)| way.as_str()).collect();
     assert_eq!(names, ["web::scope(", "web::get("]);
 }
+
+/// Cargo.toml builds no test harness for the binaries (`test = false`),
+/// so a test written in one would never run: there must be none.
+#[test]
+fn the_binaries_hold_no_tests() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![src.join("main.rs")];
+    rust_files(&src.join("bin"), &mut files);
+    let with_tests: Vec<String> = files
+        .iter()
+        .filter(|path| {
+            let code: String = std::fs::read_to_string(path)
+                .unwrap()
+                .split_whitespace()
+                .collect();
+            code.contains("#[test]") || code.contains("#[cfg(test)]")
+        })
+        .map(|path| path.display().to_string())
+        .collect();
+    assert!(
+        with_tests.is_empty(),
+        "tests that would never run: {with_tests:?}"
+    );
+}
