@@ -18,6 +18,7 @@ pub mod catalogue;
 pub mod cobi_tank_wars;
 pub mod flows;
 pub mod game;
+pub mod json_state;
 pub mod meta;
 pub mod middleware;
 #[cfg(test)]

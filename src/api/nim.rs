@@ -9,8 +9,8 @@ use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
 
 use super::flows::ask::{AiAnswer, AiRequest, AskedLimits};
-use super::flows::{render, replay};
-use super::game::{GameApi, JsonState, UnfitAnswer};
+use super::game::{GameApi, UnfitAnswer};
+use super::json_state::{self, JsonState};
 use super::transport::problem::ApiError;
 use crate::error::Refusal;
 use crate::games::nim::{IllegalTake, Nim, Player, State};
@@ -252,7 +252,7 @@ impl GameApi for Nim {
         request: ReplayRequest,
         limits: &Limits,
     ) -> Result<(State, Vec<ReplayStep>), ApiError> {
-        replay::json_start::<Self>(request.start.as_ref(), request.rounds, limits)
+        json_state::json_start::<Self>(request.start.as_ref(), request.rounds, limits)
     }
 
     fn replay_state(state: &State) -> StateDto {
@@ -267,7 +267,7 @@ impl GameApi for Nim {
     }
 
     fn render(query: RenderQuery, limits: &Limits) -> Result<String, ApiError> {
-        render::json_state_picture::<Self>(query.state.as_deref(), limits)
+        json_state::json_state_picture::<Self>(query.state.as_deref(), limits)
     }
 
     fn problem_codes() -> Vec<&'static str> {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::api::game::JsonState;
+use crate::api::json_state::JsonState;
 use crate::api::openapi::notation::GridSquare;
 use crate::games::cobi_tank_wars::{CobiTankWars, Dir, OrderError, OrderFault, Player, State};
 

@@ -11,8 +11,8 @@ pub use dto::*;
 use std::collections::BTreeMap;
 
 use super::flows::ask::AiRequest;
-use super::flows::{render, replay};
-use super::game::{GameApi, JsonState, UnfitAnswer};
+use super::game::{GameApi, UnfitAnswer};
+use super::json_state::{self, JsonState};
 use super::transport::problem::ApiError;
 use crate::error::Refusal;
 use crate::games::cobi_tank_wars::{
@@ -185,7 +185,7 @@ impl GameApi for CobiTankWars {
         request: ReplayRequest,
         limits: &Limits,
     ) -> Result<(State, Vec<ReplayStep>), ApiError> {
-        replay::json_start::<Self>(request.start.as_ref(), request.rounds, limits)
+        json_state::json_start::<Self>(request.start.as_ref(), request.rounds, limits)
     }
 
     fn replay_state(state: &State) -> StateDto {
@@ -200,7 +200,7 @@ impl GameApi for CobiTankWars {
     }
 
     fn render(query: RenderQuery, limits: &Limits) -> Result<String, ApiError> {
-        render::json_state_picture::<Self>(query.state.as_deref(), limits)
+        json_state::json_state_picture::<Self>(query.state.as_deref(), limits)
     }
 
     fn problem_codes() -> Vec<&'static str> {

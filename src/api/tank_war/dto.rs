@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::flows::ask::{AiAnswer, AskedLimits};
-use crate::api::game::JsonState;
+use crate::api::json_state::JsonState;
 use crate::api::openapi::notation::{GridSquare, TerritoryRow};
 use crate::games::tank_war::{self as engine, PickError, Player, State, TankWar};
 
