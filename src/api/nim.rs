@@ -1,16 +1,17 @@
 //! `/v1/nim`: the HTTP face of the proof game (tests only), written by
-//! following docs/ARCHITECTURE.md's "Adding a game": its DTOs, its codec
-//! (`impl GameApi`, `impl JsonState`) and one `game_routes!` call. Every
+//! following docs/ARCHITECTURE.md's "Adding a game": its own DTOs, its
+//! codec (`impl GameApi` with the JSON-state games' shared items,
+//! `impl JsonState`) and one `game_routes!` call. Every
 //! flow (batch, caching, replay, render, limits, errors) is the generic
 //! one; nothing here is copied from another game.
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 
 use super::flows::ask::{AiAnswer, AiRequest, AskedLimits};
 use super::game::{GameApi, UnfitAnswer};
-use super::json_state::{self, JsonState};
+use super::json_state::{self, json_state_api, Docs, JsonState, StateRequest};
 use super::transport::problem::ApiError;
 use crate::error::Refusal;
 use crate::games::nim::{IllegalTake, Nim, Player, State};
@@ -39,17 +40,11 @@ pub struct StateDto {
 }
 
 pub type InitialResponse = StateDto;
-pub type ReplayStep = u32;
-pub type ReplayState = StateDto;
 
-/// A state.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(as = NimStateRequest)]
-pub struct LegalMovesRequest {
-    pub state: StateDto,
-}
-pub type ScoreRequest = LegalMovesRequest;
+/// How many to take.
+#[derive(Clone, Copy, Debug, Deserialize, ToSchema)]
+#[schema(as = NimTake)]
+pub struct Take(pub u32);
 
 /// How many may be taken.
 #[derive(Debug, Serialize, ToSchema)]
@@ -93,24 +88,6 @@ pub struct ScoreResponse {
     pub winner: Option<PlayerName>,
 }
 
-/// Takes in a row from a start.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(as = NimReplayRequest)]
-pub struct ReplayRequest {
-    #[serde(default)]
-    pub start: Option<StateDto>,
-    pub rounds: Vec<u32>,
-}
-
-/// The states a game passed through.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(as = NimReplayResponse)]
-pub struct ReplayResponse {
-    pub states: Vec<StateDto>,
-    #[serde(rename = "final")]
-    pub final_state: ScoreResponse,
-}
 /// A state to find a take for.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -134,6 +111,7 @@ pub struct AiMoveResponse {
     pub time_ms: u64,
     pub cached: bool,
 }
+
 impl AiAnswer for AiMoveResponse {
     fn mark_cached(&mut self) {
         self.cached = true;
@@ -148,33 +126,8 @@ impl AiAnswer for AiMoveResponse {
     }
 }
 
-/// Query of `render.svg`.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct RenderQuery {
-    /// The state as JSON.
-    #[param(value_type = Option<StateDto>)]
-    pub state: Option<String>,
-}
-
 /// Nim requests to run in one round trip.
-#[derive(Debug, serde::Deserialize, ToSchema)]
-#[schema(as = NimBatchRequest)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"requests": []}))]
-pub struct BatchRequest {
-    /// The requests, run in order: each an object with `op`, the
-    /// endpoint's name (`legal-moves`, `apply`, …), and the fields of that
-    /// endpoint's body.
-    #[schema(schema_with = crate::api::flows::batch::items_schema::<Nim>)]
-    pub requests: Vec<serde_json::Value>,
-}
-
-impl From<BatchRequest> for Vec<serde_json::Value> {
-    fn from(body: BatchRequest) -> Vec<serde_json::Value> {
-        body.requests
-    }
-}
+pub type BatchRequest = json_state::BatchRequest<Nim>;
 
 // -------------------------------------------------------------- codec ---
 
@@ -198,6 +151,14 @@ impl From<PlayerName> for Player {
 
 impl JsonState for Nim {
     type StateDto = StateDto;
+    type PlayerName = PlayerName;
+
+    const DOCS: Docs = Docs {
+        prefix: "Nim",
+        called: "Nim",
+        moves: "takes",
+        start: "The start state; a pile of 10 when absent.",
+    };
 
     fn encode_state(state: &State) -> StateDto {
         StateDto {
@@ -228,54 +189,24 @@ impl JsonState for Nim {
 }
 
 impl GameApi for Nim {
-    type LegalMovesRequest = LegalMovesRequest;
+    json_state_api!();
+    type LegalMovesRequest = StateRequest<Self>;
     type LegalMovesResponse = LegalMovesResponse;
     type ValidateRequest = ValidateRequest;
     type ValidateResponse = ValidateResponse;
     type ApplyRequest = ApplyRequest;
     type ApplyResponse = ApplyResponse;
-    type ScoreRequest = ScoreRequest;
     type ScoreResponse = ScoreResponse;
-    type ReplayRequest = ReplayRequest;
-    type ReplayResponse = ReplayResponse;
     type AiMoveRequest = AiMoveRequest;
     type AiMoveResponse = AiMoveResponse;
-    type RenderQuery = RenderQuery;
-    type ReplayStep = ReplayStep;
-    type ReplayState = ReplayState;
-
-    fn decode_score(request: ScoreRequest, limits: &Limits) -> Result<State, ApiError> {
-        Self::decode_state(&request.state, "state", limits)
-    }
-
-    fn decode_replay(
-        request: ReplayRequest,
-        limits: &Limits,
-    ) -> Result<(State, Vec<ReplayStep>), ApiError> {
-        json_state::json_start::<Self>(request.start.as_ref(), request.rounds, limits)
-    }
-
-    fn replay_state(state: &State) -> StateDto {
-        Self::encode_state(state)
-    }
-
-    fn encode_replay(states: Vec<StateDto>, last: ScoreResponse) -> ReplayResponse {
-        ReplayResponse {
-            states,
-            final_state: last,
-        }
-    }
-
-    fn render(query: RenderQuery, limits: &Limits) -> Result<String, ApiError> {
-        json_state::json_state_picture::<Self>(query.state.as_deref(), limits)
-    }
+    type ReplayStep = Take;
 
     fn problem_codes() -> Vec<&'static str> {
         vec![IllegalTake::BadTake.code(), IllegalTake::GameOver.code()]
     }
 
     fn run_legal_moves(
-        request: LegalMovesRequest,
+        request: StateRequest<Self>,
         limits: &Limits,
     ) -> Result<LegalMovesResponse, ApiError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
@@ -318,8 +249,8 @@ impl GameApi for Nim {
         }
     }
 
-    fn replay_step(_: &mut State, take: u32, _: usize, _: &Limits) -> Result<u32, ApiError> {
-        Ok(take)
+    fn replay_step(_: &mut State, take: Take, _: usize, _: &Limits) -> Result<u32, ApiError> {
+        Ok(take.0)
     }
 
     fn refusal(illegal: IllegalTake, ply: Option<usize>) -> Refusal {

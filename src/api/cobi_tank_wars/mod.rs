@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use super::flows::ask::AiRequest;
 use super::game::{GameApi, UnfitAnswer};
-use super::json_state::{self, JsonState};
+use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
 use super::transport::problem::ApiError;
 use crate::error::Refusal;
 use crate::games::cobi_tank_wars::{
@@ -101,6 +101,18 @@ fn status(state: &State) -> (bool, Option<PlayerName>, bool) {
 
 impl JsonState for CobiTankWars {
     type StateDto = StateDto;
+    type PlayerName = PlayerName;
+
+    const DOCS: Docs = Docs {
+        prefix: "CobiTankWars",
+        called: "Tank Wars",
+        moves: "orders",
+        start: "The start state; the default one when absent.",
+    };
+
+    fn examples() -> Option<Examples> {
+        Some(dto::examples())
+    }
 
     fn encode_state(state: &State) -> StateDto {
         let squares = |cells: &[Cell]| cells.iter().map(Cell::to_string).collect();
@@ -161,47 +173,17 @@ impl JsonState for CobiTankWars {
 }
 
 impl GameApi for CobiTankWars {
-    type LegalMovesRequest = LegalMovesRequest;
+    json_state_api!();
+    type LegalMovesRequest = json_state::LegalMovesRequest<Self>;
     type LegalMovesResponse = LegalMovesResponse;
     type ValidateRequest = ValidateRequest;
     type ValidateResponse = ValidateResponse;
     type ApplyRequest = ApplyRequest;
     type ApplyResponse = ApplyResponse;
-    type ScoreRequest = ScoreRequest;
     type ScoreResponse = ScoreResponse;
-    type ReplayRequest = ReplayRequest;
-    type ReplayResponse = ReplayResponse;
     type AiMoveRequest = AiMoveRequest;
     type AiMoveResponse = AiMoveResponse;
-    type RenderQuery = RenderQuery;
     type ReplayStep = ReplayStep;
-    type ReplayState = ReplayState;
-
-    fn decode_score(request: StateRequest, limits: &Limits) -> Result<State, ApiError> {
-        Self::decode_state(&request.state, "state", limits)
-    }
-
-    fn decode_replay(
-        request: ReplayRequest,
-        limits: &Limits,
-    ) -> Result<(State, Vec<ReplayStep>), ApiError> {
-        json_state::json_start::<Self>(request.start.as_ref(), request.rounds, limits)
-    }
-
-    fn replay_state(state: &State) -> StateDto {
-        Self::encode_state(state)
-    }
-
-    fn encode_replay(states: Vec<StateDto>, last: ScoreResponse) -> ReplayResponse {
-        ReplayResponse {
-            states,
-            final_state: last,
-        }
-    }
-
-    fn render(query: RenderQuery, limits: &Limits) -> Result<String, ApiError> {
-        json_state::json_state_picture::<Self>(query.state.as_deref(), limits)
-    }
 
     fn problem_codes() -> Vec<&'static str> {
         OrderError::ALL.map(OrderError::code).to_vec()
@@ -228,7 +210,7 @@ impl GameApi for CobiTankWars {
     }
 
     fn run_legal_moves(
-        request: LegalMovesRequest,
+        request: json_state::LegalMovesRequest<Self>,
         limits: &Limits,
     ) -> Result<LegalMovesResponse, ApiError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
