@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
 
-use super::flows::ask::{AiAnswer, AiRequest, AskedLimits};
+use super::flows::ask::{AiRequest, AskedLimits, Suggested, Work};
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, JsonState, StateRequest};
 use super::transport::problem::ApiError;
@@ -106,21 +106,11 @@ pub struct AiMoveRequest {
 /// The AI's take.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
 #[schema(as = NimAiMoveResponse)]
-pub struct AiMoveResponse {
+pub struct AiSuggestion {
     pub take: u64,
-    pub time_ms: u64,
-    pub cached: bool,
 }
 
-impl AiAnswer for AiMoveResponse {
-    fn mark_cached(&mut self) {
-        self.cached = true;
-    }
-
-    fn set_time_ms(&mut self, time_ms: u64) {
-        self.time_ms = time_ms;
-    }
-
+impl Work for AiSuggestion {
     fn work(&self) -> u64 {
         self.take
     }
@@ -198,7 +188,7 @@ impl GameApi for Nim {
     type ApplyResponse = ApplyResponse;
     type ScoreResponse = ScoreResponse;
     type AiMoveRequest = AiMoveRequest;
-    type AiMoveResponse = AiMoveResponse;
+    type AiMoveResponse = Suggested<AiSuggestion>;
     type ReplayStep = Take;
 
     fn problem_codes() -> Vec<&'static str> {
@@ -270,15 +260,19 @@ impl GameApi for Nim {
         AiRequest::new(state, (), request.limits, request.seed).styled(request.level, None)
     }
 
-    fn encode_ai(_: &State, take: u32) -> AiMoveResponse {
-        AiMoveResponse {
+    fn encode_ai(_: &State, take: u32) -> Suggested<AiSuggestion> {
+        Suggested::new(AiSuggestion {
             take: u64::from(take),
-            ..AiMoveResponse::default()
-        }
+        })
     }
 
     /// `take` is a legal take from the pile.
-    fn check_ai_answer(state: &State, (): &(), answer: &AiMoveResponse) -> Result<(), UnfitAnswer> {
+    fn check_ai_answer(
+        state: &State,
+        (): &(),
+        answer: &Suggested<AiSuggestion>,
+    ) -> Result<(), UnfitAnswer> {
+        let answer = &answer.suggestion;
         let legal =
             u32::try_from(answer.take).is_ok_and(|take| Nim::legal_moves(state).contains(&take));
         if legal {

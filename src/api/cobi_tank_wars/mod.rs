@@ -10,7 +10,7 @@ pub use dto::*;
 
 use std::collections::BTreeMap;
 
-use super::flows::ask::AiRequest;
+use super::flows::ask::{AiRequest, Suggested};
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
 use super::transport::problem::ApiError;
@@ -182,7 +182,7 @@ impl GameApi for CobiTankWars {
     type ApplyResponse = ApplyResponse;
     type ScoreResponse = ScoreResponse;
     type AiMoveRequest = AiMoveRequest;
-    type AiMoveResponse = AiMoveResponse;
+    type AiMoveResponse = Suggested<AiSuggestion>;
     type ReplayStep = ReplayStep;
 
     fn problem_codes() -> Vec<&'static str> {
@@ -353,8 +353,8 @@ impl GameApi for CobiTankWars {
             .styled(request.level, request.multipv)
     }
 
-    fn encode_ai(_: &State, s: ai::Suggestion) -> AiMoveResponse {
-        AiMoveResponse {
+    fn encode_ai(_: &State, s: ai::Suggestion) -> Suggested<AiSuggestion> {
+        Suggested::new(AiSuggestion {
             orders: encode_orders(s.orders),
             gunfire: s
                 .gunfire
@@ -377,8 +377,7 @@ impl GameApi for CobiTankWars {
                     samples: line.samples,
                 })
                 .collect(),
-            ..AiMoveResponse::default()
-        }
+        })
     }
 
     /// `orders` and each line's orders are valid orders for every vehicle
@@ -387,8 +386,9 @@ impl GameApi for CobiTankWars {
     fn check_ai_answer(
         state: &State,
         question: &Question,
-        answer: &AiMoveResponse,
+        answer: &Suggested<AiSuggestion>,
     ) -> Result<(), UnfitAnswer> {
+        let answer = &answer.suggestion;
         let check = |field: String, orders: &SuggestedOrders| {
             let given = orders
                 .0

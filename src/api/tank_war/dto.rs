@@ -9,7 +9,7 @@ use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::api::flows::ask::{AiAnswer, AskedLimits};
+use crate::api::flows::ask::{AskedLimits, Work};
 use crate::api::json_state::{self, Examples, JsonState};
 use crate::api::openapi::notation::{GridSquare, TerritoryRow};
 use crate::games::tank_war::{self as engine, PickError, Player, State, TankWar};
@@ -407,7 +407,7 @@ pub struct StrategyEntry {
 /// The AI's pick, drawn from its mixed strategy.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
 #[schema(as = TankWarAiMoveResponse)]
-pub struct AiMoveResponse {
+pub struct AiSuggestion {
     /// The pick drawn (with `seed`) from `strategy`.
     #[serde(rename = "move")]
     #[schema(example = "RB")]
@@ -440,21 +440,9 @@ pub struct AiMoveResponse {
     pub depth: u32,
     /// Positions evaluated.
     pub nodes: u64,
-    /// Search time, milliseconds (of the original search when `cached`).
-    pub time_ms: u64,
-    /// Whether the answer came from the cache.
-    pub cached: bool,
 }
 
-impl AiAnswer for AiMoveResponse {
-    fn mark_cached(&mut self) {
-        self.cached = true;
-    }
-
-    fn set_time_ms(&mut self, time_ms: u64) {
-        self.time_ms = time_ms;
-    }
-
+impl Work for AiSuggestion {
     fn work(&self) -> u64 {
         self.nodes
     }

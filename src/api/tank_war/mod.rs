@@ -9,7 +9,7 @@ pub use dto::*;
 use compact_str::CompactString;
 use std::collections::BTreeMap;
 
-use super::flows::ask::AiRequest;
+use super::flows::ask::{AiRequest, Suggested};
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
 use super::transport::problem::ApiError;
@@ -213,7 +213,7 @@ impl GameApi for TankWar {
     type ApplyResponse = ApplyResponse;
     type ScoreResponse = ScoreResponse;
     type AiMoveRequest = AiMoveRequest;
-    type AiMoveResponse = AiMoveResponse;
+    type AiMoveResponse = Suggested<AiSuggestion>;
     type ReplayStep = ReplayStep;
 
     fn problem_codes() -> Vec<&'static str> {
@@ -343,8 +343,8 @@ impl GameApi for TankWar {
         AiRequest::new(state, player, request.limits, request.seed).styled(request.level, None)
     }
 
-    fn encode_ai(state: &State, result: ai::SearchResult) -> AiMoveResponse {
-        AiMoveResponse {
+    fn encode_ai(state: &State, result: ai::SearchResult) -> Suggested<AiSuggestion> {
+        Suggested::new(AiSuggestion {
             pick: tank_name(&state.setup, result.pick),
             strategy: result
                 .strategy
@@ -361,16 +361,16 @@ impl GameApi for TankWar {
             expected_result: result.expected_result,
             depth: result.depth,
             nodes: result.nodes,
-            ..AiMoveResponse::default()
-        }
+        })
     }
 
     /// `move` and each `strategy` entry name a tank the player may pick.
     fn check_ai_answer(
         state: &State,
         player: &Player,
-        answer: &AiMoveResponse,
+        answer: &Suggested<AiSuggestion>,
     ) -> Result<(), UnfitAnswer> {
+        let answer = &answer.suggestion;
         let pickable: Vec<String> = engine::pickable(&state.setup, &state.position, *player)
             .into_iter()
             .map(|id| tank_name(&state.setup, id))
