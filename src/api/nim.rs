@@ -1,7 +1,7 @@
 //! `/v1/nim`: the HTTP face of the proof game (tests only), written by
 //! following docs/ARCHITECTURE.md's "Adding a game": its own DTOs, its
 //! codec (`impl GameApi` with the JSON-state games' shared items,
-//! `impl JsonState`) and one `game_routes!` call. Every
+//! `impl JsonState`), one `game_routes!` call and its `GameEntry`. Every
 //! flow (batch, caching, replay, render, limits, errors) is the generic
 //! one; nothing here is copied from another game.
 
@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
 
+use super::catalogue::{About, GameEntry};
 use super::flows::ask::{AiRequest, AskedLimits, Suggested, Work};
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, JsonState, StateRequest};
@@ -333,43 +334,39 @@ super::openapi::routes::game_routes! {
     extra: [],
 }
 
+/// Nim as an application mounts a game: its entry, as
+/// [`catalogue::SERVED`](super::catalogue::SERVED) lists the others.
+pub const NIM: GameEntry = GameEntry::of::<Nim>(
+    About {
+        name: "Nim",
+        description: "One pile; each player in turn takes 1 to 3; whoever takes the last wins.",
+        players: &["first", "second"],
+        kind: "alternating moves",
+        section:
+            "Nim (tests only): one pile, 1 to 3 taken a move. States are JSON (`pile`, `turn`); \
+a move is a take.",
+    },
+    register,
+);
+
 #[cfg(test)]
 mod tests {
+    use actix_web::body::MessageBody;
     use actix_web::dev::{Service, ServiceResponse};
     use actix_web::test::{self, TestRequest};
-    use actix_web::{web, App};
     use serde_json::{json, Value};
-    use utoipa_actix_web::AppExt;
 
-    use crate::api::openapi::router::Router;
-
-    use crate::api::services::Services;
-    use crate::cache::{AnswerCache, CacheConfig};
+    use super::NIM;
+    use crate::api::catalogue::{self, GameEntry};
+    use crate::api::{app_of, AppState};
+    use crate::cache::CacheConfig;
     use crate::limits::Limits;
-    use crate::metrics::Metrics;
 
-    /// Nim mounted alone, as `api::app` mounts a game, with its routes'
-    /// documentation.
-    async fn nim() -> (
-        impl Service<actix_http::Request, Response = ServiceResponse, Error = actix_web::Error>,
-        utoipa::openapi::OpenApi,
-    ) {
-        let limits = Limits::default();
-        let cache = AnswerCache::new(CacheConfig::default());
-        let services = Services::new(limits, cache, Metrics::new());
-        let mut v1 = Router::new("/v1");
-        super::register(&mut v1);
-        let (app, doc) = App::new()
-            .into_utoipa_app()
-            .app_data(web::Data::new(services))
-            .app_data(web::Data::new(limits))
-            .service(v1)
-            .split_for_parts();
-        (test::init_service(app).await, doc)
-    }
+    /// The games of Nim's application: Nim alone.
+    const GAMES: &[GameEntry] = &[NIM];
 
-    async fn call(
-        app: &impl Service<actix_http::Request, Response = ServiceResponse, Error = actix_web::Error>,
+    async fn call<B: MessageBody>(
+        app: &impl Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
         method: &str,
         path: &str,
         body: Option<Value>,
@@ -388,11 +385,64 @@ mod tests {
         )
     }
 
+    /// Nim mounted alone, as `api::app` mounts the served games.
+    async fn nim() -> impl Service<
+        actix_http::Request,
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+    > {
+        let state = AppState::new(Limits::default(), CacheConfig::default());
+        test::init_service(app_of(state, GAMES)).await
+    }
+
+    /// The catalogue, the document (routes, tag, section) and the problem
+    /// codes all come from Nim's entry.
+    #[actix_web::test]
+    async fn its_entry_makes_the_catalogue_the_document_and_the_problem_codes() {
+        let app = nim().await;
+        let (status, body) = call(&app, "GET", "/v1/games", None).await;
+        assert_eq!(status, 200);
+        let games = body["games"].as_array().cloned().unwrap_or_default();
+        assert_eq!(games.len(), 1, "{body}");
+        assert_eq!(
+            (&games[0]["id"], &games[0]["name"], &games[0]["players"]),
+            (&json!("nim"), &json!("Nim"), &json!(["first", "second"]))
+        );
+        let endpoints = games[0]["endpoints"].as_array().map_or(0, Vec::len);
+        assert_eq!(endpoints, 9, "{}", games[0]);
+
+        let (status, doc) = call(&app, "GET", "/openapi.json", None).await;
+        assert_eq!(status, 200);
+        let paths = doc["paths"].as_object().cloned().unwrap_or_default();
+        let nims: Vec<&String> = paths.keys().filter(|p| p.starts_with("/v1/nim/")).collect();
+        assert_eq!(nims.len(), 9, "{nims:?}");
+        assert!(
+            !paths.keys().any(|p| p.starts_with("/v1/tank")),
+            "{paths:?}"
+        );
+        for path in nims {
+            for op in paths[path].as_object().into_iter().flat_map(|o| o.values()) {
+                assert_eq!(op["tags"], json!(["nim"]), "{path}");
+            }
+        }
+        let tags = doc["tags"].as_array().cloned().unwrap_or_default();
+        assert!(
+            tags.contains(&json!({"name": "nim", "description": NIM.section})),
+            "{tags:?}"
+        );
+        let codes = &doc["components"]["schemas"]["ProblemCode"]["enum"];
+        assert_eq!(codes, &json!(catalogue::problem_codes(GAMES)));
+        for code in ["BAD_TAKE", "GAME_OVER", "BAD_REQUEST", "INVALID_POSITION"] {
+            assert!(
+                codes.as_array().is_some_and(|c| c.contains(&json!(code))),
+                "{code}"
+            );
+        }
+    }
+
     #[actix_web::test]
     async fn a_fourth_game_gets_every_endpoint_from_the_generic_layer() {
-        let (app, doc) = nim().await;
-        // Every route is documented.
-        assert_eq!(doc.paths.paths.len(), 9, "{:?}", doc.paths.paths.keys());
+        let app = nim().await;
         let state = json!({"pile": 6, "turn": "first"});
         assert_eq!(
             call(&app, "GET", "/v1/nim/initial", None).await,
@@ -427,7 +477,8 @@ mod tests {
         .await;
         assert_eq!(status, 200);
         assert_eq!(body["state"], json!({"pile": 4, "turn": "second"}));
-        // A refusal is the generic 422 problem, with the game's code.
+        // A refusal is the generic 422 problem, with the game's code, one
+        // the document lists.
         let (status, body) = call(
             &app,
             "POST",
@@ -485,6 +536,19 @@ mod tests {
         assert_eq!(body["results"][1], json!({"legal": true, "reason": null}));
         assert_eq!(body["results"][2]["take"], 1);
         assert_eq!(body["results"][3]["code"], "BAD_TAKE");
+        // Its items are checked against the schemas compiled from Nim's
+        // document: a level the schema does not allow (but the body's type
+        // takes) refuses the whole batch.
+        let batch = json!({"requests": [
+            {"op": "score", "state": state},
+            {"op": "ai-move", "state": state, "level": 9}
+        ]});
+        let (status, body) = call(&app, "POST", "/v1/nim/batch", Some(batch)).await;
+        assert_eq!(
+            (status, body["field"].clone()),
+            (400, json!("requests[1].level")),
+            "{body}"
+        );
         // Its ops are the common ones: Tank Battle's `perft` is not one.
         let batch = json!({"requests": [{"op": "perft", "state": state}]});
         let (status, body) = call(&app, "POST", "/v1/nim/batch", Some(batch)).await;
