@@ -1,6 +1,7 @@
 //! What a game plugs into the HTTP layer: [`GameApi`], its DTOs (named
-//! after their endpoints) and the few steps where its notation differs;
-//! and [`JsonState`], for games whose state travels as one JSON object.
+//! after their endpoints) and the few steps where its notation differs
+//! (games whose state travels as one JSON object share theirs:
+//! [`super::json_state`]).
 //! The flows that use them are in [`super::flows`]; the routes are
 //! declared per game with [`game_routes!`](super::openapi::routes::game_routes).
 
@@ -187,30 +188,6 @@ impl UnfitAnswer {
             field: field.into(),
             problem: format!("{shown:?} is not legal here"),
         }
-    }
-}
-
-/// A game whose state travels as one JSON object (The Tank War, Tank
-/// Wars): what its endpoints share beyond [`GameApi`].
-pub trait JsonState: GameApi {
-    type StateDto: DeserializeOwned;
-
-    /// The state's DTO.
-    fn encode_state(state: &Self::State) -> Self::StateDto;
-
-    /// Checks a state's DTO (`field` names it in errors).
-    fn decode_state(
-        dto: &Self::StateDto,
-        field: &str,
-        limits: &Limits,
-    ) -> Result<Self::State, ApiError>;
-
-    /// The picture of a state.
-    fn draw(state: &Self::State) -> String;
-
-    /// The state's JSON text: equal states, equal text.
-    fn state_text(state: &Self::State) -> String {
-        serde_json::to_string(&Self::replay_state(state)).unwrap_or_default()
     }
 }
 

@@ -3,7 +3,9 @@
 //!
 //! - [`game`]: what a game plugs in ([`game::GameApi`]); each game's face
 //!   is its folder ([`tank_battle`], [`tank_war`], [`cobi_tank_wars`]):
-//!   DTOs with their docs, the codec, the route docs;
+//!   DTOs with their docs, the codec, the route docs; games whose state
+//!   travels as JSON share their common DTOs and `GameApi` items
+//!   ([`json_state`]);
 //! - [`flows`]: every endpoint's flow, written once;
 //! - [`services`]: what the endpoints share, and work run off the workers;
 //! - [`transport`]: JSON in and out, problem+json, hygiene, compression,
@@ -18,6 +20,7 @@ pub mod catalogue;
 pub mod cobi_tank_wars;
 pub mod flows;
 pub mod game;
+pub mod json_state;
 pub mod meta;
 pub mod middleware;
 #[cfg(test)]

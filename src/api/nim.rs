@@ -1,16 +1,18 @@
 //! `/v1/nim`: the HTTP face of the proof game (tests only), written by
-//! following docs/ARCHITECTURE.md's "Adding a game": its DTOs, its codec
-//! (`impl GameApi`, `impl JsonState`) and one `game_routes!` call. Every
+//! following docs/ARCHITECTURE.md's "Adding a game": its own DTOs, its
+//! codec (`impl GameApi` with the JSON-state games' shared items,
+//! `impl JsonState`), one `game_routes!` call and its `GameEntry`. Every
 //! flow (batch, caching, replay, render, limits, errors) is the generic
 //! one; nothing here is copied from another game.
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 
-use super::flows::ask::{AiAnswer, AiRequest, AskedLimits};
-use super::flows::{render, replay};
-use super::game::{GameApi, JsonState, UnfitAnswer};
+use super::catalogue::{About, GameEntry};
+use super::flows::ask::{AiRequest, AskedLimits, Suggested, Work};
+use super::game::{GameApi, UnfitAnswer};
+use super::json_state::{self, json_state_api, Docs, JsonState, StateRequest};
 use super::transport::problem::ApiError;
 use crate::error::Refusal;
 use crate::games::nim::{IllegalTake, Nim, Player, State};
@@ -39,17 +41,11 @@ pub struct StateDto {
 }
 
 pub type InitialResponse = StateDto;
-pub type ReplayStep = u32;
-pub type ReplayState = StateDto;
 
-/// A state.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(as = NimStateRequest)]
-pub struct LegalMovesRequest {
-    pub state: StateDto,
-}
-pub type ScoreRequest = LegalMovesRequest;
+/// How many to take.
+#[derive(Clone, Copy, Debug, Deserialize, ToSchema)]
+#[schema(as = NimTake)]
+pub struct Take(pub u32);
 
 /// How many may be taken.
 #[derive(Debug, Serialize, ToSchema)]
@@ -93,24 +89,6 @@ pub struct ScoreResponse {
     pub winner: Option<PlayerName>,
 }
 
-/// Takes in a row from a start.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(as = NimReplayRequest)]
-pub struct ReplayRequest {
-    #[serde(default)]
-    pub start: Option<StateDto>,
-    pub rounds: Vec<u32>,
-}
-
-/// The states a game passed through.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(as = NimReplayResponse)]
-pub struct ReplayResponse {
-    pub states: Vec<StateDto>,
-    #[serde(rename = "final")]
-    pub final_state: ScoreResponse,
-}
 /// A state to find a take for.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -129,52 +107,18 @@ pub struct AiMoveRequest {
 /// The AI's take.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
 #[schema(as = NimAiMoveResponse)]
-pub struct AiMoveResponse {
+pub struct AiSuggestion {
     pub take: u64,
-    pub time_ms: u64,
-    pub cached: bool,
 }
-impl AiAnswer for AiMoveResponse {
-    fn mark_cached(&mut self) {
-        self.cached = true;
-    }
 
-    fn set_time_ms(&mut self, time_ms: u64) {
-        self.time_ms = time_ms;
-    }
-
+impl Work for AiSuggestion {
     fn work(&self) -> u64 {
         self.take
     }
 }
 
-/// Query of `render.svg`.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct RenderQuery {
-    /// The state as JSON.
-    #[param(value_type = Option<StateDto>)]
-    pub state: Option<String>,
-}
-
 /// Nim requests to run in one round trip.
-#[derive(Debug, serde::Deserialize, ToSchema)]
-#[schema(as = NimBatchRequest)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"requests": []}))]
-pub struct BatchRequest {
-    /// The requests, run in order: each an object with `op`, the
-    /// endpoint's name (`legal-moves`, `apply`, …), and the fields of that
-    /// endpoint's body.
-    #[schema(schema_with = crate::api::flows::batch::items_schema::<Nim>)]
-    pub requests: Vec<serde_json::Value>,
-}
-
-impl From<BatchRequest> for Vec<serde_json::Value> {
-    fn from(body: BatchRequest) -> Vec<serde_json::Value> {
-        body.requests
-    }
-}
+pub type BatchRequest = json_state::BatchRequest<Nim>;
 
 // -------------------------------------------------------------- codec ---
 
@@ -198,6 +142,14 @@ impl From<PlayerName> for Player {
 
 impl JsonState for Nim {
     type StateDto = StateDto;
+    type PlayerName = PlayerName;
+
+    const DOCS: Docs = Docs {
+        prefix: "Nim",
+        called: "Nim",
+        moves: "takes",
+        start: "The start state; a pile of 10 when absent.",
+    };
 
     fn encode_state(state: &State) -> StateDto {
         StateDto {
@@ -228,54 +180,24 @@ impl JsonState for Nim {
 }
 
 impl GameApi for Nim {
-    type LegalMovesRequest = LegalMovesRequest;
+    json_state_api!();
+    type LegalMovesRequest = StateRequest<Self>;
     type LegalMovesResponse = LegalMovesResponse;
     type ValidateRequest = ValidateRequest;
     type ValidateResponse = ValidateResponse;
     type ApplyRequest = ApplyRequest;
     type ApplyResponse = ApplyResponse;
-    type ScoreRequest = ScoreRequest;
     type ScoreResponse = ScoreResponse;
-    type ReplayRequest = ReplayRequest;
-    type ReplayResponse = ReplayResponse;
     type AiMoveRequest = AiMoveRequest;
-    type AiMoveResponse = AiMoveResponse;
-    type RenderQuery = RenderQuery;
-    type ReplayStep = ReplayStep;
-    type ReplayState = ReplayState;
-
-    fn decode_score(request: ScoreRequest, limits: &Limits) -> Result<State, ApiError> {
-        Self::decode_state(&request.state, "state", limits)
-    }
-
-    fn decode_replay(
-        request: ReplayRequest,
-        limits: &Limits,
-    ) -> Result<(State, Vec<ReplayStep>), ApiError> {
-        replay::json_start::<Self>(request.start.as_ref(), request.rounds, limits)
-    }
-
-    fn replay_state(state: &State) -> StateDto {
-        Self::encode_state(state)
-    }
-
-    fn encode_replay(states: Vec<StateDto>, last: ScoreResponse) -> ReplayResponse {
-        ReplayResponse {
-            states,
-            final_state: last,
-        }
-    }
-
-    fn render(query: RenderQuery, limits: &Limits) -> Result<String, ApiError> {
-        render::json_state_picture::<Self>(query.state.as_deref(), limits)
-    }
+    type AiMoveResponse = Suggested<AiSuggestion>;
+    type ReplayStep = Take;
 
     fn problem_codes() -> Vec<&'static str> {
         vec![IllegalTake::BadTake.code(), IllegalTake::GameOver.code()]
     }
 
     fn run_legal_moves(
-        request: LegalMovesRequest,
+        request: StateRequest<Self>,
         limits: &Limits,
     ) -> Result<LegalMovesResponse, ApiError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
@@ -318,8 +240,8 @@ impl GameApi for Nim {
         }
     }
 
-    fn replay_step(_: &mut State, take: u32, _: usize, _: &Limits) -> Result<u32, ApiError> {
-        Ok(take)
+    fn replay_step(_: &mut State, take: Take, _: usize, _: &Limits) -> Result<u32, ApiError> {
+        Ok(take.0)
     }
 
     fn refusal(illegal: IllegalTake, ply: Option<usize>) -> Refusal {
@@ -339,15 +261,19 @@ impl GameApi for Nim {
         AiRequest::new(state, (), request.limits, request.seed).styled(request.level, None)
     }
 
-    fn encode_ai(_: &State, take: u32) -> AiMoveResponse {
-        AiMoveResponse {
+    fn encode_ai(_: &State, take: u32) -> Suggested<AiSuggestion> {
+        Suggested::new(AiSuggestion {
             take: u64::from(take),
-            ..AiMoveResponse::default()
-        }
+        })
     }
 
     /// `take` is a legal take from the pile.
-    fn check_ai_answer(state: &State, (): &(), answer: &AiMoveResponse) -> Result<(), UnfitAnswer> {
+    fn check_ai_answer(
+        state: &State,
+        (): &(),
+        answer: &Suggested<AiSuggestion>,
+    ) -> Result<(), UnfitAnswer> {
+        let answer = &answer.suggestion;
         let legal =
             u32::try_from(answer.take).is_ok_and(|take| Nim::legal_moves(state).contains(&take));
         if legal {
@@ -408,43 +334,39 @@ super::openapi::routes::game_routes! {
     extra: [],
 }
 
+/// Nim as an application mounts a game: its entry, as
+/// [`catalogue::SERVED`](super::catalogue::SERVED) lists the others.
+pub const NIM: GameEntry = GameEntry::of::<Nim>(
+    About {
+        name: "Nim",
+        description: "One pile; each player in turn takes 1 to 3; whoever takes the last wins.",
+        players: &["first", "second"],
+        kind: "alternating moves",
+        section:
+            "Nim (tests only): one pile, 1 to 3 taken a move. States are JSON (`pile`, `turn`); \
+a move is a take.",
+    },
+    register,
+);
+
 #[cfg(test)]
 mod tests {
+    use actix_web::body::MessageBody;
     use actix_web::dev::{Service, ServiceResponse};
     use actix_web::test::{self, TestRequest};
-    use actix_web::{web, App};
     use serde_json::{json, Value};
-    use utoipa_actix_web::AppExt;
 
-    use crate::api::openapi::router::Router;
-
-    use crate::api::services::Services;
-    use crate::cache::{AnswerCache, CacheConfig};
+    use super::NIM;
+    use crate::api::catalogue::{self, GameEntry};
+    use crate::api::{app_of, AppState};
+    use crate::cache::CacheConfig;
     use crate::limits::Limits;
-    use crate::metrics::Metrics;
 
-    /// Nim mounted alone, as `api::app` mounts a game, with its routes'
-    /// documentation.
-    async fn nim() -> (
-        impl Service<actix_http::Request, Response = ServiceResponse, Error = actix_web::Error>,
-        utoipa::openapi::OpenApi,
-    ) {
-        let limits = Limits::default();
-        let cache = AnswerCache::new(CacheConfig::default());
-        let services = Services::new(limits, cache, Metrics::new());
-        let mut v1 = Router::new("/v1");
-        super::register(&mut v1);
-        let (app, doc) = App::new()
-            .into_utoipa_app()
-            .app_data(web::Data::new(services))
-            .app_data(web::Data::new(limits))
-            .service(v1)
-            .split_for_parts();
-        (test::init_service(app).await, doc)
-    }
+    /// The games of Nim's application: Nim alone.
+    const GAMES: &[GameEntry] = &[NIM];
 
-    async fn call(
-        app: &impl Service<actix_http::Request, Response = ServiceResponse, Error = actix_web::Error>,
+    async fn call<B: MessageBody>(
+        app: &impl Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
         method: &str,
         path: &str,
         body: Option<Value>,
@@ -463,11 +385,64 @@ mod tests {
         )
     }
 
+    /// Nim mounted alone, as `api::app` mounts the served games.
+    async fn nim() -> impl Service<
+        actix_http::Request,
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+    > {
+        let state = AppState::new(Limits::default(), CacheConfig::default());
+        test::init_service(app_of(state, GAMES)).await
+    }
+
+    /// The catalogue, the document (routes, tag, section) and the problem
+    /// codes all come from Nim's entry.
+    #[actix_web::test]
+    async fn its_entry_makes_the_catalogue_the_document_and_the_problem_codes() {
+        let app = nim().await;
+        let (status, body) = call(&app, "GET", "/v1/games", None).await;
+        assert_eq!(status, 200);
+        let games = body["games"].as_array().cloned().unwrap_or_default();
+        assert_eq!(games.len(), 1, "{body}");
+        assert_eq!(
+            (&games[0]["id"], &games[0]["name"], &games[0]["players"]),
+            (&json!("nim"), &json!("Nim"), &json!(["first", "second"]))
+        );
+        let endpoints = games[0]["endpoints"].as_array().map_or(0, Vec::len);
+        assert_eq!(endpoints, 9, "{}", games[0]);
+
+        let (status, doc) = call(&app, "GET", "/openapi.json", None).await;
+        assert_eq!(status, 200);
+        let paths = doc["paths"].as_object().cloned().unwrap_or_default();
+        let nims: Vec<&String> = paths.keys().filter(|p| p.starts_with("/v1/nim/")).collect();
+        assert_eq!(nims.len(), 9, "{nims:?}");
+        assert!(
+            !paths.keys().any(|p| p.starts_with("/v1/tank")),
+            "{paths:?}"
+        );
+        for path in nims {
+            for op in paths[path].as_object().into_iter().flat_map(|o| o.values()) {
+                assert_eq!(op["tags"], json!(["nim"]), "{path}");
+            }
+        }
+        let tags = doc["tags"].as_array().cloned().unwrap_or_default();
+        assert!(
+            tags.contains(&json!({"name": "nim", "description": NIM.section})),
+            "{tags:?}"
+        );
+        let codes = &doc["components"]["schemas"]["ProblemCode"]["enum"];
+        assert_eq!(codes, &json!(catalogue::problem_codes(GAMES)));
+        for code in ["BAD_TAKE", "GAME_OVER", "BAD_REQUEST", "INVALID_POSITION"] {
+            assert!(
+                codes.as_array().is_some_and(|c| c.contains(&json!(code))),
+                "{code}"
+            );
+        }
+    }
+
     #[actix_web::test]
     async fn a_fourth_game_gets_every_endpoint_from_the_generic_layer() {
-        let (app, doc) = nim().await;
-        // Every route is documented.
-        assert_eq!(doc.paths.paths.len(), 9, "{:?}", doc.paths.paths.keys());
+        let app = nim().await;
         let state = json!({"pile": 6, "turn": "first"});
         assert_eq!(
             call(&app, "GET", "/v1/nim/initial", None).await,
@@ -502,7 +477,8 @@ mod tests {
         .await;
         assert_eq!(status, 200);
         assert_eq!(body["state"], json!({"pile": 4, "turn": "second"}));
-        // A refusal is the generic 422 problem, with the game's code.
+        // A refusal is the generic 422 problem, with the game's code, one
+        // the document lists.
         let (status, body) = call(
             &app,
             "POST",
@@ -560,6 +536,19 @@ mod tests {
         assert_eq!(body["results"][1], json!({"legal": true, "reason": null}));
         assert_eq!(body["results"][2]["take"], 1);
         assert_eq!(body["results"][3]["code"], "BAD_TAKE");
+        // Its items are checked against the schemas compiled from Nim's
+        // document: a level the schema does not allow (but the body's type
+        // takes) refuses the whole batch.
+        let batch = json!({"requests": [
+            {"op": "score", "state": state},
+            {"op": "ai-move", "state": state, "level": 9}
+        ]});
+        let (status, body) = call(&app, "POST", "/v1/nim/batch", Some(batch)).await;
+        assert_eq!(
+            (status, body["field"].clone()),
+            (400, json!("requests[1].level")),
+            "{body}"
+        );
         // Its ops are the common ones: Tank Battle's `perft` is not one.
         let batch = json!({"requests": [{"op": "perft", "state": state}]});
         let (status, body) = call(&app, "POST", "/v1/nim/batch", Some(batch)).await;

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::dto::{example_state, PlayerName, StateDto, SuggestedOrders};
-use crate::api::flows::ask::{AiAnswer, AskedLimits};
+use crate::api::flows::ask::{AskedLimits, Work};
 
 /// A state to find orders for.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -79,7 +79,7 @@ pub struct GunfireTargetDto {
 /// The AI's orders and gunfire squares.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
 #[schema(as = CobiTankWarsAiMoveResponse)]
-pub struct AiMoveResponse {
+pub struct AiSuggestion {
     /// One order per vehicle of the player.
     pub orders: SuggestedOrders,
     /// Squares for the player's gunfire tokens, most promising first; none
@@ -103,21 +103,9 @@ pub struct AiMoveResponse {
     /// The best joint orders, best first: `multipv` of them. At a level,
     /// `orders` may be others: the level's choice.
     pub lines: Vec<AnalysisLine>,
-    /// Search time, milliseconds (of the original search when `cached`).
-    pub time_ms: u64,
-    /// Whether the answer came from the cache.
-    pub cached: bool,
 }
 
-impl AiAnswer for AiMoveResponse {
-    fn mark_cached(&mut self) {
-        self.cached = true;
-    }
-
-    fn set_time_ms(&mut self, time_ms: u64) {
-        self.time_ms = time_ms;
-    }
-
+impl Work for AiSuggestion {
     fn work(&self) -> u64 {
         self.simulations
     }

@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 
-use crate::api::game::JsonState;
+use crate::api::json_state::{self, Examples, JsonState};
 use crate::api::openapi::notation::GridSquare;
 use crate::games::cobi_tank_wars::{CobiTankWars, Dir, OrderError, OrderFault, Player, State};
 
@@ -201,30 +201,8 @@ pub struct SuggestedOrder {
 #[schema(example = json!({"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "N", "dist": 3}}))]
 pub struct SuggestedOrders(pub BTreeMap<String, SuggestedOrder>);
 
-/// A state.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"state": example_state()}))]
-#[schema(as = CobiTankWarsStateRequest)]
-pub struct StateRequest {
-    pub state: StateDto,
-}
-
-/// `initial` answers a state; `score` takes one.
+/// `initial` answers a state.
 pub type InitialResponse = StateDto;
-pub type ScoreRequest = StateRequest;
-
-/// A state and, optionally, one player.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"state": example_state(), "player": "P1"}))]
-#[schema(as = CobiTankWarsLegalMovesRequest)]
-pub struct LegalMovesRequest {
-    pub state: StateDto,
-    /// Only list this player's orders.
-    #[serde(default)]
-    pub player: Option<PlayerName>,
-}
 
 /// An order whose destination is on the board.
 #[derive(Debug, Serialize, ToSchema)]
@@ -405,63 +383,25 @@ pub struct ReplayRound {
     pub seed: Option<u64>,
 }
 
-/// A game to replay.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"rounds": [
-    {"orders": example_orders(), "gunfire": ["e6"], "seed": 1},
-    {"orders": {"P1": {"P1-1": {"dir": "N", "dist": 3}, "P1-2": {"dir": "E", "dist": 1}, "P1-3": {"dir": "N", "dist": 1}},
-                "P2": {"P2-1": {"dir": "W", "dist": 1}, "P2-2": {"dir": "S", "dist": 2}, "P2-3": {"dir": "S", "dist": 1}}}, "seed": 2}
-]}))]
-#[schema(as = CobiTankWarsReplayRequest)]
-pub struct ReplayRequest {
-    /// The start state; the default one when absent.
-    #[serde(default)]
-    pub start: Option<StateDto>,
-    pub rounds: Vec<ReplayRound>,
-}
-
-/// The states a game passed through.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(as = CobiTankWarsReplayResponse)]
-pub struct ReplayResponse {
-    /// The state after each round.
-    pub states: Vec<StateDto>,
-    /// How the game stands after the last round.
-    #[serde(rename = "final")]
-    pub final_state: ScoreResponse,
-}
-
-/// Query of `render.svg`.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct RenderQuery {
-    /// The state as JSON (URL-encoded), as in the other endpoints' `state`;
-    /// the default state when absent.
-    #[param(value_type = Option<StateDto>, example = json!(r#"{"cols":8,"rows":8,"vehicles":[{"id":"P1-1","owner":"P1","square":"c1","armor":2,"slot":1},{"id":"P2-1","owner":"P2","square":"f8","armor":3,"slot":1}],"artillery":["d4"],"support":["e5"],"gunfire":["c3"]}"#))]
-    pub state: Option<String>,
-}
-
-/// A replay lists rounds and answers states.
+/// A replay lists rounds.
 pub type ReplayStep = ReplayRound;
-pub type ReplayState = StateDto;
 
 /// Tank Wars requests to run in one round trip, in order.
-#[derive(Debug, serde::Deserialize, ToSchema)]
-#[schema(as = CobiTankWarsBatchRequest)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!(batch_example()))]
-pub struct BatchRequest {
-    /// The requests, run in order: each an object with `op`, the
-    /// endpoint's name (`legal-moves`, `apply`, …), and the fields of that
-    /// endpoint's body.
-    #[schema(schema_with = crate::api::flows::batch::items_schema::<crate::games::cobi_tank_wars::CobiTankWars>)]
-    pub requests: Vec<serde_json::Value>,
-}
+pub type BatchRequest = json_state::BatchRequest<CobiTankWars>;
 
-impl From<BatchRequest> for Vec<serde_json::Value> {
-    fn from(body: BatchRequest) -> Vec<serde_json::Value> {
-        body.requests
+/// The examples of the shapes Tank Wars shares with the other JSON-state
+/// games.
+pub(super) fn examples() -> Examples {
+    Examples {
+        state: example_state(),
+        player: serde_json::json!("P1"),
+        replay: serde_json::json!({"rounds": [
+            {"orders": example_orders(), "gunfire": ["e6"], "seed": 1},
+            {"orders": {"P1": {"P1-1": {"dir": "N", "dist": 3}, "P1-2": {"dir": "E", "dist": 1}, "P1-3": {"dir": "N", "dist": 1}},
+                        "P2": {"P2-1": {"dir": "W", "dist": 1}, "P2-2": {"dir": "S", "dist": 2}, "P2-3": {"dir": "S", "dist": 1}}}, "seed": 2}
+        ]}),
+        batch: batch_example(),
+        render: r#"{"cols":8,"rows":8,"vehicles":[{"id":"P1-1","owner":"P1","square":"c1","armor":2,"slot":1},{"id":"P2-1","owner":"P2","square":"f8","armor":3,"slot":1}],"artillery":["d4"],"support":["e5"],"gunfire":["c3"]}"#,
     }
 }
 

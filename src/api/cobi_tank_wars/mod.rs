@@ -10,9 +10,9 @@ pub use dto::*;
 
 use std::collections::BTreeMap;
 
-use super::flows::ask::AiRequest;
-use super::flows::{render, replay};
-use super::game::{GameApi, JsonState, UnfitAnswer};
+use super::flows::ask::{AiRequest, Suggested};
+use super::game::{GameApi, UnfitAnswer};
+use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
 use super::transport::problem::ApiError;
 use crate::error::Refusal;
 use crate::games::cobi_tank_wars::{
@@ -101,6 +101,18 @@ fn status(state: &State) -> (bool, Option<PlayerName>, bool) {
 
 impl JsonState for CobiTankWars {
     type StateDto = StateDto;
+    type PlayerName = PlayerName;
+
+    const DOCS: Docs = Docs {
+        prefix: "CobiTankWars",
+        called: "Tank Wars",
+        moves: "orders",
+        start: "The start state; the default one when absent.",
+    };
+
+    fn examples() -> Option<Examples> {
+        Some(dto::examples())
+    }
 
     fn encode_state(state: &State) -> StateDto {
         let squares = |cells: &[Cell]| cells.iter().map(Cell::to_string).collect();
@@ -161,47 +173,17 @@ impl JsonState for CobiTankWars {
 }
 
 impl GameApi for CobiTankWars {
-    type LegalMovesRequest = LegalMovesRequest;
+    json_state_api!();
+    type LegalMovesRequest = json_state::LegalMovesRequest<Self>;
     type LegalMovesResponse = LegalMovesResponse;
     type ValidateRequest = ValidateRequest;
     type ValidateResponse = ValidateResponse;
     type ApplyRequest = ApplyRequest;
     type ApplyResponse = ApplyResponse;
-    type ScoreRequest = ScoreRequest;
     type ScoreResponse = ScoreResponse;
-    type ReplayRequest = ReplayRequest;
-    type ReplayResponse = ReplayResponse;
     type AiMoveRequest = AiMoveRequest;
-    type AiMoveResponse = AiMoveResponse;
-    type RenderQuery = RenderQuery;
+    type AiMoveResponse = Suggested<AiSuggestion>;
     type ReplayStep = ReplayStep;
-    type ReplayState = ReplayState;
-
-    fn decode_score(request: StateRequest, limits: &Limits) -> Result<State, ApiError> {
-        Self::decode_state(&request.state, "state", limits)
-    }
-
-    fn decode_replay(
-        request: ReplayRequest,
-        limits: &Limits,
-    ) -> Result<(State, Vec<ReplayStep>), ApiError> {
-        replay::json_start::<Self>(request.start.as_ref(), request.rounds, limits)
-    }
-
-    fn replay_state(state: &State) -> StateDto {
-        Self::encode_state(state)
-    }
-
-    fn encode_replay(states: Vec<StateDto>, last: ScoreResponse) -> ReplayResponse {
-        ReplayResponse {
-            states,
-            final_state: last,
-        }
-    }
-
-    fn render(query: RenderQuery, limits: &Limits) -> Result<String, ApiError> {
-        render::json_state_picture::<Self>(query.state.as_deref(), limits)
-    }
 
     fn problem_codes() -> Vec<&'static str> {
         OrderError::ALL.map(OrderError::code).to_vec()
@@ -228,7 +210,7 @@ impl GameApi for CobiTankWars {
     }
 
     fn run_legal_moves(
-        request: LegalMovesRequest,
+        request: json_state::LegalMovesRequest<Self>,
         limits: &Limits,
     ) -> Result<LegalMovesResponse, ApiError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
@@ -371,8 +353,8 @@ impl GameApi for CobiTankWars {
             .styled(request.level, request.multipv)
     }
 
-    fn encode_ai(_: &State, s: ai::Suggestion) -> AiMoveResponse {
-        AiMoveResponse {
+    fn encode_ai(_: &State, s: ai::Suggestion) -> Suggested<AiSuggestion> {
+        Suggested::new(AiSuggestion {
             orders: encode_orders(s.orders),
             gunfire: s
                 .gunfire
@@ -395,8 +377,7 @@ impl GameApi for CobiTankWars {
                     samples: line.samples,
                 })
                 .collect(),
-            ..AiMoveResponse::default()
-        }
+        })
     }
 
     /// `orders` and each line's orders are valid orders for every vehicle
@@ -405,8 +386,9 @@ impl GameApi for CobiTankWars {
     fn check_ai_answer(
         state: &State,
         question: &Question,
-        answer: &AiMoveResponse,
+        answer: &Suggested<AiSuggestion>,
     ) -> Result<(), UnfitAnswer> {
+        let answer = &answer.suggestion;
         let check = |field: String, orders: &SuggestedOrders| {
             let given = orders
                 .0

@@ -1,12 +1,17 @@
 //! What an `ai-move` request asks and what its answer keeps, for every
 //! game: the style (level, lines), the limits it asks ([`AskedLimits`],
 //! turned once into what the engine searches with), the decoded request
-//! ([`AiRequest`]) and the bookkeeping an answer carries ([`AiAnswer`]).
+//! ([`AiRequest`]) and the bookkeeping an answer carries ([`AiAnswer`];
+//! [`Suggested`], a game's suggestion with it).
 //! A game's codec ([`crate::api::game::GameApi`]) decodes into these; the
 //! flow ([`super::ai`]) searches with them.
 
-use serde::Deserialize;
-use utoipa::ToSchema;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use utoipa::openapi::schema::Schema;
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
 
 use crate::api::transport::problem::ApiError;
 use crate::games::{Game, Level, SearchLimits, Style};
@@ -129,4 +134,84 @@ pub trait AiAnswer: Clone + Send + Sync + 'static {
     /// The work its search did (positions or simulated rounds), for the
     /// metrics.
     fn work(&self) -> u64;
+}
+
+/// What a game's AI suggests, as [`Suggested`] answers it: the work its
+/// search did (positions or simulated rounds), for the metrics.
+pub trait Work {
+    fn work(&self) -> u64;
+}
+
+/// An `ai-move` answer: the game's suggestion `T`, then the bookkeeping
+/// the flow fills in. The document shows it as `T`'s schema (and name)
+/// with the two fields added.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Suggested<T> {
+    #[serde(flatten)]
+    pub suggestion: T,
+    /// Search time, milliseconds (of the original search when `cached`).
+    pub time_ms: u64,
+    /// Whether the answer came from the cache.
+    pub cached: bool,
+}
+
+impl<T> Suggested<T> {
+    /// The answer of a search just made: `time_ms` and `cached` are the
+    /// flow's.
+    pub fn new(suggestion: T) -> Suggested<T> {
+        Suggested {
+            suggestion,
+            time_ms: 0,
+            cached: false,
+        }
+    }
+}
+
+impl<T: Work + Clone + Send + Sync + 'static> AiAnswer for Suggested<T> {
+    fn mark_cached(&mut self) {
+        self.cached = true;
+    }
+
+    fn set_time_ms(&mut self, time_ms: u64) {
+        self.time_ms = time_ms;
+    }
+
+    fn work(&self) -> u64 {
+        self.suggestion.work()
+    }
+}
+
+impl<T: ToSchema> PartialSchema for Suggested<T> {
+    fn schema() -> RefOr<Schema> {
+        let mut schema = T::schema();
+        if let RefOr::T(Schema::Object(object)) = &mut schema {
+            let described = |mut schema: RefOr<Schema>, text: &str| {
+                if let RefOr::T(Schema::Object(object)) = &mut schema {
+                    object.description = Some(text.to_owned());
+                }
+                schema
+            };
+            let time_ms = described(
+                u64::schema(),
+                "Search time, milliseconds (of the original search when `cached`).",
+            );
+            let cached = described(bool::schema(), "Whether the answer came from the cache.");
+            object.properties.insert("time_ms".to_owned(), time_ms);
+            object.properties.insert("cached".to_owned(), cached);
+            object
+                .required
+                .extend(["time_ms".to_owned(), "cached".to_owned()]);
+        }
+        schema
+    }
+}
+
+impl<T: ToSchema> ToSchema for Suggested<T> {
+    fn name() -> Cow<'static, str> {
+        T::name()
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        T::schemas(schemas);
+    }
 }

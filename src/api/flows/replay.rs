@@ -4,10 +4,9 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::api::game::{GameApi, JsonState};
+use crate::api::game::GameApi;
 use crate::api::services::{run_stoppable, Services};
 use crate::api::transport::problem::ApiError;
-use crate::games::Game;
 use crate::limits::Limits;
 
 /// `replay`: the state after each step, each step checked; the first
@@ -55,20 +54,4 @@ fn simulate<G: GameApi>(
     }
     let last = G::encode_score(&state);
     Ok(G::encode_replay(states, last))
-}
-
-/// The start and steps of a game whose state travels as JSON: `start` (the
-/// default start when absent) and its steps, their number checked against
-/// the server's limit.
-pub fn json_start<G: JsonState>(
-    start: Option<&G::StateDto>,
-    steps: Vec<G::ReplayStep>,
-    limits: &Limits,
-) -> Result<(G::State, Vec<G::ReplayStep>), ApiError> {
-    limits.check_replay(steps.len(), G::REPLAY_STEPS)?;
-    let start = match start {
-        Some(start) => G::decode_state(start, "start", limits)?,
-        None => <G as Game>::initial(),
-    };
-    Ok((start, steps))
 }

@@ -7,9 +7,9 @@
 //! endpoint's one generic flow in [`crate::api::flows`]. A game gives only
 //! what differs: the description of each operation (its doc comments) and
 //! of its answers. The errors every operation shares are declared once, in
-//! [`super::responses`]. The game's module must name its DTOs after their
-//! endpoint (`LegalMovesRequest`, `ApplyResponse`, …, `RenderQuery`,
-//! `BatchRequest`), as [`GameApi`](crate::api::game::GameApi) does.
+//! [`super::responses`]. The DTOs are the ones the game's
+//! [`GameApi`](crate::api::game::GameApi) names; its module names only its
+//! `BatchRequest` (and `InitialResponse`, with `initial`).
 
 /// Declares the handlers of one game and `register`, which adds them (and
 /// the game's `extra` handlers, declared by hand) to the `/v1` router
@@ -43,6 +43,21 @@ macro_rules! game_routes {
         use crate::api::services::{Call, Services};
         use crate::api::transport::json::{encode, respond};
         use crate::api::transport::problem::{ApiError, Problem};
+
+        // The game's DTOs, as its `GameApi` names them.
+        type LegalMovesRequest = <$game as GameApi>::LegalMovesRequest;
+        type LegalMovesResponse = <$game as GameApi>::LegalMovesResponse;
+        type ValidateRequest = <$game as GameApi>::ValidateRequest;
+        type ValidateResponse = <$game as GameApi>::ValidateResponse;
+        type ApplyRequest = <$game as GameApi>::ApplyRequest;
+        type ApplyResponse = <$game as GameApi>::ApplyResponse;
+        type ScoreRequest = <$game as GameApi>::ScoreRequest;
+        type ScoreResponse = <$game as GameApi>::ScoreResponse;
+        type ReplayRequest = <$game as GameApi>::ReplayRequest;
+        type ReplayResponse = <$game as GameApi>::ReplayResponse;
+        type AiMoveRequest = <$game as GameApi>::AiMoveRequest;
+        type AiMoveResponse = <$game as GameApi>::AiMoveResponse;
+        type RenderQuery = <$game as GameApi>::RenderQuery;
 
         /// Adds the game's routes to the `/v1` router, under `/{game}`,
         /// each spending the quota its operation spends (searches for the

@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use compact_str::CompactString;
 
 use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 
-use crate::api::flows::ask::{AiAnswer, AskedLimits};
-use crate::api::game::JsonState;
+use crate::api::flows::ask::{AskedLimits, Work};
+use crate::api::json_state::{self, Examples, JsonState};
 use crate::api::openapi::notation::{GridSquare, TerritoryRow};
 use crate::games::tank_war::{self as engine, PickError, Player, State, TankWar};
 
@@ -156,30 +156,8 @@ pub struct Elapsed {
     pub d: u64,
 }
 
-/// A state.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"state": default_state_json()}))]
-#[schema(as = TankWarStateRequest)]
-pub struct StateRequest {
-    pub state: StateDto,
-}
-
-/// `initial` answers a state; `score` takes one.
+/// `initial` answers a state.
 pub type InitialResponse = StateDto;
-pub type ScoreRequest = StateRequest;
-
-/// A state and, optionally, one player.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"state": default_state_json(), "player": "U"}))]
-#[schema(as = TankWarLegalMovesRequest)]
-pub struct LegalMovesRequest {
-    pub state: StateDto,
-    /// Only list this player's picks.
-    #[serde(default)]
-    pub player: Option<PlayerName>,
-}
 
 /// The tanks each player may pick, sorted by name.
 #[derive(Debug, Serialize, ToSchema)]
@@ -380,32 +358,6 @@ pub struct ReplayRound {
     pub elapsed_ms: Option<Elapsed>,
 }
 
-/// A game to replay.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"rounds": [
-    {"U": "LA", "D": "RC"}, {"U": "LC", "D": "RB"}, {"U": "RA", "D": "RB"},
-    {"U": "LA", "D": "RB"}, {"U": "LC", "D": "RA"}
-]}))]
-#[schema(as = TankWarReplayRequest)]
-pub struct ReplayRequest {
-    /// The start state; the default setup when absent.
-    #[serde(default)]
-    pub start: Option<StateDto>,
-    pub rounds: Vec<ReplayRound>,
-}
-
-/// The states a game passed through.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(as = TankWarReplayResponse)]
-pub struct ReplayResponse {
-    /// The state after each round.
-    pub states: Vec<StateDto>,
-    /// How the game stands after the last round.
-    #[serde(rename = "final")]
-    pub final_state: ScoreResponse,
-}
-
 /// A state to find a pick for.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -455,7 +407,7 @@ pub struct StrategyEntry {
 /// The AI's pick, drawn from its mixed strategy.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
 #[schema(as = TankWarAiMoveResponse)]
-pub struct AiMoveResponse {
+pub struct AiSuggestion {
     /// The pick drawn (with `seed`) from `strategy`.
     #[serde(rename = "move")]
     #[schema(example = "RB")]
@@ -488,56 +440,32 @@ pub struct AiMoveResponse {
     pub depth: u32,
     /// Positions evaluated.
     pub nodes: u64,
-    /// Search time, milliseconds (of the original search when `cached`).
-    pub time_ms: u64,
-    /// Whether the answer came from the cache.
-    pub cached: bool,
 }
 
-impl AiAnswer for AiMoveResponse {
-    fn mark_cached(&mut self) {
-        self.cached = true;
-    }
-
-    fn set_time_ms(&mut self, time_ms: u64) {
-        self.time_ms = time_ms;
-    }
-
+impl Work for AiSuggestion {
     fn work(&self) -> u64 {
         self.nodes
     }
 }
 
-/// Query of `render.svg`.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct RenderQuery {
-    /// The state as JSON (URL-encoded), as in the other endpoints' `state`;
-    /// the default state when absent.
-    #[param(value_type = Option<StateDto>, example = json!(r#"{"rows":6,"cols":6,"territory":["UUUUUU","UUUUUU","UUUUUU","DDDDDD","DDDDDD","DDDDDD"],"tanks":[{"owner":"U","name":"LA","type":"A","track":["e6","e5","e4","e3","e2","e1"],"at":0},{"owner":"D","name":"RC","type":"C","track":["f1","f2","f3","f4","f5","f6"],"at":1}]}"#))]
-    pub state: Option<String>,
-}
-
-/// A replay lists rounds and answers states.
+/// A replay lists rounds.
 pub type ReplayStep = ReplayRound;
-pub type ReplayState = StateDto;
 
 /// Tank War requests to run in one round trip, in order.
-#[derive(Debug, serde::Deserialize, ToSchema)]
-#[schema(as = TankWarBatchRequest)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!(batch_example()))]
-pub struct BatchRequest {
-    /// The requests, run in order: each an object with `op`, the
-    /// endpoint's name (`legal-moves`, `apply`, …), and the fields of that
-    /// endpoint's body.
-    #[schema(schema_with = crate::api::flows::batch::items_schema::<crate::games::tank_war::TankWar>)]
-    pub requests: Vec<serde_json::Value>,
-}
+pub type BatchRequest = json_state::BatchRequest<TankWar>;
 
-impl From<BatchRequest> for Vec<serde_json::Value> {
-    fn from(body: BatchRequest) -> Vec<serde_json::Value> {
-        body.requests
+/// The examples of the shapes The Tank War shares with the other JSON-state
+/// games.
+pub(super) fn examples() -> Examples {
+    Examples {
+        state: default_state_json(),
+        player: serde_json::json!("U"),
+        replay: serde_json::json!({"rounds": [
+            {"U": "LA", "D": "RC"}, {"U": "LC", "D": "RB"}, {"U": "RA", "D": "RB"},
+            {"U": "LA", "D": "RB"}, {"U": "LC", "D": "RA"}
+        ]}),
+        batch: batch_example(),
+        render: r#"{"rows":6,"cols":6,"territory":["UUUUUU","UUUUUU","UUUUUU","DDDDDD","DDDDDD","DDDDDD"],"tanks":[{"owner":"U","name":"LA","type":"A","track":["e6","e5","e4","e3","e2","e1"],"at":0},{"owner":"D","name":"RC","type":"C","track":["f1","f2","f3","f4","f5","f6"],"at":1}]}"#,
     }
 }
 

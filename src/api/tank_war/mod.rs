@@ -9,9 +9,9 @@ pub use dto::*;
 use compact_str::CompactString;
 use std::collections::BTreeMap;
 
-use super::flows::ask::AiRequest;
-use super::flows::{render, replay};
-use super::game::{GameApi, JsonState, UnfitAnswer};
+use super::flows::ask::{AiRequest, Suggested};
+use super::game::{GameApi, UnfitAnswer};
+use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
 use super::transport::problem::ApiError;
 use crate::error::Refusal;
 use crate::games::tank_war::{
@@ -102,6 +102,18 @@ fn sorted_names(setup: &Setup, ids: &[usize]) -> Vec<String> {
 
 impl JsonState for TankWar {
     type StateDto = StateDto;
+    type PlayerName = PlayerName;
+
+    const DOCS: Docs = Docs {
+        prefix: "TankWar",
+        called: "Tank War",
+        moves: "picks",
+        start: "The start state; the default setup when absent.",
+    };
+
+    fn examples() -> Option<Examples> {
+        Some(dto::examples())
+    }
 
     fn encode_state(state: &State) -> StateDto {
         let data = state.setup.to_data_as::<CompactString>(&state.position);
@@ -192,47 +204,17 @@ impl JsonState for TankWar {
 }
 
 impl GameApi for TankWar {
-    type LegalMovesRequest = LegalMovesRequest;
+    json_state_api!();
+    type LegalMovesRequest = json_state::LegalMovesRequest<Self>;
     type LegalMovesResponse = LegalMovesResponse;
     type ValidateRequest = ValidateRequest;
     type ValidateResponse = ValidateResponse;
     type ApplyRequest = ApplyRequest;
     type ApplyResponse = ApplyResponse;
-    type ScoreRequest = ScoreRequest;
     type ScoreResponse = ScoreResponse;
-    type ReplayRequest = ReplayRequest;
-    type ReplayResponse = ReplayResponse;
     type AiMoveRequest = AiMoveRequest;
-    type AiMoveResponse = AiMoveResponse;
-    type RenderQuery = RenderQuery;
+    type AiMoveResponse = Suggested<AiSuggestion>;
     type ReplayStep = ReplayStep;
-    type ReplayState = ReplayState;
-
-    fn decode_score(request: StateRequest, limits: &Limits) -> Result<State, ApiError> {
-        Self::decode_state(&request.state, "state", limits)
-    }
-
-    fn decode_replay(
-        request: ReplayRequest,
-        limits: &Limits,
-    ) -> Result<(State, Vec<ReplayStep>), ApiError> {
-        replay::json_start::<Self>(request.start.as_ref(), request.rounds, limits)
-    }
-
-    fn replay_state(state: &State) -> StateDto {
-        Self::encode_state(state)
-    }
-
-    fn encode_replay(states: Vec<StateDto>, last: ScoreResponse) -> ReplayResponse {
-        ReplayResponse {
-            states,
-            final_state: last,
-        }
-    }
-
-    fn render(query: RenderQuery, limits: &Limits) -> Result<String, ApiError> {
-        render::json_state_picture::<Self>(query.state.as_deref(), limits)
-    }
 
     fn problem_codes() -> Vec<&'static str> {
         PickError::ALL.map(PickError::code).to_vec()
@@ -269,7 +251,7 @@ impl GameApi for TankWar {
     }
 
     fn run_legal_moves(
-        request: LegalMovesRequest,
+        request: json_state::LegalMovesRequest<Self>,
         limits: &Limits,
     ) -> Result<LegalMovesResponse, ApiError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
@@ -361,8 +343,8 @@ impl GameApi for TankWar {
         AiRequest::new(state, player, request.limits, request.seed).styled(request.level, None)
     }
 
-    fn encode_ai(state: &State, result: ai::SearchResult) -> AiMoveResponse {
-        AiMoveResponse {
+    fn encode_ai(state: &State, result: ai::SearchResult) -> Suggested<AiSuggestion> {
+        Suggested::new(AiSuggestion {
             pick: tank_name(&state.setup, result.pick),
             strategy: result
                 .strategy
@@ -379,16 +361,16 @@ impl GameApi for TankWar {
             expected_result: result.expected_result,
             depth: result.depth,
             nodes: result.nodes,
-            ..AiMoveResponse::default()
-        }
+        })
     }
 
     /// `move` and each `strategy` entry name a tank the player may pick.
     fn check_ai_answer(
         state: &State,
         player: &Player,
-        answer: &AiMoveResponse,
+        answer: &Suggested<AiSuggestion>,
     ) -> Result<(), UnfitAnswer> {
+        let answer = &answer.suggestion;
         let pickable: Vec<String> = engine::pickable(&state.setup, &state.position, *player)
             .into_iter()
             .map(|id| tank_name(&state.setup, id))

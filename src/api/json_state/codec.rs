@@ -1,0 +1,74 @@
+//! [`JsonState`]: a JSON-state game's state codec, and what the document
+//! says of its shared DTOs ([`Docs`], [`Examples`]).
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::api::game::GameApi;
+use crate::api::transport::problem::ApiError;
+use crate::limits::Limits;
+
+/// A game whose state travels as one JSON object (The Tank War, Tank
+/// Wars, Nim): what its endpoints share beyond [`GameApi`].
+pub trait JsonState: GameApi {
+    /// The state as it travels.
+    type StateDto: Serialize + DeserializeOwned + ToSchema + Send + 'static;
+    /// A player, as a request names one.
+    type PlayerName: DeserializeOwned + ToSchema + 'static;
+
+    /// What the document says of the shared DTOs beyond their shape.
+    const DOCS: Docs;
+
+    /// The document's examples of the shared DTOs (none by default).
+    fn examples() -> Option<Examples> {
+        None
+    }
+
+    /// The state's DTO.
+    fn encode_state(state: &Self::State) -> Self::StateDto;
+
+    /// Checks a state's DTO (`field` names it in errors).
+    fn decode_state(
+        dto: &Self::StateDto,
+        field: &str,
+        limits: &Limits,
+    ) -> Result<Self::State, ApiError>;
+
+    /// The picture of a state.
+    fn draw(state: &Self::State) -> String;
+
+    /// The state's JSON text: equal states, equal text.
+    fn state_text(state: &Self::State) -> String {
+        serde_json::to_string(&Self::encode_state(state)).unwrap_or_default()
+    }
+}
+
+/// What the document says of a game's shared DTOs beyond their shape.
+pub struct Docs {
+    /// The prefix of their schemas' names: `TankWar` names
+    /// `TankWarStateRequest`, ….
+    pub prefix: &'static str,
+    /// The game as a batch's description names it (`Tank War requests to
+    /// run in one round trip, in order.`).
+    pub called: &'static str,
+    /// What `legal-moves` lists for a player (`picks`, `orders`).
+    pub moves: &'static str,
+    /// The description of a replay's `start`.
+    pub start: &'static str,
+}
+
+/// The document's examples of a game's shared DTOs.
+pub struct Examples {
+    /// A state (of `StateRequest`, `LegalMovesRequest`).
+    pub state: Value,
+    /// A player (of `LegalMovesRequest`).
+    pub player: Value,
+    /// A `replay` body.
+    pub replay: Value,
+    /// A `batch` body.
+    pub batch: Value,
+    /// A state as `render.svg`'s query parameter writes it.
+    pub render: &'static str,
+}

@@ -1,0 +1,278 @@
+//! The DTOs every game whose state travels as JSON shares, generic over
+//! the game: [`StateRequest`], [`LegalMovesRequest`], [`ReplayRequest`],
+//! [`ReplayResponse`], [`RenderQuery`] and [`BatchRequest`]. The document
+//! names and describes each as the game's own (`TankWarStateRequest`, …):
+//! their schemas are written here, from the game's `DOCS` and `examples`
+//! ([`JsonState`]), because utoipa names a generic type after its
+//! parameters.
+
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
+use utoipa::openapi::schema::{
+    AdditionalProperties, ArrayBuilder, ObjectBuilder, OneOfBuilder, RefBuilder, Schema, Type,
+};
+use utoipa::openapi::{Ref, RefOr, Required};
+use utoipa::{IntoParams, PartialSchema, ToSchema};
+
+use super::codec::JsonState;
+use crate::api::flows::batch::items_schema;
+
+/// A state (`score`; Nim's `legal-moves`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StateRequest<G: JsonState> {
+    pub state: G::StateDto,
+}
+
+/// A state and, optionally, one player (`legal-moves`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LegalMovesRequest<G: JsonState> {
+    pub state: G::StateDto,
+    /// Only list this player's moves.
+    #[serde(default)]
+    pub player: Option<G::PlayerName>,
+}
+
+/// A game to replay: steps from a start state.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[serde(bound(deserialize = "G::ReplayStep: serde::de::DeserializeOwned"))]
+pub struct ReplayRequest<G: JsonState> {
+    /// The start state; the game's default start when absent.
+    #[serde(default)]
+    pub start: Option<G::StateDto>,
+    pub rounds: Vec<G::ReplayStep>,
+}
+
+/// The states a game passed through.
+#[derive(Debug, Serialize)]
+pub struct ReplayResponse<G: JsonState> {
+    /// The state after each round.
+    pub states: Vec<G::StateDto>,
+    /// How the game stands after the last round.
+    #[serde(rename = "final")]
+    pub final_state: G::ScoreResponse,
+}
+
+/// Query of `render.svg`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenderQuery<G> {
+    /// The state as JSON (URL-encoded), as in the other endpoints'
+    /// `state`; the default state when absent.
+    pub state: Option<String>,
+    #[serde(skip)]
+    game: PhantomData<G>,
+}
+
+/// A game's requests to run in one round trip, in order.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BatchRequest<G> {
+    /// The requests, run in order: each an object with `op`, the
+    /// endpoint's name (`legal-moves`, `apply`, …), and the fields of that
+    /// endpoint's body.
+    pub requests: Vec<Value>,
+    #[serde(skip)]
+    game: PhantomData<G>,
+}
+
+impl<G> From<BatchRequest<G>> for Vec<Value> {
+    fn from(body: BatchRequest<G>) -> Vec<Value> {
+        body.requests
+    }
+}
+
+// ------------------------------------------------------------ schemas ---
+
+/// The name of the game's schema `what` (`TankWar` + `StateRequest`).
+fn named<G: JsonState>(what: &str) -> Cow<'static, str> {
+    Cow::Owned(format!("{}{what}", G::DOCS.prefix))
+}
+
+/// A reference to `T`'s schema.
+fn reference<T: ToSchema>() -> Ref {
+    Ref::from_schema_name(T::name())
+}
+
+/// The same reference, with a description.
+fn described<T: ToSchema>(description: &str) -> RefBuilder {
+    RefBuilder::new()
+        .ref_location_from_schema_name(T::name())
+        .description(Some(description))
+}
+
+/// `T` and the schemas it refers to, for the document's components.
+fn with_references<T: ToSchema>(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+    schemas.push((T::name().into_owned(), T::schema()));
+    T::schemas(schemas);
+}
+
+/// An optional value: null, or a `T`.
+fn optional<T: ToSchema>(description: &str) -> OneOfBuilder {
+    OneOfBuilder::new()
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .item(described::<T>(description))
+}
+
+/// A request body's schema: closed (the server refuses unknown fields),
+/// with the game's example when it has one.
+#[allow(deprecated)] // the document's examples are `example`, as derived schemas write them
+fn body(object: ObjectBuilder, example: Option<Value>) -> RefOr<Schema> {
+    object
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+        .example(example)
+        .into()
+}
+
+impl<G: JsonState> PartialSchema for StateRequest<G> {
+    fn schema() -> RefOr<Schema> {
+        let object = ObjectBuilder::new()
+            .property("state", reference::<G::StateDto>())
+            .required("state")
+            .description(Some("A state."));
+        let state = G::examples().map(|e| json!({"state": e.state}));
+        body(object, state)
+    }
+}
+
+impl<G: JsonState> ToSchema for StateRequest<G> {
+    fn name() -> Cow<'static, str> {
+        named::<G>("StateRequest")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        with_references::<G::StateDto>(schemas);
+    }
+}
+
+impl<G: JsonState> PartialSchema for LegalMovesRequest<G> {
+    fn schema() -> RefOr<Schema> {
+        let only = format!("Only list this player's {}.", G::DOCS.moves);
+        let object = ObjectBuilder::new()
+            .property("state", reference::<G::StateDto>())
+            .required("state")
+            .property("player", optional::<G::PlayerName>(&only))
+            .description(Some("A state and, optionally, one player."));
+        let asked = G::examples().map(|e| json!({"state": e.state, "player": e.player}));
+        body(object, asked)
+    }
+}
+
+impl<G: JsonState> ToSchema for LegalMovesRequest<G> {
+    fn name() -> Cow<'static, str> {
+        named::<G>("LegalMovesRequest")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        with_references::<G::StateDto>(schemas);
+        with_references::<G::PlayerName>(schemas);
+    }
+}
+
+impl<G: JsonState> PartialSchema for ReplayRequest<G>
+where
+    G::ReplayStep: ToSchema,
+{
+    fn schema() -> RefOr<Schema> {
+        let object = ObjectBuilder::new()
+            .property("start", optional::<G::StateDto>(G::DOCS.start))
+            .property(
+                "rounds",
+                ArrayBuilder::new().items(reference::<G::ReplayStep>()),
+            )
+            .required("rounds")
+            .description(Some("A game to replay."));
+        body(object, G::examples().map(|e| e.replay))
+    }
+}
+
+impl<G: JsonState> ToSchema for ReplayRequest<G>
+where
+    G::ReplayStep: ToSchema,
+{
+    fn name() -> Cow<'static, str> {
+        named::<G>("ReplayRequest")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        with_references::<G::StateDto>(schemas);
+        with_references::<G::ReplayStep>(schemas);
+    }
+}
+
+impl<G: JsonState> PartialSchema for ReplayResponse<G>
+where
+    G::ScoreResponse: ToSchema,
+{
+    fn schema() -> RefOr<Schema> {
+        let states = ArrayBuilder::new()
+            .items(reference::<G::StateDto>())
+            .description(Some("The state after each round."));
+        ObjectBuilder::new()
+            .property("states", states)
+            .required("states")
+            .property(
+                "final",
+                described::<G::ScoreResponse>("How the game stands after the last round."),
+            )
+            .required("final")
+            .description(Some("The states a game passed through."))
+            .into()
+    }
+}
+
+impl<G: JsonState> ToSchema for ReplayResponse<G>
+where
+    G::ScoreResponse: ToSchema,
+{
+    fn name() -> Cow<'static, str> {
+        named::<G>("ReplayResponse")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        with_references::<G::StateDto>(schemas);
+        with_references::<G::ScoreResponse>(schemas);
+    }
+}
+
+impl<G: JsonState> IntoParams for RenderQuery<G> {
+    #[allow(deprecated)] // the document's examples are `example`, as derived parameters write them
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        let state = ParameterBuilder::new()
+            .name("state")
+            .parameter_in(ParameterIn::Query)
+            .description(Some(
+                "The state as JSON (URL-encoded), as in the other endpoints' `state`;\n\
+                 the default state when absent.",
+            ))
+            .required(Required::False)
+            .schema(Some(optional::<G::StateDto>("")))
+            .example(G::examples().map(|e| json!(e.render)));
+        vec![state.build()]
+    }
+}
+
+impl<G: JsonState> PartialSchema for BatchRequest<G> {
+    fn schema() -> RefOr<Schema> {
+        let called = G::DOCS.called;
+        let object = ObjectBuilder::new()
+            .property("requests", items_schema::<G>())
+            .required("requests")
+            .description(Some(format!(
+                "{called} requests to run in one round trip, in order."
+            )));
+        body(object, G::examples().map(|e| e.batch))
+    }
+}
+
+impl<G: JsonState> ToSchema for BatchRequest<G> {
+    fn name() -> Cow<'static, str> {
+        named::<G>("BatchRequest")
+    }
+}
