@@ -132,8 +132,9 @@ pub trait GameApi: Game {
     ) -> Result<AiRequest<Self>, ApiError>;
 
     /// Canonical text of a state and a question to the AI: equal
-    /// requests, equal text (part of the AI cache key).
-    fn canonical(state: &Self::State, question: &Self::Question) -> String;
+    /// requests, equal text (part of the AI cache key); an error only for
+    /// a bug of the server (a state it cannot write).
+    fn canonical(state: &Self::State, question: &Self::Question) -> Result<String, ApiError>;
 
     /// The answer of `ai-move`, but for `time_ms` and `cached`, which the
     /// flow fills in.

@@ -252,7 +252,7 @@ impl GameApi for Nim {
         Self::refusal(IllegalTake::GameOver, None)
     }
 
-    fn canonical(state: &State, (): &()) -> String {
+    fn canonical(state: &State, (): &()) -> Result<String, ApiError> {
         Self::state_text(state)
     }
 

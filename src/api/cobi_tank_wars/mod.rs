@@ -322,12 +322,12 @@ impl GameApi for CobiTankWars {
         }
     }
 
-    fn canonical(state: &State, question: &Question) -> String {
+    fn canonical(state: &State, question: &Question) -> Result<String, ApiError> {
         let Question {
             player,
             gunfire_tokens,
         } = question;
-        format!("{}|{player}|{gunfire_tokens}", Self::state_text(state))
+        Ok(format!("{}|{player}|{gunfire_tokens}", Self::state_text(state)?))
     }
 
     fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {

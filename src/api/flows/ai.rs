@@ -60,9 +60,9 @@ fn cache_key<G: GameApi>(
     style: &Style,
     search: &SearchLimits,
     seed: u64,
-) -> Key {
-    let canonical = G::canonical(state, question);
-    Key::digest(key_text::<G>(&canonical, style, search, seed).as_bytes())
+) -> Result<Key, ApiError> {
+    let canonical = G::canonical(state, question)?;
+    Ok(Key::digest(key_text::<G>(&canonical, style, search, seed).as_bytes()))
 }
 
 /// The text a cache key digests:
@@ -122,7 +122,7 @@ pub async fn ai_move<G: GameApi>(
         return Err(G::game_over(&question).into());
     }
     let search = asked.search_limits(caps, &style);
-    let key = cache_key::<G>(&state, &question, &style, &search, seed);
+    let key = cache_key::<G>(&state, &question, &style, &search, seed)?;
     if let Some(hit) = cached::<G>(services, key, &state, &question).await {
         return Ok(AiMove::Cached(hit));
     }

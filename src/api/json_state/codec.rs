@@ -39,9 +39,12 @@ pub trait JsonState: GameApi {
     /// The picture of a state.
     fn draw(state: &Self::State) -> String;
 
-    /// The state's JSON text: equal states, equal text.
-    fn state_text(state: &Self::State) -> String {
-        serde_json::to_string(&Self::encode_state(state)).unwrap_or_default()
+    /// The state's JSON text: equal states, equal text. (A state that
+    /// could not be written is a bug of the server: an error, never an
+    /// empty text that every such state would share as a cache key.)
+    fn state_text(state: &Self::State) -> Result<String, ApiError> {
+        serde_json::to_string(&Self::encode_state(state))
+            .map_err(|err| ApiError::Internal(format!("a state that serde cannot write: {err}")))
     }
 }
 

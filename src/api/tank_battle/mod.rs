@@ -304,7 +304,7 @@ impl GameApi for TankBattle {
             .styled(request.level, request.multipv)
     }
 
-    fn canonical(state: &State, (): &()) -> String {
+    fn canonical(state: &State, (): &()) -> Result<String, ApiError> {
         use std::fmt::Write;
         let mut text = String::with_capacity(200);
         // Writing to a `String` cannot fail.
@@ -313,7 +313,7 @@ impl GameApi for TankBattle {
         } else {
             write!(text, "{}|{}", state.layout, state.position)
         };
-        text
+        Ok(text)
     }
 
     fn encode_ai(_: &State, result: SearchResult) -> AiMoveResponse {

@@ -333,8 +333,8 @@ impl GameApi for TankWar {
         }
     }
 
-    fn canonical(state: &State, player: &Player) -> String {
-        format!("{}|{player}", Self::state_text(state))
+    fn canonical(state: &State, player: &Player) -> Result<String, ApiError> {
+        Ok(format!("{}|{player}", Self::state_text(state)?))
     }
 
     fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {
