@@ -57,24 +57,6 @@ pub trait GameApi: Game {
         limits: &Limits,
     ) -> Result<Self::LegalMovesResponse, ApiError>;
 
-    /// The body of a `legal-moves` answer (a game may write it faster than
-    /// serde does, byte for byte the same).
-    fn legal_moves_json(answer: &Self::LegalMovesResponse) -> serde_json::Result<Vec<u8>> {
-        crate::api::transport::json::encode(answer)
-    }
-
-    /// The body of a `validate` answer (a game may write it faster than
-    /// serde does, byte for byte the same).
-    fn validate_json(answer: &Self::ValidateResponse) -> serde_json::Result<Vec<u8>> {
-        crate::api::transport::json::encode(answer)
-    }
-
-    /// The body of a `score` answer (a game may write it faster than
-    /// serde does, byte for byte the same).
-    fn score_json(answer: &Self::ScoreResponse) -> serde_json::Result<Vec<u8>> {
-        crate::api::transport::json::encode(answer)
-    }
-
     fn run_validate(
         request: Self::ValidateRequest,
         limits: &Limits,

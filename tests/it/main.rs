@@ -2,6 +2,7 @@
 //! (the layout of rust-analyzer and matklad's "Delete Cargo Integration
 //! Tests"). Each module is one former test file.
 
+mod answers;
 mod architecture;
 mod cobi_tank_wars_oracle;
 mod common;

@@ -37,6 +37,7 @@ use tracing::Instrument;
 use super::cors::{self, CorsOrigins};
 use super::metrics::{method_label, RouteMetrics};
 use crate::access_log::AccessLog;
+use crate::api::transport::problem::Problem;
 use crate::api::transport::request_id::{self, RequestId};
 use crate::api::transport::route::Route;
 use crate::api::transport::{compression, hygiene};
@@ -144,15 +145,22 @@ where
 }
 
 /// An answer naming the request id as its `instance` when it is a
-/// problem (only errors are).
+/// problem (only errors are), the occurrence of the problem (RFC 9457):
+/// the problem written again, by its own writer, with the id in it.
 fn named(res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
-    if res.status().is_success() {
+    if res.status().is_success() || !hygiene::is_problem(&res) {
         return res;
     }
-    match request_id::current_id() {
-        Some(id) => request_id::name_the_instance(res, &id),
-        None => res,
-    }
+    let Some(id) = request_id::current_id() else {
+        return res;
+    };
+    res.map_body(|_, body| match body.try_into_bytes() {
+        Ok(bytes) => match Problem::with_instance(&bytes, id.as_str()) {
+            Some(named) => BoxBody::new(named),
+            None => BoxBody::new(bytes),
+        },
+        Err(body) => body,
+    })
 }
 
 /// The middleware's service: layers 1 and 2 around [`Inner`], which

@@ -38,7 +38,6 @@ macro_rules! game_routes {
         use actix_web::web::Data;
         use actix_web::HttpResponse;
         use crate::api::flows;
-        use crate::api::game::GameApi;
         use crate::api::openapi::responses::{BodyErrors, BusyError, RouteErrors};
         use crate::api::services::{Call, Services};
         use crate::api::transport::json::{encode, respond};
@@ -96,7 +95,7 @@ macro_rules! game_routes {
             use crate::games::Game;
             static START: std::sync::OnceLock<actix_web::web::Bytes> = std::sync::OnceLock::new();
             crate::api::transport::json::respond_constant(&START, || {
-                serde_json::to_vec(&<$game as GameApi>::replay_state(&<$game as Game>::initial()))
+                serde_json::to_vec(&<$game as crate::api::game::GameApi>::replay_state(&<$game as Game>::initial()))
             })
         }
         )?
@@ -118,7 +117,7 @@ macro_rules! game_routes {
             Call { body, services }: Call<LegalMovesRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::simple::legal_moves::<$game>(body, &services)?;
-            respond(<$game as GameApi>::legal_moves_json(&answer), &services.limits)
+            respond(encode(&answer), &services.limits)
         }
 
         $(#[$v_doc])*
@@ -138,7 +137,7 @@ macro_rules! game_routes {
             Call { body, services }: Call<ValidateRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::simple::validate::<$game>(body, &services)?;
-            respond(<$game as GameApi>::validate_json(&answer), &services.limits)
+            respond(encode(&answer), &services.limits)
         }
 
         $(#[$a_doc])*
@@ -179,7 +178,7 @@ macro_rules! game_routes {
             Call { body, services }: Call<ScoreRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::simple::score::<$game>(body, &services)?;
-            respond(<$game as GameApi>::score_json(&answer), &services.limits)
+            respond(encode(&answer), &services.limits)
         }
 
         $(#[$r_doc])*

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::openapi::notation::{LayoutText, MoveNotation, SquareName, Tbn};
-use crate::games::tank_battle::{self as engine, IllegalMove, Move, Role, Side, SideScore, Square};
+use crate::games::tank_battle::{
+    self as engine, IllegalMove, Move, Position, Reason, Role, Side, SideScore, Square,
+};
 
 /// A side of Tank Battle.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema, PartialEq, Eq)]
@@ -114,31 +116,21 @@ pub struct LegalMovesRequest {
 }
 
 /// One legal move.
+// Its engine values are written by their own `Serialize` (notation from a
+// buffer on the stack), each a string, as `value_type` says.
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = TankBattleMoveEntry)]
 pub struct MoveEntry {
     /// Canonical notation: `from-to`, or `fromxto` for a capture.
-    #[serde(rename = "move", serialize_with = "move_text")]
+    #[serde(rename = "move")]
     #[schema(value_type = String, example = "j4-j5")]
     pub notation: Move,
-    #[serde(serialize_with = "square_text")]
     #[schema(value_type = String, example = "j4")]
     pub from: Square,
-    #[serde(serialize_with = "square_text")]
     #[schema(value_type = String, example = "j5")]
     pub to: Square,
     /// Whether the move removes an enemy tank.
     pub capture: bool,
-}
-
-/// Notation straight into the JSON output: no `String`, no formatting
-/// machinery (legal-moves writes dozens of these per answer).
-fn square_text<S: serde::Serializer>(square: &Square, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(square.name())
-}
-
-fn move_text<S: serde::Serializer>(mv: &Move, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(mv.notation(&mut [0; 7]))
 }
 
 impl From<Move> for MoveEntry {
@@ -156,126 +148,11 @@ impl From<Move> for MoveEntry {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = TankBattleLegalMovesResponse)]
 pub struct LegalMovesResponse {
-    // Each move as a `MoveEntry`, kept as the engine's moves: the answer
-    // is written straight from them.
-    #[serde(serialize_with = "move_entries")]
-    #[schema(value_type = Vec<MoveEntry>)]
-    pub moves: Vec<Move>,
+    pub moves: Vec<MoveEntry>,
     /// Number of moves listed.
     #[schema(example = 45)]
     pub count: usize,
 }
-
-fn move_entries<S: serde::Serializer>(moves: &[Move], serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.collect_seq(moves.iter().copied().map(MoveEntry::from))
-}
-
-impl LegalMovesResponse {
-    /// The answer's JSON, byte for byte what serde writes, written
-    /// directly: square names and move notation are ASCII letters, digits,
-    /// `-` and `x`, so nothing needs escaping, and this hot path (dozens
-    /// of moves an answer) skips serde's per-string escaping loop.
-    pub fn to_json(&self) -> Vec<u8> {
-        // Each entry is four pieces, each a square's name with the text
-        // around it, copied from tables made at compile time.
-        let mut out = Vec::with_capacity(32 + MAX_ENTRY * self.moves.len() + Piece::SIZE);
-        out.extend_from_slice(b"{\"moves\":[");
-        for (i, mv) in self.moves.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            let (from, to) = (mv.from.index(), mv.to.index());
-            let capture = usize::from(mv.is_capture());
-            Piece::put(&mut out, MOVE_FROM.get(from));
-            Piece::put(&mut out, TO_FROM.get(capture).and_then(|t| t.get(to)));
-            Piece::put(&mut out, FROM_TO.get(from));
-            Piece::put(&mut out, TO_CAPTURE.get(capture).and_then(|t| t.get(to)));
-        }
-        out.extend_from_slice(b"],\"count\":");
-        out.extend_from_slice(itoa::Buffer::new().format(self.count).as_bytes());
-        out.push(b'}');
-        out
-    }
-}
-
-/// The longest entry of a `legal-moves` answer.
-const MAX_ENTRY: usize = r#"{"move":"a11xk11","from":"a11","to":"k11","capture":false},"#.len();
-
-/// A piece of a `legal-moves` entry: a square's name with the text around
-/// it, at most [`Piece::SIZE`] bytes.
-#[derive(Clone, Copy)]
-struct Piece {
-    text: [u8; Piece::SIZE],
-    len: u8,
-}
-
-impl Piece {
-    const SIZE: usize = 24;
-
-    /// `before`, `name`, `after`, one after the other (made at compile
-    /// time only: a piece too long stops the build).
-    const fn new(parts: [&[u8]; 3]) -> Piece {
-        let mut text = [0; Piece::SIZE];
-        let mut len = 0;
-        let mut part = 0;
-        while part < parts.len() {
-            let mut i = 0;
-            while i < parts[part].len() {
-                text[len] = parts[part][i];
-                len += 1;
-                i += 1;
-            }
-            part += 1;
-        }
-        Piece {
-            text,
-            len: len as u8,
-        }
-    }
-
-    /// Appends `piece` (`?` for none, as [`Square::name`] says of a square
-    /// off the board): all its bytes, then the ones past its length
-    /// dropped, so that the copy has a fixed size (no call to `memcpy`).
-    fn put(out: &mut Vec<u8>, piece: Option<&Piece>) {
-        match piece {
-            Some(piece) => {
-                let end = out.len() + usize::from(piece.len);
-                out.extend_from_slice(&piece.text);
-                out.truncate(end);
-            }
-            None => out.push(b'?'),
-        }
-    }
-
-    /// The piece of every square.
-    const fn table(before: &[u8], after: &[u8]) -> [Piece; engine::SQUARES] {
-        let mut table = [Piece {
-            text: [0; Piece::SIZE],
-            len: 0,
-        }; engine::SQUARES];
-        let mut index = 0;
-        while index < engine::SQUARES {
-            table[index] = Piece::new([before, Square::NAMES[index].as_bytes(), after]);
-            index += 1;
-        }
-        table
-    }
-}
-
-/// `{"move":"<from>`
-static MOVE_FROM: [Piece; engine::SQUARES] = Piece::table(b"{\"move\":\"", b"");
-/// `-<to>","from":"` and `x<to>","from":"`
-static TO_FROM: [[Piece; engine::SQUARES]; 2] = [
-    Piece::table(b"-", b"\",\"from\":\""),
-    Piece::table(b"x", b"\",\"from\":\""),
-];
-/// `<from>","to":"`
-static FROM_TO: [Piece; engine::SQUARES] = Piece::table(b"", b"\",\"to\":\"");
-/// `<to>","capture":false}` and `<to>","capture":true}`
-static TO_CAPTURE: [[Piece; engine::SQUARES]; 2] = [
-    Piece::table(b"", b"\",\"capture\":false}"),
-    Piece::table(b"", b"\",\"capture\":true}"),
-];
 
 /// A position, its layout and a move.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -305,8 +182,9 @@ pub struct MoveRequest {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = TankBattleReason)]
 pub struct ReasonBody {
+    // Written as its code, one of `ReasonCode`'s.
     #[schema(value_type = ReasonCode, example = "CONTAMINATED")]
-    pub code: &'static str,
+    pub code: Reason,
     /// The rule in words.
     #[schema(example = "only a commander may enter or pass a contaminated square (g7)")]
     pub message: String,
@@ -314,8 +192,8 @@ pub struct ReasonBody {
     /// `from` for `NO_TANK_AT_FROM` and `NOT_YOUR_TANK`; absent for
     /// `GAME_OVER` and `NOT_A_LINE`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(example = "g7", nullable = false)]
-    pub square: Option<String>,
+    #[schema(value_type = Option<String>, example = "g7", nullable = false)]
+    pub square: Option<Square>,
 }
 
 /// The stable code of a Tank Battle rule reason (SPEC 2.6).
@@ -341,9 +219,9 @@ impl ToSchema for ReasonCode {
 impl From<IllegalMove> for ReasonBody {
     fn from(err: IllegalMove) -> ReasonBody {
         ReasonBody {
-            code: err.reason.code(),
+            code: err.reason,
             message: err.message(),
-            square: err.square.map(|sq| sq.to_string()),
+            square: err.square,
         }
     }
 }
@@ -361,11 +239,7 @@ pub type ScoreRequest = PositionRequest;
 pub struct ValidateResponse {
     pub legal: bool,
     /// The move in canonical notation, when legal (absent when illegal).
-    #[serde(
-        rename = "move",
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "some_move_text"
-    )]
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>, example = "j4-j5", nullable = false)]
     pub notation: Option<Move>,
     /// The first rule the move breaks, when illegal (absent when legal).
@@ -374,40 +248,12 @@ pub struct ValidateResponse {
     pub reason: Option<ReasonBody>,
 }
 
-fn some_move_text<S: serde::Serializer>(
-    mv: &Option<Move>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    match mv {
-        Some(mv) => move_text(mv, serializer),
-        None => serializer.serialize_none(),
-    }
-}
-
-impl ValidateResponse {
-    /// The answer's JSON, byte for byte what serde writes: a legal move's
-    /// (the usual answer, its notation needing no escaping) written
-    /// directly, a refusal's by serde.
-    pub fn to_json(&self) -> serde_json::Result<Vec<u8>> {
-        match (self.legal, &self.notation, &self.reason) {
-            (true, Some(mv), None) => {
-                let mut out = Vec::with_capacity(32);
-                out.extend_from_slice(b"{\"legal\":true,\"move\":\"");
-                out.extend_from_slice(mv.notation(&mut [0; 7]).as_bytes());
-                out.extend_from_slice(b"\"}");
-                Ok(out)
-            }
-            _ => crate::api::transport::json::encode(self),
-        }
-    }
-}
-
 /// The tank a capture removed.
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = TankBattleCaptured)]
 pub struct Captured {
-    #[schema(example = "d4")]
-    pub square: String,
+    #[schema(value_type = String, example = "d4")]
+    pub square: Square,
     pub kind: TankKind,
     /// The side the captured tank belonged to.
     pub side: SideName,
@@ -446,12 +292,15 @@ pub struct ScorePair {
 #[schema(as = TankBattleApplyResponse)]
 pub struct ApplyResponse {
     /// TBN after the move (canonical).
-    #[schema(example = "ctttt6/tttt7/ttt8/tt9/11/11/9T1/10T/8TTT/7TTTT/6TTTTC b 1")]
-    pub position: String,
+    #[schema(
+        value_type = String,
+        example = "ctttt6/tttt7/ttt8/tt9/11/11/9T1/10T/8TTT/7TTTT/6TTTTC b 1"
+    )]
+    pub position: Position,
     /// The move in canonical notation.
     #[serde(rename = "move")]
-    #[schema(example = "j4-j5")]
-    pub notation: String,
+    #[schema(value_type = String, example = "j4-j5")]
+    pub notation: Move,
     /// The captured tank, or null.
     #[schema(required = true)]
     pub captured: Option<Captured>,
@@ -514,50 +363,6 @@ pub struct ScoreResponse {
     pub breakdown: BreakdownPair,
 }
 
-impl ScoreResponse {
-    /// The answer's JSON, byte for byte what serde writes, written
-    /// directly: its keys are fixed and its values numbers, booleans and
-    /// side names, so nothing needs escaping (a referee's most frequent
-    /// answer, which serde writes a key at a time).
-    pub fn to_json(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(320);
-        let number = |out: &mut Vec<u8>, n: u32| {
-            out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes())
-        };
-        let flag =
-            |out: &mut Vec<u8>, b: bool| out.extend_from_slice(if b { b"true" } else { b"false" });
-        out.extend_from_slice(b"{\"score\":{\"white\":");
-        number(&mut out, self.score.white);
-        out.extend_from_slice(b",\"black\":");
-        number(&mut out, self.score.black);
-        out.extend_from_slice(b"},\"finished\":");
-        flag(&mut out, self.finished);
-        out.extend_from_slice(match self.winner {
-            None => b",\"winner\":null,\"draw\":".as_slice(),
-            Some(SideName::White) => b",\"winner\":\"white\",\"draw\":",
-            Some(SideName::Black) => b",\"winner\":\"black\",\"draw\":",
-        });
-        flag(&mut out, self.draw);
-        for (key, side) in [
-            (&b",\"breakdown\":{\"white\":"[..], &self.breakdown.white),
-            (b",\"black\":", &self.breakdown.black),
-        ] {
-            out.extend_from_slice(key);
-            out.extend_from_slice(b"{\"commander_on_start\":");
-            number(&mut out, side.commander_on_start);
-            out.extend_from_slice(b",\"commander_in_base\":");
-            number(&mut out, side.commander_in_base);
-            out.extend_from_slice(b",\"tanks_in_base\":");
-            number(&mut out, side.tanks_in_base);
-            out.extend_from_slice(b",\"tanks_on_field\":");
-            number(&mut out, side.tanks_on_field);
-            out.push(b'}');
-        }
-        out.extend_from_slice(b"}}");
-        out
-    }
-}
-
 /// A game to replay: a start position and moves.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -585,7 +390,8 @@ pub struct ReplayRequest {
 #[schema(as = TankBattleReplayResponse)]
 pub struct ReplayResponse {
     /// TBN after each move, in order.
-    pub positions: Vec<String>,
+    #[schema(value_type = Vec<String>)]
+    pub positions: Vec<ReplayState>,
     /// Score and state of the last position.
     #[serde(rename = "final")]
     pub final_state: ScoreResponse,
@@ -634,8 +440,8 @@ pub struct PerftResponse {
 
 /// A move in move notation, as a replay lists it.
 pub type ReplayStep = String;
-/// TBN, as a replay answers each position.
-pub type ReplayState = String;
+/// A position, as a replay answers it: its TBN.
+pub type ReplayState = Position;
 
 /// Tank Battle requests to run in one round trip, in order.
 #[derive(Debug, serde::Deserialize, ToSchema)]
@@ -666,128 +472,4 @@ fn batch_example() -> serde_json::Value {
         {"op": "ai-move", "position": position, "limits": {"max_depth": 2}, "seed": 1},
         {"op": "apply", "position": position, "move": "a8-a7"},
     ]})
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::tank_battle::{Layout, Position};
-
-    #[test]
-    fn score_json_is_what_serde_writes() {
-        let breakdown = |n: u32| Breakdown {
-            commander_on_start: n % 4,
-            commander_in_base: n % 3,
-            tanks_in_base: n * 2,
-            tanks_on_field: n + 7,
-        };
-        for (n, winner) in [None, Some(SideName::White), Some(SideName::Black)]
-            .into_iter()
-            .enumerate()
-        {
-            let n = n as u32;
-            for (finished, draw) in [(false, false), (true, false), (true, true)] {
-                let answer = ScoreResponse {
-                    score: ScorePair {
-                        white: n * 11,
-                        black: 1000 + n,
-                    },
-                    finished,
-                    winner,
-                    draw,
-                    breakdown: BreakdownPair {
-                        white: breakdown(n),
-                        black: breakdown(n + 5),
-                    },
-                };
-                assert_eq!(
-                    String::from_utf8(answer.to_json()).unwrap(),
-                    serde_json::to_string(&answer).unwrap()
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn every_square_has_its_name_in_the_answer_pieces() {
-        for square in Square::all() {
-            let name = square.name();
-            let mut out = Vec::new();
-            Piece::put(&mut out, MOVE_FROM.get(square.index()));
-            Piece::put(&mut out, TO_FROM[1].get(square.index()));
-            Piece::put(&mut out, FROM_TO.get(square.index()));
-            Piece::put(&mut out, TO_CAPTURE[0].get(square.index()));
-            assert_eq!(
-                String::from_utf8(out).unwrap(),
-                format!(
-                    "{{\"move\":\"{name}x{name}\",\"from\":\"{name}\",\"to\":\"{name}\",\"capture\":false}}"
-                )
-            );
-        }
-    }
-
-    #[test]
-    fn validate_json_is_what_serde_writes() {
-        let layout = Layout::STANDARD;
-        let mut position = Position::initial(&layout);
-        let mut captures = 0;
-        for ply in 0..300 {
-            let moves = position.legal_moves_file_major(&layout);
-            for mv in &moves {
-                captures += usize::from(mv.is_capture());
-                let answer = ValidateResponse {
-                    legal: true,
-                    notation: Some(*mv),
-                    reason: None,
-                };
-                assert_eq!(
-                    answer.to_json().unwrap(),
-                    serde_json::to_vec(&answer).unwrap(),
-                    "ply {ply}, {mv:?}"
-                );
-            }
-            match moves.get(ply * 7 % moves.len().max(1)) {
-                Some(mv) => position.play_unchecked(*mv),
-                None => break,
-            }
-        }
-        assert!(captures > 0, "the walk met no capture");
-        let refused = ValidateResponse {
-            legal: false,
-            notation: None,
-            reason: Some(ReasonBody {
-                code: "PATH_BLOCKED",
-                message: "a tank stands in the way".to_owned(),
-                square: Some("k5".to_owned()),
-            }),
-        };
-        let json = String::from_utf8(refused.to_json().unwrap()).unwrap();
-        assert!(json.starts_with(r#"{"legal":false,"reason":{"#), "{json}");
-        assert_eq!(json.into_bytes(), serde_json::to_vec(&refused).unwrap());
-    }
-
-    #[test]
-    fn legal_moves_json_is_what_serde_writes() {
-        let layout = Layout::STANDARD;
-        let mut position = Position::initial(&layout);
-        let mut captures = 0;
-        for ply in 0..300 {
-            let moves = position.legal_moves_file_major(&layout);
-            captures += moves.iter().filter(|m| m.is_capture()).count();
-            let answer = LegalMovesResponse {
-                count: moves.len(),
-                moves: moves.clone(),
-            };
-            assert_eq!(
-                String::from_utf8(answer.to_json()).unwrap(),
-                serde_json::to_string(&answer).unwrap(),
-                "ply {ply}"
-            );
-            match moves.get(ply * 7 % moves.len().max(1)) {
-                Some(mv) => position.play_unchecked(*mv),
-                None => break,
-            }
-        }
-        assert!(captures > 0, "the walk met no capture");
-    }
 }

@@ -134,26 +134,15 @@ impl GameApi for TankBattle {
             Some(text) => Some(decode_square(text, "from")?),
             None => None,
         };
-        let mut moves = TankBattle::legal_moves(&state);
-        if let Some(from) = from {
-            moves.retain(|mv| mv.from == from);
-        }
+        let moves: Vec<MoveEntry> = TankBattle::legal_moves(&state)
+            .into_iter()
+            .filter(|mv| from.is_none_or(|from| mv.from == from))
+            .map(MoveEntry::from)
+            .collect();
         Ok(LegalMovesResponse {
             count: moves.len(),
             moves,
         })
-    }
-
-    fn legal_moves_json(answer: &LegalMovesResponse) -> serde_json::Result<Vec<u8>> {
-        Ok(answer.to_json())
-    }
-
-    fn validate_json(answer: &ValidateResponse) -> serde_json::Result<Vec<u8>> {
-        answer.to_json()
-    }
-
-    fn score_json(answer: &ScoreResponse) -> serde_json::Result<Vec<u8>> {
-        Ok(answer.to_json())
     }
 
     fn run_validate(request: MoveRequest, _: &Limits) -> Result<ValidateResponse, ApiError> {
@@ -211,10 +200,10 @@ impl GameApi for TankBattle {
     fn encode_apply(after: &State, mv: Move) -> ApplyResponse {
         let (finished, winner, draw) = status(after);
         ApplyResponse {
-            position: after.position.to_string(),
-            notation: mv.to_notation(),
+            position: after.position,
+            notation: mv,
             captured: mv.capture.map(|role| Captured {
-                square: mv.to.name().to_owned(),
+                square: mv.to,
                 kind: role.into(),
                 // The captured tank's side moves next.
                 side: after.position.turn().into(),
@@ -268,11 +257,11 @@ impl GameApi for TankBattle {
             .map_err(|e| notation(e, &format!("moves[{ply}]"), Some(ply)))
     }
 
-    fn replay_state(state: &State) -> String {
-        state.position.to_string()
+    fn replay_state(state: &State) -> Position {
+        state.position
     }
 
-    fn encode_replay(positions: Vec<String>, last: ScoreResponse) -> ReplayResponse {
+    fn encode_replay(positions: Vec<Position>, last: ScoreResponse) -> ReplayResponse {
         ReplayResponse {
             positions,
             final_state: last,

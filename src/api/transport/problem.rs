@@ -3,11 +3,11 @@
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// An RFC 9457 problem document, served as `application/problem+json`.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
     "type": "urn:tank-rules:problem:bad-position",
     "title": "Position notation is malformed",
@@ -56,6 +56,17 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub instance: Option<String>,
+}
+
+impl Problem {
+    /// `problem`, a problem document as this type writes it, with the
+    /// request's id as its `instance`: read back and written again by the
+    /// same writer, serde (`None` for another body, left as it is).
+    pub fn with_instance(problem: &[u8], instance: &str) -> Option<Vec<u8>> {
+        let mut problem: Problem = serde_json::from_slice(problem).ok()?;
+        problem.instance = Some(instance.to_owned());
+        serde_json::to_vec(&problem).ok()
+    }
 }
 
 /// The `code` field's schema: a reference to `ProblemCode`, the list of
@@ -163,5 +174,30 @@ impl ResponseError for ApiError {
             tracing::error!(request_id = %super::request_id::current(), %message, "internal error");
         }
         response.json(self.problem())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A problem named afterwards is the problem written with its
+    /// instance: the same writer, the same bytes.
+    #[test]
+    fn a_problem_names_its_instance() {
+        let error = ApiError::bad_request(
+            "moves[2]: expected \"j4-j5\", got \"é\\n\"",
+            Some("moves[2]".to_owned()),
+        );
+        let written = serde_json::to_vec(&error.problem()).unwrap();
+        let named = Problem::with_instance(&written, "abc-1").unwrap();
+        let mut problem = error.problem();
+        problem.instance = Some("abc-1".to_owned());
+        assert_eq!(named, serde_json::to_vec(&problem).unwrap());
+        assert!(String::from_utf8(named)
+            .unwrap()
+            .ends_with(r#""field":"moves[2]","instance":"abc-1"}"#));
+        assert_eq!(Problem::with_instance(b"{\"status\":400}", "abc-1"), None);
+        assert_eq!(Problem::with_instance(b"<html>", "abc-1"), None);
     }
 }

@@ -13,10 +13,9 @@ use std::hash::{BuildHasher, RandomState};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use actix_web::body::{BoxBody, MessageBody};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::dev::ServiceRequest;
 use actix_web::http::header::{HeaderName, HeaderValue};
-use actix_web::web::{Bytes, BytesMut};
+use actix_web::web::BytesMut;
 
 /// The header that carries it, both ways.
 pub const HEADER: HeaderName = HeaderName::from_static("x-request-id");
@@ -199,35 +198,6 @@ pub fn current() -> impl fmt::Display {
     Current(current_id())
 }
 
-/// A problem+json answer with `"instance": id` added, the request id as
-/// the occurrence of the problem (RFC 9457). Other answers as they are.
-pub fn name_the_instance(
-    res: ServiceResponse<BoxBody>,
-    id: &RequestId,
-) -> ServiceResponse<BoxBody> {
-    if !super::hygiene::is_problem(&res) {
-        return res;
-    }
-    res.map_body(|_, body| match body.try_into_bytes() {
-        Ok(bytes) => BoxBody::new(with_instance(&bytes, id)),
-        Err(body) => body,
-    })
-}
-
-/// `{…}` with `,"instance":"<id>"` before its closing brace (the id needs
-/// no escaping).
-fn with_instance(problem: &Bytes, id: &RequestId) -> Bytes {
-    let Some(open) = problem.strip_suffix(b"}") else {
-        return problem.clone();
-    };
-    let mut out = BytesMut::with_capacity(problem.len() + 16 + id.as_str().len());
-    out.extend_from_slice(open);
-    out.extend_from_slice(b",\"instance\":\"");
-    out.extend_from_slice(id.as_str().as_bytes());
-    out.extend_from_slice(b"\"}");
-    out.freeze()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,14 +229,5 @@ mod tests {
         for id in &ids {
             assert!(well_formed(id.as_bytes(), MAX_FROM_CLIENT), "{id}");
         }
-    }
-
-    #[test]
-    fn a_problem_names_its_instance() {
-        let id = RequestId(HeaderValue::from_static("abc-1"));
-        let out = with_instance(&Bytes::from_static(b"{\"status\":400}"), &id);
-        assert_eq!(&out[..], b"{\"status\":400,\"instance\":\"abc-1\"}");
-        let value: serde_json::Value = serde_json::from_slice(&out).unwrap_or_default();
-        assert_eq!(value["instance"], "abc-1");
     }
 }

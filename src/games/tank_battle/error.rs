@@ -84,6 +84,13 @@ impl Reason {
     }
 }
 
+/// A reason in JSON: its stable code (`"PATH_BLOCKED"`).
+impl serde::Serialize for Reason {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.code())
+    }
+}
+
 /// An illegal move: the rule it breaks and the square where it fails.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 #[error("{message}", message = self.message())]
@@ -102,6 +109,21 @@ impl IllegalMove {
         match self.square {
             Some(sq) => format!("{} ({sq})", self.reason.rule()),
             None => self.reason.rule().to_owned(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reason_serializes_as_its_code() {
+        for reason in Reason::ALL {
+            assert_eq!(
+                serde_json::to_value(reason).unwrap(),
+                serde_json::Value::String(reason.code().to_owned())
+            );
         }
     }
 }

@@ -49,6 +49,15 @@ impl fmt::Display for Move {
     }
 }
 
+/// A move in JSON: its canonical notation (`"j4-j5"`, `"d10xd4"`),
+/// written from a buffer on the stack, nothing allocated (a `legal-moves`
+/// answer writes dozens).
+impl serde::Serialize for Move {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.notation(&mut [0; 7]))
+    }
+}
+
 /// A move as a request writes it: two squares, with `-`, `x` or nothing
 /// between them, in either case. Whether it is legal, and whether it
 /// captures, depends on the position.
@@ -152,5 +161,18 @@ mod tests {
             assert_eq!(mv.to_notation(), mv.to_string());
         }
         assert_eq!(far.to_notation(), "a11xk11");
+    }
+
+    #[test]
+    fn serializes_as_its_canonical_notation() {
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        for (capture, json) in [(None, r#""a11-k11""#), (Some(Role::Tank), r#""a11xk11""#)] {
+            let mv = Move {
+                from: sq("a11"),
+                to: sq("k11"),
+                capture,
+            };
+            assert_eq!(serde_json::to_string(&mv).unwrap(), json);
+        }
     }
 }

@@ -141,10 +141,6 @@ const NAMES: [&str; SQUARES] = [
 ];
 
 impl Square {
-    /// Every square's notation, by index (for tables made at compile
-    /// time; otherwise [`Square::name`]).
-    pub const NAMES: [&'static str; SQUARES] = NAMES;
-
     /// The square's notation, e.g. `"j4"`.
     pub fn name(self) -> &'static str {
         NAMES.get(self.index()).copied().unwrap_or("?")
@@ -154,6 +150,14 @@ impl Square {
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// A square in JSON: its notation, e.g. `"j4"` (written from the table
+/// of names, nothing allocated).
+impl serde::Serialize for Square {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
     }
 }
 
@@ -186,6 +190,16 @@ mod tests {
     fn rejects_off_board_and_malformed_squares() {
         for bad in ["", "a", "l1", "a0", "a12", "a01", "1a", "a1x", "é1", "a100"] {
             assert!(bad.parse::<Square>().is_err(), "{bad:?} parsed");
+        }
+    }
+
+    #[test]
+    fn serializes_as_its_notation() {
+        for sq in Square::all() {
+            assert_eq!(
+                serde_json::to_value(sq).unwrap(),
+                serde_json::Value::String(sq.to_string())
+            );
         }
     }
 

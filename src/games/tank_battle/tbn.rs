@@ -234,9 +234,15 @@ fn parse_rank(text: &str, rank: u8, setup: &mut Setup) -> Result<(), ParseError>
 /// Writes canonical TBN (runs of empty squares merged).
 impl fmt::Display for Setup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Built on the stack and written at once, a rank at a time from
-        // its occupied squares: TBN is written for every `apply` answer
-        // and AI cache key.
+        f.write_str(self.tbn().as_str())
+    }
+}
+
+impl Setup {
+    /// Canonical TBN, built on the stack a rank at a time from its
+    /// occupied squares: TBN is written for every `apply` answer, replay
+    /// position and AI cache key.
+    fn tbn(&self) -> Written {
         let mut out = Written {
             text: [0; TBN_MAX],
             len: 0,
@@ -290,11 +296,7 @@ impl fmt::Display for Setup {
         for &digit in digits.get(start..).unwrap_or_default() {
             out.put(digit);
         }
-        // Only ASCII was pushed.
-        f.write_str(
-            std::str::from_utf8(out.text.get(..out.len).unwrap_or_default())
-                .map_err(|_| fmt::Error)?,
-        )
+        out
     }
 }
 
@@ -316,6 +318,11 @@ impl Written {
         }
     }
 
+    /// The text written (only ASCII is ever put).
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(self.text.get(..self.len).unwrap_or_default()).unwrap_or_default()
+    }
+
     /// A run of `n` empty squares (nothing for none).
     fn empty(&mut self, n: u32) {
         match n {
@@ -333,6 +340,14 @@ impl Written {
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.to_setup(), f)
+    }
+}
+
+/// A position in JSON: its canonical TBN, written from a buffer on the
+/// stack, nothing allocated.
+impl serde::Serialize for Position {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.to_setup().tbn().as_str())
     }
 }
 
@@ -357,6 +372,24 @@ mod tests {
             .parse()
             .unwrap();
         assert_eq!(spaced, setup);
+    }
+
+    #[test]
+    fn a_position_serializes_as_its_tbn() {
+        let layout = Layout::STANDARD;
+        let mut position = Position::initial(&layout);
+        for ply in 0..40 {
+            assert_eq!(
+                serde_json::to_value(position).unwrap(),
+                serde_json::Value::String(position.to_string()),
+                "ply {ply}"
+            );
+            let moves = position.legal_moves_file_major(&layout);
+            match moves.get(ply * 7 % moves.len().max(1)) {
+                Some(mv) => position.play_unchecked(*mv),
+                None => break,
+            }
+        }
     }
 
     /// Text near TBN: pieces of it in any order, canonical positions with
