@@ -327,7 +327,10 @@ impl GameApi for CobiTankWars {
             player,
             gunfire_tokens,
         } = question;
-        Ok(format!("{}|{player}|{gunfire_tokens}", Self::state_text(state)?))
+        Ok(format!(
+            "{}|{player}|{gunfire_tokens}",
+            Self::state_text(state)?
+        ))
     }
 
     fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {

@@ -62,7 +62,9 @@ fn cache_key<G: GameApi>(
     seed: u64,
 ) -> Result<Key, ApiError> {
     let canonical = G::canonical(state, question)?;
-    Ok(Key::digest(key_text::<G>(&canonical, style, search, seed).as_bytes()))
+    Ok(Key::digest(
+        key_text::<G>(&canonical, style, search, seed).as_bytes(),
+    ))
 }
 
 /// The text a cache key digests:
