@@ -4,6 +4,7 @@
 
 mod answers;
 mod architecture;
+mod architecture_doc;
 mod cobi_tank_wars_oracle;
 mod common;
 mod container;
