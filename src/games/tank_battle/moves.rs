@@ -22,16 +22,20 @@ impl Move {
     }
 
     /// Canonical notation written into `buf` (at most 7 bytes), without
-    /// the formatting machinery.
+    /// the formatting machinery: each square's name copied as three bytes
+    /// at once, the separator written over the byte after `from`'s name.
     pub fn notation<'a>(&self, buf: &'a mut [u8; 7]) -> &'a str {
-        let sep: &[u8] = if self.is_capture() { b"x" } else { b"-" };
-        let mut len = 0;
-        for part in [self.from.name().as_bytes(), sep, self.to.name().as_bytes()] {
-            for (slot, &b) in buf.iter_mut().skip(len).zip(part) {
-                *slot = b;
-                len += 1;
-            }
+        let (from, from_len) = self.from.name_bytes();
+        let (to, to_len) = self.to.name_bytes();
+        let sep = if self.is_capture() { b'x' } else { b'-' };
+        // `from_len` is 2 or 3, so `to` fits at `from_len + 1`.
+        let ([a, b, c], [d, e, f]) = (from, to);
+        *buf = [a, b, c, 0, 0, 0, 0];
+        let after_from = buf.get_mut(from_len..from_len + 4);
+        if let Some(Ok(slots)) = after_from.map(<&mut [u8; 4]>::try_from) {
+            *slots = [sep, d, e, f];
         }
+        let len = from_len + 1 + to_len;
         std::str::from_utf8(buf.get(..len).unwrap_or_default()).unwrap_or_default()
     }
 
@@ -161,6 +165,19 @@ mod tests {
             assert_eq!(mv.to_notation(), mv.to_string());
         }
         assert_eq!(far.to_notation(), "a11xk11");
+    }
+
+    #[test]
+    fn notation_is_the_squares_names_around_the_separator() {
+        for from in Square::all() {
+            for to in Square::all() {
+                for (capture, sep) in [(None, '-'), (Some(Role::Tank), 'x')] {
+                    let mv = Move { from, to, capture };
+                    let expected = format!("{}{sep}{}", from.name(), to.name());
+                    assert_eq!(mv.notation(&mut [0xff; 7]), expected);
+                }
+            }
+        }
     }
 
     #[test]

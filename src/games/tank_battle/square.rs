@@ -140,10 +140,38 @@ const NAMES: [&str; SQUARES] = [
     "a11", "b11", "c11", "d11", "e11", "f11", "g11", "h11", "i11", "j11", "k11",
 ];
 
+/// Every square's notation as three bytes (zero after a two-byte name)
+/// and its length, by index: notation is written from it with copies of
+/// a fixed size.
+const NAME_BYTES: [([u8; 3], usize); SQUARES] = {
+    let mut table = [([0; 3], 0); SQUARES];
+    let mut index = 0;
+    while index < SQUARES {
+        let name = NAMES[index].as_bytes();
+        let mut i = 0;
+        while i < name.len() {
+            table[index].0[i] = name[i];
+            i += 1;
+        }
+        table[index].1 = name.len();
+        index += 1;
+    }
+    table
+};
+
 impl Square {
     /// The square's notation, e.g. `"j4"`.
     pub fn name(self) -> &'static str {
         NAMES.get(self.index()).copied().unwrap_or("?")
+    }
+
+    /// The square's notation as three bytes (zero after a two-byte name)
+    /// and its length.
+    pub(crate) fn name_bytes(self) -> ([u8; 3], usize) {
+        NAME_BYTES
+            .get(self.index())
+            .copied()
+            .unwrap_or(([b'?', 0, 0], 1))
     }
 }
 
