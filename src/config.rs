@@ -115,6 +115,12 @@ pub struct ServeArgs {
     /// Most moves (Tank Battle) or rounds (Tank War) in one replay.
     #[arg(long, env = "TANK_RULES_REPLAY_MAX_MOVES", default_value_t = Limits::DEFAULT_REPLAY_MAX_MOVES)]
     pub replay_max_moves: usize,
+    /// Most moves (Tank Battle) or rounds one `annotate` judges.
+    #[arg(long, env = "TANK_RULES_ANNOTATE_MAX_PLIES", default_value_t = Limits::DEFAULT_ANNOTATE_MAX_PLIES)]
+    pub annotate_max_plies: usize,
+    /// Longest time one `annotate` may take, milliseconds.
+    #[arg(long, env = "TANK_RULES_ANNOTATE_MAX_TIME_MS", default_value_t = Limits::DEFAULT_ANNOTATE_MAX_TIME_MS)]
+    pub annotate_max_time_ms: u64,
     /// Most tanks in a Tank War state.
     #[arg(long, env = "TANK_RULES_TANK_WAR_MAX_TANKS", default_value_t = Limits::DEFAULT_TANK_WAR_MAX_TANKS)]
     pub tank_war_max_tanks: usize,
@@ -266,6 +272,8 @@ impl ServeArgs {
                 .unwrap_or_else(Limits::default_concurrent_searches),
             search_wait_ms: self.search_wait_ms,
             replay_max_moves: self.replay_max_moves,
+            annotate_max_plies: self.annotate_max_plies,
+            annotate_max_time_ms: self.annotate_max_time_ms,
             tank_war_max_tanks: self.tank_war_max_tanks,
             tank_war_max_track: self.tank_war_max_track,
             batch_max_requests: self.batch_max_requests,

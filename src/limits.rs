@@ -49,6 +49,10 @@ pub struct Limits {
     pub batch_max_requests: usize,
     /// Most searches (`ai-move` and `perft` requests) in one batch.
     pub batch_max_searches: usize,
+    /// Most moves (Tank Battle) or rounds one `annotate` judges.
+    pub annotate_max_plies: usize,
+    /// Longest time one `annotate` may take, milliseconds.
+    pub annotate_max_time_ms: u64,
 }
 
 impl Limits {
@@ -71,6 +75,8 @@ impl Limits {
     pub const DEFAULT_TANK_WAR_MAX_TRACK: usize = 676;
     pub const DEFAULT_BATCH_MAX_REQUESTS: usize = 256;
     pub const DEFAULT_BATCH_MAX_SEARCHES: usize = 4;
+    pub const DEFAULT_ANNOTATE_MAX_PLIES: usize = 400;
+    pub const DEFAULT_ANNOTATE_MAX_TIME_MS: u64 = 30_000;
 
     /// One search per core by default.
     pub fn default_concurrent_searches() -> usize {
@@ -98,11 +104,27 @@ impl Default for Limits {
             tank_war_max_track: Limits::DEFAULT_TANK_WAR_MAX_TRACK,
             batch_max_requests: Limits::DEFAULT_BATCH_MAX_REQUESTS,
             batch_max_searches: Limits::DEFAULT_BATCH_MAX_SEARCHES,
+            annotate_max_plies: Limits::DEFAULT_ANNOTATE_MAX_PLIES,
+            annotate_max_time_ms: Limits::DEFAULT_ANNOTATE_MAX_TIME_MS,
         }
     }
 }
 
 impl Limits {
+    /// A review of `len` moves or rounds is within the limit.
+    pub fn check_annotate(&self, len: usize, field: &str) -> Result<(), RequestError> {
+        if len > self.annotate_max_plies {
+            return Err(RequestError::limit_exceeded(
+                format!(
+                    "{len} {field} are more than this server reviews at once ({})",
+                    self.annotate_max_plies
+                ),
+                field,
+            ));
+        }
+        Ok(())
+    }
+
     /// A replay of `len` moves or rounds is within the limit.
     pub fn check_replay(&self, len: usize, field: &str) -> Result<(), RequestError> {
         if len > self.replay_max_moves {

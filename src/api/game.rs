@@ -9,19 +9,19 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::flows::ask::{AiAnswer, AiRequest};
+use super::flows::ask::{AiAnswer, AiRequest, ToJudge};
 use super::flows::budget::SharedBudget;
 use super::services::Services;
 use super::transport::problem::ApiError;
 use crate::error::Refusal;
-use crate::games::Game;
+use crate::games::review::Review;
 use crate::limits::Limits;
 
 /// A game as the HTTP layer serves it. The associated types are the
 /// game's DTOs, named after their endpoint; the methods are the steps
 /// where the game's notation differs: decoding requests into engine
 /// values, encoding engine values into answers, and naming refusals.
-pub trait GameApi: Game {
+pub trait GameApi: Review {
     type LegalMovesRequest: DeserializeOwned + 'static;
     type LegalMovesResponse: Serialize;
     type ValidateRequest: DeserializeOwned + 'static;
@@ -29,7 +29,7 @@ pub trait GameApi: Game {
     type ApplyRequest: DeserializeOwned + 'static;
     type ApplyResponse: Serialize;
     type ScoreRequest: DeserializeOwned + 'static;
-    type ScoreResponse: Serialize;
+    type ScoreResponse: Serialize + Send + 'static;
     type ReplayRequest: DeserializeOwned + 'static;
     type ReplayResponse: Serialize + Send + 'static;
     type AiMoveRequest: DeserializeOwned + 'static;
@@ -39,6 +39,15 @@ pub trait GameApi: Game {
     type ReplayStep: Send + 'static;
     /// One state as a replay answers it.
     type ReplayState: Serialize + Send + 'static;
+    /// `annotate`'s body: the replay's, and what it asks of the judge.
+    type AnnotateRequest: DeserializeOwned + 'static;
+    /// A move (pick, orders) as a review names it.
+    type PickDto: Serialize + utoipa::ToSchema + Send + 'static;
+
+    /// The prefix of the game's schema names in the document.
+    const SCHEMA_PREFIX: &'static str;
+    /// The players, in the order of their index.
+    const PLAYERS: usize = 2;
 
     /// The field of a replay request that lists its steps.
     const REPLAY_STEPS: &'static str = "rounds";
@@ -101,6 +110,19 @@ pub trait GameApi: Game {
         states: Vec<Self::ReplayState>,
         last: Self::ScoreResponse,
     ) -> Self::ReplayResponse;
+
+    /// The start state, the steps and the judging of an `annotate`.
+    fn decode_annotate(
+        request: Self::AnnotateRequest,
+        limits: &Limits,
+    ) -> Result<ToJudge<Self::State, Self::ReplayStep>, ApiError>;
+
+    /// A move of a review's verdict, in the game's notation (`state` is
+    /// the state it was played in).
+    fn encode_pick(state: &Self::State, pick: &Self::Pick) -> Self::PickDto;
+
+    /// The player of `index`, as the game names players.
+    fn player_name(index: usize) -> &'static str;
 
     /// The 422 of a refused step (`ply` in a replay).
     fn refusal(error: Self::Illegal, ply: Option<usize>) -> Refusal;

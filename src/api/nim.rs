@@ -43,7 +43,7 @@ pub struct StateDto {
 pub type InitialResponse = StateDto;
 
 /// How many to take.
-#[derive(Clone, Copy, Debug, Deserialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema)]
 #[schema(as = NimTake)]
 pub struct Take(pub u32);
 
@@ -191,6 +191,18 @@ impl GameApi for Nim {
     type AiMoveRequest = AiMoveRequest;
     type AiMoveResponse = Suggested<AiSuggestion>;
     type ReplayStep = Take;
+    type PickDto = Take;
+
+    fn encode_pick(_: &State, take: &u32) -> Take {
+        Take(*take)
+    }
+
+    fn player_name(index: usize) -> &'static str {
+        match index {
+            0 => "first",
+            _ => "second",
+        }
+    }
 
     fn problem_codes() -> Vec<&'static str> {
         vec![IllegalTake::BadTake.code(), IllegalTake::GameOver.code()]
@@ -409,13 +421,13 @@ mod tests {
             (&json!("nim"), &json!("Nim"), &json!(["first", "second"]))
         );
         let endpoints = games[0]["endpoints"].as_array().map_or(0, Vec::len);
-        assert_eq!(endpoints, 9, "{}", games[0]);
+        assert_eq!(endpoints, 10, "{}", games[0]);
 
         let (status, doc) = call(&app, "GET", "/openapi.json", None).await;
         assert_eq!(status, 200);
         let paths = doc["paths"].as_object().cloned().unwrap_or_default();
         let nims: Vec<&String> = paths.keys().filter(|p| p.starts_with("/v1/nim/")).collect();
-        assert_eq!(nims.len(), 9, "{nims:?}");
+        assert_eq!(nims.len(), 10, "{nims:?}");
         assert!(
             !paths.keys().any(|p| p.starts_with("/v1/tank")),
             "{paths:?}"
@@ -504,6 +516,32 @@ mod tests {
         )
         .await;
         assert_eq!((status, body["ply"].clone()), (422, json!(1)));
+        // A review, judged exactly: from 10, taking 3 leaves 7, a won pile
+        // for the opponent (a blunder: 2 would leave 8); then each take
+        // leaves a multiple of 4 or cannot help it (best).
+        let (status, body) = call(
+            &app,
+            "POST",
+            "/v1/nim/annotate",
+            Some(json!({"rounds": [3, 3, 2]})),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        let labels: Vec<&Value> = body["plies"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|e| &e["label"])
+            .collect();
+        assert_eq!(
+            labels,
+            [&json!("blunder"), &json!("best"), &json!("best")],
+            "{body}"
+        );
+        assert_eq!(body["plies"][0]["best"], json!([2]), "{body}");
+        assert_eq!(body["players"][0]["labels"]["blunder"], 1, "{body}");
+        assert_eq!(body["players"][1]["accuracy"], 100.0, "{body}");
+        assert_eq!(body["final"], json!({"pile": 2, "winner": null}));
         // The AI, then the same request from the cache.
         let ask = json!({"state": state});
         let (status, body) = call(&app, "POST", "/v1/nim/ai-move", Some(ask.clone())).await;

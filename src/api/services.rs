@@ -142,7 +142,7 @@ impl Services {
 
 /// Raises its flag when dropped: the future that owns it was completed or
 /// abandoned (its client went away).
-struct RaiseOnDrop(Arc<AtomicBool>);
+pub struct RaiseOnDrop(pub Arc<AtomicBool>);
 
 impl Drop for RaiseOnDrop {
     fn drop(&mut self) {

@@ -6,6 +6,7 @@ pub mod grid;
 pub mod level;
 #[cfg(test)]
 pub mod nim;
+pub mod review;
 pub mod tank_battle;
 pub mod tank_war;
 

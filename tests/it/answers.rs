@@ -632,11 +632,20 @@ async fn sampled_tank_battle_answers_are_as_documented() {
                 "perft",
                 json!({"position": position, "depth": 1 + sample % 2, "divide": sample % 3 == 0}),
             ),
+            (
+                "annotate",
+                json!({"moves": played, "limits": {"max_nodes": 500}}),
+            ),
+            (
+                "annotate",
+                json!({"moves": with_last(&played, json!(illegal)), "limits": {"max_nodes": 500}}),
+            ),
         ];
         let mut batch = Vec::new();
         for (op, body) in &requests {
             client.post(&format!("{game}/{op}"), body.clone()).await;
-            if *op != "perft" {
+            // (A batch holds at most four searches: its three `ai-move`s.)
+            if !["perft", "annotate"].contains(op) {
                 let mut item = body.clone();
                 item["op"] = json!(op);
                 batch.push(item);
@@ -742,10 +751,19 @@ async fn sampled_tank_war_answers_are_as_documented() {
                 "ai-move",
                 json!({"state": state, "player": player, "limits": {"max_depth": 1}}),
             ),
+            ("annotate", json!({"rounds": played})),
+            (
+                "annotate",
+                json!({"rounds": with_last(&played, json!({"U": "ZZ", "D": "RC"}))}),
+            ),
         ];
         let mut batch = Vec::new();
         for (op, body) in &requests {
             client.post(&format!("{game}/{op}"), body.clone()).await;
+            // (A batch holds at most four searches: its `ai-move`s.)
+            if *op == "annotate" {
+                continue;
+            }
             let mut item = body.clone();
             item["op"] = json!(op);
             batch.push(item);
@@ -857,6 +875,14 @@ async fn sampled_cobi_tank_wars_answers_are_as_documented() {
                 json!({"rounds": with_last(&played, json!({"orders": far}))}),
             ),
             (
+                "annotate",
+                json!({"rounds": played, "limits": {"max_nodes": 300}}),
+            ),
+            (
+                "annotate",
+                json!({"rounds": with_last(&played, json!({"orders": far})), "limits": {"max_nodes": 300}}),
+            ),
+            (
                 "ai-move",
                 json!({"state": state, "player": player, "level": 1, "seed": sample}),
             ),
@@ -872,6 +898,10 @@ async fn sampled_cobi_tank_wars_answers_are_as_documented() {
         let mut batch = Vec::new();
         for (op, body) in &requests {
             client.post(&format!("{game}/{op}"), body.clone()).await;
+            // (A batch holds at most four searches: its `ai-move`s.)
+            if *op == "annotate" {
+                continue;
+            }
             let mut item = body.clone();
             item["op"] = json!(op);
             batch.push(item);

@@ -129,7 +129,9 @@ async fn every_operation_written_any_way_needs_its_key_and_spends_its_quota() {
             assert_eq!(plain.status, 200, "{method} {path}: {}", plain.text);
         }
         let spent = policy(&plain);
-        let search = path.ends_with("/ai-move") || path.ends_with("/perft");
+        let search = ["/ai-move", "/perft", "/annotate"]
+            .iter()
+            .any(|op| path.ends_with(op));
         let expected = if search { "searches" } else { "requests" };
         assert_eq!(spent.as_deref(), Some(expected), "{method} {path}");
         for variant in variants(&path) {

@@ -10,6 +10,7 @@ mod common;
 mod container;
 mod engine_props;
 mod http_ai_levels;
+mod http_annotate;
 mod http_batch;
 mod http_bounds;
 mod http_cobi_tank_wars;

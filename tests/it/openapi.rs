@@ -128,6 +128,9 @@ fn query_parameters_are_plain_strings() {
 fn schema_names_carry_their_games_prefix() {
     const SHARED: &[&str] = &[
         "AiLimits",
+        "AnnotationLabel",
+        "AnnotationLabelCounts",
+        "AnnotationPlayer",
         "GameInfo",
         "GamesResponse",
         "GridSquare",

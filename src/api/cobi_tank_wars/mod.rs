@@ -184,6 +184,18 @@ impl GameApi for CobiTankWars {
     type AiMoveRequest = AiMoveRequest;
     type AiMoveResponse = Suggested<AiSuggestion>;
     type ReplayStep = ReplayStep;
+    type PickDto = SuggestedOrders;
+
+    fn encode_pick(_: &State, orders: &Vec<(String, Order)>) -> SuggestedOrders {
+        encode_orders(orders.iter().cloned())
+    }
+
+    fn player_name(index: usize) -> &'static str {
+        match index {
+            0 => "P1",
+            _ => "P2",
+        }
+    }
 
     fn problem_codes() -> Vec<&'static str> {
         OrderError::ALL.map(OrderError::code).to_vec()

@@ -20,6 +20,20 @@ use crate::limits::Limits;
 /// The most best moves (lines) one `ai-move` may ask for with `multipv`.
 pub const MAX_LINES: u32 = 16;
 
+/// What an `annotate` request asks of the judge: the limits of each
+/// position's search and a level. Without `max_nodes` the judge searches
+/// each position to the game's fixed budget in positions, so the verdicts
+/// are the same on any machine; the time asked bounds each search (the
+/// server's AI cap when absent), the server's `annotate` cap the whole.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Judging {
+    pub limits: Option<AskedLimits>,
+    pub level: Option<u32>,
+}
+
+/// A game to review, decoded: its start, its steps and the judging asked.
+pub type ToJudge<S, R> = (S, Vec<R>, Judging);
+
 /// The style of an `ai-move` from its `level` and `multipv` fields: a
 /// level 1 to 8 (full strength when absent) and 1 to [`MAX_LINES`] lines
 /// (1 when absent).

@@ -30,7 +30,7 @@ use crate::fair_use::{Class, Client};
 use crate::limits::Limits;
 
 use super::budget::SharedBudget;
-use super::{ai, replay, simple};
+use super::{ai, annotate, replay, simple};
 
 /// The media type of a batch sent (and answered) one request a line.
 pub const NDJSON: &str = "application/x-ndjson";
@@ -387,11 +387,13 @@ pub fn batch_ops<G: GameApi>() -> Ops {
     let mut all = vec!["legal-moves", "validate", "apply", "score", "replay"];
     all.extend(extra.clone().map(|(op, _)| *op));
     all.push("ai-move");
+    all.push("annotate");
     let mut searches: Vec<_> = extra
         .filter(|(_, search)| *search)
         .map(|(op, _)| *op)
         .collect();
     searches.push("ai-move");
+    searches.push("annotate");
     Ops { all, searches }
 }
 
@@ -444,6 +446,7 @@ fn decodes<G: GameApi>(op: &str, fields: &Value) -> Result<(), ApiError> {
         "score" => check::<G::ScoreRequest>(fields),
         "replay" => check::<G::ReplayRequest>(fields),
         "ai-move" => check::<G::AiMoveRequest>(fields),
+        "annotate" => check::<G::AnnotateRequest>(fields),
         _ => G::extra_decodes(op, fields),
     }
 }
@@ -464,6 +467,7 @@ async fn dispatch<G: GameApi>(
         "ai-move" => ai::ai_move::<G>(decode(fields)?, services, Some(shared))
             .await?
             .into_value(),
+        "annotate" => to_json(annotate::annotate::<G>(decode(fields)?, services).await),
         _ => G::extra_op(op, fields, services, shared).await,
     }
 }

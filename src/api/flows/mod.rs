@@ -3,10 +3,11 @@
 //! `validate`, `apply`, `score`: [`simple`]), `replay` ([`replay`]),
 //! `ai-move` with its cache key and cache tiers ([`ai`]; what a request
 //! asks and an answer keeps: [`ask`]), `batch` with its dispatch
-//! ([`batch`]; its searches' shared time: [`budget`]) and `render.svg`
-//! ([`render`]).
+//! ([`batch`]; its searches' shared time: [`budget`]), `render.svg`
+//! ([`render`]) and `annotate`, a game reviewed ([`annotate`]).
 
 pub mod ai;
+pub mod annotate;
 pub mod ask;
 pub mod batch;
 pub mod budget;

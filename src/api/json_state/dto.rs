@@ -19,6 +19,7 @@ use utoipa::openapi::{Ref, RefOr, Required};
 use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 use super::codec::JsonState;
+use crate::api::flows::ask::AskedLimits;
 use crate::api::flows::batch::items_schema;
 
 /// A state (`score`; Nim's `legal-moves`).
@@ -47,6 +48,23 @@ pub struct ReplayRequest<G: JsonState> {
     #[serde(default)]
     pub start: Option<G::StateDto>,
     pub rounds: Vec<G::ReplayStep>,
+}
+
+/// A game to review (`annotate`): a replay's body and what it asks of the
+/// judge.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[serde(bound(deserialize = "G::ReplayStep: serde::de::DeserializeOwned"))]
+pub struct AnnotateRequest<G: JsonState> {
+    #[serde(default)]
+    pub start: Option<G::StateDto>,
+    pub rounds: Vec<G::ReplayStep>,
+    /// Each position's search; the game's fixed budget when absent.
+    #[serde(default)]
+    pub limits: Option<AskedLimits>,
+    /// The judge's level (1-8); full strength when absent.
+    #[serde(default)]
+    pub level: Option<u32>,
 }
 
 /// The states a game passed through.
@@ -203,6 +221,52 @@ where
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
         with_references::<G::StateDto>(schemas);
         with_references::<G::ReplayStep>(schemas);
+    }
+}
+
+impl<G: JsonState> PartialSchema for AnnotateRequest<G>
+where
+    G::ReplayStep: ToSchema,
+{
+    fn schema() -> RefOr<Schema> {
+        let object = ObjectBuilder::new()
+            .property("start", optional::<G::StateDto>(G::DOCS.start))
+            .property(
+                "rounds",
+                ArrayBuilder::new().items(reference::<G::ReplayStep>()),
+            )
+            .required("rounds")
+            .property(
+                "limits",
+                described::<AskedLimits>(
+                    "Each position's search; without `max_nodes`, the game's fixed budget in positions (the same verdicts on any machine).",
+                ),
+            )
+            .property(
+                "level",
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(1.0))
+                    .maximum(Some(8.0))
+                    .description(Some("The judge's level; full strength when absent.")),
+            )
+            .description(Some("A game to review: the replay's body and what it asks of the judge."));
+        body(object, G::examples().map(|e| e.replay))
+    }
+}
+
+impl<G: JsonState> ToSchema for AnnotateRequest<G>
+where
+    G::ReplayStep: ToSchema,
+{
+    fn name() -> Cow<'static, str> {
+        named::<G>("AnnotateRequest")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        with_references::<G::StateDto>(schemas);
+        with_references::<G::ReplayStep>(schemas);
+        with_references::<AskedLimits>(schemas);
     }
 }
 

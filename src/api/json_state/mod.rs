@@ -11,6 +11,7 @@ mod dto;
 pub use codec::{Docs, Examples, JsonState};
 pub use dto::*;
 
+use super::flows::ask::{Judging, ToJudge};
 use super::transport::json::parse_param;
 use super::transport::problem::ApiError;
 use crate::games::Game;
@@ -27,6 +28,23 @@ macro_rules! json_state_api {
         type ReplayResponse = $crate::api::json_state::ReplayResponse<Self>;
         type RenderQuery = $crate::api::json_state::RenderQuery<Self>;
         type ReplayState = <Self as $crate::api::json_state::JsonState>::StateDto;
+        type AnnotateRequest = $crate::api::json_state::AnnotateRequest<Self>;
+        const SCHEMA_PREFIX: &'static str =
+            <Self as $crate::api::json_state::JsonState>::DOCS.prefix;
+
+        fn decode_annotate(
+            request: Self::AnnotateRequest,
+            limits: &$crate::limits::Limits,
+        ) -> Result<
+            (
+                Self::State,
+                Vec<Self::ReplayStep>,
+                $crate::api::flows::ask::Judging,
+            ),
+            $crate::api::transport::problem::ApiError,
+        > {
+            $crate::api::json_state::decode_annotate::<Self>(request, limits)
+        }
 
         fn decode_score(
             request: Self::ScoreRequest,
@@ -88,6 +106,28 @@ pub fn decode_replay<G: JsonState>(
         None => <G as Game>::initial(),
     };
     Ok((start, request.rounds))
+}
+
+/// The start, the rounds and the judging of an `annotate`.
+pub fn decode_annotate<G: JsonState>(
+    request: AnnotateRequest<G>,
+    limits: &Limits,
+) -> Result<ToJudge<G::State, G::ReplayStep>, ApiError> {
+    let AnnotateRequest {
+        start,
+        rounds,
+        limits: asked,
+        level,
+    } = request;
+    let (state, rounds) = decode_replay::<G>(ReplayRequest { start, rounds }, limits)?;
+    Ok((
+        state,
+        rounds,
+        Judging {
+            limits: asked,
+            level,
+        },
+    ))
 }
 
 /// The picture of `render.svg`: of the state sent as JSON in the query

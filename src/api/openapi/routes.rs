@@ -57,6 +57,8 @@ macro_rules! game_routes {
         type AiMoveRequest = <$game as GameApi>::AiMoveRequest;
         type AiMoveResponse = <$game as GameApi>::AiMoveResponse;
         type RenderQuery = <$game as GameApi>::RenderQuery;
+        type AnnotateRequest = <$game as GameApi>::AnnotateRequest;
+        type AnnotateResponse = flows::annotate::AnnotateResponse<$game>;
 
         /// Adds the game's routes to the `/v1` router, under `/{game}`,
         /// each spending the quota its operation spends (searches for the
@@ -74,6 +76,7 @@ macro_rules! game_routes {
                 .route(under, __path_ai_move, ai_move, &quota)
                 $(.route(under, { let _ = $initial_ok; __path_initial }, initial, &quota))?
                 .route(under, __path_replay, replay, &quota)
+                .route(under, __path_annotate, annotate, &quota)
                 $(.route(under, $extra_doc, $extra, &quota))*
                 .route(under, __path_batch, batch, &quota)
                 .route(under, __path_render, render, &quota);
@@ -223,6 +226,65 @@ macro_rules! game_routes {
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::ai::ai_move::<$game>(body, &services, None).await?;
             respond(answer.into_json(), &services.limits)
+        }
+
+        /// Reviews a played game: every move judged against the best.
+        ///
+        /// The body is `replay`'s plus, optionally, the judge's `limits` and
+        /// `level`; without `max_nodes` each position is searched to the
+        /// game's fixed budget in positions, so a review is the same on any
+        /// machine. Each entry (one a move; in the simultaneous games one a
+        /// player a round) gives what the position was worth to the player
+        /// (`value`), what the move kept (`value_played`), the `loss`, the
+        /// same on the 0-100 scale of the player's chance to win, and a
+        /// `label` by `win_chance_loss`: `best` (no loss), `excellent` (under
+        /// 2), `good` (under 5), `inaccuracy` (under 10), `mistake` (under
+        /// 20), `blunder`. `players` sums each player up: `accuracy` (the mean
+        /// of lichess's per-move accuracy, `103.1668 · e^(−0.04354 ·
+        /// win_chance_loss) − 3.1669` within 0-100), `average_loss` and the
+        /// count of each label. The Tank War is judged exactly wherever the
+        /// game is solved (the default setup: always), on the expected
+        /// result (+1 a win, 0 a draw, −1 a loss; chance to win = 50 × (1 +
+        /// expected result)): each pick against the opponent's equilibrium
+        /// strategy (`against`), with its `worst_case`. Tank Battle and Tank
+        /// Wars are judged by their searches (Tank Battle: N + 1 searches for
+        /// N moves, each reused for the move before it); their points map to
+        /// a chance to win on a logistic curve (README, "Reviewing a game").
+        ///
+        /// With `Accept: application/x-ndjson` the review is streamed: one
+        /// line an entry as soon as it is judged, then a line with `players`
+        /// and `final`; a client that leaves stops the judge. A review runs
+        /// in a search slot (`SERVICE_BUSY` when none is free), judges at
+        /// most `--annotate-max-plies` steps and takes at most
+        /// `--annotate-max-time-ms` (then `LIMIT_EXCEEDED`; streamed, a last
+        /// line with that problem).
+        #[utoipa::path(
+            post, path = "/annotate",
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_annotate"),
+            request_body = AnnotateRequest,
+            responses(
+                (status = 200, description = "The game reviewed",
+                 content((AnnotateResponse = "application/json"), (String = "application/x-ndjson"))),
+                (status = 400, description = "`BAD_REQUEST` (a body or a step that breaks its schema or notation, a `level` out of 1-8) or `LIMIT_EXCEEDED` (more steps than the server reviews; the review took longer than its cap)", body = Problem, content_type = "application/problem+json"),
+                (status = 422, description = "A step is illegal: the first one, with its `ply`, as in `replay`", body = Problem, content_type = "application/problem+json"),
+                RouteErrors,
+                BodyErrors,
+                BusyError,
+            )
+        )]
+        async fn annotate(
+            request: actix_web::HttpRequest,
+            Call { body, services }: Call<AnnotateRequest>,
+        ) -> Result<HttpResponse, ApiError> {
+            if flows::annotate::wants_lines(&request) {
+                let lines = flows::annotate::annotate_stream::<$game>(body, &services).await?;
+                return Ok(HttpResponse::Ok()
+                    .content_type("application/x-ndjson")
+                    .streaming(lines));
+            }
+            let answer = flows::annotate::annotate::<$game>(body, &services).await?;
+            respond(encode(&answer), &services.limits)
         }
 
         #[utoipa::path(

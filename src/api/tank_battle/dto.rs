@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::api::flows::ask::AskedLimits;
 use crate::api::openapi::notation::{LayoutText, MoveNotation, SquareName, Tbn};
 use crate::games::tank_battle::{
     self as engine, IllegalMove, Move, Position, Reason, Role, Side, SideScore, Square,
@@ -383,6 +384,55 @@ pub struct ReplayRequest {
     /// Moves in order, in move notation.
     #[schema(value_type = Vec<MoveNotation>)]
     pub moves: Vec<String>,
+}
+
+/// A game to review (`annotate`): the replay's body and what it asks of
+/// the judge.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "layout": "standard",
+    "moves": ["k4-k5", "a8-a7", "k5-k6"],
+    "limits": {"max_nodes": 20000}
+}))]
+#[schema(as = TankBattleAnnotateRequest)]
+pub struct AnnotateRequest {
+    /// Start position in TBN; the layout's initial position when absent.
+    #[serde(default)]
+    #[schema(value_type = Option<Tbn>)]
+    pub start: Option<String>,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    #[schema(value_type = Option<LayoutText>)]
+    pub layout: Option<String>,
+    /// Moves in order, in move notation.
+    #[schema(value_type = Vec<MoveNotation>)]
+    pub moves: Vec<String>,
+    /// Each position's search; without `max_nodes`, 100,000 positions (the
+    /// same verdicts on any machine).
+    #[serde(default)]
+    pub limits: Option<AskedLimits>,
+    /// The judge's level (1-8); full strength when absent.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 8)]
+    pub level: Option<u32>,
+}
+
+/// A move as a review names it, in move notation.
+#[derive(Debug, Serialize)]
+#[serde(transparent)]
+pub struct PlayedMove(pub Move);
+
+impl utoipa::PartialSchema for PlayedMove {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        <MoveNotation as utoipa::PartialSchema>::schema()
+    }
+}
+
+impl ToSchema for PlayedMove {
+    fn name() -> std::borrow::Cow<'static, str> {
+        <MoveNotation as ToSchema>::name()
+    }
 }
 
 /// The positions a game passed through.

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use std::time::Instant;
 
-use super::flows::ask::AiRequest;
+use super::flows::ask::{AiRequest, Judging};
 use super::flows::batch as batching;
 use super::flows::budget::SharedBudget;
 use super::game::not_dispatched;
@@ -114,6 +114,9 @@ impl GameApi for TankBattle {
     type RenderQuery = RenderQuery;
     type ReplayStep = ReplayStep;
     type ReplayState = ReplayState;
+    type AnnotateRequest = AnnotateRequest;
+    type PickDto = PlayedMove;
+    const SCHEMA_PREFIX: &'static str = "TankBattle";
 
     fn problem_codes() -> Vec<&'static str> {
         let notations = [Notation::Position, Notation::Layout, Notation::Move];
@@ -245,6 +248,46 @@ impl GameApi for TankBattle {
             None => Position::initial(&layout),
         };
         Ok((State { layout, position }, request.moves))
+    }
+
+    fn decode_annotate(
+        request: AnnotateRequest,
+        limits: &Limits,
+    ) -> Result<(State, Vec<String>, Judging), ApiError> {
+        let AnnotateRequest {
+            start,
+            layout,
+            moves,
+            limits: asked,
+            level,
+        } = request;
+        let (state, moves) = Self::decode_replay(
+            ReplayRequest {
+                start,
+                layout,
+                moves,
+            },
+            limits,
+        )?;
+        Ok((
+            state,
+            moves,
+            Judging {
+                limits: asked,
+                level,
+            },
+        ))
+    }
+
+    fn encode_pick(_: &State, mv: &Move) -> PlayedMove {
+        PlayedMove(*mv)
+    }
+
+    fn player_name(index: usize) -> &'static str {
+        match index {
+            0 => "white",
+            _ => "black",
+        }
     }
 
     fn replay_step(

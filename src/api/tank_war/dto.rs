@@ -193,6 +193,12 @@ pub struct PickReason {
     pub message: String,
 }
 
+/// A pick as a review names it: the tank's name.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(transparent)]
+#[schema(as = TankWarTankName, example = "RB")]
+pub struct TankPick(pub String);
+
 /// The stable code of a refused Tank War pick.
 pub struct PickCode;
 

@@ -215,6 +215,18 @@ impl GameApi for TankWar {
     type AiMoveRequest = AiMoveRequest;
     type AiMoveResponse = Suggested<AiSuggestion>;
     type ReplayStep = ReplayStep;
+    type PickDto = TankPick;
+
+    fn encode_pick(state: &State, id: &usize) -> TankPick {
+        TankPick(tank_name(&state.setup, *id))
+    }
+
+    fn player_name(index: usize) -> &'static str {
+        match index {
+            0 => "U",
+            _ => "D",
+        }
+    }
 
     fn problem_codes() -> Vec<&'static str> {
         PickError::ALL.map(PickError::code).to_vec()

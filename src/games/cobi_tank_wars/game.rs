@@ -6,6 +6,7 @@ use std::fmt;
 
 use super::rules::{check_orders, legal_orders, outcome, resolve, Event, LegalOrder, Order};
 use super::{ai, OrderData, OrderError, Player, State};
+use crate::games::review::{logistic_chance, Review, Verdict};
 use crate::games::{Game, SearchLimits, Style};
 
 /// One round: each player's orders by vehicle id (P1's first) and the
@@ -186,5 +187,58 @@ impl Game for CobiTankWars {
     fn size(state: &State) -> usize {
         let tokens = state.artillery.len() + state.support.len() + state.gunfire.len();
         state.board.len() + state.vehicles.len() + tokens
+    }
+}
+
+/// The chance to win of a material balance (points: armor plus 3 a
+/// vehicle, 2 a support card): a logistic curve (BENCHMARKS, "Reviewing a
+/// game").
+pub const CHANCE_PER_POINT: f64 = 0.1;
+
+/// Each player's orders judged by the AI's search at the position: the
+/// orders played measured against the same enemy samples as the search's
+/// choice. A position's worth is the material balance plus the round's
+/// expected change.
+impl Review for CobiTankWars {
+    /// A player's orders, one a vehicle in card order.
+    type Pick = Vec<(String, Order)>;
+    type Judge = ();
+    const JUDGE_NODES: u64 = 20_000;
+
+    fn judge(
+        _: &mut (),
+        state: &State,
+        round: &Round,
+        limits: SearchLimits<'_>,
+        style: Style,
+    ) -> Vec<Verdict<Self::Pick>> {
+        let Ok(checked) = check_round(state, round) else {
+            return Vec::new();
+        };
+        let chance = |points: f64| logistic_chance(points, CHANCE_PER_POINT);
+        Player::ALL
+            .into_iter()
+            .filter_map(|player| {
+                let (suggestion, played_value) =
+                    ai::judge(state, player, &checked, limits, 0, style)?;
+                let played: Vec<(String, Order)> = state
+                    .vehicles
+                    .iter()
+                    .filter(|v| v.owner == player)
+                    .filter_map(|v| Some((v.id.clone(), *checked.get(&v.id)?)))
+                    .collect();
+                let balance = ai::material(state, player);
+                let value = balance + suggestion.value;
+                let value_played = balance + played_value;
+                Some(Verdict::new(
+                    player.index(),
+                    played,
+                    vec![suggestion.orders],
+                    (value, value_played),
+                    (chance(value), chance(value_played)),
+                    false,
+                ))
+            })
+            .collect()
     }
 }

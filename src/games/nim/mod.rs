@@ -6,6 +6,7 @@ use std::fmt;
 
 use thiserror::Error;
 
+use crate::games::review::{Review, Verdict};
 use crate::games::{Game, SearchLimits, Style};
 
 /// A side.
@@ -133,5 +134,42 @@ impl Game for Nim {
 
     fn size(_: &State) -> usize {
         1
+    }
+}
+
+/// Judged exactly: a pile that is a multiple of 4 is lost for the player to
+/// move (−1), any other won (+1).
+impl Review for Nim {
+    type Pick = u32;
+    type Judge = ();
+    const JUDGE_NODES: u64 = 1;
+
+    fn judge(
+        _: &mut (),
+        state: &State,
+        take: &u32,
+        _: SearchLimits<'_>,
+        _: Style,
+    ) -> Vec<Verdict<u32>> {
+        let worth = |pile: u32| if pile.is_multiple_of(4) { -1.0 } else { 1.0 };
+        let value = worth(state.pile);
+        let value_played = -worth(state.pile.saturating_sub(*take));
+        let best = Self::legal_moves(state)
+            .into_iter()
+            .filter(|n| -worth(state.pile - n) == value)
+            .collect();
+        let chance = |v: f64| 50.0 * (1.0 + v);
+        let player = match state.turn {
+            Player::First => 0,
+            Player::Second => 1,
+        };
+        vec![Verdict::new(
+            player,
+            *take,
+            best,
+            (value, value_played),
+            (chance(value), chance(value_played)),
+            true,
+        )]
     }
 }

@@ -9,6 +9,7 @@ use super::rules::{
 };
 use super::state::{Player, Position, Setup};
 use super::{ai, default_state};
+use crate::games::review::{Review, Verdict};
 use crate::games::{Game, SearchLimits, Style};
 
 /// A whole state: what never changes and what rounds change.
@@ -151,5 +152,34 @@ impl Game for TankWar {
     fn size(state: &State) -> usize {
         let tracks: usize = state.setup.tanks.iter().map(|t| t.track.len()).sum();
         state.setup.board.len() + tracks
+    }
+}
+
+/// A round judged exactly wherever the game is solved (the default setup:
+/// always), each player's pick against the opponent's equilibrium
+/// strategy. A round that ends the game on the clocks is not judged.
+impl Review for TankWar {
+    /// A tank id of the setup.
+    type Pick = usize;
+    type Judge = ();
+    const JUDGE_NODES: u64 = super::solve::MAX_POSITIONS;
+
+    fn judge(
+        _: &mut (),
+        state: &State,
+        round: &Round,
+        limits: SearchLimits<'_>,
+        style: Style,
+    ) -> Vec<Verdict<usize>> {
+        let mut charged = state.position.clone();
+        if !charge_clocks(&mut charged, round.elapsed_ms).is_empty() {
+            return Vec::new();
+        }
+        let Ok(picked) = Self::checked_picks(state, round) else {
+            return Vec::new();
+        };
+        ai::judge_round(&state.setup, &state.position, picked, limits, style)
+            .map(Vec::from)
+            .unwrap_or_default()
     }
 }

@@ -32,6 +32,7 @@ mod search;
 #[cfg(test)]
 mod tests;
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -122,6 +123,36 @@ pub fn suggest_with(
     seed: u64,
     style: Style,
 ) -> Option<Suggestion> {
+    suggest_measuring(state, player, gunfire_tokens, limits, seed, style, None).map(|(s, _)| s)
+}
+
+/// A review's judge: the suggestion for `player` (no gunfire) and the
+/// mean value of the orders `played` (by vehicle id) against the enemy
+/// samples the suggestion's orders were measured against (the
+/// suggestion's value when they are its orders). `None` when the game is
+/// over.
+pub fn judge(
+    state: &State,
+    player: Player,
+    played: &BTreeMap<String, Order>,
+    limits: SearchLimits,
+    seed: u64,
+    style: Style,
+) -> Option<(Suggestion, f64)> {
+    let (suggestion, value) =
+        suggest_measuring(state, player, 0, limits, seed, style, Some(played))?;
+    Some((suggestion, value.unwrap_or(f64::NEG_INFINITY)))
+}
+
+fn suggest_measuring(
+    state: &State,
+    player: Player,
+    gunfire_tokens: usize,
+    limits: SearchLimits,
+    seed: u64,
+    style: Style,
+    played: Option<&BTreeMap<String, Order>>,
+) -> Option<(Suggestion, Option<f64>)> {
     if outcome(state).is_some() {
         return None;
     }
@@ -170,6 +201,30 @@ pub fn suggest_with(
         }
     }
     let chosen = candidates.get(best.candidate)?;
+    let aim_count = halving
+        .used
+        .max(FIRST_SAMPLES)
+        .min(usize::try_from(aim_reserve).unwrap_or(0));
+    let aim_samples = samples.get(..aim_count).unwrap_or_default();
+    let gunfire = search.aim(chosen, aim_samples, gunfire_tokens);
+    let played_value = played.map(|orders| {
+        let own: Option<Vec<Order>> = search
+            .own
+            .iter()
+            .map(|v| orders.get(&v.id).copied())
+            .collect();
+        match own {
+            Some(own) if own != *chosen => {
+                let measured = samples.get(..best.count.max(1)).unwrap_or_default();
+                let total: f64 = measured
+                    .iter()
+                    .map(|sample| search.simulate(&own, sample))
+                    .sum();
+                total / measured.len().max(1) as f64
+            }
+            _ => best.mean(),
+        }
+    });
     let name = |orders: &[Order]| -> Vec<(String, Order)> {
         search
             .own
@@ -189,20 +244,16 @@ pub fn suggest_with(
             })
         })
         .collect();
-    let aim_count = halving
-        .used
-        .max(FIRST_SAMPLES)
-        .min(usize::try_from(aim_reserve).unwrap_or(0));
-    let aim_samples = samples.get(..aim_count).unwrap_or_default();
-    Some(Suggestion {
+    let suggestion = Suggestion {
         orders: name(chosen),
         lines,
-        gunfire: search.aim(chosen, aim_samples, gunfire_tokens),
+        gunfire,
         value: best.mean(),
         candidates: candidates.len(),
         samples: best.count,
         rounds: halving.rounds,
         simulations: search.simulations,
         elapsed: start.elapsed(),
-    })
+    };
+    Some((suggestion, played_value))
 }

@@ -10,8 +10,10 @@
 
 pub mod exploit;
 mod found;
+mod judge;
 mod levels;
 mod matrix;
+mod root;
 mod search;
 pub mod version;
 
@@ -25,13 +27,14 @@ use super::rules::pickable;
 use super::solve as exact;
 pub use super::solve::lp::Solution;
 use super::state::{Player, Position, Setup};
-use crate::games::level::{level_rng, Level, Style};
+use crate::games::level::{level_rng, Style};
 use found::Found;
+pub use judge::judge_round;
 use levels::{keeping_the_line, quantal_response};
 pub use levels::{recipe, Recipe, RECIPES};
 pub use matrix::solve;
+use root::root_game;
 pub use search::WIN;
-use search::{deepen, Leaves};
 
 pub use version::ENGINE_VERSION;
 
@@ -99,37 +102,7 @@ pub fn search_with(
         None => limits,
     };
     let (picks, rng) = seeded_picks(setup, pos, seed)?;
-    // Full strength and level 8 play the exact equilibrium whenever the
-    // game from here can be solved within the limits, in half the time
-    // (the default game's positions need a few ms beyond its table's
-    // rounds). If it cannot, the search has the rest and solves its
-    // leaves where it can, with what the attempt solved. Limits that
-    // allow fewer rounds than the game can last (and than a full search
-    // looks) ask for the search alone.
-    let compiled = (plays_exact(style)
-        && limits.max_depth >= exact::rounds_left(setup, pos).min(exact::FULL_DEPTH))
-    .then(|| exact::Compiled::new(setup, pos))
-    .flatten();
-    let bounds = |share: u32| exact::Bounds {
-        max_positions: limits.max_nodes.min(exact::MAX_POSITIONS),
-        deadline: limits.max_time.map(|t| start + t * share / 4),
-        limits: Some(&limits),
-    };
-    let solver = compiled.as_ref().and_then(|c| c.solver(bounds(2)));
-    let found = match (&compiled, solver) {
-        (Some(compiled), Some(mut solver)) => match compiled.matrix(&mut solver, pos, &picks) {
-            Ok(matrix) => Found::exact(setup, pos, &picks, matrix, solver.visited()),
-            Err(_) => {
-                let tried = solver.visited();
-                solver.set_bounds(bounds(4));
-                let leaves = Leaves::new(compiled, solver);
-                let mut found = deepen(setup, pos, &picks, limits, start, Some(leaves));
-                found.nodes += tried;
-                found
-            }
-        },
-        _ => deepen(setup, pos, &picks, limits, start, None),
-    };
+    let found = root_game(setup, pos, &picks, limits, style, start);
     Some(finish(
         setup,
         pos,
@@ -290,12 +263,6 @@ fn finish(
         nodes,
         elapsed: start.elapsed(),
     }
-}
-
-/// Whether `style` plays the exact equilibrium where it can: full
-/// strength and the top level.
-fn plays_exact(style: Style) -> bool {
-    style.level.is_none_or(|level| level.get() == Level::MAX)
 }
 
 fn sample(strategy: &[(usize, f64)], rng: &mut ChaCha8Rng) -> Option<usize> {

@@ -5,6 +5,7 @@ use super::*;
 use crate::games::tank_war::rules::{outcome, play_round};
 use crate::games::tank_war::solve;
 use crate::games::tank_war::state::{default_state, ILLUSTRATION};
+use crate::games::Level;
 
 /// Limits of depth `d` alone.
 pub(super) fn depth(d: u32) -> SearchLimits<'static> {

@@ -1,0 +1,365 @@
+//! `annotate` (issue 40): a played game reviewed in every game — the
+//! entries, labels and summaries, the first illegal step as `replay`
+//! reports it, NDJSON streaming, and a client that leaves stopping the
+//! judge. The Tank War's exactness against the whole game's solve is
+//! tested beside the judge (`src/games/tank_war/ai/judge.rs`).
+
+use std::time::{Duration, Instant};
+
+use actix_web::body::MessageBody;
+use actix_web::test;
+use serde_json::{json, Value};
+use tank_rules::limits::Limits;
+
+use crate::common::{app_with, assert_problem, post, send};
+
+/// The first moves of a game between level 8 (white) and level 2.
+const TANK_BATTLE_GAME: [&str; 24] = [
+    "i3-i7", "c9-e9", "h2-f2", "a8-a3", "j2-i3", "c10-e8", "j3-i4", "e11-h8", "j4-h6", "e8-c10",
+    "h6xh8", "a3-a7", "g1-a1", "b9-d9", "a1xa7", "e9-f8", "a7-a1", "a9-a5", "i4-h5", "d10-e11",
+    "k3-h6", "a10-a6", "a1xa5", "e11-e10",
+];
+
+const ILLUSTRATION: [(&str, &str); 5] = [
+    ("LA", "RC"),
+    ("LC", "RB"),
+    ("RA", "RB"),
+    ("LB", "LB"),
+    ("RC", "LA"),
+];
+
+fn tank_war_rounds() -> Value {
+    ILLUSTRATION
+        .iter()
+        .map(|(u, d)| json!({"U": u, "D": d}))
+        .collect()
+}
+
+fn label_of(win_chance_loss: f64) -> &'static str {
+    match win_chance_loss {
+        l if l <= 1e-9 => "best",
+        l if l < 2.0 => "excellent",
+        l if l < 5.0 => "good",
+        l if l < 10.0 => "inaccuracy",
+        l if l < 20.0 => "mistake",
+        _ => "blunder",
+    }
+}
+
+/// Every entry's arithmetic and label, and the summaries they add up to.
+fn check_review(body: &Value, players: [&str; 2]) {
+    let plies = body["plies"].as_array().expect("plies");
+    for entry in plies {
+        let f = |field: &str| {
+            entry[field]
+                .as_f64()
+                .unwrap_or_else(|| panic!("{field}: {entry}"))
+        };
+        assert!(f("loss") >= 0.0, "{entry}");
+        assert!(
+            (f("loss") - (f("value") - f("value_played"))).abs() < 1e-9,
+            "{entry}"
+        );
+        assert!(
+            (f("win_chance_loss") - (f("win_chance") - f("win_chance_played"))).abs() < 1e-9,
+            "{entry}"
+        );
+        assert_eq!(entry["label"], label_of(f("win_chance_loss")), "{entry}");
+        let accuracy = if f("win_chance_loss") <= 1e-9 {
+            100.0
+        } else {
+            (103.1668 * (-0.04354 * f("win_chance_loss")).exp() - 3.1669).clamp(0.0, 100.0)
+        };
+        assert!((f("accuracy") - accuracy).abs() < 1e-9, "{entry}");
+        if entry["best"]
+            .as_array()
+            .is_some_and(|best| best.contains(&entry["played"]))
+        {
+            assert_eq!(f("loss"), 0.0, "the judge's choice loses nothing: {entry}");
+        }
+    }
+    let summaries = body["players"].as_array().expect("players");
+    assert_eq!(summaries.len(), 2);
+    for (summary, player) in summaries.iter().zip(players) {
+        assert_eq!(summary["player"], player);
+        let own: Vec<&Value> = plies.iter().filter(|e| e["player"] == player).collect();
+        assert_eq!(summary["moves"], own.len());
+        let mean = |field: &str| {
+            own.iter()
+                .map(|e| e[field].as_f64().unwrap_or(0.0))
+                .sum::<f64>()
+                / own.len().max(1) as f64
+        };
+        assert!((summary["accuracy"].as_f64().unwrap_or(-1.0) - mean("accuracy")).abs() < 1e-9);
+        assert!((summary["average_loss"].as_f64().unwrap_or(-1.0) - mean("loss")).abs() < 1e-6);
+        let counted: u64 = summary["labels"]
+            .as_object()
+            .expect("labels")
+            .values()
+            .filter_map(Value::as_u64)
+            .sum();
+        assert_eq!(counted, own.len() as u64);
+    }
+}
+
+#[actix_web::test]
+async fn a_tank_battle_game_is_judged_move_by_move() {
+    let app = app_with(Limits::default()).await;
+    let moves = &TANK_BATTLE_GAME[..12];
+    let reply = post(
+        &app,
+        "/v1/tank-battle/annotate",
+        json!({"moves": moves, "limits": {"max_nodes": 20000}}),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let plies = reply.body["plies"].as_array().expect("plies");
+    assert_eq!(plies.len(), moves.len());
+    for (ply, (entry, played)) in plies.iter().zip(moves).enumerate() {
+        assert_eq!(entry["ply"], ply);
+        assert_eq!(entry["played"], *played);
+        assert_eq!(
+            entry["player"],
+            if ply % 2 == 0 { "white" } else { "black" }
+        );
+        assert_eq!(entry["exact"], false);
+        assert_eq!(entry["best"].as_array().map(Vec::len), Some(1));
+        assert!(entry.get("against").is_none());
+    }
+    check_review(&reply.body, ["white", "black"]);
+    // `final` is replay's.
+    let replayed = post(&app, "/v1/tank-battle/replay", json!({"moves": moves})).await;
+    assert_eq!(reply.body["final"], replayed.body["final"]);
+    // The same review twice: the same verdicts (a budget in positions).
+    let again = post(
+        &app,
+        "/v1/tank-battle/annotate",
+        json!({"moves": moves, "limits": {"max_nodes": 20000}}),
+    )
+    .await;
+    assert_eq!(again.body, reply.body);
+}
+
+#[actix_web::test]
+async fn the_first_illegal_move_is_422_with_its_ply() {
+    let app = app_with(Limits::default()).await;
+    let reply = post(
+        &app,
+        "/v1/tank-battle/annotate",
+        json!({"moves": ["i3-i7", "c9-e9", "i7-i11"]}),
+    )
+    .await;
+    assert_eq!(reply.status, 422, "{reply:?}");
+    assert_eq!(reply.body["ply"], 2);
+    let reply = post(
+        &app,
+        "/v1/tank-battle/annotate",
+        json!({"moves": ["i3-i7", "x"]}),
+    )
+    .await;
+    assert_problem(&reply, 400, "BAD_MOVE_NOTATION");
+    let reply = post(
+        &app,
+        "/v1/tank-battle/annotate",
+        json!({"moves": [], "level": 9}),
+    )
+    .await;
+    assert_problem(&reply, 400, "BAD_REQUEST");
+    assert_eq!(reply.body["field"], "level");
+    let reply = post(
+        &app,
+        "/v1/tank-battle/annotate",
+        json!({"moves": [], "extra": 1}),
+    )
+    .await;
+    assert_problem(&reply, 400, "BAD_REQUEST");
+    let rounds = json!([{"U": "LA", "D": "RC"}, {"U": "LA", "D": "XX"}]);
+    let reply = post(&app, "/v1/tank-war/annotate", json!({"rounds": rounds})).await;
+    assert_eq!(reply.status, 422, "{reply:?}");
+    assert_eq!(reply.body["ply"], 1);
+}
+
+#[actix_web::test]
+async fn a_review_is_bounded_in_steps() {
+    let app = app_with(Limits {
+        annotate_max_plies: 4,
+        ..Limits::default()
+    })
+    .await;
+    let reply = post(
+        &app,
+        "/v1/tank-battle/annotate",
+        json!({"moves": &TANK_BATTLE_GAME[..5]}),
+    )
+    .await;
+    assert_problem(&reply, 400, "LIMIT_EXCEEDED");
+    assert_eq!(reply.body["field"], "moves");
+}
+
+#[actix_web::test]
+async fn the_tank_war_is_judged_exactly() {
+    let app = app_with(Limits::default()).await;
+    let reply = post(
+        &app,
+        "/v1/tank-war/annotate",
+        json!({"rounds": tank_war_rounds()}),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let plies = reply.body["plies"].as_array().expect("plies");
+    assert_eq!(plies.len(), 2 * ILLUSTRATION.len());
+    for (i, entry) in plies.iter().enumerate() {
+        let (u, d) = ILLUSTRATION[i / 2];
+        assert_eq!(entry["ply"], i / 2);
+        assert_eq!(entry["player"], if i % 2 == 0 { "U" } else { "D" });
+        assert_eq!(entry["played"], if i % 2 == 0 { u } else { d });
+        assert_eq!(entry["exact"], true);
+        let f = |field: &str| entry[field].as_f64().unwrap_or(f64::NAN);
+        assert!(
+            (f("win_chance_loss") - 50.0 * f("loss")).abs() < 1e-6,
+            "{entry}"
+        );
+        assert!(
+            (f("win_chance") - 50.0 * (1.0 + f("value"))).abs() < 1e-6,
+            "{entry}"
+        );
+        assert!(f("worst_case") <= f("value_played") + 1e-9, "{entry}");
+        let against = entry["against"].as_array().expect("against");
+        let total: f64 = against
+            .iter()
+            .filter_map(|a| a["probability"].as_f64())
+            .sum();
+        assert!((total - 1.0).abs() < 1e-6, "{entry}");
+    }
+    // The two players' values of a round are opposite (a zero-sum game).
+    for round in plies.chunks(2) {
+        let value = |e: &Value| e["value"].as_f64().unwrap_or(f64::NAN);
+        assert!((value(&round[0]) + value(&round[1])).abs() < 1e-9);
+    }
+    check_review(&reply.body, ["U", "D"]);
+}
+
+#[actix_web::test]
+async fn tank_wars_orders_are_judged_for_each_player() {
+    let app = app_with(Limits::default()).await;
+    let orders = |dir: &str| {
+        json!({
+            "P1": {"P1-1": {"dir": dir, "dist": 1}, "P1-2": {"dir": dir, "dist": 1}, "P1-3": {"dir": dir, "dist": 1}},
+            "P2": {"P2-1": {"dir": dir, "dist": 1}, "P2-2": {"dir": dir, "dist": 1}, "P2-3": {"dir": dir, "dist": 1}}
+        })
+    };
+    let rounds = json!([
+        {"orders": orders("N"), "seed": 1},
+        {"orders": orders("E"), "seed": 2},
+    ]);
+    let reply = post(
+        &app,
+        "/v1/cobi-tank-wars/annotate",
+        json!({"rounds": rounds, "limits": {"max_nodes": 4000}}),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let plies = reply.body["plies"].as_array().expect("plies");
+    assert_eq!(plies.len(), 4);
+    for entry in plies {
+        assert!(entry["played"].is_object(), "{entry}");
+        assert_eq!(entry["exact"], false);
+    }
+    assert_eq!(plies[0]["played"]["P1-1"], json!({"dir": "N", "dist": 1}));
+    check_review(&reply.body, ["P1", "P2"]);
+}
+
+#[actix_web::test]
+async fn a_streamed_review_is_one_line_an_entry_then_the_summary() {
+    let app = app_with(Limits::default()).await;
+    let body = json!({"rounds": tank_war_rounds()});
+    let whole = post(&app, "/v1/tank-war/annotate", body.clone()).await;
+    let request = test::TestRequest::post()
+        .uri("/v1/tank-war/annotate")
+        .insert_header(("accept", "application/x-ndjson"))
+        .set_json(body);
+    let reply = send(&app, request).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.content_type, "application/x-ndjson");
+    let lines: Vec<Value> = reply
+        .text
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    let plies = whole.body["plies"].as_array().expect("plies");
+    assert_eq!(lines.len(), plies.len() + 1);
+    for (line, entry) in lines.iter().zip(plies) {
+        assert_eq!(line, entry);
+    }
+    let last = lines.last().expect("a summary");
+    assert_eq!(last["players"], whole.body["players"]);
+    assert_eq!(last["final"], whole.body["final"]);
+    // JSON when JSON is preferred.
+    let request = test::TestRequest::post()
+        .uri("/v1/tank-war/annotate")
+        .insert_header(("accept", "application/json, application/x-ndjson"))
+        .set_json(json!({"rounds": tank_war_rounds()}));
+    assert_eq!(send(&app, request).await.body, whole.body);
+}
+
+#[actix_web::test]
+async fn a_client_that_leaves_stops_the_judge() {
+    // One search slot, which a request waits a second for.
+    let app = app_with(Limits {
+        max_concurrent_searches: 1,
+        search_wait_ms: 1_000,
+        ..Limits::default()
+    })
+    .await;
+    // Each position searched for 300 ms: the whole review would take 7 s.
+    let request = test::TestRequest::post()
+        .uri("/v1/tank-battle/annotate")
+        .insert_header(("accept", "application/x-ndjson"))
+        .set_json(json!({
+            "moves": TANK_BATTLE_GAME,
+            "limits": {"max_time_ms": 300, "max_nodes": 1_000_000_000u64}
+        }))
+        .to_request();
+    let response = test::call_service(&app, request).await;
+    assert_eq!(response.status(), 200);
+    let mut body = Box::pin(response.into_body());
+    let first = futures_util::future::poll_fn(|cx| body.as_mut().poll_next(cx)).await;
+    let first = first.expect("a line").unwrap_or_else(|_| panic!("a line"));
+    let entry: Value = serde_json::from_slice(&first).expect("JSON");
+    assert_eq!(entry["ply"], 0);
+    // The client leaves; its slot is free as soon as the search running
+    // stops, long before the second a request waits for one.
+    drop(body);
+    let left = Instant::now();
+    let reply = post(
+        &app,
+        "/v1/tank-battle/ai-move",
+        json!({"position": crate::common::INITIAL, "limits": {"max_depth": 1}}),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert!(
+        left.elapsed() < Duration::from_millis(900),
+        "{:?}",
+        left.elapsed()
+    );
+}
+
+#[actix_web::test]
+async fn batch_runs_a_review_as_a_search() {
+    let app = app_with(Limits::default()).await;
+    let reply = post(
+        &app,
+        "/v1/tank-war/batch",
+        json!({"requests": [
+            {"op": "annotate", "rounds": tank_war_rounds()},
+            {"op": "annotate", "rounds": [{"U": "XX", "D": "RC"}]},
+        ]}),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let results = reply.body["results"].as_array().expect("results");
+    assert_eq!(results[0]["plies"].as_array().map(Vec::len), Some(10));
+    assert_eq!(results[1]["status"], 422);
+    assert_eq!(results[1]["ply"], 0);
+}
