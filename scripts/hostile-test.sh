@@ -2,7 +2,8 @@
 # Hostile-client test (issue 12): starts a release build with default
 # flags on a loopback port and runs scripts/hostile.py against it: slow
 # bodies, replay amplification, AI cache filling, abandoned searches, a
-# batch of long searches, protocol corner cases; peak RSS throughout.
+# batch of long searches, maximal reviews, protocol corner cases; peak RSS
+# throughout.
 # Loopback only; bounded (about three minutes).
 #
 #   scripts/hostile-test.sh

@@ -259,6 +259,54 @@ async def batch_budget(port, cap_s):
     )
 
 
+async def maximal_reviews(port, slots, review_cap_s):
+    """6. The largest review a client may ask: as many moves as a review
+    takes, each position searched to the server's caps. It ends at the
+    review's time cap (LIMIT_EXCEEDED), one streamed and abandoned frees its
+    slot at once, and more of them than slots are refused, not queued."""
+    moves = ["i3-i7", "c9-e9", "i7-i3", "e9-c9"] * 100
+    body = {"moves": moves, "limits": {"max_time_ms": 5000, "max_nodes": 20_000_000}}
+    t = time.monotonic()
+    status, _, answer = await request(port, "POST", "/v1/tank-battle/annotate", body, timeout=review_cap_s + 30)
+    took = time.monotonic() - t
+    code = json.loads(answer).get("code") if answer.startswith(b"{") else None
+    check(
+        "a maximal review ends at its time cap",
+        status == 400 and code == "LIMIT_EXCEEDED" and took < review_cap_s + 1.0,
+        f"{len(moves)} moves at 5 s a search: {status} {code} in {took:.2f} s (cap {review_cap_s:.0f} s)",
+    )
+    # Streamed, abandoned after its first line: the slot is free at once.
+    reader, writer = await asyncio.open_connection(HOST, port)
+    data = json.dumps(body).encode()
+    writer.write(b"POST /v1/tank-battle/annotate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 + b"Accept: application/x-ndjson\r\n"
+                 + f"Content-Length: {len(data)}\r\n\r\n".encode() + data)
+    await writer.drain()
+    first = await asyncio.wait_for(reader.readuntil(b"\n\r\n"), 30)
+    line = await asyncio.wait_for(reader.readline(), 30)  # the first chunk's size
+    writer.close()
+    t = time.monotonic()
+    status, _, _ = await request(port, "POST", "/v1/tank-battle/ai-move",
+                                 {"position": START, "limits": {"max_depth": 1}, "seed": int(t)})
+    check(
+        "an ai-move right after an abandoned streamed review",
+        first.startswith(b"HTTP/1.1 200") and status == 200,
+        f"streamed review left after {len(line)} B; next ai-move {status} in {(time.monotonic() - t) * 1000:.0f} ms",
+    )
+    # More maximal reviews than slots: the rest are refused at once.
+    t = time.monotonic()
+    replies = await asyncio.gather(*(
+        request(port, "POST", "/v1/tank-battle/annotate",
+                {"moves": moves[:4], "limits": {"max_time_ms": 2000, "max_nodes": 20_000_000}}, timeout=review_cap_s + 30)
+        for _ in range(slots + 2)))
+    statuses = sorted(r[0] for r in replies)
+    check(
+        "reviews beyond the search slots are refused",
+        statuses.count(503) >= 2 and all(s in (200, 400, 503) for s in statuses),
+        f"{slots + 2} reviews at once: {statuses} in {time.monotonic() - t:.1f} s",
+    )
+
+
 async def protocol(port):
     """6. The smaller ones."""
     # Pipelined requests after `Connection: close`: only the first answered.
@@ -304,6 +352,7 @@ async def main():
     parser.add_argument("--ai-cap", type=float, default=5.0)
     parser.add_argument("--slots", type=int, default=2)
     parser.add_argument("--answers", type=int, default=10_000)
+    parser.add_argument("--review-cap", type=float, default=30.0, help="--annotate-max-time-ms, seconds")
     args = parser.parse_args()
     idle = rss_kb(args.pid)
     print(f"server RSS idle: {idle} kB", flush=True)
@@ -312,6 +361,7 @@ async def main():
     await cache_bytes(args.port, args.pid, args.answers)
     await abandoned_searches(args.port, args.slots)
     await batch_budget(args.port, args.ai_cap)
+    await maximal_reviews(args.port, args.slots, args.review_cap)
     await protocol(args.port)
     peak = rss_kb(args.pid, "VmHWM")
     print(f"server RSS after the run: {rss_kb(args.pid)} kB, peak {peak} kB", flush=True)

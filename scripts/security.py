@@ -177,6 +177,15 @@ def search_quota(args, sent):
     check("2. /v1/tank-battle/ai%2Dmove with a key of 2 searches a minute",
           got == [200, 200, 429] and (policy or "").startswith('"searches"'),
           f"{got.count(200)} of 3 answered ({statuses_text(got)}); 429's RateLimit-Policy: {policy}")
+    # annotate (issue 40) is a search too, however its path is written:
+    # without a key 401, with the spent search key 429 on the searches.
+    body = {"moves": ["i3-i7"], "limits": {"max_nodes": 1000}}
+    bare, _, _ = c.request("POST", "/v1/tank-battle/annot%61te", body)
+    spent, hdrs, _ = c.request("POST", "/v1/tank-battle/annot%61te", body, {"X-Api-Key": args.keys["search"]})
+    policy = hdrs.get("ratelimit-policy") or ""
+    check("2. /v1/tank-battle/annot%61te needs a key and spends the search quota",
+          bare == 401 and spent == 429 and policy.startswith('"searches"'),
+          f"without a key {bare}; with the spent search key {spent}, RateLimit-Policy: {policy}")
 
 
 def encoded_names(args, sent):

@@ -185,60 +185,160 @@ impl Label {
     }
 }
 
-/// One player's review: the mean of its moves' accuracies and losses, and
+/// One player's review: its accuracy, the mean of its moves' losses, and
 /// how many moves got each label.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Summary {
     pub moves: usize,
-    /// 0-100; 100 for a player who made no move.
+    /// 0-100, as lichess sums a player's game up: the mean of the
+    /// volatility-weighted mean and the harmonic mean of the moves'
+    /// accuracies (100 for a player who made no move).
     pub accuracy: f64,
     pub average_loss: f64,
     /// Moves of each label, in [`Label::ALL`]'s order.
     pub labels: [usize; 6],
 }
 
-/// Adds up verdicts into one [`Summary`] a player.
+/// One judged move as a summary and a chart read it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Judged {
+    /// The step's index in the game.
+    pub ply: usize,
+    pub player: usize,
+    /// The player's chance to win before and after the move, 0-100.
+    pub chance: f64,
+    pub chance_played: f64,
+}
+
+/// Each of two players' chance to win at each step boundary (0 before the
+/// first step, `steps` after the last): a player's own verdict where it
+/// moved, else 100 less the mover's (the games are two-player and
+/// zero-sum); a step nobody was judged at keeps the chances before it.
+pub fn chances(moves: &[Judged], steps: usize) -> [Vec<f64>; 2] {
+    let mut series = [vec![f64::NAN; steps + 1], vec![f64::NAN; steps + 1]];
+    let mut set = |player: usize, at: usize, chance: f64, alone: bool| {
+        if let Some(v) = series.get_mut(player).and_then(|s| s.get_mut(at)) {
+            *v = chance;
+        }
+        if alone {
+            if let Some(v) = series
+                .get_mut(1 - player.min(1))
+                .and_then(|s| s.get_mut(at))
+            {
+                *v = 100.0 - chance;
+            }
+        }
+    };
+    for (i, judged) in moves.iter().enumerate() {
+        let alone = !moves
+            .iter()
+            .enumerate()
+            .any(|(j, other)| j != i && other.ply == judged.ply);
+        set(judged.player, judged.ply, judged.chance, alone);
+        if judged.ply + 1 == steps {
+            set(judged.player, steps, judged.chance_played, alone);
+        }
+    }
+    for line in &mut series {
+        let mut last = 50.0;
+        for v in line.iter_mut() {
+            if v.is_nan() {
+                *v = last;
+            }
+            last = *v;
+        }
+    }
+    series
+}
+
+/// The weight of each step's moves in a player's accuracy, as lichess
+/// weighs them: the standard deviation (within 0.5-12) of the first
+/// player's chances to win in a window of 2-8 steps (a tenth of the game)
+/// around it, so that the moves where the game was decided count most and
+/// those of a game long decided least.
+fn volatility(first: &[f64]) -> Vec<f64> {
+    let size = (first.len() / 10).clamp(2, 8).min(first.len().max(1));
+    let head = first.get(..size).unwrap_or(first);
+    let windows = std::iter::repeat_n(head, size.saturating_sub(2)).chain(first.windows(size));
+    windows
+        .map(|window| {
+            let n = window.len().max(1) as f64;
+            let mean = window.iter().sum::<f64>() / n;
+            let variance = window.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+            variance.sqrt().clamp(0.5, 12.0)
+        })
+        .collect()
+}
+
+/// Adds up a game's verdicts into one [`Summary`] a player.
 #[derive(Clone, Debug)]
 pub struct Tally {
-    players: Vec<(usize, f64, f64, [usize; 6])>,
+    players: usize,
+    moves: Vec<(Judged, f64, f64, Label)>,
 }
 
 impl Tally {
     pub fn new(players: usize) -> Tally {
         Tally {
-            players: vec![(0, 0.0, 0.0, [0; 6]); players],
+            players,
+            moves: Vec::new(),
         }
     }
 
-    pub fn add<P>(&mut self, verdict: &Verdict<P>) {
-        if let Some((moves, accuracy, loss, labels)) = self.players.get_mut(verdict.player) {
-            *moves += 1;
-            *accuracy += verdict.accuracy();
-            *loss += verdict.loss();
-            if let Some(count) = labels.get_mut(verdict.label().index()) {
-                *count += 1;
-            }
-        }
+    /// Adds the verdict of a move at step `ply`.
+    pub fn add<P>(&mut self, ply: usize, verdict: &Verdict<P>) {
+        let judged = Judged {
+            ply,
+            player: verdict.player,
+            chance: verdict.chance,
+            chance_played: verdict.chance_played,
+        };
+        self.moves
+            .push((judged, verdict.accuracy(), verdict.loss(), verdict.label()));
+    }
+
+    /// The moves added, in order.
+    pub fn judged(&self) -> Vec<Judged> {
+        self.moves.iter().map(|(judged, ..)| *judged).collect()
     }
 
     /// Each player's summary, in the players' order.
     pub fn summaries(&self) -> Vec<Summary> {
-        self.players
-            .iter()
-            .map(|&(moves, accuracy, loss, labels)| {
-                let mean = |sum: f64, none: f64| {
-                    if moves == 0 {
-                        none
-                    } else {
-                        sum / moves as f64 + 0.0
-                    }
+        let steps = self.moves.last().map_or(0, |(j, ..)| j.ply + 1);
+        let [first, _] = chances(&self.judged(), steps);
+        let weights = volatility(&first);
+        (0..self.players)
+            .map(|player| {
+                let own: Vec<_> = self
+                    .moves
+                    .iter()
+                    .filter(|(j, ..)| j.player == player)
+                    .collect();
+                let mut summary = Summary {
+                    moves: own.len(),
+                    accuracy: 100.0,
+                    ..Summary::default()
                 };
-                Summary {
-                    moves,
-                    accuracy: mean(accuracy, 100.0),
-                    average_loss: mean(loss, 0.0),
-                    labels,
+                if own.is_empty() {
+                    return summary;
                 }
+                let n = own.len() as f64;
+                let (mut weighted, mut weight, mut inverse, mut loss) = (0.0, 0.0, 0.0, 0.0);
+                for (judged, accuracy, lost, label) in own {
+                    let w = weights.get(judged.ply).copied().unwrap_or(0.5);
+                    weighted += w * accuracy;
+                    weight += w;
+                    // (An accuracy of 0 would make the harmonic mean 0.)
+                    inverse += 1.0 / accuracy.max(1.0);
+                    loss += lost;
+                    if let Some(count) = summary.labels.get_mut(label.index()) {
+                        *count += 1;
+                    }
+                }
+                summary.accuracy =
+                    ((weighted / weight + n / inverse) / 2.0).clamp(0.0, 100.0) + 0.0;
+                summary.average_loss = loss / n + 0.0;
+                summary
             })
             .collect()
     }
@@ -287,21 +387,65 @@ mod tests {
     }
 
     #[test]
-    fn summaries_average_each_player() {
+    fn summaries_weigh_the_moves_that_decided_the_game() {
         let mut tally = Tally::new(2);
-        tally.add(&Verdict::new(0, (), vec![], (0.0, 0.0), (50.0, 50.0), true));
-        tally.add(&Verdict::new(0, (), vec![], (1.0, 0.0), (50.0, 40.0), true));
+        // The first player: a best move, then one losing 10 of its
+        // chance; the second player moves in between, losing nothing.
+        tally.add(
+            0,
+            &Verdict::new(0, (), vec![], (0.0, 0.0), (50.0, 50.0), true),
+        );
+        tally.add(
+            1,
+            &Verdict::new(1, (), vec![], (0.0, 0.0), (50.0, 50.0), true),
+        );
+        tally.add(
+            2,
+            &Verdict::new(0, (), vec![], (1.0, 0.0), (50.0, 40.0), true),
+        );
         let [first, second]: [Summary; 2] = tally.summaries().try_into().unwrap();
         assert_eq!(first.moves, 2);
-        assert!((first.accuracy - (100.0 + accuracy(10.0)) / 2.0).abs() < 1e-3);
         assert_eq!(first.average_loss, 0.5);
         assert_eq!(first.labels, [1, 0, 0, 0, 1, 0]);
-        assert_eq!(
-            second,
-            Summary {
-                accuracy: 100.0,
-                ..Summary::default()
-            }
-        );
+        // Four chances (50, 50, 50, 40): windows of 2 steps, the last
+        // (50, 40) with a deviation of 5, the others the floor of 0.5.
+        assert_eq!(volatility(&[50.0, 50.0, 50.0, 40.0]), [0.5, 0.5, 5.0]);
+        let ten = accuracy(10.0);
+        let weighted = (0.5 * 100.0 + 5.0 * ten) / 5.5;
+        let harmonic = 2.0 / (1.0 / 100.0 + 1.0 / ten);
+        assert!((first.accuracy - (weighted + harmonic) / 2.0).abs() < 1e-9);
+        assert_eq!(second.moves, 1);
+        assert_eq!(second.accuracy, 100.0);
+        let nobody = Tally::new(2).summaries();
+        assert_eq!(nobody.first().map(|s| s.accuracy), Some(100.0));
+    }
+
+    #[test]
+    fn chances_follow_each_player() {
+        let judged = |ply, player, chance, chance_played| Judged {
+            ply,
+            player,
+            chance,
+            chance_played,
+        };
+        // Sequential: the other player's chance is the rest.
+        let moves = [
+            judged(0, 0, 50.0, 50.0),
+            judged(1, 1, 50.0, 35.0),
+            judged(2, 0, 65.0, 64.0),
+        ];
+        let [a, b] = chances(&moves, 3);
+        assert_eq!(a, [50.0, 50.0, 65.0, 64.0]);
+        assert_eq!(b, [50.0, 50.0, 35.0, 36.0]);
+        // Simultaneous: each player's own.
+        let moves = [
+            judged(0, 0, 50.0, 50.0),
+            judged(0, 1, 50.0, 14.0),
+            judged(1, 0, 80.0, 65.0),
+            judged(1, 1, 20.0, 20.0),
+        ];
+        let [u, d] = chances(&moves, 2);
+        assert_eq!(u, [50.0, 80.0, 65.0]);
+        assert_eq!(d, [50.0, 20.0, 20.0]);
     }
 }

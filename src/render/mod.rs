@@ -1,5 +1,6 @@
 //! SVG pictures of game states: pure functions from engine types to SVG
-//! text, one module per game. Nothing here knows of HTTP.
+//! text, one module per game, and the chart of a reviewed game. Nothing
+//! here knows of HTTP.
 //!
 //! All three renderers write through one small `Svg` writer (`svg.rs`), which
 //! escapes every attribute value and text node, so text that comes from a
@@ -10,11 +11,13 @@
 //! `RENDER_DUMP_DIR=docs cargo test --lib render`.
 
 mod cobi_tank_wars;
+mod review;
 mod svg;
 mod tank_battle;
 mod tank_war;
 
 pub use cobi_tank_wars::cobi_tank_wars;
+pub use review::{review_chart, ChartEntry};
 pub use tank_battle::tank_battle;
 pub use tank_war::tank_war;
 

@@ -26,6 +26,7 @@ use crate::error::RequestError;
 use crate::games::review::{Label, Review, Summary, Tally, Verdict};
 use crate::games::{SearchLimits, Style};
 use crate::limits::Limits;
+use crate::render::{review_chart, ChartEntry};
 
 /// A move's label, by the chance to win it lost (0-100): `best` none,
 /// `excellent` under 2, `good` under 5, `inaccuracy` under 10, `mistake`
@@ -76,9 +77,14 @@ pub struct PlayerReview {
     pub player: String,
     /// Moves (or picks, or orders) judged.
     pub moves: usize,
-    /// The mean of the player's moves' accuracies, 0-100: a move's
-    /// accuracy is lichess's `103.1668 · e^(−0.04354 · win_chance_loss) −
-    /// 3.1669`, within 0-100 (100 for a player with no move).
+    /// The player's accuracy, 0-100, as lichess sums a game up: the mean
+    /// of two means of the moves' accuracies, one weighted by how much the
+    /// game swung around each move (the standard deviation, within 0.5-12,
+    /// of the first player's chances to win over a window of a tenth of the
+    /// game, 2-8 steps), one harmonic (each accuracy at least 1 there). A
+    /// move's accuracy is lichess's `103.1668 · e^(−0.04354 ·
+    /// win_chance_loss) − 3.1669` within 0-100, and 100 for a move that
+    /// loses nothing; a player with no move, 100.
     #[schema(example = 87.5)]
     pub accuracy: f64,
     /// The mean of the player's moves' `loss`, on the game's scale.
@@ -265,7 +271,7 @@ fn judge_game<G: GameApi>(
             return false;
         }
         for verdict in G::judge(&mut judge, state, step, limits, style) {
-            tally.add(&verdict);
+            tally.add(ply, &verdict);
             if !emit(Line::Entry(Annotation::new(ply, state, &verdict))) {
                 return false;
             }
@@ -297,22 +303,69 @@ fn too_long(limits: &Limits) -> ApiError {
     )
 }
 
-/// Whether the request asks for the review as NDJSON lines (`Accept`
-/// names `application/x-ndjson` before any JSON type it accepts).
-pub fn wants_lines(request: &actix_web::HttpRequest) -> bool {
-    request
+/// How a review is answered, from the request's `Accept`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// One JSON answer (the default).
+    Json,
+    /// NDJSON: one line an entry as it is judged, the summary last.
+    Lines,
+    /// The SVG chart of each player's chance to win.
+    Chart,
+}
+
+/// The format `Accept` prefers: the highest `q` among the media types a
+/// review is written in (the first on a tie); JSON when none is named.
+pub fn negotiate(request: &actix_web::HttpRequest) -> Format {
+    let mut best = (Format::Json, 0.0f32);
+    let items = request
         .headers()
         .get_all(actix_web::http::header::ACCEPT)
         .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(','))
-        .map(|item| item.split(';').next().unwrap_or("").trim())
-        .find(|media| {
-            matches!(
-                *media,
-                "application/x-ndjson" | "application/json" | "*/*" | "application/*"
-            )
+        .flat_map(|value| value.split(','));
+    for item in items {
+        let mut parts = item.split(';');
+        let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+        let q = parts
+            .filter_map(|p| p.trim().strip_prefix("q="))
+            .find_map(|q| q.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        let format = match media.as_str() {
+            "application/json" | "application/*" | "*/*" => Format::Json,
+            "application/x-ndjson" => Format::Lines,
+            "image/svg+xml" | "image/*" => Format::Chart,
+            _ => continue,
+        };
+        if q > best.1 {
+            best = (format, q);
+        }
+    }
+    best.0
+}
+
+/// The chart of a review: each player's chance to win across the game
+/// (to its last judged step), mistakes and blunders marked.
+pub fn chart<G: GameApi>(review: &AnnotateResponse<G>) -> String {
+    let steps = review.plies.last().map_or(0, |entry| entry.ply + 1);
+    let entries: Vec<ChartEntry> = review
+        .plies
+        .iter()
+        .map(|entry| ChartEntry {
+            ply: entry.ply,
+            player: usize::from(entry.player != G::player_name(0)),
+            played: serde_json::to_string(&entry.played).unwrap_or_default(),
+            chance: entry.win_chance,
+            chance_played: entry.win_chance_played,
+            label: Label::of(entry.win_chance_loss),
         })
-        .is_some_and(|media| media == "application/x-ndjson")
+        .collect();
+    let title = format!("{} — each player's chance to win", G::ID);
+    review_chart(
+        &title,
+        [G::player_name(0), G::player_name(1)],
+        &entries,
+        steps,
+    )
 }
 
 /// `annotate` as one answer.

@@ -239,10 +239,11 @@ macro_rules! game_routes {
         /// same on the 0-100 scale of the player's chance to win, and a
         /// `label` by `win_chance_loss`: `best` (no loss), `excellent` (under
         /// 2), `good` (under 5), `inaccuracy` (under 10), `mistake` (under
-        /// 20), `blunder`. `players` sums each player up: `accuracy` (the mean
-        /// of lichess's per-move accuracy, `103.1668 · e^(−0.04354 ·
-        /// win_chance_loss) − 3.1669` within 0-100), `average_loss` and the
-        /// count of each label. The Tank War is judged exactly wherever the
+        /// 20), `blunder`. `players` sums each player up: `accuracy` (as
+        /// lichess's game accuracy: from each move's `103.1668 · e^(−0.04354 ·
+        /// win_chance_loss) − 3.1669`, the mean of their volatility-weighted
+        /// mean and their harmonic mean), `average_loss` and the count of
+        /// each label. The Tank War is judged exactly wherever the
         /// game is solved (the default setup: always), on the expected
         /// result (+1 a win, 0 a draw, −1 a loss; chance to win = 50 × (1 +
         /// expected result)): each pick against the opponent's equilibrium
@@ -253,7 +254,9 @@ macro_rules! game_routes {
         ///
         /// With `Accept: application/x-ndjson` the review is streamed: one
         /// line an entry as soon as it is judged, then a line with `players`
-        /// and `final`; a client that leaves stops the judge. A review runs
+        /// and `final`; a client that leaves stops the judge. With `Accept:
+        /// image/svg+xml` the answer is the chart of each player's chance to
+        /// win across the game, its mistakes and blunders marked. A review runs
         /// in a search slot (`SERVICE_BUSY` when none is free), judges at
         /// most `--annotate-max-plies` steps and takes at most
         /// `--annotate-max-time-ms` (then `LIMIT_EXCEEDED`; streamed, a last
@@ -265,7 +268,7 @@ macro_rules! game_routes {
             request_body = AnnotateRequest,
             responses(
                 (status = 200, description = "The game reviewed",
-                 content((AnnotateResponse = "application/json"), (String = "application/x-ndjson"))),
+                 content((AnnotateResponse = "application/json"), (String = "application/x-ndjson"), (String = "image/svg+xml"))),
                 (status = 400, description = "`BAD_REQUEST` (a body or a step that breaks its schema or notation, a `level` out of 1-8) or `LIMIT_EXCEEDED` (more steps than the server reviews; the review took longer than its cap)", body = Problem, content_type = "application/problem+json"),
                 (status = 422, description = "A step is illegal: the first one, with its `ply`, as in `replay`", body = Problem, content_type = "application/problem+json"),
                 RouteErrors,
@@ -277,14 +280,25 @@ macro_rules! game_routes {
             request: actix_web::HttpRequest,
             Call { body, services }: Call<AnnotateRequest>,
         ) -> Result<HttpResponse, ApiError> {
-            if flows::annotate::wants_lines(&request) {
-                let lines = flows::annotate::annotate_stream::<$game>(body, &services).await?;
-                return Ok(HttpResponse::Ok()
-                    .content_type("application/x-ndjson")
-                    .streaming(lines));
+            use flows::annotate::Format;
+            match flows::annotate::negotiate(&request) {
+                Format::Lines => {
+                    let lines = flows::annotate::annotate_stream::<$game>(body, &services).await?;
+                    Ok(HttpResponse::Ok()
+                        .content_type("application/x-ndjson")
+                        .streaming(lines))
+                }
+                Format::Chart => {
+                    let answer = flows::annotate::annotate::<$game>(body, &services).await?;
+                    Ok(HttpResponse::Ok()
+                        .content_type("image/svg+xml")
+                        .body(flows::annotate::chart(&answer)))
+                }
+                Format::Json => {
+                    let answer = flows::annotate::annotate::<$game>(body, &services).await?;
+                    respond(encode(&answer), &services.limits)
+                }
             }
-            let answer = flows::annotate::annotate::<$game>(body, &services).await?;
-            respond(encode(&answer), &services.limits)
         }
 
         #[utoipa::path(

@@ -93,7 +93,7 @@ impl Game for TankBattle {
 
 /// The chance to win of the search's centipoints for the side to move:
 /// a logistic curve, its slope the maximum-likelihood fit on 40 games
-/// between levels (`scripts/fit-review-curve.py`; BENCHMARKS, "Reviewing a
+/// between levels (`scripts/review-check.py fit`; BENCHMARKS, "Reviewing a
 /// game": a tank ahead is about 87%).
 pub const CHANCE_PER_CENTIPOINT: f64 = 0.0194;
 

@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""What `annotate` is measured by (issue 40), against a running server.
+
+    cargo run --release &                       # a server on 127.0.0.1:8080
+    scripts/review-check.py fit tank-battle 40  # the chance-to-win curve's slope
+    scripts/review-check.py fit cobi-tank-wars 40
+    scripts/review-check.py levels              # accuracy of strong vs weak levels
+    scripts/review-check.py speed               # a 100-move review against its searches
+    scripts/review-check.py tank-war 200        # whole reviews' times, random games
+
+`fit` plays games between AI levels through `ai-move` (fixed seeds),
+reviews each with `annotate` at the judge's default budget, pairs every
+judged position's `value` with the result its player reached (1 a win, 0.5 a
+draw, 0 a loss; in Tank Wars, whose games between the AIs seldom end,
+ahead or behind in material after 30 rounds), and prints the maximum-likelihood slope of the logistic
+curve and the evaluation buckets against the score reached. BASE (the
+server's address) comes from the environment, http://127.0.0.1:8080 by
+default.
+"""
+import json
+import math
+import os
+import statistics
+import sys
+import time
+import urllib.error
+import urllib.request
+
+BASE = os.environ.get("BASE", "http://127.0.0.1:8080") + "/v1"
+PAIRS = [(8, 2), (2, 8), (6, 3), (3, 6), (8, 5), (5, 8), (4, 4), (7, 7)]
+
+
+def post(path, body, accept=None):
+    headers = {"content-type": "application/json"}
+    if accept:
+        headers["accept"] = accept
+    request = urllib.request.Request(BASE + path, data=json.dumps(body).encode(), headers=headers)
+    try:
+        return json.load(urllib.request.urlopen(request, timeout=300))
+    except urllib.error.HTTPError as error:
+        return json.load(error)
+
+
+def get(path):
+    return json.load(urllib.request.urlopen(BASE + path, timeout=60))
+
+
+def tank_battle_game(levels, seed, max_plies=200):
+    moves = []
+    position = get("/tank-battle/initial")["position"]
+    for ply in range(max_plies):
+        answer = post("/tank-battle/ai-move",
+                      {"position": position, "level": levels[ply % 2], "seed": seed * 1000 + ply})
+        if "move" not in answer:
+            break
+        moves.append(answer["move"])
+        position = post("/tank-battle/apply", {"position": position, "move": answer["move"]})["position"]
+    return {"moves": moves}
+
+
+def cobi_game(levels, seed, max_rounds=30):
+    rounds = []
+    state = get("/cobi-tank-wars/initial")
+    for round_ in range(max_rounds):
+        orders = {}
+        for player, level in zip(["P1", "P2"], levels):
+            answer = post("/cobi-tank-wars/ai-move", {
+                "state": state, "player": player, "level": level, "gunfire_tokens": 0,
+                "seed": seed * 1000 + round_})
+            if "orders" not in answer:
+                return {"rounds": rounds}
+            orders[player] = {vid: {"dir": o["dir"], "dist": o["dist"]} for vid, o in answer["orders"].items()}
+        applied = post("/cobi-tank-wars/apply", {"state": state, "orders": orders, "seed": seed * 1000 + round_})
+        if "state" not in applied:
+            break
+        rounds.append({"orders": orders, "seed": seed * 1000 + round_})
+        state = applied["state"]
+        if applied["state"].get("finished") or post("/cobi-tank-wars/score", {"state": state})["finished"]:
+            break
+    return {"rounds": rounds}
+
+
+GAMES = {"tank-battle": tank_battle_game, "cobi-tank-wars": cobi_game}
+WINNER_NAMES = {"tank-battle": ("white", "black"), "cobi-tank-wars": ("P1", "P2")}
+
+
+def fit(game, count):
+    samples = []
+    for n in range(count):
+        levels = PAIRS[n % len(PAIRS)]
+        played = GAMES[game](levels, n)
+        review = post(f"/{game}/annotate", played)
+        final = review["final"]
+        winner = final.get("winner")
+        if winner is None and game == "cobi-tank-wars" and not final.get("draw"):
+            # Between the AIs a Tank Wars game seldom ends: the player
+            # ahead in material after the last round (armor plus 3 a
+            # vehicle, 2 a support card) counts as its winner.
+            material = {p: final["armor"][p] + 3 * final["vehicles"][p] + 2 * final["support_cards"][p]
+                        for p in ("P1", "P2")}
+            if material["P1"] != material["P2"]:
+                winner = max(material, key=material.get)
+        for entry in review["plies"]:
+            result = 0.5 if winner is None else (1.0 if winner == entry["player"] else 0.0)
+            samples.append((entry["value"], result))
+        steps = len(played.get("moves", played.get("rounds", [])))
+        print(f"game {n}: levels {levels}, {steps} steps, winner {winner}", file=sys.stderr)
+    # Forced wins and losses say nothing of the slope.
+    samples = [(v, r) for v, r in samples if abs(v) < 50_000]
+
+    def log_likelihood(k):
+        total = 0.0
+        for v, r in samples:
+            p = min(max(1.0 / (1.0 + math.exp(-k * v)), 1e-9), 1 - 1e-9)
+            total += r * math.log(p) + (1 - r) * math.log(1 - p)
+        return total
+
+    lo, hi = 1e-5, 2.0
+    for _ in range(200):  # golden section on the concave log-likelihood
+        a = hi - (hi - lo) / 1.618
+        b = lo + (hi - lo) / 1.618
+        if log_likelihood(a) < log_likelihood(b):
+            lo = a
+        else:
+            hi = b
+    k = (lo + hi) / 2
+    print(f"{game}: {len(samples)} positions, slope {k:.6f} a point")
+    print("| evaluation | positions | score reached | curve |")
+    print("|---|---:|---:|---:|")
+    scale = 1 / k
+    edges = [-1e9] + [f * scale for f in (-3, -2, -1, -0.5, -0.25, 0, 0.25, 0.5, 1, 2, 3)] + [1e9]
+    for low, high in zip(edges, edges[1:]):
+        bucket = [(v, r) for v, r in samples if low <= v < high]
+        if not bucket:
+            continue
+        mean_v = sum(v for v, _ in bucket) / len(bucket)
+        score = sum(r for _, r in bucket) / len(bucket)
+        curve = 1.0 / (1.0 + math.exp(-k * mean_v))
+        shown = lambda x: "−∞" if x < -1e8 else ("∞" if x > 1e8 else f"{x:.0f}")
+        print(f"| {shown(low)} to {shown(high)} | {len(bucket)} | {score:.2f} | {curve:.2f} |")
+
+
+def accuracy_gap(game, strong, weak, count):
+    names = WINNER_NAMES[game]
+    gaps = []
+    for n in range(count):
+        strong_first = n % 2 == 0
+        levels = (strong, weak) if strong_first else (weak, strong)
+        review = post(f"/{game}/annotate", GAMES[game](levels, 100 + n))
+        by_player = {p["player"]: p["accuracy"] for p in review["players"]}
+        strong_name, weak_name = names if strong_first else names[::-1]
+        gap = by_player[strong_name] - by_player[weak_name]
+        gaps.append(gap)
+        print(f"| {n} | {strong_name} | {by_player[strong_name]:.1f} | {by_player[weak_name]:.1f} | {gap:+.1f} | {len(review['plies'])} |")
+    print(f"{game}: level {strong} against level {weak}: gap min {min(gaps):+.1f}, mean {statistics.mean(gaps):+.1f}")
+    return gaps
+
+
+def levels():
+    print("| game | level 8 plays | level 8 accuracy | weak level accuracy | gap | entries |")
+    print("|---|---|---:|---:|---:|---:|")
+    accuracy_gap("tank-battle", 8, 2, 20)
+    accuracy_gap("cobi-tank-wars", 8, 1, 20)
+
+
+def speed():
+    # The first game between levels that lasts 100 moves, cut there.
+    for seed in range(100):
+        played = tank_battle_game(PAIRS[seed % len(PAIRS)], 500 + seed, max_plies=100)
+        if len(played["moves"]) == 100:
+            break
+    moves = played["moves"]
+    print(f"a game of {len(moves)} moves")
+    # The review, one answer (a fresh server keeps no verdicts).
+    start = time.perf_counter()
+    review = post("/tank-battle/annotate", played)
+    whole = time.perf_counter() - start
+    assert len(review["plies"]) == len(moves), review
+    # Streamed: the first line.
+    request = urllib.request.Request(
+        BASE + "/tank-battle/annotate", data=json.dumps({**played, "limits": {"max_nodes": 100001}}).encode(),
+        headers={"content-type": "application/json", "accept": "application/x-ndjson"})
+    start = time.perf_counter()
+    with urllib.request.urlopen(request, timeout=300) as stream:
+        stream.readline()
+        first = time.perf_counter() - start
+        lines = 1 + sum(1 for _ in stream)
+    streamed = time.perf_counter() - start
+    # The N + 1 searches as ai-move calls at the same budget (another seed:
+    # nothing from the cache).
+    positions = [get("/tank-battle/initial")["position"]]
+    for move in moves:
+        positions.append(post("/tank-battle/apply", {"position": positions[-1], "move": move})["position"])
+    start = time.perf_counter()
+    searched = 0
+    for position in positions:
+        answer = post("/tank-battle/ai-move", {"position": position, "limits": {"max_nodes": 100000}, "seed": 99})
+        searched += "move" in answer
+    searches = time.perf_counter() - start
+    print(f"annotate {whole:.2f} s; streamed: first line {first * 1000:.0f} ms, {lines} lines in {streamed:.2f} s; "
+          f"{searched} ai-move searches {searches:.2f} s; ratio {whole / searches:.3f}")
+
+
+def tank_war(count):
+    import random
+    rng = random.Random(40)
+    times = []
+    for _ in range(count):
+        state = get("/tank-war/initial")
+        rounds = []
+        while True:
+            legal = post("/tank-war/legal-moves", {"state": state})
+            picks = legal
+            if not picks.get("U") or not picks.get("D"):
+                break
+            pick = {p: rng.choice(picks[p]) for p in ("U", "D")}
+            applied = post("/tank-war/apply", {"state": state, "moves": pick})
+            if "state" not in applied:
+                break
+            rounds.append(pick)
+            state = applied["state"]
+        start = time.perf_counter()
+        review = post("/tank-war/annotate", {"rounds": rounds})
+        times.append((time.perf_counter() - start) * 1000)
+        assert all(e["exact"] for e in review["plies"]), review
+    times.sort()
+    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    print(f"tank-war: {count} reviews, median {statistics.median(times):.1f} ms, p99 {p99:.1f} ms, max {times[-1]:.1f} ms")
+
+
+if __name__ == "__main__":
+    command = sys.argv[1] if len(sys.argv) > 1 else "levels"
+    if command == "fit":
+        fit(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 40)
+    elif command == "levels":
+        levels()
+    elif command == "speed":
+        speed()
+    elif command == "tank-war":
+        tank_war(int(sys.argv[2]) if len(sys.argv) > 2 else 200)
+    else:
+        sys.exit(__doc__)

@@ -1,0 +1,231 @@
+//! The chart of a reviewed game: each player's chance to win across the
+//! game (0-100), its mistakes and blunders marked — what a site shows
+//! under the board. Drawn from a review's entries ([`ChartEntry`]).
+
+use super::svg::{Px, Svg};
+use crate::games::review::{chances, Judged, Label};
+
+const WIDTH: u32 = 640;
+const HEIGHT: u32 = 272;
+const LEFT: f64 = 44.0;
+const RIGHT: f64 = 16.0;
+const TOP: f64 = 52.0;
+const BOTTOM: f64 = 34.0;
+/// Each player's line, in the players' order.
+const COLOURS: [&str; 2] = ["#2b6cb0", "#c05621"];
+
+/// One judged move as the chart draws it.
+#[derive(Clone, Debug)]
+pub struct ChartEntry {
+    pub ply: usize,
+    pub player: usize,
+    /// The move as the review writes it (shown on hover).
+    pub played: String,
+    /// The player's chance to win before the move and after it, 0-100.
+    pub chance: f64,
+    pub chance_played: f64,
+    pub label: Label,
+}
+
+/// Each player's chance to win at each step boundary.
+fn series(entries: &[ChartEntry], steps: usize) -> [Vec<f64>; 2] {
+    let judged: Vec<Judged> = entries
+        .iter()
+        .map(|e| Judged {
+            ply: e.ply,
+            player: e.player,
+            chance: e.chance,
+            chance_played: e.chance_played,
+        })
+        .collect();
+    chances(&judged, steps)
+}
+
+/// The chart of a review of `steps` steps: `players` names the lines.
+pub fn review_chart(
+    title: &str,
+    players: [&str; 2],
+    entries: &[ChartEntry],
+    steps: usize,
+) -> String {
+    let steps = steps.max(1);
+    let plot_w = f64::from(WIDTH) - LEFT - RIGHT;
+    let plot_h = f64::from(HEIGHT) - TOP - BOTTOM;
+    let x = |at: f64| LEFT + plot_w * at / steps as f64;
+    let y = |chance: f64| TOP + plot_h * (1.0 - chance.clamp(0.0, 100.0) / 100.0);
+    let mut svg = Svg::new(WIDTH, HEIGHT, title);
+    svg.el("rect")
+        .attr("width", WIDTH)
+        .attr("height", HEIGHT)
+        .attr("fill", "#ffffff")
+        .empty();
+    svg.el("text")
+        .attr("x", Px(LEFT))
+        .attr("y", 18)
+        .attr("font-size", 13)
+        .attr("font-weight", "bold")
+        .text(title);
+    // The legend, under the title: each player's colour, then the marks.
+    let mut at = LEFT;
+    for (name, colour) in players.iter().zip(COLOURS) {
+        svg.el("rect")
+            .attr("x", Px(at))
+            .attr("y", 29)
+            .attr("width", 14)
+            .attr("height", 4)
+            .attr("fill", colour)
+            .empty();
+        svg.el("text")
+            .attr("x", Px(at + 18.0))
+            .attr("y", 35)
+            .attr("font-size", 11)
+            .text(name);
+        at += 90.0;
+    }
+    for (label, colour) in [(Label::Mistake, "#dd6b20"), (Label::Blunder, "#c53030")] {
+        svg.el("circle")
+            .attr("cx", Px(at + 4.0))
+            .attr("cy", 31)
+            .attr("r", 4)
+            .attr("fill", colour)
+            .empty();
+        svg.el("text")
+            .attr("x", Px(at + 12.0))
+            .attr("y", 35)
+            .attr("font-size", 11)
+            .text(label.name());
+        at += 70.0;
+    }
+    // The axes: chance to win every 25, steps along the bottom.
+    svg.el("g")
+        .attr("class", "axes")
+        .attr("font-size", 10)
+        .open();
+    for chance in [0.0, 25.0, 50.0, 75.0, 100.0] {
+        svg.el("line")
+            .attr("x1", Px(LEFT))
+            .attr("x2", Px(LEFT + plot_w))
+            .attr("y1", Px(y(chance)))
+            .attr("y2", Px(y(chance)))
+            .attr("stroke", if chance == 50.0 { "#a0aec0" } else { "#e2e8f0" })
+            .empty();
+        svg.el("text")
+            .attr("x", Px(LEFT - 6.0))
+            .attr("y", Px(y(chance) + 3.0))
+            .attr("text-anchor", "end")
+            .text(format_args!("{chance}%"));
+    }
+    let tick = (steps / 10).max(1);
+    for step in (0..=steps).step_by(tick) {
+        svg.el("text")
+            .attr("x", Px(x(step as f64)))
+            .attr("y", Px(TOP + plot_h + 16.0))
+            .attr("text-anchor", "middle")
+            .text(step);
+    }
+    svg.el("text")
+        .attr("x", Px(LEFT + plot_w / 2.0))
+        .attr("y", Px(f64::from(HEIGHT) - 4.0))
+        .attr("text-anchor", "middle")
+        .text("ply — chance to win");
+    svg.close();
+    // The lines.
+    for (player, (line, colour)) in series(entries, steps).iter().zip(COLOURS).enumerate() {
+        let points: Vec<String> = line
+            .iter()
+            .enumerate()
+            .map(|(step, chance)| format!("{},{}", Px(x(step as f64)), Px(y(*chance))))
+            .collect();
+        svg.el("polyline")
+            .attr("class", format_args!("chance player-{player}"))
+            .attr("points", points.join(" "))
+            .attr("fill", "none")
+            .attr("stroke", colour)
+            .attr("stroke-width", 2)
+            .empty();
+    }
+    // The mistakes and blunders, where the move left its player.
+    for entry in entries {
+        let (class, colour) = match entry.label {
+            Label::Mistake => ("mistake", "#dd6b20"),
+            Label::Blunder => ("blunder", "#c53030"),
+            _ => continue,
+        };
+        svg.el("circle")
+            .attr("class", class)
+            .attr("cx", Px(x(entry.ply as f64 + 1.0)))
+            .attr("cy", Px(y(entry.chance_played)))
+            .attr("r", 4)
+            .attr("fill", colour)
+            .open();
+        let player = players.get(entry.player).copied().unwrap_or("?");
+        svg.el("title").text(format_args!(
+            "ply {}: {player} played {} ({}, −{:.1})",
+            entry.ply,
+            entry.played,
+            entry.label.name(),
+            (entry.chance - entry.chance_played).max(0.0)
+        ));
+        svg.close();
+    }
+    svg.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::svg::test_support::{count_class, dump, parse};
+    use super::*;
+
+    fn entry(ply: usize, player: usize, chance: f64, chance_played: f64) -> ChartEntry {
+        ChartEntry {
+            ply,
+            player,
+            played: format!("m{ply}"),
+            chance,
+            chance_played,
+            label: Label::of(chance - chance_played),
+        }
+    }
+
+    #[test]
+    fn a_sequential_game_has_both_lines_and_its_marks() {
+        let entries = [
+            entry(0, 0, 50.0, 50.0),
+            entry(1, 1, 50.0, 35.0),
+            entry(2, 0, 65.0, 64.0),
+            entry(3, 1, 36.0, 10.0),
+        ];
+        let chart = review_chart("Tank Battle <review>", ["white", "black"], &entries, 4);
+        dump("review-chart-small.svg", &chart);
+        let doc = parse(&chart);
+        assert_eq!(count_class(&doc, "chance"), 2);
+        assert_eq!(count_class(&doc, "mistake"), 1);
+        assert_eq!(count_class(&doc, "blunder"), 1);
+        let [white, black] = series(&entries, 4);
+        assert_eq!(white, [50.0, 50.0, 65.0, 64.0, 90.0]);
+        assert_eq!(black, [50.0, 50.0, 35.0, 36.0, 10.0]);
+    }
+
+    #[test]
+    fn a_simultaneous_game_draws_each_players_own_entries() {
+        let entries = [
+            entry(0, 0, 50.0, 50.0),
+            entry(0, 1, 50.0, 14.0),
+            entry(1, 0, 80.0, 65.0),
+            entry(1, 1, 20.0, 20.0),
+        ];
+        let [u, d] = series(&entries, 2);
+        assert_eq!(u, [50.0, 80.0, 65.0]);
+        assert_eq!(d, [50.0, 20.0, 20.0]);
+        let chart = review_chart("The Tank War", ["U", "D"], &entries, 2);
+        let doc = parse(&chart);
+        assert_eq!(count_class(&doc, "blunder"), 1);
+        assert_eq!(count_class(&doc, "mistake"), 1);
+    }
+
+    #[test]
+    fn an_empty_review_is_a_chart_of_no_moves() {
+        let chart = review_chart("Nothing", ["a", "b"], &[], 0);
+        assert_eq!(count_class(&parse(&chart), "chance"), 2);
+    }
+}
