@@ -15,6 +15,7 @@ from typing import Protocol, TypeVar
 from tank_rules_client import AuthenticatedClient
 from tank_rules_client.api.cobi_tank_wars import (
     cobi_tank_wars_ai_move,
+    cobi_tank_wars_annotate,
     cobi_tank_wars_apply,
     cobi_tank_wars_batch,
     cobi_tank_wars_initial,
@@ -25,6 +26,7 @@ from tank_rules_client.api.cobi_tank_wars import (
 )
 from tank_rules_client.api.tank_battle import (
     tank_battle_ai_move,
+    tank_battle_annotate,
     tank_battle_apply,
     tank_battle_batch,
     tank_battle_initial,
@@ -35,6 +37,7 @@ from tank_rules_client.api.tank_battle import (
 )
 from tank_rules_client.api.tank_war import (
     tank_war_ai_move,
+    tank_war_annotate,
     tank_war_apply,
     tank_war_batch,
     tank_war_initial,
@@ -44,6 +47,11 @@ from tank_rules_client.api.tank_war import (
     tank_war_validate,
 )
 from tank_rules_client.models import (
+    AiLimits,
+    AnnotationLabel,
+    CobiTankWarsAnnotateRequest,
+    CobiTankWarsAnnotateResponse,
+    CobiTankWarsReplayRound,
     CobiTankWarsAiMoveRequest,
     CobiTankWarsAiMoveResponse,
     CobiTankWarsApplyRequest,
@@ -72,6 +80,8 @@ from tank_rules_client.models import (
     ProblemCode,
     TankBattleAiMoveRequest,
     TankBattleAiMoveResponse,
+    TankBattleAnnotateRequest,
+    TankBattleAnnotateResponse,
     TankBattleApplyResponse,
     TankBattleBatchApply,
     TankBattleBatchPerft,
@@ -89,6 +99,8 @@ from tank_rules_client.models import (
     TankBattleValidateResponse,
     TankWarAiMoveRequest,
     TankWarAiMoveResponse,
+    TankWarAnnotateRequest,
+    TankWarAnnotateResponse,
     TankWarApplyRequest,
     TankWarApplyResponse,
     TankWarBatchApply,
@@ -106,6 +118,7 @@ from tank_rules_client.models import (
     TankWarPickCode,
     TankWarPicks,
     TankWarPlayerName,
+    TankWarReplayRound,
     TankWarScoreResponse,
     TankWarState,
     TankWarStateRequest,
@@ -226,6 +239,17 @@ def tank_battle(client: AuthenticatedClient) -> None:
     )
     check(len(suggestion.move) >= 5 and len(suggestion.lines) >= 1, "the AI answers a move")
 
+    review = answer(
+        tank_battle_annotate.sync_detailed(
+            client=client,
+            body=TankBattleAnnotateRequest(moves=["k4-k5", "a8-a7", "k5-k6"], limits=AiLimits(max_nodes=2000)),
+        ),
+        TankBattleAnnotateResponse,
+        "tank-battle annotate",
+    )
+    check(len(review.plies) == 3 and review.plies[1].player == "black" and len(review.players) == 2, "a review")
+    check(all(entry.loss >= 0 for entry in review.plies), "each move judged")
+
     score = answer(
         tank_battle_score.sync_detailed(
             client=client, body=TankBattlePositionRequest(position=applied.position)
@@ -318,6 +342,19 @@ def tank_war(client: AuthenticatedClient) -> None:
         TankWarAiMoveResponse,
         "tank-war ai-move",
     )
+
+    judged = answer(
+        tank_war_annotate.sync_detailed(
+            client=client, body=TankWarAnnotateRequest(rounds=[TankWarReplayRound(u="LA", d="RC")])
+        ),
+        TankWarAnnotateResponse,
+        "tank-war annotate",
+    )
+    d = judged.plies[1]
+    check(
+        len(judged.plies) == 2 and d.exact and d.label == AnnotationLabel.BLUNDER and not isinstance(d.against, Unset),
+        "RC is D's blunder, judged exactly",
+    )
     total = sum(entry.probability for entry in suggestion.strategy)
     check(abs(total - 1) < 1e-9 and any(e.move == suggestion.move for e in suggestion.strategy), "a strategy")
 
@@ -402,6 +439,18 @@ def cobi_tank_wars(client: AuthenticatedClient) -> None:
     )
     # The AI's orders, sent back as orders.
     p1 = CobiTankWarsVehicleOrders.from_dict(suggestion.orders.to_dict())
+    reviewed = answer(
+        cobi_tank_wars_annotate.sync_detailed(
+            client=client,
+            body=CobiTankWarsAnnotateRequest(
+                rounds=[CobiTankWarsReplayRound(orders=CobiTankWarsOrders(p1=p1, p2=p2), seed=7)],
+                limits=AiLimits(max_nodes=2000),
+            ),
+        ),
+        CobiTankWarsAnnotateResponse,
+        "cobi-tank-wars annotate",
+    )
+    check(len(reviewed.plies) == 2 and reviewed.players[0].player == "P1", "both players' orders judged")
     round_ = answer(
         cobi_tank_wars_apply.sync_detailed(
             client=client,

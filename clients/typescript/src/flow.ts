@@ -35,6 +35,15 @@ function ok<T>(answer: { data?: T; error?: unknown; response: Response }, what: 
   return answer.data;
 }
 
+// A review in JSON: `annotate` also speaks NDJSON and SVG (by `Accept`),
+// so its 200 body is typed as the JSON answer or a string.
+function reviewed<T extends object>(body: T | string, what: string): T {
+  if (typeof body === "string") {
+    throw new Error(`${what}: a JSON review was asked for, got text`);
+  }
+  return body;
+}
+
 /** Whether a batch result is a problem: only problems carry `status`. */
 function isProblem<T extends object>(result: T | Problem): result is Problem {
   return "status" in result && "code" in result;
@@ -88,6 +97,21 @@ async function tankBattle(): Promise<void> {
     "tank-battle ai-move",
   );
   check(suggestion.pv[0] === suggestion.move || suggestion.lines.length > 0, "the AI answers a move");
+
+  const review = reviewed(
+    ok(
+      await client.POST("/v1/tank-battle/annotate", {
+        body: { moves: ["k4-k5", "a8-a7", "k5-k6"], limits: { max_nodes: 2000 } },
+      }),
+      "tank-battle annotate",
+    ),
+    "tank-battle annotate",
+  );
+  check(
+    review.plies.length === 3 && review.plies[1]?.player === "black" && review.players.length === 2,
+    "a review of three moves",
+  );
+  check(review.plies.every((entry) => entry.loss >= 0 && entry.label.length > 0), "each move judged");
 
   const score = ok(
     await client.POST("/v1/tank-battle/score", { body: { position: applied.position } }),
@@ -168,6 +192,19 @@ async function tankWar(): Promise<void> {
     }),
     "tank-war ai-move",
   );
+
+  const judged = reviewed(
+    ok(
+      await client.POST("/v1/tank-war/annotate", { body: { rounds: [{ U: "LA", D: "RC" }] } }),
+      "tank-war annotate",
+    ),
+    "tank-war annotate",
+  );
+  const d = judged.plies[1];
+  check(
+    judged.plies.length === 2 && d !== undefined && d.exact && d.label === "blunder" && (d.against ?? []).length > 0,
+    "RC is D's blunder, judged exactly",
+  );
   const total = suggestion.strategy.reduce((sum, entry) => sum + entry.probability, 0);
   check(Math.abs(total - 1) < 1e-9 && suggestion.strategy.some((e) => e.move === suggestion.move), "a strategy");
 
@@ -228,6 +265,22 @@ async function cobiTankWars(): Promise<void> {
       body: { state, player: "P1", level: 3, seed: 1, gunfire_tokens: 1 },
     }),
     "cobi-tank-wars ai-move",
+  );
+  const judgedOrders = reviewed(
+    ok(
+      await client.POST("/v1/cobi-tank-wars/annotate", {
+        body: {
+          rounds: [{ orders: { P1: suggestion.orders, P2: orders.P2 }, seed: 7 }],
+          limits: { max_nodes: 2000 },
+        },
+      }),
+      "cobi-tank-wars annotate",
+    ),
+    "cobi-tank-wars annotate",
+  );
+  check(
+    judgedOrders.plies.length === 2 && judgedOrders.players[0]?.player === "P1",
+    "both players' orders judged",
   );
   // The AI's orders are valid orders as they are.
   const round = ok(
