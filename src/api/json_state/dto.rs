@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
 use utoipa::openapi::schema::{
-    AdditionalProperties, ArrayBuilder, ObjectBuilder, OneOfBuilder, RefBuilder, Schema, Type,
+    AdditionalProperties, ArrayBuilder, ObjectBuilder, OneOfBuilder, RefBuilder, Schema,
+    SchemaType, Type,
 };
 use utoipa::openapi::{Ref, RefOr, Required};
 use utoipa::{IntoParams, PartialSchema, ToSchema};
@@ -238,14 +239,14 @@ where
             .required("rounds")
             .property(
                 "limits",
-                described::<AskedLimits>(
+                optional::<AskedLimits>(
                     "Each position's search; without `max_nodes`, the game's fixed budget in positions (the same verdicts on any machine).",
                 ),
             )
             .property(
                 "level",
                 ObjectBuilder::new()
-                    .schema_type(Type::Integer)
+                    .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
                     .minimum(Some(1.0))
                     .maximum(Some(8.0))
                     .description(Some("The judge's level; full strength when absent.")),
