@@ -328,13 +328,40 @@ fn operations_that_may_need_a_key_name_the_schemes() {
     let schemes = doc["components"]["securitySchemes"].as_object().unwrap();
     assert_eq!(schemes["ApiKey"]["name"], "X-Api-Key");
     assert_eq!(schemes["BearerKey"]["scheme"], "bearer");
+    let mut open = 0;
     for (path, op) in operations(&doc) {
         let needs_key = op["responses"].get("401").is_some();
-        let security = op["security"].as_array();
-        assert_eq!(needs_key, security.is_some(), "{path}");
-        if let Some(security) = security {
+        // Every operation says (linters and generators ask it): the
+        // operator's endpoints need nothing (`[]`).
+        let security = op["security"].as_array().unwrap_or_else(|| panic!("{path}: no security"));
+        assert_eq!(needs_key, !security.is_empty(), "{path}");
+        if needs_key {
             // Anonymous too: a server run without keys takes any call.
             assert!(security.contains(&serde_json::json!({})), "{path}");
+        } else {
+            open += 1;
         }
     }
+    assert!(open >= 3, "{open} operations without a key (healthz, readyz, metrics, …)");
+}
+
+#[test]
+fn answers_declare_the_headers_they_carry() {
+    let doc = document();
+    assert_eq!(doc["info"]["license"]["identifier"], "MIT OR Apache-2.0");
+    let headers = doc["components"]["headers"].as_object().unwrap();
+    for name in ["X-Request-Id", "RateLimit-Policy", "RateLimit"] {
+        assert!(headers.contains_key(name), "{name}");
+    }
+    let mut checked = 0;
+    for (path, op) in operations(&doc) {
+        for (status, response) in op["responses"].as_object().unwrap() {
+            let declared = &response["headers"];
+            assert!(declared.get("X-Request-Id").is_some(), "{path} {status}");
+            let quotas = path.starts_with("/v1/");
+            assert_eq!(declared.get("RateLimit").is_some(), quotas, "{path} {status}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked} answers");
 }

@@ -72,7 +72,64 @@ pub fn finish(doc: &OpenApi) -> Value {
         close_objects(schemas);
     }
     secure(&mut value);
+    declare_headers(&mut value);
+    if let Some(license) = value.pointer_mut("/info/license").and_then(Value::as_object_mut) {
+        // OpenAPI 3.1's SPDX expression, which generators that check
+        // licenses (openapi-generator) ask for.
+        license.insert("identifier".to_owned(), json!("MIT OR Apache-2.0"));
+    }
     value
+}
+
+/// The headers answers carry: `X-Request-Id` on every answer; on the
+/// `/v1` operations, `RateLimit-Policy` and `RateLimit` when the server
+/// has quotas (and on its 401s and 429s).
+fn declare_headers(doc: &mut Value) {
+    if let Some(components) = doc.get_mut("components").and_then(Value::as_object_mut) {
+        components.insert(
+            "headers".to_owned(),
+            json!({
+                "X-Request-Id": {
+                    "description": "The request's own `X-Request-Id` when it is well-formed (letters, digits, `.`, `_`, `-`, `:`; at most 64 characters), else one the server made; a problem names it as its `instance`.",
+                    "schema": {"type": "string", "maxLength": 64},
+                },
+                "RateLimit-Policy": {
+                    "description": "Sent when the server has quotas: the quota the request spent, as `\"<requests|searches>\";q=<quota>;w=<window seconds>` (IETF draft-ietf-httpapi-ratelimit-headers).",
+                    "schema": {"type": "string"},
+                },
+                "RateLimit": {
+                    "description": "Sent when the server has quotas: what is left of it, as `\"<requests|searches>\";r=<remaining>;t=<seconds to its reset>`.",
+                    "schema": {"type": "string"},
+                },
+            }),
+        );
+    }
+    for (path, _, op) in operations_mut(doc) {
+        let quotas = path.starts_with("/v1/");
+        let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        for response in responses.values_mut().filter_map(Value::as_object_mut) {
+            let headers = response
+                .entry("headers")
+                .or_insert_with(|| json!({}));
+            let Some(headers) = headers.as_object_mut() else {
+                continue;
+            };
+            headers.insert(
+                "X-Request-Id".to_owned(),
+                json!({"$ref": "#/components/headers/X-Request-Id"}),
+            );
+            if quotas {
+                for name in ["RateLimit-Policy", "RateLimit"] {
+                    headers.insert(
+                        name.to_owned(),
+                        json!({"$ref": format!("#/components/headers/{name}")}),
+                    );
+                }
+            }
+        }
+    }
 }
 
 /// Every operation of the document: its path, method and object.
@@ -368,14 +425,18 @@ fn close_objects(value: &mut Value) {
     }
 }
 
-/// The API key schemes, and the security of every operation that
-/// documents a 401: anonymous (a server run without keys), or a key in
-/// `X-Api-Key`, or a bearer token.
+/// The API key schemes, and the security of every operation: for those
+/// that document a 401, anonymous (a server run without keys), or a key in
+/// `X-Api-Key`, or a bearer token; for the others none (`[]`).
 fn secure(doc: &mut Value) {
     for (_, _, op) in operations_mut(doc) {
-        if op.pointer("/responses/401").is_some() {
-            op["security"] = json!([{}, {"ApiKey": []}, {"BearerKey": []}]);
-        }
+        op["security"] = if op.pointer("/responses/401").is_some() {
+            json!([{}, {"ApiKey": []}, {"BearerKey": []}])
+        } else {
+            // The operator's endpoints (health, metrics, the catalogue):
+            // never behind a key.
+            json!([])
+        };
     }
     if let Some(components) = doc.get_mut("components").and_then(Value::as_object_mut) {
         components.insert(
