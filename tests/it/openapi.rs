@@ -333,7 +333,9 @@ fn operations_that_may_need_a_key_name_the_schemes() {
         let needs_key = op["responses"].get("401").is_some();
         // Every operation says (linters and generators ask it): the
         // operator's endpoints need nothing (`[]`).
-        let security = op["security"].as_array().unwrap_or_else(|| panic!("{path}: no security"));
+        let security = op["security"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{path}: no security"));
         assert_eq!(needs_key, !security.is_empty(), "{path}");
         if needs_key {
             // Anonymous too: a server run without keys takes any call.
@@ -342,7 +344,10 @@ fn operations_that_may_need_a_key_name_the_schemes() {
             open += 1;
         }
     }
-    assert!(open >= 3, "{open} operations without a key (healthz, readyz, metrics, …)");
+    assert!(
+        open >= 3,
+        "{open} operations without a key (healthz, readyz, metrics, …)"
+    );
 }
 
 #[test]
@@ -359,7 +364,11 @@ fn answers_declare_the_headers_they_carry() {
             let declared = &response["headers"];
             assert!(declared.get("X-Request-Id").is_some(), "{path} {status}");
             let quotas = path.starts_with("/v1/");
-            assert_eq!(declared.get("RateLimit").is_some(), quotas, "{path} {status}");
+            assert_eq!(
+                declared.get("RateLimit").is_some(),
+                quotas,
+                "{path} {status}"
+            );
             checked += 1;
         }
     }

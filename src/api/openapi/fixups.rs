@@ -73,7 +73,10 @@ pub fn finish(doc: &OpenApi) -> Value {
     }
     secure(&mut value);
     declare_headers(&mut value);
-    if let Some(license) = value.pointer_mut("/info/license").and_then(Value::as_object_mut) {
+    if let Some(license) = value
+        .pointer_mut("/info/license")
+        .and_then(Value::as_object_mut)
+    {
         // OpenAPI 3.1's SPDX expression, which generators that check
         // licenses (openapi-generator) ask for.
         license.insert("identifier".to_owned(), json!("MIT OR Apache-2.0"));
@@ -110,9 +113,7 @@ fn declare_headers(doc: &mut Value) {
             continue;
         };
         for response in responses.values_mut().filter_map(Value::as_object_mut) {
-            let headers = response
-                .entry("headers")
-                .or_insert_with(|| json!({}));
+            let headers = response.entry("headers").or_insert_with(|| json!({}));
             let Some(headers) = headers.as_object_mut() else {
                 continue;
             };
