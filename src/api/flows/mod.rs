@@ -4,10 +4,12 @@
 //! `ai-move` with its cache key and cache tiers ([`ai`]; what a request
 //! asks and an answer keeps: [`ask`]), `batch` with its dispatch
 //! ([`batch`]; its searches' shared time: [`budget`]), `render.svg`
-//! ([`render`]) and `annotate`, a game reviewed ([`annotate`]).
+//! ([`render`]) and `annotate`, a game reviewed ([`annotate`]; its answer:
+//! [`annotation`]).
 
 pub mod ai;
 pub mod annotate;
+pub mod annotation;
 pub mod ask;
 pub mod batch;
 pub mod budget;

@@ -1,0 +1,341 @@
+//! `annotate`'s answer: each move judged ([`Annotation`]), each player's
+//! review ([`PlayerReview`]), the whole ([`AnnotateResponse`]), generic
+//! over the game, with their schemas written under the game's name
+//! (utoipa would name a generic type after its parameters).
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, Type};
+use utoipa::openapi::{Ref, RefOr};
+use utoipa::{PartialSchema, ToSchema};
+
+use crate::api::game::GameApi;
+use crate::games::review::{Label, Summary, Verdict};
+
+/// A move's label, by the chance to win it lost (0-100): `best` none,
+/// `excellent` under 2, `good` under 5, `inaccuracy` under 10, `mistake`
+/// under 20, `blunder` 20 or more.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = AnnotationLabel)]
+pub enum LabelName {
+    Best,
+    Excellent,
+    Good,
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl From<Label> for LabelName {
+    fn from(label: Label) -> LabelName {
+        match label {
+            Label::Best => LabelName::Best,
+            Label::Excellent => LabelName::Excellent,
+            Label::Good => LabelName::Good,
+            Label::Inaccuracy => LabelName::Inaccuracy,
+            Label::Mistake => LabelName::Mistake,
+            Label::Blunder => LabelName::Blunder,
+        }
+    }
+}
+
+/// How many of a player's moves got each label.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, ToSchema)]
+#[schema(as = AnnotationLabelCounts)]
+pub struct LabelCounts {
+    pub best: usize,
+    pub excellent: usize,
+    pub good: usize,
+    pub inaccuracy: usize,
+    pub mistake: usize,
+    pub blunder: usize,
+}
+
+/// One player's review.
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[schema(as = AnnotationPlayer)]
+pub struct PlayerReview {
+    /// The player, as the game names players.
+    #[schema(example = "white")]
+    pub player: String,
+    /// Moves (or picks, or orders) judged.
+    pub moves: usize,
+    /// The player's accuracy, 0-100, as lichess sums a game up: the mean
+    /// of two means of the moves' accuracies, one weighted by how much the
+    /// game swung around each move (the standard deviation, within 0.5-12,
+    /// of the first player's chances to win over a window of a tenth of the
+    /// game, 2-8 steps), one harmonic (each accuracy at least 1 there). A
+    /// move's accuracy is lichess's `103.1668 · e^(−0.04354 ·
+    /// win_chance_loss) − 3.1669` within 0-100, and 100 for a move that
+    /// loses nothing; a player with no move, 100.
+    #[schema(example = 87.5)]
+    pub accuracy: f64,
+    /// The mean of the player's moves' `loss`, on the game's scale.
+    pub average_loss: f64,
+    pub labels: LabelCounts,
+}
+
+impl PlayerReview {
+    pub(super) fn new(player: String, summary: &Summary) -> PlayerReview {
+        let [best, excellent, good, inaccuracy, mistake, blunder] = summary.labels;
+        PlayerReview {
+            player,
+            moves: summary.moves,
+            accuracy: summary.accuracy,
+            average_loss: summary.average_loss,
+            labels: LabelCounts {
+                best,
+                excellent,
+                good,
+                inaccuracy,
+                mistake,
+                blunder,
+            },
+        }
+    }
+}
+
+/// A pick of the opponent's strategy the judge measured a move against.
+#[derive(Clone, Debug, Serialize)]
+pub struct Against<P> {
+    #[serde(rename = "move")]
+    pub pick: P,
+    pub probability: f64,
+}
+
+/// One player's move judged.
+#[derive(Serialize)]
+#[serde(bound(serialize = ""))]
+pub struct Annotation<G: GameApi> {
+    /// The step's index in the game (both players' entries of a round
+    /// share it).
+    pub ply: usize,
+    pub player: &'static str,
+    pub played: G::PickDto,
+    pub best: Vec<G::PickDto>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub against: Option<Vec<Against<G::PickDto>>>,
+    pub value: f64,
+    pub value_played: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worst_case: Option<f64>,
+    pub loss: f64,
+    pub win_chance: f64,
+    pub win_chance_played: f64,
+    pub win_chance_loss: f64,
+    pub accuracy: f64,
+    pub label: LabelName,
+    pub exact: bool,
+}
+
+impl<G: GameApi> Annotation<G> {
+    pub(super) fn new(ply: usize, state: &G::State, verdict: &Verdict<G::Pick>) -> Annotation<G> {
+        let exact_simultaneous = !verdict.against.is_empty();
+        Annotation {
+            ply,
+            player: G::player_name(verdict.player),
+            played: G::encode_pick(state, &verdict.played),
+            best: verdict
+                .best
+                .iter()
+                .map(|pick| G::encode_pick(state, pick))
+                .collect(),
+            against: exact_simultaneous.then(|| {
+                verdict
+                    .against
+                    .iter()
+                    .map(|(pick, probability)| Against {
+                        pick: G::encode_pick(state, pick),
+                        probability: *probability,
+                    })
+                    .collect()
+            }),
+            value: verdict.value,
+            value_played: verdict.value_played,
+            worst_case: verdict.worst_case,
+            loss: verdict.loss(),
+            win_chance: verdict.chance,
+            win_chance_played: verdict.chance_played,
+            win_chance_loss: verdict.win_chance_loss(),
+            accuracy: verdict.accuracy(),
+            label: verdict.label().into(),
+            exact: verdict.exact,
+        }
+    }
+}
+
+/// Each player's review and how the game stands after its last step: the
+/// last line of a streamed review.
+#[derive(Serialize)]
+#[serde(bound(serialize = ""))]
+pub struct AnnotateSummary<G: GameApi> {
+    pub players: Vec<PlayerReview>,
+    #[serde(rename = "final")]
+    pub final_state: G::ScoreResponse,
+}
+
+/// A game reviewed.
+#[derive(Serialize)]
+#[serde(bound(serialize = ""))]
+pub struct AnnotateResponse<G: GameApi> {
+    /// One entry a move (one a player a round in the simultaneous games),
+    /// in order.
+    pub plies: Vec<Annotation<G>>,
+    pub players: Vec<PlayerReview>,
+    #[serde(rename = "final")]
+    pub final_state: G::ScoreResponse,
+}
+
+/// The document's name of a game's schema.
+fn named<G: GameApi>(what: &str) -> Cow<'static, str> {
+    Cow::Owned(format!("{}{what}", G::SCHEMA_PREFIX))
+}
+
+fn number(description: &str) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Number)
+        .description(Some(description))
+}
+
+impl<G: GameApi> PartialSchema for Annotation<G>
+where
+    G::PickDto: ToSchema,
+{
+    fn schema() -> RefOr<Schema> {
+        let pick = || Ref::from_schema_name(G::PickDto::name());
+        let against = ObjectBuilder::new()
+            .property("move", pick())
+            .required("move")
+            .property("probability", number("The pick's probability."))
+            .required("probability");
+        let mut object = ObjectBuilder::new()
+            .description(Some(
+                "One player's move judged: what the position was worth to the player before it \
+(`value`, on the game's scale: the expected result, +1 a win, 0 a draw, −1 a loss, where \
+`exact`; the search's points elsewhere), what the move played keeps (`value_played`, never more \
+than `value`), `loss` = `value` − `value_played`, and the same on the 0-100 scale of the \
+player's chance to win (`win_chance` before, `win_chance_played` after, `win_chance_loss` = \
+their difference; exact: 50 × (1 + expected result)).",
+            ))
+            .property(
+                "ply",
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(0.0))
+                    .description(Some("The step's index in the game (both players' entries of a round share it).")),
+            )
+            .property("player", ObjectBuilder::new().schema_type(Type::String).description(Some("The player who moved.")))
+            .property("played", pick())
+            .property(
+                "best",
+                ArrayBuilder::new()
+                    .items(pick())
+                    .description(Some("The judge's choice; in The Tank War where exact, the picks of the player's equilibrium strategy.")),
+            )
+            .property(
+                "against",
+                ArrayBuilder::new().items(against).description(Some(
+                    "Where the game is solved and simultaneous (The Tank War): the opponent's \
+equilibrium strategy the move was measured against; absent elsewhere.",
+                )),
+            )
+            .property("value", number("What the position was worth to the player before the move."))
+            .property("value_played", number("What the move played keeps (against `against` where given)."))
+            .property("worst_case", number("Where `against` is given: the move's result against the opponent's best reply; absent elsewhere."))
+            .property("loss", number("`value` − `value_played`, never negative."))
+            .property("win_chance", number("The player's chance to win before the move, 0-100."))
+            .property("win_chance_played", number("The player's chance to win after the move played, 0-100."))
+            .property("win_chance_loss", number("`win_chance` − `win_chance_played`: what the labels and the accuracy read."))
+            .property("accuracy", number("The move's accuracy, 0-100 (lichess's formula)."))
+            .property("label", Ref::from_schema_name(LabelName::name()))
+            .property("exact", ObjectBuilder::new().schema_type(Type::Boolean).description(Some("Whether the values are the game's exact values.")));
+        for field in [
+            "ply",
+            "player",
+            "played",
+            "best",
+            "value",
+            "value_played",
+            "loss",
+            "win_chance",
+            "win_chance_played",
+            "win_chance_loss",
+            "accuracy",
+            "label",
+            "exact",
+        ] {
+            object = object.required(field);
+        }
+        object.into()
+    }
+}
+
+impl<G: GameApi> ToSchema for Annotation<G>
+where
+    G::PickDto: ToSchema,
+{
+    fn name() -> Cow<'static, str> {
+        named::<G>("Annotation")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((G::PickDto::name().into_owned(), G::PickDto::schema()));
+        G::PickDto::schemas(schemas);
+        schemas.push((LabelName::name().into_owned(), LabelName::schema()));
+    }
+}
+
+impl<G: GameApi> PartialSchema for AnnotateResponse<G>
+where
+    G::PickDto: ToSchema,
+    G::ScoreResponse: ToSchema,
+{
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .description(Some(
+                "A game reviewed. With `Accept: application/x-ndjson` the same, streamed: one \
+line an entry of `plies` as it is judged, then a line with `players` and `final` (or, past the \
+server's time cap, a problem document).",
+            ))
+            .property(
+                "plies",
+                ArrayBuilder::new().items(Ref::from_schema_name(Annotation::<G>::name())),
+            )
+            .required("plies")
+            .property(
+                "players",
+                ArrayBuilder::new().items(Ref::from_schema_name(PlayerReview::name())),
+            )
+            .required("players")
+            .property("final", Ref::from_schema_name(G::ScoreResponse::name()))
+            .required("final")
+            .into()
+    }
+}
+
+impl<G: GameApi> ToSchema for AnnotateResponse<G>
+where
+    G::PickDto: ToSchema,
+    G::ScoreResponse: ToSchema,
+{
+    fn name() -> Cow<'static, str> {
+        named::<G>("AnnotateResponse")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((
+            Annotation::<G>::name().into_owned(),
+            Annotation::<G>::schema(),
+        ));
+        Annotation::<G>::schemas(schemas);
+        schemas.push((PlayerReview::name().into_owned(), PlayerReview::schema()));
+        PlayerReview::schemas(schemas);
+        schemas.push((
+            G::ScoreResponse::name().into_owned(),
+            G::ScoreResponse::schema(),
+        ));
+        G::ScoreResponse::schemas(schemas);
+    }
+}
