@@ -176,6 +176,11 @@ def speed():
     review = post("/tank-battle/annotate", played)
     whole = time.perf_counter() - start
     assert len(review["plies"]) == len(moves), review
+    # The same review again: every position's verdicts from the cache.
+    start = time.perf_counter()
+    again = post("/tank-battle/annotate", played)
+    cached = time.perf_counter() - start
+    assert again == review, "a kept review differs"
     # Streamed: the first line.
     request = urllib.request.Request(
         BASE + "/tank-battle/annotate", data=json.dumps({**played, "limits": {"max_nodes": 100001}}).encode(),
@@ -197,7 +202,7 @@ def speed():
         answer = post("/tank-battle/ai-move", {"position": position, "limits": {"max_nodes": 100000}, "seed": 99})
         searched += "move" in answer
     searches = time.perf_counter() - start
-    print(f"annotate {whole:.2f} s; streamed: first line {first * 1000:.0f} ms, {lines} lines in {streamed:.2f} s; "
+    print(f"annotate {whole:.2f} s, again (from the cache) {cached * 1000:.0f} ms; streamed: first line {first * 1000:.0f} ms, {lines} lines in {streamed:.2f} s; "
           f"{searched} ai-move searches {searches:.2f} s; ratio {whole / searches:.3f}")
 
 

@@ -140,6 +140,11 @@ pub trait GameApi: Review {
     /// a bug of the server (a state it cannot write).
     fn canonical(state: &Self::State, question: &Self::Question) -> Result<String, ApiError>;
 
+    /// Canonical text of a step played in a state: equal text, equal
+    /// verdicts of a review (part of its cache key); an error only for a
+    /// bug of the server.
+    fn step_text(state: &Self::State, step: &Self::Step) -> Result<String, ApiError>;
+
     /// The answer of `ai-move`, but for `time_ms` and `cached`, which the
     /// flow fills in.
     fn encode_ai(state: &Self::State, suggestion: Self::Suggestion) -> Self::AiMoveResponse;

@@ -293,8 +293,19 @@ impl Tally {
             chance: verdict.chance,
             chance_played: verdict.chance_played,
         };
-        self.moves
-            .push((judged, verdict.accuracy(), verdict.loss(), verdict.label()));
+        self.add_judged(judged, verdict.loss());
+    }
+
+    /// Adds a move judged earlier (a kept verdict): its chances to win and
+    /// its `loss` on the game's scale.
+    pub fn add_judged(&mut self, judged: Judged, loss: f64) {
+        let win_chance_loss = (judged.chance - judged.chance_played).max(0.0);
+        self.moves.push((
+            judged,
+            accuracy(win_chance_loss),
+            loss,
+            Label::of(win_chance_loss),
+        ));
     }
 
     /// The moves added, in order.

@@ -11,7 +11,7 @@ use actix_web::test;
 use serde_json::{json, Value};
 use tank_rules::limits::Limits;
 
-use crate::common::{app_with, assert_problem, post, send};
+use crate::common::{app_with, assert_problem, get, post, send};
 
 /// The first moves of a game between level 8 (white) and level 2.
 const TANK_BATTLE_GAME: [&str; 24] = [
@@ -146,6 +146,65 @@ async fn a_tank_battle_game_is_judged_move_by_move() {
     )
     .await;
     assert_eq!(again.body, reply.body);
+}
+
+/// The in-process cache's hits for `game`, from the metrics scrape.
+async fn cache_hits<S, B>(app: &S, game: &str) -> f64
+where
+    S: actix_web::dev::Service<
+        actix_http::Request,
+        Response = actix_web::dev::ServiceResponse<B>,
+        Error = actix_web::Error,
+    >,
+    B: MessageBody,
+{
+    let scrape = get(app, "/metrics").await.text;
+    let labels = format!("game=\"{game}\",result=\"hit\",tier=\"memory\"");
+    scrape
+        .lines()
+        .filter(|line| line.starts_with("tank_rules_ai_cache_lookups_total{"))
+        .filter(|line| line.contains(&labels))
+        .find_map(|line| line.rsplit_once(' ')?.1.parse().ok())
+        .unwrap_or(0.0)
+}
+
+#[actix_web::test]
+async fn a_second_review_is_served_from_the_cache_position_by_position() {
+    let app = app_with(Limits::default()).await;
+    let review = |moves: &[&str]| json!({"moves": moves, "limits": {"max_nodes": 5000}});
+    let moves = &TANK_BATTLE_GAME[..10];
+    let first = post(&app, "/v1/tank-battle/annotate", review(moves)).await;
+    assert_eq!(first.status, 200, "{first:?}");
+    let hits = cache_hits(&app, "tank-battle").await;
+    let again = post(&app, "/v1/tank-battle/annotate", review(moves)).await;
+    assert_eq!(again.body, first.body, "the same verdicts");
+    assert_eq!(cache_hits(&app, "tank-battle").await, hits + 10.0);
+    // A longer game reuses the kept moves and judges only the new ones.
+    let longer = post(
+        &app,
+        "/v1/tank-battle/annotate",
+        review(&TANK_BATTLE_GAME[..14]),
+    )
+    .await;
+    assert_eq!(cache_hits(&app, "tank-battle").await, hits + 20.0);
+    let plies = longer.body["plies"].as_array().expect("plies");
+    assert_eq!(
+        plies[..10],
+        first.body["plies"].as_array().expect("plies")[..]
+    );
+    check_review(&longer.body, ["white", "black"]);
+    // Other limits, other verdicts: nothing served from the kept ones.
+    let deeper = json!({"moves": moves, "limits": {"max_nodes": 6000}});
+    post(&app, "/v1/tank-battle/annotate", deeper).await;
+    assert_eq!(cache_hits(&app, "tank-battle").await, hits + 20.0);
+    // The Tank War's rounds are kept too, and a kept round is served at
+    // whatever step the same position comes.
+    let rounds = json!({"rounds": tank_war_rounds()});
+    let first = post(&app, "/v1/tank-war/annotate", rounds.clone()).await;
+    let hits = cache_hits(&app, "tank-war").await;
+    let again = post(&app, "/v1/tank-war/annotate", rounds).await;
+    assert_eq!(again.body, first.body);
+    assert_eq!(cache_hits(&app, "tank-war").await, hits + 5.0);
 }
 
 #[actix_web::test]

@@ -71,7 +71,7 @@ fn cache_key<G: GameApi>(
 /// `<game>|v<version>|<canonical>|level <l>|lines <n>|<ms> ms|depth <d>|nodes <n>|seed <s>|f<format>`,
 /// written piece by piece (one is written for every `ai-move`, most of
 /// them answered from the cache).
-fn key_text<G: GameApi>(
+pub(super) fn key_text<G: GameApi>(
     canonical: &str,
     style: &Style,
     search: &SearchLimits,

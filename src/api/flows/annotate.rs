@@ -13,11 +13,13 @@ use std::time::{Duration, Instant};
 
 use actix_web::web::Bytes;
 
+use super::ai::key_text;
 pub use super::annotation::{AnnotateResponse, AnnotateSummary, Annotation, PlayerReview};
 use super::ask::{style, Judging};
 use crate::api::game::GameApi;
 use crate::api::services::{run_stoppable, RaiseOnDrop, Services};
 use crate::api::transport::problem::ApiError;
+use crate::cache::{AnswerCache, Key};
 use crate::error::RequestError;
 use crate::games::review::{Label, Review, Tally};
 use crate::games::{SearchLimits, Style};
@@ -67,20 +69,77 @@ fn judge_limits<G: Review>(
 
 /// One line of a review as it is judged.
 enum Line<G: GameApi> {
-    Entry(Annotation<G>),
+    Entry(Box<Annotation<G>>),
     Summary(AnnotateSummary<G>),
 }
 
+/// The cache key of a step's entries: the digest of everything its
+/// verdicts depend on (the game and its engine's version, the state and
+/// the step, the judge's limits and style), written as `ai-move`'s keys
+/// are.
+fn step_key<G: GameApi>(
+    state: &G::State,
+    step: &G::Step,
+    (limits, style): (&SearchLimits, &Style),
+) -> Result<Key, ApiError> {
+    let canonical = format!("annotate|{}", G::step_text(state, step)?);
+    Ok(Key::digest(
+        key_text::<G>(&canonical, style, limits, 0).as_bytes(),
+    ))
+}
+
+/// A step's entries as this server kept them, read back for step `ply`;
+/// `None` when none are kept or they do not read as this game's entries.
+fn kept_entries<G: GameApi>(
+    cache: &AnswerCache,
+    key: Key,
+    ply: usize,
+) -> Option<Vec<(Annotation<G>, usize)>> {
+    let bytes = cache.get(G::ID, key)?;
+    let entries: Vec<Annotation<G>> = serde_json::from_slice(&bytes).ok()?;
+    entries.into_iter().map(|entry| entry.kept(ply)).collect()
+}
+
+/// A step judged afresh: its entries, kept in the cache when they are
+/// the ones any server would write — no search of the step was cut by
+/// time (the step took less than half the time a search may take; a
+/// search stops for time only after half of it) or by the stop flag.
+fn judge_step<G: GameApi>(
+    judge: &mut G::Judge,
+    (ply, state, step): (usize, &G::State, &G::Step),
+    (limits, style): (SearchLimits, Style),
+    (cache, key): (&AnswerCache, Key),
+) -> Result<Vec<(Annotation<G>, usize)>, ApiError> {
+    let started = Instant::now();
+    let verdicts = G::judge(judge, state, step, limits, style);
+    let entries = verdicts
+        .iter()
+        .map(|verdict| Ok((Annotation::new(ply, state, verdict)?, verdict.player)))
+        .collect::<Result<Vec<_>, serde_json::Error>>()
+        .map_err(|e| ApiError::Internal(format!("writing a verdict failed: {e}")))?;
+    let uncut = limits
+        .max_time
+        .is_none_or(|time| started.elapsed() * 2 < time);
+    if uncut && !limits.stop_requested() {
+        let written: Vec<&Annotation<G>> = entries.iter().map(|(entry, _)| entry).collect();
+        if let Ok(bytes) = serde_json::to_vec(&written) {
+            cache.insert(key, bytes.into());
+        }
+    }
+    Ok(entries)
+}
+
 /// Judges every step in order, handing each entry to `emit` as soon as it
-/// is judged (it answers whether to go on), then the summary. Stops when
-/// `stop` is raised (the client left, the time cap passed); answers
-/// whether it finished.
+/// is judged (it answers whether to go on), then the summary. A step
+/// whose entries the cache keeps is not judged again. Stops when `stop`
+/// is raised (the client left, the time cap passed); answers whether it
+/// finished.
 fn judge_game<G: GameApi>(
     checked: Checked<G>,
     (limits, style): (SearchLimits<'static>, Style),
-    stop: &AtomicBool,
+    (stop, cache): (&AtomicBool, &AnswerCache),
     mut emit: impl FnMut(Line<G>) -> bool,
-) -> bool {
+) -> Result<bool, ApiError> {
     let limits = SearchLimits {
         stop: Some(stop),
         ..limits
@@ -89,17 +148,27 @@ fn judge_game<G: GameApi>(
     let mut tally = Tally::new(G::PLAYERS);
     for (ply, (state, step)) in checked.plies.iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
-            return false;
+            return Ok(false);
         }
-        for verdict in G::judge(&mut judge, state, step, limits, style) {
-            tally.add(ply, &verdict);
-            if !emit(Line::Entry(Annotation::new(ply, state, &verdict))) {
-                return false;
+        let key = step_key::<G>(state, step, (&limits, &style))?;
+        let entries = match kept_entries::<G>(cache, key, ply) {
+            Some(entries) => entries,
+            None => judge_step::<G>(
+                &mut judge,
+                (ply, state, step),
+                (limits, style),
+                (cache, key),
+            )?,
+        };
+        for (entry, player) in entries {
+            tally.add_judged(entry.judged(player), entry.loss);
+            if !emit(Line::Entry(Box::new(entry))) {
+                return Ok(false);
             }
         }
     }
     if stop.load(Ordering::Relaxed) {
-        return false;
+        return Ok(false);
     }
     let players = tally
         .summaries()
@@ -107,10 +176,10 @@ fn judge_game<G: GameApi>(
         .enumerate()
         .map(|(i, summary)| PlayerReview::new(G::player_name(i).to_owned(), summary))
         .collect();
-    emit(Line::Summary(AnnotateSummary {
+    Ok(emit(Line::Summary(AnnotateSummary {
         players,
         final_state: G::encode_score(&checked.last),
-    }))
+    })))
 }
 
 /// What took the review too long.
@@ -198,13 +267,14 @@ pub async fn annotate<G: GameApi>(
     let (checked, judging) = check_game::<G>(request, &limits)?;
     let search = judge_limits::<G>(&judging, &limits)?;
     let deadline = Instant::now() + Duration::from_millis(limits.annotate_max_time_ms);
+    let cache = services.cache.clone();
     let (answer, stopped) =
         run_stoppable(&services.searches, &limits, Some(deadline), move |stop| {
             let mut plies = Vec::new();
             let mut summary = None;
-            let finished = judge_game::<G>(checked, search, stop, |line| {
+            let finished = judge_game::<G>(checked, search, (stop, &cache), |line| {
                 match line {
-                    Line::Entry(entry) => plies.push(entry),
+                    Line::Entry(entry) => plies.push(*entry),
                     Line::Summary(last) => summary = Some(last),
                 }
                 true
@@ -213,8 +283,9 @@ pub async fn annotate<G: GameApi>(
         })
         .await?;
     match answer {
+        (Err(error), ..) => Err(error),
         (
-            true,
+            Ok(true),
             plies,
             Some(AnnotateSummary {
                 players,
@@ -251,10 +322,11 @@ pub async fn annotate_stream<G: GameApi>(
         tokio::time::sleep_until(deadline.into()).await;
         timer.store(true, Ordering::Relaxed);
     });
+    let cache = services.cache.clone();
     actix_web::rt::task::spawn_blocking(move || {
         let _slot = slot;
         let send = |bytes: Vec<u8>| lines.blocking_send(Bytes::from(bytes)).is_ok();
-        let finished = judge_game::<G>(checked, search, &flag, |line| {
+        let finished = judge_game::<G>(checked, search, (&flag, &cache), |line| {
             let written = match line {
                 Line::Entry(entry) => serde_json::to_vec(&entry),
                 Line::Summary(summary) => serde_json::to_vec(&summary),
@@ -267,8 +339,13 @@ pub async fn annotate_stream<G: GameApi>(
                 Err(_) => false,
             }
         });
-        if !finished && !lines.is_closed() {
-            let problem = too_long(&limits).problem();
+        let failed = match finished {
+            Ok(true) => None,
+            Ok(false) => Some(too_long(&limits)),
+            Err(error) => Some(error),
+        };
+        if let Some(error) = failed.filter(|_| !lines.is_closed()) {
+            let problem = error.problem();
             if let Ok(mut bytes) = serde_json::to_vec(&problem) {
                 bytes.push(b'\n');
                 send(bytes);

@@ -4,14 +4,16 @@
 //! (utoipa would name a generic type after its parameters).
 
 use std::borrow::Cow;
+use std::marker::PhantomData;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, Type};
 use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::api::game::GameApi;
-use crate::games::review::{Label, Summary, Verdict};
+use crate::games::review::{Judged, Label, Summary, Verdict};
 
 /// A move's label, by the chance to win it lost (0-100): `best` none,
 /// `excellent` under 2, `good` under 5, `inaccuracy` under 10, `mistake`
@@ -98,28 +100,30 @@ impl PlayerReview {
 }
 
 /// A pick of the opponent's strategy the judge measured a move against.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 pub struct Against<P> {
     #[serde(rename = "move")]
     pub pick: P,
     pub probability: f64,
 }
 
-/// One player's move judged.
-#[derive(Serialize)]
-#[serde(bound(serialize = ""))]
+/// One player's move judged. Its picks are the game's pick DTOs written
+/// as JSON, so that the entries of a step, kept in the answer cache, are
+/// read back as they were written (see [`Annotation::kept`]).
+#[derive(Deserialize, Serialize)]
+#[serde(bound = "")]
 pub struct Annotation<G: GameApi> {
     /// The step's index in the game (both players' entries of a round
     /// share it).
     pub ply: usize,
-    pub player: &'static str,
-    pub played: G::PickDto,
-    pub best: Vec<G::PickDto>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub against: Option<Vec<Against<G::PickDto>>>,
+    pub player: Cow<'static, str>,
+    pub played: Value,
+    pub best: Vec<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub against: Option<Vec<Against<Value>>>,
     pub value: f64,
     pub value_played: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub worst_case: Option<f64>,
     pub loss: f64,
     pub win_chance: f64,
@@ -128,30 +132,34 @@ pub struct Annotation<G: GameApi> {
     pub accuracy: f64,
     pub label: LabelName,
     pub exact: bool,
+    #[serde(skip)]
+    game: PhantomData<fn() -> G>,
 }
 
 impl<G: GameApi> Annotation<G> {
-    pub(super) fn new(ply: usize, state: &G::State, verdict: &Verdict<G::Pick>) -> Annotation<G> {
+    pub(super) fn new(
+        ply: usize,
+        state: &G::State,
+        verdict: &Verdict<G::Pick>,
+    ) -> Result<Annotation<G>, serde_json::Error> {
+        let pick = |pick: &G::Pick| serde_json::to_value(G::encode_pick(state, pick));
         let exact_simultaneous = !verdict.against.is_empty();
-        Annotation {
+        Ok(Annotation {
             ply,
-            player: G::player_name(verdict.player),
-            played: G::encode_pick(state, &verdict.played),
-            best: verdict
-                .best
-                .iter()
-                .map(|pick| G::encode_pick(state, pick))
-                .collect(),
-            against: exact_simultaneous.then(|| {
-                verdict
-                    .against
-                    .iter()
-                    .map(|(pick, probability)| Against {
-                        pick: G::encode_pick(state, pick),
+            player: Cow::Borrowed(G::player_name(verdict.player)),
+            played: pick(&verdict.played)?,
+            best: verdict.best.iter().map(pick).collect::<Result<_, _>>()?,
+            against: if exact_simultaneous {
+                let strategy = verdict.against.iter().map(|(p, probability)| {
+                    Ok(Against {
+                        pick: pick(p)?,
                         probability: *probability,
                     })
-                    .collect()
-            }),
+                });
+                Some(strategy.collect::<Result<_, serde_json::Error>>()?)
+            } else {
+                None
+            },
             value: verdict.value,
             value_played: verdict.value_played,
             worst_case: verdict.worst_case,
@@ -162,7 +170,38 @@ impl<G: GameApi> Annotation<G> {
             accuracy: verdict.accuracy(),
             label: verdict.label().into(),
             exact: verdict.exact,
+            game: PhantomData,
+        })
+    }
+
+    /// The index of the player who moved, as the game names players.
+    pub fn player_index(&self) -> Option<usize> {
+        (0..G::PLAYERS).find(|&i| G::player_name(i) == self.player)
+    }
+
+    /// The entry as a summary and a chart read it.
+    pub fn judged(&self, player: usize) -> Judged {
+        Judged {
+            ply: self.ply,
+            player,
+            chance: self.win_chance,
+            chance_played: self.win_chance_played,
         }
+    }
+
+    /// An entry kept for a step, read back for step `ply` (the same
+    /// position may come at another step of another game): its `ply`
+    /// set, and `None` unless it is one of this game's entries whose
+    /// numbers agree with each other as the judge writes them.
+    pub fn kept(mut self, ply: usize) -> Option<(Annotation<G>, usize)> {
+        let player = self.player_index()?;
+        let (chance, played) = (self.win_chance, self.win_chance_played);
+        let agrees = self.loss >= 0.0
+            && (0.0..=100.0).contains(&chance)
+            && (0.0..=chance).contains(&played)
+            && (self.win_chance_loss - (chance - played)).abs() < 1e-9;
+        self.ply = ply;
+        agrees.then_some((self, player))
     }
 }
 

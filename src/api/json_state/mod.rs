@@ -46,6 +46,15 @@ macro_rules! json_state_api {
             $crate::api::json_state::decode_annotate::<Self>(request, limits)
         }
 
+        /// The state's JSON text and the step's every field.
+        fn step_text(
+            state: &Self::State,
+            step: &Self::Step,
+        ) -> Result<String, $crate::api::transport::problem::ApiError> {
+            let state = <Self as $crate::api::json_state::JsonState>::state_text(state)?;
+            Ok(format!("{state}|{step:?}"))
+        }
+
         fn decode_score(
             request: Self::ScoreRequest,
             limits: &$crate::limits::Limits,

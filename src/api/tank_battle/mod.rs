@@ -336,6 +336,10 @@ impl GameApi for TankBattle {
             .styled(request.level, request.multipv)
     }
 
+    fn step_text(state: &State, step: &MoveText) -> Result<String, ApiError> {
+        Ok(format!("{}|{step}", Self::canonical(state, &())?))
+    }
+
     fn canonical(state: &State, (): &()) -> Result<String, ApiError> {
         use std::fmt::Write;
         let mut text = String::with_capacity(200);
