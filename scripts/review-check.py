@@ -4,7 +4,7 @@
     cargo run --release &                       # a server on 127.0.0.1:8080
     scripts/review-check.py fit tank-battle 40  # the chance-to-win curve's slope
     scripts/review-check.py fit cobi-tank-wars 40
-    scripts/review-check.py levels              # accuracy of strong vs weak levels
+    scripts/review-check.py levels [game...]    # accuracy of strong vs weak levels
     scripts/review-check.py speed               # a 100-move review against its searches
     scripts/review-check.py tank-war 200        # whole reviews' times, random games
 
@@ -27,6 +27,9 @@ import urllib.error
 import urllib.request
 
 BASE = os.environ.get("BASE", "http://127.0.0.1:8080") + "/v1"
+# The judge's budget a position for `levels` (JUDGE_NODES=300000): the
+# game's default when unset.
+JUDGE_NODES = int(os.environ.get("JUDGE_NODES", "0"))
 PAIRS = [(8, 2), (2, 8), (6, 3), (3, 6), (8, 5), (5, 8), (4, 4), (7, 7)]
 
 
@@ -146,7 +149,10 @@ def accuracy_gap(game, strong, weak, count):
     for n in range(count):
         strong_first = n % 2 == 0
         levels = (strong, weak) if strong_first else (weak, strong)
-        review = post(f"/{game}/annotate", GAMES[game](levels, 100 + n))
+        body = GAMES[game](levels, 100 + n)
+        if JUDGE_NODES:
+            body["limits"] = {"max_nodes": JUDGE_NODES}
+        review = post(f"/{game}/annotate", body)
         by_player = {p["player"]: p["accuracy"] for p in review["players"]}
         strong_name, weak_name = names if strong_first else names[::-1]
         gap = by_player[strong_name] - by_player[weak_name]
@@ -156,11 +162,13 @@ def accuracy_gap(game, strong, weak, count):
     return gaps
 
 
-def levels():
+def levels(games):
     print("| game | level 8 plays | level 8 accuracy | weak level accuracy | gap | entries |")
     print("|---|---|---:|---:|---:|---:|")
-    accuracy_gap("tank-battle", 8, 2, 20)
-    accuracy_gap("cobi-tank-wars", 8, 1, 20)
+    if "tank-battle" in games:
+        accuracy_gap("tank-battle", 8, 2, 20)
+    if "cobi-tank-wars" in games:
+        accuracy_gap("cobi-tank-wars", 8, 1, 20)
 
 
 def speed():
@@ -238,7 +246,7 @@ if __name__ == "__main__":
     if command == "fit":
         fit(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 40)
     elif command == "levels":
-        levels()
+        levels(sys.argv[2:] or ["tank-battle", "cobi-tank-wars"])
     elif command == "speed":
         speed()
     elif command == "tank-war":

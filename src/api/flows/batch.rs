@@ -55,17 +55,18 @@ pub fn items_schema<G: GameApi>() -> utoipa::openapi::schema::Array {
 /// The answers of a batch, one per request, in request order.
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({"results": [
-    {"legal": true, "move": "j4-j5"},
-    {"type": "urn:tank-rules:problem:not-your-tank",
+    {"op": "validate", "legal": true, "move": "j4-j5"},
+    {"op": "problem", "type": "urn:tank-rules:problem:not-your-tank",
      "title": "the tank on the from square belongs to the opponent", "status": 422,
      "detail": "the tank on the from square belongs to the opponent (a8)",
      "code": "NOT_YOUR_TANK", "field": "requests[1].move", "square": "a8"}
 ]}))]
 pub struct BatchResponse {
-    /// Each request's answer: the endpoint's 200 body, or the problem
-    /// document the endpoint would answer (`status`, `code`, …) with
-    /// `field` prefixed by `requests[i].` (just `requests[i]` when the
-    /// endpoint names no field).
+    /// Each request's answer, `op` first: the endpoint's 200 body with
+    /// `op` its name, or the problem document the endpoint would answer
+    /// (`status`, `code`, …) with `op` `problem` and `field` prefixed by
+    /// `requests[i].` (just `requests[i]` when the endpoint names no
+    /// field).
     #[schema(value_type = Vec<Object>)]
     pub results: Vec<Value>,
 }
@@ -256,12 +257,30 @@ where
     let mut results = Vec::with_capacity(body.requests.len());
     for (index, request) in body.requests.into_iter().enumerate() {
         let answer = match request.and_then(|request| split_op(request, ops)) {
-            Ok((op, fields)) => dispatch(op, fields).await,
+            Ok((op, fields)) => dispatch(op, fields).await.map(|answer| (op, answer)),
             Err(error) => Err(error),
         };
-        results.push(answer.unwrap_or_else(|error| problem_result(&error, index)));
+        results.push(match answer {
+            Ok((op, answer)) => named(op, answer),
+            Err(error) => named(PROBLEM, problem_result(&error, index)),
+        });
     }
     respond(results, body.ndjson, limits)
+}
+
+/// The `op` of a failed request's result: its problem document.
+pub const PROBLEM: &str = "problem";
+
+/// A result naming what it is, first: the op that answered it, or
+/// [`PROBLEM`] (what generated clients discriminate results by).
+fn named(op: &str, result: Value) -> Value {
+    match result {
+        Value::Object(mut fields) => {
+            fields.shift_insert(0, "op".to_owned(), Value::from(op));
+            Value::Object(fields)
+        }
+        other => other,
+    }
 }
 
 /// Too many requests, or too many searches among them, fail the whole

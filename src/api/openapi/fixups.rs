@@ -27,6 +27,8 @@
 //!   with keys.
 
 use serde_json::{json, Map, Value};
+
+use crate::api::flows::batch;
 use utoipa::openapi::OpenApi;
 
 /// Component schemas and the fewest properties an instance has.
@@ -278,11 +280,10 @@ fn name_tagged_variants(schemas: &mut Map<String, Value>) {
 
 /// Types each game's `batch` from its operations. A request item is one
 /// of the game's JSON operations' request bodies with `op`, the
-/// operation's name (`<Game>Batch<Op>`, discriminated by `op`); a result
-/// is one of their answers or a `Problem` (`<Game>BatchResponse`), each
-/// closed, so exactly one matches: problems first, then the answers with
-/// the most required properties, as a client that tries them in turn
-/// should.
+/// operation's name (`<Game>Batch<Op>`); a result is the operation's
+/// answer with `op` (`<Game>Batch<Op>Result`), or a problem with `op`
+/// `problem` (`BatchProblem`): both discriminated by `op`, so that every
+/// generator decodes each to its type.
 fn type_batches(doc: &mut Value) {
     let batches: Vec<(String, String)> = operations_mut(doc)
         .filter(|(path, method, _)| path.ends_with("/batch") && method == "post")
@@ -291,6 +292,17 @@ fn type_batches(doc: &mut Value) {
             Some((path, ref_name(body)?.to_owned()))
         })
         .collect();
+    let problem = doc
+        .pointer(&format!("/components/schemas/{PROBLEM}"))
+        .map(|problem| {
+            with_op(
+                problem,
+                PROBLEM,
+                (batch::PROBLEM, "The request failed"),
+                "A request's problem document, `op` `problem` (`field` located in the batch).",
+            )
+        });
+    let mut typed = Vec::new();
     for (path, request) in batches {
         let Some(prefix) = request.strip_suffix("BatchRequest").map(str::to_owned) else {
             continue;
@@ -305,86 +317,62 @@ fn type_batches(doc: &mut Value) {
             .unwrap_or_default();
         let mut items = Vec::new();
         let mut mapping = Map::new();
-        let mut answers = Vec::new();
+        let mut results = Vec::new();
+        let mut result_mapping = Map::from_iter([(
+            batch::PROBLEM.to_owned(),
+            json!(format!("{SCHEMAS}{BATCH_PROBLEM}")),
+        )]);
         for op in ops.iter().filter_map(Value::as_str) {
             let operation = format!("/paths/{}/post", pointer_escape(&format!("{base}/{op}")));
-            let body = doc
-                .pointer(&format!(
-                    "{operation}/requestBody/content/application~1json/schema"
-                ))
-                .and_then(ref_name)
-                .and_then(|name| doc.pointer(&format!("/components/schemas/{name}")));
-            let Some(mut item) = body.cloned() else {
-                continue;
+            let schema_of = |pointer: &str| {
+                let name = doc
+                    .pointer(&format!("{operation}{pointer}"))
+                    .and_then(ref_name)?;
+                Some((name, doc.pointer(&format!("/components/schemas/{name}"))?))
             };
-            let op_property =
-                json!({"type": "string", "const": op, "description": "The operation to run"});
-            let mut properties = Map::from_iter([("op".to_owned(), op_property)]);
-            if let Some(fields) = item.get("properties").and_then(Value::as_object) {
-                properties.extend(fields.clone());
+            if let Some((_, body)) = schema_of("/requestBody/content/application~1json/schema") {
+                let description = format!("A `{op}` request: `op` and the fields of its body.");
+                let item_name = format!("{prefix}Batch{}", pascal_case(op));
+                mapping.insert(op.to_owned(), json!(format!("{SCHEMAS}{item_name}")));
+                let op = (op, "The operation to run");
+                items.push((item_name, with_op(body, "", op, &description)));
             }
-            item["properties"] = Value::Object(properties);
-            let mut required = vec![json!("op")];
-            required.extend(
-                item.get("required")
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default(),
-            );
-            item["required"] = Value::Array(required);
-            if let Some(object) = item.as_object_mut() {
-                object.remove("example");
-            }
-            item["description"] = json!(format!(
-                "A `{op}` request: `op` and the fields of its body."
-            ));
-            let item_name = format!("{prefix}Batch{}", pascal_case(op));
-            mapping.insert(op.to_owned(), json!(format!("{SCHEMAS}{item_name}")));
-            items.push((item_name, item));
-            let answer = doc
-                .pointer(&format!(
-                    "{operation}/responses/200/content/application~1json/schema"
-                ))
-                .and_then(ref_name);
-            if let Some(answer) = answer {
-                if !answers.iter().any(|a: &String| a == answer) {
-                    answers.push(answer.to_owned());
-                }
+            if let Some((name, answer)) =
+                schema_of("/responses/200/content/application~1json/schema")
+            {
+                let description = format!("A `{op}` answer: `op` and its 200 body.");
+                let result_name = format!("{prefix}Batch{}Result", pascal_case(op));
+                result_mapping.insert(op.to_owned(), json!(format!("{SCHEMAS}{result_name}")));
+                let op = (op, "The operation that answered");
+                results.push((result_name, with_op(answer, name, op, &description)));
             }
         }
-        let required = |name: &str| {
-            doc.pointer(&format!("/components/schemas/{name}/required"))
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len)
-        };
-        answers.sort_by_key(|name| std::cmp::Reverse(required(name)));
-        answers.insert(0, "Problem".to_owned());
         let response_name = format!("{prefix}BatchResponse");
+        let mut refs = vec![reference(BATCH_PROBLEM)];
+        refs.extend(results.iter().map(|(name, _)| reference(name)));
         let response = json!({
             "type": "object",
             "description": "The answers of a batch, one per request, in request order.",
             "required": ["results"],
             "properties": {"results": {
                 "type": "array",
-                "description": "Each request's answer: the operation's 200 body, or the problem \
-        document it would answer (`status`, `code`, …) with `field` prefixed by `requests[i].` (just \
-        `requests[i]` when the operation names no field).",
-                "items": {"oneOf": answers.iter().map(|name| reference(name)).collect::<Vec<_>>()},
+                "description": "Each request's answer, `op` first: the operation's 200 body with \
+        `op` its name, or the problem document it would answer (`status`, `code`, …) with `op` \
+        `problem` and `field` prefixed by `requests[i].` (just `requests[i]` when the operation \
+        names no field).",
+                "items": {
+                    "oneOf": refs,
+                    "discriminator": {"propertyName": "op", "mapping": result_mapping},
+                },
             }},
         });
-        let Some(schemas) = doc
-            .pointer_mut("/components/schemas")
-            .and_then(Value::as_object_mut)
-        else {
-            continue;
-        };
         let refs: Vec<Value> = items.iter().map(|(name, _)| reference(name)).collect();
-        schemas.extend(items);
-        schemas.insert(response_name.clone(), response);
-        if let Some(items) = schemas
-            .get_mut(&request)
-            .and_then(|r| r.pointer_mut("/properties/requests/items"))
-        {
+        typed.extend(items);
+        typed.extend(results);
+        typed.push((response_name.clone(), response));
+        if let Some(items) = doc.pointer_mut(&format!(
+            "/components/schemas/{request}/properties/requests/items"
+        )) {
             *items = json!({
                 "oneOf": refs,
                 "discriminator": {"propertyName": "op", "mapping": mapping},
@@ -402,8 +390,52 @@ fn type_batches(doc: &mut Value) {
         .pointer_mut("/components/schemas")
         .and_then(Value::as_object_mut)
     {
+        schemas.extend(typed);
+        if let Some(problem) = problem {
+            schemas.insert(BATCH_PROBLEM.to_owned(), problem);
+        }
         schemas.remove("BatchResponse");
     }
+}
+
+/// The name of the problem schema, and of a batch's problem result.
+const PROBLEM: &str = "Problem";
+const BATCH_PROBLEM: &str = "BatchProblem";
+
+/// `schema` (the component `name`; an object) with `op` first among its
+/// properties, always `op`, and required; without its example (which has
+/// no `op`). A schema that is not an object (none today) is referred to
+/// under `allOf` with the `op` object beside it.
+fn with_op(schema: &Value, name: &str, (op, what): (&str, &str), description: &str) -> Value {
+    let op_property = json!({"type": "string", "const": op, "description": what});
+    let Some(fields) = schema.get("properties").and_then(Value::as_object) else {
+        return json!({
+            "description": description,
+            "allOf": [reference(name), {
+                "type": "object",
+                "required": ["op"],
+                "properties": {"op": op_property},
+            }],
+        });
+    };
+    let mut item = schema.clone();
+    let mut properties = Map::from_iter([("op".to_owned(), op_property)]);
+    properties.extend(fields.clone());
+    item["properties"] = Value::Object(properties);
+    let mut required = vec![json!("op")];
+    required.extend(
+        item.get("required")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default(),
+    );
+    item["required"] = Value::Array(required);
+    if let Some(object) = item.as_object_mut() {
+        object.remove("example");
+        object.remove("examples");
+    }
+    item["description"] = json!(description);
+    item
 }
 
 /// `text` as one token of a JSON pointer.
