@@ -22,12 +22,16 @@
 //!   by `op`), each result one of their answers or a `Problem`;
 //! - every object says it has no properties beyond those listed (the
 //!   server refuses unknown request fields and answers none);
+//! - a schema that serves requests and answers and leaves fields optional
+//!   (a state) is split: answers require every field ([`directions`]);
 //! - the operations that may answer 401 name the API key schemes
 //!   (`X-Api-Key` or a bearer token), optional unless the server is run
 //!   with keys.
 
 use serde_json::{json, Map, Value};
 
+use super::directions;
+use super::refs::{ref_name, reference, SCHEMAS};
 use crate::api::flows::batch;
 use utoipa::openapi::OpenApi;
 
@@ -36,9 +40,6 @@ const MIN_PROPERTIES: &[(&str, u64)] = &[
     // Tank War `validate`: a pick for U, D or both.
     ("TankWarOptionalPicks", 1),
 ];
-
-/// Where component schemas are referenced from.
-const SCHEMAS: &str = "#/components/schemas/";
 
 /// The finished document, as JSON.
 pub fn finish(doc: &OpenApi) -> Value {
@@ -73,6 +74,7 @@ pub fn finish(doc: &OpenApi) -> Value {
     if let Some(schemas) = value.pointer_mut("/components/schemas") {
         close_objects(schemas);
     }
+    directions::split(&mut value);
     secure(&mut value);
     declare_headers(&mut value);
     if let Some(license) = value
@@ -146,16 +148,6 @@ fn operations_mut(doc: &mut Value) -> impl Iterator<Item = (String, String, &mut
             item.iter_mut()
                 .map(move |(method, op)| (path.clone(), method.clone(), op))
         })
-}
-
-/// The component a `$ref` names.
-fn ref_name(reference: &Value) -> Option<&str> {
-    reference.get("$ref")?.as_str()?.strip_prefix(SCHEMAS)
-}
-
-/// A reference to the component `name`.
-fn reference(name: &str) -> Value {
-    json!({ "$ref": format!("{SCHEMAS}{name}") })
 }
 
 /// A query parameter whose schema names a component (optionally or

@@ -2,11 +2,14 @@
 //! the routes utoipa documents ([`routes`], one `game_routes!` a game), the
 //! error responses every operation shares ([`responses`]), the schemas of
 //! notations and codes ([`notation`]) and the finishing touches utoipa
-//! cannot be told per field ([`fixups`]). The document is built from the
+//! cannot be told per field ([`fixups`]; answers' schemas apart from
+//! requests' in [`directions`]). The document is built from the
 //! same calls that build the server, so it cannot drift from it.
 
+pub mod directions;
 pub mod fixups;
 pub mod notation;
+pub mod refs;
 pub mod responses;
 pub mod router;
 pub mod routes;

@@ -2,8 +2,6 @@
 //! descriptions and examples, as the OpenAPI document shows them. States
 //! travel as JSON (SPEC 3.3).
 
-use std::collections::BTreeMap;
-
 use compact_str::CompactString;
 
 use serde::{Deserialize, Serialize};
@@ -232,7 +230,36 @@ impl From<PickError> for PickReason {
 #[schema(as = TankWarValidateResponse)]
 pub struct ValidateResponse {
     pub legal: bool,
-    pub reasons: BTreeMap<PlayerName, PickReason>,
+    pub reasons: PickReasons,
+}
+
+/// Why each player's pick is illegal, by player (`{}` when both are legal).
+#[derive(Debug, Default, Serialize, ToSchema)]
+#[schema(as = TankWarPickReasons)]
+pub struct PickReasons {
+    /// Why U's pick is illegal; absent when it is legal or not given.
+    #[serde(rename = "U", skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub u: Option<PickReason>,
+    /// Why D's pick is illegal; absent when it is legal or not given.
+    #[serde(rename = "D", skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub d: Option<PickReason>,
+}
+
+impl PickReasons {
+    /// Whether no pick is refused.
+    pub fn is_empty(&self) -> bool {
+        self.u.is_none() && self.d.is_none()
+    }
+
+    /// The reason of `player`'s pick.
+    pub fn of(&mut self, player: PlayerName) -> &mut Option<PickReason> {
+        match player {
+            PlayerName::U => &mut self.u,
+            PlayerName::D => &mut self.d,
+        }
+    }
 }
 
 /// A round to play.

@@ -7,7 +7,6 @@ mod dto;
 pub use dto::*;
 
 use compact_str::CompactString;
-use std::collections::BTreeMap;
 
 use super::flows::ask::{AiRequest, Suggested};
 use super::game::{GameApi, UnfitAnswer};
@@ -248,11 +247,11 @@ impl GameApi for TankWar {
                 Some("moves".to_owned()),
             ));
         }
-        let mut reasons = BTreeMap::new();
+        let mut reasons = PickReasons::default();
         for (player, pick) in picks {
             if let Some(name) = pick {
                 if let Err(e) = engine::check_pick(&setup, &position, player.into(), &name) {
-                    reasons.insert(player, PickReason::from(e));
+                    *reasons.of(player) = Some(PickReason::from(e));
                 }
             }
         }

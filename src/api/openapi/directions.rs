@@ -1,0 +1,228 @@
+//! Answers' schemas apart from requests'. A component schema that serves
+//! both (a JSON-state game's state: sent in requests, where fields left
+//! out take their defaults, and answered whole) keeps its optional fields
+//! for requests, while answers refer to `<Name>Answer`, a copy that
+//! requires every field: serde writes every field of these DTOs, and the
+//! answer-against-document test (`tests/it/answers.rs`) holds the server
+//! to it. Generated clients then read an answer's state without checking
+//! for fields that are always there.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::refs::{ref_name, reference};
+
+/// The suffix of an answer's copy of a schema that serves both ways.
+pub const ANSWER: &str = "Answer";
+
+/// Splits every schema that serves requests and answers and leaves a
+/// field optional (and every one that refers to such a schema), and
+/// points the answers at the copies.
+pub fn split(doc: &mut Value) {
+    let (requests, answers) = directions(doc);
+    let both: BTreeSet<&String> = requests.intersection(&answers).collect();
+    let schema = |name: &str| doc.pointer(&format!("/components/schemas/{name}"));
+    let mut split: BTreeSet<String> = both
+        .iter()
+        .filter(|name| schema(name).is_some_and(has_optional))
+        .map(|name| (*name).clone())
+        .collect();
+    // A schema that refers to a split one is split too, so that answers
+    // reach only copies.
+    loop {
+        let more: Vec<String> = both
+            .iter()
+            .filter(|name| !split.contains(name.as_str()))
+            .filter(|name| {
+                let mut named = BTreeSet::new();
+                if let Some(schema) = schema(name) {
+                    refs(schema, &mut named);
+                }
+                named.iter().any(|n| split.contains(n))
+            })
+            .map(|name| (*name).clone())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        split.extend(more);
+    }
+    if split.is_empty() {
+        return;
+    }
+    let copies: Vec<(String, Value)> = split
+        .iter()
+        .filter_map(|name| {
+            let mut copy = schema(name)?.clone();
+            let properties: Vec<Value> = copy
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|p| p.keys().map(|k| Value::from(k.as_str())).collect())
+                .unwrap_or_default();
+            copy["required"] = Value::Array(properties);
+            point_at_copies(&mut copy, &split);
+            Some((format!("{name}{ANSWER}"), copy))
+        })
+        .collect();
+    if let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) {
+        for operation in paths.values_mut().filter_map(Value::as_object_mut) {
+            for op in operation.values_mut() {
+                if let Some(responses) = op.get_mut("responses") {
+                    point_at_copies(responses, &split);
+                }
+            }
+        }
+    }
+    let Some(schemas) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    for name in answers.difference(&requests) {
+        if let Some(schema) = schemas.get_mut(name) {
+            point_at_copies(schema, &split);
+        }
+    }
+    schemas.extend(copies);
+}
+
+/// Whether an object schema lists a property it does not require.
+fn has_optional(schema: &Value) -> bool {
+    let required: BTreeSet<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| p.keys().any(|k| !required.contains(k.as_str())))
+}
+
+/// Every `$ref` to a split schema in `value` pointed at its copy.
+fn point_at_copies(value: &mut Value, split: &BTreeSet<String>) {
+    let target = ref_name(value)
+        .filter(|name| split.contains(*name))
+        .map(|name| reference(&format!("{name}{ANSWER}")));
+    match value {
+        Value::Object(object) => {
+            if let Some(Value::Object(copy)) = target {
+                object.extend(copy);
+            }
+            object
+                .values_mut()
+                .for_each(|inner| point_at_copies(inner, split));
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|inner| point_at_copies(inner, split)),
+        _ => {}
+    }
+}
+
+/// The component schemas requests reach (bodies, parameters) and those
+/// answers reach (responses), following references.
+pub fn directions(doc: &Value) -> (BTreeSet<String>, BTreeSet<String>) {
+    let mut requests = BTreeSet::new();
+    let mut answers = BTreeSet::new();
+    let operations = doc
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|paths| paths.values())
+        .filter_map(Value::as_object)
+        .flat_map(|operation| operation.values());
+    for op in operations {
+        for part in ["requestBody", "parameters"] {
+            if let Some(value) = op.get(part) {
+                reach(doc, value, &mut requests);
+            }
+        }
+        if let Some(responses) = op.get("responses") {
+            reach(doc, responses, &mut answers);
+        }
+    }
+    (requests, answers)
+}
+
+/// Adds the schemas `value` refers to, and theirs, to `reached`.
+fn reach(doc: &Value, value: &Value, reached: &mut BTreeSet<String>) {
+    let mut named = BTreeSet::new();
+    refs(value, &mut named);
+    for name in named {
+        if reached.insert(name.clone()) {
+            if let Some(schema) = doc.pointer(&format!("/components/schemas/{name}")) {
+                reach(doc, schema, reached);
+            }
+        }
+    }
+}
+
+/// The component schemas `value` refers to directly.
+fn refs(value: &Value, named: &mut BTreeSet<String>) {
+    if let Some(name) = ref_name(value) {
+        named.insert(name.to_owned());
+    }
+    match value {
+        Value::Object(object) => {
+            object.values().for_each(|inner| refs(inner, named));
+        }
+        Value::Array(items) => items.iter().for_each(|inner| refs(inner, named)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::refs::SCHEMAS;
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn answers_get_a_copy_that_requires_every_field() {
+        let mut doc = json!({
+            "paths": {"/a": {"post": {
+                "requestBody": {"content": {"application/json": {"schema": {"$ref": format!("{SCHEMAS}Req")}}}},
+                "responses": {"200": {"content": {"application/json": {"schema": {"$ref": format!("{SCHEMAS}Res")}}}}},
+            }}},
+            "components": {"schemas": {
+                "Req": {"type": "object", "required": ["state"], "properties": {"state": {"$ref": format!("{SCHEMAS}State")}}},
+                "Res": {"type": "object", "required": ["state", "other"], "properties": {
+                    "state": {"$ref": format!("{SCHEMAS}State")},
+                    "other": {"$ref": format!("{SCHEMAS}Whole")},
+                }},
+                "State": {"type": "object", "required": ["a"], "properties": {
+                    "a": {"type": "integer"}, "round": {"type": "integer"},
+                    "cards": {"$ref": format!("{SCHEMAS}Cards")},
+                }},
+                "Cards": {"type": "object", "properties": {"P1": {"type": "integer"}}},
+                "Whole": {"type": "object", "required": ["x"], "properties": {"x": {"type": "integer"}}},
+            }},
+        });
+        split(&mut doc);
+        let schemas = &doc["components"]["schemas"];
+        assert_eq!(
+            schemas["StateAnswer"]["required"],
+            json!(["a", "round", "cards"])
+        );
+        assert_eq!(
+            schemas["StateAnswer"]["properties"]["cards"]["$ref"],
+            format!("{SCHEMAS}CardsAnswer")
+        );
+        assert_eq!(schemas["CardsAnswer"]["required"], json!(["P1"]));
+        // The request keeps its schema; the answer points at the copy.
+        assert_eq!(
+            schemas["Req"]["properties"]["state"]["$ref"],
+            format!("{SCHEMAS}State")
+        );
+        assert_eq!(
+            schemas["Res"]["properties"]["state"]["$ref"],
+            format!("{SCHEMAS}StateAnswer")
+        );
+        assert_eq!(schemas["State"]["required"], json!(["a"]));
+        // A schema only answers use is not copied.
+        assert!(schemas.get("WholeAnswer").is_none());
+    }
+}
