@@ -570,9 +570,16 @@ mod tests {
         ]});
         let (status, body) = call(&app, "POST", "/v1/nim/batch", Some(batch)).await;
         assert_eq!(status, 200, "{body}");
-        assert_eq!(body["results"][0], json!({"pile": 6, "winner": null}));
-        assert_eq!(body["results"][1], json!({"legal": true, "reason": null}));
+        assert_eq!(
+            body["results"][0],
+            json!({"op": "score", "pile": 6, "winner": null})
+        );
+        assert_eq!(
+            body["results"][1],
+            json!({"op": "validate", "legal": true, "reason": null})
+        );
         assert_eq!(body["results"][2]["take"], 1);
+        assert_eq!(body["results"][3]["op"], "problem");
         assert_eq!(body["results"][3]["code"], "BAD_TAKE");
         // Its items are checked against the schemas compiled from Nim's
         // document: a level the schema does not allow (but the body's type
