@@ -36,6 +36,8 @@ pub struct Refusal {
     pub player: Option<String>,
     /// Where the move failed, when the rule names a square.
     pub square: Option<String>,
+    /// In Tank Wars: the vehicle whose order was refused.
+    pub vehicle: Option<String>,
     /// In a replay: the 0-based index of the refused step.
     pub ply: Option<usize>,
 }
@@ -51,6 +53,7 @@ impl Refusal {
             field: field.to_owned(),
             player: None,
             square: None,
+            vehicle: None,
             ply: None,
         }
     }
@@ -69,6 +72,11 @@ impl Refusal {
             square: square.map(|s| s.to_string()),
             ..self
         }
+    }
+
+    /// The same refusal naming the vehicle whose order it is.
+    pub fn for_vehicle(self, vehicle: Option<String>) -> Refusal {
+        Refusal { vehicle, ..self }
     }
 
     /// The same refusal at step `ply` of a replay.

@@ -4,6 +4,7 @@
 //! - [`games`] holds the engines; they know nothing of HTTP;
 //! - [`api`] is the actix-web layer, documented with utoipa;
 //! - [`render`] draws game states as SVG (pure functions, no HTTP);
+//! - [`i18n`] holds the languages answers speak and their catalogues;
 //! - [`server`] runs the application on actix's HTTP/1 server;
 //! - [`config`] reads the command line;
 //! - [`limits`], [`cache`], [`metrics`], [`fair_use`], [`redis`],
@@ -17,6 +18,7 @@ pub mod config;
 pub mod error;
 pub mod fair_use;
 pub mod games;
+pub mod i18n;
 pub mod limits;
 pub mod metrics;
 pub mod redis;

@@ -19,6 +19,7 @@ mod http_expect;
 mod http_fair_use;
 mod http_front_door;
 mod http_hostile;
+mod http_language;
 mod http_limits;
 mod http_ops;
 mod http_render;

@@ -318,6 +318,7 @@ impl GameApi for CobiTankWars {
             &field,
         )
         .by(first.player)
+        .for_vehicle(first.vehicle)
         .at_ply(ply)
     }
 

@@ -12,8 +12,9 @@
 //! 2. compression's outer half ([`compression`]) and actix's `Compress`
 //!    (gzip, zstd), when the request accepts an encoding;
 //! 3. hygiene ([`hygiene`]: `HEAD`, `Connection: close`, unknown query
-//!    parameters, other layers' errors as problem+json), each problem
-//!    naming the request id as its `instance`;
+//!    parameters, other layers' errors as problem+json), each answer in
+//!    the language asked ([`super::language`]), each problem naming the
+//!    request id as its `instance`;
 //! 4. CORS ([`super::cors`]), then the routes. Fair use
 //!    ([`super::fair_use`]) runs at the route the router matched (see
 //!    [`crate::api::openapi::router`]), inside CORS, so that its refusals
@@ -35,6 +36,7 @@ use futures_util::future::LocalBoxFuture;
 use tracing::Instrument;
 
 use super::cors::{self, CorsOrigins};
+use super::language;
 use super::metrics::{method_label, RouteMetrics};
 use crate::access_log::AccessLog;
 use crate::api::transport::problem::Problem;
@@ -108,9 +110,13 @@ where
         self,
         mut req: ServiceRequest,
     ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+        let asked = language::asked(&req);
         let close = match hygiene::admit(&mut req) {
             Ok(close) => close,
-            Err(refusal) => return Ok(named(req.into_response(*refusal))),
+            Err(refusal) => {
+                let res = req.into_response(*refusal);
+                return Ok(named(language::speak(res, &asked)));
+            }
         };
         let mut res = if cors::needs_middleware(&req) {
             self.cors.call(req).await?.map_into_boxed_body()
@@ -122,7 +128,8 @@ where
         if self.compressing && res.status().is_success() {
             compression::keep_small_answers_plain(&mut res);
         }
-        Ok(named(hygiene::finish(res, close).await))
+        let res = hygiene::finish(res, close).await;
+        Ok(named(language::speak(res, &asked)))
     }
 }
 

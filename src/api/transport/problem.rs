@@ -49,6 +49,11 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub square: Option<String>,
+    /// For a refused order in Tank Wars: the vehicle it was for; absent
+    /// elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, example = "P1-2")]
+    pub vehicle: Option<String>,
     /// The request's id, as its `X-Request-Id` header says: the occurrence
     /// of the problem, for tracing it in the server's logs. Every problem
     /// answer has it (added by the layers around the routes); absent in a
@@ -82,20 +87,23 @@ impl ApiError {
     /// The problem document for this error.
     pub fn problem(&self) -> Problem {
         let code = self.code();
-        let (ply, field, player, square) = match self {
+        let (ply, field, player, square, vehicle) = match self {
             ApiError::BadRequest { field, .. } | ApiError::BadQuery { field, .. } => {
-                (None, field.clone(), None, None)
+                (None, field.clone(), None, None, None)
             }
-            ApiError::Notation { field, ply, .. } => (*ply, Some(field.clone()), None, None),
-            ApiError::InvalidPosition { field, .. } => (None, Some(field.clone()), None, None),
-            ApiError::LimitExceeded { field, .. } => (None, field.clone(), None, None),
+            ApiError::Notation { field, ply, .. } => (*ply, Some(field.clone()), None, None, None),
+            ApiError::InvalidPosition { field, .. } => {
+                (None, Some(field.clone()), None, None, None)
+            }
+            ApiError::LimitExceeded { field, .. } => (None, field.clone(), None, None, None),
             ApiError::Refused(refusal) => (
                 refusal.ply,
                 Some(refusal.field.clone()),
                 refusal.player.clone(),
                 refusal.square.clone(),
+                refusal.vehicle.clone(),
             ),
-            _ => (None, None, None, None),
+            _ => (None, None, None, None, None),
         };
         Problem {
             type_uri: format!(
@@ -110,6 +118,7 @@ impl ApiError {
             player,
             field,
             square,
+            vehicle,
             instance: None,
         }
     }

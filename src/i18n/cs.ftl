@@ -1,0 +1,109 @@
+# Čeština. Pojmy Tankového boje podle jeho českých pravidel (BrainKing:
+# tank, velitelský tank, obyčejný tank, mina, zamořené území, základna,
+# soupeřova základna, tah, zajmout / zničit, přeskakovat); The Tank War
+# (Válka tanků): tank, dráha, volba, kolo, hodiny; Tank Wars (Tankové
+# války): vozidlo, rozkaz, směr, vzdálenost, dělostřelectvo, palba,
+# podpora. Stejné zprávy a proměnné jako en.ftl.
+
+## Obaly: podrobnosti odmítnutého tahu.
+
+refused-at-square = { $reason } ({ $square })
+refused-by-player = { $player }: { $reason }
+refused-vehicle = { $player }, vozidlo „{ $vehicle }“: { $reason }
+
+## Pravidla Tankového boje.
+
+reason-NO_TANK_AT_FROM = na výchozím poli nestojí žádný tank
+reason-NOT_YOUR_TANK = tank na výchozím poli patří soupeři
+reason-NOT_A_LINE = tank se pohybuje vodorovně, svisle nebo úhlopříčně
+reason-MINE = tank nesmí vstoupit na minu ani ji přejet
+reason-CONTAMINATED = na zamořené území smí vstoupit (a projet jím) jen velitelský tank
+reason-LOCKED_IN_ENEMY_BASE = tank, který dosáhl soupeřovy základny, nesmí tuto základnu opustit
+reason-PATH_BLOCKED = tank nesmí přeskakovat vlastní ani soupeřovy tanky
+reason-OWN_TANK_AT_TO = tank nesmí vstoupit na pole vlastního tanku
+reason-CAPTURE_IN_CONTAMINATED = velitelské tanky nesmí proti sobě bojovat v zamořeném území
+
+## Všechny hry.
+
+reason-GAME_OVER = hra skončila
+
+## Pravidla Války tanků (The Tank War).
+
+reason-NO_SUCH_TANK = hráč nemá žádný nezničený tank tohoto jména
+reason-END_OF_TRACK = tank je na konci své dráhy
+reason-SQUARE_OCCUPIED = další pole dráhy tanku je obsazené
+
+## Pravidla Tankových válek (Tank Wars).
+
+reason-NO_SUCH_VEHICLE = hráč nemá vozidlo s tímto označením
+reason-MISSING_ORDER = každé vozidlo každého hráče potřebuje právě jeden rozkaz
+reason-BAD_DIRECTION = směr je N, E, S nebo W
+reason-BAD_DISTANCE = vzdálenost je 1, 2 nebo 3
+
+## Problémy: název každého kódu a podrobnosti tam, kde nejsou pravidlem.
+
+title-BAD_REQUEST = Požadavek nemá tvar, který operace přijímá
+detail-BAD_REQUEST = { $field ->
+    [none] Požadavek nemá tvar, který tato operace přijímá.
+   *[other] Pole `{ $field }` nemá tvar, který tato operace přijímá.
+}
+title-INVALID_POSITION = Pozice porušuje pravidlo rozestavení
+detail-INVALID_POSITION = Pozice nebo stav v poli `{ $field }` porušuje pravidlo hry.
+title-LIMIT_EXCEEDED = Požadavek překračuje limit serveru
+detail-LIMIT_EXCEEDED = { $field ->
+    [none] Požadavek žádá víc, než tento server dovoluje.
+   *[other] Požadavek žádá víc, než tento server dovoluje (`{ $field }`).
+}
+title-UNAUTHORIZED = Chybí klíč API, nebo je neznámý
+detail-UNAUTHORIZED = Tento server vyžaduje klíč API (`X-Api-Key` nebo `Authorization: Bearer`); požadavek žádný nemá, nebo má neznámý.
+title-FORBIDDEN = Přístup odepřen
+detail-FORBIDDEN = Požadavek nesmí tento zdroj použít.
+title-NOT_FOUND = Nenalezeno
+detail-NOT_FOUND = takový zdroj neexistuje: { $path }
+title-METHOD_NOT_ALLOWED = Metoda není povolena
+detail-METHOD_NOT_ALLOWED = metoda { $method } zde není povolena; povolené: { $allow }
+title-NOT_ACCEPTABLE = Nepřijatelný formát odpovědi
+detail-NOT_ACCEPTABLE = Server neumí odpovědět v žádném z formátů, které požadavek přijímá.
+title-REQUEST_TIMEOUT = Vypršel čas požadavku
+detail-REQUEST_TIMEOUT = Tělo požadavku nedorazilo včas.
+title-LENGTH_REQUIRED = Chybí délka těla
+detail-LENGTH_REQUIRED = Požadavek musí uvést délku svého těla.
+title-PAYLOAD_TOO_LARGE = Tělo požadavku je příliš velké
+detail-PAYLOAD_TOO_LARGE = Tělo je větší, než tento server přijímá.
+title-URI_TOO_LONG = URI je příliš dlouhé
+detail-URI_TOO_LONG = URI požadavku je delší, než tento server přijímá.
+title-UNSUPPORTED_MEDIA_TYPE = Nepodporovaný typ obsahu
+detail-UNSUPPORTED_MEDIA_TYPE = Tělo musí být JSON odeslaný tak, jak je, s `Content-Type: application/json`.
+title-EXPECTATION_FAILED = Očekávání nelze splnit
+detail-EXPECTATION_FAILED = Server splní jen `Expect: 100-continue`.
+title-TOO_MANY_REQUESTS = Příliš mnoho požadavků
+detail-TOO_MANY_REQUESTS = Kvóta je vyčerpána; zkuste to znovu za { $retry } s.
+title-HEADERS_TOO_LARGE = Hlavičky požadavku jsou příliš velké
+detail-HEADERS_TOO_LARGE = Hlavičky požadavku jsou větší, než tento server přijímá.
+title-SERVICE_BUSY = Služba je zaneprázdněná
+detail-SERVICE_BUSY = server je zaneprázdněn jinými výpočty; zkuste to znovu za { $retry } s
+title-INTERNAL = Vnitřní chyba serveru
+detail-INTERNAL = Vnitřní chyba serveru; jeho záznam najde požadavek podle jeho `instance`.
+title-BAD_POSITION = Zápis pozice je chybný
+detail-BAD_POSITION = Pole `{ $field }` neobsahuje platný zápis pozice této hry.
+title-BAD_LAYOUT = Rozložení desky je chybné
+detail-BAD_LAYOUT = Pole `{ $field }` neobsahuje platný zápis rozložení desky.
+title-BAD_MOVE_NOTATION = Zápis tahu je chybný
+detail-BAD_MOVE_NOTATION = Pole `{ $field }` neobsahuje platný zápis tahu (dvě pole, například `j4-j5`).
+title-GAME_OVER = Hra skončila
+title-NO_TANK_AT_FROM = { reason-NO_TANK_AT_FROM }
+title-NOT_YOUR_TANK = { reason-NOT_YOUR_TANK }
+title-NOT_A_LINE = { reason-NOT_A_LINE }
+title-MINE = { reason-MINE }
+title-CONTAMINATED = { reason-CONTAMINATED }
+title-LOCKED_IN_ENEMY_BASE = { reason-LOCKED_IN_ENEMY_BASE }
+title-PATH_BLOCKED = { reason-PATH_BLOCKED }
+title-OWN_TANK_AT_TO = { reason-OWN_TANK_AT_TO }
+title-CAPTURE_IN_CONTAMINATED = { reason-CAPTURE_IN_CONTAMINATED }
+title-NO_SUCH_TANK = Neplatná volba
+title-END_OF_TRACK = Neplatná volba
+title-SQUARE_OCCUPIED = Neplatná volba
+title-NO_SUCH_VEHICLE = Neplatné rozkazy
+title-MISSING_ORDER = Neplatné rozkazy
+title-BAD_DIRECTION = Neplatné rozkazy
+title-BAD_DISTANCE = Neplatné rozkazy

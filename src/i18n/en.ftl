@@ -1,0 +1,110 @@
+# English: the language of the service's texts when no other is asked
+# for, and the source the other catalogues translate. One message per
+# problem code (`title-`, `detail-`) and per rule reason (`reason-`);
+# every catalogue holds the same messages with the same variables
+# (`src/i18n/mod.rs` tests it). A `$field` or `$path` of `none` means
+# the problem names none.
+
+## Wrappers: a refused move's detail, as the games write it.
+
+refused-at-square = { $reason } ({ $square })
+refused-by-player = { $player }: { $reason }
+refused-vehicle = { $player }, vehicle "{ $vehicle }": { $reason }
+
+## Tank Battle's rules.
+
+reason-NO_TANK_AT_FROM = there is no tank on the from square
+reason-NOT_YOUR_TANK = the tank on the from square belongs to the opponent
+reason-NOT_A_LINE = a tank moves along one rank, file or diagonal
+reason-MINE = a tank may not enter or pass a mine
+reason-CONTAMINATED = only a commander may enter or pass a contaminated square
+reason-LOCKED_IN_ENEMY_BASE = a tank in the opponent's base may not leave it
+reason-PATH_BLOCKED = a tank may not pass over another tank
+reason-OWN_TANK_AT_TO = a tank may not move onto its own side's tank
+reason-CAPTURE_IN_CONTAMINATED = no capture on a contaminated square
+
+## Every game.
+
+reason-GAME_OVER = the game is over
+
+## The Tank War's rules.
+
+reason-NO_SUCH_TANK = the player has no living tank of that name
+reason-END_OF_TRACK = the tank is at the end of its track
+reason-SQUARE_OCCUPIED = the next square of the tank's track is occupied
+
+## Tank Wars' rules.
+
+reason-NO_SUCH_VEHICLE = the player has no vehicle with that id
+reason-MISSING_ORDER = every vehicle of each player needs exactly one order
+reason-BAD_DIRECTION = a direction is N, E, S or W
+reason-BAD_DISTANCE = a distance is 1, 2 or 3
+
+## Problems: each code's title, and its detail where the answer's own
+## detail is not a rule's.
+
+title-BAD_REQUEST = Request is not of the shape the operation takes
+detail-BAD_REQUEST = { $field ->
+    [none] The request is not of the shape this operation takes.
+   *[other] The field `{ $field }` is not of the shape this operation takes.
+}
+title-INVALID_POSITION = Position breaks an invariant of the layout
+detail-INVALID_POSITION = The position or state in `{ $field }` breaks an invariant of the game.
+title-LIMIT_EXCEEDED = Request exceeds a server limit
+detail-LIMIT_EXCEEDED = { $field ->
+    [none] The request asks for more than this server allows.
+   *[other] The request asks for more than this server allows (`{ $field }`).
+}
+title-UNAUTHORIZED = API key missing or unknown
+detail-UNAUTHORIZED = This server asks for an API key (`X-Api-Key` or `Authorization: Bearer`); the request has none, or an unknown one.
+title-FORBIDDEN = Forbidden
+detail-FORBIDDEN = The request may not use this resource.
+title-NOT_FOUND = Not found
+detail-NOT_FOUND = no such resource: { $path }
+title-METHOD_NOT_ALLOWED = Method not allowed
+detail-METHOD_NOT_ALLOWED = { $method } is not allowed here; allowed: { $allow }
+title-NOT_ACCEPTABLE = Not acceptable
+detail-NOT_ACCEPTABLE = The server cannot answer in any of the media types the request accepts.
+title-REQUEST_TIMEOUT = Request timeout
+detail-REQUEST_TIMEOUT = The request body did not arrive in time.
+title-LENGTH_REQUIRED = Length required
+detail-LENGTH_REQUIRED = The request must state its body's length.
+title-PAYLOAD_TOO_LARGE = Payload too large
+detail-PAYLOAD_TOO_LARGE = The body is larger than this server takes.
+title-URI_TOO_LONG = URI too long
+detail-URI_TOO_LONG = The request's URI is longer than this server takes.
+title-UNSUPPORTED_MEDIA_TYPE = Unsupported media type
+detail-UNSUPPORTED_MEDIA_TYPE = The body must be JSON, sent as is with `Content-Type: application/json`.
+title-EXPECTATION_FAILED = Expectation failed
+detail-EXPECTATION_FAILED = The server meets only `Expect: 100-continue`.
+title-TOO_MANY_REQUESTS = Too many requests
+detail-TOO_MANY_REQUESTS = Over the quota; retry in { $retry } s.
+title-HEADERS_TOO_LARGE = Request header fields too large
+detail-HEADERS_TOO_LARGE = The request's header fields are larger than this server takes.
+title-SERVICE_BUSY = Service busy
+detail-SERVICE_BUSY = the server is busy with other searches; retry in { $retry } s
+title-INTERNAL = Internal server error
+detail-INTERNAL = An internal error of the server; its log names the request by its `instance`.
+title-BAD_POSITION = Position notation is malformed
+detail-BAD_POSITION = The field `{ $field }` is not a position in the game's notation.
+title-BAD_LAYOUT = Layout is malformed
+detail-BAD_LAYOUT = The field `{ $field }` is not a layout in the game's notation.
+title-BAD_MOVE_NOTATION = Move notation is malformed
+detail-BAD_MOVE_NOTATION = The field `{ $field }` is not a move in the game's notation (two squares, such as `j4-j5`).
+title-GAME_OVER = The game is over
+title-NO_TANK_AT_FROM = { reason-NO_TANK_AT_FROM }
+title-NOT_YOUR_TANK = { reason-NOT_YOUR_TANK }
+title-NOT_A_LINE = { reason-NOT_A_LINE }
+title-MINE = { reason-MINE }
+title-CONTAMINATED = { reason-CONTAMINATED }
+title-LOCKED_IN_ENEMY_BASE = { reason-LOCKED_IN_ENEMY_BASE }
+title-PATH_BLOCKED = { reason-PATH_BLOCKED }
+title-OWN_TANK_AT_TO = { reason-OWN_TANK_AT_TO }
+title-CAPTURE_IN_CONTAMINATED = { reason-CAPTURE_IN_CONTAMINATED }
+title-NO_SUCH_TANK = Illegal pick
+title-END_OF_TRACK = Illegal pick
+title-SQUARE_OCCUPIED = Illegal pick
+title-NO_SUCH_VEHICLE = Illegal orders
+title-MISSING_ORDER = Illegal orders
+title-BAD_DIRECTION = Illegal orders
+title-BAD_DISTANCE = Illegal orders

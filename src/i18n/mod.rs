@@ -1,0 +1,193 @@
+//! The languages answers speak: English (the default, and the answer for
+//! any language not offered) and Czech, chosen by `Accept-Language`
+//! ([`negotiate`], RFC 9110 with `q` weights). The texts live in one
+//! Fluent catalogue a language (`en.ftl`, `cs.ftl`, compiled in), each
+//! with the same messages and variables: a problem code's `title-` and
+//! `detail-`, a rule reason's `reason-`, and the `refused-` wrappers of a
+//! refused move's detail. English answers are written by the engines and
+//! flows as they always were (a request that asks for no language pays
+//! nothing); `en.ftl` says the same (tested), and is what translations
+//! start from.
+
+use std::sync::OnceLock;
+
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource};
+use unic_langid::LanguageIdentifier;
+
+/// A language answers speak.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Lang {
+    #[default]
+    En,
+    Cs,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Cs];
+
+    /// The language's tag, as `Content-Language` says it.
+    pub const fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Cs => "cs",
+        }
+    }
+
+    /// The catalogue's source.
+    const fn source(self) -> &'static str {
+        match self {
+            Lang::En => include_str!("en.ftl"),
+            Lang::Cs => include_str!("cs.ftl"),
+        }
+    }
+
+    /// The language a range of `Accept-Language` names (`cs`, `cs-CZ`,
+    /// `CS`; RFC 4647 lookup, its subtags dropped one by one), if offered.
+    fn of_range(range: &str) -> Option<Lang> {
+        let primary = range.split('-').next().unwrap_or_default();
+        Lang::ALL
+            .into_iter()
+            .find(|lang| primary.eq_ignore_ascii_case(lang.tag()))
+    }
+}
+
+/// The language an `Accept-Language` value prefers among those offered:
+/// the highest `q` (1 when absent; a range of `q=0` is refused), the
+/// first of equal weights; English when none is offered, for `*` and for
+/// no header at all.
+pub fn negotiate(accept_language: Option<&[u8]>) -> Lang {
+    let Some(value) = accept_language.and_then(|v| std::str::from_utf8(v).ok()) else {
+        return Lang::En;
+    };
+    let mut best: Option<(Lang, f32)> = None;
+    for item in value.split(',') {
+        let mut parts = item.split(';');
+        let range = parts.next().unwrap_or_default().trim();
+        let q = parts
+            .filter_map(|p| p.trim().strip_prefix("q=").or(p.trim().strip_prefix("Q=")))
+            .find_map(|q| q.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        let Some(lang) = Lang::of_range(range) else {
+            continue;
+        };
+        if q > 0.0 && best.is_none_or(|(_, best_q)| q > best_q) {
+            best = Some((lang, q));
+        }
+    }
+    best.map_or(Lang::En, |(lang, _)| lang)
+}
+
+/// A language's catalogue, parsed once.
+fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
+    static BUNDLES: [OnceLock<FluentBundle<FluentResource>>; 2] =
+        [OnceLock::new(), OnceLock::new()];
+    let slot = match lang {
+        Lang::En => &BUNDLES[0],
+        Lang::Cs => &BUNDLES[1],
+    };
+    slot.get_or_init(|| {
+        let id: LanguageIdentifier = lang.tag().parse().unwrap_or_default();
+        let mut bundle = FluentBundle::new_concurrent(vec![id]);
+        // Plain text: no Unicode isolation marks around placeables.
+        bundle.set_use_isolating(false);
+        // A catalogue with errors is a bug caught by the tests below; what
+        // parsed is used.
+        let resource = FluentResource::try_new(lang.source().to_owned())
+            .unwrap_or_else(|(resource, _)| resource);
+        let _ = bundle.add_resource(resource);
+        bundle
+    })
+}
+
+/// The message `id` in `lang` with its variables, `None` when the
+/// catalogue has no such message.
+pub fn text(lang: Lang, id: &str, args: &[(&str, &str)]) -> Option<String> {
+    let bundle = bundle(lang);
+    let pattern = bundle.get_message(id)?.value()?;
+    let mut fluent_args = FluentArgs::new();
+    for (name, value) in args {
+        fluent_args.set(*name, *value);
+    }
+    let mut errors = Vec::new();
+    let written = bundle.format_pattern(pattern, Some(&fluent_args), &mut errors);
+    errors.is_empty().then(|| written.into_owned())
+}
+
+/// The ids of a catalogue's messages, in order.
+pub fn message_ids(lang: Lang) -> Vec<String> {
+    use fluent_bundle::FluentResource;
+    use fluent_syntax::ast::Entry;
+    let resource =
+        FluentResource::try_new(lang.source().to_owned()).unwrap_or_else(|(resource, _)| resource);
+    resource
+        .entries()
+        .filter_map(|entry| match entry {
+            Entry::Message(message) => Some(message.id.name.to_owned()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accept_language_is_weighed() {
+        let lang = |header: &str| negotiate(Some(header.as_bytes()));
+        assert_eq!(negotiate(None), Lang::En);
+        assert_eq!(lang("cs"), Lang::Cs);
+        assert_eq!(lang("cs-CZ"), Lang::Cs);
+        assert_eq!(lang("CS-cz;q=0.5"), Lang::Cs);
+        assert_eq!(lang("cs;q=0.2, en;q=0.9"), Lang::En);
+        assert_eq!(lang("en;q=0.2, cs;q=0.9"), Lang::Cs);
+        assert_eq!(lang("de"), Lang::En);
+        assert_eq!(lang("de, cs;q=0.1"), Lang::Cs);
+        assert_eq!(lang("cs;q=0"), Lang::En);
+        assert_eq!(lang("*"), Lang::En);
+        assert_eq!(lang("sk, cs-CZ;q=0.8, en-GB;q=0.8"), Lang::Cs);
+        assert_eq!(lang(";;,,q=x"), Lang::En);
+    }
+
+    /// Every message in every language, with every variable any message
+    /// takes: each catalogue parses, has the same messages as English,
+    /// and writes each of them without an error (a variable one
+    /// catalogue uses and another does not give is an error).
+    #[test]
+    fn every_message_exists_in_every_language() {
+        for lang in Lang::ALL {
+            assert!(
+                FluentResource::try_new(lang.source().to_owned()).is_ok(),
+                "{lang:?}: the catalogue does not parse"
+            );
+        }
+        let english = message_ids(Lang::En);
+        assert!(english.len() >= 79, "{}", english.len());
+        let args = [
+            ("field", "position"),
+            ("path", "/v1/x"),
+            ("method", "PUT"),
+            ("allow", "GET"),
+            ("retry", "1"),
+            ("reason", "r"),
+            ("square", "e5"),
+            ("player", "P1"),
+            ("vehicle", "P1-1"),
+        ];
+        for lang in Lang::ALL {
+            assert_eq!(message_ids(lang), english, "{lang:?}: other messages");
+            for id in &english {
+                let written = text(lang, id, &args);
+                assert!(
+                    written.as_deref().is_some_and(|t| !t.is_empty()),
+                    "{lang:?}: {id}"
+                );
+            }
+        }
+        // Czech is Czech: only the wrappers may read the same.
+        for id in english.iter().filter(|id| !id.starts_with("refused-")) {
+            assert_ne!(text(Lang::En, id, &args), text(Lang::Cs, id, &args), "{id}");
+        }
+    }
+}

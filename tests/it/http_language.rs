@@ -1,0 +1,382 @@
+//! Czech and English (issue 41): `Accept-Language` chooses the language of
+//! every human text — a problem's `title` and `detail`, a rule reason's
+//! `message` — for every reason and problem code of the three games;
+//! `q` weights honoured; `Content-Language` and `Vary` on every answer;
+//! codes, fields and the OpenAPI document the same in every language.
+
+use std::collections::BTreeSet;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{Service, ServiceResponse};
+use actix_web::test::TestRequest;
+use serde_json::{json, Value};
+use tank_rules::i18n::{self, Lang};
+use tank_rules::limits::Limits;
+
+use crate::common::{app_with, get, send, Reply, INITIAL};
+
+/// The human texts of an answer.
+const TEXTS: [&str; 3] = ["title", "detail", "message"];
+/// What differs between two requests whatever their language.
+const PER_REQUEST: &str = "instance";
+
+/// The answer with every human text taken out, and the codes in it.
+fn without_texts(value: &Value, codes: &mut BTreeSet<String>) -> Value {
+    match value {
+        Value::Object(object) => Value::Object(
+            object
+                .iter()
+                .filter(|(key, _)| !TEXTS.contains(&key.as_str()) && key.as_str() != PER_REQUEST)
+                .map(|(key, inner)| {
+                    if key == "code" {
+                        codes.extend(inner.as_str().map(str::to_owned));
+                    }
+                    (key.clone(), without_texts(inner, codes))
+                })
+                .collect(),
+        ),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| without_texts(v, codes)).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+/// Every human text of an answer, with the code of its object.
+fn texts(value: &Value, found: &mut Vec<(String, String, String)>) {
+    match value {
+        Value::Object(object) => {
+            let code = object.get("code").and_then(Value::as_str).unwrap_or("");
+            for key in TEXTS {
+                if let Some(text) = object.get(key).and_then(Value::as_str) {
+                    found.push((code.to_owned(), key.to_owned(), text.to_owned()));
+                }
+            }
+            object.values().for_each(|inner| texts(inner, found));
+        }
+        Value::Array(items) => items.iter().for_each(|inner| texts(inner, found)),
+        _ => {}
+    }
+}
+
+fn language_of(reply: &Reply) -> (&str, bool) {
+    let language = reply
+        .headers
+        .get("content-language")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let varies = reply
+        .headers
+        .get_all("vary")
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.to_ascii_lowercase().contains("accept-language"));
+    (language, varies)
+}
+
+/// Sends `request` in English (no header) and in Czech, checks the two
+/// answers differ only in their human texts, each of which is translated,
+/// and answers the codes the answers carry.
+async fn in_both<S, B>(app: &S, request: impl Fn() -> TestRequest) -> BTreeSet<String>
+where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let english = send(app, request()).await;
+    let czech = send(app, request().insert_header(("accept-language", "cs-CZ"))).await;
+    assert_eq!(language_of(&english), ("en", true), "{english:?}");
+    assert_eq!(language_of(&czech), ("cs", true), "{czech:?}");
+    assert_eq!(english.status, czech.status);
+    let mut codes = BTreeSet::new();
+    assert_eq!(
+        without_texts(&english.body, &mut codes),
+        without_texts(&czech.body, &mut BTreeSet::new()),
+        "codes and fields are the same in every language"
+    );
+    let (mut en, mut cs) = (Vec::new(), Vec::new());
+    texts(&english.body, &mut en);
+    texts(&czech.body, &mut cs);
+    assert_eq!(en.len(), cs.len());
+    assert!(!cs.is_empty(), "{english:?}");
+    for ((code, key, english), (_, _, czech)) in en.iter().zip(&cs) {
+        assert_ne!(english, czech, "{code} {key} is not translated");
+        assert!(!czech.is_empty());
+        // What the English catalogue says of a rule is what the engines
+        // write.
+        if key == "message" {
+            let rule = i18n::text(Lang::En, &format!("reason-{code}"), &[]).expect(code);
+            assert!(english.starts_with(&rule), "{english:?} against {rule:?}");
+        }
+        if key == "title" {
+            let title = i18n::text(Lang::Cs, &format!("title-{code}"), &[]).expect(code);
+            assert_eq!(czech, &title);
+        }
+    }
+    codes
+}
+
+fn post_json(path: &'static str, body: Value) -> impl Fn() -> TestRequest {
+    move || TestRequest::post().uri(path).set_json(body.clone())
+}
+
+/// Two commanders in the contaminated centre (f6 white, f7 black).
+const COMMANDERS_IN_THE_CENTRE: &str = "11/t10/11/11/5c5/5C5/11/11/11/10T/11 w 0";
+/// A white tank in Black's base (c10).
+const IN_THE_ENEMY_BASE: &str = "c10/2T8/11/11/11/11/11/11/11/11/10C w 0";
+/// A finished game (the rules' example).
+const FINISHED: &str = "1C9/11/11/11/11/11/T10/1T9/11/9t1/9tc b 57";
+
+#[actix_web::test]
+async fn every_code_of_the_three_games_speaks_czech() {
+    let app = app_with(Limits::default()).await;
+    let mut seen = BTreeSet::new();
+    // Tank Battle: each rule as a reason (validate) and as a problem
+    // (apply), notations, invariants.
+    let validate = "/v1/tank-battle/validate";
+    let apply = "/v1/tank-battle/apply";
+    let moves = [
+        (INITIAL, "e5-e6"),
+        (INITIAL, "a11-a10"),
+        (INITIAL, "j4-i6"),
+        (INITIAL, "k4-k3"),
+        (INITIAL, "k1-k5"),
+        (INITIAL, "j4-j7"),
+        (INITIAL, "j4-f8"),
+        (COMMANDERS_IN_THE_CENTRE, "f6-f7"),
+        (IN_THE_ENEMY_BASE, "c10-e10"),
+        (FINISHED, "b11-a11"),
+    ];
+    for (position, mv) in moves {
+        let body = json!({"position": position, "move": mv});
+        seen.extend(in_both(&app, post_json(validate, body.clone())).await);
+        seen.extend(in_both(&app, post_json(apply, body)).await);
+    }
+    for body in [
+        json!({"position": "nonsense", "move": "j4-j5"}),
+        json!({"position": INITIAL, "move": "j4j"}),
+        json!({"position": INITIAL, "layout": "x", "move": "j4-j5"}),
+        json!({"position": "CC9/11/11/11/11/11/11/11/11/11/11 w 0", "move": "a11-a10"}),
+        json!({"position": INITIAL, "move": "j4-j5", "extra": 1}),
+    ] {
+        seen.extend(in_both(&app, post_json(apply, body)).await);
+    }
+    let deep = json!({"position": INITIAL, "depth": 99});
+    seen.extend(in_both(&app, post_json("/v1/tank-battle/perft", deep)).await);
+
+    // The Tank War: each pick's reason, and as a problem.
+    let initial = get(&app, "/v1/tank-war/initial").await.body;
+    let mut short = initial.clone();
+    short["tanks"][0]["track"] = json!(["a6"]);
+    let mut crowded = initial.clone();
+    for _ in 0..2 {
+        let body = json!({"state": crowded, "moves": {"U": "RC", "D": "LC"}});
+        crowded = send(&app, post_json("/v1/tank-war/apply", body)())
+            .await
+            .body["state"]
+            .clone();
+    }
+    let mut over = initial.clone();
+    over["clock_ms"] = json!({"U": 0, "D": 0});
+    for (state, picks) in [
+        (&initial, json!({"U": "QQ", "D": "LA"})),
+        (&short, json!({"U": "RC", "D": "LA"})),
+        (&crowded, json!({"U": "RC", "D": "LC"})),
+        (&over, json!({"U": "LA", "D": "LA"})),
+    ] {
+        let body = json!({"state": state, "moves": picks});
+        seen.extend(in_both(&app, post_json("/v1/tank-war/validate", body.clone())).await);
+        seen.extend(in_both(&app, post_json("/v1/tank-war/apply", body)).await);
+    }
+
+    // Tank Wars: each order's reason, and as a problem.
+    let state = get(&app, "/v1/cobi-tank-wars/initial").await.body;
+    let order = |dir: &str, dist: i64| json!({"dir": dir, "dist": dist});
+    let all = |dir: &str, dist: i64| {
+        json!({
+            "P1": {"P1-1": order(dir, dist), "P1-2": order(dir, dist), "P1-3": order(dir, dist)},
+            "P2": {"P2-1": order(dir, dist), "P2-2": order(dir, dist), "P2-3": order(dir, dist)},
+        })
+    };
+    let mut foreign = all("N", 1);
+    foreign["P1"]["P2-1"] = order("N", 1);
+    let mut bad = all("N", 1);
+    bad["P1"]["P1-2"]["dir"] = json!("NE");
+    bad["P2"]["P2-3"]["dist"] = json!(4);
+    let mut finished = state.clone();
+    finished["vehicles"] =
+        json!([{"id": "x", "owner": "P1", "square": "a1", "armor": 1, "slot": 1}]);
+    for (state, orders) in [
+        (&state, json!({"P1": {}})),
+        (&state, foreign),
+        (&state, bad),
+        (&finished, json!({"P1": {"x": order("N", 1)}})),
+    ] {
+        let body = json!({"state": state, "orders": orders});
+        seen.extend(in_both(&app, post_json("/v1/cobi-tank-wars/validate", body.clone())).await);
+        seen.extend(in_both(&app, post_json("/v1/cobi-tank-wars/apply", body)).await);
+    }
+
+    // The service's own refusals, for any game.
+    seen.extend(in_both(&app, || TestRequest::get().uri("/v1/tank-battle/nothing")).await);
+    seen.extend(in_both(&app, || TestRequest::put().uri("/v1/tank-battle/apply")).await);
+    seen.extend(
+        in_both(&app, || {
+            TestRequest::post()
+                .uri("/v1/tank-battle/apply")
+                .insert_header(("content-type", "text/plain"))
+                .set_payload("x")
+        })
+        .await,
+    );
+
+    let mut expected: BTreeSet<String> = [
+        "BAD_REQUEST",
+        "BAD_POSITION",
+        "BAD_LAYOUT",
+        "BAD_MOVE_NOTATION",
+        "INVALID_POSITION",
+        "LIMIT_EXCEEDED",
+        "NOT_FOUND",
+        "METHOD_NOT_ALLOWED",
+        "UNSUPPORTED_MEDIA_TYPE",
+    ]
+    .map(str::to_owned)
+    .into();
+    let doc = get(&app, "/openapi.json").await.body;
+    for reasons in [
+        "TankBattleReasonCode",
+        "TankWarPickCode",
+        "CobiTankWarsOrderCode",
+    ] {
+        let codes = doc["components"]["schemas"][reasons]["enum"]
+            .as_array()
+            .expect(reasons);
+        expected.extend(codes.iter().filter_map(Value::as_str).map(str::to_owned));
+    }
+    let missing: Vec<_> = expected.difference(&seen).collect();
+    assert!(missing.is_empty(), "not seen in Czech: {missing:?}");
+}
+
+/// Every problem code the document lists has a title in every catalogue
+/// and a detail (its own, or a rule's), and every rule reason a message.
+#[actix_web::test]
+async fn every_code_the_document_lists_is_in_every_catalogue() {
+    let app = app_with(Limits::default()).await;
+    let doc = get(&app, "/openapi.json").await.body;
+    let schemas = &doc["components"]["schemas"];
+    let codes = |name: &str| -> Vec<String> {
+        schemas[name]["enum"]
+            .as_array()
+            .expect(name)
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect()
+    };
+    let reasons: BTreeSet<String> = [
+        "TankBattleReasonCode",
+        "TankWarPickCode",
+        "CobiTankWarsOrderCode",
+    ]
+    .iter()
+    .flat_map(|name| codes(name))
+    .collect();
+    for lang in Lang::ALL {
+        for code in codes("ProblemCode") {
+            assert!(
+                i18n::text(lang, &format!("title-{code}"), &[]).is_some(),
+                "{lang:?} {code}"
+            );
+            let detail = if reasons.contains(&code) {
+                format!("reason-{code}")
+            } else {
+                format!("detail-{code}")
+            };
+            let args = [
+                ("field", "none"),
+                ("path", "/x"),
+                ("method", "GET"),
+                ("allow", "POST"),
+                ("retry", "1"),
+            ];
+            assert!(
+                i18n::text(lang, &detail, &args).is_some(),
+                "{lang:?} {detail}"
+            );
+        }
+    }
+}
+
+#[actix_web::test]
+async fn q_weights_choose_the_language() {
+    let app = app_with(Limits::default()).await;
+    let ask = |header: &'static str| {
+        TestRequest::post()
+            .uri("/v1/tank-battle/validate")
+            .insert_header(("accept-language", header))
+            .set_json(json!({"position": INITIAL, "move": "e5-e6"}))
+    };
+    for (header, lang) in [
+        ("cs;q=0.2, en;q=0.9", "en"),
+        ("en;q=0.2, cs;q=0.9", "cs"),
+        ("de", "en"),
+        ("de, cs;q=0.5", "cs"),
+        ("cs-CZ", "cs"),
+        ("*", "en"),
+        ("cs;q=0", "en"),
+    ] {
+        let reply = send(&app, ask(header)).await;
+        assert_eq!(language_of(&reply).0, lang, "{header}");
+        let message = reply.body["reason"]["message"].as_str().unwrap_or_default();
+        let expected = i18n::text(
+            if lang == "cs" { Lang::Cs } else { Lang::En },
+            "reason-NO_TANK_AT_FROM",
+            &[],
+        )
+        .unwrap_or_default();
+        assert!(message.starts_with(&expected), "{header}: {message}");
+    }
+}
+
+/// Batches and NDJSON answers are translated too; the document is not.
+#[actix_web::test]
+async fn batches_speak_czech_and_the_document_does_not_change() {
+    let app = app_with(Limits::default()).await;
+    let batch = json!({"requests": [
+        {"op": "validate", "position": INITIAL, "move": "e5-e6"},
+        {"op": "apply", "position": INITIAL, "move": "a11-a10"},
+    ]});
+    let codes = in_both(&app, post_json("/v1/tank-battle/batch", batch)).await;
+    assert!(codes.contains("NO_TANK_AT_FROM") && codes.contains("NOT_YOUR_TANK"));
+    let lines = || {
+        TestRequest::post()
+            .uri("/v1/tank-battle/batch")
+            .insert_header(("content-type", "application/x-ndjson"))
+            .set_payload(format!(
+                "{}\n{}\n",
+                json!({"op": "validate", "position": INITIAL, "move": "e5-e6"}),
+                json!({"op": "apply", "position": INITIAL, "move": "a11-a10"})
+            ))
+    };
+    let english = send(&app, lines()).await.text;
+    let czech = send(&app, lines().insert_header(("accept-language", "cs")))
+        .await
+        .text;
+    assert_eq!(english.lines().count(), czech.lines().count());
+    assert_ne!(english, czech);
+    let rule = i18n::text(Lang::Cs, "reason-NOT_YOUR_TANK", &[]).unwrap_or_default();
+    assert!(czech.contains(&rule), "{czech}");
+
+    let document = |lang: Option<&'static str>| {
+        let mut request = TestRequest::get().uri("/openapi.json");
+        if let Some(lang) = lang {
+            request = request.insert_header(("accept-language", lang));
+        }
+        request
+    };
+    let english = send(&app, document(None)).await;
+    let czech = send(&app, document(Some("cs"))).await;
+    assert_eq!(
+        english.text, czech.text,
+        "the document is the same in every language"
+    );
+}
