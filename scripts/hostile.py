@@ -307,6 +307,44 @@ async def maximal_reviews(port, slots, review_cap_s):
     )
 
 
+async def languages(port):
+    """7. Accept-Language (issue 41): hostile values choose English or Czech
+    and never fail; a maximal Czech answer is written again in bounded
+    time."""
+    hostile = {
+        "long": "cs;q=0.1, " * 600,
+        "nan": "cs;q=NaN, en;q=inf",
+        "huge q": "cs;q=1e309",
+        "negative q": "cs;q=-1",
+        "empty": "",
+        "commas": ",,,;;;q=",
+        "star": "*;q=0.5, cs;q=0.4",
+    }
+    answers = []
+    for name, value in hostile.items():
+        status, hdrs, body = await request(port, "POST", "/v1/tank-battle/validate",
+                                           {"position": START, "move": "e5-e6"},
+                                           headers={"Accept-Language": value})
+        answers.append((name, status, hdrs.get("content-language")))
+    raw = (b"POST /v1/tank-battle/validate HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+           b"Accept-Language: \xff\xfe cs\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+    status, hdrs, _ = await request(port, None, None, raw=raw)
+    answers.append(("not UTF-8", status, hdrs.get("content-language")))
+    check("hostile Accept-Language values answer English or Czech, never 5xx",
+          all(s < 500 and lang in ("en", "cs") for _, s, lang in answers),
+          ", ".join(f"{n}: {s} {lang}" for n, s, lang in answers))
+    requests = [{"op": "apply", "position": START, "move": "a11-a10"}] * 256
+    t = time.monotonic()
+    status, hdrs, body = await request(port, "POST", "/v1/tank-battle/batch", {"requests": requests},
+                                       headers={"Accept-Language": "cs"})
+    elapsed = time.monotonic() - t
+    results = json.loads(body).get("results", []) if status == 200 else []
+    czech = sum("patří soupeři" in r.get("detail", "") for r in results)
+    check("a maximal batch answered in Czech",
+          status == 200 and czech == 256 and elapsed < 5 and hdrs.get("content-language") == "cs",
+          f"{status}, {czech} of 256 problems in Czech, {len(body)} B in {elapsed * 1000:.0f} ms")
+
+
 async def protocol(port):
     """6. The smaller ones."""
     # Pipelined requests after `Connection: close`: only the first answered.
@@ -363,6 +401,7 @@ async def main():
     await batch_budget(args.port, args.ai_cap)
     await maximal_reviews(args.port, args.slots, args.review_cap)
     await protocol(args.port)
+    await languages(args.port)
     peak = rss_kb(args.pid, "VmHWM")
     print(f"server RSS after the run: {rss_kb(args.pid)} kB, peak {peak} kB", flush=True)
     check("peak RSS within 200 MB", peak <= 200 * 1024, f"{peak // 1024} MB")

@@ -49,6 +49,7 @@ from tank_rules_client.api.tank_war import (
 from tank_rules_client.models import (
     AiLimits,
     AnnotationLabel,
+    BatchProblem,
     CobiTankWarsAnnotateRequest,
     CobiTankWarsAnnotateResponse,
     CobiTankWarsReplayRound,
@@ -56,10 +57,13 @@ from tank_rules_client.models import (
     CobiTankWarsAiMoveResponse,
     CobiTankWarsApplyRequest,
     CobiTankWarsApplyResponse,
+    CobiTankWarsBatchApply,
     CobiTankWarsBatchLegalMoves,
+    CobiTankWarsBatchLegalMovesResult,
     CobiTankWarsBatchRequest,
     CobiTankWarsBatchResponse,
     CobiTankWarsBatchValidate,
+    CobiTankWarsBatchValidateResult,
     CobiTankWarsDirection,
     CobiTankWarsEventCancelled,
     CobiTankWarsEventMoved,
@@ -72,6 +76,7 @@ from tank_rules_client.models import (
     CobiTankWarsPlayerName,
     CobiTankWarsScoreResponse,
     CobiTankWarsState,
+    CobiTankWarsStateAnswer,
     CobiTankWarsStateRequest,
     CobiTankWarsValidateRequest,
     CobiTankWarsValidateResponse,
@@ -85,14 +90,15 @@ from tank_rules_client.models import (
     TankBattleApplyResponse,
     TankBattleBatchApply,
     TankBattleBatchPerft,
+    TankBattleBatchPerftResult,
     TankBattleBatchRequest,
     TankBattleBatchResponse,
     TankBattleBatchValidate,
+    TankBattleBatchValidateResult,
     TankBattleInitialResponse,
     TankBattleLegalMovesRequest,
     TankBattleLegalMovesResponse,
     TankBattleMoveRequest,
-    TankBattlePerftResponse,
     TankBattlePositionRequest,
     TankBattleReasonCode,
     TankBattleScoreResponse,
@@ -107,6 +113,9 @@ from tank_rules_client.models import (
     TankWarBatchRequest,
     TankWarBatchResponse,
     TankWarBatchScore,
+    TankWarBatchScoreResult,
+    TankWarBatchValidate,
+    TankWarBatchValidateResult,
     TankWarElapsed,
     TankWarEventBlocked,
     TankWarEventDestroyed,
@@ -121,6 +130,7 @@ from tank_rules_client.models import (
     TankWarReplayRound,
     TankWarScoreResponse,
     TankWarState,
+    TankWarStateAnswer,
     TankWarStateRequest,
     TankWarValidateRequest,
     TankWarValidateResponse,
@@ -172,6 +182,17 @@ def problem(response: Answered[object], what: str) -> Problem:
     if not isinstance(parsed, Problem):
         raise AssertionError(f"{what}: {response.status_code} {response.content!r}")
     return parsed
+
+
+def tank_war_state(given: TankWarStateAnswer) -> TankWarState:
+    """An answered state (every field present) as a request's state: the
+    document gives answers their own schema, so they are other classes."""
+    return TankWarState.from_dict(given.to_dict())
+
+
+def cobi_tank_wars_state(given: CobiTankWarsStateAnswer) -> CobiTankWarsState:
+    """An answered state as a request's state (see `tank_war_state`)."""
+    return CobiTankWarsState.from_dict(given.to_dict())
 
 
 def tank_battle(client: AuthenticatedClient) -> None:
@@ -273,10 +294,21 @@ def tank_battle(client: AuthenticatedClient) -> None:
         TankBattleBatchResponse,
         "tank-battle batch",
     )
+    # Each result is decoded to the class its `op` names (`BatchProblem`
+    # for a failed request).
     validated, refusal, perft = batch.results
-    check(isinstance(validated, TankBattleValidateResponse) and validated.legal, "batched validate")
-    check(isinstance(refusal, Problem) and refusal.code == ProblemCode.NOT_YOUR_TANK, "batched 422")
-    check(isinstance(perft, TankBattlePerftResponse) and perft.nodes == 2025, "batched perft")
+    check(
+        isinstance(validated, TankBattleBatchValidateResult) and validated.legal and validated.move == "k4-k9",
+        "batched validate",
+    )
+    check(
+        isinstance(refusal, BatchProblem)
+        and refusal.code == ProblemCode.NOT_YOUR_TANK
+        and refusal.status == 422
+        and refusal.square == "a8",
+        "batched 422",
+    )
+    check(isinstance(perft, TankBattleBatchPerftResult) and perft.nodes == 2025, "batched perft")
 
     picture = tank_battle_render.sync_detailed(
         client=client, position=applied.position, last_move="j4-j5", moves_from="c9"
@@ -285,7 +317,9 @@ def tank_battle(client: AuthenticatedClient) -> None:
 
 
 def tank_war(client: AuthenticatedClient) -> None:
-    state = answer(tank_war_initial.sync_detailed(client=client), TankWarState, "tank-war initial")
+    state = tank_war_state(
+        answer(tank_war_initial.sync_detailed(client=client), TankWarStateAnswer, "tank-war initial")
+    )
 
     picks = answer(
         tank_war_legal_moves.sync_detailed(
@@ -304,9 +338,12 @@ def tank_war(client: AuthenticatedClient) -> None:
         TankWarValidateResponse,
         "tank-war validate",
     )
-    match verdict.reasons["U"].code:
+    reason_u = verdict.reasons.u
+    if isinstance(reason_u, Unset):
+        raise AssertionError(f"U's pick ZZ should be refused: {verdict.reasons}")
+    match reason_u.code:
         case TankWarPickCode.NO_SUCH_TANK:
-            check(not verdict.legal and "D" not in verdict.reasons, "only U's pick is refused")
+            check(not verdict.legal and isinstance(verdict.reasons.d, Unset), "only U's pick is refused")
         case other:
             raise AssertionError(f"unexpected reason {other}")
 
@@ -337,7 +374,9 @@ def tank_war(client: AuthenticatedClient) -> None:
     suggestion = answer(
         tank_war_ai_move.sync_detailed(
             client=client,
-            body=TankWarAiMoveRequest(state=round_.state, player=TankWarPlayerName.D, level=3, seed=1),
+            body=TankWarAiMoveRequest(
+                state=tank_war_state(round_.state), player=TankWarPlayerName.D, level=3, seed=1
+            ),
         ),
         TankWarAiMoveResponse,
         "tank-war ai-move",
@@ -359,7 +398,7 @@ def tank_war(client: AuthenticatedClient) -> None:
     check(abs(total - 1) < 1e-9 and any(e.move == suggestion.move for e in suggestion.strategy), "a strategy")
 
     score = answer(
-        tank_war_score.sync_detailed(client=client, body=TankWarStateRequest(state=round_.state)),
+        tank_war_score.sync_detailed(client=client, body=TankWarStateRequest(state=tank_war_state(round_.state))),
         TankWarScoreResponse,
         "tank-war score",
     )
@@ -372,23 +411,43 @@ def tank_war(client: AuthenticatedClient) -> None:
                 requests=[
                     TankWarBatchScore(op="score", state=state),
                     TankWarBatchApply(op="apply", state=state, moves=TankWarPicks(u="LA", d="XX")),
+                    TankWarBatchValidate(op="validate", state=state, moves=TankWarOptionalPicks(u="ZZ", d="RC")),
                 ]
             ),
         ),
         TankWarBatchResponse,
         "tank-war batch",
     )
-    scored, refusal = batch.results
-    check(isinstance(scored, TankWarScoreResponse) and scored.surviving.u == 6, "batched score")
-    check(isinstance(refusal, Problem) and refusal.player == "D", "batched 422 names D")
+    scored, refusal, validated = batch.results
+    check(
+        isinstance(scored, TankWarBatchScoreResult)
+        and scored.surviving.u == 6
+        and scored.surviving.d == 6
+        and scored.territory.u == 18,
+        "batched score",
+    )
+    check(
+        isinstance(refusal, BatchProblem)
+        and refusal.code == ProblemCode.NO_SUCH_TANK
+        and refusal.status == 422
+        and refusal.player == "D",
+        "batched 422 names D",
+    )
+    check(
+        isinstance(validated, TankWarBatchValidateResult)
+        and not validated.legal
+        and not isinstance(validated.reasons.u, Unset)
+        and validated.reasons.u.code == TankWarPickCode.NO_SUCH_TANK,
+        "batched validate",
+    )
 
     picture = tank_war_render.sync_detailed(client=client, state=json.dumps(round_.state.to_dict()))
     check(isinstance(picture.parsed, str) and "<svg" in picture.parsed, "tank-war picture")
 
 
 def cobi_tank_wars(client: AuthenticatedClient) -> None:
-    state = answer(
-        cobi_tank_wars_initial.sync_detailed(client=client), CobiTankWarsState, "cobi-tank-wars initial"
+    state = cobi_tank_wars_state(
+        answer(cobi_tank_wars_initial.sync_detailed(client=client), CobiTankWarsStateAnswer, "cobi-tank-wars initial")
     )
 
     legal = answer(
@@ -471,7 +530,9 @@ def cobi_tank_wars(client: AuthenticatedClient) -> None:
     check(executed == 6, "every vehicle's command ran or was cancelled")
 
     score = answer(
-        cobi_tank_wars_score.sync_detailed(client=client, body=CobiTankWarsStateRequest(state=round_.state)),
+        cobi_tank_wars_score.sync_detailed(
+            client=client, body=CobiTankWarsStateRequest(state=cobi_tank_wars_state(round_.state))
+        ),
         CobiTankWarsScoreResponse,
         "cobi-tank-wars score",
     )
@@ -484,15 +545,33 @@ def cobi_tank_wars(client: AuthenticatedClient) -> None:
                 requests=[
                     CobiTankWarsBatchLegalMoves(op="legal-moves", state=state),
                     CobiTankWarsBatchValidate(op="validate", state=state, orders=orders),
+                    CobiTankWarsBatchApply(op="apply", state=state, orders=orders),
                 ]
             ),
         ),
         CobiTankWarsBatchResponse,
         "cobi-tank-wars batch",
     )
-    listed, validated = batch.results
-    check(isinstance(listed, CobiTankWarsLegalMovesResponse) and not isinstance(listed.p2, Unset), "batched legal-moves")
-    check(isinstance(validated, CobiTankWarsValidateResponse) and not validated.legal, "batched validate")
+    listed, validated, refusal = batch.results
+    check(
+        isinstance(listed, CobiTankWarsBatchLegalMovesResult)
+        and not isinstance(listed.p2, Unset)
+        and "P2-1" in listed.p2,
+        "batched legal-moves",
+    )
+    check(
+        isinstance(validated, CobiTankWarsBatchValidateResult)
+        and not validated.legal
+        and validated.reasons[0].code == CobiTankWarsOrderCode.BAD_DIRECTION,
+        "batched validate",
+    )
+    check(
+        isinstance(refusal, BatchProblem)
+        and refusal.code == ProblemCode.BAD_DIRECTION
+        and refusal.status == 422
+        and refusal.vehicle == "P1-3",
+        "batched 422 names P1-3",
+    )
 
     picture = cobi_tank_wars_render.sync_detailed(client=client, state=json.dumps(round_.state.to_dict()))
     check(isinstance(picture.parsed, str) and "<svg" in picture.parsed, "cobi-tank-wars picture")

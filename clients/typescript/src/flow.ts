@@ -10,7 +10,6 @@ import createClient from "openapi-fetch";
 import type { components, paths } from "./schema.js";
 
 type Schemas = components["schemas"];
-type Problem = Schemas["Problem"];
 
 const [baseUrl = "http://127.0.0.1:8080", apiKey] = process.argv.slice(2);
 const headers: Record<string, string> = apiKey ? { "X-Api-Key": apiKey } : {};
@@ -42,11 +41,6 @@ function reviewed<T extends object>(body: T | string, what: string): T {
     throw new Error(`${what}: a JSON review was asked for, got text`);
   }
   return body;
-}
-
-/** Whether a batch result is a problem: only problems carry `status`. */
-function isProblem<T extends object>(result: T | Problem): result is Problem {
-  return "status" in result && "code" in result;
 }
 
 async function tankBattle(): Promise<void> {
@@ -131,10 +125,15 @@ async function tankBattle(): Promise<void> {
     }),
     "tank-battle batch",
   );
+  // Each result names its `op` ("problem" for a failed request): the
+  // discriminator the union is narrowed by.
   const [validated, problem, perft] = batch.results;
-  check(validated !== undefined && "legal" in validated && validated.legal, "batched validate");
-  check(problem !== undefined && isProblem(problem) && problem.code === "NOT_YOUR_TANK", "batched 422");
-  check(perft !== undefined && "nodes" in perft && perft.nodes === 2025, "batched perft");
+  check(validated?.op === "validate" && validated.legal && validated.move === "k4-k9", "batched validate");
+  check(
+    problem?.op === "problem" && problem.code === "NOT_YOUR_TANK" && problem.status === 422 && problem.square === "a8",
+    "batched 422",
+  );
+  check(perft?.op === "perft" && perft.nodes === 2025, "batched perft");
 
   const picture = await client.GET("/v1/tank-battle/render.svg", {
     params: { query: { position: applied.position, last_move: "j4-j5", moves_from: "c9" } },
@@ -217,14 +216,25 @@ async function tankWar(): Promise<void> {
         requests: [
           { op: "score", state },
           { op: "apply", state, moves: { U: "LA", D: "XX" } },
+          { op: "validate", state, moves: { U: "ZZ", D: "RC" } },
         ],
       },
     }),
     "tank-war batch",
   );
-  const [scored, problem] = batch.results;
-  check(scored !== undefined && "surviving" in scored && scored.surviving.U === 6, "batched score");
-  check(problem !== undefined && isProblem(problem) && problem.player === "D", "batched 422 names D");
+  const [scored, problem, validated] = batch.results;
+  check(
+    scored?.op === "score" && scored.surviving.U === 6 && scored.surviving.D === 6 && scored.territory.U === 18,
+    "batched score",
+  );
+  check(
+    problem?.op === "problem" && problem.code === "NO_SUCH_TANK" && problem.status === 422 && problem.player === "D",
+    "batched 422 names D",
+  );
+  check(
+    validated?.op === "validate" && !validated.legal && validated.reasons.U?.code === "NO_SUCH_TANK",
+    "batched validate",
+  );
 
   const picture = await client.GET("/v1/tank-war/render.svg", {
     params: { query: { state: JSON.stringify(round.state) } },
@@ -313,13 +323,26 @@ async function cobiTankWars(): Promise<void> {
 
   const batch = ok(
     await client.POST("/v1/cobi-tank-wars/batch", {
-      body: { requests: [{ op: "legal-moves", state }, { op: "validate", state, orders }] },
+      body: {
+        requests: [
+          { op: "legal-moves", state },
+          { op: "validate", state, orders },
+          { op: "apply", state, orders },
+        ],
+      },
     }),
     "cobi-tank-wars batch",
   );
-  const [listed, validated] = batch.results;
-  check(listed !== undefined && "P2" in listed && listed.P2 !== undefined, "batched legal-moves");
-  check(validated !== undefined && "reasons" in validated && !validated.legal, "batched validate");
+  const [listed, validated, problem] = batch.results;
+  check(listed?.op === "legal-moves" && listed.P2?.["P2-1"] !== undefined, "batched legal-moves");
+  check(
+    validated?.op === "validate" && !validated.legal && validated.reasons[0]?.code === "BAD_DIRECTION",
+    "batched validate",
+  );
+  check(
+    problem?.op === "problem" && problem.code === "BAD_DIRECTION" && problem.status === 422 && problem.vehicle === "P1-3",
+    "batched 422 names P1-3",
+  );
 
   const picture = await client.GET("/v1/cobi-tank-wars/render.svg", {
     params: { query: { state: JSON.stringify(round.state) } },

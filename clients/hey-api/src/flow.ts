@@ -1,0 +1,378 @@
+// A game site's calls through the client @hey-api/openapi-ts generates
+// from openapi/openapi.json (types, one SDK function per operation, the
+// bundled fetch client): every game from its start to an AI's move, a
+// batch whose results are read to their types (a failed request among
+// them) and a picture. Compiled with `tsc --strict`; no casts, no `any`:
+// every value read here is typed by the document.
+//
+//   node dist/flow.js http://127.0.0.1:8080 [api-key]
+
+import { createClient, createConfig } from "./client/client/index.js";
+import {
+  cobiTankWarsAiMove,
+  cobiTankWarsAnnotate,
+  cobiTankWarsApply,
+  cobiTankWarsBatch,
+  cobiTankWarsInitial,
+  cobiTankWarsLegalMoves,
+  cobiTankWarsRender,
+  cobiTankWarsScore,
+  cobiTankWarsValidate,
+  tankBattleAiMove,
+  tankBattleAnnotate,
+  tankBattleApply,
+  tankBattleBatch,
+  tankBattleInitial,
+  tankBattleLegalMoves,
+  tankBattleRender,
+  tankBattleScore,
+  tankBattleValidate,
+  tankWarAiMove,
+  tankWarAnnotate,
+  tankWarApply,
+  tankWarBatch,
+  tankWarInitial,
+  tankWarLegalMoves,
+  tankWarRender,
+  tankWarScore,
+  tankWarValidate,
+} from "./client/index.js";
+import type { CobiTankWarsOrders } from "./client/index.js";
+
+const [baseUrl = "http://127.0.0.1:8080", apiKey] = process.argv.slice(2);
+// The key for the `ApiKey` scheme (`X-Api-Key`) only, not for `BearerKey`.
+const client = createClient(
+  createConfig({ baseUrl, auth: (scheme) => (scheme.type === "apiKey" ? apiKey : undefined) }),
+);
+
+let checks = 0;
+
+/** Fails the flow unless `ok`. */
+function check(ok: boolean, what: string): void {
+  if (!ok) {
+    throw new Error(`check failed: ${what}`);
+  }
+  checks += 1;
+}
+
+/** The answer of a call that must succeed. */
+function ok<T>(answer: { data?: T; error?: unknown; response: Response }, what: string): T {
+  if (answer.data === undefined) {
+    throw new Error(`${what}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
+  }
+  checks += 1;
+  return answer.data;
+}
+
+/** The text of a picture: its `image/svg+xml` body is read into a `Blob`. */
+async function text(picture: { data?: Blob; response: Response }, what: string): Promise<string> {
+  if (picture.data === undefined) {
+    throw new Error(`${what}: ${picture.response.status}`);
+  }
+  return picture.data.text();
+}
+
+async function tankBattle(): Promise<void> {
+  const initial = ok(await tankBattleInitial({ client, query: { layout: "standard" } }), "tank-battle initial");
+  const position = initial.position;
+
+  const moves = ok(
+    await tankBattleLegalMoves({ client, body: { position, from: "j4" } }),
+    "tank-battle legal-moves",
+  );
+  check(moves.count === moves.moves.length && moves.count === 5, "j4 has 5 moves");
+
+  const verdict = ok(await tankBattleValidate({ client, body: { position, move: "j4-f8" } }), "tank-battle validate");
+  check(!verdict.legal, "j4-f8 is illegal");
+  switch (verdict.reason?.code) {
+    case "CONTAMINATED":
+      check(verdict.reason.square === "g7", "it fails on g7");
+      break;
+    default:
+      throw new Error(`unexpected reason ${JSON.stringify(verdict.reason)}`);
+  }
+
+  const refused = await tankBattleApply({ client, body: { position, move: "a8-a7" } });
+  switch (refused.error?.code) {
+    case "NOT_YOUR_TANK":
+      check(refused.response.status === 422 && refused.error.square === "a8", "a8 is Black's");
+      break;
+    default:
+      throw new Error(`a8-a7 should be refused: ${refused.response.status}`);
+  }
+
+  const applied = ok(await tankBattleApply({ client, body: { position, move: "j4-j5" } }), "tank-battle apply");
+  check(applied.captured === null && applied.winner === null && !applied.finished, "a quiet move");
+
+  const suggestion = ok(
+    await tankBattleAiMove({ client, body: { position: applied.position, level: 2, seed: 1 } }),
+    "tank-battle ai-move",
+  );
+  check(suggestion.pv[0] === suggestion.move || suggestion.lines.length > 0, "the AI answers a move");
+
+  const review = ok(
+    await tankBattleAnnotate({
+      client,
+      body: { moves: ["k4-k5", "a8-a7", "k5-k6"], limits: { max_nodes: 2000 } },
+    }),
+    "tank-battle annotate",
+  );
+  check(
+    review.plies.length === 3 && review.plies[1]?.player === "black" && review.players.length === 2,
+    "a review of three moves",
+  );
+  check(review.plies.every((entry) => entry.loss >= 0 && entry.label.length > 0), "each move judged");
+
+  const score = ok(await tankBattleScore({ client, body: { position: applied.position } }), "tank-battle score");
+  check(score.score.white === 14 && score.breakdown.white.tanks_on_field === 14, "14 tanks each");
+
+  const batch = ok(
+    await tankBattleBatch({
+      client,
+      body: {
+        requests: [
+          { op: "validate", position, move: "k4-k9" },
+          { op: "apply", position, move: "a8-a7" },
+          { op: "perft", position, depth: 2 },
+        ],
+      },
+    }),
+    "tank-battle batch",
+  );
+  const [validated, problem, perft] = batch.results;
+  check(validated?.op === "validate" && validated.legal && validated.move === "k4-k9", "batched validate");
+  check(
+    problem?.op === "problem" && problem.code === "NOT_YOUR_TANK" && problem.status === 422 && problem.square === "a8",
+    "batched 422",
+  );
+  check(perft?.op === "perft" && perft.nodes === 2025, "batched perft");
+
+  const picture = await tankBattleRender({
+    client,
+    query: { position: applied.position, last_move: "j4-j5", moves_from: "c9" },
+  });
+  check((await text(picture, "tank-battle render")).includes("<svg"), "tank-battle picture");
+}
+
+async function tankWar(): Promise<void> {
+  const state = ok(await tankWarInitial({ client }), "tank-war initial");
+
+  const picks = ok(await tankWarLegalMoves({ client, body: { state, player: "U" } }), "tank-war legal-moves");
+  check(picks.U !== undefined && picks.U.length === 6 && picks.D === undefined, "U's six tanks");
+
+  const verdict = ok(
+    await tankWarValidate({ client, body: { state, moves: { U: "ZZ", D: "RC" } } }),
+    "tank-war validate",
+  );
+  switch (verdict.reasons.U?.code) {
+    case "NO_SUCH_TANK":
+      check(!verdict.legal && verdict.reasons.D === undefined, "only U's pick is refused");
+      break;
+    default:
+      throw new Error(`unexpected reasons ${JSON.stringify(verdict.reasons)}`);
+  }
+
+  const round = ok(
+    await tankWarApply({
+      client,
+      body: { state, moves: { U: "LA", D: "RC" }, elapsed_ms: { U: 1500, D: 2300 } },
+    }),
+    "tank-war apply",
+  );
+  let moved = 0;
+  for (const event of round.events) {
+    switch (event.kind) {
+      case "move":
+        moved += 1;
+        check(event.to.length >= 2, "a move names its square");
+        break;
+      case "blocked":
+      case "destroyed":
+      case "timeout":
+        break;
+    }
+  }
+  check(moved === 2 && round.winner === null && round.reason === null, "both tanks moved");
+  check(round.state.clock_ms.U === 118500, "U's clock ran 1.5 s");
+
+  const refused = await tankWarApply({ client, body: { state, moves: { U: "LA", D: "XX" } } });
+  switch (refused.error?.code) {
+    case "NO_SUCH_TANK":
+      check(refused.response.status === 422 && refused.error.player === "D", "D has no tank XX");
+      break;
+    default:
+      throw new Error(`LA/XX should be refused: ${refused.response.status}`);
+  }
+
+  const suggestion = ok(
+    await tankWarAiMove({ client, body: { state: round.state, player: "D", level: 3, seed: 1 } }),
+    "tank-war ai-move",
+  );
+
+  const judged = ok(await tankWarAnnotate({ client, body: { rounds: [{ U: "LA", D: "RC" }] } }), "tank-war annotate");
+  const d = judged.plies[1];
+  check(
+    judged.plies.length === 2 && d !== undefined && d.exact && d.label === "blunder" && (d.against ?? []).length > 0,
+    "RC is D's blunder, judged exactly",
+  );
+  const total = suggestion.strategy.reduce((sum, entry) => sum + entry.probability, 0);
+  check(Math.abs(total - 1) < 1e-9 && suggestion.strategy.some((e) => e.move === suggestion.move), "a strategy");
+
+  const score = ok(await tankWarScore({ client, body: { state: round.state } }), "tank-war score");
+  check(score.surviving.U === 6 && score.surviving.D === 6 && score.winner === null, "six tanks each");
+
+  const batch = ok(
+    await tankWarBatch({
+      client,
+      body: {
+        requests: [
+          { op: "score", state },
+          { op: "apply", state, moves: { U: "LA", D: "XX" } },
+          { op: "validate", state, moves: { U: "ZZ", D: "RC" } },
+        ],
+      },
+    }),
+    "tank-war batch",
+  );
+  const [scored, problem, validated] = batch.results;
+  check(
+    scored?.op === "score" && scored.surviving.U === 6 && scored.surviving.D === 6 && scored.territory.U === 18,
+    "batched score",
+  );
+  check(
+    problem?.op === "problem" && problem.code === "NO_SUCH_TANK" && problem.status === 422 && problem.player === "D",
+    "batched 422 names D",
+  );
+  check(
+    validated?.op === "validate" && !validated.legal && validated.reasons.U?.code === "NO_SUCH_TANK",
+    "batched validate",
+  );
+
+  const picture = await tankWarRender({ client, query: { state: JSON.stringify(round.state) } });
+  check((await text(picture, "tank-war render")).includes("<svg"), "tank-war picture");
+}
+
+async function cobiTankWars(): Promise<void> {
+  const state = ok(await cobiTankWarsInitial({ client }), "cobi-tank-wars initial");
+
+  const legal = ok(
+    await cobiTankWarsLegalMoves({ client, body: { state, player: "P1" } }),
+    "cobi-tank-wars legal-moves",
+  );
+  const first = legal.P1?.["P1-1"]?.[0];
+  check(first !== undefined && ["N", "E", "S", "W"].includes(first.dir) && legal.P2 === undefined, "P1's orders");
+
+  const orders: CobiTankWarsOrders = {
+    P1: { "P1-1": { dir: "N", dist: 2 }, "P1-2": { dir: "N", dist: 1 }, "P1-3": { dir: "X", dist: 1 } },
+    P2: { "P2-1": { dir: "S", dist: 1 }, "P2-2": { dir: "S", dist: 1 }, "P2-3": { dir: "S", dist: 1 } },
+  };
+  const verdict = ok(await cobiTankWarsValidate({ client, body: { state, orders } }), "cobi-tank-wars validate");
+  const reason = verdict.reasons[0];
+  switch (reason?.code) {
+    case "BAD_DIRECTION":
+      check(reason.vehicle === "P1-3" && reason.player === "P1", "P1-3's direction");
+      break;
+    default:
+      throw new Error(`unexpected reasons ${JSON.stringify(verdict.reasons)}`);
+  }
+
+  const suggestion = ok(
+    await cobiTankWarsAiMove({ client, body: { state, player: "P1", level: 3, seed: 1, gunfire_tokens: 1 } }),
+    "cobi-tank-wars ai-move",
+  );
+  const judgedOrders = ok(
+    await cobiTankWarsAnnotate({
+      client,
+      body: {
+        rounds: [{ orders: { P1: suggestion.orders, P2: orders.P2 }, seed: 7 }],
+        limits: { max_nodes: 2000 },
+      },
+    }),
+    "cobi-tank-wars annotate",
+  );
+  check(
+    judgedOrders.plies.length === 2 && judgedOrders.players[0]?.player === "P1",
+    "both players' orders judged",
+  );
+  // The AI's orders are valid orders the way they are.
+  const round = ok(
+    await cobiTankWarsApply({ client, body: { state, orders: { P1: suggestion.orders, P2: orders.P2 }, seed: 7 } }),
+    "cobi-tank-wars apply",
+  );
+  let executed = 0;
+  for (const event of round.events) {
+    switch (event.kind) {
+      case "moved":
+      case "cancelled":
+        executed += 1;
+        break;
+      case "supply_drop":
+        check(event.square.length >= 2, "a supply drop names its square");
+        break;
+      default:
+        break;
+    }
+  }
+  check(executed === 6, "every vehicle's command ran or was cancelled");
+  check(round.state.support_cards.P1 >= 0 && round.state.round === 1, "the state after one round");
+
+  const refused = await cobiTankWarsApply({ client, body: { state, orders } });
+  switch (refused.error?.code) {
+    case "BAD_DIRECTION":
+      check(refused.response.status === 422 && refused.error.vehicle === "P1-3", "P1-3's direction refused");
+      break;
+    default:
+      throw new Error(`P1-3 X should be refused: ${refused.response.status}`);
+  }
+
+  const score = ok(await cobiTankWarsScore({ client, body: { state: round.state } }), "cobi-tank-wars score");
+  check(score.vehicles.P1 === 3 && score.winner === null, "three vehicles each");
+
+  const batch = ok(
+    await cobiTankWarsBatch({
+      client,
+      body: {
+        requests: [
+          { op: "legal-moves", state },
+          { op: "validate", state, orders },
+          { op: "apply", state, orders },
+        ],
+      },
+    }),
+    "cobi-tank-wars batch",
+  );
+  const [listed, validated, problem] = batch.results;
+  check(listed?.op === "legal-moves" && listed.P2?.["P2-1"] !== undefined, "batched legal-moves");
+  check(
+    validated?.op === "validate" && !validated.legal && validated.reasons[0]?.code === "BAD_DIRECTION",
+    "batched validate",
+  );
+  check(
+    problem?.op === "problem" && problem.code === "BAD_DIRECTION" && problem.status === 422 && problem.vehicle === "P1-3",
+    "batched 422 names P1-3",
+  );
+
+  const picture = await cobiTankWarsRender({ client, query: { state: JSON.stringify(round.state) } });
+  check((await text(picture, "cobi-tank-wars render")).includes("<svg"), "cobi-tank-wars picture");
+}
+
+async function keys(): Promise<void> {
+  if (!apiKey) {
+    return;
+  }
+  const anonymous = createClient(createConfig({ baseUrl }));
+  const refused = await tankWarInitial({ client: anonymous });
+  switch (refused.error?.code) {
+    case "UNAUTHORIZED":
+      check(refused.response.status === 401, "no key, 401");
+      break;
+    default:
+      throw new Error(`a call without a key should be refused: ${refused.response.status}`);
+  }
+}
+
+await keys();
+await tankBattle();
+await tankWar();
+await cobiTankWars();
+console.log(`hey-api: ${checks} checks passed against ${baseUrl}`);
