@@ -145,11 +145,52 @@ impl From<Move> for MoveEntry {
     }
 }
 
+/// A legal move as its answer's entry: written as [`MoveEntry`]'s derived
+/// `Serialize` writes it, once per (from, to, capture) for the server's
+/// life, then copied — an entry is three strings and a flag, and a
+/// `legal-moves` answer is mostly entries. The one writer is the derive;
+/// the table keeps its output (at most 121 × 121 × 2 entries of ~60 bytes,
+/// filled as moves are first answered).
+#[derive(Clone, Copy, Debug)]
+pub struct KeptEntry(pub Move);
+
+impl KeptEntry {
+    const SLOTS: usize = engine::SQUARES * engine::SQUARES * 2;
+
+    /// The entry's JSON as the derive writes it.
+    fn written(self) -> Option<&'static serde_json::value::RawValue> {
+        use serde_json::value::RawValue;
+        use std::sync::OnceLock;
+        static TABLE: OnceLock<Box<[OnceLock<Box<RawValue>>]>> = OnceLock::new();
+        let table = TABLE.get_or_init(|| (0..KeptEntry::SLOTS).map(|_| OnceLock::new()).collect());
+        let Move { from, to, .. } = self.0;
+        let slot =
+            (from.index() * engine::SQUARES + to.index()) * 2 + usize::from(self.0.is_capture());
+        let kept = table.get(slot)?;
+        if let Some(written) = kept.get() {
+            return Some(written);
+        }
+        let written = serde_json::value::to_raw_value(&MoveEntry::from(self.0)).ok()?;
+        Some(kept.get_or_init(|| written))
+    }
+}
+
+impl Serialize for KeptEntry {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.written() {
+            Some(written) => written.serialize(serializer),
+            None => MoveEntry::from(self.0).serialize(serializer),
+        }
+    }
+}
+
 /// The legal moves, sorted by `from` (file, then rank), then by `to`.
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = TankBattleLegalMovesResponse)]
 pub struct LegalMovesResponse {
-    pub moves: Vec<MoveEntry>,
+    // Each a `MoveEntry`, as its derive writes it.
+    #[schema(value_type = Vec<MoveEntry>)]
+    pub moves: Vec<KeptEntry>,
     /// Number of moves listed.
     #[schema(example = 45)]
     pub count: usize,
@@ -522,4 +563,51 @@ fn batch_example() -> serde_json::Value {
         {"op": "ai-move", "position": position, "limits": {"max_depth": 2}, "seed": 1},
         {"op": "apply", "position": position, "move": "a8-a7"},
     ]})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tank_battle::Layout;
+
+    /// A kept entry is the derive's bytes, the first time and every time
+    /// after, for every move of a few hundred positions of a game played
+    /// down the first legal move (captures among them), and reads back to
+    /// the same JSON value (as `batch` reads it).
+    #[test]
+    fn a_kept_entry_is_what_the_derive_writes() {
+        let layout = Layout::STANDARD;
+        let mut position = Position::initial(&layout);
+        let (mut moves, mut captures) = (0, 0);
+        for ply in 0..300 {
+            let legal = position.legal_moves_file_major(&layout);
+            for mv in &legal {
+                let derived = serde_json::to_string(&MoveEntry::from(*mv)).unwrap();
+                for _ in 0..2 {
+                    assert_eq!(serde_json::to_string(&KeptEntry(*mv)).unwrap(), derived);
+                }
+                assert_eq!(
+                    serde_json::to_value(KeptEntry(*mv)).unwrap(),
+                    serde_json::to_value(MoveEntry::from(*mv)).unwrap()
+                );
+                moves += 1;
+                captures += usize::from(mv.is_capture());
+            }
+            let Some(next) = legal
+                .iter()
+                .find(|mv| mv.is_capture())
+                .or(legal.get(ply % legal.len().max(1)))
+            else {
+                break;
+            };
+            match position.play(&layout, (*next).into()) {
+                Ok((after, _)) => position = after,
+                Err(_) => break,
+            }
+        }
+        assert!(
+            moves > 1000 && captures > 10,
+            "{moves} moves, {captures} captures"
+        );
+    }
 }

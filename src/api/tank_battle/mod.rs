@@ -137,10 +137,10 @@ impl GameApi for TankBattle {
             Some(text) => Some(decode_square(text, "from")?),
             None => None,
         };
-        let moves: Vec<MoveEntry> = TankBattle::legal_moves(&state)
+        let moves: Vec<KeptEntry> = TankBattle::legal_moves(&state)
             .into_iter()
             .filter(|mv| from.is_none_or(|from| mv.from == from))
-            .map(MoveEntry::from)
+            .map(KeptEntry)
             .collect();
         Ok(LegalMovesResponse {
             count: moves.len(),
