@@ -4,8 +4,13 @@
 //! `games::tank_battle`.
 
 mod ai_move;
+mod codec;
 mod dto;
 pub use ai_move::*;
+use codec::{
+    decode, decode_layout, decode_move, decode_position, decode_square, notation, notation_kind,
+    score_pair, status,
+};
 pub use dto::*;
 
 use actix_web::web;
@@ -22,81 +27,14 @@ use super::openapi::responses::{BodyErrors, BusyError, RouteErrors};
 use super::services::{run_stoppable, Call, Services};
 use super::transport::json::{respond, respond_constant};
 use super::transport::problem::{ApiError, Problem};
-use crate::error::{NotationKind, Refusal};
+use crate::error::Refusal;
 use crate::games::tank_battle::ai::SearchResult;
 use crate::games::tank_battle::{
-    self as engine, perft, IllegalMove, Layout, Move, MoveText, Notation, Outcome, ParseError,
-    Position, Score, Square, State, TankBattle, STANDARD_NAME,
+    self as engine, perft, IllegalMove, Layout, Move, MoveText, Notation, Position, State,
+    TankBattle, STANDARD_NAME,
 };
 use crate::games::Game;
 use crate::limits::Limits;
-
-// ------------------------------------------------------------- codecs ---
-
-/// The code and title of a notation's 400.
-fn notation_kind(notation: Notation) -> NotationKind {
-    let (code, title) = match notation {
-        Notation::Position => ("BAD_POSITION", "Position notation is malformed"),
-        Notation::Layout => ("BAD_LAYOUT", "Layout is malformed"),
-        Notation::Move => ("BAD_MOVE_NOTATION", "Move notation is malformed"),
-    };
-    NotationKind { code, title }
-}
-
-/// A notation error as the 400 it is.
-fn notation(error: ParseError, field: &str, ply: Option<usize>) -> ApiError {
-    ApiError::Notation {
-        kind: notation_kind(error.notation),
-        detail: error.to_string(),
-        field: field.to_owned(),
-        ply,
-    }
-}
-
-fn decode_layout(text: Option<&str>) -> Result<Layout, ApiError> {
-    match text {
-        None => Ok(Layout::STANDARD),
-        Some(text) => Layout::parse(text).map_err(|e| notation(e, "layout", None)),
-    }
-}
-
-fn decode_position(text: &str, layout: &Layout, field: &str) -> Result<Position, ApiError> {
-    engine::parse_position(text, layout).map_err(|err| match err {
-        engine::PositionParseError::Parse(error) => notation(error, field, None),
-        engine::PositionParseError::Invalid(error) => ApiError::invalid_position(error, field),
-    })
-}
-
-fn decode_move(text: &str, field: &str) -> Result<MoveText, ApiError> {
-    text.parse().map_err(|e| notation(e, field, None))
-}
-
-fn decode_square(text: &str, field: &str) -> Result<Square, ApiError> {
-    text.parse().map_err(|e| notation(e, field, None))
-}
-
-fn decode(position: &str, layout: Option<&str>) -> Result<State, ApiError> {
-    let layout = decode_layout(layout)?;
-    let position = decode_position(position, &layout, "position")?;
-    Ok(State { layout, position })
-}
-
-fn score_pair(score: &Score) -> ScorePair {
-    ScorePair {
-        white: score.white.total(),
-        black: score.black.total(),
-    }
-}
-
-/// Whether the game is over, the winner, whether it is drawn.
-fn status(state: &State) -> (bool, Option<SideName>, bool) {
-    let outcome = TankBattle::outcome(state);
-    (
-        outcome.is_some(),
-        outcome.and_then(Outcome::winner).map(SideName::from),
-        outcome == Some(Outcome::Draw),
-    )
-}
 
 impl GameApi for TankBattle {
     type LegalMovesRequest = LegalMovesRequest;
