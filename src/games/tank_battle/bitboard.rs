@@ -5,25 +5,15 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
 use super::square::{Square, SIZE, SQUARES};
 
-/// Each square's place in file-major order (its [`Square::file_major_key`]),
-/// by index, and the square at each place.
-const FILE_MAJOR_PLACE: [u8; SQUARES] = {
-    let mut places = [0; SQUARES];
+/// The squares of each file (bit `i` of file `f` is set when `i % 11 == f`).
+const FILES: [u128; SIZE as usize] = {
+    let mut files = [0; SIZE as usize];
     let mut sq = 0;
     while sq < SQUARES {
-        places[sq] = (sq % SIZE as usize * SIZE as usize + sq / SIZE as usize) as u8;
+        files[sq % SIZE as usize] |= 1 << sq;
         sq += 1;
     }
-    places
-};
-const FILE_MAJOR_SQUARE: [u8; SQUARES] = {
-    let mut squares = [0; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        squares[FILE_MAJOR_PLACE[sq] as usize] = sq as u8;
-        sq += 1;
-    }
-    squares
+    files
 };
 
 /// A set of squares; bit `i` is the square with index `i`.
@@ -76,20 +66,25 @@ impl Bitboard {
 
     /// The squares file by file (a..k), each file from rank 1 up: the
     /// order in which the API lists squares.
-    pub fn file_major(self) -> impl Iterator<Item = Square> {
-        // The set transposed (bit `i` for the square at place `i` in
-        // file-major order), then read lowest place first: a step a
-        // square, whatever the set.
-        let mut places = 0u128;
-        for sq in self {
-            if let Some(&place) = FILE_MAJOR_PLACE.get(sq.index()) {
-                places |= 1 << place;
-            }
+    pub fn file_major(self) -> FileMajor {
+        FileMajor {
+            rest: self.0,
+            files: self.files(),
+            file: 0,
         }
-        Squares(places).map(|place| {
-            let index = FILE_MAJOR_SQUARE.get(place.index()).copied().unwrap_or(0);
-            Square::from_index_unchecked(index)
-        })
+    }
+
+    /// The files that hold a square of the set, as bits 0 (file a) to 10:
+    /// the eleven ranks folded onto the first (a rank `r` reaches it
+    /// through shifts of 6, 3, 2 and 1 ranks whose sum is `r`).
+    fn files(self) -> u16 {
+        const RANK: u32 = SIZE as u32;
+        let mut bits = self.0;
+        bits |= bits >> (6 * RANK);
+        bits |= bits >> (3 * RANK);
+        bits |= bits >> (2 * RANK);
+        bits |= bits >> RANK;
+        (bits & ((1 << SIZE) - 1)) as u16
     }
 
     /// The set rotated by 180 degrees.
@@ -131,6 +126,42 @@ impl Iterator for Squares {
 }
 
 impl ExactSizeIterator for Squares {}
+
+/// The squares of a [`Bitboard`] file by file, each file from rank 1 up
+/// (within a file the index rises with the rank): a file's squares are
+/// taken together, and only files that hold a square are visited.
+#[derive(Clone, Debug)]
+pub struct FileMajor {
+    /// The squares not yet taken, outside `file`.
+    rest: u128,
+    /// The files still to visit.
+    files: u16,
+    /// What is left of the file being visited.
+    file: u128,
+}
+
+impl Iterator for FileMajor {
+    type Item = Square;
+
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        while self.file == 0 {
+            if self.files == 0 {
+                return None;
+            }
+            let file = FILES
+                .get(self.files.trailing_zeros() as usize)
+                .copied()
+                .unwrap_or(0);
+            self.files &= self.files - 1;
+            self.file = self.rest & file;
+            self.rest &= !file;
+        }
+        let sq = Square::from_index_unchecked(self.file.trailing_zeros() as u8);
+        self.file &= self.file - 1;
+        Some(sq)
+    }
+}
 
 impl FromIterator<Square> for Bitboard {
     fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
@@ -208,6 +239,29 @@ mod tests {
         let mut expected: Vec<Square> = Square::all().collect();
         expected.sort_by_key(|sq| sq.file_major_key());
         assert_eq!(all, expected);
+    }
+
+    #[test]
+    fn file_major_order_of_any_set() {
+        // Sets of every density from a fixed xorshift sequence.
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..2_000 {
+            let mut bits = (u128::from(next()) << 64 | u128::from(next())) & Bitboard::FULL.0;
+            for _ in 0..round % 4 {
+                bits &= u128::from(next()) << 64 | u128::from(next());
+            }
+            let set = Bitboard(bits);
+            let mut expected: Vec<Square> = set.into_iter().collect();
+            expected.sort_by_key(|sq| sq.file_major_key());
+            assert_eq!(set.file_major().collect::<Vec<_>>(), expected, "{set:?}");
+        }
+        assert_eq!(Bitboard::EMPTY.file_major().next(), None);
     }
 
     #[test]
