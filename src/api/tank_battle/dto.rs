@@ -149,8 +149,8 @@ impl From<Move> for MoveEntry {
 /// `Serialize` writes it, once per (from, to, capture) for the server's
 /// life, then copied — an entry is three strings and a flag, and a
 /// `legal-moves` answer is mostly entries. The one writer is the derive;
-/// the table keeps its output (at most 121 × 121 × 2 entries of ~60 bytes,
-/// filled as moves are first answered).
+/// the table keeps its output (121 × 121 × 2 slots of a pointer, 234 KB of
+/// zeroes, and an entry of ~60 bytes for each move first answered).
 #[derive(Clone, Copy, Debug)]
 pub struct KeptEntry(pub Move);
 
@@ -159,19 +159,21 @@ impl KeptEntry {
 
     /// The entry's JSON as the derive writes it.
     fn written(self) -> Option<&'static serde_json::value::RawValue> {
+        use once_cell::race::OnceBox;
         use serde_json::value::RawValue;
-        use std::sync::OnceLock;
-        static TABLE: OnceLock<Box<[OnceLock<Box<RawValue>>]>> = OnceLock::new();
-        let table = TABLE.get_or_init(|| (0..KeptEntry::SLOTS).map(|_| OnceLock::new()).collect());
+        // Null pointers until filled: zeroes in .bss, no page of which is
+        // touched before one of its entries is answered.
+        static TABLE: [OnceBox<Box<RawValue>>; KeptEntry::SLOTS] =
+            [const { OnceBox::new() }; KeptEntry::SLOTS];
         let Move { from, to, .. } = self.0;
         let slot =
             (from.index() * engine::SQUARES + to.index()) * 2 + usize::from(self.0.is_capture());
-        let kept = table.get(slot)?;
+        let kept = TABLE.get(slot)?;
         if let Some(written) = kept.get() {
             return Some(written);
         }
         let written = serde_json::value::to_raw_value(&MoveEntry::from(self.0)).ok()?;
-        Some(kept.get_or_init(|| written))
+        Some(kept.get_or_init(|| Box::new(written)))
     }
 }
 

@@ -256,12 +256,36 @@ pub(crate) fn bad_json(err: serde_path_to_error::Error<serde_json::Error>) -> Ap
     ApiError::bad_request(detail, field)
 }
 
-/// An answer's JSON text, in a buffer sized for a typical answer (so
-/// that writing it seldom grows the buffer).
+/// What a worker's answer buffer starts with, and the most it keeps
+/// between answers (a larger one is let go once written).
+const SCRATCH_START: usize = 4096;
+const SCRATCH_KEEP: usize = 64 * 1024;
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Vec<u8>> =
+        std::cell::RefCell::new(Vec::with_capacity(SCRATCH_START));
+}
+
+/// An answer's JSON text, written into the worker's scratch buffer and
+/// copied out at its size: a buffer grown to the answer once per worker,
+/// not once per answer (a 2.5 KB `legal-moves` list grew a fresh buffer
+/// three times).
 pub fn encode<T: serde::Serialize>(answer: &T) -> serde_json::Result<Vec<u8>> {
-    let mut body = Vec::with_capacity(512);
-    serde_json::to_writer(&mut body, answer)?;
-    Ok(body)
+    let written = SCRATCH.try_with(|scratch| {
+        // In use already (an answer written while writing another): a
+        // buffer of its own.
+        let mut scratch = scratch.try_borrow_mut().ok()?;
+        scratch.clear();
+        let written = serde_json::to_writer(&mut *scratch, answer).map(|()| scratch.to_vec());
+        if scratch.capacity() > SCRATCH_KEEP {
+            *scratch = Vec::with_capacity(SCRATCH_START);
+        }
+        Some(written)
+    });
+    written.ok().flatten().unwrap_or_else(|| {
+        let mut body = Vec::with_capacity(512);
+        serde_json::to_writer(&mut body, answer).map(|()| body)
+    })
 }
 
 /// `Content-Type: application/json`, from a static value (actix's
@@ -307,6 +331,42 @@ pub fn respond_constant(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An answer that writes another answer while it is written.
+    struct Nested(usize);
+
+    impl serde::Serialize for Nested {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let inner = match self.0 {
+                0 => Vec::new(),
+                n => encode(&Nested(n - 1)).map_err(serde::ser::Error::custom)?,
+            };
+            serializer.serialize_str(&format!("{}:{}", self.0, String::from_utf8_lossy(&inner)))
+        }
+    }
+
+    #[test]
+    fn encoding_is_serde_json_whatever_the_answer_and_its_size() {
+        let big = "x".repeat(200_000);
+        let answers = [
+            serde_json::json!({"a": 1}),
+            serde_json::json!({ "big": big }),
+            serde_json::json!([1, 2, 3]),
+            serde_json::json!("after a big one"),
+        ];
+        for answer in &answers {
+            let body = encode(answer).unwrap();
+            assert_eq!(body, serde_json::to_vec(answer).unwrap());
+            assert_eq!(body.capacity(), body.len());
+        }
+        // The scratch buffer let the big answer go.
+        let kept = SCRATCH.with_borrow(Vec::capacity);
+        assert!((SCRATCH_START..=SCRATCH_KEEP).contains(&kept), "{kept}");
+        assert_eq!(
+            encode(&Nested(3)).unwrap(),
+            serde_json::to_vec(&Nested(3)).unwrap()
+        );
+    }
 
     #[derive(Debug, serde::Deserialize)]
     #[serde(deny_unknown_fields)]
