@@ -30,6 +30,9 @@ BASE = os.environ.get("BASE", "http://127.0.0.1:8080") + "/v1"
 # The judge's budget a position for `levels` (JUDGE_NODES=300000): the
 # game's default when unset.
 JUDGE_NODES = int(os.environ.get("JUDGE_NODES", "0"))
+# Where `levels` keeps each game's review (JSON lines), when set: so that
+# the summary can be studied again without replaying the games.
+SAVE = os.environ.get("SAVE")
 PAIRS = [(8, 2), (2, 8), (6, 3), (3, 6), (8, 5), (5, 8), (4, 4), (7, 7)]
 
 
@@ -153,6 +156,9 @@ def accuracy_gap(game, strong, weak, count):
         if JUDGE_NODES:
             body["limits"] = {"max_nodes": JUDGE_NODES}
         review = post(f"/{game}/annotate", body)
+        if SAVE:
+            with open(SAVE, "a") as saved:
+                saved.write(json.dumps({"game": game, "n": n, "body": body, "review": review}) + "\n")
         by_player = {p["player"]: p["accuracy"] for p in review["players"]}
         strong_name, weak_name = names if strong_first else names[::-1]
         gap = by_player[strong_name] - by_player[weak_name]
