@@ -7,6 +7,8 @@
     scripts/review-check.py levels [game...]    # accuracy of strong vs weak levels
     scripts/review-check.py speed               # a 100-move review against its searches
     scripts/review-check.py tank-war 200        # whole reviews' times, random games
+    SAVE=reviews.jsonl scripts/review-check.py levels tank-battle
+    scripts/review-check.py slopes reviews.jsonl 0.01 0.03   # the same reviews summed up on other curves
 
 `fit` plays games between AI levels through `ai-move` (fixed seeds),
 reviews each with `annotate` at the judge's default budget, pairs every
@@ -247,12 +249,90 @@ def tank_war(count):
     print(f"tank-war: {count} reviews, median {statistics.median(times):.1f} ms, p99 {p99:.1f} ms, max {times[-1]:.1f} ms")
 
 
+def lichess_accuracy(loss):
+    if loss <= 1e-9:
+        return 100.0
+    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * loss) - 3.1669))
+
+
+def summaries(plies, chance_of):
+    """Each player's accuracy as the server sums a game up (src/games/review.rs:
+    volatility-weighted mean and harmonic mean, averaged), from
+    `chance_of(entry) -> (chance, chance_played)`."""
+    players = []
+    for entry in plies:
+        if entry["player"] not in players:
+            players.append(entry["player"])
+    steps = plies[-1]["ply"] + 1
+    series = [[None] * (steps + 1) for _ in range(2)]
+    judged = [(e, *chance_of(e)) for e in plies]
+    for i, (entry, chance, played) in enumerate(judged):
+        p = players.index(entry["player"])
+        alone = not any(j != i and other["ply"] == entry["ply"] for j, (other, _, _) in enumerate(judged))
+        for at, value in [(entry["ply"], chance)] + ([(steps, played)] if entry["ply"] + 1 == steps else []):
+            series[p][at] = value
+            if alone:
+                series[1 - p][at] = 100 - value
+    first, last = series[0], 50.0
+    for i, v in enumerate(first):
+        first[i] = last if v is None else v
+        last = first[i]
+    size = min(max(len(first) // 10, 2), 8)
+    windows = [first[:size]] * (size - 2) + [first[i:i + size] for i in range(len(first) - size + 1)]
+    weights = []
+    for window in windows:
+        mean = sum(window) / len(window)
+        weights.append(min(max(math.sqrt(sum((x - mean) ** 2 for x in window) / len(window)), 0.5), 12.0))
+    result = {}
+    for player in players:
+        weighted = weight = inverse = 0.0
+        own = [(e, c, cp) for e, c, cp in judged if e["player"] == player]
+        for entry, chance, played in own:
+            accuracy = lichess_accuracy(max(0.0, chance - played))
+            w = weights[entry["ply"]] if entry["ply"] < len(weights) else 0.5
+            weighted += w * accuracy
+            weight += w
+            inverse += 1 / max(accuracy, 1.0)
+        result[player] = (weighted / weight + len(own) / inverse) / 2
+    return result
+
+
+def slopes(path, ks):
+    """The saved reviews of `levels` summed up again on logistic curves of
+    other slopes (a point's worth on the chance to win), after checking
+    that at the server's own chances the sum is the server's."""
+    rows = [json.loads(line) for line in open(path)]
+    for row in rows:
+        served = {p["player"]: p["accuracy"] for p in row["review"]["players"]}
+        ours = summaries(row["review"]["plies"], lambda e: (e["win_chance"], e["win_chance_played"]))
+        assert all(abs(ours[p] - served[p]) < 1e-6 for p in served), (row["n"], ours, served)
+
+    def chance(value, k):
+        if abs(value) >= 50_000:
+            return 100.0 if value > 0 else 0.0
+        return 100 / (1 + math.exp(-k * value))
+
+    for k in ks:
+        gaps = []
+        for row in rows:
+            names = WINNER_NAMES[row["game"]]
+            strong = names[0] if row["n"] % 2 == 0 else names[1]
+            weak = names[1] if strong == names[0] else names[0]
+            acc = summaries(row["review"]["plies"],
+                            lambda e: (chance(e["value"], k), chance(e["value_played"], k)))
+            gaps.append(acc[strong] - acc[weak])
+        print(f"slope {k}: gap min {min(gaps):+.1f}, mean {statistics.mean(gaps):+.1f}, "
+              f"{sum(g < 10 for g in gaps)} of {len(gaps)} under 10")
+
+
 if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else "levels"
     if command == "fit":
         fit(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 40)
     elif command == "levels":
         levels(sys.argv[2:] or ["tank-battle", "cobi-tank-wars"])
+    elif command == "slopes":
+        slopes(sys.argv[2], [float(k) for k in sys.argv[3:]])
     elif command == "speed":
         speed()
     elif command == "tank-war":
