@@ -78,9 +78,11 @@ pub fn speak(mut res: ServiceResponse<BoxBody>, asked: &Asked) -> ServiceRespons
     };
     let (req, res) = res.into_parts();
     let res = res.map_body(|_, body| match body.try_into_bytes() {
-        Ok(bytes) => {
-            BoxBody::new(translate_body(&bytes, lines, &context).unwrap_or(bytes.to_vec()))
-        }
+        // Nothing to rewrite (or not JSON after all): the bytes as they are.
+        Ok(bytes) => match translate_body(&bytes, lines, &context) {
+            Some(czech) => BoxBody::new(czech),
+            None => BoxBody::new(bytes),
+        },
         Err(body) => body,
     });
     ServiceResponse::new(req, res)
