@@ -4,12 +4,14 @@
 
 FROM rust:1-bookworm AS build
 WORKDIR /src
-# Dependencies first, so source edits do not rebuild them. benches/ comes
-# along because the manifest names [[bench]] engine; src/bin/ and examples/
-# are discovered automatically, so their absence here is harmless. Only the
-# service binary is built (not src/bin/selfplay.rs).
+# Dependencies first, so source edits do not rebuild them. The manifest
+# names [[bench]] engine and its [[bin]]s (the tools under src/bin/) without
+# paths, so their files come along for it to parse (tests/it/container.rs
+# checks it); examples/ are discovered, so their absence is harmless. Only
+# the service binary is built (not the tools).
 COPY Cargo.toml Cargo.lock ./
 COPY benches ./benches
+COPY src/bin ./src/bin
 RUN mkdir src && echo 'fn main() {}' > src/main.rs && touch src/lib.rs \
     && cargo build --release --locked --bin tank-rules \
     && rm -rf src

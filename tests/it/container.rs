@@ -14,10 +14,19 @@ fn root() -> &'static Path {
 /// The sources the Dockerfile's `COPY` lines bring into the build context
 /// (the build stage: before the second `FROM`).
 fn copied() -> Vec<PathBuf> {
+    copied_before(None)
+}
+
+/// The sources copied in the build stage, or only before the first line
+/// holding `before`.
+fn copied_before(before: Option<&str>) -> Vec<PathBuf> {
     let dockerfile = std::fs::read_to_string(root().join("Dockerfile")).unwrap();
     let mut stages = 0;
     let mut copied = Vec::new();
     for line in dockerfile.lines().map(str::trim) {
+        if before.is_some_and(|before| line.contains(before)) {
+            break;
+        }
         if line.starts_with("FROM ") {
             stages += 1;
         }
@@ -92,6 +101,60 @@ fn the_dockerfile_copies_every_file_the_build_reads() {
             copied.iter().any(|c| read.starts_with(c)),
             "the build reads {} but the Dockerfile copies only {copied:?}",
             read.display()
+        );
+    }
+}
+
+/// The dependency layer builds with the manifest alone and dummy sources:
+/// cargo parses the manifest first, and a `[[bin]]` or `[[bench]]` named
+/// without a `path` must find its file where cargo looks for it (a
+/// missing `src/bin/exploit.rs` broke the image once, after the tools
+/// were declared in the manifest).
+#[test]
+fn the_dependency_layer_holds_every_target_file_the_manifest_names() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let early = copied_before(Some("cargo build"));
+    let mut section = String::new();
+    let mut targets: Vec<(String, Option<String>, Option<String>)> = Vec::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line.to_owned();
+            if matches!(line, "[[bin]]" | "[[bench]]") {
+                targets.push((section.clone(), None, None));
+            }
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let value = value.trim().trim_matches('"').to_owned();
+        if let Some(target) = targets.last_mut().filter(|t| t.0 == section) {
+            match key.trim() {
+                "name" => target.1 = Some(value),
+                "path" => target.2 = Some(value),
+                _ => {}
+            }
+        }
+    }
+    assert!(targets.len() > 2, "{targets:?}");
+    for (kind, name, path) in targets {
+        if path.is_some() {
+            continue; // the dummy step writes src/main.rs
+        }
+        let name = name.unwrap();
+        let file = match kind.as_str() {
+            "[[bin]]" => PathBuf::from(format!("src/bin/{name}.rs")),
+            _ => PathBuf::from(format!("benches/{name}.rs")),
+        };
+        assert!(
+            root().join(&file).exists(),
+            "{} does not exist",
+            file.display()
+        );
+        assert!(
+            early.iter().any(|c| file.starts_with(c)),
+            "the manifest names {} but the Dockerfile copies only {early:?} before its first build",
+            file.display()
         );
     }
 }
