@@ -12,7 +12,7 @@ WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
 COPY benches ./benches
 COPY src/bin ./src/bin
-RUN mkdir src && echo 'fn main() {}' > src/main.rs && touch src/lib.rs \
+RUN mkdir -p src && echo 'fn main() {}' > src/main.rs && touch src/lib.rs \
     && cargo build --release --locked --bin tank-rules \
     && rm -rf src
 # Everything the build reads: the sources, and the data they include at
