@@ -92,17 +92,22 @@ fn the_dockerfile_copies_every_file_the_build_reads() {
         reads.push(PathBuf::from("build.rs"));
     }
     for read in &reads {
-        assert!(
-            root().join(read).exists(),
-            "{} does not exist",
-            read.display()
-        );
-        assert!(
-            copied.iter().any(|c| read.starts_with(c)),
-            "the build reads {} but the Dockerfile copies only {copied:?}",
-            read.display()
-        );
+        assert_copied(read, &copied, "the build reads", "");
     }
+}
+
+/// `file` exists and lies under one of `copied`.
+fn assert_copied(file: &Path, copied: &[PathBuf], who: &str, when: &str) {
+    assert!(
+        root().join(file).exists(),
+        "{} does not exist",
+        file.display()
+    );
+    assert!(
+        copied.iter().any(|c| file.starts_with(c)),
+        "{who} {} but the Dockerfile copies only {copied:?}{when}",
+        file.display()
+    );
 }
 
 /// The dependency layer builds with the manifest alone and dummy sources:
@@ -146,15 +151,11 @@ fn the_dependency_layer_holds_every_target_file_the_manifest_names() {
             "[[bin]]" => PathBuf::from(format!("src/bin/{name}.rs")),
             _ => PathBuf::from(format!("benches/{name}.rs")),
         };
-        assert!(
-            root().join(&file).exists(),
-            "{} does not exist",
-            file.display()
-        );
-        assert!(
-            early.iter().any(|c| file.starts_with(c)),
-            "the manifest names {} but the Dockerfile copies only {early:?} before its first build",
-            file.display()
+        assert_copied(
+            &file,
+            &early,
+            "the manifest names",
+            " before its first build",
         );
     }
 }
