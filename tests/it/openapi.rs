@@ -371,6 +371,14 @@ fn answers_declare_the_headers_they_carry() {
                 quotas,
                 "{path} {status}"
             );
+            // A refusal that says when to come back says it in a header
+            // the client can read: over a quota, or every slot taken.
+            if status == "429" || status == "503" {
+                assert!(
+                    declared.get("Retry-After").is_some(),
+                    "{path} {status}: no Retry-After"
+                );
+            }
             checked += 1;
         }
     }

@@ -112,7 +112,8 @@ problems! {
 
 problems! {
     /// What work in a slot (`ai-move`, `perft`, `replay`) may answer besides.
-    BusyError: (503, "`SERVICE_BUSY`: every slot for this work is taken; retry after `Retry-After` seconds")
+    BusyError: (503, "`SERVICE_BUSY`: every slot for this work is taken; retry after `Retry-After` seconds",
+        "Retry-After": u64 = "Seconds to wait")
 }
 
 #[cfg(test)]
