@@ -4,11 +4,14 @@
 //! Fluent catalogue a language (`en.ftl`, `cs.ftl`, compiled in), each
 //! with the same messages and variables: a problem code's `title-` and
 //! `detail-`, a rule reason's `reason-`, and the `refused-` wrappers of a
-//! refused move's detail. English answers are written by the engines and
+//! refused move's detail. A problem's title is its code's `title-` in
+//! either language ([`title`]: one title a problem type, whichever game
+//! refused). English details and reasons are written by the engines and
 //! flows as they always were (a request that asks for no language pays
 //! nothing); `en.ftl` says the same (tested), and is what translations
 //! start from.
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use fluent_bundle::concurrent::FluentBundle;
@@ -112,6 +115,28 @@ pub fn text(lang: Lang, id: &str, args: &[(&str, &str)]) -> Option<String> {
     let mut errors = Vec::new();
     let written = bundle.format_pattern(pattern, Some(&fluent_args), &mut errors);
     errors.is_empty().then(|| written.into_owned())
+}
+
+/// The title of the problem `code` in `lang`: the catalogue's
+/// `title-{code}`, written once and kept. A problem type has this one
+/// title a language, whichever game or layer refused; `None` for a code
+/// the catalogue does not know (a game served in tests only).
+pub fn title(lang: Lang, code: &str) -> Option<&'static str> {
+    static TITLES: [OnceLock<HashMap<String, String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let slot = match lang {
+        Lang::En => &TITLES[0],
+        Lang::Cs => &TITLES[1],
+    };
+    let titles = slot.get_or_init(|| {
+        message_ids(lang)
+            .iter()
+            .filter_map(|id| {
+                let code = id.strip_prefix("title-")?;
+                Some((code.to_owned(), text(lang, id, &[])?))
+            })
+            .collect()
+    });
+    titles.get(code).map(String::as_str)
 }
 
 /// The ids of a catalogue's messages, in order.

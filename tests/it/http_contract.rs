@@ -81,10 +81,14 @@ async fn unknown_query_parameters_are_refused_everywhere() {
     ] {
         let reply = get(&app, path).await;
         assert_problem(&reply, 400, "BAD_REQUEST");
-        assert_eq!(
-            reply.body["title"], "Query string is not valid for this operation",
-            "{path}"
+        // The title is BAD_REQUEST's; the detail names the parameter.
+        let name = path.split(['?', '=']).nth(1).unwrap_or_default();
+        let detail = reply.body["detail"].as_str().unwrap_or_default();
+        assert!(
+            detail.starts_with(&format!("unknown query parameter `{name}`")),
+            "{path}: {detail}"
         );
+        assert_eq!(reply.body["field"], name, "{path}");
     }
     // Declared parameters still work.
     let reply = get(&app, "/v1/tank-battle/initial?layout=standard").await;

@@ -106,9 +106,13 @@ where
             let rule = i18n::text(Lang::En, &format!("reason-{code}"), &[]).expect(code);
             assert!(english.starts_with(&rule), "{english:?} against {rule:?}");
         }
+        // A problem type has one title a language, whichever game or
+        // layer refused: its catalogue's.
         if key == "title" {
-            let title = i18n::text(Lang::Cs, &format!("title-{code}"), &[]).expect(code);
-            assert_eq!(czech, &title);
+            for (lang, title) in [(Lang::En, english), (Lang::Cs, czech)] {
+                let catalogue = i18n::text(lang, &format!("title-{code}"), &[]).expect(code);
+                assert_eq!(title, &catalogue, "{lang:?} {code}");
+            }
         }
     }
     codes

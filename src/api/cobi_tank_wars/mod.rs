@@ -311,15 +311,10 @@ impl GameApi for CobiTankWars {
             || "orders".to_owned(),
             |ply| format!("rounds[{ply}].orders"),
         );
-        Refusal::new(
-            first.error.code(),
-            "Illegal orders",
-            first.to_string(),
-            &field,
-        )
-        .by(first.player)
-        .for_vehicle(first.vehicle)
-        .at_ply(ply)
+        Refusal::new(first.error.code(), first.to_string(), &field)
+            .by(first.player)
+            .for_vehicle(first.vehicle)
+            .at_ply(ply)
     }
 
     /// An `ai-move` for a finished game: its `state` is at fault.

@@ -144,7 +144,7 @@ fn translate(value: &mut Value, context: &Context) {
                         player: text("player"),
                         vehicle: text("vehicle"),
                     };
-                    if let Some(title) = i18n::text(context.lang, &format!("title-{code}"), &[]) {
+                    if let Some(title) = i18n::title(context.lang, &code) {
                         object.insert("title".to_owned(), title.into());
                     }
                     if let Some(detail) = detail(&facts, context) {

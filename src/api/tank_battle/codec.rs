@@ -11,14 +11,14 @@ use crate::games::tank_battle::{
 };
 use crate::games::Game;
 
-/// The code and title of a notation's 400.
+/// The code of a notation's 400 (its title is the code's).
 pub(super) fn notation_kind(notation: Notation) -> NotationKind {
-    let (code, title) = match notation {
-        Notation::Position => ("BAD_POSITION", "Position notation is malformed"),
-        Notation::Layout => ("BAD_LAYOUT", "Layout is malformed"),
-        Notation::Move => ("BAD_MOVE_NOTATION", "Move notation is malformed"),
+    let code = match notation {
+        Notation::Position => "BAD_POSITION",
+        Notation::Layout => "BAD_LAYOUT",
+        Notation::Move => "BAD_MOVE_NOTATION",
     };
-    NotationKind { code, title }
+    NotationKind { code }
 }
 
 /// A notation error as the 400 it is.
