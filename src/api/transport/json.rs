@@ -240,20 +240,34 @@ pub(crate) fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     Ok(value)
 }
 
-/// A deserialisation failure as a `BAD_REQUEST` naming the failing field
+/// A deserialisation failure as a `BAD_REQUEST` naming the failing field:
+/// the one of the wrong type or value, the unknown one, or the missing one
 /// (none when the whole document is at fault).
 pub(crate) fn bad_json(err: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
     let path = err.path().to_string();
     let inner = err.into_inner();
-    let field = (path != ".").then_some(path);
-    let detail = match inner.classify() {
-        serde_json::error::Category::Data => match &field {
-            Some(field) => format!("field `{field}`: {inner}"),
-            None => inner.to_string(),
-        },
-        _ => format!("malformed JSON: {inner}"),
+    let at = (path != ".").then_some(path);
+    let data = inner.classify() == serde_json::error::Category::Data;
+    let detail = match (&at, data) {
+        (Some(at), true) => format!("field `{at}`: {inner}"),
+        (None, true) => inner.to_string(),
+        (_, false) => format!("malformed JSON: {inner}"),
+    };
+    // A missing field is reported at the object that lacks it; the field
+    // at fault is the missing one.
+    let missing = data.then(|| missing_field(&inner.to_string())).flatten();
+    let field = match (at, missing) {
+        (Some(at), Some(name)) => Some(format!("{at}.{name}")),
+        (None, Some(name)) => Some(name),
+        (at, None) => at,
     };
     ApiError::bad_request(detail, field)
+}
+
+/// The name serde's "missing field `name`" message names.
+fn missing_field(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("missing field `")?;
+    rest.split_once('`').map(|(name, _)| name.to_owned())
 }
 
 /// What a worker's answer buffer starts with, and the most it keeps
@@ -393,7 +407,10 @@ mod tests {
             field_of(r#"{"position":1,"moves":[]}"#).as_deref(),
             Some("position")
         );
-        assert_eq!(field_of(r#"{"position":"x"}"#), None);
+        // A missing field is the field at fault.
+        assert_eq!(field_of(r#"{"position":"x"}"#).as_deref(), Some("moves"));
+        assert_eq!(field_of(r#"{"moves":[]}"#).as_deref(), Some("position"));
+        assert_eq!(field_of(r#"[1]"#), None);
         assert_eq!(
             field_of(r#"{"position":"x","moves":[],"extra":1}"#).as_deref(),
             Some("extra")

@@ -61,6 +61,7 @@ impl ItemSchemas {
         let Some(validator) = self.0.get(op) else {
             return Ok(());
         };
+        use jsonschema::error::ValidationErrorKind;
         validator.validate(item).map_err(|error| {
             let error = deepest(&error);
             let mut segments: Vec<String> = error
@@ -68,11 +69,16 @@ impl ItemSchemas {
                 .iter()
                 .map(|s| s.to_string())
                 .collect();
-            // As serde names it: the unknown field itself.
-            if let jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } =
-                error.kind()
-            {
-                segments.extend(unexpected.first().cloned());
+            // As serde names them: the unknown field itself, the missing
+            // field itself.
+            match error.kind() {
+                ValidationErrorKind::AdditionalProperties { unexpected } => {
+                    segments.extend(unexpected.first().cloned());
+                }
+                ValidationErrorKind::Required { property } => {
+                    segments.extend(property.as_str().map(str::to_owned));
+                }
+                _ => {}
             }
             let mut field = String::new();
             for segment in segments {
