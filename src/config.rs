@@ -203,7 +203,7 @@ pub struct ServeArgs {
     /// `rediss://` for TLS. It may hold a password: logs show it without
     /// credentials, and `--help` does not show the variable's value.
     #[arg(long, env = "TANK_RULES_REDIS_URL", hide_env_values = true)]
-    pub redis_url: Option<String>,
+    pub redis_url: Option<crate::redis::RedisUrl>,
     /// What every Redis key of this service starts with (AI answers are
     /// `<prefix>ai:<digest>`, quotas `<prefix>quota:<class>:<client>`), so
     /// that several services or environments can share one Redis.
@@ -302,5 +302,29 @@ impl ServeArgs {
             max_bytes: self.cache_mib.saturating_mul(1 << 20),
             ttl: Duration::from_secs(self.cache_ttl_secs),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The options as a whole may be shown (a debug line, a panic): the
+    /// Redis password is not in them.
+    #[test]
+    fn the_options_shown_hold_no_redis_password() {
+        let url = "redis://user:s3cret@cache.internal:6380/2";
+        let args = ServeArgs::try_parse_from(["tank-rules", "--redis-url", url]);
+        let Ok(args) = args else {
+            panic!("{args:?}");
+        };
+        let shown = format!("{args:?}");
+        assert!(!shown.contains("s3cret"), "{shown}");
+        assert!(shown.contains("cache.internal:6380/2"), "{shown}");
+        let link = args.redis().map(|link| format!("{link:?}"));
+        assert!(link.is_some_and(|link| !link.contains("s3cret")));
+        // The client still gets the whole URL.
+        let link = args.redis().map(|link| link.url.secret().to_owned());
+        assert_eq!(link.as_deref(), Some(url));
     }
 }

@@ -156,7 +156,7 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
         .with_cors(args.cors_origins.clone())
         .with_fair_use(tank_rules::fair_use::FairUse::new(fair_use));
     if let Some(redis) = args.redis() {
-        tracing::info!(url = %tank_rules::redis::redacted(&redis.url), prefix = %redis.prefix,
+        tracing::info!(url = %redis.url.shown(), prefix = %redis.prefix,
             timeout = ?redis.timeout, ttl = ?args.redis_ttl(),
             "Redis: shared AI cache tier and fleet-wide quotas");
         let link = tank_rules::redis::Link::start(redis)

@@ -22,14 +22,59 @@ use std::time::{Duration, Instant};
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
+/// A Redis URL as configured: `redis://[user][:password@]host:port/db`
+/// (or `rediss://`, `redis+unix://`, `valkey://` ...). It may hold a
+/// password, so it shows itself only [`redacted`] (its `Debug`, and
+/// [`RedisUrl::shown`]); [`RedisUrl::secret`] is the whole text, for the
+/// client alone.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RedisUrl(String);
+
+impl RedisUrl {
+    /// The URL without its credentials, fit for a log line or an error.
+    pub fn shown(&self) -> String {
+        redacted(&self.0)
+    }
+
+    /// The whole URL, credentials included: for connecting, never for
+    /// showing.
+    pub fn secret(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for RedisUrl {
+    fn from(url: String) -> RedisUrl {
+        RedisUrl(url)
+    }
+}
+
+impl From<&str> for RedisUrl {
+    fn from(url: &str) -> RedisUrl {
+        RedisUrl(url.to_owned())
+    }
+}
+
+/// As a command-line or environment value.
+impl std::str::FromStr for RedisUrl {
+    type Err = std::convert::Infallible;
+
+    fn from_str(url: &str) -> Result<RedisUrl, Self::Err> {
+        Ok(RedisUrl::from(url))
+    }
+}
+
+impl std::fmt::Debug for RedisUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.shown())
+    }
+}
+
 /// Where Redis is, how long a call may take and what every key starts
 /// with. Its `Debug` shows the URL [`redacted`].
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LinkConfig {
-    /// `redis://[user][:password@]host:port/db` (or `rediss://`,
-    /// `redis+unix://`, `valkey://` ...): may hold a password, so it is
-    /// never shown but [`redacted`].
-    pub url: String,
+    pub url: RedisUrl,
     /// Longest a call may take before it is given up.
     pub timeout: Duration,
     /// What every key starts with ([`LinkConfig::DEFAULT_PREFIX`] unless
@@ -43,7 +88,7 @@ impl LinkConfig {
 
     /// The link to `url`, its calls given `timeout`, its keys under the
     /// default prefix.
-    pub fn new(url: impl Into<String>, timeout: Duration) -> LinkConfig {
+    pub fn new(url: impl Into<RedisUrl>, timeout: Duration) -> LinkConfig {
         LinkConfig {
             url: url.into(),
             timeout,
@@ -57,16 +102,6 @@ impl LinkConfig {
             prefix: prefix.into(),
             ..self
         }
-    }
-}
-
-impl std::fmt::Debug for LinkConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LinkConfig")
-            .field("url", &redacted(&self.url))
-            .field("timeout", &self.timeout)
-            .field("prefix", &self.prefix)
-            .finish()
     }
 }
 
@@ -178,8 +213,8 @@ impl Link {
     /// Redis need not be up yet. Fails only on a URL that does not parse or
     /// a thread that cannot start (the error shows the URL [`redacted`]).
     pub fn start(config: LinkConfig) -> Result<Link, String> {
-        let shown: Arc<str> = Arc::from(redacted(&config.url));
-        let client = redis::Client::open(config.url.as_str())
+        let shown: Arc<str> = Arc::from(config.url.shown());
+        let client = redis::Client::open(config.url.secret())
             .map_err(|e| format!("Redis URL {shown}: {e}"))?;
         let (sender, receiver) = std::sync::mpsc::channel();
         std::thread::Builder::new()
