@@ -16,13 +16,29 @@
 #   BEFORE=/tmp/tank-rules-old scripts/bench-http.sh   # before/after, same run
 #   ACCEPT_ENCODING='gzip, br' scripts/bench-http.sh   # as a browser asks
 #   TARGETS="healthz initial score" scripts/bench-http.sh
+#   PIN=1 scripts/bench-http.sh                 # servers on core 0, wrk on core 1
+#
+# PIN=1 keeps the servers (one worker each) and wrk (one thread) off each
+# other's core: a two-core machine shared by both measures a few percent
+# of change in noise otherwise (see BENCHMARKS.md, "Pinned runs").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-5s}
 CONNECTIONS=${CONNECTIONS:-64}
-THREADS=${THREADS:-2}
+PIN=${PIN:-0}
+if [ "$PIN" = 1 ]; then
+  serve=(taskset -c 0)
+  load=(taskset -c 1)
+  THREADS=${THREADS:-1}
+  WORKERS=1
+else
+  serve=()
+  load=()
+  THREADS=${THREADS:-2}
+  WORKERS=$(nproc)
+fi
 PORT=${PORT:-18180}
 HELLO_PORT=${HELLO_PORT:-18181}
 BEFORE_PORT=${BEFORE_PORT:-18182}
@@ -41,15 +57,15 @@ cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm 
 trap cleanup EXIT
 
 # shellcheck disable=SC2086 # flags are words
-./target/release/tank-rules --addr "127.0.0.1:$PORT" $SERVER_FLAGS >"$work/server.log" 2>&1 &
+"${serve[@]}" ./target/release/tank-rules --addr "127.0.0.1:$PORT" $SERVER_FLAGS >"$work/server.log" 2>&1 &
 server=$!
 pids+=("$server")
-./target/release/examples/hello "127.0.0.1:$HELLO_PORT" >/dev/null 2>&1 &
+"${serve[@]}" ./target/release/examples/hello "127.0.0.1:$HELLO_PORT" >/dev/null 2>&1 &
 pids+=($!)
 builds=(after)
 if [ -n "${BEFORE:-}" ]; then
   # shellcheck disable=SC2086
-  "$BEFORE" --addr "127.0.0.1:$BEFORE_PORT" $SERVER_FLAGS >"$work/before.log" 2>&1 &
+  "${serve[@]}" "$BEFORE" --addr "127.0.0.1:$BEFORE_PORT" $SERVER_FLAGS >"$work/before.log" 2>&1 &
   pids+=($!)
   builds=(before after)
 fi
@@ -87,7 +103,7 @@ done
 # run ROUND BUILD TARGET PORT -> appends "round build target rps p99_us non2xx"
 run() {
   local out rps p99 bad
-  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/${3%%:*}.lua" "http://127.0.0.1:$4")
+  out=$("${load[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/${3%%:*}.lua" "http://127.0.0.1:$4")
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
   p99=$(awk '$1=="99%" {print $2}' <<<"$out")
   bad=$(awk '/Non-2xx/ {print $NF}' <<<"$out")
@@ -109,9 +125,10 @@ for round in $(seq "$ROUNDS"); do
   echo "round $round of $ROUNDS done" >&2
 done
 
-python3 - "$work/results" "$TARGETS" "${BEFORE:+before}" <<'PY'
+python3 - "$work/results" "$TARGETS" "${BEFORE:+before}" "$WORKERS" <<'PY'
 import statistics, sys
 path, targets, has_before = sys.argv[1], sys.argv[2].split(), sys.argv[3] == "before"
+workers = int(sys.argv[4])
 rows = [line.split() for line in open(path)]
 def micros(text):
     for unit, scale in (("us", 1), ("ms", 1000), ("s", 1_000_000)):
@@ -142,8 +159,8 @@ for target in targets:
     ratio = median(after[k][0] / hello[k][0] for k in after)
     p99_ratio = median(after[k][1] / hello[k][1] for k in after)
     rps, p99 = median(v[0] for v in after.values()), median(v[1] for v in after.values())
-    # Two workers serve at once: a request's cost is 2 / throughput.
-    more = median(2e6 / after[k][0] - 2e6 / hello[k][0] for k in after)
+    # The workers serve at once: a request's cost is workers / throughput.
+    more = median(workers * 1e6 / after[k][0] - workers * 1e6 / hello[k][0] for k in after)
     bad = sum(v[2] for v in after.values())
     line = (f"{target:<12} {rps:>11,.0f} {p99:>8.0f} {ratio:>9.2f} "
             f"{p99_ratio:>10.2f} {more:>+8.1f}")
@@ -161,4 +178,4 @@ PY
 rss=$(awk '/VmRSS/ {print $2, $3}' "/proc/$server/status")
 peak=$(awk '/VmHWM/ {print $2, $3}' "/proc/$server/status")
 echo "server RSS: $rss_idle idle, $rss after the runs, $peak peak"
-echo "machine: $(nproc) cores; wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $ROUNDS rounds${SERVER_FLAGS:+; server flags: $SERVER_FLAGS}"
+echo "machine: $(nproc) cores; ${WORKERS} worker(s) a server$([ "$PIN" = 1 ] && echo ', servers on core 0, wrk on core 1'); wrk -t$THREADS -c$CONNECTIONS -d$DURATION, $ROUNDS rounds${SERVER_FLAGS:+; server flags: $SERVER_FLAGS}"
