@@ -92,6 +92,11 @@ GAMES = {"tank-battle": tank_battle_game, "cobi-tank-wars": cobi_game}
 WINNER_NAMES = {"tank-battle": ("white", "black"), "cobi-tank-wars": ("P1", "P2")}
 
 
+def logistic(x):
+    """1 / (1 + e^-x), without overflow far from 0."""
+    return 1.0 / (1.0 + math.exp(-max(min(x, 700.0), -700.0)))
+
+
 def fit(game, count):
     samples = []
     for n in range(count):
@@ -119,7 +124,7 @@ def fit(game, count):
     def log_likelihood(k):
         total = 0.0
         for v, r in samples:
-            p = min(max(1.0 / (1.0 + math.exp(-k * v)), 1e-9), 1 - 1e-9)
+            p = min(max(logistic(k * v), 1e-9), 1 - 1e-9)
             total += r * math.log(p) + (1 - r) * math.log(1 - p)
         return total
 
@@ -143,7 +148,7 @@ def fit(game, count):
             continue
         mean_v = sum(v for v, _ in bucket) / len(bucket)
         score = sum(r for _, r in bucket) / len(bucket)
-        curve = 1.0 / (1.0 + math.exp(-k * mean_v))
+        curve = logistic(k * mean_v)
         shown = lambda x: "−∞" if x < -1e8 else ("∞" if x > 1e8 else f"{x:.0f}")
         print(f"| {shown(low)} to {shown(high)} | {len(bucket)} | {score:.2f} | {curve:.2f} |")
 
@@ -310,7 +315,7 @@ def slopes(path, ks):
     def chance(value, k):
         if abs(value) >= 50_000:
             return 100.0 if value > 0 else 0.0
-        return 100 / (1 + math.exp(-k * value))
+        return 100 * logistic(k * value)
 
     for k in ks:
         gaps = []
