@@ -43,12 +43,6 @@ impl RedisUrl {
     }
 }
 
-impl From<String> for RedisUrl {
-    fn from(url: String) -> RedisUrl {
-        RedisUrl(url)
-    }
-}
-
 impl From<&str> for RedisUrl {
     fn from(url: &str) -> RedisUrl {
         RedisUrl(url.to_owned())

@@ -37,6 +37,14 @@ impl Lang {
         }
     }
 
+    /// The language's place in a table of one entry a language.
+    const fn index(self) -> usize {
+        match self {
+            Lang::En => 0,
+            Lang::Cs => 1,
+        }
+    }
+
     /// The catalogue's source.
     const fn source(self) -> &'static str {
         match self {
@@ -83,13 +91,9 @@ pub fn negotiate(accept_language: Option<&[u8]>) -> Lang {
 
 /// A language's catalogue, parsed once.
 fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
-    static BUNDLES: [OnceLock<FluentBundle<FluentResource>>; 2] =
-        [OnceLock::new(), OnceLock::new()];
-    let slot = match lang {
-        Lang::En => &BUNDLES[0],
-        Lang::Cs => &BUNDLES[1],
-    };
-    slot.get_or_init(|| {
+    static BUNDLES: [OnceLock<FluentBundle<FluentResource>>; Lang::ALL.len()] =
+        [const { OnceLock::new() }; Lang::ALL.len()];
+    BUNDLES[lang.index()].get_or_init(|| {
         let id: LanguageIdentifier = lang.tag().parse().unwrap_or_default();
         let mut bundle = FluentBundle::new_concurrent(vec![id]);
         // Plain text: no Unicode isolation marks around placeables.
@@ -122,12 +126,9 @@ pub fn text(lang: Lang, id: &str, args: &[(&str, &str)]) -> Option<String> {
 /// title a language, whichever game or layer refused; `None` for a code
 /// the catalogue does not know (a game served in tests only).
 pub fn title(lang: Lang, code: &str) -> Option<&'static str> {
-    static TITLES: [OnceLock<HashMap<String, String>>; 2] = [OnceLock::new(), OnceLock::new()];
-    let slot = match lang {
-        Lang::En => &TITLES[0],
-        Lang::Cs => &TITLES[1],
-    };
-    let titles = slot.get_or_init(|| {
+    static TITLES: [OnceLock<HashMap<String, String>>; Lang::ALL.len()] =
+        [const { OnceLock::new() }; Lang::ALL.len()];
+    let titles = TITLES[lang.index()].get_or_init(|| {
         message_ids(lang)
             .iter()
             .filter_map(|id| {
@@ -157,6 +158,13 @@ pub fn message_ids(lang: Lang) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each language has its own place in the per-language tables.
+    #[test]
+    fn every_language_has_its_own_place() {
+        let places: Vec<usize> = Lang::ALL.iter().map(|lang| lang.index()).collect();
+        assert_eq!(places, (0..Lang::ALL.len()).collect::<Vec<_>>());
+    }
 
     #[test]
     fn accept_language_is_weighed() {
