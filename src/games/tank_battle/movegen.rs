@@ -12,6 +12,7 @@ use super::layout::Layout;
 use super::moves::Move;
 use super::piece::Role;
 use super::position::Position;
+use super::side::Side;
 use super::square::Square;
 
 /// Per-node masks shared by all tanks of the side to move.
@@ -32,9 +33,15 @@ struct Masks {
 impl Masks {
     #[inline]
     fn new(pos: &Position, layout: &Layout) -> Masks {
-        let us = pos.turn();
-        let own = pos.tanks(us);
-        let enemy = pos.tanks(!us);
+        Masks::of(pos, layout, pos.turn(), Bitboard::EMPTY)
+    }
+
+    /// The masks of `us` (to move or not), with the tanks on `absent` taken
+    /// off the board.
+    #[inline]
+    fn of(pos: &Position, layout: &Layout, us: Side, absent: Bitboard) -> Masks {
+        let own = pos.tanks(us) & !absent;
+        let enemy = pos.tanks(!us) & !absent;
         let occupied = own | enemy;
         let mines = layout.mines();
         let contaminated = layout.contaminated();
@@ -67,17 +74,31 @@ impl Masks {
         Move { from, to, capture }
     }
 
-    /// The squares the tank on `from` may move to.
+    /// The blockers and forbidden squares of the tank on `from`.
     #[inline(always)]
-    fn targets(&self, from: Square) -> Bitboard {
-        let (blockers, forbidden) = if self.enemy_base.contains(from) {
+    fn rules(&self, from: Square) -> (Bitboard, Bitboard) {
+        if self.enemy_base.contains(from) {
             (self.locked_blockers, self.locked_forbidden)
         } else if self.commanders.contains(from) {
             (self.commander_blockers, self.commander_forbidden)
         } else {
             (self.tank_blockers, self.tank_forbidden)
-        };
+        }
+    }
+
+    /// The squares the tank on `from` may move to.
+    #[inline(always)]
+    fn targets(&self, from: Square) -> Bitboard {
+        let (blockers, forbidden) = self.rules(from);
         Bitboard(slider_attacks(from, blockers).0 & !forbidden.0)
+    }
+
+    /// The squares the tank on `from` could capture on: its targets and the
+    /// squares of the own tanks it guards.
+    #[inline]
+    fn guards(&self, from: Square) -> Bitboard {
+        let (blockers, forbidden) = self.rules(from);
+        Bitboard(slider_attacks(from, blockers).0 & !(forbidden.0 & !self.own.0))
     }
 }
 
@@ -154,6 +175,34 @@ impl Position {
             count += count_slider_moves(locked, m.locked_blockers, m.locked_forbidden);
         }
         u64::from(count)
+    }
+
+    /// The squares where `side`'s tanks could capture an enemy tank if one
+    /// stood there, the enemy's tanks taken off the board: an enemy tank
+    /// that slides to one of these squares (along an attacker's line, or
+    /// taking a guarded tank) can be taken next move. Contaminated squares
+    /// are never among them (rule 5).
+    pub(crate) fn attacked_by(&self, layout: &Layout, side: Side) -> Bitboard {
+        let masks = Masks::of(self, layout, side, self.tanks(!side));
+        let reach = masks
+            .own
+            .into_iter()
+            .fold(Bitboard::EMPTY, |acc, from| acc | masks.guards(from));
+        reach & !layout.contaminated()
+    }
+
+    /// Each of `side`'s tanks with the squares it could move to were it
+    /// `side`'s turn (rule 7's first condition ignored).
+    pub(crate) fn reach(
+        &self,
+        layout: &Layout,
+        side: Side,
+    ) -> impl Iterator<Item = (Square, Bitboard)> {
+        let masks = Masks::of(self, layout, side, Bitboard::EMPTY);
+        masks
+            .own
+            .into_iter()
+            .map(move |from| (from, masks.targets(from)))
     }
 
     /// Whether the side to move has any move, ignoring rule 7's first

@@ -14,7 +14,7 @@ pub use zobrist::hash;
 
 /// Bumped whenever the search or evaluation changes what it answers; part
 /// of every cache key.
-pub const ENGINE_VERSION: u32 = 4;
+pub const ENGINE_VERSION: u32 = 5;
 
 #[cfg(test)]
 mod tests;

@@ -185,3 +185,37 @@ proptest! {
         prop_assert_eq!(strip(a), strip(b));
     }
 }
+
+/// Plays `pos` out between `white` and `black` searches (depths), at most
+/// `plies` moves; the final position and the moves played.
+fn play_out(mut pos: Position, white: u32, black: u32, plies: usize) -> (Position, usize) {
+    let layout = Layout::STANDARD;
+    for played in 0..plies {
+        let depth = if pos.turn() == super::super::Side::White {
+            white
+        } else {
+            black
+        };
+        let Some(result) = search(&pos, &layout, depth_limited(depth), played as u64) else {
+            return (pos, played);
+        };
+        pos.play_unchecked(result.best);
+    }
+    (pos, plies)
+}
+
+#[test]
+fn runs_down_the_last_enemy_tank() {
+    // From a game between levels 8 and 2: Black's last tank (d11) runs
+    // about the open board, White has eleven. White could bank its tanks in
+    // Black's base for many moves; closing in on the runner (which must move
+    // every turn) takes it sooner, and taking it ends the game.
+    let layout = Layout::STANDARD;
+    let pos = parse_position("3t7/11/11/11/8T2/11/10T/10T/10T/8T1T/T2T4TTC b 47", &layout).unwrap();
+    let (end, plies) = play_out(pos, 3, 2, 40);
+    assert!(
+        end.tanks(super::super::Side::Black).is_empty(),
+        "after {plies} plies: {}",
+        end.to_setup()
+    );
+}
