@@ -27,7 +27,7 @@ pub const RECIPES: [Recipe; 8] = [
     Recipe {
         depth: 1,
         nodes: 20_000,
-        temperature: 90,
+        temperature: 150,
     },
     Recipe {
         depth: 1,
