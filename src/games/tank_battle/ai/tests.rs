@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 
-use super::super::{parse_position, Layout, MoveText, Position};
+use super::super::{parse_position, Layout, MoveText, Position, Side};
 use super::{search, search_with, SearchLimits, WIN};
 use crate::games::{Level, Style};
 
@@ -39,7 +39,7 @@ fn ends_a_won_game_at_once() {
     let (after, _) = pos.play(&layout, mv.parse().unwrap()).unwrap();
     assert_eq!(
         after.outcome(&layout),
-        Some(super::super::Outcome::Winner(super::super::Side::White))
+        Some(super::super::Outcome::Winner(Side::White))
     );
 }
 
@@ -191,7 +191,7 @@ proptest! {
 fn play_out(mut pos: Position, white: u32, black: u32, plies: usize) -> (Position, usize) {
     let layout = Layout::STANDARD;
     for played in 0..plies {
-        let depth = if pos.turn() == super::super::Side::White {
+        let depth = if pos.turn() == Side::White {
             white
         } else {
             black
@@ -214,7 +214,7 @@ fn runs_down_the_last_enemy_tank() {
     let pos = parse_position("3t7/11/11/11/8T2/11/10T/10T/10T/8T1T/T2T4TTC b 47", &layout).unwrap();
     let (end, plies) = play_out(pos, 3, 2, 40);
     assert!(
-        end.tanks(super::super::Side::Black).is_empty(),
+        end.tanks(Side::Black).is_empty(),
         "after {plies} plies: {}",
         end.to_setup()
     );
