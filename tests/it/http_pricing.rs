@@ -215,3 +215,40 @@ async fn reviews_and_their_searches_are_counted() {
     );
     let _: Value = reply.body;
 }
+
+/// README's table of prices says what `src/operations.rs` says of each
+/// operation: its cost and its pool.
+#[test]
+fn the_readme_prices_every_operation_as_the_table_does() {
+    use tank_rules::operations::{Cost, Operation, Pool};
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = readme
+        .split("### Prices and pools")
+        .nth(1)
+        .and_then(|rest| rest.split("\n### ").next())
+        .expect("README has a section \"Prices and pools\"");
+    let rows: Vec<&str> = section.lines().filter(|l| l.starts_with("| `")).collect();
+    for op in Operation::ALL {
+        let name = format!("`{}`", op.name());
+        let row = rows
+            .iter()
+            .find(|row| row.split('|').nth(1).is_some_and(|c| c.contains(&name)))
+            .unwrap_or_else(|| panic!("no row names {name}"));
+        let cost = match op.cost() {
+            Cost::Request => "one request",
+            Cost::Search => "one search unit",
+            Cost::Review => "search units",
+            Cost::Items => "the sum of its items",
+        };
+        assert!(row.contains(cost), "{name}: {row}");
+        if let Some(pool) = op.pool() {
+            let pool = match pool {
+                Pool::Live => "*live*",
+                Pool::Long => "*long*",
+                Pool::Work => "*work*",
+            };
+            assert!(row.contains(pool), "{name}: {row}");
+        }
+    }
+}

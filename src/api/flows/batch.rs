@@ -91,10 +91,11 @@ pub fn description<G: GameApi>() -> String {
     };
     let searches: Vec<Operation> = ops.iter().copied().filter(|op| op.is_search()).collect();
     let how = if searches.len() == 1 {
-        format!("{} runs as its endpoint does, through the answer cache and in the shared search slots, so a busy server answers it `SERVICE_BUSY`.", list(&searches, "and"))
+        format!("{} runs as its endpoint does, through the answer cache and in its pool's slots, so a busy server answers it `SERVICE_BUSY`.", list(&searches, "and"))
     } else {
-        format!("{} run as their endpoints do, in the shared search slots (and, for `ai-move`, through the answer cache), so a busy server answers them `SERVICE_BUSY`.", list(&searches, "and"))
+        format!("{} run as their endpoints do, in their pools' slots (and, for `ai-move`, through the answer cache), so a busy server answers them `SERVICE_BUSY`.", list(&searches, "and"))
     };
+    let defaults = Limits::default();
     format!(
         "Each request is an object with `op` ({}) and the fields of that endpoint's body. \
 Each result is what the endpoint answers: its 200 body, or its problem document (`status`, \
@@ -102,14 +103,22 @@ Each result is what the endpoint answers: its 200 body, or its problem document 
 a failed request does not stop the others. An item that is not an object with a known `op` \
 refuses the whole batch (400 `BAD_REQUEST` naming `requests[i]`), as any body that breaks its \
 schema. {how}\n\n\
-A batch holds at most 256 requests (`--batch-max-requests`), at most 4 of them {} \
-(`--batch-max-searches`); its searches share one time budget, the server's AI time cap, each \
-getting at most an equal share of what is left. With `Content-Type: application/x-ndjson` the \
-body is one request a line and the answer one result a line; `i` then counts the non-blank \
-lines, and each line stands alone (a line that is not JSON, or not a request, is a \
-`BAD_REQUEST` result).",
+A batch holds at most {} requests (`--batch-max-requests`), at most {} of them {} \
+(`--batch-max-searches`). Its searches share one time budget, the server's AI time cap \
+(`--ai-max-time-ms`, {} ms), counted from the batch's start: each gets its share of what is \
+left by its price (a review {} shares to a search's one at the default flags) and stops at its \
+end; a search that finds the budget spent, and a review whose share cannot give each of its \
+positions the judge's floor (Tank Battle 10 ms), are answered `LIMIT_EXCEEDED` naming the \
+budget, before they take a slot. Requests that are not searches always run. With \
+`Content-Type: application/x-ndjson` the body is one request a line and the answer one result \
+a line; `i` then counts the non-blank lines, and each line stands alone (a line that is not \
+JSON, or not a request, is a `BAD_REQUEST` result).",
         list(&ops, "or"),
+        defaults.batch_max_requests,
+        defaults.batch_max_searches,
         list(&searches, "or"),
+        defaults.ai_max_time_ms,
+        crate::operations::review_units(&defaults),
     )
 }
 
