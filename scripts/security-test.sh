@@ -24,7 +24,9 @@
 #   50.5 a streamed review whose client never reads (in a network namespace
 #        with 4 KiB TCP buffers): its slot given back at its time cap;
 #   50.7 a review's searches in the metrics.
-# Installs redis-server, haproxy and b3sum (Debian packages) when missing.
+# Installs redis-server, haproxy, b3sum, iproute2 and procps (Debian
+# packages) when missing; needs root for the network namespace (CI runs as
+# root).
 # Loopback only; bounded (about two minutes after the build). Ends
 # with one summary line; exits non-zero when any check fails or cannot run.
 #
@@ -46,11 +48,13 @@ need redis-server redis-server
 need redis-cli redis-tools
 need haproxy haproxy
 need b3sum b3sum
+need ip iproute2
+need sysctl procps
 if [ -n "$missing" ]; then
   echo "installing$missing (Debian packages)…" >&2
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) >/dev/null
 fi
-for tool in redis-server redis-cli haproxy b3sum; do
+for tool in redis-server redis-cli haproxy b3sum ip sysctl; do
   command -v "$tool" >/dev/null || { echo "security-test: FAIL — $tool could not be installed"; exit 1; }
 done
 cargo build --release --quiet --bin tank-rules
