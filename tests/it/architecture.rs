@@ -296,29 +296,14 @@ fn the_binaries_hold_no_tests() {
     );
 }
 
-/// The names and paths of the operations, as `src/operations.rs` writes
-/// them (`("ai-move", "/ai-move")`), read from its table.
+/// The names and paths of the operations as string literals
+/// (`"ai-move"`, `"/ai-move"`), from `src/operations.rs`'s table.
 fn operation_literals() -> Vec<String> {
-    let source =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/operations.rs"))
-            .unwrap();
-    let mut found = Vec::new();
-    for line in source.lines() {
-        let line = line.trim();
-        if !line.starts_with("Operation::") && !line.starts_with("(\"") {
-            continue;
-        }
-        // `Operation::AiMove => ("ai-move", "/ai-move", Post, …)`: its
-        // name and path are its first two string literals.
-        let literals: Vec<&str> = line.split('"').skip(1).step_by(2).take(2).collect();
-        if let [name, path] = literals[..] {
-            if path == format!("/{name}") {
-                found.push(format!("\"{name}\""));
-                found.push(format!("\"{path}\""));
-            }
-        }
-    }
-    found
+    use tank_rules::operations::Operation;
+    Operation::ALL
+        .into_iter()
+        .flat_map(|op| [format!("\"{}\"", op.name()), format!("\"{}\"", op.path())])
+        .collect()
 }
 
 /// The string literals of `source`'s code (tests aside) that are one of
