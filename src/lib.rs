@@ -7,9 +7,9 @@
 //! - [`i18n`] holds the languages answers speak and their catalogues;
 //! - [`server`] runs the application on actix's HTTP/1 server;
 //! - [`config`] reads the command line;
-//! - [`limits`], [`cache`], [`metrics`], [`fair_use`], [`redis`],
-//!   [`access_log`] and [`error`] are the shared pieces below the HTTP
-//!   layer.
+//! - [`limits`], [`memory`], [`cache`], [`metrics`], [`logs`],
+//!   [`fair_use`], [`redis`], [`access_log`] and [`error`] are the shared
+//!   pieces below the HTTP layer.
 
 pub mod access_log;
 pub mod api;
@@ -20,6 +20,8 @@ pub mod fair_use;
 pub mod games;
 pub mod i18n;
 pub mod limits;
+pub mod logs;
+pub mod memory;
 pub mod metrics;
 pub mod redis;
 pub mod render;
