@@ -150,7 +150,9 @@ pub struct ServeArgs {
     /// Most searches (`ai-move` and `perft` requests) in one batch.
     #[arg(long, env = "TANK_RULES_BATCH_MAX_SEARCHES", default_value_t = Limits::DEFAULT_BATCH_MAX_SEARCHES)]
     pub batch_max_searches: usize,
-    /// Seconds a client has to send a request's head before it is dropped.
+    /// Seconds a client has to send a request's head (from the
+    /// connection's start for its first, from its first byte for each
+    /// later one); then 408 and the connection closed.
     #[arg(long, env = "TANK_RULES_REQUEST_TIMEOUT_SECS", default_value_t = 5)]
     pub request_timeout_secs: u64,
     /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.

@@ -696,6 +696,9 @@ impl<T: AsyncRead + Peek + Unpin> AsyncRead for Guarded<T> {
             // side did.
             return Poll::Ready(Ok(()));
         }
+        if buf.remaining() == 0 {
+            return Poll::Ready(Ok(()));
+        }
         let room = account.room();
         if room == 0 {
             if account.idle() && !matches!(account.phase, Phase::Parsed { .. }) {
