@@ -241,7 +241,7 @@ impl Account {
     /// How many bytes may be read now.
     pub fn room(&self) -> u64 {
         match self.phase {
-            Phase::Head { start, .. } => (start + self.cap).saturating_sub(self.read),
+            Phase::Head { start, .. } => start.saturating_add(self.cap).saturating_sub(self.read),
             Phase::Body { end, .. } => end.saturating_sub(self.read),
             Phase::Chunked { framing } => {
                 if framing.data > self.body_limit || framing.framing > self.cap {
@@ -289,7 +289,7 @@ impl Account {
     /// Counts `bytes`, just read (at most [`Account::room`] of them).
     pub fn delivered(&mut self, bytes: &[u8]) {
         let at = self.read;
-        self.read += bytes.len() as u64;
+        self.read = self.read.saturating_add(bytes.len() as u64);
         if self.head_since.is_none() && self.awaits_head() && !bytes.is_empty() {
             self.head_since = Some(Instant::now());
         }
@@ -349,7 +349,7 @@ impl Account {
                 }
             }
             Framing::Chunked => {
-                let after = self.read - end;
+                let after = self.read.saturating_sub(end);
                 match chunked.outcome() {
                     Chunked::End(_) if chunked.data + chunked.framing == after => Phase::Body {
                         end: self.read,
