@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Hostile-client test (issue 12): starts a release build with default
 # flags on a loopback port and runs scripts/hostile.py against it: slow
-# bodies, replay amplification, AI cache filling, abandoned searches, a
-# batch of long searches, maximal reviews, protocol corner cases; peak RSS
-# throughout.
+# bodies, 4,000 unfinished maximal heads (issue 50), replay amplification,
+# AI cache filling, abandoned searches, a batch of long searches, maximal
+# reviews, protocol corner cases; peak RSS throughout.
 # Loopback only; bounded (about three minutes).
 #
 #   scripts/hostile-test.sh
@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 
 PORT=${PORT:-18183}
 SLOW=${SLOW:-2000}
+HEADS=${HEADS:-4000}
 cargo build --release --quiet --bin tank-rules
 
 work=$(mktemp -d)
@@ -26,9 +27,12 @@ server=$!
 for _ in $(seq 50); do curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 slots=$(nproc)
 review_slots=$(( slots / 2 > 0 ? slots / 2 : 1 ))
+# The connection cap the server settled on (its memory budget, its
+# open-files limit), from its log.
+cap=$(grep -oE 'max_connections=[0-9]+|allowed=[0-9]+' "$work/server.log" | tail -1 | cut -d= -f2)
 status=0
 python3 scripts/hostile.py --port "$PORT" --pid "$server" --slow "$SLOW" --slots "$slots" \
-  --review-slots "$review_slots" \
+  --review-slots "$review_slots" --heads "$HEADS" --max-connections "${cap:-4096}" \
   | tee "$work/hostile.out" || status=$?
 if ! kill -0 "$server" 2>/dev/null; then
   echo "FAIL: the server died"; tail -20 "$work/server.log"; exit 1

@@ -2,7 +2,8 @@
 """A hostile client for tank-rules, loopback only, bounded in count and time.
 
 Reproduces each way a client once took the service down or blew its memory
-(issue 12) and checks that it no longer does. Run by scripts/hostile-test.sh,
+(issue 12; unfinished maximal heads, issue 50) and checks that it no longer
+does. Run by scripts/hostile-test.sh,
 which starts a release build with default flags; alone:
 
     python3 scripts/hostile.py --port 8080 --pid <server pid>
@@ -142,6 +143,89 @@ async def slow_bodies(port, count, timeout_s):
         "healthz stays fast meanwhile",
         not bad and p99(slow) < 0.1,
         f"{len(latencies)} probes, p99 {p99(slow) * 1000:.1f} ms, max {max(slow or [0]) * 1000:.1f} ms, failed {len(bad)}",
+    )
+
+
+async def maximal_heads(port, pid, count, max_head, head_timeout, max_connections):
+    """8. Unfinished heads of the largest size the server reads (issue 50):
+    each connection sends all but the last byte a head may have and waits.
+    They hold at most the head cap each, are answered 408 at the head
+    deadline, and /healthz answers throughout (its connections wait in the
+    listen backlog only when the server is at its connection cap: said
+    below, from the figures)."""
+    stop = asyncio.Event()
+    latencies = []
+    before = rss_kb(pid)
+    peak = [before]
+    head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: "
+    head += b"a" * (max_head - 1 - len(head))
+    opened, statuses, writers = 0, {}, []
+
+    async def one():
+        nonlocal opened
+        try:
+            reader, writer = await asyncio.open_connection(HOST, port)
+        except OSError:
+            statuses["connect failed"] = statuses.get("connect failed", 0) + 1
+            return
+        opened += 1
+        writers.append(writer)
+        try:
+            writer.write(head)
+            await writer.drain()
+            data = await asyncio.wait_for(reader.read(65536), head_timeout + 15)
+            while len(data) < 4096:
+                more = await asyncio.wait_for(reader.read(65536), 5)
+                if not more:
+                    break
+                data += more
+            line = data.split(b"\r\n", 1)[0].decode("latin-1")
+            key = line.split()[1] if len(line.split()) > 1 else "closed"
+            if b"application/problem+json" in data:
+                key += " problem+json"
+            statuses[key] = statuses.get(key, 0) + 1
+        except (asyncio.TimeoutError, OSError):
+            statuses["no answer"] = statuses.get("no answer", 0) + 1
+        finally:
+            writer.close()
+
+    async def watch_rss():
+        while not stop.is_set():
+            peak[0] = max(peak[0], rss_kb(pid))
+            await asyncio.sleep(0.05)
+
+    watcher = asyncio.create_task(watch_rss())
+    t = time.monotonic()
+    clients = [asyncio.create_task(one()) for _ in range(count)]
+    # The probe starts once every connection is open (it then competes
+    # with all of them).
+    for _ in range(200):
+        if opened + statuses.get("connect failed", 0) >= count:
+            break
+        await asyncio.sleep(0.05)
+    held = opened
+    probe = asyncio.create_task(healthz_probe(port, stop, latencies))
+    await asyncio.gather(*clients)
+    stop.set()
+    await probe
+    await watcher
+    took = time.monotonic() - t
+    ok = [s for s, st in latencies if st == 200]
+    bad = [st for _, st in latencies if st != 200]
+    per = (peak[0] - before) / max(1, held)
+    waited = max(0, count + 1 - max_connections)
+    check(
+        f"{count} unfinished maximal heads ({max_head - 1} B each) cost a bounded amount",
+        peak[0] <= 200 * 1024 and statuses.get("408 problem+json", 0) == held == count,
+        f"{held} held at once; RSS {before // 1024} -> peak {peak[0] // 1024} MB ({per:.1f} kB a connection); "
+        f"answers {statuses} after {took:.1f} s",
+    )
+    check(
+        "healthz answers throughout the maximal heads",
+        not bad and len(ok) >= 10,
+        f"{len(latencies)} probes, p99 {p99(ok) * 1000:.1f} ms, max {max(ok or [0]) * 1000:.1f} ms, failed {len(bad)}; "
+        f"{count} heads + the probe against --max-connections {max_connections}: "
+        + ("none waited in the listen backlog" if waited == 0 else f"{waited} waited in the listen backlog"),
     )
 
 
@@ -394,10 +478,21 @@ async def main():
     parser.add_argument("--review-slots", type=int, default=1, help="slots of the long pool (annotate, perft)")
     parser.add_argument("--answers", type=int, default=10_000)
     parser.add_argument("--review-cap", type=float, default=30.0, help="--annotate-max-time-ms, seconds")
+    parser.add_argument("--heads", type=int, default=4000, help="connections with unfinished maximal heads")
+    parser.add_argument("--max-head", type=int, default=8192, help="--max-head-bytes")
+    parser.add_argument("--head-timeout", type=float, default=5.0, help="--request-timeout-secs")
+    parser.add_argument("--max-connections", type=int, default=4096,
+                        help="the server's connection cap, as its start line says")
     args = parser.parse_args()
     idle = rss_kb(args.pid)
     print(f"server RSS idle: {idle} kB", flush=True)
     await slow_bodies(args.port, args.slow, args.body_timeout)
+    # The server gives freed memory back every 5 s: the thousands of
+    # connections of the attacks before and after this one are not counted
+    # into its peak (they are in the run's).
+    await asyncio.sleep(6)
+    await maximal_heads(args.port, args.pid, args.heads, args.max_head, args.head_timeout, args.max_connections)
+    await asyncio.sleep(6)
     await replay_amplification(args.port, args.answer_cap)
     await cache_bytes(args.port, args.pid, args.answers)
     await abandoned_searches(args.port, args.slots)

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""The attacks of issue 38 ("The front door"), replayed against release
-builds on loopback; run by scripts/security-test.sh, which starts the
-servers, HAProxy and Redis and passes their ports (see there).
+"""The attacks of issue 38 ("The front door") and the findings of issue 50
+("Priced by the work"), replayed against release builds on loopback; run
+by scripts/security-test.sh, which starts the servers, HAProxy and Redis
+and passes their ports (see there). Issue 38's checks are numbered `N.`,
+issue 50's `50.N` (its finding N).
 
 Each attack prints one line per check, `PASS …` or `FAIL …` with its
 figures; the exit status is the number of failures. Attacks 5 and 6 start
@@ -20,6 +22,7 @@ import json
 import os
 import random
 import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -820,6 +823,151 @@ def pinned_stream_inside(binary, work, port):
     return 0
 
 
+# Issue 50, finding 3: unfinished request heads are bounded in memory (a
+# directly reachable port: compose's, a plain Service).
+
+def rss_kb(pid, field="VmRSS"):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def read_all(sock, wait=5.0):
+    """What `sock` receives until the server closes it (or `wait` s pass),
+    and whether it was closed."""
+    sock.settimeout(wait)
+    got = b""
+    try:
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return got, True
+            got += chunk
+    except socket.timeout:
+        return got, False
+    except ConnectionResetError:
+        return got, True
+
+
+def heads(args):
+    cap = 8192  # --max-head-bytes' default
+    server = Server(args.bin, args.work, "heads", args.spare, [])
+    if not server.ready:
+        check("50.3 a server of its own", False, f"did not start: {server.stop()[-300:]!r}")
+        return
+    pid = server.proc.pid
+    # One head a byte over the cap: 431 problem+json, and the connection closed.
+    s = socket.create_connection((HOST, args.spare), timeout=5)
+    head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: "
+    s.sendall(head + b"a" * (cap + 1 - len(head) - 4) + b"\r\n\r\n")
+    got, closed = read_all(s)
+    s.close()
+    status_line = got.split(b"\r\n", 1)[0].decode("latin-1")
+    body = got.partition(b"\r\n\r\n")[2]
+    code = json.loads(body).get("code") if body.startswith(b"{") else None
+    check("50.3 a head one byte over --max-head-bytes (8 KiB)",
+          status_line.startswith("HTTP/1.1 431") and b"application/problem+json" in got
+          and code == "HEADERS_TOO_LARGE" and closed,
+          f"{status_line!r}, code {code}, closed: {closed}")
+    # The issue's replay: 3,500 connections each sending a 128 KB head.
+    before = rss_kb(pid)
+    socks, statuses = [], {}
+    big = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"a" * (128 << 10)
+    for _ in range(3500):
+        try:
+            c = socket.create_connection((HOST, args.spare), timeout=5)
+            c.setblocking(False)
+            try:
+                c.send(big)  # what the kernel takes at once
+            except (BlockingIOError, OSError):
+                pass
+            socks.append(c)
+        except OSError:
+            statuses["connect failed"] = statuses.get("connect failed", 0) + 1
+    time.sleep(1.5)
+    peak = rss_kb(pid, "VmHWM")
+    after = rss_kb(pid)
+    for c in socks:
+        got, _ = read_all(c, wait=0.5)
+        line = got.split(b"\r\n", 1)[0].decode("latin-1")
+        key = line.split()[1] if len(line.split()) > 1 else "none"
+        statuses[key] = statuses.get(key, 0) + 1
+        c.close()
+    server.stop()
+    check("50.3 3,500 connections each sending a 128 KB head (the issue's replay: 89 -> 545 MiB)",
+          statuses.get("431", 0) == 3500 and peak <= 200 * 1024,
+          f"answers {statuses}; RSS {before // 1024} -> {after // 1024} MB, peak {peak // 1024} MB")
+
+
+# ---------------------------------------------------------------------------
+# Issue 50, finding 6: malformed requests cannot flood the log.
+
+def malformed(args):
+    server = Server(args.bin, args.work, "malformed", args.spare, [])
+    if not server.ready:
+        check("50.6 a server of its own", False, f"did not start: {server.stop()[-300:]!r}")
+        return
+    with open(server.out_path, errors="replace") as f:
+        start = len(f.read().splitlines())
+    statuses = {}
+    for _ in range(2000):
+        c = socket.create_connection((HOST, args.spare), timeout=5)
+        c.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n")
+        got, _ = read_all(c, wait=2)
+        c.close()
+        line = got.split(b"\r\n", 1)[0].decode("latin-1")
+        key = line.split()[1] if len(line.split()) > 1 else "none"
+        statuses[key] = statuses.get(key, 0) + 1
+    # The summary comes once every 10 s.
+    summary = []
+    for _ in range(130):
+        with open(server.out_path, errors="replace") as f:
+            lines = f.read().splitlines()[start:]
+        summary = [l for l in lines if "connection_errors=" in l]
+        if summary:
+            break
+        time.sleep(0.1)
+    server.stop()
+    counted = sum(int(m) for l in summary for m in re.findall(r"connection_errors=(\d+)", l))
+    errors = [l for l in lines if "stream error" in l and "connection_errors=" not in l]
+    check("50.6 2,000 malformed requests write a bounded number of log lines",
+          statuses.get("400", 0) == 2000 and len(lines) <= 3 and counted == 2000 and not errors,
+          f"answers {statuses}; {len(lines)} log lines ({len(errors)} per-connection), "
+          f"the summary counted {counted} suppressed: {summary[0][-200:] if summary else 'none'!r}")
+
+
+# ---------------------------------------------------------------------------
+# Issue 50, finding 7: a malformed keys file does not echo its keys.
+
+def keys_file_echo(args):
+    key = "echo-" + secrets.token_hex(16)
+    files = {
+        "a key where an entry belongs": f'{{"keys": ["{key}"]}}',
+        "a key as a quota": f'{{"keys": [{{"key": "k-{key}", "name": "n", "requests_per_minute": "{key}"}}]}}',
+        "a key as a field's name": f'{{"keys": [{{"{key}": "x", "name": "n"}}]}}',
+        "a key after the file": f'{{"keys": []}} {key}',
+        "a key cut short": f'{{"keys": [{{"key": "{key}',
+    }
+    shown = []
+    for what, text in files.items():
+        path = os.path.join(args.work, "bad-keys.json")
+        with open(path, "w") as f:
+            f.write(text)
+        run = subprocess.run([args.bin, "--addr", f"{HOST}:{args.spare}", "--api-keys-file", path],
+                             capture_output=True, text=True, timeout=30)
+        out = run.stdout + run.stderr
+        ok = run.returncode != 0 and key not in out and "bad-keys.json" in out
+        last = out.strip().splitlines()[-1] if out.strip() else ""
+        shown.append((what, ok, last))
+    check("50.7 a malformed keys file holding a key: refused at start, the key in no output",
+          all(ok for _, ok, _ in shown),
+          "; ".join(f"{what}: {'refused without the key' if ok else 'LEAKED or not refused'}"
+                    for what, ok, _ in shown)
+          + f"; e.g. {shown[0][2][-150:]!r}")
+
+
 def surface(args):
     with open(args.lock) as f:
         count = f.read().count('name = "h2"')
@@ -858,6 +1006,9 @@ def main():
         lambda: batch_of_reviews(args),
         lambda: starvation(args),
         lambda: pinned_stream(args),
+        lambda: heads(args),
+        lambda: malformed(args),
+        lambda: keys_file_echo(args),
     ]
     for attack in attacks:
         try:

@@ -82,11 +82,28 @@ pub struct ServeArgs {
     /// squares, vehicles, tokens) times its moves or rounds.
     #[arg(long, env = "TANK_RULES_REPLAY_MAX_WORK", default_value_t = Limits::DEFAULT_REPLAY_MAX_WORK)]
     pub replay_max_work: u64,
-    /// Most connections open at once (all workers); further clients wait in
-    /// the listen backlog. Kept below the open-files limit, which is raised
-    /// to its hard limit at start.
-    #[arg(long, env = "TANK_RULES_MAX_CONNECTIONS", default_value_t = ServeArgs::DEFAULT_MAX_CONNECTIONS)]
-    pub max_connections: usize,
+    /// Most connections open at once (all workers; default 4096); further
+    /// clients wait in the listen backlog. Kept below the open-files limit
+    /// (raised to its hard limit at start) and within
+    /// --memory-budget-mib: the default is lowered to fit, a value given
+    /// that does not fit refuses to start.
+    #[arg(long, env = "TANK_RULES_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
+    /// Largest request head (request line and header fields), in bytes,
+    /// counted by the server as it arrives; a larger one is answered 431
+    /// and its connection closed.
+    #[arg(long, env = "TANK_RULES_MAX_HEAD_BYTES", default_value_t = Limits::DEFAULT_MAX_HEAD_BYTES,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1_024..=131_071))]
+    pub max_head_bytes: usize,
+    /// Seconds a write to a client may make no progress (the client reads
+    /// nothing); then the connection is dropped with its answer.
+    #[arg(long, env = "TANK_RULES_SEND_TIMEOUT_SECS", default_value_t = Limits::DEFAULT_SEND_TIMEOUT_MS as f64 / 1000.0)]
+    pub send_timeout_secs: f64,
+    /// Memory the process may use at its worst, MiB (the pod's limit): the
+    /// memory held idle, the AI cache, the search slots' tables and
+    /// --max-connections connections with a head at the cap must fit.
+    #[arg(long, env = "TANK_RULES_MEMORY_BUDGET_MIB", default_value_t = ServeArgs::DEFAULT_MEMORY_BUDGET_MIB)]
+    pub memory_budget_mib: u64,
     /// Deepest perft a request may ask for.
     #[arg(long, env = "TANK_RULES_PERFT_MAX_DEPTH", default_value_t = Limits::DEFAULT_PERFT_MAX_DEPTH)]
     pub perft_max_depth: u32,
@@ -139,7 +156,9 @@ pub struct ServeArgs {
     /// Most searches (`ai-move` and `perft` requests) in one batch.
     #[arg(long, env = "TANK_RULES_BATCH_MAX_SEARCHES", default_value_t = Limits::DEFAULT_BATCH_MAX_SEARCHES)]
     pub batch_max_searches: usize,
-    /// Seconds a client has to send a request's head before it is dropped.
+    /// Seconds a client has to send a request's head (from the
+    /// connection's start for its first, from its first byte for each
+    /// later one); then 408 and the connection closed.
     #[arg(long, env = "TANK_RULES_REQUEST_TIMEOUT_SECS", default_value_t = 5)]
     pub request_timeout_secs: u64,
     /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
@@ -260,6 +279,22 @@ impl ServeArgs {
     }
 
     pub const DEFAULT_MAX_CONNECTIONS: usize = 4_096;
+    /// The pod's memory limit (deploy/k8s/deployment.yaml).
+    pub const DEFAULT_MEMORY_BUDGET_MIB: u64 = 256;
+
+    /// The connections wanted, and whether they were asked for (not the
+    /// default).
+    pub fn max_connections(&self) -> (usize, bool) {
+        match self.max_connections {
+            Some(n) => (n, true),
+            None => (ServeArgs::DEFAULT_MAX_CONNECTIONS, false),
+        }
+    }
+
+    /// Time a write to a client may make no progress.
+    pub fn send_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.send_timeout_secs.clamp(0.001, 86_400.0))
+    }
 
     pub fn limits(&self) -> Limits {
         Limits {

@@ -9,9 +9,9 @@
 //! - [`config`] reads the command line;
 //! - [`operations`] is every game's operations, once: paths, prices,
 //!   pools;
-//! - [`limits`], [`slots`], [`cache`], [`metrics`], [`fair_use`],
-//!   [`redis`], [`access_log`] and [`error`] are the shared pieces below
-//!   the HTTP layer.
+//! - [`limits`], [`slots`], [`memory`], [`cache`], [`metrics`], [`logs`],
+//!   [`fair_use`], [`redis`], [`access_log`] and [`error`] are the shared
+//!   pieces below the HTTP layer.
 
 pub mod access_log;
 pub mod api;
@@ -22,6 +22,8 @@ pub mod fair_use;
 pub mod games;
 pub mod i18n;
 pub mod limits;
+pub mod logs;
+pub mod memory;
 pub mod metrics;
 pub mod operations;
 pub mod redis;

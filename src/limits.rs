@@ -82,6 +82,38 @@ impl Limits {
     pub const DEFAULT_BATCH_MAX_SEARCHES: usize = 4;
     pub const DEFAULT_ANNOTATE_MAX_PLIES: usize = 400;
     pub const DEFAULT_ANNOTATE_MAX_TIME_MS: u64 = 30_000;
+    /// The longest state a query parameter carries (`render.svg`'s
+    /// `state`, JSON), in characters: the default Tank War state is 1,150
+    /// (Tank Wars' 488), so this draws states about twice its size; larger
+    /// ones are drawn from no query (the document says so).
+    pub const QUERY_STATE_MAX_CHARS: usize = 2_048;
+    /// The longest notation a query parameter carries (a TBN, a layout, a
+    /// move, a square), in characters: the longest TBN is 154, a layout
+    /// 131.
+    pub const QUERY_NOTATION_MAX_CHARS: usize = 256;
+    /// The longest request line the document allows: `render.svg` of the
+    /// game with the longest name, with a state of
+    /// [`Limits::QUERY_STATE_MAX_CHARS`] characters each percent-encoded
+    /// (3 bytes): 6,195 bytes. (Tank Battle's, with its four notations of
+    /// [`Limits::QUERY_NOTATION_MAX_CHARS`], is 3,154.)
+    pub const LONGEST_REQUEST_LINE: usize = "GET /v1/cobi-tank-wars/render.svg?state= HTTP/1.1\r\n"
+        .len()
+        + 3 * Limits::QUERY_STATE_MAX_CHARS;
+    /// The largest request head by default (`--max-head-bytes`): 8 KiB,
+    /// the longest request line and 1,997 bytes of header fields (a
+    /// browser sends 0.5-1 KB; an API key, a request id and a proxy's
+    /// `X-Forwarded-For` add about 200). At this size a connection holding
+    /// an unfinished head costs about 18 KiB, so that the default 4,096
+    /// connections fit a 256 MiB pod (`--memory-budget-mib`).
+    pub const DEFAULT_MAX_HEAD_BYTES: usize = 8 << 10;
+    /// Time a write to a client may make no progress by default
+    /// (`--send-timeout-secs`): 5 s, as long as a client has to send a
+    /// head or a body. A write waits only when the kernel's send buffer
+    /// for the client is full, that is when the client has not taken
+    /// (acknowledged) that much of the answer; Linux's retransmission
+    /// backoff reaches 3 s after four lost segments in a row, so a client
+    /// on a poor link is not dropped for a passing loss.
+    pub const DEFAULT_SEND_TIMEOUT_MS: u64 = 5_000;
 
     /// One search per core by default.
     pub fn default_concurrent_searches() -> usize {
@@ -93,6 +125,13 @@ impl Limits {
         (Limits::default_concurrent_searches() / 2).max(1)
     }
 }
+
+// The default head holds the longest request line with at least 1.5 KiB
+// of header fields, and stays within 32 KiB (issue 50).
+const _: () = assert!(
+    Limits::DEFAULT_MAX_HEAD_BYTES >= Limits::LONGEST_REQUEST_LINE + 1_536
+        && Limits::DEFAULT_MAX_HEAD_BYTES <= 32 << 10
+);
 
 impl Default for Limits {
     fn default() -> Limits {
@@ -122,6 +161,22 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// A query parameter's value `text` is within `max` characters (the
+    /// document's `maxLength`); else 400 naming the parameter.
+    pub fn check_query(text: &str, max: usize, field: &str) -> Result<(), RequestError> {
+        let chars = text.chars().count();
+        if chars > max {
+            return Err(RequestError::BadQuery {
+                detail: format!(
+                    "query parameter `{field}` is {chars} characters long, more than the {max} this \
+server reads"
+                ),
+                field: Some(field.to_owned()),
+            });
+        }
+        Ok(())
+    }
+
     /// A review of `len` moves or rounds is within the limit.
     pub fn check_annotate(&self, len: usize, field: &str) -> Result<(), RequestError> {
         if len > self.annotate_max_plies {
@@ -228,6 +283,17 @@ impl Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_head_holds_the_longest_request_line() {
+        assert_eq!(Limits::LONGEST_REQUEST_LINE, 6_195);
+        assert!(Limits::check_query(&"é".repeat(256), 256, "position").is_ok());
+        let refused = Limits::check_query(&"a".repeat(257), 256, "position").unwrap_err();
+        assert_eq!(refused.code(), "BAD_REQUEST");
+        assert!(
+            matches!(refused, RequestError::BadQuery { field: Some(f), .. } if f == "position")
+        );
+    }
 
     #[test]
     fn search_limits_default_and_are_capped() {

@@ -7,6 +7,8 @@ use clap::Parser;
 use tank_rules::api::AppState;
 use tank_rules::config::{Cli, Command, LogFormat, PerftArgs, ServeArgs};
 use tracing_subscriber::fmt::format::FmtSpan;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::EnvFilter;
 
 fn main() -> ExitCode {
@@ -67,9 +69,15 @@ fn init_logging(format: LogFormat) {
         .with_env_filter(filter)
         .with_span_events(FmtSpan::CLOSE)
         .with_ansi(std::io::stdout().is_terminal());
+    // actix-http's line about each broken connection is counted, and
+    // summarised once an interval, not written (tank_rules::logs).
+    let quiet = tank_rules::logs::Quiet;
     match format {
-        LogFormat::Json => builder.json().init(),
-        LogFormat::Pretty => builder.init(),
+        LogFormat::Json => builder.json().finish().with(quiet).init(),
+        LogFormat::Pretty => builder.finish().with(quiet).init(),
+    }
+    if let Err(err) = tank_rules::logs::spawn_summary(tank_rules::logs::SUMMARY_INTERVAL) {
+        tracing::warn!(%err, "no log-summary thread; connections refused are only counted in /metrics");
     }
 }
 
@@ -121,12 +129,64 @@ fn trim_heap_periodically() {
     }
 }
 
+/// Gives freed heap memory back to the system now (glibc), so that what
+/// the process holds can be read.
+fn trim_heap() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: as in `trim_heap_periodically`.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// The connections the memory budget holds (`--memory-budget-mib`), once
+/// `state` is built: the default lowered to fit, a figure given that does
+/// not fit refused.
+fn connection_budget(
+    args: &ServeArgs,
+    state: &AppState,
+    limits: &tank_rules::limits::Limits,
+    workers: usize,
+) -> std::io::Result<usize> {
+    use tank_rules::memory;
+    // The application once: the Tank War table decoded, the document made
+    // (the workers' applications share them).
+    drop(tank_rules::api::app(state.clone()));
+    trim_heap();
+    // Every slot of the live and long pools may search with a table at
+    // its largest (a review's searches too); large replays hold none.
+    let searches = (limits.max_concurrent_searches + limits.max_concurrent_reviews) as u64
+        * tank_rules::games::tank_battle::ai::MAX_TABLE_BYTES as u64;
+    let spending = memory::Spending {
+        budget: args.memory_budget_mib.saturating_mul(1 << 20),
+        idle: memory::resident_bytes()
+            .unwrap_or(0)
+            .saturating_add(workers as u64 * memory::WORKER_BYTES),
+        cache: args.cache().max_bytes,
+        searches,
+        per_connection: memory::per_connection_bytes(args.max_head_bytes),
+    };
+    let (wanted, explicit) = args.max_connections();
+    let fits = memory::connections(&spending, wanted, explicit)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+    if fits < wanted {
+        tracing::warn!(
+            wanted,
+            allowed = fits,
+            "--max-connections lowered to fit --memory-budget-mib: {spending}"
+        );
+    } else {
+        tracing::info!(max_connections = wanted, "memory budget: {spending}");
+    }
+    Ok(fits)
+}
+
 fn serve(args: ServeArgs) -> std::io::Result<()> {
     init_logging(args.log_format);
     let limits = args.limits();
     let cache = args.cache();
-    let max_connections = connection_cap(args.max_connections);
-    tracing::info!(addr = %args.addr, ?limits, ?cache, max_connections, "tank-rules starting");
+    tracing::info!(addr = %args.addr, ?limits, ?cache, max_head_bytes = args.max_head_bytes,
+        send_timeout = ?args.send_timeout(), "tank-rules starting");
     tracing::info!(cors = ?args.cors_origins, "CORS origins");
     tracing::info!(
         "Swagger UI at http://{}/swagger-ui/ (and at /, which redirects there); OpenAPI at /openapi.json",
@@ -175,6 +235,7 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
         tracing::info!("access log: one JSON line per request on standard output");
         state = state.with_access_log(log);
     }
+    let max_connections = connection_cap(connection_budget(&args, &state, &limits, workers)?);
     let admin_state = state.clone();
     actix_web::rt::System::new().block_on(async move {
         // The operator endpoints on their own address, one worker.
@@ -197,6 +258,8 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
             workers,
             max_connections,
             request_timeout: Duration::from_secs(args.request_timeout_secs),
+            max_head_bytes: args.max_head_bytes,
+            send_timeout: args.send_timeout(),
             shutdown_timeout_secs: args.shutdown_timeout_secs,
             body_limit: limits.body_bytes,
         };

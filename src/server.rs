@@ -2,22 +2,30 @@
 //! the application ([`crate::api::app`]), assembled here rather than by
 //! actix-web's `HttpServer` for one thing `HttpServer` cannot be told: a
 //! request that says `Expect: 100-continue` is judged before it is invited
-//! to send its body ([`Expectations`]). Everything else is as
-//! `HttpServer` sets it: the workers, connections per worker, the
-//! deadline for a request's head, a second to close a connection, no
+//! to send its body ([`Expectations`]); and each accepted socket is read
+//! through its connection's accounting ([`Guarded`]: the largest head, a
+//! deadline for every head and every send), which `HttpServer`'s `.tcp()`
+//! would not let in. Everything else is as `HttpServer` sets it: the
+//! workers, connections per worker, a second to close a connection, no
 //! half-closed connections, per-connection state, and the graceful stop
 //! on SIGTERM.
 
 use std::net::ToSocketAddrs;
+use std::rc::Rc;
 use std::time::Duration;
 
 use actix_http::body::BoxBody;
-use actix_http::{ConnectionType, HttpService, Request, Response};
+use actix_http::error::DispatchError;
+use actix_http::{ConnectionType, Extensions, HttpService, Request, Response};
 use actix_server::Server;
-use actix_service::{map_config, IntoServiceFactory, ServiceFactory, ServiceFactoryExt};
+use actix_service::{
+    fn_service, map_config, IntoServiceFactory, ServiceFactory, ServiceFactoryExt,
+};
 use actix_web::dev::AppConfig;
+use actix_web::rt::net::TcpStream;
 use actix_web::ResponseError;
 
+use crate::api::transport::connection::{Bounds, Calls, Guard, Guarded, Ledger};
 use crate::api::transport::expect;
 use crate::api::{AppState, ConnectionState};
 
@@ -28,8 +36,13 @@ pub struct Settings {
     pub workers: usize,
     /// Connections open at once, all workers together.
     pub max_connections: usize,
-    /// Time a client has to send a request's head.
+    /// Time a client has to send a request's head (each head of a
+    /// connection).
     pub request_timeout: Duration,
+    /// The largest request head, bytes.
+    pub max_head_bytes: usize,
+    /// Time a write to a client may make no progress.
+    pub send_timeout: Duration,
     /// Grace for in-flight requests after SIGTERM, seconds.
     pub shutdown_timeout_secs: u64,
     /// The largest request body: a larger one announced with `Expect:
@@ -48,7 +61,14 @@ pub fn public(
     settings: &Settings,
 ) -> std::io::Result<Server> {
     let workers = settings.workers.max(1);
-    let (request_timeout, body_limit) = (settings.request_timeout, settings.body_limit);
+    let body_limit = settings.body_limit;
+    let bounds = Bounds {
+        max_head_bytes: settings.max_head_bytes,
+        head_timeout: settings.request_timeout,
+        send_timeout: settings.send_timeout,
+        body_limit,
+    };
+    let metrics = state.metrics.clone();
     let server = Server::build()
         .workers(workers)
         .backlog(BACKLOG)
@@ -56,20 +76,31 @@ pub fn public(
         .max_concurrent_connections(settings.max_connections.div_ceil(workers))
         .shutdown_timeout(settings.shutdown_timeout_secs)
         .bind("tank-rules", addr, move || {
+            let guard = Rc::new(Guard::new(bounds, &metrics));
             let app = crate::api::app(state.clone())
                 .into_factory()
                 .map_err(|err| err.error_response());
-            HttpService::build()
-                .client_request_timeout(request_timeout)
+            let http = HttpService::build()
+                // Every head's deadline is the connection's own (actix's
+                // covers only the first).
+                .client_request_timeout(Duration::ZERO)
                 .client_disconnect_timeout(Duration::from_secs(1))
                 // A client that closes its side is gone: drop its request,
                 // so that a search it started stops (HTTP/1.1 clients do
                 // not half-close and then wait for an answer).
                 .h1_allow_half_closed(false)
-                .on_connect_ext(|io: &_, data: &mut _| ConnectionState::install(io, data))
+                .on_connect_ext(|io: &Guarded<TcpStream>, data: &mut Extensions| {
+                    ConnectionState::install(io, data);
+                    data.insert(io.ledger());
+                })
                 .expect(Expectations { body_limit })
-                .h1(map_config(app, |_| AppConfig::default()))
-                .tcp()
+                .h1(Calls(map_config(app, |_| AppConfig::default())));
+            fn_service(move |io: TcpStream| {
+                let peer = io.peer_addr().ok();
+                let guarded = Guarded::new(io, guard.clone());
+                std::future::ready(Ok::<_, DispatchError>((guarded, peer)))
+            })
+            .and_then(http)
         })?
         .run();
     Ok(server)
@@ -112,6 +143,9 @@ impl actix_service::Service<Request> for Expectations {
         std::future::ready(match verdict {
             Ok(()) => Ok(req),
             Err(refusal) => {
+                if let Some(ledger) = req.conn_data::<Ledger>() {
+                    ledger.refused_unread();
+                }
                 // The client may send the body all the same: the
                 // connection cannot carry another request.
                 let mut res: Response<BoxBody> = refusal.error_response().into();

@@ -82,7 +82,7 @@ pub enum KeysError {
     #[error("cannot read it: {0}")]
     Read(#[from] std::io::Error),
     #[error("not a keys file: {0}")]
-    Json(#[from] serde_json::Error),
+    Json(JsonFault),
     #[error("key {name:?} has neither `key` nor `key_blake3`")]
     NoKey { name: String },
     #[error("key {name:?} has both `key` and `key_blake3`: give one")]
@@ -94,6 +94,77 @@ pub enum KeysError {
     #[error("keys {first:?} and {second:?} are the same key")]
     Duplicate { first: String, second: String },
 }
+
+/// Where a keys file stops being one, and what kind of fault it is, but
+/// not the value found there: serde's own message quotes the value (`invalid
+/// type: string "…"`, `unknown field `…``), and in a keys file a value, or
+/// a field's name written in the wrong place, may be a key.
+#[derive(Debug)]
+pub struct JsonFault {
+    /// What is wrong: not JSON, cut short, or not what a keys file holds.
+    what: &'static str,
+    /// Where, as a path (`keys[2].requests_per_minute`): array indices and
+    /// the file's own field names only; any other name is `?`.
+    at: String,
+    line: usize,
+    column: usize,
+}
+
+impl std::fmt::Display for JsonFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} at {} (line {}, column {}; the value there is not shown, as it may be a key)",
+            self.what, self.at, self.line, self.column
+        )
+    }
+}
+
+impl JsonFault {
+    /// The fault of `inner`, found at `path`, without its message.
+    fn of(path: Option<&serde_path_to_error::Path>, inner: &serde_json::Error) -> JsonFault {
+        use serde_json::error::Category;
+        use serde_path_to_error::Segment;
+        let what = match inner.classify() {
+            Category::Io => "cannot read it",
+            Category::Syntax => "not JSON",
+            Category::Eof => "cut short",
+            Category::Data => "not what a keys file holds",
+        };
+        let mut at = String::from("the top");
+        for (i, segment) in path.into_iter().flat_map(|p| p.iter()).enumerate() {
+            if i == 0 {
+                at.clear();
+            }
+            match segment {
+                Segment::Seq { index } => at.push_str(&format!("[{index}]")),
+                Segment::Map { key } if FIELDS.contains(&key.as_str()) => {
+                    if !at.is_empty() {
+                        at.push('.');
+                    }
+                    at.push_str(key);
+                }
+                Segment::Map { .. } | Segment::Enum { .. } | Segment::Unknown => at.push_str(".?"),
+            }
+        }
+        JsonFault {
+            what,
+            at,
+            line: inner.line(),
+            column: inner.column(),
+        }
+    }
+}
+
+/// The field names a keys file has: the only names a [`JsonFault`] shows.
+const FIELDS: &[&str] = &[
+    "keys",
+    "key",
+    "key_blake3",
+    "name",
+    "requests_per_minute",
+    "searches_per_minute",
+];
 
 /// One API key as held: its digest, never the key.
 #[derive(Clone, Debug)]
@@ -136,7 +207,12 @@ impl KeysFile {
 
     /// Reads and checks a keys file's text.
     pub fn parse(text: &str) -> Result<KeysFile, KeysError> {
-        let written: Written = serde_json::from_str(text)?;
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let written: Written = serde_path_to_error::deserialize(&mut reader)
+            .map_err(|e| KeysError::Json(JsonFault::of(Some(e.path()), e.inner())))?;
+        reader
+            .end()
+            .map_err(|e| KeysError::Json(JsonFault::of(None, &e)))?;
         KeysFile::from_entries(written.keys)
     }
 
@@ -363,6 +439,41 @@ mod tests {
             KeysFile::parse(r#"{"keys": [{"key": "k", "name": "n", "kye": 1}]}"#),
             Err(KeysError::Json(_))
         ));
+    }
+
+    /// serde's messages quote what they found (`invalid type: string
+    /// "…"`, `unknown field `…``): a keys file's error says where, never
+    /// what (issue 50: a malformed file echoed a key at start).
+    #[test]
+    fn a_malformed_keys_file_is_named_by_where_never_by_a_value() {
+        let key = "k-0123456789-secret-abcdef";
+        let files = [
+            format!(r#"{{"keys": ["{key}"]}}"#),
+            format!(
+                r#"{{"keys": [{{"key": "{key}", "name": "n", "requests_per_minute": "{key}"}}]}}"#
+            ),
+            format!(r#"{{"keys": [{{"{key}": 1}}]}}"#),
+            format!(r#"{{"keys": [{{"name": "n", "key": ["{key}"]}}]}}"#),
+            format!(r#"{{"keys": [{{"key": "{key}", "name": "n"}},]}}"#),
+            format!(r#"{{"keys": [{{"key": "{key}", "name": "n"}}]}} {key}"#),
+            format!(r#"{{"keys": [{{"key": "{key}"#),
+            format!(r#"{{"{key}": []}}"#),
+        ];
+        for text in &files {
+            let error = KeysFile::parse(text).unwrap_err();
+            let shown = format!("{error} {error:?}");
+            assert!(!shown.contains("secret"), "{text}: {shown}");
+            assert!(matches!(error, KeysError::Json(_)), "{text}: {shown}");
+        }
+        let error = KeysFile::parse(&format!(
+            r#"{{"keys": [{{"key": "k-1", "name": "a"}}, {{"key": "{key}", "name": "b", "searches_per_minute": "{key}"}}]}}"#
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(error.contains("keys[1].searches_per_minute"), "{error}");
+        assert!(error.contains("line 1"), "{error}");
+        let error = KeysFile::parse(&files[2]).unwrap_err().to_string();
+        assert!(error.contains("keys[0]"), "{error}");
     }
 
     #[test]

@@ -71,6 +71,8 @@ const BELOW: &[&str] = &[
     "error",
     "redis",
     "access_log",
+    "logs",
+    "memory",
 ];
 
 #[test]

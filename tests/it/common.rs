@@ -158,3 +158,84 @@ pub fn redis_server() -> Option<RedisServer> {
     }
     None
 }
+
+/// A public server ([`tank_rules::server::public`]) on a free loopback
+/// port, stopped when dropped.
+pub struct Server {
+    pub port: u16,
+    pub metrics: tank_rules::metrics::Metrics,
+    handle: actix_server::ServerHandle,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    /// The server with one worker, 16 connections and the default limits.
+    pub fn start() -> Server {
+        Server::with(Server::settings(), Limits::default())
+    }
+
+    /// The settings [`Server::start`] uses.
+    pub fn settings() -> tank_rules::server::Settings {
+        tank_rules::server::Settings {
+            workers: 1,
+            max_connections: 16,
+            request_timeout: std::time::Duration::from_secs(5),
+            shutdown_timeout_secs: 1,
+            body_limit: Limits::default().body_bytes,
+            max_head_bytes: Limits::DEFAULT_MAX_HEAD_BYTES,
+            send_timeout: std::time::Duration::from_millis(Limits::DEFAULT_SEND_TIMEOUT_MS),
+        }
+    }
+
+    /// The server with `settings`, serving with `limits`.
+    pub fn with(settings: tank_rules::server::Settings, limits: Limits) -> Server {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let state = AppState::new(limits, CacheConfig::default());
+        let metrics = state.metrics.clone();
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                let server =
+                    tank_rules::server::public(("127.0.0.1", port), state, &settings).unwrap();
+                sender.send(server.handle()).unwrap();
+                let _ = server.await;
+            });
+        });
+        let handle = receiver.recv().unwrap();
+        Server {
+            port,
+            metrics,
+            handle,
+            thread: Some(thread),
+        }
+    }
+
+    /// A connection with a read deadline (a test that waits in vain fails
+    /// rather than hangs).
+    pub fn connect(&self) -> std::net::TcpStream {
+        let stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        stream
+    }
+
+    /// The count of `tank_rules_connections_closed_total{reason}`.
+    pub fn closed(&self, reason: tank_rules::metrics::ConnectionClosed) -> u64 {
+        self.metrics.connections_closed(reason).get()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let stop = self.handle.stop(false);
+        drop(stop);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

@@ -6,75 +6,12 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
 
 use actix_web::test::TestRequest;
 use serde_json::json;
-use tank_rules::api::AppState;
-use tank_rules::cache::CacheConfig;
 use tank_rules::limits::Limits;
-use tank_rules::server::{public, Settings};
 
-use crate::common::{app_with, assert_problem, send, INITIAL};
-
-/// A public server on a free loopback port, stopped when dropped.
-struct Server {
-    port: u16,
-    handle: actix_server::ServerHandle,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Server {
-    fn start() -> Server {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let (sender, receiver) = std::sync::mpsc::channel();
-        let thread = std::thread::spawn(move || {
-            actix_web::rt::System::new().block_on(async move {
-                let settings = Settings {
-                    workers: 1,
-                    max_connections: 16,
-                    request_timeout: Duration::from_secs(5),
-                    shutdown_timeout_secs: 1,
-                    body_limit: Limits::default().body_bytes,
-                };
-                let state = AppState::new(Limits::default(), CacheConfig::default());
-                let server = public(("127.0.0.1", port), state, &settings).unwrap();
-                sender.send(server.handle()).unwrap();
-                let _ = server.await;
-            });
-        });
-        let handle = receiver.recv().unwrap();
-        Server {
-            port,
-            handle,
-            thread: Some(thread),
-        }
-    }
-
-    /// A connection with a read deadline (a test that waits in vain fails
-    /// rather than hangs).
-    fn connect(&self) -> TcpStream {
-        let stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(10)))
-            .unwrap();
-        stream
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let stop = self.handle.stop(false);
-        drop(stop);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
+use crate::common::{app_with, assert_problem, send, Server, INITIAL};
 
 /// Reads an answer's head (up to its blank line), or what came before
 /// the connection closed.

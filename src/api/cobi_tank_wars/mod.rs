@@ -553,7 +553,7 @@ super::openapi::routes::game_routes! {
         /// round, the first player and the support cards.
         ///
         /// ![The default state](/v1/cobi-tank-wars/render.svg)
-        bad_request: "`BAD_REQUEST` (`state` is not a state's JSON) or `INVALID_POSITION`",
+        bad_request: "`BAD_REQUEST` (`state` is not a state's JSON, or longer than its `maxLength`) or `INVALID_POSITION`",
     },
     extra: [],
 }

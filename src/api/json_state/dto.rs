@@ -312,10 +312,12 @@ impl<G: JsonState> IntoParams for RenderQuery<G> {
         let state = ParameterBuilder::new()
             .name("state")
             .parameter_in(ParameterIn::Query)
-            .description(Some(
+            .description(Some(format!(
                 "The state as JSON (URL-encoded), as in the other endpoints' `state`;\n\
-                 the default state when absent.",
-            ))
+                 the default state when absent. At most {} characters (the request's\n\
+                 head is bounded, `--max-head-bytes`): a larger state cannot be drawn.",
+                crate::limits::Limits::QUERY_STATE_MAX_CHARS
+            )))
             .required(Required::False)
             .schema(Some(optional::<G::StateDto>("")))
             .example(G::examples().map(|e| json!(e.render)));

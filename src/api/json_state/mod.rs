@@ -144,6 +144,7 @@ pub fn decode_annotate<G: JsonState>(
 pub fn render<G: JsonState>(query: RenderQuery<G>, limits: &Limits) -> Result<String, ApiError> {
     let state = match query.state.as_deref() {
         Some(text) => {
+            Limits::check_query(text, Limits::QUERY_STATE_MAX_CHARS, "state")?;
             let dto = parse_param(text, "state")?;
             G::decode_state(&dto, "state", limits)?
         }

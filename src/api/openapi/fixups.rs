@@ -33,6 +33,7 @@ use serde_json::{json, Map, Value};
 use super::directions;
 use super::refs::{ref_name, reference, SCHEMAS};
 use crate::api::flows::batch;
+use crate::limits::Limits;
 use crate::operations::Operation;
 use utoipa::openapi::OpenApi;
 
@@ -173,14 +174,19 @@ fn query_parameter(parameter: &mut Value, schemas: &Value) {
         return;
     };
     let is_object = schemas.get(&name).and_then(|s| s.get("type")) == Some(&json!("object"));
+    // Every query parameter is bounded (it is part of the request head,
+    // whose largest size is made from these).
     let schema = if is_object {
         json!({
             "type": "string",
             "contentMediaType": "application/json",
             "contentSchema": reference(&name),
+            "maxLength": Limits::QUERY_STATE_MAX_CHARS,
         })
     } else {
-        reference(&name)
+        let mut schema = reference(&name);
+        schema["maxLength"] = json!(Limits::QUERY_NOTATION_MAX_CHARS);
+        schema
     };
     parameter.insert("schema".to_owned(), schema);
 }

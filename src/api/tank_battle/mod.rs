@@ -105,6 +105,16 @@ impl GameApi for TankBattle {
     }
 
     fn render(query: RenderQuery, _: &Limits) -> Result<String, ApiError> {
+        for (text, field) in [
+            (&query.position, "position"),
+            (&query.layout, "layout"),
+            (&query.last_move, "last_move"),
+            (&query.moves_from, "moves_from"),
+        ] {
+            if let Some(text) = text {
+                Limits::check_query(text, Limits::QUERY_NOTATION_MAX_CHARS, field)?;
+            }
+        }
         let layout = decode_layout(query.layout.as_deref())?;
         let position = match query.position.as_deref() {
             Some(text) => decode_position(text, &layout, "position")?,
@@ -448,7 +458,7 @@ super::openapi::routes::game_routes! {
         /// moves as dots.
         ///
         /// ![The start position, with the moves of the tank on j4](/v1/tank-battle/render.svg?moves_from=j4)
-        bad_request: "`BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` (for `last_move` or `moves_from`), `INVALID_POSITION`, or an unknown query parameter (`BAD_REQUEST`)",
+        bad_request: "`BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` (for `last_move` or `moves_from`), `INVALID_POSITION`, or an unknown query parameter or one longer than its `maxLength` (`BAD_REQUEST`)",
     },
     extra: [
         (Operation::Initial, __path_initial, initial),
@@ -467,7 +477,7 @@ super::openapi::routes::game_routes! {
     params(InitialQuery),
     responses(
         (status = 200, description = "The start position", body = InitialResponse),
-        (status = 400, description = "`BAD_LAYOUT`, or an unknown query parameter (`BAD_REQUEST`)", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "`BAD_LAYOUT`, or an unknown query parameter or one longer than its `maxLength` (`BAD_REQUEST`)", body = Problem, content_type = "application/problem+json"),
         RouteErrors,
     )
 )]
@@ -475,6 +485,9 @@ async fn initial(
     query: web::Query<InitialQuery>,
     services: web::Data<Services>,
 ) -> Result<actix_web::HttpResponse, ApiError> {
+    if let Some(text) = &query.layout {
+        Limits::check_query(text, Limits::QUERY_NOTATION_MAX_CHARS, "layout")?;
+    }
     let layout = decode_layout(query.layout.as_deref())?;
     let answer = || {
         serde_json::to_vec(&InitialResponse {

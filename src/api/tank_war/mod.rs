@@ -493,7 +493,7 @@ super::openapi::routes::game_routes! {
         /// row labels, the round and the clocks.
         ///
         /// ![The default setup](/v1/tank-war/render.svg)
-        bad_request: "`BAD_REQUEST` (`state` is not a state's JSON), `INVALID_POSITION` or `LIMIT_EXCEEDED`",
+        bad_request: "`BAD_REQUEST` (`state` is not a state's JSON, or longer than its `maxLength`), `INVALID_POSITION` or `LIMIT_EXCEEDED`",
     },
     extra: [],
 }

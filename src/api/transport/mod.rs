@@ -1,4 +1,6 @@
-//! How requests and answers travel, for every route: the JSON body
+//! How requests and answers travel, for every route: what a connection
+//! may cost ([`connection`]: the largest head, a deadline for every head
+//! and every send, where heads and bodies end by [`framing`]), the JSON body
 //! extractor and JSON answers ([`json`]) and the strict reading they use
 //! ([`strict`]), problem+json for every error ([`problem`]), HTTP hygiene
 //! ([`hygiene`]: `HEAD`, `Connection: close`, `Expect` ([`expect`]),
@@ -9,7 +11,9 @@
 //! ([`svg`]).
 
 pub mod compression;
+pub mod connection;
 pub mod expect;
+pub mod framing;
 pub mod hygiene;
 pub mod json;
 pub mod problem;

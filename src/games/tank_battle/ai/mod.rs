@@ -10,6 +10,7 @@ mod zobrist;
 
 pub use eval::{Evaluator, POINT};
 pub use search::{search, search_with, Line, SearchLimits, SearchResult, WIN};
+pub use tt::MAX_TABLE_BYTES;
 pub use zobrist::hash;
 
 /// Bumped whenever the search or evaluation changes what it answers; part

@@ -48,11 +48,18 @@ const EMPTY: Entry = Entry {
     bound: Bound::Upper,
 };
 
+/// The most slots a table has.
+const MAX_SLOTS: usize = 1 << 21;
+
+/// The most bytes one search's table takes (32 MiB): every slot is
+/// written when the table is made, so a search holds all of it.
+pub const MAX_TABLE_BYTES: usize = MAX_SLOTS * std::mem::size_of::<Entry>();
+
 impl Table {
     /// A table of about `entries` slots (a power of two, 1024 to 2^21,
-    /// that is at most 32 MiB).
+    /// that is at most [`MAX_TABLE_BYTES`]).
     pub fn new(entries: usize) -> Table {
-        let size = entries.clamp(1 << 10, 1 << 21).next_power_of_two();
+        let size = entries.clamp(1 << 10, MAX_SLOTS).next_power_of_two();
         Table {
             slots: vec![EMPTY; size],
             mask: size - 1,
@@ -89,6 +96,7 @@ mod tests {
     #[test]
     fn entries_are_16_bytes_and_round_trip() {
         assert_eq!(std::mem::size_of::<Entry>(), 16);
+        assert_eq!(MAX_TABLE_BYTES, 32 << 20);
         let mut table = Table::new(0);
         assert!(table.probe(42).is_none());
         table.store(42, 3, -7, Bound::Lower, None);
