@@ -870,7 +870,9 @@ where
     type Future = CallsInit<F::Future>;
 
     fn new_service(&self, config: F::Config) -> Self::Future {
-        CallsInit(self.0.new_service(config))
+        CallsInit {
+            inner: self.0.new_service(config),
+        }
     }
 }
 
@@ -880,11 +882,6 @@ pin_project_lite::pin_project! {
         #[pin]
         inner: Fut,
     }
-}
-
-#[allow(non_snake_case)]
-fn CallsInit<Fut>(inner: Fut) -> CallsInit<Fut> {
-    CallsInit { inner }
 }
 
 impl<Fut, S, E> Future for CallsInit<Fut>
