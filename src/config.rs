@@ -231,12 +231,13 @@ pub struct ServeArgs {
     #[arg(long, env = "TANK_RULES_REDIS_SECRET_FILE")]
     pub redis_secret_file: Option<PathBuf>,
     /// During a rotation, the secret before the current one: answers it
-    /// sealed are still served (only the current one seals). Drop it once
-    /// --redis-ttl-secs has passed since every replica has the new secret.
+    /// sealed are still served (only the current one seals). Drop it (or
+    /// leave it empty) once --redis-ttl-secs has passed since every replica
+    /// has the new secret.
     #[arg(long, env = "TANK_RULES_REDIS_PREVIOUS_SECRET", hide_env_values = true)]
     pub redis_previous_secret: Option<Secret>,
     /// A file holding the previous secret (its trailing line end left
-    /// out).
+    /// out; empty: none).
     #[arg(long, env = "TANK_RULES_REDIS_PREVIOUS_SECRET_FILE")]
     pub redis_previous_secret_file: Option<PathBuf>,
     /// How long a cached AI answer lives, seconds.
@@ -381,11 +382,14 @@ impl ServeArgs {
             ["--redis-secret", "--redis-secret-file"],
         )?
         .ok_or(RedisConfigError::NoSecret)?;
+        // An empty previous secret is none (a variable left empty after
+        // a rotation).
         let previous = secret(
             self.redis_previous_secret.as_ref(),
             self.redis_previous_secret_file.as_deref(),
             ["--redis-previous-secret", "--redis-previous-secret-file"],
-        )?;
+        )?
+        .filter(|(secret, _)| !secret.is_empty());
         let seal =
             Seal::new(&current.0, previous.as_ref().map(|(secret, _)| secret)).map_err(|weak| {
                 match weak {
@@ -524,6 +528,18 @@ mod tests {
             "short-one",
         ]);
         assert!(error.contains("--redis-previous-secret "), "{error}");
+        // An empty previous secret is none.
+        let empty = args(&[
+            "--redis-url",
+            "redis://127.0.0.1:6379/0",
+            "--redis-secret",
+            SECRET,
+            "--redis-previous-secret",
+            "",
+        ]);
+        assert!(empty
+            .redis()
+            .is_ok_and(|redis| redis.is_some_and(|r| !r.seal.has_previous())));
         // Sixteen bytes are enough.
         let sixteen = args(&[
             "--redis-url",
