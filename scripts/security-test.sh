@@ -9,14 +9,23 @@
 #   3. X-Forwarded-For spoofed through HAProxy (client from 127.0.0.2) and
 #      from a trusted peer (a port on a hop, a hop that does not parse);
 #   4. an IPv6 /64 sharing a quota, an IPv4-mapped address as its IPv4;
-#   5. a Redis URL's password in the output and in --help;
-#   6. tampered answers in Redis, and --redis-prefix;
+#   5. a Redis URL's password (and the Redis secret) in the output and in
+#      --help;
+#   6. tampered answers in Redis, and --redis-prefix; with issue 50's
+#      finding 4: forged answers (a legal but wrong move with an invented
+#      evaluation, illegal later pv moves, lines: [], absurd numbers, a
+#      genuine value moved to another key, no tag or a forged one) ignored
+#      and counted; a quota entry set far in the future costing at most one
+#      window; six 64 MB values not read to their end (the server's RSS
+#      before and after); --redis-url without a secret, or with a short
+#      one, refusing to start; a rotation; no secret in any output;
 #   7. 1,000 wrong API keys, Bearer in any casing, a keys file of BLAKE3
 #      digests only (b3sum), the short-key warning, no key in any output;
 #   8. Expect: 100-continue over the body limit, an unknown expectation;
 #   9. no h2 in Cargo.lock.
 # Installs redis-server, haproxy and b3sum (Debian packages) when missing.
-# Loopback only; bounded (well under two minutes after the build). Ends
+# Loopback only; bounded (well under two minutes after the build; Redis
+# holds 384 MB for a moment in attack 6). Ends
 # with one summary line; exits non-zero when any check fails or cannot run.
 #
 #   scripts/security-test.sh
@@ -69,6 +78,8 @@ cat >"$work/keys.json" <<KEYS
 ]}
 KEYS
 # The digest as deploy/README.md says to make it.
+# The secret sealing the AI answers in Redis (attacks 5 and 6).
+token >"$work/redis-secret"
 digest=$(printf %s "$KEY_DIGEST" | b3sum --no-names)
 cat >"$work/digests.json" <<KEYS
 {"keys": [{"key_blake3": "$digest", "name": "digest only"}]}
@@ -106,6 +117,7 @@ python3 scripts/security.py --bin "$bin" --work "$work" --lock Cargo.lock \
   --front "$FRONT" --front-admin "$((BASE + 11))" --front-log "$work/front.out" \
   --digest "$DIGEST" --proxied "$PROXIED" --proxied-log "$work/proxied.out" --proxy "$PROXY" \
   --redis "$REDIS_PORT" --spare "$SPARE" --spare-admin "$((BASE + 14))" \
+  --redis-secret-file "$work/redis-secret" \
   | tee "$work/security.out" || status=$?
 for name in front digest proxied; do
   if grep -qi 'panick' "$work/$name.out"; then echo "FAIL server $name panicked"; status=1; fi

@@ -122,6 +122,11 @@ fn trim_heap_periodically() {
 }
 
 fn serve(args: ServeArgs) -> std::io::Result<()> {
+    // Redis without a secret (or with a short one) refuses to start before
+    // anything else is said.
+    let redis = args
+        .redis()
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
     init_logging(args.log_format);
     let limits = args.limits();
     let cache = args.cache();
@@ -155,9 +160,6 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
     let mut state = AppState::new(limits, cache)
         .with_cors(args.cors_origins.clone())
         .with_fair_use(tank_rules::fair_use::FairUse::new(fair_use));
-    let redis = args
-        .redis()
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
     if let Some(redis) = redis {
         tracing::info!(url = %redis.link.url.shown(), prefix = %redis.link.prefix,
             timeout = ?redis.link.timeout, ttl = ?redis.ttl,

@@ -1,11 +1,16 @@
 //! What the replicas share in Redis: the AI cache tier (two processes share
-//! answers; a value is served only when it is exactly an answer, legal for
-//! its request) and the quotas (two processes count one client together),
-//! under the configured key prefix; a Redis that hangs or lies never fails
-//! or slows a request beyond the link's deadline; and a password in the
-//! Redis URL is never logged. The real-Redis tests run against
-//! `REDIS_URL`, or a `redis-server` they start, and say they skipped when
-//! there is neither; the failure tests use fake servers.
+//! answers; a value is served only when it is sealed with the fleet's
+//! secret under its key, no longer than the tier reads, and exactly an
+//! answer, legal for its request; a rotation serves what the previous
+//! secret sealed) and the quotas (two processes count one client together;
+//! a forged state costs at most one window), under the configured key
+//! prefix; a Redis that hangs or lies never fails or slows a request
+//! beyond the link's deadline; a password in the Redis URL and the Redis
+//! secret are never logged, and Redis without a secret refuses to start.
+//! The real-Redis tests run against `REDIS_URL`, or a `redis-server` they
+//! start, and say `SKIPPED` on standard error when there is neither (or
+//! fail, with `TANK_RULES_TEST_REDIS=required`); the failure tests use
+//! fake servers.
 
 use crate::common;
 use std::io::{Read, Write};
