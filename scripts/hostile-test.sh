@@ -25,8 +25,10 @@ ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 server=$!
 for _ in $(seq 50); do curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 slots=$(nproc)
+review_slots=$(( slots / 2 > 0 ? slots / 2 : 1 ))
 status=0
 python3 scripts/hostile.py --port "$PORT" --pid "$server" --slow "$SLOW" --slots "$slots" \
+  --review-slots "$review_slots" \
   | tee "$work/hostile.out" || status=$?
 if ! kill -0 "$server" 2>/dev/null; then
   echo "FAIL: the server died"; tail -20 "$work/server.log"; exit 1

@@ -285,13 +285,15 @@ async def maximal_reviews(port, slots, review_cap_s):
     first = await asyncio.wait_for(reader.readuntil(b"\n\r\n"), 30)
     line = await asyncio.wait_for(reader.readline(), 30)  # the first chunk's size
     writer.close()
+    # Another review needs a slot of the same (long) pool, which the one
+    # left behind would hold for up to its time cap.
     t = time.monotonic()
-    status, _, _ = await request(port, "POST", "/v1/tank-battle/ai-move",
-                                 {"position": START, "limits": {"max_depth": 1}, "seed": int(t)})
+    status, _, _ = await request(port, "POST", "/v1/tank-battle/annotate",
+                                 {"moves": moves[:2], "limits": {"max_depth": 1}})
     check(
-        "an ai-move right after an abandoned streamed review",
+        "a review right after an abandoned streamed review",
         first.startswith(b"HTTP/1.1 200") and status == 200,
-        f"streamed review left after {len(line)} B; next ai-move {status} in {(time.monotonic() - t) * 1000:.0f} ms",
+        f"streamed review left after {len(line)} B; next review {status} in {(time.monotonic() - t) * 1000:.0f} ms",
     )
     # More maximal reviews than slots: the rest are refused at once.
     t = time.monotonic()
@@ -301,7 +303,7 @@ async def maximal_reviews(port, slots, review_cap_s):
         for _ in range(slots + 2)))
     statuses = sorted(r[0] for r in replies)
     check(
-        "reviews beyond the search slots are refused",
+        f"reviews beyond the long pool's {slots} slots are refused",
         statuses.count(503) >= 2 and all(s in (200, 400, 503) for s in statuses),
         f"{slots + 2} reviews at once: {statuses} in {time.monotonic() - t:.1f} s",
     )
@@ -388,7 +390,8 @@ async def main():
     parser.add_argument("--body-timeout", type=float, default=5.0)
     parser.add_argument("--answer-cap", type=int, default=2 << 20)
     parser.add_argument("--ai-cap", type=float, default=5.0)
-    parser.add_argument("--slots", type=int, default=2)
+    parser.add_argument("--slots", type=int, default=2, help="slots of the live pool (ai-move)")
+    parser.add_argument("--review-slots", type=int, default=1, help="slots of the long pool (annotate, perft)")
     parser.add_argument("--answers", type=int, default=10_000)
     parser.add_argument("--review-cap", type=float, default=30.0, help="--annotate-max-time-ms, seconds")
     args = parser.parse_args()
@@ -399,7 +402,7 @@ async def main():
     await cache_bytes(args.port, args.pid, args.answers)
     await abandoned_searches(args.port, args.slots)
     await batch_budget(args.port, args.ai_cap)
-    await maximal_reviews(args.port, args.slots, args.review_cap)
+    await maximal_reviews(args.port, args.review_slots, args.review_cap)
     await protocol(args.port)
     await languages(args.port)
     peak = rss_kb(args.pid, "VmHWM")

@@ -22,10 +22,21 @@
 #   7. 1,000 wrong API keys, Bearer in any casing, a keys file of BLAKE3
 #      digests only (b3sum), the short-key warning, no key in any output;
 #   8. Expect: 100-continue over the body limit, an unknown expectation;
-#   9. no h2 in Cargo.lock.
-# Installs redis-server, haproxy and b3sum (Debian packages) when missing.
-# Loopback only; bounded (well under two minutes after the build; Redis
-# holds 384 MB for a moment in attack 6). Ends
+#   9. no h2 in Cargo.lock;
+# and what a client within its quota may spend (issue 50, "Priced by the
+# work"), each finding numbered 50.n:
+#   50.1 a batch of reviews of long games: on the batch's one budget, and
+#        priced at the sum of its items;
+#   50.2 two clients reviewing at their full quota, a third playing ai-move
+#        throughout: never refused (its latency reported);
+#   50.5 a streamed review whose client never reads (in a network namespace
+#        with 4 KiB TCP buffers): its slot given back at its time cap;
+#   50.7 a review's searches in the metrics.
+# Installs redis-server, haproxy, b3sum, iproute2 and procps (Debian
+# packages) when missing; needs root for the network namespace (CI runs as
+# root).
+# Loopback only; bounded (about two minutes after the build; Redis holds
+# 384 MB for a moment in attack 6). Ends
 # with one summary line; exits non-zero when any check fails or cannot run.
 #
 #   scripts/security-test.sh
@@ -46,11 +57,13 @@ need redis-server redis-server
 need redis-cli redis-tools
 need haproxy haproxy
 need b3sum b3sum
+need ip iproute2
+need sysctl procps
 if [ -n "$missing" ]; then
   echo "installing$missing (Debian packages)…" >&2
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) >/dev/null
 fi
-for tool in redis-server redis-cli haproxy b3sum; do
+for tool in redis-server redis-cli haproxy b3sum ip sysctl; do
   command -v "$tool" >/dev/null || { echo "security-test: FAIL — $tool could not be installed"; exit 1; }
 done
 cargo build --release --quiet --bin tank-rules
@@ -124,9 +137,13 @@ for name in front digest proxied; do
 done
 passed=$(grep -c '^PASS' "$work/security.out" || true)
 failed=$(grep -c '^FAIL' "$work/security.out" || true)
-# Every attack of the issue (1-9) must have been replayed.
-attacks=$(grep -oE '^(PASS|FAIL) [0-9]+' "$work/security.out" | awk '{print $2}' | sort -u | wc -l)
+# Every attack of issue 38 (numbered 1-9, "3a.") and every finding of
+# issue 50 (numbered "50.1"-"50.7") must have been replayed.
+attacks=$(grep -oE '^(PASS|FAIL) [0-9]+[a-z]?\. ' "$work/security.out" | grep -oE '[0-9]+' | sort -u | wc -l)
+findings=$(grep -oE '^(PASS|FAIL) 50\.[0-9]+ ' "$work/security.out" | grep -oE '50\.[0-9]+' | sort -u | tr '\n' ' ')
+expected="50.1 50.2 50.5 50.7 "
 [ "$failed" = 0 ] || status=1
 [ "$attacks" = 9 ] || status=1
-echo "security-test: $([ "$status" = 0 ] && echo PASS || echo FAIL) — $passed attacks refused or counted correctly, $failed failed (issue 38's attacks 1-9: $attacks replayed)"
+[ "$findings" = "$expected" ] || status=1
+echo "security-test: $([ "$status" = 0 ] && echo PASS || echo FAIL) — $passed attacks refused, priced, bounded or counted correctly, $failed failed (issue 38's attacks 1-9: $attacks replayed; issue 50's findings: ${findings:-none} of $expected)"
 exit "$status"

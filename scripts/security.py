@@ -21,6 +21,7 @@ import atexit
 import http.client
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -182,14 +183,17 @@ def search_quota(args, sent):
           got == [200, 200, 429] and (policy or "").startswith('"searches"'),
           f"{got.count(200)} of 3 answered ({statuses_text(got)}); 429's RateLimit-Policy: {policy}")
     # annotate (issue 40) is a search too, however its path is written:
-    # without a key 401, with the spent search key 429 on the searches.
+    # without a key 401; with the search key it is priced in search units
+    # (issue 50: 6 at the default caps, more than the key's whole quota of
+    # 2: 400 naming the policy and the price).
     body = {"moves": ["i3-i7"], "limits": {"max_nodes": 1000}}
     bare, _, _ = c.request("POST", "/v1/tank-battle/annot%61te", body)
-    spent, hdrs, _ = c.request("POST", "/v1/tank-battle/annot%61te", body, {"X-Api-Key": args.keys["search"]})
-    policy = hdrs.get("ratelimit-policy") or ""
-    check("2. /v1/tank-battle/annot%61te needs a key and spends the search quota",
-          bare == 401 and spent == 429 and policy.startswith('"searches"'),
-          f"without a key {bare}; with the spent search key {spent}, RateLimit-Policy: {policy}")
+    spent, _, answer = c.request("POST", "/v1/tank-battle/annot%61te", body, {"X-Api-Key": args.keys["search"]})
+    problem = json.loads(answer or b"{}")
+    check("2. /v1/tank-battle/annot%61te needs a key and is priced in the search quota",
+          bare == 401 and spent == 400 and problem.get("policy") == "searches" and problem.get("price") == 6,
+          f"without a key {bare}; with the search key {spent} {problem.get('code')}, "
+          f"policy {problem.get('policy')}, price {problem.get('price')}")
 
 
 def encoded_names(args, sent):
@@ -831,6 +835,237 @@ def shared_tier(args):
     r.close()
 
 
+# ---------------------------------------------------------------------------
+# Issue 50 ("Priced by the work"): what a client within its quota may spend.
+# Findings 1 (a batch of reviews escaping its budget), 2 (reviewers starving
+# live play), 5 (a stream pinning a slot) and 7 (review searches missing
+# from the metrics), each against a server of its own on the spare port.
+
+def sample(samples, name, **labels):
+    """The sum of the samples `name` whose labels include `labels`."""
+    return sum(v for n, l, v in samples if n == name and all(l.get(k) == w for k, w in labels.items()))
+
+
+def random_game(port, plies, seed):
+    """A legal Tank Battle game of at most `plies` moves, played at random
+    (seeded) through the server's own legal-moves and apply."""
+    rng, c = random.Random(seed), Client(port)
+    position, moves = START, []
+    while len(moves) < plies:
+        _, _, body = c.request("POST", "/v1/tank-battle/legal-moves", {"position": position})
+        legal = json.loads(body).get("moves", [])
+        if not legal:
+            break
+        _, _, body = c.request("POST", "/v1/tank-battle/apply",
+                               {"position": position, "move": rng.choice(legal)["move"]})
+        applied = json.loads(body)
+        moves.append(applied["move"])
+        position = applied["position"]
+        if applied.get("finished"):
+            break
+    c.close()
+    return moves
+
+
+def percentile(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * q))] if values else 0.0
+
+
+def batch_of_reviews(args):
+    """50.1: four reviews of long games in one batch held a search slot for
+    125 s, for 4 search units. Now priced at the sum of its items (4 x 6)
+    and run on the batch's one budget (the AI time cap, 5 s)."""
+    server = Server(args.bin, args.work, "priced", args.spare, [])
+    if not server.ready:
+        check("50.1 a batch of reviews (server started)", False, server.stop()[-300:])
+        return
+    games = [random_game(args.spare, 400, seed) for seed in range(4)]
+    lengths = [len(g) for g in games]
+    batch = {"requests": [{"op": "annotate", "moves": g} for g in games]}
+    c = Client(args.spare, timeout=200)
+    started = time.monotonic()
+    status, _, body = c.request("POST", "/v1/tank-battle/batch", batch)
+    elapsed = time.monotonic() - started
+    results = json.loads(body).get("results", []) if status == 200 else []
+    codes = [r.get("code", "ok") for r in results]
+    named = all("5000 ms" in r.get("detail", "") for r in results if r.get("code") == "LIMIT_EXCEEDED")
+    samples, _ = metrics(args.spare)
+    in_use = sample(samples, "tank_rules_slots_in_use", pool="long")
+    cut = sample(samples, "tank_rules_reviews_total", result="cut")
+    check("50.1 a batch of 4 reviews of long games runs on the batch's one budget and gives its slot back",
+          status == 200 and len(results) == 4 and named and in_use == 0 and elapsed < 10,
+          f"games of {lengths} moves; {status} in {elapsed:.1f} s (was 125 s), results {codes}, "
+          f"the budget named: {named}; long slots in use after: {in_use:.0f}; reviews cut: {cut:.0f}")
+    # 50.7: the reviews' searches are in the metrics.
+    before, _ = metrics(args.spare)
+    short = games[0][:20]
+    status, _, _ = c.request("POST", "/v1/tank-battle/annotate", {"moves": short})
+    after, _ = metrics(args.spare)
+    searches = (sample(after, "tank_rules_ai_searches_total", game="tank-battle")
+                - sample(before, "tank_rules_ai_searches_total", game="tank-battle"))
+    nodes = (sample(after, "tank_rules_ai_nodes_total", game="tank-battle")
+             - sample(before, "tank_rules_ai_nodes_total", game="tank-battle"))
+    finished = (sample(after, "tank_rules_reviews_total", game="tank-battle", result="finished")
+                - sample(before, "tank_rules_reviews_total", game="tank-battle", result="finished"))
+    check("50.7 a review's searches are counted in tank_rules_ai_searches_total and _nodes_total",
+          status == 200 and searches >= len(short) and nodes > 0 and finished == 1,
+          f"a review of {len(short)} moves: {status}; +{searches:.0f} searches, +{nodes:.0f} nodes, "
+          f"+{finished:.0f} reviews finished")
+    c.close()
+    server.stop()
+    # Priced: the same batch costs 24 search units, over the search key's
+    # whole quota of 2 on the front server: 400, nothing run.
+    status, _, body = Client(args.front).request("POST", "/v1/tank-battle/batch", batch,
+                                                 {"X-Api-Key": args.keys["search"]})
+    problem = json.loads(body or b"{}")
+    check("50.1 the same batch under a quota of 2 search units a minute",
+          status == 400 and problem.get("policy") == "searches" and problem.get("price") == 24,
+          f"{status} {problem.get('code')}, policy {problem.get('policy')}, price {problem.get('price')}")
+
+
+def starvation(args, seconds=30):
+    """50.2: two clients reviewing at their full quota made every other
+    client's ai-move 503 for about 50 s. Now reviews run in the long pool:
+    a third client playing ai-move throughout is never refused."""
+    quota = 60  # search units a minute: 10 reviews, or 60 moves
+    server = Server(args.bin, args.work, "starved", args.spare,
+                    ["--search-rate-limit-per-minute", str(quota)])
+    if not server.ready:
+        check("50.2 reviewers and a player (server started)", False, server.stop()[-300:])
+        return
+    game = random_game(args.spare, 100, 7)
+    stop = time.monotonic() + seconds
+    reviews, moves, latencies = [], [], []
+
+    def reviewer(source, seed):
+        c = Client(args.spare, source=source, timeout=60)
+        n = 0
+        while time.monotonic() < stop:
+            n += 1
+            # A fresh game each time (a cached review would cost nothing).
+            body = {"moves": game, "limits": {"max_nodes": 100_000 + seed * 1000 + n}}
+            status, hdrs, _ = c.request("POST", "/v1/tank-battle/annotate", body)
+            reviews.append(status)
+            if status in (429, 503):
+                time.sleep(min(float(hdrs.get("retry-after", "1")), max(0.0, stop - time.monotonic())))
+        c.close()
+
+    def player():
+        c = Client(args.spare, source="127.0.0.4", timeout=30)
+        seed = 0
+        while time.monotonic() < stop:
+            seed += 1
+            t = time.monotonic()
+            status, _, _ = c.request("POST", "/v1/tank-battle/ai-move", {"position": START, "seed": seed})
+            latencies.append(time.monotonic() - t)
+            moves.append(status)
+            time.sleep(max(0.0, 1.0 - (time.monotonic() - t)))
+        c.close()
+
+    threads = [threading.Thread(target=reviewer, args=("127.0.0.2", 1)),
+               threading.Thread(target=reviewer, args=("127.0.0.3", 2)),
+               threading.Thread(target=player)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    samples, _ = metrics(args.spare)
+    server.stop()
+    refused = [s for s in moves if s != 200]
+    review_counts = {s: reviews.count(s) for s in sorted(set(reviews))}
+    long_busy = sample(samples, "tank_rules_slot_requests_total", pool="long", result="busy")
+    live_busy = sample(samples, "tank_rules_slot_requests_total", pool="live", result="busy")
+    check(f"50.2 two clients reviewing at their full quota ({quota} search units a minute), a third playing "
+          f"ai-move throughout ({seconds} s)",
+          moves and not refused,
+          f"the player: {len(moves)} moves, {len(refused)} refused, p50 {percentile(latencies, 0.5) * 1000:.0f} ms, "
+          f"p99 {percentile(latencies, 0.99) * 1000:.0f} ms, max {max(latencies or [0]) * 1000:.0f} ms; "
+          f"the reviewers: {review_counts}; 503s by pool: live {live_busy:.0f}, long {long_busy:.0f}")
+
+
+def pinned_stream(args):
+    """50.5: a streamed review whose client stops reading held its slot
+    until the connection closed (the judge blocked on a send that nothing
+    woke). Replayed where writes block at once: the server and the client
+    in a network namespace of their own whose TCP buffers are 4 KiB
+    (`tcp_wmem`, `tcp_rmem`), as on a host tuned small. Now a blocked send
+    wakes at the review's time cap (here 3 s) and the slot is given back,
+    the client still connected and not reading."""
+    ns = f"tr50-{os.getpid()}"
+    setup = [["ip", "netns", "add", ns], ["ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up"],
+             ["ip", "netns", "exec", ns, "sysctl", "-q", "-w", "net.ipv4.tcp_wmem=4096 4096 4096",
+              "net.ipv4.tcp_rmem=4096 4096 4096"]]
+    try:
+        for cmd in setup:
+            subprocess.run(cmd, check=True, capture_output=True, timeout=10)
+        inside = subprocess.run(["ip", "netns", "exec", ns, sys.executable, os.path.abspath(__file__),
+                                 "--pinned-stream", args.bin, args.work, str(args.spare)],
+                                capture_output=True, text=True, timeout=180)
+        lines = inside.stdout.strip().splitlines()
+        result = json.loads(lines[-1]) if lines else {"error": inside.stderr[-300:]}
+    except (subprocess.SubprocessError, OSError, json.JSONDecodeError) as e:
+        result = {"error": f"{type(e).__name__}: {e}"[:300]}
+    finally:
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    if "error" in result:
+        check("50.5 a streamed review whose client never reads (could not run)", False, result["error"])
+        return
+    check(f"50.5 a streamed review of {result['moves']} moves whose client never reads gives its slot "
+          f"back by its time cap ({result['cap_ms']} ms; 4 KiB TCP buffers)",
+          result["held"] == 1 and result["freed"] and result["other"] == 200,
+          f"long slots held at 1 s: {result['held']:.0f}; freed after {result['waited']:.2f} s: "
+          f"{result['freed']}; reviews ended {result['ended']}; bytes the client got by then: "
+          f"{result['received']}; another review meanwhile: {result['other']}")
+
+
+def pinned_stream_inside(binary, work, port):
+    """50.5's side inside the namespace: a server, a client that never
+    reads, the long pool watched through /metrics. Prints one JSON line."""
+    port, cap_ms = int(port), 3000
+    server = Server(binary, work, "pinned", port, ["--annotate-max-time-ms", str(cap_ms)])
+    if not server.ready:
+        print(json.dumps({"error": "the server did not start: " + server.stop()[-300:]}))
+        return 1
+    game = random_game(port, 400, 11)
+    body = json.dumps({"moves": game, "limits": {"max_nodes": 200}}).encode()
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    s.connect((HOST, port))
+    s.sendall(b"POST /v1/tank-battle/annotate HTTP/1.1\r\nHost: x\r\nAccept: application/x-ndjson\r\n"
+              b"Content-Type: application/json\r\nContent-Length: " + str(len(body)).encode()
+              + b"\r\n\r\n" + body)
+    time.sleep(1.0)
+    samples, _ = metrics(port)
+    held = sample(samples, "tank_rules_slots_in_use", pool="long")
+    waited = 1.0
+    while waited < cap_ms / 1000 + 5:
+        time.sleep(0.25)
+        waited += 0.25
+        samples, _ = metrics(port)
+        if sample(samples, "tank_rules_slots_in_use", pool="long") == 0:
+            break
+    freed = sample(samples, "tank_rules_slots_in_use", pool="long") == 0
+    ended = {r: sample(samples, "tank_rules_reviews_total", result=r) for r in ("cut", "left", "finished")}
+    other, _, _ = Client(port, timeout=60).request("POST", "/v1/tank-battle/annotate",
+                                                   {"moves": game[:4], "limits": {"max_nodes": 200}})
+    s.setblocking(False)
+    received = 0
+    try:
+        while True:
+            chunk = s.recv(1 << 16)
+            if not chunk:
+                break
+            received += len(chunk)
+    except (BlockingIOError, ConnectionError):
+        pass
+    s.close()
+    server.stop()
+    print(json.dumps({"moves": len(game), "cap_ms": cap_ms, "held": held, "freed": freed,
+                      "waited": waited, "ended": ended, "other": other, "received": received}))
+    return 0
+
+
 def surface(args):
     with open(args.lock) as f:
         count = f.read().count('name = "h2"')
@@ -870,6 +1105,9 @@ def main():
         lambda: api_keys(args),
         lambda: expect(args),
         lambda: surface(args),
+        lambda: batch_of_reviews(args),
+        lambda: starvation(args),
+        lambda: pinned_stream(args),
     ]
     for attack in attacks:
         try:
@@ -880,4 +1118,6 @@ def main():
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--pinned-stream"]:
+        sys.exit(pinned_stream_inside(*sys.argv[2:5]))
     sys.exit(main())

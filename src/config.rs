@@ -106,11 +106,17 @@ pub struct ServeArgs {
     /// Most nodes any AI search visits.
     #[arg(long, env = "TANK_RULES_AI_MAX_NODES", default_value_t = Limits::DEFAULT_AI_MAX_NODES)]
     pub ai_max_nodes: u64,
-    /// AI searches and perft counts running at once (default: one per
-    /// core); more are answered 503 with Retry-After.
+    /// Live AI searches (`ai-move`) running at once, the live pool
+    /// (default: one per core); more wait --search-wait-ms, then are
+    /// answered 503 with Retry-After.
     #[arg(long, env = "TANK_RULES_MAX_CONCURRENT_SEARCHES")]
     pub max_concurrent_searches: Option<usize>,
-    /// Milliseconds a search request waits for a free slot before 503.
+    /// Reviews (`annotate`) and perft counts running at once, the long
+    /// pool, apart from the live one (default: one for every two cores, at
+    /// least one); more wait --search-wait-ms, then are answered 503.
+    #[arg(long, env = "TANK_RULES_MAX_CONCURRENT_REVIEWS")]
+    pub max_concurrent_reviews: Option<usize>,
+    /// Milliseconds a request waits for a free slot of its pool before 503.
     #[arg(long, env = "TANK_RULES_SEARCH_WAIT_MS", default_value_t = Limits::DEFAULT_SEARCH_WAIT_MS)]
     pub search_wait_ms: u64,
     /// Most moves (Tank Battle) or rounds (Tank War) in one replay.
@@ -351,6 +357,9 @@ impl ServeArgs {
             max_concurrent_searches: self
                 .max_concurrent_searches
                 .unwrap_or_else(Limits::default_concurrent_searches),
+            max_concurrent_reviews: self
+                .max_concurrent_reviews
+                .unwrap_or_else(Limits::default_concurrent_reviews),
             search_wait_ms: self.search_wait_ms,
             replay_max_moves: self.replay_max_moves,
             annotate_max_plies: self.annotate_max_plies,

@@ -124,13 +124,24 @@ pub enum RequestError {
     /// (401).
     #[error("{detail}")]
     Unauthorized { detail: String },
-    /// The client is over a quota (429): when to retry, and the
-    /// `RateLimit-Policy` and `RateLimit` header values.
-    #[error("over the quota of {quota} {class} a minute; retry in {retry_after_secs} s")]
+    /// The client is over a quota (429): the policy it broke (its name,
+    /// `class`, and its quota a minute), what the request costs in it, and
+    /// when to retry (when the quota holds the price again).
+    #[error("over the quota of {quota} {class} a minute (this request costs {price}); retry in {retry_after_secs} s")]
     TooManyRequests {
         class: &'static str,
         quota: u32,
+        price: u32,
         retry_after_secs: u64,
+    },
+    /// The request costs more than the client's whole quota a minute, so
+    /// no wait would let it through (400 `LIMIT_EXCEEDED`): the policy
+    /// and the price.
+    #[error("this request costs {price} {class}, more than the whole quota of {quota} {class} a minute; it can never pass under this policy")]
+    Unaffordable {
+        class: &'static str,
+        quota: u32,
+        price: u32,
     },
     /// Every slot for expensive work is taken (503, with Retry-After).
     #[error("the server is busy with other searches; retry in {retry_after_secs} s")]
@@ -188,7 +199,9 @@ impl RequestError {
             RequestError::Notation { kind, .. } => kind.code,
             RequestError::InvalidPosition { .. } => "INVALID_POSITION",
             RequestError::Refused(refusal) => refusal.code,
-            RequestError::LimitExceeded { .. } => "LIMIT_EXCEEDED",
+            RequestError::LimitExceeded { .. } | RequestError::Unaffordable { .. } => {
+                "LIMIT_EXCEEDED"
+            }
             RequestError::BodyTimeout { .. } => "REQUEST_TIMEOUT",
             RequestError::Unauthorized { .. } => "UNAUTHORIZED",
             RequestError::TooManyRequests { .. } => "TOO_MANY_REQUESTS",
@@ -289,7 +302,13 @@ mod tests {
             RequestError::TooManyRequests {
                 class: "requests",
                 quota: 1,
+                price: 1,
                 retry_after_secs: 1,
+            },
+            RequestError::Unaffordable {
+                class: "searches",
+                quota: 2,
+                price: 6,
             },
             RequestError::Busy {
                 retry_after_secs: 1,

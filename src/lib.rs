@@ -7,9 +7,11 @@
 //! - [`i18n`] holds the languages answers speak and their catalogues;
 //! - [`server`] runs the application on actix's HTTP/1 server;
 //! - [`config`] reads the command line;
-//! - [`limits`], [`cache`], [`metrics`], [`fair_use`], [`redis`],
-//!   [`access_log`] and [`error`] are the shared pieces below the HTTP
-//!   layer.
+//! - [`operations`] is every game's operations, once: paths, prices,
+//!   pools;
+//! - [`limits`], [`slots`], [`cache`], [`metrics`], [`fair_use`],
+//!   [`redis`], [`access_log`] and [`error`] are the shared pieces below
+//!   the HTTP layer.
 
 pub mod access_log;
 pub mod api;
@@ -21,6 +23,8 @@ pub mod games;
 pub mod i18n;
 pub mod limits;
 pub mod metrics;
+pub mod operations;
 pub mod redis;
 pub mod render;
 pub mod server;
+pub mod slots;

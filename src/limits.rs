@@ -1,7 +1,7 @@
 //! The server's limits: what bounds the work one request can cause (its
-//! caps, set from the command line), the slots searches take, and what one
-//! AI search may spend after those caps ([`Limits::search_limits`], the
-//! engines' [`SearchLimits`]).
+//! caps, set from the command line; the slots work takes are
+//! [`crate::slots`]), and what one AI search may spend after those caps
+//! ([`Limits::search_limits`], the engines' [`SearchLimits`]).
 
 use std::time::Duration;
 
@@ -35,9 +35,14 @@ pub struct Limits {
     pub ai_max_depth: u32,
     /// Most nodes one AI search may visit.
     pub ai_max_nodes: u64,
-    /// AI searches and perft counts running at once; a request waits at
-    /// most `search_wait_ms` for a slot, then is refused with 503.
+    /// Live AI searches (`ai-move`) running at once: the live pool; a
+    /// request waits at most `search_wait_ms` for a slot of its pool, then
+    /// is refused with 503.
     pub max_concurrent_searches: usize,
+    /// Long work (reviews, perft) running at once: the long pool, apart
+    /// from the live one, so that a review never holds a slot a live move
+    /// needs.
+    pub max_concurrent_reviews: usize,
     pub search_wait_ms: u64,
     /// Most moves (Tank Battle) or rounds (Tank War) one replay may carry.
     pub replay_max_moves: usize,
@@ -82,6 +87,11 @@ impl Limits {
     pub fn default_concurrent_searches() -> usize {
         std::thread::available_parallelism().map_or(2, |n| n.get())
     }
+
+    /// One long job for every two cores by default (at least one).
+    pub fn default_concurrent_reviews() -> usize {
+        (Limits::default_concurrent_searches() / 2).max(1)
+    }
 }
 
 impl Default for Limits {
@@ -98,6 +108,7 @@ impl Default for Limits {
             ai_max_depth: Limits::DEFAULT_AI_MAX_DEPTH,
             ai_max_nodes: Limits::DEFAULT_AI_MAX_NODES,
             max_concurrent_searches: Limits::default_concurrent_searches(),
+            max_concurrent_reviews: Limits::default_concurrent_reviews(),
             search_wait_ms: Limits::DEFAULT_SEARCH_WAIT_MS,
             replay_max_moves: Limits::DEFAULT_REPLAY_MAX_MOVES,
             tank_war_max_tanks: Limits::DEFAULT_TANK_WAR_MAX_TANKS,
@@ -178,46 +189,6 @@ ask for less",
             ));
         }
         Ok(())
-    }
-}
-
-/// Slots for expensive work (AI searches, perft; large replays): a request
-/// takes one, waiting a bounded time at most, or is refused; no queue
-/// grows without bound.
-#[derive(Clone, Debug)]
-pub struct SearchSlots(std::sync::Arc<tokio::sync::Semaphore>);
-
-impl SearchSlots {
-    pub fn new(slots: usize) -> SearchSlots {
-        SearchSlots(std::sync::Arc::new(tokio::sync::Semaphore::new(slots)))
-    }
-
-    /// A slot, held until the permit is dropped, waiting at most the
-    /// configured time; `SERVICE_BUSY` when none frees up.
-    pub async fn take_within(
-        &self,
-        limits: &Limits,
-    ) -> Result<tokio::sync::OwnedSemaphorePermit, RequestError> {
-        self.take(std::time::Duration::from_millis(limits.search_wait_ms))
-            .await
-            .ok_or(RequestError::Busy {
-                retry_after_secs: 1,
-            })
-    }
-
-    /// A slot, held until the permit is dropped; `None` when none frees up
-    /// within `wait`.
-    pub async fn take(
-        &self,
-        wait: std::time::Duration,
-    ) -> Option<tokio::sync::OwnedSemaphorePermit> {
-        if let Ok(permit) = self.0.clone().try_acquire_owned() {
-            return Some(permit);
-        }
-        tokio::time::timeout(wait, self.0.clone().acquire_owned())
-            .await
-            .ok()
-            .and_then(Result::ok)
     }
 }
 

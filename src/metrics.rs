@@ -11,8 +11,8 @@
 //! counter from the matched pattern costs a few per cent.
 
 use prometheus::{
-    Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts,
-    Registry, TextEncoder,
+    Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge,
+    IntGaugeVec, Opts, Registry, TextEncoder,
 };
 
 /// Prefix of every metric name.
@@ -43,6 +43,119 @@ pub struct Metrics {
     quota_fallbacks: IntCounter,
     /// Access log lines dropped because the writer fell behind.
     access_log_dropped: IntCounter,
+    /// The pools of slots, and the reviews.
+    work: WorkMetrics,
+}
+
+/// The pools of slots (requests for a slot by result, slots in use, the
+/// waits) and the reviews (by game and how they ended).
+#[derive(Clone)]
+struct WorkMetrics {
+    slot_requests: IntCounterVec,
+    slots_in_use: IntGaugeVec,
+    slot_wait_seconds: HistogramVec,
+    reviews: IntCounterVec,
+}
+
+impl WorkMetrics {
+    /// # Panics
+    /// Only if a constant name or label were invalid or repeated (every
+    /// test that builds the service would show it).
+    fn register(registry: &Registry) -> WorkMetrics {
+        let counter = |name: &str, help: &str, labels: &[&str]| {
+            let vec = IntCounterVec::new(Opts::new(name, help).namespace(NAMESPACE), labels)
+                .expect("valid counter");
+            registry
+                .register(Box::new(vec.clone()))
+                .expect("counter registers once");
+            vec
+        };
+        let slot_requests = counter(
+            "slot_requests_total",
+            "Requests for a slot of a pool (live: ai-move; long: annotate, perft; work: large replays), \
+by result: `free` (taken at once), `waited` (taken within --search-wait-ms) or `busy` (none freed \
+in time: answered 503 SERVICE_BUSY)",
+            &["pool", "result"],
+        );
+        let reviews = counter(
+            "reviews_total",
+            "Reviews (annotate) judged, by game and how they ended: `finished`, `cut` (past their \
+time cap or their batch's budget), `left` (the client went away) or `failed`",
+            &["game", "result"],
+        );
+        let slots_in_use = IntGaugeVec::new(
+            Opts::new("slots_in_use", "Slots of each pool held now").namespace(NAMESPACE),
+            &["pool"],
+        )
+        .expect("valid gauge");
+        registry
+            .register(Box::new(slots_in_use.clone()))
+            .expect("gauge registers once");
+        let slot_wait_seconds = HistogramVec::new(
+            HistogramOpts::new(
+                "slot_wait_seconds",
+                "Time a request waited for a slot of a pool, slot taken or not",
+            )
+            .namespace(NAMESPACE)
+            .buckets(BUCKETS.to_vec()),
+            &["pool"],
+        )
+        .expect("valid histogram");
+        registry
+            .register(Box::new(slot_wait_seconds.clone()))
+            .expect("histogram registers once");
+        WorkMetrics {
+            slot_requests,
+            slots_in_use,
+            slot_wait_seconds,
+            reviews,
+        }
+    }
+}
+
+/// The series of one pool of slots, resolved once.
+#[derive(Clone)]
+pub struct PoolSeries {
+    free: IntCounter,
+    waited: IntCounter,
+    busy: IntCounter,
+    in_use: IntGauge,
+    wait_seconds: Histogram,
+}
+
+/// How a request for a slot ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotResult {
+    /// Taken at once.
+    Free,
+    /// Taken after waiting.
+    Waited,
+    /// None freed in time (503).
+    Busy,
+}
+
+impl PoolSeries {
+    /// Records a request for a slot that ended as `result` after
+    /// `seconds`.
+    pub fn requested(&self, result: SlotResult, seconds: f64) {
+        match result {
+            SlotResult::Free => self.free.inc(),
+            SlotResult::Waited => self.waited.inc(),
+            SlotResult::Busy => self.busy.inc(),
+        }
+        if result != SlotResult::Free {
+            self.wait_seconds.observe(seconds);
+        }
+    }
+
+    /// A slot was taken (`true`) or given back.
+    pub fn held(&self, taken: bool) {
+        if taken {
+            self.in_use.inc();
+        } else {
+            self.in_use.dec();
+        }
+    }
 }
 
 /// The request count and latency of one route pattern, method and status:
@@ -92,7 +205,7 @@ impl Metrics {
         };
         let ai_searches = counter(
             "ai_searches_total",
-            "AI searches run (cache misses), by game",
+            "AI searches run (ai-move's cache misses, and reviews' searches), by game",
             &["game"],
         );
         let ai_nodes = counter(
@@ -151,6 +264,7 @@ impl Metrics {
             "ai_cache_bytes",
             "Bytes of AI answers in the cache, as its weigher counts them (all games)",
         );
+        let work = WorkMetrics::register(&registry);
         Metrics {
             registry,
             requests,
@@ -164,7 +278,30 @@ impl Metrics {
             quota_in_fleet,
             quota_fallbacks,
             access_log_dropped,
+            work,
         }
+    }
+
+    /// The series of the pool named `pool`.
+    pub fn pool(&self, pool: &str) -> PoolSeries {
+        let work = &self.work;
+        let result = |name: &str| work.slot_requests.with_label_values(&[pool, name]);
+        PoolSeries {
+            free: result("free"),
+            waited: result("waited"),
+            busy: result("busy"),
+            in_use: work.slots_in_use.with_label_values(&[pool]),
+            wait_seconds: work.slot_wait_seconds.with_label_values(&[pool]),
+        }
+    }
+
+    /// Records one review of `game` that ended as `result` (`finished`,
+    /// `cut`, `left`, `failed`), having run `searches` searches over
+    /// `nodes` positions (counted with `ai-move`'s searches).
+    pub fn review(&self, game: &str, result: &str, searches: u64, nodes: u64) {
+        self.work.reviews.with_label_values(&[game, result]).inc();
+        self.ai_searches.with_label_values(&[game]).inc_by(searches);
+        self.ai_nodes.with_label_values(&[game]).inc_by(nodes);
     }
 
     /// The registry, for tests and other exporters.

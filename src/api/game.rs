@@ -16,6 +16,7 @@ use super::transport::problem::ApiError;
 use crate::error::Refusal;
 use crate::games::review::Review;
 use crate::limits::Limits;
+use crate::operations::Operation;
 
 /// A game as the HTTP layer serves it. The associated types are the
 /// game's DTOs, named after their endpoint; the methods are the steps
@@ -57,9 +58,9 @@ pub trait GameApi: Review {
     /// rules' 422s.
     fn problem_codes() -> Vec<&'static str>;
 
-    /// `batch` ops beyond the common ones (Tank Battle's `perft`), each
-    /// with whether it is a search; run by [`GameApi::extra_op`].
-    const EXTRA_OPS: &'static [(&'static str, bool)] = &[];
+    /// The game's operations beyond every game's (Tank Battle's `perft`):
+    /// those a batch runs are run by [`GameApi::extra_op`].
+    const EXTRA_OPS: &'static [Operation] = &[];
 
     fn run_legal_moves(
         request: Self::LegalMovesRequest,
@@ -161,7 +162,7 @@ pub trait GameApi: Review {
 
     /// Whether the fields of one of [`GameApi::EXTRA_OPS`] decode as its
     /// endpoint's body.
-    fn extra_decodes(op: &str, _fields: &Value) -> Result<(), ApiError> {
+    fn extra_decodes(op: Operation, _fields: &Value) -> Result<(), ApiError> {
         Err(not_dispatched(op))
     }
 
@@ -169,7 +170,7 @@ pub trait GameApi: Review {
     /// one time budget.
     #[allow(async_fn_in_trait)] // run on actix's thread-local executor only
     async fn extra_op(
-        op: &str,
+        op: Operation,
         _fields: Value,
         _services: &Services,
         _shared: &SharedBudget,
@@ -201,8 +202,8 @@ impl UnfitAnswer {
     }
 }
 
-/// What `dispatch` answers for an op of `Ops::all` it does not handle: a
-/// bug of the server, never of the request.
-pub fn not_dispatched(op: &str) -> ApiError {
-    ApiError::Internal(format!("the batch op `{op}` has no dispatch"))
+/// What `dispatch` answers for an operation a batch runs that it does not
+/// handle: a bug of the server, never of the request.
+pub fn not_dispatched(op: Operation) -> ApiError {
+    ApiError::Internal(format!("the batch op `{}` has no dispatch", op.name()))
 }

@@ -13,7 +13,6 @@ use super::openapi::responses::{NoQuery, RouteErrors, ServiceErrors};
 use super::openapi::router::{endpoint, Router};
 use super::transport::problem::ApiError;
 use crate::api::catalogue::GameEntry;
-use crate::fair_use::Class;
 
 const TAG: &str = "service";
 
@@ -28,7 +27,7 @@ pub fn configure(cfg: &mut ServiceConfig, with_metrics: bool) {
 
 /// Adds the service's routes under `/v1` (the catalogue) to its router.
 pub fn register(router: &mut Router) {
-    router.route("", __path_list_games, list_games, &|_| Some(Class::Cheap));
+    router.request("", __path_list_games, list_games);
 }
 
 /// The operator endpoints alone, for the admin address: `/metrics`,

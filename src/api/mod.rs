@@ -212,8 +212,8 @@ pub fn app_of(
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .configure(|cfg| {
-            let fair_use = Some(state.services.fair_use.clone());
-            openapi::register_routes(cfg, games, state.metrics_public, fair_use)
+            let pricing = (Some(state.services.fair_use.clone()), state.services.limits);
+            openapi::register_routes(cfg, games, state.metrics_public, pricing)
         })
         .split_for_parts();
     let route_table = meta::RouteTable::from_openapi(

@@ -22,18 +22,21 @@ use crate::api::transport::problem::ApiError;
 use crate::api::transport::schema::BatchItems;
 use crate::cache::{AnswerCache, SharedTier};
 use crate::fair_use::{FairUse, FairUseConfig};
-use crate::limits::{Limits, SearchSlots};
+use crate::limits::Limits;
 use crate::metrics::Metrics;
+use crate::operations::{Operation, Pool};
+use crate::slots::SearchSlots;
 
 /// What every endpoint shares.
 #[derive(Clone)]
 pub struct Services {
     /// The server's limits.
     pub limits: Limits,
-    /// AI searches and perft counts.
-    pub searches: SearchSlots,
-    /// Large replays, run off the HTTP workers.
-    pub heavy: SearchSlots,
+    /// The pools of slots: live play, long work, large replays
+    /// ([`Services::slots_of`] an operation).
+    pub live: SearchSlots,
+    pub long: SearchSlots,
+    pub work: SearchSlots,
     pub cache: AnswerCache,
     /// The optional shared tier (Redis) behind `cache`.
     pub shared: Option<SharedTier>,
@@ -103,15 +106,28 @@ impl Services {
     /// The services within `limits`, with `cache` (reporting to `metrics`
     /// as the services do) and no quotas.
     pub fn new(limits: Limits, cache: AnswerCache, metrics: Metrics) -> Services {
+        let slots = |pool: Pool, slots: usize| SearchSlots::new(pool, slots).with_metrics(&metrics);
         Services {
             limits,
-            searches: SearchSlots::new(limits.max_concurrent_searches),
-            heavy: SearchSlots::new(limits.max_concurrent_searches),
+            live: slots(Pool::Live, limits.max_concurrent_searches),
+            long: slots(Pool::Long, limits.max_concurrent_reviews),
+            work: slots(Pool::Work, Limits::default_concurrent_searches()),
             cache: cache.with_metrics(metrics.clone()),
             shared: None,
             fair_use: Arc::new(FairUse::new(FairUseConfig::default())),
             metrics,
             batch_items: BatchItems::default(),
+        }
+    }
+
+    /// The slots of the pool `op` runs in ([`Operation::pool`]); an
+    /// operation that runs on the HTTP workers takes none, and asks
+    /// for the work pool's if it ever does.
+    pub fn slots_of(&self, op: Operation) -> &SearchSlots {
+        match op.pool() {
+            Some(Pool::Live) => &self.live,
+            Some(Pool::Long) => &self.long,
+            Some(Pool::Work) | None => &self.work,
         }
     }
 

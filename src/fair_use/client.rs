@@ -52,6 +52,7 @@ impl Unidentified {
                 RequestError::TooManyRequests {
                     class: FAILED_KEY_ATTEMPTS,
                     quota: *quota,
+                    price: 1,
                     retry_after_secs: retry_after.as_secs_f64().ceil() as u64,
                 }
             }
@@ -255,6 +256,7 @@ mod tests {
                 crate::error::RequestError::TooManyRequests {
                     class: FAILED_KEY_ATTEMPTS,
                     quota: 30,
+                    price: 1,
                     retry_after_secs: 1..=60
                 }
             ),

@@ -34,7 +34,7 @@ pub use client::{Client, Unidentified, FAILED_KEY_ATTEMPTS};
 use fleet::{Decision, Fleet};
 use keys::KeyIndex;
 pub use keys::{presented_key, ApiKey, KeyEntry, KeysError, KeysFile};
-pub use quota::{Class, Policy, Quotas, Verdict};
+pub use quota::{policy_field, state_field, Class, Policy, Quotas, Verdict};
 
 /// How fair use is configured.
 #[derive(Clone, Debug)]
@@ -225,11 +225,12 @@ impl FairUse {
             Ok(Decision::Allowed { remaining, reset }) => Verdict::Allowed {
                 policy,
                 remaining,
-                reset,
+                reset: reset.min(policy.window),
             },
             Ok(Decision::Limited { retry_after }) => Verdict::Limited {
                 policy,
-                retry_after,
+                price: n,
+                retry_after: retry_after.min(policy.window),
             },
             Err(_) => local,
         }
@@ -271,12 +272,13 @@ impl FairUse {
             Ok(Ok(snapshot)) => allowed(policy, &snapshot, per_request),
             Ok(Err(not_until)) => Verdict::Limited {
                 policy,
+                price: n.get(),
                 retry_after: not_until.wait_time_from(DefaultClock::default().now()),
             },
             // More at once than the quota ever allows.
-            Err(_) => Verdict::Limited {
+            Err(_) => Verdict::Unaffordable {
                 policy,
-                retry_after: Duration::from_secs(60),
+                price: n.get(),
             },
         }
     }
@@ -431,6 +433,7 @@ mod tests {
             Verdict::Limited {
                 retry_after,
                 policy,
+                ..
             } => {
                 assert!(retry_after <= Duration::from_secs(20), "{retry_after:?}");
                 assert_eq!(policy.quota, 3);

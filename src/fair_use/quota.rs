@@ -54,11 +54,40 @@ pub enum Verdict {
         remaining: u32,
         reset: Duration,
     },
-    /// Over the quota: when to try again.
+    /// Over the quota: when to try again (when the quota holds `price`
+    /// again).
     Limited {
         policy: Policy,
+        price: u32,
         retry_after: Duration,
     },
+    /// The request costs more than the whole quota: no wait lets it
+    /// through.
+    Unaffordable { policy: Policy, price: u32 },
+}
+
+/// The `RateLimit-Policy` field of the policy named `name` (a [`Class`]'s
+/// name, or the wrong-key allowance's) of `quota` units a `window_secs`
+/// window, as draft-ietf-httpapi-ratelimit-headers writes it, its unit
+/// said: `qu="requests"` (the draft's unit) for requests and wrong keys;
+/// for searches, whose unit is one search at the server's AI time cap
+/// (a request may cost several), the service's own parameter
+/// `tank-rules-unit="search"` (unknown parameters are ignored by the
+/// draft's clients).
+pub fn policy_field(name: &str, quota: u32, window_secs: u64) -> String {
+    let unit = if name == Class::Search.name() {
+        "tank-rules-unit=\"search\""
+    } else {
+        "qu=\"requests\""
+    };
+    format!("\"{name}\";q={quota};w={window_secs};{unit}")
+}
+
+/// The `RateLimit` field of the policy named `name`: `remaining` units
+/// left, whole again (or, refused, able to pay for the request) in
+/// `reset_secs`.
+pub fn state_field(name: &str, remaining: u32, reset_secs: u64) -> String {
+    format!("\"{name}\";r={remaining};t={reset_secs}")
 }
 
 /// A quota as the `RateLimit-Policy` header names it.
@@ -71,17 +100,33 @@ pub struct Policy {
 }
 
 impl Verdict {
-    /// The 429 of a request over its quota: which quota, and when to retry.
+    /// The refusal of a request over its quota: 429 naming the quota,
+    /// the price and when to retry (never sooner than the quota holds the
+    /// price again, and never later than its window); 400 for a price over
+    /// the whole quota.
     pub fn refusal(&self) -> Option<crate::error::RequestError> {
         match self {
             Verdict::Limited {
                 policy,
+                price,
                 retry_after,
             } => Some(crate::error::RequestError::TooManyRequests {
                 class: policy.class.name(),
                 quota: policy.quota,
-                retry_after_secs: retry_after.as_secs_f64().ceil() as u64,
+                price: *price,
+                retry_after_secs: (*retry_after)
+                    .min(policy.window)
+                    .as_secs_f64()
+                    .ceil()
+                    .max(1.0) as u64,
             }),
+            Verdict::Unaffordable { policy, price } => {
+                Some(crate::error::RequestError::Unaffordable {
+                    class: policy.class.name(),
+                    quota: policy.quota,
+                    price: *price,
+                })
+            }
             _ => None,
         }
     }
@@ -90,7 +135,9 @@ impl Verdict {
     pub fn policy(&self) -> Option<Policy> {
         match self {
             Verdict::Unlimited => None,
-            Verdict::Allowed { policy, .. } | Verdict::Limited { policy, .. } => Some(*policy),
+            Verdict::Allowed { policy, .. }
+            | Verdict::Limited { policy, .. }
+            | Verdict::Unaffordable { policy, .. } => Some(*policy),
         }
     }
 }

@@ -18,6 +18,11 @@ pub trait Review: Game<Step: Clone + Send> {
     /// The judge's default budget, in the game's positions (its search's
     /// nodes): the same verdicts on any machine.
     const JUDGE_NODES: u64;
+    /// The least time the judge needs for one position, milliseconds: a
+    /// review given less than this for each of its positions (in a batch,
+    /// whose searches share one budget) is refused before it starts
+    /// rather than judged by searches too shallow to mean anything.
+    const JUDGE_FLOOR_MS: u64;
 
     /// The verdicts of `step` (already checked legal) played in `state`:
     /// one a player who moved, in the players' order.
@@ -28,6 +33,26 @@ pub trait Review: Game<Step: Clone + Send> {
         limits: SearchLimits<'_>,
         style: Style,
     ) -> Vec<Verdict<Self::Pick>>;
+
+    /// What `judge` has searched so far (for the service's metrics).
+    fn spent(judge: &Self::Judge) -> Spent;
+}
+
+/// What a judge searched: its searches, and the positions they visited
+/// (Tank Wars: the rounds they simulated), as `ai-move`'s searches count
+/// them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spent {
+    pub searches: u64,
+    pub nodes: u64,
+}
+
+impl Spent {
+    /// Counts one more search of `nodes` positions.
+    pub fn add(&mut self, nodes: u64) {
+        self.searches += 1;
+        self.nodes = self.nodes.saturating_add(nodes);
+    }
 }
 
 /// One player's move judged.

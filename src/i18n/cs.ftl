@@ -50,9 +50,12 @@ detail-BAD_REQUEST = { $field ->
 title-INVALID_POSITION = Pozice porušuje pravidlo rozestavení
 detail-INVALID_POSITION = Pozice nebo stav v poli `{ $field }` porušuje pravidlo hry.
 title-LIMIT_EXCEEDED = Požadavek překračuje limit serveru
-detail-LIMIT_EXCEEDED = { $field ->
-    [none] Požadavek žádá víc, než tento server dovoluje.
-   *[other] Požadavek žádá víc, než tento server dovoluje (`{ $field }`).
+detail-LIMIT_EXCEEDED = { $policy ->
+    [none] { $field ->
+        [none] Požadavek žádá víc, než tento server dovoluje.
+       *[other] Požadavek žádá víc, než tento server dovoluje (`{ $field }`).
+    }
+   *[other] Tento požadavek stojí { $price } z kvóty `{ $policy }`, víc než celé její okno: pod ní nikdy neprojde.
 }
 title-UNAUTHORIZED = Chybí klíč API, nebo je neznámý
 detail-UNAUTHORIZED = Tento server vyžaduje klíč API (`X-Api-Key` nebo `Authorization: Bearer`); požadavek žádný nemá, nebo má neznámý.
@@ -77,7 +80,7 @@ detail-UNSUPPORTED_MEDIA_TYPE = Tělo musí být JSON odeslaný tak, jak je, s `
 title-EXPECTATION_FAILED = Očekávání nelze splnit
 detail-EXPECTATION_FAILED = Server splní jen `Expect: 100-continue`.
 title-TOO_MANY_REQUESTS = Příliš mnoho požadavků
-detail-TOO_MANY_REQUESTS = Kvóta je vyčerpána; zkuste to znovu za { $retry } s.
+detail-TOO_MANY_REQUESTS = Kvóta `{ $policy }` je vyčerpána (tento požadavek stojí { $price }); zkuste to znovu za { $retry } s.
 title-HEADERS_TOO_LARGE = Hlavičky požadavku jsou příliš velké
 detail-HEADERS_TOO_LARGE = Hlavičky požadavku jsou větší, než tento server přijímá.
 title-SERVICE_BUSY = Služba je zaneprázdněná

@@ -51,9 +51,12 @@ detail-BAD_REQUEST = { $field ->
 title-INVALID_POSITION = Position breaks an invariant of the layout
 detail-INVALID_POSITION = The position or state in `{ $field }` breaks an invariant of the game.
 title-LIMIT_EXCEEDED = Request exceeds a server limit
-detail-LIMIT_EXCEEDED = { $field ->
-    [none] The request asks for more than this server allows.
-   *[other] The request asks for more than this server allows (`{ $field }`).
+detail-LIMIT_EXCEEDED = { $policy ->
+    [none] { $field ->
+        [none] The request asks for more than this server allows.
+       *[other] The request asks for more than this server allows (`{ $field }`).
+    }
+   *[other] This request costs { $price } of the quota `{ $policy }`, more than its whole window: it can never pass under it.
 }
 title-UNAUTHORIZED = API key missing or unknown
 detail-UNAUTHORIZED = This server asks for an API key (`X-Api-Key` or `Authorization: Bearer`); the request has none, or an unknown one.
@@ -78,7 +81,7 @@ detail-UNSUPPORTED_MEDIA_TYPE = The body must be JSON, sent as is with `Content-
 title-EXPECTATION_FAILED = Expectation failed
 detail-EXPECTATION_FAILED = The server meets only `Expect: 100-continue`.
 title-TOO_MANY_REQUESTS = Too many requests
-detail-TOO_MANY_REQUESTS = Over the quota; retry in { $retry } s.
+detail-TOO_MANY_REQUESTS = Over the quota `{ $policy }` (this request costs { $price }); retry in { $retry } s.
 title-HEADERS_TOO_LARGE = Request header fields too large
 detail-HEADERS_TOO_LARGE = The request's header fields are larger than this server takes.
 title-SERVICE_BUSY = Service busy

@@ -207,6 +207,8 @@ mod tests {
             ("square", "e5"),
             ("player", "P1"),
             ("vehicle", "P1-1"),
+            ("policy", "searches"),
+            ("price", "6"),
         ];
         for lang in Lang::ALL {
             assert_eq!(message_ids(lang), english, "{lang:?}: other messages");

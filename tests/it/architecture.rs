@@ -295,3 +295,101 @@ fn the_binaries_hold_no_tests() {
         "tests that would never run: {with_tests:?}"
     );
 }
+
+/// The names and paths of the operations as string literals
+/// (`"ai-move"`, `"/ai-move"`), from `src/operations.rs`'s table.
+fn operation_literals() -> Vec<String> {
+    use tank_rules::operations::Operation;
+    Operation::ALL
+        .into_iter()
+        .flat_map(|op| [format!("\"{}\"", op.name()), format!("\"{}\"", op.path())])
+        .collect()
+}
+
+/// The string literals of `source`'s code (tests aside) that are one of
+/// `names`, as (file, literal); the data of `json!` examples aside.
+fn literals_named(file: &str, source: &str, names: &[String]) -> Vec<(String, String)> {
+    use proc_macro2::{TokenStream, TokenTree};
+    use quote::ToTokens;
+    fn walk(tokens: TokenStream, names: &[String], out: &mut Vec<String>) {
+        let mut last_two: [Option<String>; 2] = [None, None];
+        for token in tokens {
+            let text = token.to_string();
+            match &token {
+                TokenTree::Group(group) => {
+                    let json = last_two[0].as_deref() == Some("json")
+                        && last_two[1].as_deref() == Some("!");
+                    if !json {
+                        walk(group.stream(), names, out);
+                    }
+                }
+                TokenTree::Literal(_) if names.contains(&text) => out.push(text.clone()),
+                _ => {}
+            }
+            last_two = [last_two[1].take(), Some(text)];
+        }
+    }
+    let parsed = syn::parse_file(source).unwrap();
+    let mut out = Vec::new();
+    for item in parsed.items {
+        let test = match &item {
+            syn::Item::Mod(m) => crate::modules::is_test(&m.attrs),
+            syn::Item::Fn(f) => crate::modules::is_test(&f.attrs),
+            _ => false,
+        };
+        if !test {
+            walk(item.to_token_stream(), names, &mut out);
+        }
+    }
+    out.into_iter().map(|lit| (file.to_owned(), lit)).collect()
+}
+
+/// An operation's path, its name in a batch, its price and pool are
+/// written in `src/operations.rs` alone: a route, a batch op or a check
+/// that names one by its literal anywhere else fails here.
+#[test]
+fn operations_are_named_in_one_place() {
+    let names = operation_literals();
+    assert!(
+        names.contains(&"\"/ai-move\"".to_owned()) && names.len() >= 20,
+        "the table did not read: {names:?}"
+    );
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut found = Vec::new();
+    for path in files {
+        let file = path
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if file == "operations.rs" {
+            continue;
+        }
+        found.extend(literals_named(
+            &file,
+            &std::fs::read_to_string(&path).unwrap(),
+            &names,
+        ));
+    }
+    assert!(
+        found.is_empty(),
+        "operations named outside src/operations.rs: {found:?}"
+    );
+}
+
+#[test]
+fn an_operation_named_elsewhere_is_found() {
+    let names = vec!["\"ai-move\"".to_owned(), "\"/ai-move\"".to_owned()];
+    let source = r#"
+        #[utoipa::path(post, path = "/ai-move")]
+        fn handler() { match op { "ai-move" => 1, _ => json!({"op": "ai-move"}) } }
+        #[cfg(test)]
+        mod tests { fn t() { let _ = "ai-move"; } }
+    "#;
+    let found = literals_named("api/extra.rs", source, &names);
+    let literals: Vec<&str> = found.iter().map(|(_, lit)| lit.as_str()).collect();
+    assert_eq!(literals, ["\"/ai-move\"", "\"ai-move\""]);
+}

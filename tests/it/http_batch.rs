@@ -543,6 +543,7 @@ async fn caps_fail_the_whole_batch() {
 async fn busy_searches_fail_alone() {
     let app = app_with(Limits {
         max_concurrent_searches: 0,
+        max_concurrent_reviews: 0,
         ..Limits::default()
     })
     .await;

@@ -182,7 +182,7 @@ async fn an_abandoned_search_frees_its_slot_at_once() {
     // slot back: waiting for the slot ends long before the search's 5 s
     // would have (`take` waits at most 4 s here, so a search that ran on
     // would leave it empty-handed).
-    let slot = services.searches.take(Duration::from_secs(4)).await;
+    let slot = services.live.take(Duration::from_secs(4)).await;
     assert!(slot.is_some(), "the abandoned search kept its slot");
     drop(slot);
     // And its partial answer was not cached.

@@ -53,7 +53,7 @@ async fn over_quota_clients_get_429_and_others_do_not() {
         assert_eq!(reply.status, 200, "{reply:?}");
         assert_eq!(
             reply.headers.get("ratelimit-policy").unwrap(),
-            "\"requests\";q=3;w=60"
+            "\"requests\";q=3;w=60;qu=\"requests\""
         );
         let ratelimit = reply.headers.get("ratelimit").unwrap().to_str().unwrap();
         assert!(
@@ -74,7 +74,7 @@ async fn over_quota_clients_get_429_and_others_do_not() {
     assert!((1..=20).contains(&retry), "{retry}");
     assert_eq!(
         reply.headers.get("ratelimit-policy").unwrap(),
-        "\"requests\";q=3;w=60"
+        "\"requests\";q=3;w=60;qu=\"requests\""
     );
     assert_eq!(
         reply.headers.get("ratelimit").unwrap().to_str().unwrap(),
@@ -91,27 +91,45 @@ async fn over_quota_clients_get_429_and_others_do_not() {
     )
     .await;
     assert_eq!(reply.status, 200);
-    // A batch spends one search per search: two left for 2.2.2.2, three asked.
-    let batch = json!({"requests": [
-        {"op": "ai-move", "position": INITIAL, "limits": {"max_depth": 1}},
-        {"op": "ai-move", "position": INITIAL, "limits": {"max_depth": 1}, "seed": 1},
-        {"op": "ai-move", "position": INITIAL, "limits": {"max_depth": 1}, "seed": 2},
-    ]});
-    let reply = send(
-        &app,
+    // A batch costs the sum of its items: three searches are more than
+    // 2.2.2.2's whole quota of two, so no wait would let them through: 400
+    // naming the policy and the price, and nothing spent.
+    let batch = |searches: u64| {
+        let items: Vec<_> = (0..searches)
+            .map(|seed| json!({"op": "ai-move", "position": INITIAL, "limits": {"max_depth": 1}, "seed": seed}))
+            .collect();
         from(
             "2.2.2.2:1001",
             test::TestRequest::post()
                 .uri("/v1/tank-battle/batch")
-                .set_json(batch),
-        ),
-    )
-    .await;
+                .set_json(json!({ "requests": items })),
+        )
+    };
+    let reply = send(&app, batch(3)).await;
+    assert_problem(&reply, 400, "LIMIT_EXCEEDED");
+    assert_eq!(reply.body["policy"], "searches", "{reply:?}");
+    assert_eq!(reply.body["price"], 3, "{reply:?}");
+    // Two fit, and spend the quota: a third search is 429, naming its
+    // policy and price, and saying when the quota holds it again.
+    let reply = send(&app, batch(2)).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let reply = send(&app, from("2.2.2.2:1002", search(9))).await;
     assert_problem(&reply, 429, "TOO_MANY_REQUESTS");
+    assert_eq!(reply.body["policy"], "searches", "{reply:?}");
+    assert_eq!(reply.body["price"], 1, "{reply:?}");
     assert_eq!(
         reply.headers.get("ratelimit-policy").unwrap(),
-        "\"searches\";q=2;w=60"
+        "\"searches\";q=2;w=60;tank-rules-unit=\"search\""
     );
+    let retry: u64 = reply
+        .headers
+        .get("retry-after")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=30).contains(&retry), "{retry}");
 }
 
 #[actix_web::test]
@@ -407,7 +425,7 @@ async fn guessing_keys_from_one_address_is_limited() {
     assert!((1..=60).contains(&retry), "{retry}");
     assert_eq!(
         reply.headers.get("ratelimit-policy").unwrap(),
-        "\"failed key attempts\";q=30;w=60"
+        "\"failed key attempts\";q=30;w=60;qu=\"requests\""
     );
     // The right key from that address is not even looked at now...
     let right = send(&app, guess("right-key-0123456789".to_owned())).await;
@@ -466,7 +484,7 @@ async fn a_key_blake3_keys_file_works_end_to_end() {
     assert_eq!(served.status, 200, "{served:?}");
     assert_eq!(
         served.headers.get("ratelimit-policy").unwrap(),
-        "\"requests\";q=1;w=60"
+        "\"requests\";q=1;w=60;qu=\"requests\""
     );
     // The digest is not the key; and two wrong keys from one /48 are all
     // it may send.

@@ -301,6 +301,8 @@ async fn every_code_the_document_lists_is_in_every_catalogue() {
                 ("method", "GET"),
                 ("allow", "POST"),
                 ("retry", "1"),
+                ("policy", "none"),
+                ("price", ""),
             ];
             assert!(
                 i18n::text(lang, &detail, &args).is_some(),

@@ -13,25 +13,58 @@ async fn readiness() {
     assert_eq!(reply.body, json!({"status": "ready"}));
 }
 
+/// Each pool's slots: a request waits `--search-wait-ms` for one of its
+/// own pool, then is refused (503 with `Retry-After`), never queued; a
+/// full pool leaves the others free (live play never waits for a review).
 #[actix_web::test]
 async fn searches_beyond_the_slots_are_refused_not_queued() {
+    let war = get(&app_with(Limits::default()).await, "/v1/tank-war/initial")
+        .await
+        .body;
+    let live = [
+        ("/v1/tank-battle/ai-move", json!({"position": INITIAL})),
+        ("/v1/tank-war/ai-move", json!({"state": war, "player": "U"})),
+    ];
+    let long = [
+        (
+            "/v1/tank-battle/perft",
+            json!({"position": INITIAL, "depth": 2}),
+        ),
+        (
+            "/v1/tank-battle/annotate",
+            json!({"moves": ["k4-k5"], "limits": {"max_depth": 1}}),
+        ),
+    ];
+    // No live slot: live play is refused, long work is not.
     let app = app_with(Limits {
         max_concurrent_searches: 0,
         ..Limits::default()
     })
     .await;
-    let war = get(&app, "/v1/tank-war/initial").await.body;
-    for (path, body) in [
-        ("/v1/tank-battle/ai-move", json!({"position": INITIAL})),
-        (
-            "/v1/tank-battle/perft",
-            json!({"position": INITIAL, "depth": 2}),
-        ),
-        ("/v1/tank-war/ai-move", json!({"state": war, "player": "U"})),
-    ] {
-        let reply = post(&app, path, body).await;
+    for (path, body) in &live {
+        let reply = post(&app, path, body.clone()).await;
         assert_problem(&reply, 503, "SERVICE_BUSY");
         assert_eq!(reply.headers.get("retry-after").unwrap(), "1", "{path}");
+    }
+    for (path, body) in &long {
+        let reply = post(&app, path, body.clone()).await;
+        assert_eq!(reply.status, 200, "{path}: {reply:?}");
+    }
+    // No long slot: long work is refused (retry after the AI time cap, a
+    // review's slot is held longer), live play is not.
+    let app = app_with(Limits {
+        max_concurrent_reviews: 0,
+        ..Limits::default()
+    })
+    .await;
+    for (path, body) in &long {
+        let reply = post(&app, path, body.clone()).await;
+        assert_problem(&reply, 503, "SERVICE_BUSY");
+        assert_eq!(reply.headers.get("retry-after").unwrap(), "5", "{path}");
+    }
+    for (path, body) in &live {
+        let reply = post(&app, path, body.clone()).await;
+        assert_eq!(reply.status, 200, "{path}: {reply:?}");
     }
     // Cheap endpoints need no slot.
     let reply = post(

@@ -22,6 +22,7 @@ mod http_hostile;
 mod http_language;
 mod http_limits;
 mod http_ops;
+mod http_pricing;
 mod http_render;
 mod http_request_id;
 mod http_tank_battle;

@@ -15,6 +15,7 @@ use crate::api::services::{run_stoppable, Services};
 use crate::api::transport::problem::ApiError;
 use crate::cache::{Key, Lookup};
 use crate::games::{SearchLimits, Style};
+use crate::operations::Operation;
 
 use super::ask::{AiAnswer, AiRequest};
 use super::budget::SharedBudget;
@@ -130,20 +131,15 @@ pub async fn ai_move<G: GameApi>(
     }
     let asked_time = search.max_time.unwrap_or(Duration::MAX);
     let started = Instant::now();
-    let deadline = shared.map(|shared| shared.next_search(started));
+    let units = Operation::AiMove.price(caps).units;
+    let deadline = shared
+        .map(|shared| shared.next_search(started, units))
+        .transpose()?;
     let time = match deadline {
-        Some(deadline) => {
-            // Whole milliseconds, as the limits are asked.
-            let left = deadline.saturating_duration_since(started).as_millis() as u64;
-            let left = Duration::from_millis(left);
-            if left.is_zero() {
-                return Err(ApiError::limit_exceeded(
-                    "the batch has spent its search time (the server's AI time cap)",
-                    "",
-                ));
-            }
-            asked_time.min(left)
-        }
+        // Whole milliseconds, as the limits are asked.
+        Some(deadline) => asked_time.min(Duration::from_millis(
+            deadline.saturating_duration_since(started).as_millis() as u64,
+        )),
         None => asked_time,
     };
     let search = SearchLimits {
@@ -151,14 +147,19 @@ pub async fn ai_move<G: GameApi>(
         ..search
     };
     let asked_question = question.clone();
-    let (answer, stopped) = run_stoppable(&services.searches, caps, deadline, move |stop| {
-        let search = SearchLimits {
-            stop: Some(stop),
-            ..search
-        };
-        G::suggest(&state, &asked_question, search, seed, style)
-            .map(|found| G::encode_ai(&state, found))
-    })
+    let (answer, stopped) = run_stoppable(
+        services.slots_of(Operation::AiMove),
+        caps,
+        deadline,
+        move |stop| {
+            let search = SearchLimits {
+                stop: Some(stop),
+                ..search
+            };
+            G::suggest(&state, &asked_question, search, seed, style)
+                .map(|found| G::encode_ai(&state, found))
+        },
+    )
     .await?;
     let mut answer = answer.ok_or_else(|| ApiError::from(G::game_over(&question)))?;
     let elapsed = started.elapsed();

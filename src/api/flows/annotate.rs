@@ -16,14 +16,16 @@ use actix_web::web::Bytes;
 use super::ai::key_text;
 pub use super::annotation::{AnnotateResponse, AnnotateSummary, Annotation, PlayerReview};
 use super::ask::{style, Judging};
+use super::budget::SharedBudget;
 use crate::api::game::GameApi;
 use crate::api::services::{run_stoppable, RaiseOnDrop, Services};
 use crate::api::transport::problem::ApiError;
 use crate::cache::{AnswerCache, Key};
 use crate::error::RequestError;
-use crate::games::review::{Label, Review, Tally};
+use crate::games::review::{Label, Review, Spent, Tally};
 use crate::games::{SearchLimits, Style};
 use crate::limits::Limits;
+use crate::operations::Operation;
 use crate::render::{review_chart, ChartEntry};
 
 /// A game checked step by step: the state before each step, and the step.
@@ -133,8 +135,21 @@ fn judge_step<G: GameApi>(
 /// is judged (it answers whether to go on), then the summary. A step
 /// whose entries the cache keeps is not judged again. Stops when `stop`
 /// is raised (the client left, the time cap passed); answers whether it
-/// finished.
+/// finished, and what the judge searched.
 fn judge_game<G: GameApi>(
+    checked: Checked<G>,
+    search: (SearchLimits<'static>, Style),
+    (stop, cache): (&AtomicBool, &AnswerCache),
+    emit: impl FnMut(Line<G>) -> bool,
+) -> (Result<bool, ApiError>, Spent) {
+    let mut judge = G::Judge::default();
+    let finished = judge_steps::<G>(&mut judge, checked, search, (stop, cache), emit);
+    (finished, G::spent(&judge))
+}
+
+/// [`judge_game`]'s steps, with `judge`.
+fn judge_steps<G: GameApi>(
+    judge: &mut G::Judge,
     checked: Checked<G>,
     (limits, style): (SearchLimits<'static>, Style),
     (stop, cache): (&AtomicBool, &AnswerCache),
@@ -144,7 +159,6 @@ fn judge_game<G: GameApi>(
         stop: Some(stop),
         ..limits
     };
-    let mut judge = G::Judge::default();
     let mut tally = Tally::new(G::PLAYERS);
     for (ply, (state, step)) in checked.plies.iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
@@ -153,12 +167,7 @@ fn judge_game<G: GameApi>(
         let key = step_key::<G>(state, step, (&limits, &style))?;
         let entries = match kept_entries::<G>(cache, key, ply) {
             Some(entries) => entries,
-            None => judge_step::<G>(
-                &mut judge,
-                (ply, state, step),
-                (limits, style),
-                (cache, key),
-            )?,
+            None => judge_step::<G>(judge, (ply, state, step), (limits, style), (cache, key))?,
         };
         for (entry, player) in entries {
             tally.add_judged(entry.judged(player), entry.loss);
@@ -191,6 +200,50 @@ fn too_long(limits: &Limits) -> ApiError {
         ),
         "",
     )
+}
+
+/// Counts a review of `G` that ended as `finished` says (cut when its
+/// `deadline` has passed, else its client left) and what its judge
+/// searched.
+fn record<G: GameApi>(
+    services: &Services,
+    finished: &Result<bool, ApiError>,
+    deadline: Instant,
+    spent: Spent,
+) {
+    let result = match finished {
+        Ok(true) => "finished",
+        Ok(false) if Instant::now() >= deadline => "cut",
+        Ok(false) => "left",
+        Err(_) => "failed",
+    };
+    services
+        .metrics
+        .review(G::ID, result, spent.searches, spent.nodes);
+}
+
+/// When a review of `checked` starting `now` must be done: its time cap,
+/// and in a batch (`shared`) its share of the batch's budget, refused up
+/// front when that share cannot give each of its positions the judge's
+/// floor ([`Review::JUDGE_FLOOR_MS`]).
+fn review_deadline<G: GameApi>(
+    checked: &Checked<G>,
+    limits: &Limits,
+    shared: Option<&SharedBudget>,
+    now: Instant,
+) -> Result<Instant, ApiError> {
+    let capped = now + Duration::from_millis(limits.annotate_max_time_ms);
+    let Some(shared) = shared else {
+        return Ok(capped);
+    };
+    let share = shared.next_search(now, Operation::Annotate.price(limits).units)?;
+    let positions = u32::try_from(checked.plies.len() + 1).unwrap_or(u32::MAX);
+    let needed = Duration::from_millis(G::JUDGE_FLOOR_MS) * positions;
+    let given = share.saturating_duration_since(now);
+    if given < needed {
+        return Err(shared.too_little(needed, given));
+    }
+    Ok(share.min(capped))
 }
 
 /// How a review is answered, from the request's `Accept`.
@@ -258,35 +311,38 @@ pub fn chart<G: GameApi>(review: &AnnotateResponse<G>) -> String {
     )
 }
 
-/// `annotate` as one answer.
+/// `annotate` as one answer; in a batch (`shared`), on the batch's budget.
 pub async fn annotate<G: GameApi>(
     request: G::AnnotateRequest,
     services: &Services,
+    shared: Option<&SharedBudget>,
 ) -> Result<AnnotateResponse<G>, ApiError> {
     let limits = services.limits;
     let (checked, judging) = check_game::<G>(request, &limits)?;
     let search = judge_limits::<G>(&judging, &limits)?;
-    let deadline = Instant::now() + Duration::from_millis(limits.annotate_max_time_ms);
+    let started = Instant::now();
+    let deadline = review_deadline(&checked, &limits, shared, started)?;
     let cache = services.cache.clone();
-    let (answer, stopped) =
-        run_stoppable(&services.searches, &limits, Some(deadline), move |stop| {
-            let mut plies = Vec::new();
-            let mut summary = None;
-            let finished = judge_game::<G>(checked, search, (stop, &cache), |line| {
-                match line {
-                    Line::Entry(entry) => plies.push(*entry),
-                    Line::Summary(last) => summary = Some(last),
-                }
-                true
-            });
-            (finished, plies, summary)
-        })
-        .await?;
-    match answer {
-        (Err(error), ..) => Err(error),
+    let slots = services.slots_of(Operation::Annotate);
+    let (answer, stopped) = run_stoppable(slots, &limits, Some(deadline), move |stop| {
+        let mut plies = Vec::new();
+        let mut summary = None;
+        let (finished, spent) = judge_game::<G>(checked, search, (stop, &cache), |line| {
+            match line {
+                Line::Entry(entry) => plies.push(*entry),
+                Line::Summary(last) => summary = Some(last),
+            }
+            true
+        });
+        (finished, spent, plies, summary)
+    })
+    .await?;
+    let (finished, spent, plies, summary) = answer;
+    record::<G>(services, &finished, deadline, spent);
+    match (finished, summary) {
+        (Err(error), _) => Err(error),
         (
             Ok(true),
-            plies,
             Some(AnnotateSummary {
                 players,
                 final_state,
@@ -296,7 +352,36 @@ pub async fn annotate<G: GameApi>(
             players,
             final_state,
         }),
-        _ => Err(too_long(&limits)),
+        _ => Err(match shared {
+            Some(shared) => shared.share_spent(deadline.saturating_duration_since(started)),
+            None => too_long(&limits),
+        }),
+    }
+}
+
+/// How long a blocked stream waits between tries to hand a line on.
+const SEND_RETRY: Duration = Duration::from_millis(2);
+
+/// Hands `bytes` to the stream's reader, waiting while the client reads
+/// slowly, but never past `stop` (raised at the review's time cap and when
+/// the client leaves: a blocked send wakes then); whether it was handed
+/// on. (The connection's own send deadline closes a client that stops
+/// reading, which drops the stream and raises `stop`.)
+fn send_within(lines: &tokio::sync::mpsc::Sender<Bytes>, bytes: Bytes, stop: &AtomicBool) -> bool {
+    use tokio::sync::mpsc::error::TrySendError;
+    let mut bytes = bytes;
+    loop {
+        match lines.try_send(bytes) {
+            Ok(()) => return true,
+            Err(TrySendError::Closed(_)) => return false,
+            Err(TrySendError::Full(back)) => {
+                if stop.load(Ordering::Relaxed) {
+                    return false;
+                }
+                bytes = back;
+                std::thread::sleep(SEND_RETRY);
+            }
+        }
     }
 }
 
@@ -304,7 +389,8 @@ pub async fn annotate<G: GameApi>(
 /// before the answer starts, so refusals are ordinary problem answers;
 /// then one line an entry as it is judged and the summary last. A client
 /// that leaves drops the stream, which raises the judge's stop flag; a
-/// review past the time cap ends with a problem line.
+/// review past the time cap ends with a problem line (when the client
+/// reads it).
 pub async fn annotate_stream<G: GameApi>(
     request: G::AnnotateRequest,
     services: &Services,
@@ -312,21 +398,24 @@ pub async fn annotate_stream<G: GameApi>(
     let limits = services.limits;
     let (checked, judging) = check_game::<G>(request, &limits)?;
     let search = judge_limits::<G>(&judging, &limits)?;
-    let slot = services.searches.take_within(&limits).await?;
+    let slot = services
+        .slots_of(Operation::Annotate)
+        .take_within(&limits)
+        .await?;
     let stop = Arc::new(AtomicBool::new(false));
     let (lines, receiver) = tokio::sync::mpsc::channel::<Bytes>(16);
     let flag = stop.clone();
-    let deadline = Instant::now() + Duration::from_millis(limits.annotate_max_time_ms);
+    let deadline = review_deadline(&checked, &limits, None, Instant::now())?;
     let timer = stop.clone();
     actix_web::rt::spawn(async move {
         tokio::time::sleep_until(deadline.into()).await;
         timer.store(true, Ordering::Relaxed);
     });
     let cache = services.cache.clone();
+    let recorder = services.clone();
     actix_web::rt::task::spawn_blocking(move || {
         let _slot = slot;
-        let send = |bytes: Vec<u8>| lines.blocking_send(Bytes::from(bytes)).is_ok();
-        let finished = judge_game::<G>(checked, search, (&flag, &cache), |line| {
+        let (finished, spent) = judge_game::<G>(checked, search, (&flag, &cache), |line| {
             let written = match line {
                 Line::Entry(entry) => serde_json::to_vec(&entry),
                 Line::Summary(summary) => serde_json::to_vec(&summary),
@@ -334,11 +423,12 @@ pub async fn annotate_stream<G: GameApi>(
             match written {
                 Ok(mut bytes) => {
                     bytes.push(b'\n');
-                    send(bytes)
+                    send_within(&lines, Bytes::from(bytes), &flag)
                 }
                 Err(_) => false,
             }
         });
+        record::<G>(&recorder, &finished, deadline, spent);
         let failed = match finished {
             Ok(true) => None,
             Ok(false) => Some(too_long(&limits)),
@@ -348,7 +438,8 @@ pub async fn annotate_stream<G: GameApi>(
             let problem = error.problem();
             if let Ok(mut bytes) = serde_json::to_vec(&problem) {
                 bytes.push(b'\n');
-                send(bytes);
+                // Never waits: the stream is over either way.
+                let _ = lines.try_send(Bytes::from(bytes));
             }
         }
     });

@@ -19,7 +19,7 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::api::game::GameApi;
 use crate::api::services::Services;
@@ -28,6 +28,7 @@ use crate::api::transport::schema::{BatchItems, ItemSchemas};
 use crate::api::transport::{json, request_id};
 use crate::fair_use::{Class, Client};
 use crate::limits::Limits;
+use crate::operations::Operation;
 
 use super::budget::SharedBudget;
 use super::{ai, annotate, replay, simple};
@@ -42,7 +43,7 @@ pub fn items_schema<G: GameApi>() -> utoipa::openapi::schema::Array {
     use utoipa::openapi::schema::{AdditionalProperties, ArrayBuilder, ObjectBuilder, Type};
     let op = ObjectBuilder::new()
         .schema_type(Type::String)
-        .enum_values(Some(batch_ops::<G>().all))
+        .enum_values(Some(operations::<G>().into_iter().map(Operation::name)))
         .description(Some("The endpoint to run"));
     let item = ObjectBuilder::new()
         .property("op", op)
@@ -71,59 +72,54 @@ pub struct BatchResponse {
     pub results: Vec<Value>,
 }
 
-/// The ops a game's batch runs, and which of them are searches (bounded
-/// per batch by `batch_max_searches`).
-#[derive(Clone, Debug)]
-pub struct Ops {
-    pub all: Vec<&'static str>,
-    pub searches: Vec<&'static str>,
+/// The operations a game's batch runs: every JSON operation of every
+/// game and the game's own ([`GameApi::EXTRA_OPS`]), searches among them.
+pub fn operations<G: GameApi>() -> Vec<Operation> {
+    Operation::batched_of(G::EXTRA_OPS)
 }
 
-impl Ops {
-    /// The quota the route of `op` (its path segment) spends at the door:
-    /// searches for a search, requests for the rest (a batch among them:
-    /// its searches are spent when it is read).
-    pub fn quota(&self, op: &str) -> Class {
-        if self.searches.contains(&op) {
-            Class::Search
-        } else {
-            Class::Cheap
+/// The batch operation's description in the OpenAPI document.
+pub fn description<G: GameApi>() -> String {
+    let ops = operations::<G>();
+    let list = |ops: &[Operation], last: &str| {
+        let quoted: Vec<String> = ops.iter().map(|op| format!("`{}`", op.name())).collect();
+        match quoted.split_last() {
+            Some((tail, [])) => tail.clone(),
+            Some((tail, head)) => format!("{} {last} {tail}", head.join(", ")),
+            None => String::new(),
         }
-    }
-
-    /// The operation's description in the OpenAPI document.
-    pub fn description(&self) -> String {
-        let list = |ops: &[&str], last: &str| {
-            let quoted: Vec<String> = ops.iter().map(|op| format!("`{op}`")).collect();
-            match quoted.split_last() {
-                Some((tail, [])) => tail.clone(),
-                Some((tail, head)) => format!("{} {last} {tail}", head.join(", ")),
-                None => String::new(),
-            }
-        };
-        let searches = list(&self.searches, "and");
-        let how = if self.searches.len() == 1 {
-            format!("{searches} runs as its endpoint does, through the answer cache and in the shared search slots, so a busy server answers it `SERVICE_BUSY`.")
-        } else {
-            format!("{searches} run as their endpoints do, in the shared search slots (and, for `ai-move`, through the answer cache), so a busy server answers them `SERVICE_BUSY`.")
-        };
-        format!(
-            "Each request is an object with `op` ({}) and the fields of that endpoint's body. \
+    };
+    let searches: Vec<Operation> = ops.iter().copied().filter(|op| op.is_search()).collect();
+    let how = if searches.len() == 1 {
+        format!("{} runs as its endpoint does, through the answer cache and in its pool's slots, so a busy server answers it `SERVICE_BUSY`.", list(&searches, "and"))
+    } else {
+        format!("{} run as their endpoints do, in their pools' slots (and, for `ai-move`, through the answer cache), so a busy server answers them `SERVICE_BUSY`.", list(&searches, "and"))
+    };
+    let defaults = Limits::default();
+    format!(
+        "Each request is an object with `op` ({}) and the fields of that endpoint's body. \
 Each result is what the endpoint answers: its 200 body, or its problem document (`status`, \
 `code`, …) with `field` prefixed by `requests[i].` (`requests[i]` when the endpoint names none); \
 a failed request does not stop the others. An item that is not an object with a known `op` \
 refuses the whole batch (400 `BAD_REQUEST` naming `requests[i]`), as any body that breaks its \
 schema. {how}\n\n\
-A batch holds at most 256 requests (`--batch-max-requests`), at most 4 of them {} \
-(`--batch-max-searches`); its searches share one time budget, the server's AI time cap, each \
-getting at most an equal share of what is left. With `Content-Type: application/x-ndjson` the \
-body is one request a line and the answer one result a line; `i` then counts the non-blank \
-lines, and each line stands alone (a line that is not JSON, or not a request, is a \
-`BAD_REQUEST` result).",
-            list(&self.all, "or"),
-            list(&self.searches, "or"),
-        )
-    }
+A batch holds at most {} requests (`--batch-max-requests`), at most {} of them {} \
+(`--batch-max-searches`). Its searches share one time budget, the server's AI time cap \
+(`--ai-max-time-ms`, {} ms), counted from the batch's start: each gets its share of what is \
+left by its price (a review {} shares to a search's one at the default flags) and stops at its \
+end; a search that finds the budget spent, and a review whose share cannot give each of its \
+positions the judge's floor (Tank Battle 10 ms), are answered `LIMIT_EXCEEDED` naming the \
+budget, before they take a slot. Requests that are not searches always run. With \
+`Content-Type: application/x-ndjson` the body is one request a line and the answer one result \
+a line; `i` then counts the non-blank lines, and each line stands alone (a line that is not \
+JSON, or not a request, is a `BAD_REQUEST` result).",
+        list(&ops, "or"),
+        defaults.batch_max_requests,
+        defaults.batch_max_searches,
+        list(&searches, "or"),
+        defaults.ai_max_time_ms,
+        crate::operations::review_units(&defaults),
+    )
 }
 
 /// A batch body: JSON decoded as `T` (the game's `BatchRequest`), or NDJSON with one request a line (blank lines
@@ -185,7 +181,9 @@ pub fn items_of_document(doc: &Value) -> BatchItems {
         .into_iter()
         .flat_map(|paths| paths.keys())
         .filter_map(|path| {
-            let game = path.strip_prefix("/v1/")?.strip_suffix("/batch")?;
+            let game = path
+                .strip_prefix("/v1/")?
+                .strip_suffix(Operation::Batch.path())?;
             let operation = format!("/paths/{}/post", path.replace('~', "~0").replace('/', "~1"));
             let request = doc
                 .pointer(&format!(
@@ -235,12 +233,12 @@ pub fn to_json<R: Serialize>(answer: Result<R, ApiError>) -> Result<Value, ApiEr
 async fn run<T, F, Fut>(
     body: BatchBody<T>,
     limits: &Limits,
-    ops: &Ops,
-    check: impl Fn(&'static str, &Value) -> Result<(), ApiError>,
+    ops: &[Operation],
+    check: impl Fn(Operation, &Value) -> Result<(), ApiError>,
     mut dispatch: F,
 ) -> Result<HttpResponse, ApiError>
 where
-    F: FnMut(&'static str, Value) -> Fut,
+    F: FnMut(Operation, Value) -> Fut,
     Fut: Future<Output = Result<Value, ApiError>>,
 {
     check_caps(&body.requests, limits, ops)?;
@@ -261,7 +259,7 @@ where
             Err(error) => Err(error),
         };
         results.push(match answer {
-            Ok((op, answer)) => named(op, answer),
+            Ok((op, answer)) => named(op.name(), answer),
             Err(error) => named(PROBLEM, problem_result(&error, index)),
         });
     }
@@ -288,7 +286,7 @@ fn named(op: &str, result: Value) -> Value {
 fn check_caps(
     requests: &[Result<Value, ApiError>],
     limits: &Limits,
-    ops: &Ops,
+    ops: &[Operation],
 ) -> Result<(), ApiError> {
     let too_many = |detail: String| ApiError::limit_exceeded(detail, "requests");
     if requests.len() > limits.batch_max_requests {
@@ -300,33 +298,47 @@ fn check_caps(
     }
     let searches = count_searches(requests, ops);
     if searches > limits.batch_max_searches {
+        let names: Vec<&str> = ops
+            .iter()
+            .filter(|op| op.is_search())
+            .map(|op| op.name())
+            .collect();
         return Err(too_many(format!(
             "{searches} searches ({}) are more than this server runs in one batch ({})",
-            ops.searches.join(", "),
+            names.join(", "),
             limits.batch_max_searches
         )));
     }
     Ok(())
 }
 
-/// How many of the requests are searches.
-fn count_searches(requests: &[Result<Value, ApiError>], ops: &Ops) -> usize {
+/// The operation of each request that names one of `ops`.
+fn operations_named<'a>(
+    requests: &'a [Result<Value, ApiError>],
+    ops: &'a [Operation],
+) -> impl Iterator<Item = Operation> + 'a {
     requests
         .iter()
         .filter_map(|request| request.as_ref().ok()?.get("op")?.as_str())
-        .filter(|op| ops.searches.contains(op))
+        .filter_map(|name| ops.iter().copied().find(|op| op.name() == name))
+}
+
+/// How many of the requests are searches.
+fn count_searches(requests: &[Result<Value, ApiError>], ops: &[Operation]) -> usize {
+    operations_named(requests, ops)
+        .filter(|op| op.is_search())
         .count()
 }
 
 impl<T> BatchBody<T> {
     /// How many of the batch's requests are searches.
-    pub fn searches(&self, ops: &Ops) -> usize {
+    pub fn searches(&self, ops: &[Operation]) -> usize {
         count_searches(&self.requests, ops)
     }
 }
 
-/// A request's op (one of `ops.all`) and its other fields.
-fn split_op(request: Value, ops: &Ops) -> Result<(&'static str, Value), ApiError> {
+/// A request's operation (one of `ops`) and its other fields.
+fn split_op(request: Value, ops: &[Operation]) -> Result<(Operation, Value), ApiError> {
     let Value::Object(mut fields) = request else {
         return Err(ApiError::bad_request(
             "each request must be an object with `op`",
@@ -334,12 +346,13 @@ fn split_op(request: Value, ops: &Ops) -> Result<(&'static str, Value), ApiError
         ));
     };
     let op = match fields.remove("op") {
-        Some(Value::String(op)) => ops.all.iter().copied().find(|known| *known == op),
+        Some(Value::String(name)) => ops.iter().copied().find(|op| op.name() == name),
         _ => None,
     }
     .ok_or_else(|| {
+        let names: Vec<&str> = ops.iter().map(|op| op.name()).collect();
         ApiError::bad_request(
-            format!("`op` must be one of {}", ops.all.join(", ")),
+            format!("`op` must be one of {}", names.join(", ")),
             Some("op".to_owned()),
         )
     })?;
@@ -400,49 +413,56 @@ fn respond(results: Vec<Value>, ndjson: bool, limits: &Limits) -> Result<HttpRes
     Ok(HttpResponse::Ok().content_type(content_type).body(body))
 }
 
-/// The ops of a game's `batch`: every JSON endpoint, searches last.
-pub fn batch_ops<G: GameApi>() -> Ops {
-    let extra = G::EXTRA_OPS.iter();
-    let mut all = vec!["legal-moves", "validate", "apply", "score", "replay"];
-    all.extend(extra.clone().map(|(op, _)| *op));
-    all.push("ai-move");
-    all.push("annotate");
-    let mut searches: Vec<_> = extra
-        .filter(|(_, search)| *search)
-        .map(|(op, _)| *op)
+/// What a batch's items cost ([`crate::operations`]): a request for each
+/// item that is not a search (at least one: the batch's own, spent at the
+/// door), and each search's search units; by quota class.
+fn items_price(
+    requests: &[Result<Value, ApiError>],
+    ops: &[Operation],
+    limits: &Limits,
+) -> [(Class, u32); 2] {
+    let searches: Vec<Operation> = operations_named(requests, ops)
+        .filter(|op| op.is_search())
         .collect();
-    searches.push("ai-move");
-    searches.push("annotate");
-    Ops { all, searches }
+    let units: u32 = searches
+        .iter()
+        .map(|op| op.price(limits).units)
+        .fold(0, u32::saturating_add);
+    let others = requests.len().saturating_sub(searches.len()).max(1);
+    [
+        (Class::Cheap, u32::try_from(others).unwrap_or(u32::MAX)),
+        (Class::Search, units),
+    ]
 }
 
-/// `batch`: every request through its endpoint's flow, in order. Its
-/// searches share one time budget, the server's AI time cap, and each
-/// spends one of the client's search quota.
+/// `batch`: every request through its endpoint's flow, in order, its price
+/// (the sum of its items') spent first. Its searches share one time
+/// budget, the server's AI time cap.
 pub async fn batch<G: GameApi, T>(
     body: BatchBody<T>,
     services: &Services,
     client: Option<Client>,
 ) -> Result<HttpResponse, ApiError> {
-    let ops = batch_ops::<G>();
+    let ops = operations::<G>();
+    let [requests, searches] = items_price(&body.requests, &ops, &services.limits);
     if let Some(client) = client {
-        let searches = u32::try_from(body.searches(&ops)).unwrap_or(u32::MAX);
-        let verdict = services
-            .fair_use
-            .check(&client, Class::Search, searches)
-            .await;
-        if let Some(refused) = verdict.refusal() {
-            return Err(refused);
+        // One request was spent at the door.
+        let to_spend = [(requests.0, requests.1.saturating_sub(1)), searches];
+        for (class, units) in to_spend.into_iter().filter(|(_, units)| *units > 0) {
+            let verdict = services.fair_use.check(&client, class, units).await;
+            if let Some(refused) = verdict.refusal() {
+                return Err(refused);
+            }
         }
     }
     let cap = Duration::from_millis(services.limits.ai_max_time_ms);
-    let shared = SharedBudget::new(cap, body.searches(&ops));
+    let shared = SharedBudget::new(cap, u64::from(searches.1), Instant::now());
     let schemas = services.batch_items.of(G::ID);
     // An item is refused as its endpoint's body extractor would refuse it,
     // and as its schema says (patterns, ranges).
-    let check = |op: &'static str, item: &Value| {
+    let check = |op: Operation, item: &Value| {
         if let Some(schemas) = schemas {
-            schemas.check(op, item)?;
+            schemas.check(op.name(), item)?;
         }
         let mut fields = item.clone();
         if let Some(fields) = fields.as_object_mut() {
@@ -457,36 +477,42 @@ pub async fn batch<G: GameApi, T>(
 }
 
 /// Whether a batched request's fields decode as its endpoint's body.
-fn decodes<G: GameApi>(op: &str, fields: &Value) -> Result<(), ApiError> {
+fn decodes<G: GameApi>(op: Operation, fields: &Value) -> Result<(), ApiError> {
     match op {
-        "legal-moves" => check::<G::LegalMovesRequest>(fields),
-        "validate" => check::<G::ValidateRequest>(fields),
-        "apply" => check::<G::ApplyRequest>(fields),
-        "score" => check::<G::ScoreRequest>(fields),
-        "replay" => check::<G::ReplayRequest>(fields),
-        "ai-move" => check::<G::AiMoveRequest>(fields),
-        "annotate" => check::<G::AnnotateRequest>(fields),
-        _ => G::extra_decodes(op, fields),
+        Operation::LegalMoves => check::<G::LegalMovesRequest>(fields),
+        Operation::Validate => check::<G::ValidateRequest>(fields),
+        Operation::Apply => check::<G::ApplyRequest>(fields),
+        Operation::Score => check::<G::ScoreRequest>(fields),
+        Operation::Replay => check::<G::ReplayRequest>(fields),
+        Operation::AiMove => check::<G::AiMoveRequest>(fields),
+        Operation::Annotate => check::<G::AnnotateRequest>(fields),
+        Operation::Perft | Operation::Initial | Operation::Batch | Operation::Render => {
+            G::extra_decodes(op, fields)
+        }
     }
 }
 
 /// Runs one batched request through its endpoint's flow.
 async fn dispatch<G: GameApi>(
-    op: &str,
+    op: Operation,
     fields: Value,
     services: &Services,
     shared: &SharedBudget,
 ) -> Result<Value, ApiError> {
     match op {
-        "legal-moves" => to_json(simple::legal_moves::<G>(decode(fields)?, services)),
-        "validate" => to_json(simple::validate::<G>(decode(fields)?, services)),
-        "apply" => to_json(simple::apply::<G>(decode(fields)?, services)),
-        "score" => to_json(simple::score::<G>(decode(fields)?, services)),
-        "replay" => to_json(replay::replay::<G>(decode(fields)?, services).await),
-        "ai-move" => ai::ai_move::<G>(decode(fields)?, services, Some(shared))
+        Operation::LegalMoves => to_json(simple::legal_moves::<G>(decode(fields)?, services)),
+        Operation::Validate => to_json(simple::validate::<G>(decode(fields)?, services)),
+        Operation::Apply => to_json(simple::apply::<G>(decode(fields)?, services)),
+        Operation::Score => to_json(simple::score::<G>(decode(fields)?, services)),
+        Operation::Replay => to_json(replay::replay::<G>(decode(fields)?, services).await),
+        Operation::AiMove => ai::ai_move::<G>(decode(fields)?, services, Some(shared))
             .await?
             .into_value(),
-        "annotate" => to_json(annotate::annotate::<G>(decode(fields)?, services).await),
-        _ => G::extra_op(op, fields, services, shared).await,
+        Operation::Annotate => {
+            to_json(annotate::annotate::<G>(decode(fields)?, services, Some(shared)).await)
+        }
+        Operation::Perft | Operation::Initial | Operation::Batch | Operation::Render => {
+            G::extra_op(op, fields, services, shared).await
+        }
     }
 }

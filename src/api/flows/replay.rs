@@ -8,6 +8,7 @@ use crate::api::game::GameApi;
 use crate::api::services::{run_stoppable, Services};
 use crate::api::transport::problem::ApiError;
 use crate::limits::Limits;
+use crate::operations::Operation;
 
 /// `replay`: the state after each step, each step checked; the first
 /// refused one is the answer, with its `ply`. The work (cells times steps)
@@ -26,16 +27,21 @@ pub async fn replay<G: GameApi>(
     if work <= Limits::INLINE_REPLAY_WORK {
         return simulate::<G>(state, steps, &limits);
     }
-    let (replayed, _) = run_stoppable(&services.heavy, &limits, None, move |stop| {
-        simulate::<G>(state, steps, &limits).and_then(|answer| {
-            // A client that went away gets nothing; stop writing states.
-            if stop.load(Ordering::Relaxed) {
-                Err(ApiError::Internal("the client went away".to_owned()))
-            } else {
-                Ok(answer)
-            }
-        })
-    })
+    let (replayed, _) = run_stoppable(
+        services.slots_of(Operation::Replay),
+        &limits,
+        None,
+        move |stop| {
+            simulate::<G>(state, steps, &limits).and_then(|answer| {
+                // A client that went away gets nothing; stop writing states.
+                if stop.load(Ordering::Relaxed) {
+                    Err(ApiError::Internal("the client went away".to_owned()))
+                } else {
+                    Ok(answer)
+                }
+            })
+        },
+    )
     .await?;
     replayed
 }

@@ -9,18 +9,20 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpMessage, HttpResponse, ResponseError};
 
 use crate::api::transport::request_id;
-use crate::fair_use::{presented_key, Class, FairUse, Verdict};
+use crate::fair_use::{policy_field, presented_key, state_field, FairUse, Verdict};
+use crate::operations::Price;
 
-/// Fair use, for a route that spends `class` (the router's
-/// classification, [`crate::api::transport::route::Route`]), when the
-/// server has quotas or keys: identifies the client (its API key when
-/// keys are configured: none or an unknown one is 401), spends one of its
-/// `class` quota (a batch then spends one search per search it holds);
-/// the answer when it refuses (401, or 429 over the quota), else the
-/// verdict, for [`label`].
+/// Fair use, for a route that costs `price` at the door (the router's
+/// classification, [`crate::api::transport::route::Route`], from
+/// [`crate::operations`]), when the server has quotas or keys: identifies
+/// the client (its API key when keys are configured: none or an unknown
+/// one is 401), spends `price` of its quota (a batch then spends its
+/// items' when it is read); the answer when it refuses (401; 429 over the
+/// quota; 400 for a price over the whole quota), else the verdict, for
+/// [`label`].
 pub async fn admit(
     fair_use: &FairUse,
-    class: Class,
+    price: Price,
     req: &ServiceRequest,
 ) -> Result<Verdict, HttpResponse> {
     let header = |name: &str| req.headers().get(name).map(HeaderValue::as_bytes);
@@ -32,12 +34,13 @@ pub async fn admit(
         // 401, or 429 for too many wrong keys.
         Err(why) => return Err(why.refusal().error_response()),
     };
-    let verdict = fair_use.check(&client, class, 1).await;
+    let verdict = fair_use.check(&client, price.class, price.units).await;
     if let Some(refused) = verdict.refusal() {
         tracing::debug!(
             request_id = %request_id::current(),
             client = %fair_use.name(&client),
-            class = class.name(),
+            class = price.class.name(),
+            price = price.units,
             "over quota"
         );
         return Err(refused.error_response());
@@ -63,16 +66,15 @@ pub fn label<B>(res: &mut ServiceResponse<B>, verdict: Verdict) {
     };
     let name = policy.class.name();
     let headers = res.headers_mut();
-    if let Ok(value) = HeaderValue::from_str(&format!(
-        "\"{name}\";q={};w={}",
-        policy.quota,
-        policy.window.as_secs()
-    )) {
+    if let Ok(value) =
+        HeaderValue::from_str(&policy_field(name, policy.quota, policy.window.as_secs()))
+    {
         headers.insert(header::HeaderName::from_static("ratelimit-policy"), value);
     }
-    if let Ok(value) = HeaderValue::from_str(&format!(
-        "\"{name}\";r={remaining};t={}",
-        reset.as_secs_f64().ceil() as u64
+    if let Ok(value) = HeaderValue::from_str(&state_field(
+        name,
+        remaining,
+        reset.as_secs_f64().ceil() as u64,
     )) {
         headers.insert(header::HeaderName::from_static("ratelimit"), value);
     }

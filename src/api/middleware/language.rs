@@ -143,6 +143,8 @@ fn translate(value: &mut Value, context: &Context) {
                         square,
                         player: text("player"),
                         vehicle: text("vehicle"),
+                        policy: text("policy"),
+                        price: object.get("price").and_then(Value::as_u64),
                     };
                     if let Some(title) = i18n::title(context.lang, &code) {
                         object.insert("title".to_owned(), title.into());
@@ -172,6 +174,9 @@ struct Facts<'a> {
     square: Option<String>,
     player: Option<String>,
     vehicle: Option<String>,
+    /// The quota policy a 429 (or a price over a whole quota) names.
+    policy: Option<String>,
+    price: Option<u64>,
 }
 
 /// A rule's reason, at its square when it names one.
@@ -207,11 +212,17 @@ fn detail(facts: &Facts, context: &Context) -> Option<String> {
             (None, None, _) => Some(rule),
         };
     }
+    let price = facts
+        .price
+        .map(|price| price.to_string())
+        .unwrap_or_default();
     i18n::text(
         lang,
         &format!("detail-{}", facts.code),
         &[
             ("field", facts.field.as_deref().unwrap_or("none")),
+            ("policy", facts.policy.as_deref().unwrap_or("none")),
+            ("price", &price),
             ("path", context.path),
             ("method", context.method),
             ("allow", &context.allow),

@@ -33,6 +33,7 @@ use serde_json::{json, Map, Value};
 use super::directions;
 use super::refs::{ref_name, reference, SCHEMAS};
 use crate::api::flows::batch;
+use crate::operations::Operation;
 use utoipa::openapi::OpenApi;
 
 /// Component schemas and the fewest properties an instance has.
@@ -278,7 +279,7 @@ fn name_tagged_variants(schemas: &mut Map<String, Value>) {
 /// generator decodes each to its type.
 fn type_batches(doc: &mut Value) {
     let batches: Vec<(String, String)> = operations_mut(doc)
-        .filter(|(path, method, _)| path.ends_with("/batch") && method == "post")
+        .filter(|(path, method, _)| path.ends_with(Operation::Batch.path()) && method == "post")
         .filter_map(|(path, _, op)| {
             let body = op.pointer("/requestBody/content/application~1json/schema")?;
             Some((path, ref_name(body)?.to_owned()))
@@ -299,7 +300,7 @@ fn type_batches(doc: &mut Value) {
         let Some(prefix) = request.strip_suffix("BatchRequest").map(str::to_owned) else {
             continue;
         };
-        let base = path.trim_end_matches("/batch");
+        let base = path.trim_end_matches(Operation::Batch.path());
         let ops = doc
             .pointer(&format!(
                 "/components/schemas/{request}/properties/requests/items/properties/op/enum"

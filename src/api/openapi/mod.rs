@@ -62,17 +62,23 @@ pub struct ApiDoc;
 
 /// Registers every documented route: the service's, and each of `games`'
 /// under `/v1/{game}`; `/metrics` only when it is on the public address.
-/// The `/v1` routes admit requests by `fair_use` (when it is on).
+/// The `/v1` routes admit requests by `fair_use` (when it is on), priced
+/// under `limits`.
 pub fn register_routes(
     cfg: &mut ServiceConfig,
     games: &[GameEntry],
     metrics_public: bool,
-    fair_use: Option<std::sync::Arc<crate::fair_use::FairUse>>,
+    (fair_use, limits): (
+        Option<std::sync::Arc<crate::fair_use::FairUse>>,
+        crate::limits::Limits,
+    ),
 ) {
     // The `/v1` router first: actix tries the application's services in
     // this order, and `/v1` is nearly all the traffic (the document lists
     // paths sorted, whatever the order here).
-    let mut v1 = router::Router::new("/v1").admitting(fair_use);
+    let mut v1 = router::Router::new("/v1")
+        .admitting(fair_use)
+        .priced_by(limits);
     for game in games {
         (game.register)(&mut v1);
     }
@@ -87,7 +93,10 @@ fn generated() -> utoipa::openapi::OpenApi {
     App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
-        .configure(|cfg| register_routes(cfg, catalogue::SERVED, true, None))
+        .configure(|cfg| {
+            let unpriced = (None, crate::limits::Limits::default());
+            register_routes(cfg, catalogue::SERVED, true, unpriced)
+        })
         .split_for_parts()
         .1
 }

@@ -49,7 +49,9 @@ use utoipa_actix_web::OpenApiFactory;
 use crate::api::middleware::fair_use;
 use crate::api::transport::problem::ApiError;
 use crate::api::transport::route::Route;
-use crate::fair_use::{Class, FairUse};
+use crate::fair_use::FairUse;
+use crate::limits::Limits;
+use crate::operations::{Method as OperationMethod, Operation, Price};
 
 type Schemas = Vec<(String, RefOr<Schema>)>;
 
@@ -73,6 +75,8 @@ pub struct Router {
     schemas: Schemas,
     /// Fair use, when the server has quotas or keys.
     fair_use: Option<Arc<FairUse>>,
+    /// The limits the routes' prices follow.
+    limits: Limits,
 }
 
 impl Router {
@@ -85,7 +89,15 @@ impl Router {
             paths: Paths::new(),
             schemas: Vec::new(),
             fair_use: None,
+            limits: Limits::default(),
         }
+    }
+
+    /// Prices its routes by `limits` (a review's price follows the time
+    /// caps).
+    pub fn priced_by(mut self, limits: Limits) -> Router {
+        self.limits = limits;
+        self
     }
 
     /// Admits each request by fair use (`fair_use`, when it is active)
@@ -95,17 +107,17 @@ impl Router {
         self
     }
 
-    /// Adds `handler` at `under` + the path its documentation `doc` (the
-    /// `__path_<handler>` value `#[utoipa::path]` declares) gives, for the
-    /// methods it gives, spending the quota `quota` says for that path
-    /// (without `under`; see [`Route::quota`]). A path with parameters
-    /// (`{id}`) is refused: the table matches exact paths.
-    pub fn route<P, F, Args>(
+    /// Adds the operation `op` of a game at `under` (`/{game}`) + its path:
+    /// `handler`, documented by `doc` (the `__path_<handler>` value
+    /// `#[utoipa::path]` declares, whose path and method must be the
+    /// operation's), priced as the operation is ([`Operation::price`]),
+    /// its documentation saying so.
+    pub fn operation<P, F, Args>(
         &mut self,
         under: &str,
+        op: Operation,
         doc: P,
         handler: F,
-        quota: &dyn Fn(&str) -> Option<Class>,
     ) -> &mut Router
     where
         P: utoipa::Path + OpenApiFactory,
@@ -113,19 +125,70 @@ impl Router {
         Args: FromRequest + 'static,
         F::Output: Responder + 'static,
     {
-        let quota = quota(&P::path());
+        assert_eq!(
+            P::path(),
+            op.path(),
+            "{op:?} is documented at another path than its own"
+        );
+        let method = match op.method() {
+            OperationMethod::Get => HttpMethod::Get,
+            OperationMethod::Post => HttpMethod::Post,
+        };
+        assert!(
+            P::methods() == [method],
+            "{op:?} is documented with another method than its own"
+        );
+        let price = op.price(&self.limits);
+        self.add(under, doc, handler, Some(op), Some(price))
+    }
+
+    /// Adds `handler` at `under` + the path its documentation `doc` gives,
+    /// a route that is no game's operation but spends one request (the
+    /// catalogue).
+    pub fn request<P, F, Args>(&mut self, under: &str, doc: P, handler: F) -> &mut Router
+    where
+        P: utoipa::Path + OpenApiFactory,
+        F: Handler<Args>,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.add(under, doc, handler, None, Some(Price::REQUEST))
+    }
+
+    /// Adds `handler` at `under` + the path its documentation `doc` gives,
+    /// for the methods it gives: the operation `operation` (if it is one),
+    /// spending `price` (`None`: open to every client). A path with
+    /// parameters (`{id}`) is refused: the table matches exact paths.
+    fn add<P, F, Args>(
+        &mut self,
+        under: &str,
+        doc: P,
+        handler: F,
+        operation: Option<Operation>,
+        price: Option<Price>,
+    ) -> &mut Router
+    where
+        P: utoipa::Path + OpenApiFactory,
+        F: Handler<Args>,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
         let path = format!("{under}{}", P::path());
         assert!(
             !path.contains('{'),
             "{path}: a router matches exact paths; a path with parameters needs another router"
         );
         let full = format!("{}{under}", self.prefix);
-        let paths = prefixed(doc.paths(), &full);
+        let mut paths = prefixed(doc.paths(), &full);
+        if let Some(op) = operation {
+            say_price(&mut paths, op);
+        }
         let name = format!("{}{path}", self.prefix);
         for method in P::methods() {
             let route = Route {
                 name: name.as_str().into(),
-                quota,
+                operation,
+                price,
                 query: query_parameters(&paths, &name, &method),
             };
             self.routes.push(Entry {
@@ -141,6 +204,28 @@ impl Router {
     }
 }
 
+/// Adds what `op` costs and where it runs to the description of each of
+/// its operations in `paths`.
+fn say_price(paths: &mut Paths, op: Operation) {
+    let text = op.price_text();
+    for item in paths.paths.values_mut() {
+        let operations = [
+            item.get.as_mut(),
+            item.post.as_mut(),
+            item.put.as_mut(),
+            item.delete.as_mut(),
+            item.patch.as_mut(),
+        ];
+        for operation in operations.into_iter().flatten() {
+            let description = operation.description.get_or_insert_with(String::new);
+            if !description.is_empty() {
+                description.push_str("\n\n");
+            }
+            description.push_str(&text);
+        }
+    }
+}
+
 /// `handler` alone at the path its documentation `doc` gives, for the
 /// methods it gives, open to every client (the operator endpoints).
 pub fn endpoint<P, F, Args>(doc: P, handler: F) -> Router
@@ -152,7 +237,7 @@ where
 {
     let mut router = Router::new("");
     router.exact = Some(P::path());
-    router.route("", doc, handler, &|_| None);
+    router.add("", doc, handler, None, None);
     router
 }
 
@@ -304,10 +389,10 @@ where
             let res = req.into_response(refused.error_response());
             return Box::pin(async move { Ok(res) });
         }
-        match (&self.fair_use, served.route.quota) {
-            (Some(fair_use), Some(class)) => Box::pin(admitted(
+        match (&self.fair_use, served.route.price) {
+            (Some(fair_use), Some(price)) => Box::pin(admitted(
                 fair_use.clone(),
-                class,
+                price,
                 served.service.clone(),
                 req,
             )),
@@ -316,15 +401,15 @@ where
     }
 }
 
-/// `req` through fair use (its client's `class` quota), then `service`;
-/// the answer says what is left of the quota.
+/// `req` through fair use (its client's quota, spending `price`), then
+/// `service`; the answer says what is left of the quota.
 async fn admitted(
     fair_use: Arc<FairUse>,
-    class: Class,
+    price: Price,
     service: Rc<RouteService>,
     req: ServiceRequest,
 ) -> Result<ServiceResponse, Error> {
-    let verdict = match fair_use::admit(&fair_use, class, &req).await {
+    let verdict = match fair_use::admit(&fair_use, price, &req).await {
         Ok(verdict) => verdict,
         Err(refusal) => return Ok(req.into_response(refusal)),
     };
@@ -427,8 +512,8 @@ mod tests {
     async fn routes_by_exact_path_and_method_and_documents_the_full_paths() {
         let mut router = Router::new("/v1");
         router
-            .route("/x", __path_hello, hello, &|_| Some(Class::Cheap))
-            .route("/x", __path_list, list, &|_| Some(Class::Search));
+            .request("/x", __path_hello, hello)
+            .request("/x", __path_list, list);
         let paths = router.paths();
         assert_eq!(
             paths.paths.keys().collect::<Vec<_>>(),

@@ -27,7 +27,7 @@ macro_rules! game_routes {
         ai_move: { $(#[$ai_doc:meta])* ok: $ai_ok:literal, bad_request: $ai_400:literal, refused: $ai_422:literal,
             examples: [$(($ai_example:literal, $ai_summary:literal, $ai_value:expr)),+ $(,)?] $(,)? },
         render: { $(#[$render_doc:meta])* bad_request: $render_400:literal $(,)? },
-        extra: [$(($extra_doc:ident, $extra:ident)),* $(,)?] $(,)?
+        extra: [$(($extra_op:expr, $extra_doc:ident, $extra:ident)),* $(,)?] $(,)?
     ) => {
         pub use handlers::register;
 
@@ -61,31 +61,30 @@ macro_rules! game_routes {
         type AnnotateResponse = flows::annotate::AnnotateResponse<$game>;
 
         /// Adds the game's routes to the `/v1` router, under `/{game}`,
-        /// each spending the quota its operation spends (searches for the
-        /// game's searches).
+        /// each the operation of [`crate::operations`] it serves (its path,
+        /// method and price are the operation's).
         pub fn register(router: &mut Router) {
+            use crate::operations::Operation;
             let under = format!("/{}", <$game as crate::games::Game>::ID);
             let under = under.as_str();
-            let ops = flows::batch::batch_ops::<$game>();
-            let quota = |path: &str| Some(ops.quota(path.trim_start_matches('/')));
             router
-                .route(under, __path_validate, validate, &quota)
-                .route(under, __path_apply, apply, &quota)
-                .route(under, __path_score, score, &quota)
-                .route(under, __path_legal_moves, legal_moves, &quota)
-                .route(under, __path_ai_move, ai_move, &quota)
-                $(.route(under, { let _ = $initial_ok; __path_initial }, initial, &quota))?
-                .route(under, __path_replay, replay, &quota)
-                .route(under, __path_annotate, annotate, &quota)
-                $(.route(under, $extra_doc, $extra, &quota))*
-                .route(under, __path_batch, batch, &quota)
-                .route(under, __path_render, render, &quota);
+                .operation(under, Operation::Validate, __path_validate, validate)
+                .operation(under, Operation::Apply, __path_apply, apply)
+                .operation(under, Operation::Score, __path_score, score)
+                .operation(under, Operation::LegalMoves, __path_legal_moves, legal_moves)
+                .operation(under, Operation::AiMove, __path_ai_move, ai_move)
+                $(.operation(under, Operation::Initial, { let _ = $initial_ok; __path_initial }, initial))?
+                .operation(under, Operation::Replay, __path_replay, replay)
+                .operation(under, Operation::Annotate, __path_annotate, annotate)
+                $(.operation(under, $extra_op, $extra_doc, $extra))*
+                .operation(under, Operation::Batch, __path_batch, batch)
+                .operation(under, Operation::Render, __path_render, render);
         }
 
         $(
         $(#[$initial_doc])*
         #[utoipa::path(
-            get, path = "/initial",
+            get, path = crate::operations::Operation::Initial.path(),
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_initial"),
             responses(
@@ -105,7 +104,7 @@ macro_rules! game_routes {
 
         $(#[$lm_doc])*
         #[utoipa::path(
-            post, path = "/legal-moves",
+            post, path = crate::operations::Operation::LegalMoves.path(),
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_legal_moves"),
             request_body = LegalMovesRequest,
@@ -125,7 +124,7 @@ macro_rules! game_routes {
 
         $(#[$v_doc])*
         #[utoipa::path(
-            post, path = "/validate",
+            post, path = crate::operations::Operation::Validate.path(),
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_validate"),
             request_body = ValidateRequest,
@@ -145,7 +144,7 @@ macro_rules! game_routes {
 
         $(#[$a_doc])*
         #[utoipa::path(
-            post, path = "/apply",
+            post, path = crate::operations::Operation::Apply.path(),
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_apply"),
             request_body = ApplyRequest,
@@ -166,7 +165,7 @@ macro_rules! game_routes {
 
         $(#[$s_doc])*
         #[utoipa::path(
-            post, path = "/score",
+            post, path = crate::operations::Operation::Score.path(),
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_score"),
             request_body = ScoreRequest,
@@ -186,7 +185,7 @@ macro_rules! game_routes {
 
         $(#[$r_doc])*
         #[utoipa::path(
-            post, path = "/replay",
+            post, path = crate::operations::Operation::Replay.path(),
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_replay"),
             request_body = ReplayRequest,
@@ -208,7 +207,7 @@ macro_rules! game_routes {
 
         $(#[$ai_doc])*
         #[utoipa::path(
-            post, path = "/ai-move",
+            post, path = crate::operations::Operation::AiMove.path(),
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_ai_move"),
             request_body(content = AiMoveRequest, examples($(($ai_example = (summary = $ai_summary, value = json!($ai_value)))),+)),
@@ -262,7 +261,7 @@ macro_rules! game_routes {
         /// `--annotate-max-time-ms` (then `LIMIT_EXCEEDED`; streamed, a last
         /// line with that problem).
         #[utoipa::path(
-            post, path = "/annotate",
+            post, path = crate::operations::Operation::Annotate.path(),
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_annotate"),
             request_body = AnnotateRequest,
@@ -289,24 +288,24 @@ macro_rules! game_routes {
                         .streaming(lines))
                 }
                 Format::Chart => {
-                    let answer = flows::annotate::annotate::<$game>(body, &services).await?;
+                    let answer = flows::annotate::annotate::<$game>(body, &services, None).await?;
                     Ok(HttpResponse::Ok()
                         .content_type("image/svg+xml")
                         .body(flows::annotate::chart(&answer)))
                 }
                 Format::Json => {
-                    let answer = flows::annotate::annotate::<$game>(body, &services).await?;
+                    let answer = flows::annotate::annotate::<$game>(body, &services, None).await?;
                     respond(encode(&answer), &services.limits)
                 }
             }
         }
 
         #[utoipa::path(
-            post, path = "/batch",
+            post, path = crate::operations::Operation::Batch.path(),
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_batch"),
             summary = "Runs several requests in one round trip, in order.",
-            description = flows::batch::batch_ops::<$game>().description(),
+            description = flows::batch::description::<$game>(),
             request_body = BatchRequest,
             responses(
                 (status = 200, description = "One result per request, in order", body = flows::batch::BatchResponse),
@@ -330,7 +329,7 @@ macro_rules! game_routes {
         /// The picture depends only on the query, so it carries an `ETag` and
         /// `Cache-Control: public, max-age=86400`; `If-None-Match` gets a 304.
         #[utoipa::path(
-            get, path = "/render.svg",
+            get, path = crate::operations::Operation::Render.path(),
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_render"),
             params(

@@ -35,6 +35,7 @@ use crate::games::tank_battle::{
 };
 use crate::games::Game;
 use crate::limits::Limits;
+use crate::operations::Operation;
 
 impl GameApi for TankBattle {
     type LegalMovesRequest = LegalMovesRequest;
@@ -64,7 +65,7 @@ impl GameApi for TankBattle {
     }
 
     const REPLAY_STEPS: &'static str = "moves";
-    const EXTRA_OPS: &'static [(&'static str, bool)] = &[("perft", true)];
+    const EXTRA_OPS: &'static [Operation] = &[Operation::Perft];
 
     fn run_legal_moves(
         request: LegalMovesRequest,
@@ -336,23 +337,24 @@ impl GameApi for TankBattle {
         Ok(())
     }
 
-    fn extra_decodes(op: &str, fields: &Value) -> Result<(), ApiError> {
+    fn extra_decodes(op: Operation, fields: &Value) -> Result<(), ApiError> {
         match op {
-            "perft" => batching::check::<PerftRequest>(fields),
+            Operation::Perft => batching::check::<PerftRequest>(fields),
             _ => Err(not_dispatched(op)),
         }
     }
 
     async fn extra_op(
-        op: &str,
+        op: Operation,
         fields: Value,
         services: &Services,
         shared: &SharedBudget,
     ) -> Result<Value, ApiError> {
         match op {
-            "perft" => {
+            Operation::Perft => {
                 let request = batching::decode(fields)?;
-                let deadline = shared.next_search(Instant::now());
+                let units = op.price(&services.limits).units;
+                let deadline = shared.next_search(Instant::now(), units)?;
                 batching::to_json(run_perft(request, services, Some(deadline)).await)
             }
             _ => Err(not_dispatched(op)),
@@ -448,7 +450,10 @@ super::openapi::routes::game_routes! {
         /// ![The start position, with the moves of the tank on j4](/v1/tank-battle/render.svg?moves_from=j4)
         bad_request: "`BAD_POSITION`, `BAD_LAYOUT`, `BAD_MOVE_NOTATION` (for `last_move` or `moves_from`), `INVALID_POSITION`, or an unknown query parameter (`BAD_REQUEST`)",
     },
-    extra: [(__path_initial, initial), (__path_perft_count, perft_count)],
+    extra: [
+        (Operation::Initial, __path_initial, initial),
+        (Operation::Perft, __path_perft_count, perft_count),
+    ],
 }
 
 /// The start position of a layout.
@@ -456,7 +461,7 @@ super::openapi::routes::game_routes! {
 /// Commanders stand on their commander starts and normal tanks on every
 /// other square of their base; White moves first.
 #[utoipa::path(
-    get, path = "/initial",
+    get, path = Operation::Initial.path(),
     tag = TankBattle::ID,
     operation_id = "tank_battle_initial",
     params(InitialQuery),
@@ -492,7 +497,7 @@ async fn initial(
 /// so a request cannot exhaust the server: over either limit is a 400
 /// `LIMIT_EXCEEDED`.
 #[utoipa::path(
-    post, path = "/perft",
+    post, path = Operation::Perft.path(),
     tag = TankBattle::ID,
     operation_id = "tank_battle_perft",
     request_body = PerftRequest,
@@ -530,29 +535,34 @@ async fn run_perft(
     }
     let budget = limits.perft_max_nodes;
     let (depth, want_divide) = (request.depth, request.divide);
-    let (counted, stopped) = run_stoppable(&services.searches, limits, deadline, move |stop| {
-        if want_divide {
-            perft::divide_until(&position, &layout, depth, budget, Some(stop)).map(|parts| {
-                let nodes = if depth == 0 {
-                    1
-                } else {
-                    parts.iter().map(|(_, n)| n).sum()
-                };
-                let divide = parts
-                    .into_iter()
-                    .map(|(mv, n)| (mv.to_string(), n))
-                    .collect();
-                (nodes, Some(divide))
-            })
-        } else {
-            perft::perft_until(&position, &layout, depth, budget, Some(stop))
-                .map(|nodes| (nodes, None))
-        }
-    })
+    let (counted, stopped) = run_stoppable(
+        services.slots_of(Operation::Perft),
+        limits,
+        deadline,
+        move |stop| {
+            if want_divide {
+                perft::divide_until(&position, &layout, depth, budget, Some(stop)).map(|parts| {
+                    let nodes = if depth == 0 {
+                        1
+                    } else {
+                        parts.iter().map(|(_, n)| n).sum()
+                    };
+                    let divide = parts
+                        .into_iter()
+                        .map(|(mv, n)| (mv.to_string(), n))
+                        .collect();
+                    (nodes, Some(divide))
+                })
+            } else {
+                perft::perft_until(&position, &layout, depth, budget, Some(stop))
+                    .map(|nodes| (nodes, None))
+            }
+        },
+    )
     .await?;
     let (nodes, divide) = counted.map_err(|e| {
         let why = if stopped {
-            "the batch has spent its search time (the server's AI time cap)".to_owned()
+            "the batch has spent its search time budget (the server's AI time cap)".to_owned()
         } else {
             format!("{e}; ask for a smaller depth")
         };

@@ -54,6 +54,19 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, example = "P1-2")]
     pub vehicle: Option<String>,
+    /// For a request refused by a quota (429) or priced over a whole
+    /// quota (400 `LIMIT_EXCEEDED`): the policy, as `RateLimit-Policy`
+    /// names it (`requests`, `searches`, `failed key attempts`); absent
+    /// elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, example = "searches")]
+    pub policy: Option<String>,
+    /// With `policy`: what the request costs in that policy's units (one
+    /// search unit is one search at the server's AI time cap); absent
+    /// elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, example = 6)]
+    pub price: Option<u32>,
     /// The request's id, as its `X-Request-Id` header says: the occurrence
     /// of the problem, for tracing it in the server's logs. Every problem
     /// answer has it (added by the layers around the routes); absent in a
@@ -105,6 +118,13 @@ impl ApiError {
             ),
             _ => (None, None, None, None, None),
         };
+        let (policy, price) = match self {
+            ApiError::TooManyRequests { class, price, .. }
+            | ApiError::Unaffordable { class, price, .. } => {
+                (Some((*class).to_owned()), Some(*price))
+            }
+            _ => (None, None),
+        };
         Problem {
             type_uri: format!(
                 "urn:tank-rules:problem:{}",
@@ -119,6 +139,8 @@ impl ApiError {
             field,
             square,
             vehicle,
+            policy,
+            price,
             instance: None,
         }
     }
@@ -131,7 +153,8 @@ impl ResponseError for ApiError {
             | ApiError::BadQuery { .. }
             | ApiError::Notation { .. }
             | ApiError::InvalidPosition { .. }
-            | ApiError::LimitExceeded { .. } => StatusCode::BAD_REQUEST,
+            | ApiError::LimitExceeded { .. }
+            | ApiError::Unaffordable { .. } => StatusCode::BAD_REQUEST,
             ApiError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
@@ -169,12 +192,14 @@ impl ResponseError for ApiError {
             class,
             quota,
             retry_after_secs,
+            ..
         } = self
         {
+            use crate::fair_use::{policy_field, state_field};
             response
                 .insert_header((header::RETRY_AFTER, retry_after_secs.to_string()))
-                .insert_header(("RateLimit-Policy", format!("\"{class}\";q={quota};w=60")))
-                .insert_header(("RateLimit", format!("\"{class}\";r=0;t={retry_after_secs}")));
+                .insert_header(("RateLimit-Policy", policy_field(class, *quota, 60)))
+                .insert_header(("RateLimit", state_field(class, 0, *retry_after_secs)));
         }
         if let ApiError::Busy { retry_after_secs } = self {
             response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use actix_web::dev::ServiceRequest;
 use actix_web::{HttpMessage, HttpRequest};
 
-use crate::fair_use::Class;
+use crate::operations::{Operation, Price};
 
 /// A route, as every layer that classifies a request sees it.
 #[derive(Debug, PartialEq, Eq)]
@@ -19,10 +19,13 @@ pub struct Route {
     /// Its pattern (`/v1/tank-battle/ai-move`): its name in the metrics,
     /// the access log and the debug span.
     pub name: Box<str>,
-    /// The quota it spends, and so whether it needs an API key when keys
-    /// are configured; `None` for the operator endpoints (`/healthz`,
-    /// `/readyz`, `/metrics`), which are open.
-    pub quota: Option<Class>,
+    /// The game's operation it is, if it is one
+    /// ([`crate::operations`]).
+    pub operation: Option<Operation>,
+    /// What it spends at the door, and so whether it needs an API key when
+    /// keys are configured; `None` for the operator endpoints
+    /// (`/healthz`, `/readyz`, `/metrics`), which are open.
+    pub price: Option<Price>,
     /// The query parameters it declares (unknown ones are refused).
     pub query: Box<[Box<str>]>,
 }

@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::rules::{check_orders, legal_orders, outcome, resolve, Event, LegalOrder, Order};
 use super::{ai, OrderData, OrderError, Player, State};
-use crate::games::review::{logistic_chance, Review, Verdict};
+use crate::games::review::{logistic_chance, Review, Spent, Verdict};
 use crate::games::{Game, SearchLimits, Style};
 
 /// One round: each player's orders by vehicle id (P1's first) and the
@@ -204,11 +204,14 @@ pub const CHANCE_PER_POINT: f64 = 0.267;
 impl Review for CobiTankWars {
     /// A player's orders, one a vehicle in card order.
     type Pick = Vec<(String, Order)>;
-    type Judge = ();
+    type Judge = Spent;
     const JUDGE_NODES: u64 = 20_000;
+    /// A quarter of what its 20,000 simulated rounds take here for both
+    /// players.
+    const JUDGE_FLOOR_MS: u64 = 10;
 
     fn judge(
-        _: &mut (),
+        spent: &mut Spent,
         state: &State,
         round: &Round,
         limits: SearchLimits<'_>,
@@ -223,6 +226,7 @@ impl Review for CobiTankWars {
             .filter_map(|player| {
                 let (suggestion, played_value) =
                     ai::judge(state, player, &checked, limits, 0, style)?;
+                spent.add(suggestion.simulations);
                 let played: Vec<(String, Order)> = state
                     .vehicles
                     .iter()
@@ -242,5 +246,9 @@ impl Review for CobiTankWars {
                 ))
             })
             .collect()
+    }
+
+    fn spent(judge: &Spent) -> Spent {
+        *judge
     }
 }

@@ -6,7 +6,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::games::review::{Review, Verdict};
+use crate::games::review::{Review, Spent, Verdict};
 use crate::games::{Game, SearchLimits, Style};
 
 /// A side.
@@ -143,6 +143,7 @@ impl Review for Nim {
     type Pick = u32;
     type Judge = ();
     const JUDGE_NODES: u64 = 1;
+    const JUDGE_FLOOR_MS: u64 = 0;
 
     fn judge(
         _: &mut (),
@@ -171,5 +172,10 @@ impl Review for Nim {
             (chance(value), chance(value_played)),
             true,
         )]
+    }
+
+    /// Nim is judged by arithmetic: no search.
+    fn spent(_: &()) -> Spent {
+        Spent::default()
     }
 }

@@ -3,7 +3,7 @@
 
 use super::ai;
 use super::{IllegalMove, Layout, Move, MoveText, Outcome, Position, Score};
-use crate::games::review::{logistic_chance, Review, Verdict};
+use crate::games::review::{logistic_chance, Review, Spent, Verdict};
 use crate::games::{Game, SearchLimits, Style};
 
 /// A position together with the layout it was checked against.
@@ -103,6 +103,7 @@ pub const CHANCE_PER_CENTIPOINT: f64 = 0.0202;
 #[derive(Debug, Default)]
 pub struct Judge {
     after: Option<(Position, Option<ai::SearchResult>)>,
+    spent: Spent,
 }
 
 /// One search a position, each reused for the move before it: a game of
@@ -114,6 +115,9 @@ impl Review for TankBattle {
     type Pick = Move;
     type Judge = Judge;
     const JUDGE_NODES: u64 = 100_000;
+    /// A quarter of what its 100,000 positions take here (about 40 ms):
+    /// below it a search ends at depth 3 or so.
+    const JUDGE_FLOOR_MS: u64 = 10;
 
     fn judge(
         judge: &mut Judge,
@@ -126,7 +130,12 @@ impl Review for TankBattle {
         let Ok((next, played)) = position.play(&layout, *step) else {
             return Vec::new();
         };
-        let search = |pos: &Position| ai::search_with(pos, &layout, limits, 0, style);
+        let spent = &mut judge.spent;
+        let mut search = |pos: &Position| {
+            let searched = ai::search_with(pos, &layout, limits, 0, style);
+            spent.add(searched.as_ref().map_or(0, |s| s.nodes));
+            searched
+        };
         let before = match judge.after.take() {
             Some((pos, searched)) if pos == position => searched,
             _ => search(&position),
@@ -163,5 +172,9 @@ impl Review for TankBattle {
             (chance(value), chance(value_played)),
             false,
         )]
+    }
+
+    fn spent(judge: &Judge) -> Spent {
+        judge.spent
     }
 }

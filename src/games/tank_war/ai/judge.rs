@@ -21,8 +21,8 @@ const SUPPORT: f64 = 1e-9;
 const PER_POINT: f64 = 0.005;
 
 /// Both players' verdicts on the round where U picks `picked[0]` and D
-/// `picked[1]` (tank ids, pickable in `pos`), U's first. `None` when the
-/// game is over. Exact (the expected result: +1 a win, 0 a draw, −1 a
+/// `picked[1]` (tank ids, pickable in `pos`), U's first, and the positions
+/// the judge visited for them. `None` when the game is over. Exact (the expected result: +1 a win, 0 a draw, −1 a
 /// loss) wherever the game from `pos` is solved within `limits`; the
 /// search's points otherwise.
 pub fn judge_round(
@@ -31,7 +31,7 @@ pub fn judge_round(
     picked: [usize; 2],
     limits: SearchLimits,
     style: Style,
-) -> Option<[Verdict<usize>; 2]> {
+) -> Option<([Verdict<usize>; 2], u64)> {
     let start = Instant::now();
     let limits = match style.level.map(recipe) {
         Some(recipe) => limits.within(recipe.depth, recipe.nodes),
@@ -50,7 +50,9 @@ pub fn judge_round(
         style
     };
     let found = root_game(setup, pos, &picks, limits, style, start);
-    Some(Player::ALL.map(|player| verdict(&picks, &found, player, picked[player.index()])))
+    let verdicts =
+        Player::ALL.map(|player| verdict(&picks, &found, player, picked[player.index()]));
+    Some((verdicts, found.nodes))
 }
 
 /// `player`'s verdict on its pick `played` from the root's matrix game.
@@ -144,7 +146,8 @@ mod tests {
     /// value, and what each player's pick earns against the strategy the
     /// verdict says it was measured against.
     fn check_round(setup: &Setup, pos: &Position, picked: [usize; 2], solver: &mut solve::Solver) {
-        let Some(verdicts) = judge_round(setup, pos, picked, judge_limits(), Style::FULL) else {
+        let Some((verdicts, _)) = judge_round(setup, pos, picked, judge_limits(), Style::FULL)
+        else {
             panic!("the game goes on");
         };
         let picks = Player::ALL.map(|p| pickable(setup, pos, p));
