@@ -46,7 +46,7 @@ names=(plain quota quota+redis keys access-log client-id)
 flags=(
   ""
   "--rate-limit-per-minute 1000000000"
-  "--rate-limit-per-minute 1000000000 --redis-url redis://127.0.0.1:$((BASE + 99))/0"
+  "--rate-limit-per-minute 1000000000 --redis-url redis://127.0.0.1:$((BASE + 99))/0 --redis-secret bench-layers-secret-0123456789"
   "--api-keys-file $work/keys.json"
   "--access-log"
   ""

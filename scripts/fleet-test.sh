@@ -18,7 +18,10 @@
 #      HAProxy (--trusted-proxies), a client from 127.0.0.2 names a new
 #      address in every request and is still counted as 127.0.0.2 (an
 #      address quota of XFF_QUOTA a minute, fleet-wide).
-# HAProxy runs with the project's configuration, deploy/haproxy/haproxy.cfg.
+# The replicas share a secret made for the run (--redis-secret-file), which
+# seals the answers they store in Redis; it must appear in none of their
+# output. HAProxy runs with the project's configuration,
+# deploy/haproxy/haproxy.cfg.
 # Installs redis-server, haproxy and wrk (Debian packages) when missing.
 # Bounded: about two and a half minutes. Ends with one summary line.
 #
@@ -62,12 +65,15 @@ start_redis() {
   echo "redis did not start"; exit 1
 }
 
+# The secret sealing the answers the replicas share, made for this run.
+python3 -c 'import secrets; print(secrets.token_hex(32))' >"$work/redis-secret"
 declare -a replica_pid
 REPLICA_FLAGS=()
 start_replica() { # n
   local n=$1
   ./target/release/tank-rules --addr "127.0.0.1:$((BASE + n))" --admin-addr "127.0.0.1:$((BASE + 10 + n))" \
-    --redis-url "redis://127.0.0.1:$REDIS_PORT/0" --workers 1 --shutdown-timeout-secs 10 \
+    --redis-url "redis://127.0.0.1:$REDIS_PORT/0" --redis-secret-file "$work/redis-secret" \
+    --workers 1 --shutdown-timeout-secs 10 \
     "${REPLICA_FLAGS[@]}" >>"$work/replica$n.log" 2>&1 &
   replica_pid[$n]=$!
   for _ in $(seq 100); do curl -sf "127.0.0.1:$((BASE + n))/readyz" >/dev/null && return; sleep 0.05; done
@@ -347,6 +353,9 @@ echo "  quota checks decided by a replica alone meanwhile: $fallbacks"
 
 if grep -qi panick "$work"/replica*.log; then
   echo "FAIL: a replica panicked"; status=1
+fi
+if grep -qF -f "$work/redis-secret" "$work"/replica*.log; then
+  echo "FAIL: the Redis secret is in a replica's output"; status=1
 fi
 verdict=$([ "$status" = 0 ] && echo PASS || echo FAIL)
 echo "fleet-test: $verdict — kill: $(failed "$work/kill.txt") failed; rolling restart: $(failed "$work/rolling.txt") failed; Redis stopped: $(failed "$work/redis.txt") failed; $(cut -d';' -f1 "$work/quota.txt"); $(cut -d';' -f1 "$work/quota-fallback.txt"); $(cut -d';' -f1 "$work/xff.txt")"

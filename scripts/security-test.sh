@@ -9,8 +9,9 @@
 #   3. X-Forwarded-For spoofed through HAProxy (client from 127.0.0.2) and
 #      from a trusted peer (a port on a hop, a hop that does not parse);
 #   4. an IPv6 /64 sharing a quota, an IPv4-mapped address as its IPv4;
-#   5. a Redis URL's password in the output and in --help;
-#   6. tampered answers in Redis, and --redis-prefix;
+#   5. a Redis URL's password (and the Redis secret) in the output and in
+#      --help;
+#   6. answers in Redis (each behind its tag), and --redis-prefix;
 #   7. 1,000 wrong API keys, Bearer in any casing, a keys file of BLAKE3
 #      digests only (b3sum), the short-key warning, no key in any output;
 #   8. Expect: 100-continue over the body limit, an unknown expectation;
@@ -23,6 +24,14 @@
 #        throughout: never refused (its latency reported);
 #   50.3 request heads over --max-head-bytes on a directly reachable port
 #        (431 and closed; 3,500 connections sending 128 KB heads, RSS);
+#   50.4 forged answers in Redis (a legal but wrong move with an invented
+#        evaluation, illegal later pv moves, lines: [], absurd numbers, a
+#        genuine value moved to another key, no tag or a forged one)
+#        ignored and counted; a quota entry set far in the future costing
+#        at most one window; six 64 MB values not read to their end (the
+#        server's RSS before and after); --redis-url without a secret, or
+#        with a short one, refusing to start; a rotation; no secret in any
+#        output;
 #   50.5 a streamed review whose client never reads (in a network namespace
 #        with 4 KiB TCP buffers): its slot given back at its time cap;
 #   50.6 2,000 malformed requests: a bounded number of log lines, the
@@ -32,7 +41,8 @@
 # Installs redis-server, haproxy, b3sum, iproute2 and procps (Debian
 # packages) when missing; needs root for the network namespace (CI runs as
 # root).
-# Loopback only; bounded (about three minutes after the build). Ends
+# Loopback only; bounded (about three minutes after the build; Redis holds
+# 384 MB for a moment in 50.4). Ends
 # with one summary line; exits non-zero when any check fails or cannot run.
 #
 #   scripts/security-test.sh
@@ -89,6 +99,8 @@ cat >"$work/keys.json" <<KEYS
 ]}
 KEYS
 # The digest as deploy/README.md says to make it.
+# The secret sealing the AI answers in Redis (attacks 5 and 6).
+token >"$work/redis-secret"
 digest=$(printf %s "$KEY_DIGEST" | b3sum --no-names)
 cat >"$work/digests.json" <<KEYS
 {"keys": [{"key_blake3": "$digest", "name": "digest only"}]}
@@ -126,6 +138,7 @@ python3 scripts/security.py --bin "$bin" --work "$work" --lock Cargo.lock \
   --front "$FRONT" --front-admin "$((BASE + 11))" --front-log "$work/front.out" \
   --digest "$DIGEST" --proxied "$PROXIED" --proxied-log "$work/proxied.out" --proxy "$PROXY" \
   --redis "$REDIS_PORT" --spare "$SPARE" --spare-admin "$((BASE + 14))" \
+  --redis-secret-file "$work/redis-secret" \
   | tee "$work/security.out" || status=$?
 for name in front digest proxied; do
   if grep -qi 'panick' "$work/$name.out"; then echo "FAIL server $name panicked"; status=1; fi
@@ -136,7 +149,7 @@ failed=$(grep -c '^FAIL' "$work/security.out" || true)
 # Every attack or finding each issue lists must have been replayed: issue
 # 38's checks are numbered "N. …" (or "Na. …"), a later issue's "I.N …"
 # (its finding N).
-declare -A EXPECTED=([38]="1 2 3 4 5 6 7 8 9" [50]="1 2 3 5 6 7")
+declare -A EXPECTED=([38]="1 2 3 4 5 6 7 8 9" [50]="1 2 3 4 5 6 7")
 replayed() { # issue: the numbers its checks carry, sorted
   if [ "$1" = 38 ]; then
     grep -oE '^(PASS|FAIL) [0-9]+[a-z]?\. ' "$work/security.out" | awk '{print $2}' | tr -d '.a-z'

@@ -8,7 +8,10 @@ issue 50's `50.N` (its finding N).
 Each attack prints one line per check, `PASS …` or `FAIL …` with its
 figures; the exit status is the number of failures. Attacks 5 and 6 start
 servers of their own (they need fresh processes: a server's output from
-its start, an empty in-process cache).
+its start, an empty in-process cache). Attack 6 also replays issue 50's
+finding 4 (the shared tier trusted with more than it should be): forged
+answers, a far-future quota entry, six 64 MB values, Redis without a
+secret.
 
 Loopback only. Clients that must come from another address than the
 proxy's bind their sockets to 127.0.0.2 or 127.0.0.3 (on Linux every
@@ -462,7 +465,8 @@ def closed_port():
 def secrets_in_logs(args):
     password = "S3cretPassw0rd"
     url = f"redis://:{password}@127.0.0.1:{closed_port()}/0"
-    server = Server(args.bin, args.work, "secret", args.spare, ["--redis-url", url])
+    server = Server(args.bin, args.work, "secret", args.spare, ["--redis-url", url],
+                    env={"TANK_RULES_REDIS_SECRET": args.redis_secret})
     answers = []
     if server.ready:
         c = Client(args.spare)
@@ -473,20 +477,22 @@ def secrets_in_logs(args):
         answers.append(c.request("GET", "/metrics"))
     out = server.stop()
     redis_lines = [l for l in out.splitlines() if "redis" in l.lower()]
-    leaked = [l for l in out.splitlines() if password in l]
-    in_answers = sum(password.encode() in body for _, _, body in answers)
-    check("5. a Redis URL's password in the server's output (start line, warnings)",
+    leaked = [l for l in out.splitlines() if password in l or args.redis_secret in l]
+    in_answers = sum(password.encode() in body or args.redis_secret.encode() in body for _, _, body in answers)
+    check("5. a Redis URL's password (and the Redis secret) in the server's output (start line, warnings)",
           server.ready and len(answers) == 3 and not leaked and not in_answers and redis_lines,
           f"started: {server.ready}; answers {[a[0] for a in answers]}; {len(out.splitlines())} lines, "
           f"{len(redis_lines)} about Redis, {len(leaked)} holding the password, "
           f"{in_answers} answers (metrics included) holding it"
           + (f"; first: {leaked[0][:160]!r}" if leaked else ""))
     help_out = subprocess.run([args.bin, "--help"], capture_output=True, text=True,
-                              env={**os.environ, "TANK_RULES_REDIS_URL": url})
+                              env={**os.environ, "TANK_RULES_REDIS_URL": url,
+                                   "TANK_RULES_REDIS_SECRET": args.redis_secret,
+                                   "TANK_RULES_REDIS_PREVIOUS_SECRET": args.redis_secret + "-old"})
     text = help_out.stdout + help_out.stderr
-    leaked = [l.strip() for l in text.splitlines() if password in l]
-    check("5. --help with TANK_RULES_REDIS_URL set",
-          help_out.returncode == 0 and "redis-url" in text and not leaked,
+    leaked = [l.strip() for l in text.splitlines() if password in l or args.redis_secret in l]
+    check("5. --help with TANK_RULES_REDIS_URL and TANK_RULES_REDIS_(PREVIOUS_)SECRET set",
+          help_out.returncode == 0 and "redis-url" in text and "redis-secret" in text and not leaked,
           f"exit {help_out.returncode}, {len(text.splitlines())} lines, {len(leaked)} holding the password"
           + (f": {leaked[0][:120]!r}" if leaked else ""))
 
@@ -500,6 +506,62 @@ def scan(args, pattern):
     return sorted(k for k in redis_cli(args, "--scan", "--pattern", pattern).split() if k)
 
 
+class Resp:
+    """A binary-safe Redis client for the attacker (values are bytes: a
+    tag, then JSON): one command at a time on one connection."""
+
+    def __init__(self, port):
+        self.sock = socket.create_connection((HOST, port), timeout=30)
+        self.buf = b""
+
+    def __call__(self, *parts):
+        data = [p if isinstance(p, bytes) else str(p).encode() for p in parts]
+        self.sock.sendall(b"*%d\r\n" % len(data)
+                          + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in data))
+        return self._reply()
+
+    def _line(self):
+        while b"\r\n" not in self.buf:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("Redis closed the connection")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\r\n", 1)
+        return line
+
+    def _reply(self):
+        line = self._line()
+        kind, rest = line[:1], line[1:]
+        if kind == b"+":
+            return rest.decode()
+        if kind == b"-":
+            raise RuntimeError(rest.decode())
+        if kind == b":":
+            return int(rest)
+        if kind == b"$":
+            n = int(rest)
+            if n < 0:
+                return None
+            while len(self.buf) < n + 2:
+                chunk = self.sock.recv(max(65536, n + 2 - len(self.buf)))
+                if not chunk:
+                    raise ConnectionError("Redis closed the connection")
+                self.buf += chunk
+            value, self.buf = self.buf[:n], self.buf[n + 2:]
+            return value
+        if kind == b"*":
+            return [self._reply() for _ in range(int(rest))]
+        raise RuntimeError(f"unexpected reply {line[:40]!r}")
+
+    def sent_bytes(self):
+        """Bytes Redis has sent its clients so far (INFO stats)."""
+        info = self("INFO", "stats").decode()
+        return int(re.search(r"total_net_output_bytes:(\d+)", info).group(1))
+
+    def close(self):
+        self.sock.close()
+
+
 def ai_body(seed):
     return {"position": START, "limits": {"max_depth": 2}, "seed": seed}
 
@@ -509,15 +571,57 @@ def legal(c, move):
     return status == 200 and json.loads(body).get("legal") is True
 
 
+def rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def redis_lookups(port):
+    samples, _ = metrics(port)
+    return {l["result"]: int(v) for name, l, v in samples
+            if name == "tank_rules_ai_cache_lookups_total" and l.get("tier") == "redis"
+            and l.get("game") == "tank-battle"}
+
+
+TAG = 32  # bytes of the seal before each answer in Redis (src/cache/seal.rs)
+ILLEGAL = "f6-f7"  # a move of the start position's empty middle
+
+
+def compact(answer):
+    """An answer as the server writes it (its fields in order, no spaces)."""
+    return json.dumps(answer, separators=(",", ":")).encode()
+
+
 def shared_tier(args):
-    redis_cli(args, "FLUSHALL")
+    """6. The shared tier (issue 38's tampered answers, issue 50's finding 4):
+    forged answers, a far-future quota entry, six 64 MB values, Redis
+    without a secret."""
+    r = Resp(args.redis)
+    r("FLUSHALL")
     url = f"redis://127.0.0.1:{args.redis}/0"
-    # One server stores three answers in Redis.
-    first = Server(args.bin, args.work, "redis-first", args.spare, ["--redis-url", url])
-    seeds = {"illegal move and an extra field": 3801, "illegal move": 3802, "extra field": 3803}
-    original, names = {}, {}
+    redis_flags = ["--redis-url", url, "--redis-secret-file", args.redis_secret_file]
+    outputs = []  # every server's output, searched for the secret at the end
+
+    # A server (with the fleet's secret) stores its answers in Redis.
+    forgeries = [
+        "a legal but wrong move, an invented evaluation, illegal later pv moves (no tag)",
+        "the same behind 32 forged bytes of tag",
+        "lines: [] and absurd numbers (depth 2^32-1, nodes 2^64-1, evaluation -2^31) behind a zero tag",
+        "the server's own answer without its tag (as stored before issue 50)",
+        "an illegal move and an extra field, behind the real tag",
+        "the genuine sealed value of another key",
+        "the real value cut by a byte",
+    ]
+    seeds = {what: 5001 + i for i, what in enumerate(forgeries)}
+    first = Server(args.bin, args.work, "redis-first", args.spare, redis_flags)
+    original, names, wrong = {}, {}, None
     if first.ready:
         c = Client(args.spare)
+        status, _, body = c.request("POST", "/v1/tank-battle/legal-moves", {"position": START})
+        moves = [m["move"] for m in json.loads(body)["moves"]] if status == 200 else []
         for what, seed in seeds.items():
             before = set(scan(args, "tank-rules:ai:*"))
             status, _, body = c.request("POST", "/v1/tank-battle/ai-move", ai_body(seed))
@@ -529,27 +633,48 @@ def shared_tier(args):
                     names[what] = new.pop()
                     break
                 time.sleep(0.05)
-    first.stop()
+        found = {a["move"] for a in original.values()}
+        wrong = next((m for m in moves if m not in found), None)
+    outputs.append(first.stop())
     keys = scan(args, "tank-rules:ai:*")
-    stored = len(original) == 3 and len(names) == 3 and sorted(names.values()) == keys
-    check("6. a server stores its ai-move answers in Redis",
-          stored, f"started: {first.ready}; {len(original)} answers, keys {len(keys)} under tank-rules:ai:")
+    values = {what: r("GET", name) for what, name in names.items()}
+    sealed = {what: v for what, v in values.items()
+              if v and len(v) > TAG and json.loads(v[TAG:]).get("move") == original[what]["move"]}
+    stored = (len(original) == len(forgeries) and sorted(names.values()) == keys
+              and len(sealed) == len(forgeries) and wrong)
+    check("6. a server stores its ai-move answers in Redis, each behind a 32-byte tag",
+          stored, f"started: {first.ready}; {len(original)} answers, {len(keys)} keys under tank-rules:ai:, "
+                  f"{len(sealed)} a tag then the answer (e.g. {len(next(iter(values.values()), b''))} bytes)")
     if not stored:
         return
-    # Every value overwritten with a tampered answer.
+
+    # The attacker writes each key, as anyone who reaches Redis can.
+    def forged(what):
+        a = json.loads(values[what][TAG:])
+        if what.startswith("a legal but wrong") or what.startswith("the same behind"):
+            a["move"], a["evaluation"] = wrong, 999_999
+            a["pv"] = [wrong, ILLEGAL, ILLEGAL]
+            a["lines"] = [{"move": wrong, "evaluation": 999_999, "pv": [wrong, ILLEGAL]}]
+            return compact(a) if what.startswith("a legal") else os.urandom(TAG) + compact(a)
+        if what.startswith("lines: []"):
+            a["move"] = a["pv"][0] = wrong
+            a["depth"], a["nodes"], a["evaluation"], a["lines"] = 2**32 - 1, 2**64 - 1, -2**31, []
+            return bytes(TAG) + compact(a)
+        if what.startswith("the server's own answer"):
+            return values[what][TAG:]
+        if what.startswith("an illegal move"):
+            a["move"], a["injected"] = "a1-a2", "<script>alert(1)</script>"
+            return values[what][:TAG] + compact(a)
+        if what.startswith("the genuine sealed value"):
+            return next(v for w, v in values.items() if w != what)
+        return values[what][:-1]
+
     for what, name in names.items():
-        tampered = dict(json.loads(redis_cli(args, "GET", name)))
-        if "illegal" in what:
-            tampered["move"] = "a1-a2"
-        if "extra" in what:
-            tampered["injected"] = "<script>alert(1)</script>"
-        tampered["cached"] = True
-        redis_cli(args, "SET", name, json.dumps(tampered, separators=(",", ":")))
-    # A fresh server (its in-process cache empty) on the same Redis.
-    fresh = Server(args.bin, args.work, "redis-fresh", args.spare, ["--redis-url", url,
-                                                                     "--admin-addr", f"{HOST}:{args.spare_admin}"])
+        r("SET", name, forged(what))
+    fresh = Server(args.bin, args.work, "redis-fresh", args.spare,
+                   redis_flags + ["--admin-addr", f"{HOST}:{args.spare_admin}"])
     if not fresh.ready:
-        check("6. a fresh server on the same Redis", False, f"did not start: {fresh.stop()[-300:]!r}")
+        check("50.4 a fresh server on the same Redis", False, f"did not start: {fresh.stop()[-300:]!r}")
         return
     c = Client(args.spare)
     for what, seed in seeds.items():
@@ -557,25 +682,138 @@ def shared_tier(args):
         answer = json.loads(body) if status == 200 else {}
         move = answer.get("move")
         ok = (status == 200 and answer.get("cached") is False and "injected" not in answer
-              and move != "a1-a2" and legal(c, move))
-        check(f"6. a tampered answer in Redis ({what})", ok,
-              f"{status}, cached {answer.get('cached')}, move {move} (legal: {legal(c, move) if move else '-'}; "
-              f"a search gave {original[what]['move']}), extra field {'injected' in answer}")
-    samples, _ = metrics(args.spare_admin)
-    redis = {l["result"]: int(v) for name, l, v in samples
-             if name == "tank_rules_ai_cache_lookups_total" and l.get("tier") == "redis"
-             and l.get("game") == "tank-battle"}
-    rejected = sum(v for result, v in redis.items() if result not in ("hit", "miss"))
-    # Counted as result="rejected" (neither hit nor miss; before the shared
-    # tier checked answers, an undecodable one was result="error").
-    check("6. the rejections are counted in tank_rules_ai_cache_lookups_total{tier=\"redis\"}, neither hit nor miss",
-          rejected >= 3, f"tier redis by result: {redis}; not hit nor miss: {rejected} (3 tampered)")
-    fresh.stop()
+              and answer.get("evaluation") not in (999_999, -2**31) and legal(c, move)
+              and move == original[what]["move"])
+        check(f"50.4 forged in Redis: {what}", ok,
+              f"{status}, cached {answer.get('cached')}, move {move} (a search gave {original[what]['move']}; "
+              f"forged {wrong}), evaluation {answer.get('evaluation')}")
+    redis = redis_lookups(args.spare_admin)
+    check("50.4 each forgery is counted tank_rules_ai_cache_lookups_total{tier=\"redis\",result=\"rejected\"}",
+          redis.get("rejected", 0) == len(forgeries) and not redis.get("hit") and not redis.get("error"),
+          f"tier redis by result: {redis} ({len(forgeries)} forged)")
+
+    # Six 64 MB values (their first bytes a real sealed answer), read by
+    # six look-ups at once.
+    outputs.append(fresh.stop())
+    r("CONFIG", "SET", "maxmemory", "0")
+    big = list(names.items())[:6]
+    for what, name in big:
+        r("SET", name, values[what])
+        r("SETRANGE", name, 64 * 2**20 - 1, b"x")
+    sizes = {r("STRLEN", name) for _, name in big}
+    fresh = Server(args.bin, args.work, "redis-big", args.spare,
+                   redis_flags + ["--admin-addr", f"{HOST}:{args.spare_admin}"])
+    if not fresh.ready:
+        check("50.4 six 64 MB values", False, f"did not start: {fresh.stop()[-300:]!r}")
+        return
+    Client(args.spare).request("GET", "/healthz")
+    time.sleep(0.3)
+    before = rss_mib(fresh.proc.pid)
+    sent_before = r.sent_bytes()
+    results = [None] * len(big)
+
+    def one(i, seed):
+        status, _, body = Client(args.spare).request("POST", "/v1/tank-battle/ai-move", ai_body(seed))
+        results[i] = (status, json.loads(body).get("cached") if status == 200 else None)
+
+    threads = [threading.Thread(target=one, args=(i, seeds[what])) for i, (what, _) in enumerate(big)]
+    t = time.monotonic()
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    took = time.monotonic() - t
+    sent = r.sent_bytes() - sent_before
+    after = rss_mib(fresh.proc.pid)
+    redis = redis_lookups(args.spare_admin)
+    bound = 6 * (256 * 1024 + TAG + 1) + 64 * 1024
+    check("50.4 six 64 MB values read by six look-ups at once: refused, not read to the end",
+          sizes == {64 * 2**20} and all(res == (200, False) for res in results)
+          and redis.get("rejected", 0) == 6 and sent < bound,
+          f"values {sorted(sizes)} B; answers {results} in {took:.2f} s; Redis sent {sent} B for them "
+          f"(at most {bound}); tier redis by result: {redis}")
+    check("50.4 six 64 MB values: the server's RSS stays bounded",
+          after - before < 32, f"RSS {before:.1f} -> {after:.1f} MiB (the issue: 187 MiB)")
+    outputs.append(fresh.stop())
+    r("FLUSHALL")
+    r("CONFIG", "SET", "maxmemory", "64mb")
+
+    # A quota entry set far in the future: at most one window of refusal.
+    quota_flags = redis_flags + ["--rate-limit-per-minute", "60", "--admin-addr", f"{HOST}:{args.spare_admin}"]
+    limited = Server(args.bin, args.work, "redis-quota", args.spare, quota_flags)
+    if limited.ready:
+        c = Client(args.spare)
+        first_status = score(c, None, "quota-0")
+        entries = scan(args, "tank-rules:quota:requests:*")
+        for name in entries:
+            r("SET", name, "9223372036854775807")
+        status, hdrs, _ = c.request("POST", "/v1/tank-battle/score", {"position": START})
+        retry = hdrs.get("retry-after")
+        state = [r("GET", name) for name in entries]
+        ttl = [r("PTTL", name) for name in entries]
+        time.sleep(1.1)  # one request a second: one interval later
+        later = score(c, None, "quota-1")
+        samples, _ = metrics(args.spare_admin)
+        fleet = {l["result"]: int(v) for name, l, v in samples if name == "tank_rules_quota_checks_total"}
+        check("50.4 a quota entry set 9223372036854775807 µs ahead (60 a minute): at most one window",
+              first_status == 200 and len(entries) == 1 and status == 429 and retry is not None
+              and int(retry) <= 60 and all(s.isdigit() and len(s) <= 20 for s in state)
+              and all(0 < t <= 60_001 for t in ttl) and later == 200 and not fleet.get("fallback"),
+              f"{status} with Retry-After {retry} s (before: 9223372036855); the entry written back as "
+              f"{[s.decode() for s in state]} expiring in {ttl} ms; 1.1 s later: {later}; quota checks {fleet}")
+    else:
+        check("50.4 a far-future quota entry", False, "the server did not start")
+    outputs.append(limited.stop())
+
+    # A server given Redis without a secret, or a short one, does not start.
+    port = closed_port()
+    bare = subprocess.run([args.bin, "--addr", f"{HOST}:{port}", "--redis-url", url],
+                          capture_output=True, text=True, timeout=20)
+    said = [l for l in (bare.stderr + bare.stdout).splitlines() if l.startswith("tank-rules:")]
+    check("50.4 --redis-url without a secret refuses to start, naming the flag to add",
+          bare.returncode != 0 and any("--redis-secret" in l for l in said) and not bare.stdout.strip(),
+          f"exit {bare.returncode}, nothing on stdout: {said[-1][:260] if said else ''!r}")
+    short = "sh0rt-" + args.redis_secret[:6]
+    weak = subprocess.run([args.bin, "--addr", f"{HOST}:{port}", "--redis-url", url],
+                          capture_output=True, text=True, timeout=20,
+                          env={**os.environ, "TANK_RULES_REDIS_SECRET": short})
+    text = weak.stderr + weak.stdout
+    said = [l for l in text.splitlines() if l.startswith("tank-rules:")]
+    check("50.4 a secret of 12 bytes refuses to start, without being echoed",
+          weak.returncode != 0 and "too short" in text and short not in text,
+          f"exit {weak.returncode}: {said[-1][:200] if said else ''!r}")
+    outputs.append(text + bare.stderr + bare.stdout)
+
+    # A rotation: the new secret and the old one as previous serve what
+    # the old one sealed.
+    r("FLUSHALL")
+    old_server = Server(args.bin, args.work, "redis-old", args.spare, redis_flags)
+    if old_server.ready:
+        Client(args.spare).request("POST", "/v1/tank-battle/ai-move", ai_body(5101))
+        for _ in range(40):
+            if scan(args, "tank-rules:ai:*"):
+                break
+            time.sleep(0.05)
+    outputs.append(old_server.stop())
+    new_secret = os.urandom(16).hex()
+    rotating = Server(args.bin, args.work, "redis-rotating", args.spare,
+                      ["--redis-url", url, "--redis-previous-secret-file", args.redis_secret_file],
+                      env={"TANK_RULES_REDIS_SECRET": new_secret})
+    during = Client(args.spare).request("POST", "/v1/tank-battle/ai-move", ai_body(5101)) if rotating.ready else None
+    outputs.append(rotating.stop())
+    past = Server(args.bin, args.work, "redis-past", args.spare, ["--redis-url", url],
+                  env={"TANK_RULES_REDIS_SECRET": new_secret})
+    after = Client(args.spare).request("POST", "/v1/tank-battle/ai-move", ai_body(5101)) if past.ready else None
+    outputs.append(past.stop())
+    cached = lambda reply: reply and reply[0] == 200 and json.loads(reply[2]).get("cached")
+    check("50.4 a rotation: new secret + the old as previous serves the old answers; the new alone does not",
+          cached(during) is True and cached(after) is False,
+          f"during: cached {cached(during)}; after (previous dropped): cached {cached(after)}")
 
     # --redis-prefix.
-    redis_cli(args, "FLUSHALL")
+    r("FLUSHALL")
     prefixed = Server(args.bin, args.work, "redis-prefix", args.spare,
-                      ["--redis-url", url, "--redis-prefix", "myprefix:"])
+                      redis_flags + ["--redis-prefix", "myprefix:"])
     if prefixed.ready:
         Client(args.spare).request("POST", "/v1/tank-battle/ai-move", ai_body(3804))
         for _ in range(40):
@@ -583,6 +821,7 @@ def shared_tier(args):
                 break
             time.sleep(0.05)
     out = prefixed.stop()
+    outputs.append(out)
     every = scan(args, "*")
     mine = scan(args, "myprefix:*")
     check("6. --redis-prefix myprefix: puts the keys under myprefix:",
@@ -590,6 +829,13 @@ def shared_tier(args):
           f"started: {prefixed.ready}; keys {every[:3]}{' …' if len(every) > 3 else ''} "
           f"({len(mine)} of {len(every)} under myprefix:)"
           + ("" if prefixed.ready else f"; output: {out.strip().splitlines()[-1][:160] if out.strip() else ''!r}"))
+
+    # No secret in any output.
+    leaked = [o for o in outputs if args.redis_secret in o or new_secret in o]
+    lines = sum(len(o.splitlines()) for o in outputs)
+    check("50.4 the Redis secrets in no server's output", not leaked,
+          f"{len(outputs)} outputs, {lines} lines; {len(leaked)} holding a secret")
+    r.close()
 
 
 # ---------------------------------------------------------------------------
@@ -989,7 +1235,11 @@ def main():
     p.add_argument("--redis", type=int, required=True)
     p.add_argument("--spare", type=int, required=True, help="a free port for the servers of attacks 5 and 6")
     p.add_argument("--spare-admin", type=int, required=True)
+    p.add_argument("--redis-secret-file", required=True,
+                   help="the secret sealing the AI answers in Redis, made for this run")
     args = p.parse_args()
+    with open(args.redis_secret_file) as f:
+        args.redis_secret = f.read().strip()
     args.keys = {
         "main": os.environ["KEY_MAIN"], "five": os.environ["KEY_FIVE"], "search": os.environ["KEY_SEARCH"],
         "short": os.environ["KEY_SHORT"], "digest": os.environ["KEY_DIGEST"],

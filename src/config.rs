@@ -2,10 +2,11 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::api::middleware::cors::CorsOrigins;
-use crate::cache::CacheConfig;
+use crate::cache::{CacheConfig, Seal, Secret, WeakSecret};
 use crate::limits::Limits;
 
 /// tank-rules: a stateless HTTP rules engine for tank board games.
@@ -242,9 +243,89 @@ pub struct ServeArgs {
     /// How long an answer lives in Redis, seconds.
     #[arg(long, env = "TANK_RULES_REDIS_TTL_SECS", default_value_t = 86_400)]
     pub redis_ttl_secs: u64,
+    /// The secret that seals the AI answers the replicas share in Redis (a
+    /// keyed BLAKE3 MAC over each key and answer: a value without it is
+    /// never served): 16 bytes or more, the same on every replica, e.g.
+    /// `openssl rand -hex 32`. With --redis-url, this or
+    /// --redis-secret-file is needed. Never logged; `--help` does not show
+    /// the variable's value.
+    #[arg(long, env = "TANK_RULES_REDIS_SECRET", hide_env_values = true)]
+    pub redis_secret: Option<Secret>,
+    /// A file holding the secret of --redis-secret (its trailing line end
+    /// left out), e.g. a mounted Kubernetes Secret.
+    #[arg(long, env = "TANK_RULES_REDIS_SECRET_FILE")]
+    pub redis_secret_file: Option<PathBuf>,
+    /// During a rotation, the secret before the current one: answers it
+    /// sealed are still served (only the current one seals). Drop it (or
+    /// leave it empty) once --redis-ttl-secs has passed since every replica
+    /// has the new secret.
+    #[arg(long, env = "TANK_RULES_REDIS_PREVIOUS_SECRET", hide_env_values = true)]
+    pub redis_previous_secret: Option<Secret>,
+    /// A file holding the previous secret (its trailing line end left
+    /// out; empty: none).
+    #[arg(long, env = "TANK_RULES_REDIS_PREVIOUS_SECRET_FILE")]
+    pub redis_previous_secret_file: Option<PathBuf>,
     /// How long a cached AI answer lives, seconds.
     #[arg(long, env = "TANK_RULES_CACHE_TTL_SECS", default_value_t = 3600)]
     pub cache_ttl_secs: u64,
+}
+
+/// How the replicas share Redis ([`ServeArgs::redis`]). Its `Debug`
+/// shows no secret: the URL redacted, the seal's keys hidden.
+#[derive(Debug)]
+pub struct SharedRedis {
+    /// Where Redis is, and how it is called.
+    pub link: crate::redis::LinkConfig,
+    /// What seals the AI answers stored there.
+    pub seal: Seal,
+    /// How long an answer lives there.
+    pub ttl: Duration,
+}
+
+/// Why the Redis options do not make a link. No variant holds a secret.
+#[derive(Debug, thiserror::Error)]
+pub enum RedisConfigError {
+    #[error(
+        "--redis-url needs a secret to seal the AI answers the replicas share: add \
+         --redis-secret-file <file> (or --redis-secret, TANK_RULES_REDIS_SECRET) with {} \
+         bytes or more, the same on every replica (e.g. `openssl rand -hex 32`)",
+        Secret::MIN_BYTES
+    )]
+    NoSecret,
+    #[error("{0} and {1} are both given: give one of them")]
+    Both(&'static str, &'static str),
+    #[error("the Redis secret file {} ({flag}): {error}", path.display())]
+    File {
+        flag: &'static str,
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    #[error("the Redis secret of {flag} is too short: {short} (e.g. `openssl rand -hex 32`)")]
+    TooShort {
+        flag: &'static str,
+        short: crate::cache::TooShort,
+    },
+}
+
+/// The secret given by `value` or read from `file` (`flags` name them),
+/// and the flag it came from; not both.
+fn secret(
+    value: Option<&Secret>,
+    file: Option<&std::path::Path>,
+    flags: [&'static str; 2],
+) -> Result<Option<(Secret, &'static str)>, RedisConfigError> {
+    match (value, file) {
+        (Some(_), Some(_)) => Err(RedisConfigError::Both(flags[0], flags[1])),
+        (Some(secret), None) => Ok(Some((secret.clone(), flags[0]))),
+        (None, Some(path)) => Secret::read(path)
+            .map(|secret| Some((secret, flags[1])))
+            .map_err(|error| RedisConfigError::File {
+                flag: flags[1],
+                path: path.to_owned(),
+                error,
+            }),
+        (None, None) => Ok(None),
+    }
 }
 
 /// An address or a CIDR block.
@@ -325,15 +406,62 @@ impl ServeArgs {
         }
     }
 
-    /// The link to Redis, when a Redis URL is given.
-    pub fn redis(&self) -> Option<crate::redis::LinkConfig> {
-        self.redis_url.as_ref().map(|url| {
-            crate::redis::LinkConfig::new(
-                url.clone(),
-                Duration::from_millis(self.redis_timeout_ms.max(1)),
-            )
-            .with_prefix(self.redis_prefix.clone())
-        })
+    /// How the replicas share Redis, when a Redis URL is given: the link,
+    /// and the seal of the AI answers stored there, made of the secret
+    /// (`--redis-secret` or `--redis-secret-file`, exactly one of them,
+    /// needed) and the previous one during a rotation. No error holds a
+    /// secret.
+    pub fn redis(&self) -> Result<Option<SharedRedis>, RedisConfigError> {
+        let Some(url) = &self.redis_url else {
+            return Ok(None);
+        };
+        let link = crate::redis::LinkConfig::new(
+            url.clone(),
+            Duration::from_millis(self.redis_timeout_ms.max(1)),
+        )
+        .with_prefix(self.redis_prefix.clone());
+        let current = secret(
+            self.redis_secret.as_ref(),
+            self.redis_secret_file.as_deref(),
+            ["--redis-secret", "--redis-secret-file"],
+        )?
+        .ok_or(RedisConfigError::NoSecret)?;
+        // An empty previous secret is none (a variable left empty after
+        // a rotation).
+        let previous = secret(
+            self.redis_previous_secret.as_ref(),
+            self.redis_previous_secret_file.as_deref(),
+            ["--redis-previous-secret", "--redis-previous-secret-file"],
+        )?
+        .filter(|(secret, _)| !secret.is_empty());
+        let seal =
+            Seal::new(&current.0, previous.as_ref().map(|(secret, _)| secret)).map_err(|weak| {
+                match weak {
+                    WeakSecret::Current(short) => RedisConfigError::TooShort {
+                        flag: current.1,
+                        short,
+                    },
+                    WeakSecret::Previous(short) => RedisConfigError::TooShort {
+                        flag: previous.map_or("--redis-previous-secret", |(_, flag)| flag),
+                        short,
+                    },
+                }
+            })?;
+        Ok(Some(SharedRedis {
+            link,
+            seal,
+            ttl: self.redis_ttl(),
+        }))
+    }
+
+    /// Whether a Redis secret is given without a Redis URL (it is not
+    /// used).
+    pub fn redis_secret_unused(&self) -> bool {
+        self.redis_url.is_none()
+            && (self.redis_secret.is_some()
+                || self.redis_secret_file.is_some()
+                || self.redis_previous_secret.is_some()
+                || self.redis_previous_secret_file.is_some())
     }
 
     /// How long an AI answer lives in Redis.
@@ -353,22 +481,176 @@ impl ServeArgs {
 mod tests {
     use super::*;
 
-    /// The options as a whole may be shown (a debug line, a panic): the
-    /// Redis password is not in them.
-    #[test]
-    fn the_options_shown_hold_no_redis_password() {
-        let url = "redis://user:s3cret@cache.internal:6380/2";
-        let args = ServeArgs::try_parse_from(["tank-rules", "--redis-url", url]);
-        let Ok(args) = args else {
-            panic!("{args:?}");
+    const SECRET: &str = "0123456789abcdef-s3cret";
+
+    fn args(flags: &[&str]) -> ServeArgs {
+        let parsed =
+            ServeArgs::try_parse_from(std::iter::once("tank-rules").chain(flags.iter().copied()));
+        let Ok(args) = parsed else {
+            panic!("{parsed:?}");
         };
+        args
+    }
+
+    /// The options as a whole may be shown (a debug line, a panic): the
+    /// Redis password and secrets are not in them.
+    #[test]
+    fn the_options_shown_hold_no_redis_password_or_secret() {
+        let url = "redis://user:s3cret@cache.internal:6380/2";
+        let args = args(&[
+            "--redis-url",
+            url,
+            "--redis-secret",
+            SECRET,
+            "--redis-previous-secret",
+            "previous-0123456789abcdef",
+        ]);
         let shown = format!("{args:?}");
         assert!(!shown.contains("s3cret"), "{shown}");
+        assert!(!shown.contains("previous-"), "{shown}");
         assert!(shown.contains("cache.internal:6380/2"), "{shown}");
-        let link = args.redis().map(|link| format!("{link:?}"));
-        assert!(link.is_some_and(|link| !link.contains("s3cret")));
+        let redis = args.redis().unwrap().unwrap();
+        let shown = format!("{redis:?}");
+        assert!(
+            !shown.contains("s3cret") && !shown.contains("previous-"),
+            "{shown}"
+        );
+        assert!(redis.seal.has_previous());
         // The client still gets the whole URL.
-        let link = args.redis().map(|link| link.url.secret().to_owned());
-        assert_eq!(link.as_deref(), Some(url));
+        assert_eq!(redis.link.url.secret(), url);
+    }
+
+    /// What the error of `flags` says, checked to hold no secret.
+    fn refused(flags: &[&str]) -> String {
+        let error = args(flags).redis().err().map(|e| e.to_string());
+        let Some(error) = error else {
+            panic!("{flags:?} were taken");
+        };
+        assert!(
+            !error.contains("s3cret") && !error.contains("short-one"),
+            "{error}"
+        );
+        error
+    }
+
+    #[test]
+    fn a_redis_url_without_a_secret_is_refused_and_says_which_flag_to_add() {
+        let error = refused(&["--redis-url", "redis://127.0.0.1:6379/0"]);
+        assert!(error.contains("--redis-secret-file"), "{error}");
+        assert!(error.contains("--redis-secret,"), "{error}");
+        // A previous secret alone is no secret.
+        refused(&[
+            "--redis-url",
+            "redis://127.0.0.1:6379/0",
+            "--redis-previous-secret",
+            SECRET,
+        ]);
+        // Without Redis no secret is needed, and one given is unused.
+        assert!(args(&[]).redis().is_ok_and(|redis| redis.is_none()));
+        assert!(!args(&[]).redis_secret_unused());
+        assert!(args(&["--redis-secret", SECRET]).redis_secret_unused());
+    }
+
+    #[test]
+    fn a_short_secret_is_refused_without_being_shown() {
+        let error = refused(&[
+            "--redis-url",
+            "redis://127.0.0.1:6379/0",
+            "--redis-secret",
+            "short-one",
+        ]);
+        assert!(
+            error.contains("--redis-secret ") && error.contains("9 bytes"),
+            "{error}"
+        );
+        let error = refused(&[
+            "--redis-url",
+            "redis://127.0.0.1:6379/0",
+            "--redis-secret",
+            SECRET,
+            "--redis-previous-secret",
+            "short-one",
+        ]);
+        assert!(error.contains("--redis-previous-secret "), "{error}");
+        // An empty previous secret is none.
+        let empty = args(&[
+            "--redis-url",
+            "redis://127.0.0.1:6379/0",
+            "--redis-secret",
+            SECRET,
+            "--redis-previous-secret",
+            "",
+        ]);
+        assert!(empty
+            .redis()
+            .is_ok_and(|redis| redis.is_some_and(|r| !r.seal.has_previous())));
+        // Sixteen bytes are enough.
+        let sixteen = args(&[
+            "--redis-url",
+            "redis://127.0.0.1:6379/0",
+            "--redis-secret",
+            "0123456789abcdef",
+        ]);
+        assert!(sixteen.redis().is_ok_and(|redis| redis.is_some()));
+    }
+
+    #[test]
+    fn a_secret_and_its_file_are_one_or_the_other() {
+        let dir = std::env::temp_dir().join(format!("config-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("secret");
+        std::fs::write(&file, format!("{SECRET}\n")).unwrap();
+        let file = file.to_str().unwrap();
+        let url = "redis://127.0.0.1:6379/0";
+        let error = refused(&[
+            "--redis-url",
+            url,
+            "--redis-secret",
+            SECRET,
+            "--redis-secret-file",
+            file,
+        ]);
+        assert!(
+            error.contains("--redis-secret and --redis-secret-file"),
+            "{error}"
+        );
+        // The file's secret is the flag's: what one seals, the other opens.
+        let from_file = args(&["--redis-url", url, "--redis-secret-file", file]);
+        let from_flag = args(&["--redis-url", url, "--redis-secret", SECRET]);
+        let sealed = from_file.redis().unwrap().unwrap().seal.seal("k", b"{}");
+        let opened = from_flag
+            .redis()
+            .unwrap()
+            .unwrap()
+            .seal
+            .open("k", &sealed)
+            .map(<[u8]>::to_vec);
+        assert_eq!(opened, Ok(b"{}".to_vec()));
+        let previous = args(&[
+            "--redis-url",
+            url,
+            "--redis-secret",
+            "another-0123456789abcdef",
+            "--redis-previous-secret-file",
+            file,
+        ]);
+        let opened = previous
+            .redis()
+            .unwrap()
+            .unwrap()
+            .seal
+            .open("k", &sealed)
+            .map(<[u8]>::to_vec);
+        assert_eq!(opened, Ok(b"{}".to_vec()));
+        // A file that is not there is named, and so is its flag.
+        let missing = dir.join("missing");
+        let error = refused(&[
+            "--redis-url",
+            url,
+            "--redis-secret-file",
+            missing.to_str().unwrap(),
+        ]);
+        assert!(error.contains("missing (--redis-secret-file)"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -182,6 +182,11 @@ fn connection_budget(
 }
 
 fn serve(args: ServeArgs) -> std::io::Result<()> {
+    // Redis without a secret (or with a short one) refuses to start before
+    // anything else is said.
+    let redis = args
+        .redis()
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
     init_logging(args.log_format);
     let limits = args.limits();
     let cache = args.cache();
@@ -215,13 +220,16 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
     let mut state = AppState::new(limits, cache)
         .with_cors(args.cors_origins.clone())
         .with_fair_use(tank_rules::fair_use::FairUse::new(fair_use));
-    if let Some(redis) = args.redis() {
-        tracing::info!(url = %redis.url.shown(), prefix = %redis.prefix,
-            timeout = ?redis.timeout, ttl = ?args.redis_ttl(),
-            "Redis: shared AI cache tier and fleet-wide quotas");
-        let link = tank_rules::redis::Link::start(redis)
+    if let Some(redis) = redis {
+        tracing::info!(url = %redis.link.url.shown(), prefix = %redis.link.prefix,
+            timeout = ?redis.link.timeout, ttl = ?redis.ttl,
+            previous_secret = redis.seal.has_previous(),
+            "Redis: shared AI cache tier (answers sealed with the Redis secret) and fleet-wide quotas");
+        let link = tank_rules::redis::Link::start(redis.link)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
-        state = state.with_redis(link, args.redis_ttl());
+        state = state.with_redis(link, redis.seal, redis.ttl);
+    } else if args.redis_secret_unused() {
+        tracing::warn!("a Redis secret is given without --redis-url: it is not used");
     }
     let workers = args
         .workers

@@ -77,14 +77,20 @@ impl AppState {
     }
 
     /// The same state sharing Redis with the rest of the fleet: a tier of
-    /// the AI cache behind the in-process one (answers living `ttl`
-    /// there), and the quotas counted for the whole fleet. Set the quotas
-    /// first ([`AppState::with_fair_use`]).
-    pub fn with_redis(self, link: crate::redis::Link, ttl: std::time::Duration) -> AppState {
+    /// the AI cache behind the in-process one (answers sealed by `seal`,
+    /// living `ttl` there), and the quotas counted for the whole fleet.
+    /// Set the quotas first ([`AppState::with_fair_use`]).
+    pub fn with_redis(
+        self,
+        link: crate::redis::Link,
+        seal: crate::cache::Seal,
+        ttl: std::time::Duration,
+    ) -> AppState {
         self.services
             .fair_use
             .count_in_fleet(link.clone(), self.metrics.clone());
-        let shared = crate::cache::SharedTier::new(link, ttl).with_metrics(self.metrics.clone());
+        let shared =
+            crate::cache::SharedTier::new(link, seal, ttl).with_metrics(self.metrics.clone());
         AppState {
             services: self.services.with_shared(shared),
             ..self

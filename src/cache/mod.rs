@@ -4,7 +4,8 @@
 //! look-ups and size counted in the metrics. Answers are kept encoded
 //! (compact JSON), so an entry costs what its answer weighs, whatever the
 //! request that asked for it. [`SharedTier`] is the optional tier behind
-//! it, in Redis, shared by the replicas.
+//! it, in Redis, shared by the replicas; what it stores there is sealed
+//! ([`Seal`], a keyed MAC under the fleet's [`Secret`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,10 +13,12 @@ use std::time::Duration;
 use crate::metrics::Metrics;
 
 mod key;
+mod seal;
 mod shared;
 
 pub use key::Key;
-pub use shared::{Lookup, SharedTier};
+pub use seal::{Broken, Seal, Secret, TooShort, WeakSecret};
+pub use shared::{Lookup, SharedTier, MAX_ANSWER_BYTES};
 
 /// Capacity and lifetime of a cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

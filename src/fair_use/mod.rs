@@ -225,12 +225,12 @@ impl FairUse {
             Ok(Decision::Allowed { remaining, reset }) => Verdict::Allowed {
                 policy,
                 remaining,
-                reset: reset.min(policy.window),
+                reset,
             },
             Ok(Decision::Limited { retry_after }) => Verdict::Limited {
                 policy,
                 price: n,
-                retry_after: retry_after.min(policy.window),
+                retry_after,
             },
             Err(_) => local,
         }

@@ -109,9 +109,31 @@ pub fn assert_problem(reply: &Reply, status: u16, code: &str) {
     assert_eq!(reply.body["instance"].as_str(), id, "{reply:?}");
 }
 
+/// Says that `test` did not run, and why, where `cargo test` shows it
+/// (straight to standard error: libtest captures only `print!` and
+/// `eprint!`). When `TANK_RULES_TEST_REDIS=required` (CI sets it), a test
+/// that cannot run fails instead.
+pub fn skipped(test: &str, why: &str) {
+    use std::io::Write;
+    if std::env::var("TANK_RULES_TEST_REDIS").is_ok_and(|v| v == "required") {
+        panic!("{test} could not run ({why}) and TANK_RULES_TEST_REDIS=required");
+    }
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+}
+
+/// A real Redis for `test` ([`redis_server`]), or `None` when there is
+/// none, said as [`skipped`] says it.
+pub fn redis_for(test: &str) -> Option<RedisServer> {
+    let server = redis_server();
+    if server.is_none() {
+        skipped(test, "no REDIS_URL and no redis-server to start");
+    }
+    server
+}
+
 /// A real Redis for a test: `REDIS_URL` when set, else a `redis-server`
 /// started on a free loopback port (stopped when this is dropped); `None`
-/// when neither is there (the caller says it skipped).
+/// when neither is there (the caller says it skipped: [`redis_for`]).
 pub struct RedisServer {
     pub url: String,
     child: Option<std::process::Child>,
