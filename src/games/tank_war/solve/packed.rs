@@ -59,6 +59,11 @@ impl Packed {
                 }
             }
         }
+        // A position holds a bit a square: past 128 squares (a fire mask's
+        // bit and the territory's) it cannot be packed.
+        if squares.len() > 128 {
+            return None;
+        }
         let mut shift = u32::try_from(squares.len()).ok()?;
         let mut tanks = Vec::with_capacity(setup.tanks.len());
         for tank in &setup.tanks {

@@ -3,6 +3,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
+use crate::games::grid::{Board, Cell};
 use crate::games::tank_war::rules::{outcome, pickable, play_round};
 use crate::games::tank_war::state::{
     default_state, Player, Position, Setup, StateData, TankData, TankType,
@@ -319,4 +320,29 @@ fn the_default_setup_is_recognised_in_any_order_with_tanks_gone() {
     let mut other = shuffled.clone();
     other.tanks[0].name = "XX".to_owned();
     assert!(table::on_default_setup(&other, &moved).is_none());
+}
+
+/// A setup whose tracks cover more than 128 squares cannot be packed (a
+/// position holds a bit a square): it is refused, not overflowed (a fire
+/// mask's `1 << id` past 127 panicked in debug builds and wrapped in
+/// release ones).
+#[test]
+fn more_squares_than_bits_are_refused_not_overflowed() {
+    let (setup, pos) = default_state();
+    let board = Board { rows: 26, cols: 26 };
+    // One tank's track over 200 squares of a 26x26 board.
+    let long: Vec<Cell> = (0..200u16)
+        .map(|i| Cell {
+            col: (i % 26) as u8,
+            row: (i / 26) as u8,
+        })
+        .collect();
+    let mut tanks = setup.tanks.clone();
+    tanks[0].track = long;
+    let big = Setup { board, tanks };
+    let moved = Position {
+        territory: vec![Player::U; board.len()],
+        ..pos
+    };
+    assert!(Packed::new(&big, &moved).is_none());
 }
