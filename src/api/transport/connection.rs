@@ -617,16 +617,26 @@ impl<T> Guarded<T> {
             return false;
         };
         if self.head_due != Some(at) {
+            // A timer set for an earlier deadline is kept (a kept-alive
+            // connection's next head is due later than its last one): it
+            // fires early at worst and is set again then, rather than
+            // reset at every request.
             match &mut self.head_deadline {
+                Some(timer) if timer.deadline() <= at => {}
                 Some(timer) => timer.as_mut().reset(at),
                 None => self.head_deadline = Some(Box::pin(tokio::time::sleep_until(at))),
             }
             self.head_due = Some(at);
         }
-        let passed = self
-            .head_deadline
-            .as_mut()
-            .is_some_and(|timer| timer.as_mut().poll(cx).is_ready());
+        let Some(timer) = self.head_deadline.as_mut() else {
+            return false;
+        };
+        let mut passed = timer.as_mut().poll(cx).is_ready();
+        if passed && Instant::now() < at {
+            // It fired for an earlier head: set it for this one.
+            timer.as_mut().reset(at);
+            passed = timer.as_mut().poll(cx).is_ready();
+        }
         if passed && self.ledger.update(Account::head_late) {
             self.end_with(Verdict::HeadTimeout);
             return true;
