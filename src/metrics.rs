@@ -59,19 +59,28 @@ struct WorkMetrics {
     reviews: IntCounterVec,
 }
 
+/// A counter of `labels` named `name` (under [`NAMESPACE`]), registered in
+/// `registry`.
+///
+/// # Panics
+/// Only if its constant name or labels were invalid or repeated (every
+/// test that builds the service would show it).
+fn counter(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> IntCounterVec {
+    let vec = IntCounterVec::new(Opts::new(name, help).namespace(NAMESPACE), labels)
+        .expect("valid counter");
+    registry
+        .register(Box::new(vec.clone()))
+        .expect("counter registers once");
+    vec
+}
+
 impl WorkMetrics {
     /// # Panics
     /// Only if a constant name or label were invalid or repeated (every
     /// test that builds the service would show it).
     fn register(registry: &Registry) -> WorkMetrics {
-        let counter = |name: &str, help: &str, labels: &[&str]| {
-            let vec = IntCounterVec::new(Opts::new(name, help).namespace(NAMESPACE), labels)
-                .expect("valid counter");
-            registry
-                .register(Box::new(vec.clone()))
-                .expect("counter registers once");
-            vec
-        };
+        let counter =
+            |name: &str, help: &str, labels: &[&str]| counter(registry, name, help, labels);
         let slot_requests = counter(
             "slot_requests_total",
             "Requests for a slot of a pool (live: ai-move; long: annotate, perft; work: large replays), \
@@ -219,14 +228,8 @@ impl Metrics {
                 .expect("histogram registers once");
             vec
         };
-        let counter = |name: &str, help: &str, labels: &[&str]| {
-            let vec = IntCounterVec::new(Opts::new(name, help).namespace(NAMESPACE), labels)
-                .expect("valid counter");
-            registry
-                .register(Box::new(vec.clone()))
-                .expect("counter registers once");
-            vec
-        };
+        let counter =
+            |name: &str, help: &str, labels: &[&str]| counter(&registry, name, help, labels);
         let ai_searches = counter(
             "ai_searches_total",
             "AI searches run (ai-move's cache misses, and reviews' searches), by game",

@@ -185,21 +185,47 @@ const REGISTERED_OUTSIDE_A_ROUTER: &[(&str, &str, usize)] = &[
     ("api/mod.rs", "SwaggerUi::new(", 1),
 ];
 
+/// The items of `source` but its tests.
+fn code_items(source: &str) -> Vec<syn::Item> {
+    let parsed = syn::parse_file(source).unwrap();
+    parsed
+        .items
+        .into_iter()
+        .filter(|item| match item {
+            syn::Item::Mod(m) => !crate::modules::is_test(&m.attrs),
+            syn::Item::Fn(f) => !crate::modules::is_test(&f.attrs),
+            _ => true,
+        })
+        .collect()
+}
+
+/// Every source file under `src/` (sorted) as its path below `src/` and
+/// its text.
+fn sources() -> Vec<(String, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            let file = path
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            (file, std::fs::read_to_string(&path).unwrap())
+        })
+        .collect()
+}
+
 /// How often each of [`ACTIX_ROUTES`] occurs in `source`'s code (tests
 /// aside), by file.
 fn actix_routes(file: &str, source: &str) -> Vec<(String, String, usize)> {
     use quote::ToTokens;
-    let parsed = syn::parse_file(source).unwrap();
     let mut code = String::new();
-    for item in parsed.items {
-        let test = match &item {
-            syn::Item::Mod(m) => crate::modules::is_test(&m.attrs),
-            syn::Item::Fn(f) => crate::modules::is_test(&f.attrs),
-            _ => false,
-        };
-        if !test {
-            code.push_str(&item.to_token_stream().to_string());
-        }
+    for item in code_items(source) {
+        code.push_str(&item.to_token_stream().to_string());
     }
     let code: String = code.split_whitespace().collect();
     ACTIX_ROUTES
@@ -231,24 +257,12 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 /// beside them with actix's own builders fails here.
 #[test]
 fn routes_are_registered_through_the_routers() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    files.sort();
     let mut found = Vec::new();
-    for path in files {
-        let file = path
-            .strip_prefix(&src)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
+    for (file, source) in sources() {
         if file == "api/openapi/router.rs" || file.starts_with("bin/") {
             continue;
         }
-        found.extend(actix_routes(
-            &file,
-            &std::fs::read_to_string(&path).unwrap(),
-        ));
+        found.extend(actix_routes(&file, &source));
     }
     let allowed: Vec<(String, String, usize)> = REGISTERED_OUTSIDE_A_ROUTER
         .iter()
@@ -331,17 +345,9 @@ fn literals_named(file: &str, source: &str, names: &[String]) -> Vec<(String, St
             last_two = [last_two[1].take(), Some(text)];
         }
     }
-    let parsed = syn::parse_file(source).unwrap();
     let mut out = Vec::new();
-    for item in parsed.items {
-        let test = match &item {
-            syn::Item::Mod(m) => crate::modules::is_test(&m.attrs),
-            syn::Item::Fn(f) => crate::modules::is_test(&f.attrs),
-            _ => false,
-        };
-        if !test {
-            walk(item.to_token_stream(), names, &mut out);
-        }
+    for item in code_items(source) {
+        walk(item.to_token_stream(), names, &mut out);
     }
     out.into_iter().map(|lit| (file.to_owned(), lit)).collect()
 }
@@ -356,25 +362,11 @@ fn operations_are_named_in_one_place() {
         names.contains(&"\"/ai-move\"".to_owned()) && names.len() >= 20,
         "the table did not read: {names:?}"
     );
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    files.sort();
     let mut found = Vec::new();
-    for path in files {
-        let file = path
-            .strip_prefix(&src)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        if file == "operations.rs" {
-            continue;
+    for (file, source) in sources() {
+        if file != "operations.rs" {
+            found.extend(literals_named(&file, &source, &names));
         }
-        found.extend(literals_named(
-            &file,
-            &std::fs::read_to_string(&path).unwrap(),
-            &names,
-        ));
     }
     assert!(
         found.is_empty(),

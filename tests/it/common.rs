@@ -261,3 +261,27 @@ impl Drop for Server {
         }
     }
 }
+
+/// The sum of the series of metric `name` with all of `labels` in the
+/// app's scrape (0 when there are none).
+pub async fn metric<S, B>(app: &S, name: &str, labels: &[(&str, &str)]) -> f64
+where
+    S: actix_web::dev::Service<
+        actix_http::Request,
+        Response = actix_web::dev::ServiceResponse<B>,
+        Error = actix_web::Error,
+    >,
+    B: actix_web::body::MessageBody,
+{
+    let resp = test::call_service(app, test::TestRequest::get().uri("/metrics").to_request()).await;
+    let text = String::from_utf8(test::read_body(resp).await.to_vec()).unwrap();
+    text.lines()
+        .filter(|line| line.starts_with(&format!("{name}{{")))
+        .filter(|line| {
+            labels
+                .iter()
+                .all(|(label, value)| line.contains(&format!("{label}=\"{value}\"")))
+        })
+        .filter_map(|line| line.rsplit_once(' ')?.1.parse::<f64>().ok())
+        .sum()
+}

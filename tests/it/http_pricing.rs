@@ -12,33 +12,8 @@ use tank_rules::cache::CacheConfig;
 use tank_rules::fair_use::{FairUse, FairUseConfig, Quotas};
 use tank_rules::limits::Limits;
 
-use crate::common::{app_with, assert_problem, get, post, send, INITIAL};
+use crate::common::{app_with, assert_problem, metric, post, send, INITIAL};
 use crate::http_annotate::TANK_BATTLE_GAME;
-
-/// The value of the sample `name{labels}` in the app's scrape (0 when it
-/// is not there).
-async fn sample<S, B>(app: &S, name: &str, labels: &[(&str, &str)]) -> f64
-where
-    S: actix_web::dev::Service<
-        actix_http::Request,
-        Response = actix_web::dev::ServiceResponse<B>,
-        Error = actix_web::Error,
-    >,
-    B: actix_web::body::MessageBody,
-{
-    let scrape = get(app, "/metrics").await.text;
-    scrape
-        .lines()
-        .find_map(|line| {
-            let (series, value) = line.rsplit_once(' ')?;
-            let (metric, rest) = series.split_once('{').unwrap_or((series, "}"));
-            let all = labels
-                .iter()
-                .all(|(k, v)| rest.contains(&format!("{k}=\"{v}\"")));
-            (metric == name && all).then(|| value.parse().ok())?
-        })
-        .unwrap_or(0.0)
-}
 
 fn review(addr: &str, moves: &[&str]) -> TestRequest {
     TestRequest::post()
@@ -147,17 +122,17 @@ async fn a_batch_of_reviews_is_cut_at_its_budget_and_gives_its_slot_back() {
     assert_eq!(results[4]["op"], "score", "{results:?}");
     let long_pool = |result| [("pool", "long"), ("result", result)];
     assert_eq!(
-        sample(&app, "tank_rules_slots_in_use", &[("pool", "long")]).await,
+        metric(&app, "tank_rules_slots_in_use", &[("pool", "long")]).await,
         0.0
     );
     assert_eq!(
-        sample(&app, "tank_rules_slot_requests_total", &long_pool("busy")).await,
+        metric(&app, "tank_rules_slot_requests_total", &long_pool("busy")).await,
         0.0
     );
-    let taken = sample(&app, "tank_rules_slot_requests_total", &long_pool("free")).await;
+    let taken = metric(&app, "tank_rules_slot_requests_total", &long_pool("free")).await;
     assert!((1.0..=4.0).contains(&taken), "{taken}");
     let cut = [("game", "tank-battle"), ("result", "cut")];
-    assert_eq!(sample(&app, "tank_rules_reviews_total", &cut).await, taken);
+    assert_eq!(metric(&app, "tank_rules_reviews_total", &cut).await, taken);
 }
 
 /// A review whose share of the batch's budget cannot give each of its
@@ -184,7 +159,7 @@ async fn a_review_that_cannot_fit_its_share_is_refused_up_front() {
     assert!(detail.contains("at least 250 ms"), "{detail}");
     let taken = [("pool", "long"), ("result", "free")];
     assert_eq!(
-        sample(&app, "tank_rules_slot_requests_total", &taken).await,
+        metric(&app, "tank_rules_slot_requests_total", &taken).await,
         0.0
     );
 }
@@ -204,13 +179,13 @@ async fn reviews_and_their_searches_are_counted() {
     let game = [("game", "tank-battle")];
     // Four moves, five positions: five searches.
     assert_eq!(
-        sample(&app, "tank_rules_ai_searches_total", &game).await,
+        metric(&app, "tank_rules_ai_searches_total", &game).await,
         5.0
     );
-    assert!(sample(&app, "tank_rules_ai_nodes_total", &game).await >= 5.0);
+    assert!(metric(&app, "tank_rules_ai_nodes_total", &game).await >= 5.0);
     let finished = [("game", "tank-battle"), ("result", "finished")];
     assert_eq!(
-        sample(&app, "tank_rules_reviews_total", &finished).await,
+        metric(&app, "tank_rules_reviews_total", &finished).await,
         1.0
     );
     let _: Value = reply.body;

@@ -13,6 +13,7 @@
 //! fake servers.
 
 use crate::common;
+use crate::common::metric;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::time::Duration;
@@ -98,29 +99,6 @@ where
 {
     let labels = [("tier", tier), ("result", result)];
     metric(app, "tank_rules_ai_cache_lookups_total", &labels).await
-}
-
-/// The sum of the series of metric `name` with all of `labels`.
-async fn metric<S, B>(app: &S, name: &str, labels: &[(&str, &str)]) -> f64
-where
-    S: actix_web::dev::Service<
-        actix_http::Request,
-        Response = actix_web::dev::ServiceResponse<B>,
-        Error = actix_web::Error,
-    >,
-    B: actix_web::body::MessageBody,
-{
-    let resp = test::call_service(app, test::TestRequest::get().uri("/metrics").to_request()).await;
-    let text = String::from_utf8(test::read_body(resp).await.to_vec()).unwrap();
-    text.lines()
-        .filter(|line| line.starts_with(&format!("{name}{{")))
-        .filter(|line| {
-            labels
-                .iter()
-                .all(|(label, value)| line.contains(&format!("{label}=\"{value}\"")))
-        })
-        .filter_map(|line| line.rsplit_once(' ')?.1.parse::<f64>().ok())
-        .sum()
 }
 
 fn ai_request(seed: u64) -> test::TestRequest {
