@@ -107,6 +107,14 @@ fn a_head_at_the_cap_is_served_one_byte_over_is_431_and_closed() {
     let _ = stream.write_all(&endless);
     assert_problem(&answer(&mut stream).unwrap(), 431, "HEADERS_TOO_LARGE");
     assert_eq!(server.closed(ConnectionClosed::HeadTooLarge), 2);
+    // A request line over the cap is a target too long: 414.
+    let mut stream = server.connect();
+    let mut line = b"GET /v1/tank-war/render.svg?state=".to_vec();
+    line.resize(CAP + 1, b'a');
+    let _ = stream.write_all(&line);
+    assert_problem(&answer(&mut stream).unwrap(), 414, "URI_TOO_LONG");
+    assert!(closed(&mut stream));
+    assert_eq!(server.closed(ConnectionClosed::HeadTooLarge), 3);
 }
 
 #[test]

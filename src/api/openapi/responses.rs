@@ -78,14 +78,22 @@ problems! {
     Unmet: (417, "`EXPECTATION_FAILED`: an `Expect` other than `100-continue`")
 }
 
-/// What any route may answer besides its own answers: a wrong method and
-/// an expectation it cannot meet.
+problems! {
+    /// A request head longer than the server reads (`--max-head-bytes`).
+    HeadTooLarge:
+        (414, "`URI_TOO_LONG`: the request line is longer than the server reads (`--max-head-bytes`, 8 KiB by default, with the header fields); the connection is closed"),
+        (431, "`HEADERS_TOO_LARGE`: the request's head is longer than the server reads (`--max-head-bytes`, 8 KiB by default); the connection is closed"),
+}
+
+/// What any route may answer besides its own answers: a wrong method, an
+/// expectation it cannot meet, a head longer than the server reads.
 pub struct ServiceErrors;
 
 impl IntoResponses for ServiceErrors {
     fn responses() -> BTreeMap<String, RefOr<Response>> {
         let mut responses = WrongMethod::responses();
         responses.extend(Unmet::responses());
+        responses.extend(HeadTooLarge::responses());
         responses
     }
 }

@@ -155,6 +155,9 @@ enum Phase {
 pub enum Verdict {
     /// 431: a head over the cap.
     HeadTooLarge,
+    /// 414: a head over the cap within its request line (a target too
+    /// long).
+    UriTooLong,
     /// 408: a head that did not arrive in time.
     HeadTimeout,
     /// Nothing: the client's side ended, or the connection is closing
@@ -258,6 +261,7 @@ impl Account {
     /// ends. A head over the cap is answered 431.
     pub fn settle_at_limit(&mut self) -> Verdict {
         let verdict = match self.phase {
+            Phase::Head { end, .. } if !end.past_request_line() => Verdict::UriTooLong,
             Phase::Head { .. } => Verdict::HeadTooLarge,
             _ => Verdict::Close,
         };
@@ -585,6 +589,18 @@ impl<T> Guarded<T> {
                     status: 431,
                     detail: format!(
                         "the request's head is larger than this server reads ({} bytes)",
+                        bounds.max_head_bytes
+                    ),
+                }
+            }
+            Verdict::UriTooLong => {
+                self.guard.too_large.inc();
+                logs::count(logs::Event::HeadTooLarge);
+                ApiError::Status {
+                    status: 414,
+                    detail: format!(
+                        "the request line is longer than this server reads ({} bytes with the \
+header fields)",
                         bounds.max_head_bytes
                     ),
                 }

@@ -10,6 +10,8 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HeadEnd {
     state: HeadState,
+    /// Whether the request line has ended (its LF was read).
+    past_request_line: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -28,6 +30,12 @@ enum HeadState {
 }
 
 impl HeadEnd {
+    /// Whether the head's request line has ended in what was read (a head
+    /// over the cap within its request line is a URI too long).
+    pub fn past_request_line(&self) -> bool {
+        self.past_request_line
+    }
+
     /// Reads `bytes`, the head's next ones: the count of them up to and
     /// including the head's last byte, when the head ends within them.
     pub fn feed(&mut self, bytes: &[u8]) -> Option<usize> {
@@ -43,12 +51,16 @@ impl HeadEnd {
                     return Some(at);
                 }
                 (HeadState::AfterLf, b'\r') => HeadState::AfterLfCr,
-                (_, b'\n') => HeadState::AfterLf,
+                (_, b'\n') => {
+                    self.past_request_line = true;
+                    HeadState::AfterLf
+                }
                 _ => {
                     // The rest of the line at once.
                     match bytes.get(at..).and_then(|rest| memchr::memchr(b'\n', rest)) {
                         Some(lf) => {
                             at += lf + 1;
+                            self.past_request_line = true;
                             HeadState::AfterLf
                         }
                         None => {
