@@ -146,6 +146,7 @@ mod tests {
                 "{status}"
             );
         }
-        assert_eq!(RouteErrors::responses().len(), 4);
+        let route: Vec<String> = RouteErrors::responses().into_keys().collect();
+        assert_eq!(route, ["401", "405", "414", "417", "429", "431"]);
     }
 }
