@@ -9,6 +9,7 @@ mod cobi_tank_wars_oracle;
 mod common;
 mod container;
 mod engine_props;
+mod golden;
 mod http_ai_levels;
 mod http_annotate;
 mod http_batch;
