@@ -10,6 +10,9 @@
 
 use thiserror::Error;
 
+use crate::i18n::{self, Lang};
+use crate::text::Text;
+
 /// A notation's text that does not parse (400): which notation, so the
 /// problem's `code` (and with it its `title`) says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +83,9 @@ impl Refusal {
     }
 }
 
+/// How much of an unknown path a 404 quotes back.
+pub const QUOTED_PATH_CHARS: usize = 200;
+
 /// Everything a request can fail with.
 #[derive(Debug, Error)]
 pub enum RequestError {
@@ -111,11 +117,11 @@ pub enum RequestError {
     Refused(Box<Refusal>),
     /// The request asks for more work (or a larger answer) than the
     /// server allows.
-    #[error("{detail}")]
-    LimitExceeded {
-        detail: String,
-        field: Option<String>,
-    },
+    /// What it asks for and the limit, as a text of the catalogues (a
+    /// `limit-…` message with its numbers), so that every language says
+    /// both.
+    #[error("{}", i18n::write(Lang::En, text))]
+    LimitExceeded { text: Text, field: Option<String> },
     /// The client stopped sending its body before the deadline (408; the
     /// connection is closed).
     #[error("the request body did not arrive within {secs} s")]
@@ -185,9 +191,20 @@ impl RequestError {
         }
     }
 
-    pub fn limit_exceeded(detail: impl Into<String>, field: &str) -> RequestError {
+    /// No resource at `path`, quoted to at most [`QUOTED_PATH_CHARS`]
+    /// characters (then `…`): a refusal is never larger than what it
+    /// refuses needs.
+    pub fn not_found(path: &str) -> RequestError {
+        let path = match path.char_indices().nth(QUOTED_PATH_CHARS) {
+            Some((end, _)) => format!("{}…", &path[..end]),
+            None => path.to_owned(),
+        };
+        RequestError::NotFound { path }
+    }
+
+    pub fn limit_exceeded(text: Text, field: &str) -> RequestError {
         RequestError::LimitExceeded {
-            detail: detail.into(),
+            text,
             field: (!field.is_empty()).then(|| field.to_owned()),
         }
     }
@@ -296,7 +313,7 @@ mod tests {
                 field: None,
             },
             RequestError::invalid_position("x", "position"),
-            RequestError::limit_exceeded("x", ""),
+            RequestError::limit_exceeded(Text::new("limit-tanks"), ""),
             RequestError::BodyTimeout { secs: 5.0 },
             RequestError::Unauthorized { detail: "x".into() },
             RequestError::TooManyRequests {
@@ -334,5 +351,20 @@ mod tests {
             let catalogue = crate::i18n::title(crate::i18n::Lang::En, error.code());
             assert_eq!(Some(error.title()), catalogue, "{}", error.code());
         }
+    }
+
+    /// A 404 quotes a long path only in part, on a character boundary.
+    #[test]
+    fn a_404_quotes_at_most_a_few_hundred_characters_of_its_path() {
+        let long = format!("/v1/{}", "é".repeat(20_000));
+        let RequestError::NotFound { path } = RequestError::not_found(&long) else {
+            panic!("not a 404");
+        };
+        assert_eq!(path.chars().count(), QUOTED_PATH_CHARS + 1);
+        assert!(path.starts_with("/v1/é") && path.ends_with('…'));
+        let RequestError::NotFound { path } = RequestError::not_found("/v1/x") else {
+            panic!("not a 404");
+        };
+        assert_eq!(path, "/v1/x");
     }
 }

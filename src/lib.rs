@@ -30,3 +30,4 @@ pub mod redis;
 pub mod render;
 pub mod server;
 pub mod slots;
+pub mod text;

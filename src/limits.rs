@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::error::RequestError;
 pub use crate::games::SearchLimits;
+use crate::text::Text;
 
 /// Limits applied to every request; set from the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,10 +182,10 @@ server reads"
     pub fn check_annotate(&self, len: usize, field: &str) -> Result<(), RequestError> {
         if len > self.annotate_max_plies {
             return Err(RequestError::limit_exceeded(
-                format!(
-                    "{len} {field} are more than this server reviews at once ({})",
-                    self.annotate_max_plies
-                ),
+                Text::new("limit-review-steps")
+                    .with("count", len)
+                    .with("field", field)
+                    .with("max", self.annotate_max_plies),
                 field,
             ));
         }
@@ -195,10 +196,10 @@ server reads"
     pub fn check_replay(&self, len: usize, field: &str) -> Result<(), RequestError> {
         if len > self.replay_max_moves {
             return Err(RequestError::limit_exceeded(
-                format!(
-                    "{len} {field} are more than this server replays at once ({})",
-                    self.replay_max_moves
-                ),
+                Text::new("limit-replay-steps")
+                    .with("count", len)
+                    .with("field", field)
+                    .with("max", self.replay_max_moves),
                 field,
             ));
         }
@@ -218,11 +219,11 @@ impl Limits {
         let work = (cells as u64).saturating_mul(steps as u64);
         if work > self.replay_max_work {
             return Err(RequestError::limit_exceeded(
-                format!(
-                    "replaying {steps} steps of a state of {cells} cells is {work} units of work, \
-more than this server does for one replay ({})",
-                    self.replay_max_work
-                ),
+                Text::new("limit-replay-work")
+                    .with("steps", steps)
+                    .with("cells", cells)
+                    .with("work", work)
+                    .with("max", self.replay_max_work),
                 field,
             ));
         }
@@ -233,13 +234,11 @@ more than this server does for one replay ({})",
     /// the answer limit.
     pub fn check_answer(&self, bytes: usize, foreseen: bool) -> Result<(), RequestError> {
         if bytes > self.answer_max_bytes {
-            let what = if foreseen { "would be" } else { "is" };
             return Err(RequestError::limit_exceeded(
-                format!(
-                    "the answer {what} about {bytes} bytes, more than this server writes ({}); \
-ask for less",
-                    self.answer_max_bytes
-                ),
+                Text::new("limit-answer")
+                    .with("foreseen", if foreseen { "yes" } else { "no" })
+                    .with("bytes", bytes)
+                    .with("max", self.answer_max_bytes),
                 "",
             ));
         }

@@ -195,9 +195,7 @@ pub async fn fallback(
             method: req.method().to_string(),
             allow: methods.join(", "),
         },
-        None => ApiError::NotFound {
-            path: path.to_owned(),
-        },
+        None => ApiError::not_found(path),
     })
 }
 

@@ -19,6 +19,7 @@ use serde::de::DeserializeOwned;
 
 use crate::api::transport::json::ReadJson;
 use crate::api::transport::problem::ApiError;
+use crate::api::transport::request_id;
 use crate::api::transport::schema::BatchItems;
 use crate::cache::{AnswerCache, SharedTier};
 use crate::fair_use::{FairUse, FairUseConfig};
@@ -180,9 +181,11 @@ pub async fn run_stoppable<T: Send + 'static>(
     let stop = Arc::new(AtomicBool::new(false));
     let _raise_when_abandoned = RaiseOnDrop(stop.clone());
     let flag = stop.clone();
+    // The work writes any text in the request's language.
+    let lang = request_id::current_lang();
     let task = web::block(move || {
         let _slot = slot;
-        let result = work(&flag);
+        let result = request_id::in_lang(lang, || work(&flag));
         (result, flag.load(Ordering::Relaxed))
     });
     let finished = match deadline {

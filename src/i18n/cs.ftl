@@ -110,3 +110,36 @@ title-NO_SUCH_VEHICLE = Neplatné rozkazy
 title-MISSING_ORDER = Neplatné rozkazy
 title-BAD_DIRECTION = Neplatné rozkazy
 title-BAD_DISTANCE = Neplatné rozkazy
+
+## Graf rozboru partie.
+
+chart-title = { $game } — šance každého hráče na výhru
+chart-axis = tah — šance na výhru
+chart-mark = tah { $ply }: { $player } zahrál { $played } ({ $label }, −{ $loss })
+label-best = nejlepší
+label-excellent = výborný
+label-good = dobrý
+label-inaccuracy = nepřesnost
+label-mistake = chyba
+label-blunder = hrubá chyba
+
+## Odmítnutí limitem: co požadavek žádá a jaký je limit (LIMIT_EXCEEDED).
+
+limit-tanks = { $count } tanků je víc, než tento server přijímá ({ $max })
+limit-track = dráha tanku { $tank } má { $count } polí, víc, než tento server přijímá ({ $max })
+limit-batch-requests = { $count } požadavků je víc, než tento server provede v jedné dávce ({ $max })
+limit-batch-searches = { $count } výpočtů ({ $names }) je víc, než tento server provede v jedné dávce ({ $max })
+limit-review-time = rozbor trval déle, než tento server dovoluje ({ $cap } ms)
+limit-review-steps = { $count } kroků v poli `{ $field }` je víc, než tento server najednou rozebere ({ $max })
+limit-replay-steps = { $count } kroků v poli `{ $field }` je víc, než tento server najednou přehraje ({ $max })
+limit-replay-work = přehrát { $steps } kroků ve stavu o { $cells } polích je { $work } jednotek práce, víc, než tento server udělá pro jedno přehrání ({ $max })
+limit-answer = odpověď { $foreseen ->
+    [yes] by měla
+   *[no] má
+} asi { $bytes } bajtů, víc, než tento server zapíše ({ $max }); žádejte méně
+limit-perft-depth = hloubka { $depth } je nad limitem perft tohoto serveru ({ $max })
+limit-perft-nodes = perft by generoval tahy pro víc než { $max } pozic; žádejte menší hloubku
+limit-perft-stopped = dávka vyčerpala svůj časový rozpočet na výpočty (časový limit AI serveru)
+limit-budget-spent = dávka vyčerpala svůj časový rozpočet na výpočty ({ $cap } ms, časový limit AI serveru, sdílený všemi jejími výpočty)
+limit-budget-share = rozbor trval déle než jeho podíl ({ $share } ms) na časovém rozpočtu dávky ({ $cap } ms, časový limit AI serveru, dělený mezi její výpočty podle jejich cen); rozeberte ho samostatně
+limit-budget-too-little = rozbor potřebuje aspoň { $needed } ms z časového rozpočtu dávky ({ $cap } ms, časový limit AI serveru, sdílený všemi jejími výpočty) a jeho podíl je { $share } ms; rozeberte ho samostatně, nebo s méně kroky v dávce

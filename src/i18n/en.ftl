@@ -111,3 +111,36 @@ title-NO_SUCH_VEHICLE = Illegal orders
 title-MISSING_ORDER = Illegal orders
 title-BAD_DIRECTION = Illegal orders
 title-BAD_DISTANCE = Illegal orders
+
+## The review's chart.
+
+chart-title = { $game } — each player's chance to win
+chart-axis = ply — chance to win
+chart-mark = ply { $ply }: { $player } played { $played } ({ $label }, −{ $loss })
+label-best = best
+label-excellent = excellent
+label-good = good
+label-inaccuracy = inaccuracy
+label-mistake = mistake
+label-blunder = blunder
+
+## A limit's refusal: what was asked and the limit (LIMIT_EXCEEDED).
+
+limit-tanks = { $count } tanks are more than this server accepts ({ $max })
+limit-track = the track of { $tank } has { $count } squares, more than this server accepts ({ $max })
+limit-batch-requests = { $count } requests are more than this server runs in one batch ({ $max })
+limit-batch-searches = { $count } searches ({ $names }) are more than this server runs in one batch ({ $max })
+limit-review-time = the review took longer than this server's cap ({ $cap } ms)
+limit-review-steps = { $count } { $field } are more than this server reviews at once ({ $max })
+limit-replay-steps = { $count } { $field } are more than this server replays at once ({ $max })
+limit-replay-work = replaying { $steps } steps of a state of { $cells } cells is { $work } units of work, more than this server does for one replay ({ $max })
+limit-answer = the answer { $foreseen ->
+    [yes] would be
+   *[no] is
+} about { $bytes } bytes, more than this server writes ({ $max }); ask for less
+limit-perft-depth = depth { $depth } is over this server's perft cap of { $max }
+limit-perft-nodes = perft would generate moves for more than { $max } positions; ask for a smaller depth
+limit-perft-stopped = the batch has spent its search time budget (the server's AI time cap)
+limit-budget-spent = the batch has spent its search time budget ({ $cap } ms, the server's AI time cap, shared by all its searches)
+limit-budget-share = the review took longer than its share ({ $share } ms) of the batch's search time budget ({ $cap } ms, the server's AI time cap, shared by all its searches by their prices); review it alone
+limit-budget-too-little = the review needs at least { $needed } ms of the batch's search time budget ({ $cap } ms, the server's AI time cap, shared by all its searches) and its share is { $share } ms; review it alone, or fewer steps in the batch

@@ -1,9 +1,12 @@
 //! The chart of a reviewed game: each player's chance to win across the
 //! game (0-100), its mistakes and blunders marked — what a site shows
-//! under the board. Drawn from a review's entries ([`ChartEntry`]).
+//! under the board. Drawn from a review's entries ([`ChartEntry`]), its
+//! words in the language asked (from the catalogue).
 
 use super::svg::{Px, Svg};
 use crate::games::review::{chances, Judged, Label};
+use crate::i18n::{self, Lang};
+use crate::text::Text;
 
 const WIDTH: u32 = 640;
 const HEIGHT: u32 = 272;
@@ -41,13 +44,22 @@ fn series(entries: &[ChartEntry], steps: usize) -> [Vec<f64>; 2] {
     chances(&judged, steps)
 }
 
-/// The chart of a review of `steps` steps: `players` names the lines.
+/// A label's name in `lang`.
+fn label_name(lang: Lang, label: Label) -> String {
+    i18n::write(lang, &Text::new(format!("label-{}", label.name())))
+}
+
+/// The chart of a review of `steps` steps of the game `game`, its words
+/// in `lang`: `players` names the lines.
 pub fn review_chart(
-    title: &str,
+    lang: Lang,
+    game: &str,
     players: [&str; 2],
     entries: &[ChartEntry],
     steps: usize,
 ) -> String {
+    let title = i18n::write(lang, &Text::new("chart-title").with("game", game));
+    let title = title.as_str();
     let steps = steps.max(1);
     let plot_w = f64::from(WIDTH) - LEFT - RIGHT;
     let plot_h = f64::from(HEIGHT) - TOP - BOTTOM;
@@ -93,7 +105,7 @@ pub fn review_chart(
             .attr("x", Px(at + 12.0))
             .attr("y", 35)
             .attr("font-size", 11)
-            .text(label.name());
+            .text(label_name(lang, label));
         at += 70.0;
     }
     // The axes: chance to win every 25, steps along the bottom.
@@ -127,7 +139,7 @@ pub fn review_chart(
         .attr("x", Px(LEFT + plot_w / 2.0))
         .attr("y", Px(f64::from(HEIGHT) - 4.0))
         .attr("text-anchor", "middle")
-        .text("ply — chance to win");
+        .text(i18n::write(lang, &Text::new("chart-axis")));
     svg.close();
     // The lines.
     for (player, (line, colour)) in series(entries, steps).iter().zip(COLOURS).enumerate() {
@@ -159,13 +171,16 @@ pub fn review_chart(
             .attr("fill", colour)
             .open();
         let player = players.get(entry.player).copied().unwrap_or("?");
-        svg.el("title").text(format_args!(
-            "ply {}: {player} played {} ({}, −{:.1})",
-            entry.ply,
-            entry.played,
-            entry.label.name(),
-            (entry.chance - entry.chance_played).max(0.0)
-        ));
+        let mark = Text::new("chart-mark")
+            .with("ply", entry.ply)
+            .with("player", player)
+            .with("played", entry.played.as_str())
+            .with("label", label_name(lang, entry.label))
+            .with(
+                "loss",
+                format!("{:.1}", (entry.chance - entry.chance_played).max(0.0)),
+            );
+        svg.el("title").text(i18n::write(lang, &mark));
         svg.close();
     }
     svg.finish()
@@ -195,7 +210,13 @@ mod tests {
             entry(2, 0, 65.0, 64.0),
             entry(3, 1, 36.0, 10.0),
         ];
-        let chart = review_chart("Tank Battle <review>", ["white", "black"], &entries, 4);
+        let chart = review_chart(
+            Lang::En,
+            "tank-battle <review>",
+            ["white", "black"],
+            &entries,
+            4,
+        );
         dump("review-chart-small.svg", &chart);
         let doc = parse(&chart);
         assert_eq!(count_class(&doc, "chance"), 2);
@@ -217,7 +238,7 @@ mod tests {
         let [u, d] = series(&entries, 2);
         assert_eq!(u, [50.0, 80.0, 65.0]);
         assert_eq!(d, [50.0, 20.0, 20.0]);
-        let chart = review_chart("The Tank War", ["U", "D"], &entries, 2);
+        let chart = review_chart(Lang::En, "tank-war", ["U", "D"], &entries, 2);
         let doc = parse(&chart);
         assert_eq!(count_class(&doc, "blunder"), 1);
         assert_eq!(count_class(&doc, "mistake"), 1);
@@ -225,7 +246,29 @@ mod tests {
 
     #[test]
     fn an_empty_review_is_a_chart_of_no_moves() {
-        let chart = review_chart("Nothing", ["a", "b"], &[], 0);
+        let chart = review_chart(Lang::En, "nothing", ["a", "b"], &[], 0);
         assert_eq!(count_class(&parse(&chart), "chance"), 2);
+    }
+
+    /// The chart speaks the language asked: its title, legend, axis and
+    /// marks from that language's catalogue.
+    #[test]
+    fn the_chart_speaks_czech_when_asked() {
+        let entries = [entry(0, 0, 50.0, 50.0), entry(1, 1, 50.0, 10.0)];
+        let english = review_chart(Lang::En, "tank-battle", ["white", "black"], &entries, 2);
+        let czech = review_chart(Lang::Cs, "tank-battle", ["white", "black"], &entries, 2);
+        assert!(english.contains("ply — chance to win"), "{english}");
+        assert!(
+            english.contains("ply 1: black played m1 (blunder, −40.0)"),
+            "{english}"
+        );
+        for words in [
+            "tah — šance na výhru",
+            "hrubá chyba",
+            "tah 1: black zahrál m1",
+        ] {
+            assert!(czech.contains(words), "{words}: {czech}");
+        }
+        assert!(!czech.contains("chance to win"), "{czech}");
     }
 }

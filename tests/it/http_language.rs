@@ -386,3 +386,95 @@ async fn batches_speak_czech_and_the_document_does_not_change() {
         "the document is the same in every language"
     );
 }
+
+/// Czech says as much as English (issue 51): a limit's refusal names what
+/// was asked and the limit, a streamed review's last problem line and its
+/// chart are written in the language asked, and a 404 quotes a long path
+/// only in part, in either language.
+#[actix_web::test]
+async fn every_language_says_as_much_as_english() {
+    let app = app_with(Limits {
+        replay_max_moves: 2,
+        ..Limits::default()
+    })
+    .await;
+    let replay = post_json(
+        "/v1/tank-battle/replay",
+        json!({"moves": ["j4-j5", "a8-a7", "j5-j6"]}),
+    );
+    let english = send(&app, replay()).await;
+    let czech = send(&app, replay().insert_header(("accept-language", "cs"))).await;
+    for reply in [&english, &czech] {
+        assert_eq!(reply.body["code"], "LIMIT_EXCEEDED", "{reply:?}");
+        let detail = reply.body["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains('3') && detail.contains("(2)"), "{detail}");
+    }
+    assert_ne!(english.body["detail"], czech.body["detail"]);
+
+    // A review cut by the server's time cap ends its stream with a
+    // problem line in the language asked.
+    let app = app_with(Limits {
+        annotate_max_time_ms: 0,
+        ..Limits::default()
+    })
+    .await;
+    let stream = send(
+        &app,
+        TestRequest::post()
+            .uri("/v1/tank-battle/annotate")
+            .insert_header(("accept", "application/x-ndjson"))
+            .insert_header(("accept-language", "cs"))
+            .set_json(json!({"moves": ["j4-j5", "a8-a7"]})),
+    )
+    .await;
+    let last: Value = stream
+        .text
+        .lines()
+        .last()
+        .and_then(|line| serde_json::from_str(line).ok())
+        .unwrap_or(Value::Null);
+    assert_eq!(last["code"], "LIMIT_EXCEEDED", "{}", stream.text);
+    let cut = i18n::write(
+        Lang::Cs,
+        &tank_rules::text::Text::new("limit-review-time").with("cap", 0u64),
+    );
+    assert_eq!(last["detail"], cut.as_str());
+    assert_eq!(
+        last["title"],
+        i18n::title(Lang::Cs, "LIMIT_EXCEEDED").unwrap_or_default()
+    );
+
+    // The chart.
+    let app = app_with(Limits::default()).await;
+    let chart = send(
+        &app,
+        TestRequest::post()
+            .uri("/v1/tank-battle/annotate")
+            .insert_header(("accept", "image/svg+xml"))
+            .insert_header(("accept-language", "cs"))
+            .set_json(json!({"moves": ["j4-j5"], "limits": {"max_depth": 1}})),
+    )
+    .await;
+    assert_eq!(chart.status, 200, "{chart:?}");
+    let axis = i18n::text(Lang::Cs, "chart-axis", &[]).unwrap_or_default();
+    assert!(chart.text.contains(&axis), "{}", chart.text);
+    assert!(!chart.text.contains("chance to win"), "{}", chart.text);
+
+    // A 20 KB path is quoted in part.
+    let path = format!("/v1/{}", "x".repeat(20_000));
+    for lang in ["en", "cs"] {
+        let reply = send(
+            &app,
+            TestRequest::get()
+                .uri(&path)
+                .insert_header(("accept-language", lang)),
+        )
+        .await;
+        assert_eq!(reply.status, 404);
+        assert!(
+            reply.text.len() < 1_000,
+            "{lang}: {} bytes",
+            reply.text.len()
+        );
+    }
+}

@@ -458,7 +458,9 @@ impl From<OrderFault> for OrderReason {
             player: fault.player.map(PlayerName::from),
             vehicle: fault.vehicle,
             code: fault.error.code(),
-            message: fault.error.to_string(),
+            message: crate::api::transport::texts::reason_message(fault.error.code(), None, || {
+                fault.error.to_string()
+            }),
         }
     }
 }

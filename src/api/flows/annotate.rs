@@ -27,6 +27,7 @@ use crate::games::{SearchLimits, Style};
 use crate::limits::Limits;
 use crate::operations::Operation;
 use crate::render::{review_chart, ChartEntry};
+use crate::text::Text;
 
 /// A game checked step by step: the state before each step, and the step.
 struct Checked<G: GameApi> {
@@ -194,10 +195,7 @@ fn judge_steps<G: GameApi>(
 /// What took the review too long.
 fn too_long(limits: &Limits) -> ApiError {
     RequestError::limit_exceeded(
-        format!(
-            "the review took longer than this server's cap ({} ms)",
-            limits.annotate_max_time_ms
-        ),
+        Text::new("limit-review-time").with("cap", limits.annotate_max_time_ms),
         "",
     )
 }
@@ -287,7 +285,8 @@ pub fn negotiate(request: &actix_web::HttpRequest) -> Format {
 }
 
 /// The chart of a review: each player's chance to win across the game
-/// (to its last judged step), mistakes and blunders marked.
+/// (to its last judged step), mistakes and blunders marked, its words in
+/// the language of the request being served.
 pub fn chart<G: GameApi>(review: &AnnotateResponse<G>) -> String {
     let steps = review.plies.last().map_or(0, |entry| entry.ply + 1);
     let entries: Vec<ChartEntry> = review
@@ -302,9 +301,9 @@ pub fn chart<G: GameApi>(review: &AnnotateResponse<G>) -> String {
             label: Label::of(entry.win_chance_loss),
         })
         .collect();
-    let title = format!("{} — each player's chance to win", G::ID);
     review_chart(
-        &title,
+        crate::api::transport::request_id::current_lang(),
+        G::ID,
         [G::player_name(0), G::player_name(1)],
         &entries,
         steps,
@@ -413,35 +412,40 @@ pub async fn annotate_stream<G: GameApi>(
     });
     let cache = services.cache.clone();
     let recorder = services.clone();
+    // The lines are written on the blocking pool, in the request's
+    // language.
+    let lang = crate::api::transport::request_id::current_lang();
     actix_web::rt::task::spawn_blocking(move || {
-        let _slot = slot;
-        let (finished, spent) = judge_game::<G>(checked, search, (&flag, &cache), |line| {
-            let written = match line {
-                Line::Entry(entry) => serde_json::to_vec(&entry),
-                Line::Summary(summary) => serde_json::to_vec(&summary),
-            };
-            match written {
-                Ok(mut bytes) => {
-                    bytes.push(b'\n');
-                    send_within(&lines, Bytes::from(bytes), &flag)
+        crate::api::transport::request_id::in_lang(lang, || {
+            let _slot = slot;
+            let (finished, spent) = judge_game::<G>(checked, search, (&flag, &cache), |line| {
+                let written = match line {
+                    Line::Entry(entry) => serde_json::to_vec(&entry),
+                    Line::Summary(summary) => serde_json::to_vec(&summary),
+                };
+                match written {
+                    Ok(mut bytes) => {
+                        bytes.push(b'\n');
+                        send_within(&lines, Bytes::from(bytes), &flag)
+                    }
+                    Err(_) => false,
                 }
-                Err(_) => false,
+            });
+            record::<G>(&recorder, &finished, deadline, spent);
+            let failed = match finished {
+                Ok(true) => None,
+                Ok(false) => Some(too_long(&limits)),
+                Err(error) => Some(error),
+            };
+            if let Some(error) = failed.filter(|_| !lines.is_closed()) {
+                let problem = error.problem();
+                if let Ok(mut bytes) = serde_json::to_vec(&problem) {
+                    bytes.push(b'\n');
+                    // Never waits: the stream is over either way.
+                    let _ = lines.try_send(Bytes::from(bytes));
+                }
             }
-        });
-        record::<G>(&recorder, &finished, deadline, spent);
-        let failed = match finished {
-            Ok(true) => None,
-            Ok(false) => Some(too_long(&limits)),
-            Err(error) => Some(error),
-        };
-        if let Some(error) = failed.filter(|_| !lines.is_closed()) {
-            let problem = error.problem();
-            if let Ok(mut bytes) = serde_json::to_vec(&problem) {
-                bytes.push(b'\n');
-                // Never waits: the stream is over either way.
-                let _ = lines.try_send(Bytes::from(bytes));
-            }
-        }
+        })
     });
     Ok(Lines {
         receiver,

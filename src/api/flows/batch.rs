@@ -29,6 +29,7 @@ use crate::api::transport::{json, request_id};
 use crate::fair_use::{Class, Client};
 use crate::limits::Limits;
 use crate::operations::Operation;
+use crate::text::Text;
 
 use super::budget::SharedBudget;
 use super::{ai, annotate, replay, simple};
@@ -288,13 +289,13 @@ fn check_caps(
     limits: &Limits,
     ops: &[Operation],
 ) -> Result<(), ApiError> {
-    let too_many = |detail: String| ApiError::limit_exceeded(detail, "requests");
+    let too_many = |text: Text| ApiError::limit_exceeded(text, "requests");
     if requests.len() > limits.batch_max_requests {
-        return Err(too_many(format!(
-            "{} requests are more than this server runs in one batch ({})",
-            requests.len(),
-            limits.batch_max_requests
-        )));
+        return Err(too_many(
+            Text::new("limit-batch-requests")
+                .with("count", requests.len())
+                .with("max", limits.batch_max_requests),
+        ));
     }
     let searches = count_searches(requests, ops);
     if searches > limits.batch_max_searches {
@@ -303,11 +304,12 @@ fn check_caps(
             .filter(|op| op.is_search())
             .map(|op| op.name())
             .collect();
-        return Err(too_many(format!(
-            "{searches} searches ({}) are more than this server runs in one batch ({})",
-            names.join(", "),
-            limits.batch_max_searches
-        )));
+        return Err(too_many(
+            Text::new("limit-batch-searches")
+                .with("count", searches)
+                .with("names", names.join(", "))
+                .with("max", limits.batch_max_searches),
+        ));
     }
     Ok(())
 }
@@ -384,7 +386,9 @@ fn problem_result(error: &ApiError, index: usize) -> Value {
             "internal error in a batch"
         );
     }
-    let mut problem = error.problem();
+    // A part of one request: its texts in the request's language, naming
+    // no instance of its own.
+    let mut problem = error.problem_in(request_id::current_lang());
     problem.field = Some(match problem.field {
         Some(field) => format!("requests[{index}].{field}"),
         None => format!("requests[{index}]"),

@@ -8,6 +8,7 @@ use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use crate::error::RequestError;
+use crate::text::Text;
 
 /// The search time a batch's searches share: the server's AI time cap from
 /// the start of the batch, each search given its share of what is left by
@@ -55,11 +56,7 @@ impl SharedBudget {
     /// needs more of it than is left: `LIMIT_EXCEEDED` naming the budget.
     pub fn spent(&self) -> RequestError {
         RequestError::limit_exceeded(
-            format!(
-                "the batch has spent its search time budget ({} ms, the server's AI time cap, \
-shared by all its searches)",
-                self.cap.as_millis()
-            ),
+            Text::new("limit-budget-spent").with("cap", millis(self.cap)),
             "",
         )
     }
@@ -69,12 +66,9 @@ shared by all its searches)",
     /// the budget.
     pub fn share_spent(&self, share: Duration) -> RequestError {
         RequestError::limit_exceeded(
-            format!(
-                "the review took longer than its share ({} ms) of the batch's search time budget \
-({} ms, the server's AI time cap, shared by all its searches by their prices); review it alone",
-                share.as_millis(),
-                self.cap.as_millis()
-            ),
+            Text::new("limit-budget-share")
+                .with("share", millis(share))
+                .with("cap", millis(self.cap)),
             "",
         )
     }
@@ -83,17 +77,18 @@ shared by all its searches)",
     /// given only `share`: `LIMIT_EXCEEDED` naming the budget.
     pub fn too_little(&self, needed: Duration, share: Duration) -> RequestError {
         RequestError::limit_exceeded(
-            format!(
-                "the review needs at least {} ms of the batch's search time budget ({} ms, the \
-server's AI time cap, shared by all its searches) and its share is {} ms; review it alone, or \
-fewer steps in the batch",
-                needed.as_millis(),
-                self.cap.as_millis(),
-                share.as_millis()
-            ),
+            Text::new("limit-budget-too-little")
+                .with("needed", millis(needed))
+                .with("cap", millis(self.cap))
+                .with("share", millis(share)),
             "",
         )
     }
+}
+
+/// Whole milliseconds, as a text's number.
+fn millis(time: Duration) -> u64 {
+    u64::try_from(time.as_millis()).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]
@@ -124,7 +119,7 @@ mod tests {
         let after = start + Duration::from_millis(6_000);
         let refused = budget.next_search(after, 1);
         assert!(
-            matches!(&refused, Err(RequestError::LimitExceeded { detail, .. }) if detail.contains("6000 ms")),
+            matches!(&refused, Err(error @ RequestError::LimitExceeded { .. }) if error.to_string().contains("6000 ms")),
             "{refused:?}"
         );
     }

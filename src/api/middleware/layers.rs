@@ -12,9 +12,10 @@
 //! 2. compression's outer half ([`compression`]) and actix's `Compress`
 //!    (gzip, zstd), when the request accepts an encoding;
 //! 3. hygiene ([`hygiene`]: `HEAD`, `Connection: close`, unknown query
-//!    parameters, other layers' errors as problem+json), each answer in
-//!    the language asked ([`super::language`]), each problem naming the
-//!    request id as its `instance`;
+//!    parameters, other layers' errors as problem+json), each answer
+//!    saying its language ([`super::language`]: the request is served in
+//!    the language it asked for, which each answer's one writer writes
+//!    in, as it writes a problem's `instance`);
 //! 4. CORS ([`super::cors`]), then the routes. Fair use
 //!    ([`super::fair_use`]) runs at the route the router matched (see
 //!    [`crate::api::openapi::router`]), inside CORS, so that its refusals
@@ -39,7 +40,6 @@ use super::cors::{self, CorsOrigins};
 use super::language;
 use super::metrics::{method_label, RouteMetrics};
 use crate::access_log::AccessLog;
-use crate::api::transport::problem::Problem;
 use crate::api::transport::request_id::{self, RequestId};
 use crate::api::transport::route::Route;
 use crate::api::transport::{compression, hygiene};
@@ -110,12 +110,12 @@ where
         self,
         mut req: ServiceRequest,
     ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-        let asked = language::asked(&req);
         let close = match hygiene::admit(&mut req) {
             Ok(close) => close,
             Err(refusal) => {
-                let res = req.into_response(*refusal);
-                return Ok(named(language::speak(res, &asked)));
+                let mut res = req.into_response(*refusal);
+                language::label(&mut res, request_id::current_lang());
+                return Ok(res);
             }
         };
         let mut res = if cors::needs_middleware(&req) {
@@ -128,8 +128,9 @@ where
         if self.compressing && res.status().is_success() {
             compression::keep_small_answers_plain(&mut res);
         }
-        let res = hygiene::finish(res, close).await;
-        Ok(named(language::speak(res, &asked)))
+        let mut res = hygiene::finish(res, close).await;
+        language::label(&mut res, request_id::current_lang());
+        Ok(res)
     }
 }
 
@@ -149,25 +150,6 @@ where
     fn call(&self, req: ServiceRequest) -> Self::Future {
         Box::pin(self.clone().serve(req))
     }
-}
-
-/// An answer naming the request id as its `instance` when it is a
-/// problem (only errors are), the occurrence of the problem (RFC 9457):
-/// the problem written again, by its own writer, with the id in it.
-fn named(res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
-    if res.status().is_success() || !hygiene::is_problem(&res) {
-        return res;
-    }
-    let Some(id) = request_id::current_id() else {
-        return res;
-    };
-    res.map_body(|_, body| match body.try_into_bytes() {
-        Ok(bytes) => match Problem::with_instance(&bytes, id.as_str()) {
-            Some(named) => BoxBody::new(named),
-            None => BoxBody::new(bytes),
-        },
-        Err(body) => body,
-    })
 }
 
 /// The middleware's service: layers 1 and 2 around [`Inner`], which
@@ -202,6 +184,7 @@ where
         let peer = req.peer_addr().map(|addr| addr.ip());
         let id = RequestId::of(&req, self.fair_use.is_trusted_peer(peer));
         let id_header = id.header_value();
+        let lang = language::asked(&req);
         // Only a client that accepts an encoding pays for compression.
         let compress = req.headers().contains_key(header::ACCEPT_ENCODING);
         let (inner, compressed) = (self.inner.clone(), self.compressed.clone());
@@ -209,7 +192,7 @@ where
         let access_log = self.access_log.clone();
         let spans = self.spans;
         let span = spans.then(|| request_span(&req, &id));
-        let served = request_id::scope(id, async move {
+        let served = request_id::scope(id, lang, async move {
             let result = if compress {
                 compressed
                     .call(req)

@@ -262,9 +262,14 @@ impl ToSchema for ReasonCode {
 
 impl From<IllegalMove> for ReasonBody {
     fn from(err: IllegalMove) -> ReasonBody {
+        let square = err.square.map(|square| square.to_string());
         ReasonBody {
             code: err.reason,
-            message: err.message(),
+            message: crate::api::transport::texts::reason_message(
+                err.reason.code(),
+                square.as_deref(),
+                || err.message(),
+            ),
             square: err.square,
         }
     }

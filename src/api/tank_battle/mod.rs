@@ -36,6 +36,7 @@ use crate::games::tank_battle::{
 use crate::games::Game;
 use crate::limits::Limits;
 use crate::operations::Operation;
+use crate::text::Text;
 
 impl GameApi for TankBattle {
     type LegalMovesRequest = LegalMovesRequest;
@@ -539,10 +540,9 @@ async fn run_perft(
     let State { layout, position } = decode(&request.position, request.layout.as_deref())?;
     if request.depth > limits.perft_max_depth {
         return Err(ApiError::limit_exceeded(
-            format!(
-                "depth {} is over this server's perft cap of {}",
-                request.depth, limits.perft_max_depth
-            ),
+            Text::new("limit-perft-depth")
+                .with("depth", request.depth)
+                .with("max", limits.perft_max_depth),
             "depth",
         ));
     }
@@ -575,9 +575,9 @@ async fn run_perft(
     .await?;
     let (nodes, divide) = counted.map_err(|e| {
         let why = if stopped {
-            "the batch has spent its search time budget (the server's AI time cap)".to_owned()
+            Text::new("limit-perft-stopped")
         } else {
-            format!("{e}; ask for a smaller depth")
+            Text::new("limit-perft-nodes").with("max", e.budget)
         };
         ApiError::limit_exceeded(why, "depth")
     })?;

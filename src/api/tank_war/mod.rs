@@ -19,6 +19,7 @@ use crate::games::tank_war::{
 };
 use crate::games::Game;
 use crate::limits::Limits;
+use crate::text::Text;
 
 // ------------------------------------------------------------- codecs ---
 
@@ -146,11 +147,9 @@ impl JsonState for TankWar {
     fn decode_state(dto: &StateDto, field: &str, limits: &Limits) -> Result<State, ApiError> {
         if dto.tanks.len() > limits.tank_war_max_tanks {
             return Err(ApiError::limit_exceeded(
-                format!(
-                    "{} tanks are more than this server accepts ({})",
-                    dto.tanks.len(),
-                    limits.tank_war_max_tanks
-                ),
+                Text::new("limit-tanks")
+                    .with("count", dto.tanks.len())
+                    .with("max", limits.tank_war_max_tanks),
                 field,
             ));
         }
@@ -160,12 +159,10 @@ impl JsonState for TankWar {
             .find(|t| t.track.len() > limits.tank_war_max_track)
         {
             return Err(ApiError::limit_exceeded(
-                format!(
-                    "the track of {} has {} squares, more than this server accepts ({})",
-                    tank.name,
-                    tank.track.len(),
-                    limits.tank_war_max_track
-                ),
+                Text::new("limit-track")
+                    .with("tank", tank.name.as_str())
+                    .with("count", tank.track.len())
+                    .with("max", limits.tank_war_max_track),
                 field,
             ));
         }

@@ -22,3 +22,4 @@ pub mod route;
 pub mod schema;
 pub mod strict;
 pub mod svg;
+pub mod texts;

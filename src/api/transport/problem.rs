@@ -6,6 +6,9 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::texts;
+use crate::i18n::Lang;
+
 /// An RFC 9457 problem document, served as `application/problem+json`.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
@@ -76,17 +79,6 @@ pub struct Problem {
     pub instance: Option<String>,
 }
 
-impl Problem {
-    /// `problem`, a problem document as this type writes it, with the
-    /// request's id as its `instance`: read back and written again by the
-    /// same writer, serde (`None` for another body, left as it is).
-    pub fn with_instance(problem: &[u8], instance: &str) -> Option<Vec<u8>> {
-        let mut problem: Problem = serde_json::from_slice(problem).ok()?;
-        problem.instance = Some(instance.to_owned());
-        serde_json::to_vec(&problem).ok()
-    }
-}
-
 /// The `code` field's schema: a reference to `ProblemCode`, the list of
 /// every code of the service and its games, which the document adds
 /// ([`crate::api::openapi`]: the games' codes are theirs to say).
@@ -97,8 +89,18 @@ fn problem_code() -> utoipa::openapi::Ref {
 pub use crate::error::RequestError as ApiError;
 
 impl ApiError {
-    /// The problem document for this error.
+    /// The problem document for this error, as the request being served
+    /// gets it: its texts in the request's language, its `instance` the
+    /// request's id.
     pub fn problem(&self) -> Problem {
+        let mut problem = self.problem_in(super::request_id::current_lang());
+        problem.instance = super::request_id::current_id().map(|id| id.as_str().to_owned());
+        problem
+    }
+
+    /// The problem document for this error, its texts in `lang`, naming no
+    /// instance (a batch's results are parts of one request).
+    pub fn problem_in(&self, lang: Lang) -> Problem {
         let code = self.code();
         let (ply, field, player, square, vehicle) = match self {
             ApiError::BadRequest { field, .. } | ApiError::BadQuery { field, .. } => {
@@ -125,14 +127,49 @@ impl ApiError {
             }
             _ => (None, None),
         };
+        let title = crate::i18n::title(lang, code).unwrap_or(self.title());
+        let detail = match (lang, self) {
+            (Lang::En, _) => None,
+            (lang, ApiError::LimitExceeded { text, .. }) => Some(crate::i18n::write(lang, text)),
+            (lang, _) => {
+                let (path, method, allow) = match self {
+                    ApiError::NotFound { path } => (Some(path.as_str()), None, None),
+                    ApiError::MethodNotAllowed { method, allow } => {
+                        (None, Some(method.as_str()), Some(allow.as_str()))
+                    }
+                    _ => (None, None, None),
+                };
+                let retry = match self {
+                    ApiError::TooManyRequests {
+                        retry_after_secs, ..
+                    }
+                    | ApiError::Busy { retry_after_secs } => Some(*retry_after_secs),
+                    _ => None,
+                };
+                let facts = texts::Facts {
+                    code,
+                    field: field.as_deref(),
+                    square: square.as_deref(),
+                    player: player.as_deref(),
+                    vehicle: vehicle.as_deref(),
+                    policy: policy.as_deref(),
+                    price,
+                    path,
+                    method,
+                    allow,
+                    retry,
+                };
+                texts::detail(lang, &facts)
+            }
+        };
         Problem {
             type_uri: format!(
                 "urn:tank-rules:problem:{}",
                 code.to_ascii_lowercase().replace('_', "-")
             ),
-            title: self.title().to_owned(),
+            title: title.to_owned(),
             status: self.status_code().as_u16(),
-            detail: self.to_string(),
+            detail: detail.unwrap_or_else(|| self.to_string()),
             code: code.to_owned(),
             ply,
             player,
@@ -214,24 +251,30 @@ impl ResponseError for ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::transport::request_id::{self, RequestId};
 
-    /// A problem named afterwards is the problem written with its
-    /// instance: the same writer, the same bytes.
+    /// A problem written while a request is served names its id as its
+    /// `instance` and speaks its language; apart from one (a batch's
+    /// item), it names none.
     #[test]
-    fn a_problem_names_its_instance() {
+    fn a_problem_names_the_request_it_answers_and_speaks_its_language() {
         let error = ApiError::bad_request(
             "moves[2]: expected \"j4-j5\", got \"é\\n\"",
             Some("moves[2]".to_owned()),
         );
-        let written = serde_json::to_vec(&error.problem()).unwrap();
-        let named = Problem::with_instance(&written, "abc-1").unwrap();
-        let mut problem = error.problem();
-        problem.instance = Some("abc-1".to_owned());
-        assert_eq!(named, serde_json::to_vec(&problem).unwrap());
-        assert!(String::from_utf8(named)
+        assert_eq!(error.problem_in(Lang::En).instance, None);
+        let id = RequestId::generate();
+        let served = request_id::scope(id.clone(), Lang::Cs, async { error.problem() });
+        let problem = futures_util::FutureExt::now_or_never(served).unwrap();
+        assert_eq!(problem.instance.as_deref(), Some(id.as_str()));
+        assert_eq!(
+            problem.detail,
+            "Pole `moves[2]` nemá tvar, který tato operace přijímá."
+        );
+        let english = error.problem_in(Lang::En);
+        assert_eq!(english.detail, "moves[2]: expected \"j4-j5\", got \"é\\n\"");
+        assert!(serde_json::to_string(&english)
             .unwrap()
-            .ends_with(r#""field":"moves[2]","instance":"abc-1"}"#));
-        assert_eq!(Problem::with_instance(b"{\"status\":400}", "abc-1"), None);
-        assert_eq!(Problem::with_instance(b"<html>", "abc-1"), None);
+            .ends_with(r#""field":"moves[2]"}"#));
     }
 }

@@ -1,6 +1,10 @@
 //! Request ids: every answer carries `X-Request-Id`, every problem names it
 //! as its `instance`, and every log line about the request carries it, so
-//! that an operator can trace a user's complaint to one request. The id is
+//! that an operator can trace a user's complaint to one request. While a
+//! request is served, its id and its language (the one its
+//! `Accept-Language` chose) are the thread's current ones ([`scope`],
+//! [`current_id`], [`current_lang`]): the one writer of an answer writes
+//! its texts in that language and a problem names that id. The id is
 //! the request's own `X-Request-Id` when it is well-formed (letters,
 //! digits, `.`, `_`, `-`, `:`; at most 64 characters, or 128 from a
 //! trusted proxy), else one generated here: a tag of the worker thread and
@@ -16,6 +20,8 @@ use std::task::{Context, Poll};
 use actix_web::dev::ServiceRequest;
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::web::BytesMut;
+
+use crate::i18n::Lang;
 
 /// The header that carries it, both ways.
 pub const HEADER: HeaderName = HeaderName::from_static("x-request-id");
@@ -128,26 +134,31 @@ impl fmt::Debug for RequestId {
 
 thread_local! {
     /// The id of the request whose future is being polled on this thread,
-    /// for log lines: set by [`Scoped`] around each poll.
+    /// for log lines and problems: set by [`Scoped`] around each poll.
     static CURRENT: Cell<Option<RequestId>> = const { Cell::new(None) };
+    /// That request's language, for the texts its answer writes.
+    static LANG: Cell<Lang> = const { Cell::new(Lang::En) };
 }
 
 pin_project_lite::pin_project! {
-    /// A request's future, run as the request `id`'s: [`current`] names it
-    /// while the future is polled. (Cheaper than a tokio task-local: the
-    /// id is swapped in and out around each poll, the future moved
-    /// nowhere.)
+    /// A request's future, run as the request `id`'s, in `lang`:
+    /// [`current_id`] and [`current_lang`] name them while the future is
+    /// polled. (Cheaper than a tokio task-local: they are swapped in and
+    /// out around each poll, the future moved nowhere.)
     pub struct Scoped<F> {
         id: Option<RequestId>,
+        lang: Lang,
         #[pin]
         future: F,
     }
 }
 
-/// Runs `future` as the request `id`'s: [`current`] names it inside.
-pub fn scope<F: Future>(id: RequestId, future: F) -> Scoped<F> {
+/// Runs `future` as the request `id`'s, in `lang`: [`current_id`] and
+/// [`current_lang`] name them inside.
+pub fn scope<F: Future>(id: RequestId, lang: Lang, future: F) -> Scoped<F> {
     Scoped {
         id: Some(id),
+        lang,
         future,
     }
 }
@@ -157,21 +168,48 @@ impl<F: Future> Future for Scoped<F> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
         let this = self.project();
-        /// Puts the id back where it was taken from when the poll ends,
-        /// even by a panic.
+        /// Puts the id and language back where they were taken from when
+        /// the poll ends, even by a panic.
         struct Restore<'a> {
             id: &'a mut Option<RequestId>,
             outer: Option<RequestId>,
+            outer_lang: Lang,
         }
         impl Drop for Restore<'_> {
             fn drop(&mut self) {
                 *self.id = CURRENT.replace(self.outer.take());
+                LANG.set(self.outer_lang);
             }
         }
         let outer = CURRENT.replace(this.id.take());
-        let _restore = Restore { id: this.id, outer };
+        let outer_lang = LANG.replace(*this.lang);
+        let _restore = Restore {
+            id: this.id,
+            outer,
+            outer_lang,
+        };
         this.future.poll(cx)
     }
+}
+
+/// The language of the request being served (English outside one).
+pub fn current_lang() -> Lang {
+    LANG.get()
+}
+
+/// Runs `work` in `lang` on this thread (work a request hands to another
+/// thread: a review's judge on the blocking pool writes its lines in the
+/// request's language).
+pub fn in_lang<T>(lang: Lang, work: impl FnOnce() -> T) -> T {
+    let outer = LANG.replace(lang);
+    struct Restore(Lang);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            LANG.set(self.0);
+        }
+    }
+    let _restore = Restore(outer);
+    work()
 }
 
 /// The id of the request being served, if any.
