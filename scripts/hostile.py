@@ -22,6 +22,8 @@ import time
 
 HOST = "127.0.0.1"
 START = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0"
+# An open middle game: 5 KB of legal moves.
+OPEN = "ctttt6/t1t8/t10/1t9/t2t4T2/11/2t7T/10T/10T/8T1T/TT6TTC b 19"
 failures = []
 
 
@@ -431,6 +433,45 @@ async def languages(port):
           f"{status}, {czech} of 256 problems in Czech, {len(body)} B in {elapsed * 1000:.0f} ms")
 
 
+async def large_batches(port, connections=8, seconds=10.0):
+    """9. Large batches on every worker (issue 51): eight connections each
+    sending batches of 256 items (224 legal-moves of an open position, 32
+    refused moves, whose problems carry texts: 1.2 MB), half in Czech, half in English, for `seconds`;
+    the public /healthz answers within 100 ms at p99 meanwhile, as the
+    Kubernetes probe needs (a batch yields its worker between items and
+    writes a large answer on the blocking pool)."""
+    items = [{"op": "legal-moves", "position": OPEN} if i % 8 else
+             {"op": "apply", "position": START, "move": "a11-a10"} for i in range(256)]
+    stop = asyncio.Event()
+    latencies = []
+    probe = asyncio.create_task(healthz_probe(port, stop, latencies))
+    answered = {"en": 0, "cs": 0}
+    statuses, sizes = {}, []
+    deadline = time.monotonic() + seconds
+
+    async def client(lang):
+        while time.monotonic() < deadline:
+            status, hdrs, body = await request(port, "POST", "/v1/tank-battle/batch", {"requests": items},
+                                               headers={"Accept-Language": lang}, timeout=30)
+            statuses[status] = statuses.get(status, 0) + 1
+            if status == 200 and hdrs.get("content-language") == lang:
+                answered[lang] += 1
+                sizes.append(len(body))
+
+    await asyncio.gather(*(client("cs" if i % 2 else "en") for i in range(connections)))
+    stop.set()
+    await probe
+    fast = [s for s, st in latencies if st == 200]
+    bad = [st for _, st in latencies if st != 200]
+    check(
+        f"healthz under {connections} connections of large batches (Czech and English)",
+        not bad and answered["en"] > 0 and answered["cs"] > 0 and p99(fast) < 0.1,
+        f"batches {statuses}, {answered['en']} English and {answered['cs']} Czech of "
+        f"{max(sizes or [0]) // 1024} KB; {len(latencies)} probes, p99 {p99(fast) * 1000:.1f} ms, "
+        f"max {max(fast or [0]) * 1000:.1f} ms, failed {len(bad)}",
+    )
+
+
 async def protocol(port):
     """6. The smaller ones."""
     # Pipelined requests after `Connection: close`: only the first answered.
@@ -500,6 +541,7 @@ async def main():
     await maximal_reviews(args.port, args.review_slots, args.review_cap)
     await protocol(args.port)
     await languages(args.port)
+    await large_batches(args.port)
     peak = rss_kb(args.pid, "VmHWM")
     print(f"server RSS after the run: {rss_kb(args.pid)} kB, peak {peak} kB", flush=True)
     check("peak RSS within 200 MB", peak <= 200 * 1024, f"{peak // 1024} MB")

@@ -801,3 +801,59 @@ async fn documented_examples_are_mixed_batches() {
         assert_eq!(last["status"], 422, "{game}: {last}");
     }
 }
+
+/// A large batch's answer (written off the HTTP worker, issue 51) is the
+/// answer its items give one by one, in JSON and in NDJSON, in the
+/// language asked.
+#[actix_web::test]
+async fn a_large_batch_answers_what_its_items_answer_alone() {
+    let app = app_with(Limits::default()).await;
+    let items: Vec<Value> = (0..40)
+        .map(|i| match i % 4 {
+            0 => json!({"op": "validate", "position": INITIAL, "move": "e5-e6"}),
+            1 => json!({"op": "apply", "position": INITIAL, "move": "a11-a10"}),
+            2 => json!({"op": "score", "position": INITIAL}),
+            _ => json!({"op": "legal-moves", "position": INITIAL, "from": "j4"}),
+        })
+        .collect();
+    for lang in ["en", "cs"] {
+        let ask = |requests: &[Value]| {
+            TestRequest::post()
+                .uri(&batch_path("tank-battle"))
+                .insert_header(("accept-language", lang))
+                .set_json(json!({ "requests": requests }))
+        };
+        let whole = send(&app, ask(&items)).await;
+        assert_eq!(whole.status, 200, "{whole:?}");
+        let mut alone = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let one = send(&app, ask(std::slice::from_ref(item))).await;
+            for mut result in one.body["results"].as_array().cloned().unwrap_or_default() {
+                // Alone, the item is `requests[0]`.
+                if let Some(field) = result["field"].as_str() {
+                    result["field"] =
+                        json!(field.replace("requests[0]", &format!("requests[{i}]")));
+                }
+                alone.push(result);
+            }
+        }
+        assert!(
+            whole.body["results"] == Value::Array(alone.clone()),
+            "{lang}: the batch's results differ from its items' alone"
+        );
+        let lines: String = items.iter().map(|item| format!("{item}\n")).collect();
+        let (status, _, text) = post_ndjson(&app, &batch_path("tank-battle"), lines).await;
+        assert_eq!(status, 200);
+        assert_eq!(text.lines().count(), items.len());
+        if lang == "en" {
+            let written: Vec<Value> = text
+                .lines()
+                .map(|line| serde_json::from_str(line).unwrap_or(Value::Null))
+                .collect();
+            assert!(
+                Value::Array(written) == Value::Array(alone),
+                "NDJSON differs"
+            );
+        }
+    }
+}

@@ -243,6 +243,7 @@ where
     Fut: Future<Output = Result<Value, ApiError>>,
 {
     check_caps(&body.requests, limits, ops)?;
+    let mut turn = Turn::new();
     if !body.ndjson {
         // The schema says what an item is: refuse the batch as any body
         // that breaks its schema.
@@ -251,6 +252,7 @@ where
                 let (op, _) = split_op(request.clone(), ops).map_err(|e| locate(e, index))?;
                 check(op, request).map_err(|e| locate(e, index))?;
             }
+            turn.take().await;
         }
     }
     let mut results = Vec::with_capacity(body.requests.len());
@@ -263,8 +265,51 @@ where
             Ok((op, answer)) => named(op.name(), answer),
             Err(error) => named(PROBLEM, problem_result(&error, index)),
         });
+        turn.take().await;
     }
-    respond(results, body.ndjson, limits)
+    let (ndjson, limits) = (body.ndjson, *limits);
+    let (body, content_type) = if results.len() <= WRITTEN_IN_PLACE {
+        write(results, ndjson, &limits)?
+    } else {
+        // A large answer is written on the blocking pool: writing a
+        // megabyte takes milliseconds, which the worker's other
+        // connections would wait.
+        actix_web::web::block(move || write(results, ndjson, &limits))
+            .await
+            .map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))??
+    };
+    Ok(HttpResponse::Ok().content_type(content_type).body(body))
+}
+
+/// The most results a batch's answer writes on the HTTP worker; a larger
+/// one is written on the blocking pool.
+const WRITTEN_IN_PLACE: usize = 16;
+
+/// A batch's turn on its HTTP worker: it gives the worker back to the
+/// worker's other connections (a `/healthz`, another client's move) at
+/// least every [`Turn::LENGTH`], between items, so that a batch of
+/// hundreds of cheap items never holds a worker for their whole time.
+struct Turn {
+    since: Instant,
+}
+
+impl Turn {
+    /// How long a batch may run on its worker before it yields.
+    const LENGTH: Duration = Duration::from_millis(1);
+
+    fn new() -> Turn {
+        Turn {
+            since: Instant::now(),
+        }
+    }
+
+    /// Yields to the worker's other tasks when the turn is over.
+    async fn take(&mut self) {
+        if self.since.elapsed() >= Turn::LENGTH {
+            tokio::task::yield_now().await;
+            self.since = Instant::now();
+        }
+    }
 }
 
 /// The `op` of a failed request's result: its problem document.
@@ -397,8 +442,12 @@ fn problem_result(error: &ApiError, index: usize) -> Value {
 }
 
 /// The results as `{"results":[…]}`, or one a line for NDJSON, within the
-/// answer limit.
-fn respond(results: Vec<Value>, ndjson: bool, limits: &Limits) -> Result<HttpResponse, ApiError> {
+/// answer limit, and their content type.
+fn write(
+    results: Vec<Value>,
+    ndjson: bool,
+    limits: &Limits,
+) -> Result<(Vec<u8>, &'static str), ApiError> {
     let written = if ndjson {
         results
             .iter()
@@ -414,7 +463,7 @@ fn respond(results: Vec<Value>, ndjson: bool, limits: &Limits) -> Result<HttpRes
     let (body, content_type) =
         written.map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))?;
     limits.check_answer(body.len(), false)?;
-    Ok(HttpResponse::Ok().content_type(content_type).body(body))
+    Ok((body, content_type))
 }
 
 /// What a batch's items cost ([`crate::operations`]): a request for each
