@@ -16,6 +16,9 @@
 #   N=500 TARGETS="validate score" scripts/profile-requests.sh
 #   BIN=/tmp/tank-rules-old scripts/profile-requests.sh   # another build
 #   TOP=0 scripts/profile-requests.sh                # totals only
+#   TARGETS="batch-en batch-cs" scripts/profile-requests.sh   # a batch of 256
+#       refused moves (a problem each), in English and in Czech (issue 51:
+#       a Czech answer costs at most 1.15x the English one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,16 +39,23 @@ rm -f "$OUT"/callgrind.*
 
 # shellcheck source=scripts/cheap-targets.sh
 . scripts/cheap-targets.sh
-declare -A METHOD PATHS BODY
-add() { METHOD[$1]=$2; PATHS[$1]=$3; BODY[$1]=${4:-}; }
+declare -A METHOD PATHS BODY HEADER
+add() { METHOD[$1]=$2; PATHS[$1]=$3; BODY[$1]=${4:-}; HEADER[$1]=${5:-}; }
 cheap_targets add
+# The same batch of 256 refused moves in each language.
+refused="{\"op\":\"apply\",\"position\":\"$START\",\"move\":\"a11-a10\"}"
+batch="{\"requests\":[$(printf "$refused,%.0s" $(seq 255))$refused]}"
+add batch-en POST /v1/tank-battle/batch "$batch" "Accept-Language: en"
+add batch-cs POST /v1/tank-battle/batch "$batch" "Accept-Language: cs"
 
 # send COUNT TARGET: COUNT requests on one connection; fails on a non-2xx.
 send() {
-  python3 - "$PORT" "${METHOD[$2]}" "${PATHS[$2]}" "$1" "${BODY[$2]}" <<'PY'
+  python3 - "$PORT" "${METHOD[$2]}" "${PATHS[$2]}" "$1" "${BODY[$2]}" "${HEADER[$2]}" <<'PY'
 import socket, sys
 port, method, path, n, body = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5].encode()
 head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+if sys.argv[6]:
+    head += sys.argv[6] + "\r\n"
 if body:
     head += f"Content-Length: {len(body)}\r\nContent-Type: application/json\r\n"
 request = head.encode() + b"\r\n" + body

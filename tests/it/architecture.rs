@@ -387,3 +387,170 @@ fn an_operation_named_elsewhere_is_found() {
     let literals: Vec<&str> = found.iter().map(|(_, lit)| lit.as_str()).collect();
     assert_eq!(literals, ["\"/ai-move\"", "\"ai-move\""]);
 }
+
+/// The layers of docs/ARCHITECTURE.md's diagram, highest first: each a
+/// list of module prefixes (the longest prefix decides a module's layer).
+const LAYERS: &[(&str, &[&str])] = &[
+    ("the app", &["api", "server", "config"]),
+    (
+        "registration and the document",
+        &[
+            "api::openapi",
+            "api::meta",
+            "api::openapi::fixups",
+            "api::openapi::directions",
+            "api::openapi::refs",
+            "api::catalogue",
+        ],
+    ),
+    (
+        "a game's face",
+        &[
+            "api::tank_battle",
+            "api::tank_war",
+            "api::cobi_tank_wars",
+            "api::nim",
+            "api::json_state",
+        ],
+    ),
+    ("the route macro", &["api::openapi::routes"]),
+    ("the flows", &["api::flows", "api::services", "api::game"]),
+    (
+        "the vocabulary of routes",
+        &[
+            "api::openapi::router",
+            "api::openapi::responses",
+            "api::openapi::notation",
+        ],
+    ),
+    ("transport", &["api::transport", "api::middleware"]),
+    (
+        "shared pieces",
+        &[
+            "operations",
+            "error",
+            "limits",
+            "slots",
+            "memory",
+            "cache",
+            "fair_use",
+            "redis",
+            "metrics",
+            "logs",
+            "access_log",
+            "render",
+            "i18n",
+            "text",
+        ],
+    ),
+    ("engines", &["games"]),
+];
+
+/// The layer of `module` (its index in [`LAYERS`], 0 the highest), by
+/// its longest listed prefix; `None` for the crate's root.
+fn layer_of(module: &[String]) -> Option<usize> {
+    let path = module.join("::");
+    LAYERS
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (_, prefixes))| prefixes.iter().map(move |p| (i, *p)))
+        .filter(|(_, prefix)| path == *prefix || path.starts_with(&format!("{prefix}::")))
+        .max_by_key(|(_, prefix)| prefix.len())
+        .map(|(i, _)| i)
+}
+
+/// The one use up the layers the diagram allows: Nim, the proof game
+/// served in tests only, builds its own catalogue entry (`GameEntry`) where
+/// a served game is listed in `SERVED`, which names the faces.
+const ALLOWED_UP: &[(&str, &str)] = &[("api::nim", "api::catalogue")];
+
+/// Which uses go up the diagram in `graph`.
+fn upward_uses(graph: &Graph) -> Vec<String> {
+    let mut found = Vec::new();
+    for (module, targets) in &graph.uses {
+        let Some(from) = layer_of(module) else {
+            continue;
+        };
+        for target in targets {
+            let allowed = ALLOWED_UP.contains(&(name(module).as_str(), name(target).as_str()));
+            if let Some(to) = layer_of(target).filter(|to| *to < from && !allowed) {
+                found.push(format!(
+                    "{} ({}) uses {} ({})",
+                    name(module),
+                    LAYERS[from].0,
+                    name(target),
+                    LAYERS[to].0
+                ));
+            }
+        }
+    }
+    found
+}
+
+/// The layer order of the diagram: no module uses one of a higher layer.
+#[test]
+fn no_layer_uses_a_higher_one() {
+    let graph = graph();
+    for module in graph.uses.keys().filter(|m| !m.is_empty()) {
+        assert!(
+            layer_of(module).is_some(),
+            "{} is in no layer",
+            name(module)
+        );
+    }
+    let found = upward_uses(&graph);
+    assert!(
+        found.is_empty(),
+        "uses up the layers:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The check can fail: an engine using the HTTP layer is found.
+#[test]
+fn a_use_up_the_layers_is_found() {
+    let engine: Module = vec!["games".into(), "level".into()];
+    let flows: Module = vec!["api".into(), "flows".into(), "ai".into()];
+    let graph = Graph {
+        uses: [
+            (engine, [flows.clone()].into()),
+            (flows, [vec!["games".into()]].into()),
+        ]
+        .into(),
+        externs: Default::default(),
+    };
+    let found = upward_uses(&graph);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].starts_with("games::level (engines) uses api::flows::ai (the flows)"));
+}
+
+/// No layer around the routes parses an answer's body: each answer has one
+/// writer (issue 51). The middleware and the transport's layers name no
+/// JSON reader (`serde_json::from_…`) and map no body (`map_body`), but
+/// for the connection's accounting, which counts the bytes it forwards.
+#[test]
+fn no_middleware_parses_an_answer() {
+    let readers = ["serde_json :: from_", "map_body", "Problem :: deserialize"];
+    let mut found = Vec::new();
+    for (file, source) in sources() {
+        let around = file.starts_with("api/middleware/")
+            || (file.starts_with("api/transport/")
+                && !matches!(
+                    file.as_str(),
+                    "api/transport/connection.rs" | "api/transport/json.rs"
+                ));
+        if !around {
+            continue;
+        }
+        let code: String = code_items(&source)
+            .iter()
+            .map(|item| quote::ToTokens::to_token_stream(item).to_string())
+            .collect();
+        for reader in readers {
+            if code.contains(reader) {
+                found.push(format!("{file}: {reader}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "answers read back:\n{}", found.join("\n"));
+}
