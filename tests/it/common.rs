@@ -11,7 +11,8 @@ use tank_rules::api::AppState;
 use tank_rules::cache::CacheConfig;
 use tank_rules::limits::Limits;
 
-pub const INITIAL: &str = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0";
+/// Tank Battle's initial position, as the engine writes it.
+pub const INITIAL: &str = tank_rules::games::tank_battle::INITIAL_TBN;
 
 /// A response's status, content type and JSON body.
 #[derive(Debug)]

@@ -7,6 +7,7 @@
 use actix_web::body::MessageBody;
 use actix_web::test;
 use serde_json::{json, Value};
+use tank_rules::games::tank_war::ILLUSTRATION;
 use tank_rules::limits::Limits;
 
 use crate::common::{app_with, assert_problem, get, post, send};
@@ -16,14 +17,6 @@ pub const TANK_BATTLE_GAME: [&str; 24] = [
     "i3-i7", "c9-e9", "h2-f2", "a8-a3", "j2-i3", "c10-e8", "j3-i4", "e11-h8", "j4-h6", "e8-c10",
     "h6xh8", "a3-a7", "g1-a1", "b9-d9", "a1xa7", "e9-f8", "a7-a1", "a9-a5", "i4-h5", "d10-e11",
     "k3-h6", "a10-a6", "a1xa5", "e11-e10",
-];
-
-const ILLUSTRATION: [(&str, &str); 5] = [
-    ("LA", "RC"),
-    ("LC", "RB"),
-    ("RA", "RB"),
-    ("LB", "LB"),
-    ("RC", "LA"),
 ];
 
 fn tank_war_rounds() -> Value {

@@ -12,11 +12,8 @@ fn path(endpoint: &str) -> String {
     format!("{TB}/{endpoint}")
 }
 
-/// The final position of the rules' scoring example: Black's commander on
-/// White's commander start and two black tanks in White's base (7); White's
-/// commander in Black's base but not on its start, and two white tanks on
-/// the field (4). Every black tank is in White's base: the game is over.
-const RULES_EXAMPLE: &str = "1C9/11/11/11/11/11/T10/1T9/11/9t1/9tc b 57";
+/// The final position of the rules' scoring example (the game is over).
+const RULES_EXAMPLE: &str = tank_rules::games::tank_battle::SCORING_EXAMPLE_TBN;
 
 #[actix_web::test]
 async fn health_and_catalogue() {
