@@ -158,6 +158,10 @@ impl JsonState for Nim {
         }
     }
 
+    fn step_json(take: &u32) -> serde_json::Value {
+        serde_json::Value::from(*take)
+    }
+
     fn decode_state(dto: &StateDto, field: &str, _: &Limits) -> Result<State, ApiError> {
         if dto.pile > 1000 {
             return Err(ApiError::invalid_position(
