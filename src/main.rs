@@ -149,8 +149,8 @@ fn connection_budget(
     workers: usize,
 ) -> std::io::Result<usize> {
     use tank_rules::memory;
-    // The application once: the Tank War table decoded, the document made
-    // (the workers' applications share them).
+    // The application once: the document made (the workers' applications
+    // share it; the Tank War table is decoded already).
     drop(tank_rules::api::app(state.clone()));
     trim_heap();
     // Every slot of the live and long pools may search with a table at
@@ -187,6 +187,11 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
     let redis = args
         .redis()
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+    // The solved Tank War table built into the binary, decoded now (not in
+    // the first ai-move); one that does not decode is a refusal to start,
+    // never a default game searched without it.
+    tank_rules::games::tank_war::solve::Table::built_in()
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
     init_logging(args.log_format);
     let limits = args.limits();
     let cache = args.cache();

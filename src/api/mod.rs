@@ -206,8 +206,6 @@ pub fn app_of(
         InitError = (),
     >,
 > {
-    // Decode the solved Tank War table now, not in the first ai-move.
-    let _ = crate::games::tank_war::solve::Table::default_game();
     let (app, doc) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
