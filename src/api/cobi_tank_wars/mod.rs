@@ -204,10 +204,7 @@ impl GameApi for CobiTankWars {
     }
 
     fn player_name(index: usize) -> &'static str {
-        match index {
-            0 => "P1",
-            _ => "P2",
-        }
+        Player::NAMES[index.min(1)]
     }
 
     fn problem_codes() -> Vec<&'static str> {

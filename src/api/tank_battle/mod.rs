@@ -234,10 +234,7 @@ impl GameApi for TankBattle {
     }
 
     fn player_name(index: usize) -> &'static str {
-        match index {
-            0 => "white",
-            _ => "black",
-        }
+        engine::Side::NAMES[index.min(1)]
     }
 
     fn replay_step(

@@ -225,10 +225,7 @@ impl GameApi for TankWar {
     }
 
     fn player_name(index: usize) -> &'static str {
-        match index {
-            0 => "U",
-            _ => "D",
-        }
+        Player::NAMES[index.min(1)]
     }
 
     fn problem_codes() -> Vec<&'static str> {
