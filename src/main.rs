@@ -149,8 +149,8 @@ fn connection_budget(
     workers: usize,
 ) -> std::io::Result<usize> {
     use tank_rules::memory;
-    // The application once: the Tank War table decoded, the document made
-    // (the workers' applications share them).
+    // The application once: the document made (the workers' applications
+    // share it; the Tank War table is decoded already).
     drop(tank_rules::api::app(state.clone()));
     trim_heap();
     // Every slot of the live and long pools may search with a table at
@@ -187,6 +187,11 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
     let redis = args
         .redis()
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+    // The solved Tank War table built into the binary, decoded now (not in
+    // the first ai-move); one that does not decode is a refusal to start,
+    // never a default game searched without it.
+    tank_rules::games::tank_war::solve::Table::built_in()
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
     init_logging(args.log_format);
     let limits = args.limits();
     let cache = args.cache();
@@ -198,6 +203,36 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
         args.addr
     );
     trim_heap_periodically();
+    let state = AppState::new(limits, cache);
+    let state = app_state(&args, state, redis)?;
+    let workers = args
+        .workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+        .max(1);
+    let max_connections = connection_cap(connection_budget(&args, &state, &limits, workers)?);
+    // SIGTERM stops accepting connections and lets in-flight requests
+    // finish for up to the shutdown timeout (SIGINT and SIGQUIT stop at
+    // once).
+    let settings = tank_rules::server::Settings {
+        workers,
+        max_connections,
+        request_timeout: Duration::from_secs(args.request_timeout_secs),
+        max_head_bytes: args.max_head_bytes,
+        send_timeout: args.send_timeout(),
+        shutdown_timeout_secs: args.shutdown_timeout_secs,
+        body_limit: limits.body_bytes,
+    };
+    run(&args, state, &settings)
+}
+
+/// What every worker shares: `state` (the limits and the cache) with what
+/// the flags add: CORS, fair use (its settings logged), Redis when `redis`
+/// is given, where `/metrics` is served, the access log.
+fn app_state(
+    args: &ServeArgs,
+    state: AppState,
+    redis: Option<tank_rules::config::SharedRedis>,
+) -> std::io::Result<AppState> {
     let fair_use = args
         .fair_use()
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
@@ -217,7 +252,7 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
             tank_rules::fair_use::keys::SHORT_KEY_BYTES
         );
     }
-    let mut state = AppState::new(limits, cache)
+    let mut state = state
         .with_cors(args.cors_origins.clone())
         .with_fair_use(tank_rules::fair_use::FairUse::new(fair_use));
     if let Some(redis) = redis {
@@ -231,10 +266,6 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
     } else if args.redis_secret_unused() {
         tracing::warn!("a Redis secret is given without --redis-url: it is not used");
     }
-    let workers = args
-        .workers
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
-        .max(1);
     if args.admin_addr.is_some() {
         state = state.without_public_metrics();
     }
@@ -243,7 +274,16 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
         tracing::info!("access log: one JSON line per request on standard output");
         state = state.with_access_log(log);
     }
-    let max_connections = connection_cap(connection_budget(&args, &state, &limits, workers)?);
+    Ok(state)
+}
+
+/// Serves `state` with `settings` until a signal stops the server, and the
+/// operator endpoints on the admin address when there is one.
+fn run(
+    args: &ServeArgs,
+    state: AppState,
+    settings: &tank_rules::server::Settings,
+) -> std::io::Result<()> {
     let admin_state = state.clone();
     actix_web::rt::System::new().block_on(async move {
         // The operator endpoints on their own address, one worker.
@@ -259,19 +299,7 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
             }
             None => None,
         };
-        // SIGTERM stops accepting connections and lets in-flight requests
-        // finish for up to the shutdown timeout (SIGINT and SIGQUIT stop at
-        // once).
-        let settings = tank_rules::server::Settings {
-            workers,
-            max_connections,
-            request_timeout: Duration::from_secs(args.request_timeout_secs),
-            max_head_bytes: args.max_head_bytes,
-            send_timeout: args.send_timeout(),
-            shutdown_timeout_secs: args.shutdown_timeout_secs,
-            body_limit: limits.body_bytes,
-        };
-        let served = tank_rules::server::public(&args.addr, state, &settings)?.await;
+        let served = tank_rules::server::public(&args.addr, state, settings)?.await;
         if let Some(admin) = admin {
             admin.abort();
         }

@@ -74,6 +74,35 @@ fn counter(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> IntC
     vec
 }
 
+/// A histogram of `labels` named `name` (under [`NAMESPACE`]), with the
+/// latency [`BUCKETS`], registered in `registry`.
+///
+/// # Panics
+/// As [`counter`].
+fn histogram(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> HistogramVec {
+    let opts = HistogramOpts::new(name, help)
+        .namespace(NAMESPACE)
+        .buckets(BUCKETS.to_vec());
+    let vec = HistogramVec::new(opts, labels).expect("valid histogram");
+    registry
+        .register(Box::new(vec.clone()))
+        .expect("histogram registers once");
+    vec
+}
+
+/// A gauge named `name` (under [`NAMESPACE`]), registered in `registry`.
+///
+/// # Panics
+/// As [`counter`].
+fn gauge(registry: &Registry, name: &str, help: &str) -> IntGauge {
+    let gauge =
+        IntGauge::with_opts(Opts::new(name, help).namespace(NAMESPACE)).expect("valid gauge");
+    registry
+        .register(Box::new(gauge.clone()))
+        .expect("gauge registers once");
+    gauge
+}
+
 impl WorkMetrics {
     /// # Panics
     /// Only if a constant name or label were invalid or repeated (every
@@ -102,19 +131,12 @@ time cap or their batch's budget), `left` (the client went away) or `failed`",
         registry
             .register(Box::new(slots_in_use.clone()))
             .expect("gauge registers once");
-        let slot_wait_seconds = HistogramVec::new(
-            HistogramOpts::new(
-                "slot_wait_seconds",
-                "Time a request waited for a slot of a pool, slot taken or not",
-            )
-            .namespace(NAMESPACE)
-            .buckets(BUCKETS.to_vec()),
+        let slot_wait_seconds = histogram(
+            registry,
+            "slot_wait_seconds",
+            "Time a request waited for a slot of a pool, slot taken or not",
             &["pool"],
-        )
-        .expect("valid histogram");
-        registry
-            .register(Box::new(slot_wait_seconds.clone()))
-            .expect("histogram registers once");
+        );
         WorkMetrics {
             slot_requests,
             slots_in_use,
@@ -215,66 +237,48 @@ impl Metrics {
     /// which every test that builds the service would show.
     pub fn new() -> Metrics {
         let registry = Registry::new();
-        let histogram = |name: &str, help: &str, labels: &[&str]| {
-            let vec = HistogramVec::new(
-                HistogramOpts::new(name, help)
-                    .namespace(NAMESPACE)
-                    .buckets(BUCKETS.to_vec()),
-                labels,
-            )
-            .expect("valid histogram");
-            registry
-                .register(Box::new(vec.clone()))
-                .expect("histogram registers once");
-            vec
-        };
-        let counter =
-            |name: &str, help: &str, labels: &[&str]| counter(&registry, name, help, labels);
         let ai_searches = counter(
+            &registry,
             "ai_searches_total",
             "AI searches run (ai-move's cache misses, and reviews' searches), by game",
             &["game"],
         );
         let ai_nodes = counter(
+            &registry,
             "ai_nodes_total",
             "Positions (Tank Battle, Tank War) or simulated rounds (Tank Wars) the AI searched, by game",
             &["game"],
         );
         let cache_lookups = counter(
+            &registry,
             "ai_cache_lookups_total",
             "AI answer cache lookups, by game, tier (memory, redis) and result (hit, miss, rejected, error)",
             &["game", "tier", "result"],
         );
         let ai_seconds = histogram(
+            &registry,
             "ai_search_seconds",
             "Time of each AI search, by game",
             &["game"],
         );
         let requests = counter(
+            &registry,
             "http_requests_total",
             "HTTP requests answered, by route pattern (UNMATCHED for unknown paths), method and status",
             &["endpoint", "method", "status"],
         );
         let request_seconds = histogram(
+            &registry,
             "http_request_duration_seconds",
             "Time from a request's arrival to its response, by route pattern, method and status",
             &["endpoint", "method", "status"],
         );
-        let gauge = |name: &str, help: &str| {
-            let gauge = IntGauge::with_opts(Opts::new(name, help).namespace(NAMESPACE))
-                .expect("valid gauge");
-            registry
-                .register(Box::new(gauge.clone()))
-                .expect("gauge registers once");
-            gauge
-        };
         let quota_checks = counter(
+            &registry,
             "quota_checks_total",
             "Quota checks sent to Redis (fleet-wide quotas), by result: `fleet` (Redis decided) or `fallback` (Redis slow, down or resting after a failure: the replica decided alone)",
             &["result"],
         );
-        let quota_in_fleet = quota_checks.with_label_values(&["fleet"]);
-        let quota_fallbacks = quota_checks.with_label_values(&["fallback"]);
         let access_log_dropped = IntCounter::with_opts(
             Opts::new(
                 "access_log_dropped_total",
@@ -287,12 +291,18 @@ impl Metrics {
             .register(Box::new(access_log_dropped.clone()))
             .expect("counter registers once");
         let connections_closed = counter(
+            &registry,
             "connections_closed_total",
             "Connections the server closed itself, by reason: head_too_large (answered 431), head_timeout (answered 408), send_timeout (the client read nothing of an answer)",
             &["reason"],
         );
-        let cache_entries = gauge("ai_cache_entries", "AI answers in the cache (all games)");
+        let cache_entries = gauge(
+            &registry,
+            "ai_cache_entries",
+            "AI answers in the cache (all games)",
+        );
         let cache_bytes = gauge(
+            &registry,
             "ai_cache_bytes",
             "Bytes of AI answers in the cache, as its weigher counts them (all games)",
         );
@@ -307,8 +317,8 @@ impl Metrics {
             cache_lookups,
             cache_entries,
             cache_bytes,
-            quota_in_fleet,
-            quota_fallbacks,
+            quota_in_fleet: quota_checks.with_label_values(&["fleet"]),
+            quota_fallbacks: quota_checks.with_label_values(&["fallback"]),
             access_log_dropped,
             work,
             connections_closed,

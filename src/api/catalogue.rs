@@ -68,7 +68,7 @@ pub const SERVED: &[GameEntry] = &[
             name: "Tank Battle",
             description: "11x11 board of sliding tanks: commanders, mines, a contaminated centre and two bases; \
                  occupy the enemy base with as many tanks as possible.",
-            players: &["white", "black"],
+            players: &crate::games::tank_battle::Side::NAMES,
             kind: "alternating moves",
             section: "Tank Battle: 11x11, sliding tanks, commanders, mines, a contaminated centre and two bases. \
 Positions are TBN (`<placement> <side> <ply>`), layouts are `standard` or 11 rows of `. # ~ w W b B`, \
@@ -82,7 +82,7 @@ moves are `from-to` / `fromxto`.",
             description: "Tanks on fixed tracks, each player moving one tank a round at the same time, then every \
                  tank fires (A diagonal, B orthogonal, C two away); most surviving tanks, then most \
                  territory, wins. Each player has a 120 s clock.",
-            players: &["U", "D"],
+            players: &crate::games::tank_war::Player::NAMES,
             kind: "simultaneous moves",
             section: "The Tank War: simultaneous moves on tracks, A/B/C tanks, a firing phase and clocks. \
 States are JSON (board size, territory rows from the top, tanks with their tracks, round, clocks); a round is one pick per player.",
@@ -96,7 +96,7 @@ States are JSON (board size, territory rows from the top, tanks with their track
                  order; artillery tokens cost armor on the way, support tokens give support cards, gunfire \
                  hits where a vehicle stops, then a seeded supply drop. The game ends when a player has no \
                  vehicles.",
-            players: &["P1", "P2"],
+            players: &crate::games::cobi_tank_wars::Player::NAMES,
             kind: "simultaneous orders, resolver",
             section: "Tank Wars (a board game's round): up to three vehicles a player, each with one hidden order \
 (direction N/E/S/W, distance 1-3) executed in card order; artillery, support and gunfire tokens; a seeded supply drop. \
@@ -118,4 +118,43 @@ pub fn problem_codes(games: &[GameEntry]) -> Vec<&'static str> {
         }
     }
     codes
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api::{cobi_tank_wars, tank_battle, tank_war};
+    use crate::games;
+
+    /// The engines write the players' names once; the DTOs that carry a
+    /// player, the catalogue and the reviews' `player` say the same.
+    #[test]
+    fn the_api_names_players_as_the_engines_do() {
+        fn written(dto: impl serde::Serialize) -> String {
+            serde_json::to_value(dto)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default()
+        }
+        for side in games::tank_battle::Side::ALL {
+            assert_eq!(written(tank_battle::SideName::from(side)), side.name());
+        }
+        for player in games::tank_war::Player::ALL {
+            assert_eq!(written(tank_war::PlayerName::from(player)), player.name());
+        }
+        for player in games::cobi_tank_wars::Player::ALL {
+            assert_eq!(
+                written(cobi_tank_wars::PlayerName::from(player)),
+                player.name()
+            );
+        }
+        let players: Vec<&[&str]> = super::SERVED.iter().map(|g| g.players).collect();
+        assert_eq!(
+            players,
+            [
+                &games::tank_battle::Side::NAMES[..],
+                &games::tank_war::Player::NAMES[..],
+                &games::cobi_tank_wars::Player::NAMES[..],
+            ]
+        );
+    }
 }

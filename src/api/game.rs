@@ -179,6 +179,13 @@ pub trait GameApi: Review {
     }
 }
 
+/// The document's name of `G`'s schema `what`: `TankWar` +
+/// `StateRequest`. (utoipa would name a generic type after its
+/// parameters.)
+pub fn schema_name<G: GameApi>(what: &str) -> std::borrow::Cow<'static, str> {
+    std::borrow::Cow::Owned(format!("{}{what}", G::SCHEMA_PREFIX))
+}
+
 /// Why an `ai-move` answer (read from the shared cache) does not answer
 /// its request: the field at fault and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

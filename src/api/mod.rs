@@ -151,26 +151,33 @@ fn documented(
     metrics_public: bool,
     doc: utoipa::openapi::OpenApi,
 ) -> (serde_json::Value, transport::schema::BatchItems) {
-    type Made = (
-        usize,
-        bool,
-        serde_json::Value,
-        transport::schema::BatchItems,
-    );
-    static MADE: std::sync::Mutex<Vec<Made>> = std::sync::Mutex::new(Vec::new());
-    let key = games.as_ptr() as usize;
-    let mut made = MADE
+    /// A document finished for the games at `games` (their list's address)
+    /// with `/metrics` public or not, and its batch items' schemas.
+    struct FinishedDocument {
+        games: usize,
+        metrics_public: bool,
+        document: serde_json::Value,
+        items: transport::schema::BatchItems,
+    }
+    static FINISHED: std::sync::Mutex<Vec<FinishedDocument>> = std::sync::Mutex::new(Vec::new());
+    let games_at = games.as_ptr() as usize;
+    let mut finished = FINISHED
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((_, _, document, items)) = made
+    if let Some(done) = finished
         .iter()
-        .find(|(g, public, _, _)| *g == key && *public == metrics_public)
+        .find(|done| done.games == games_at && done.metrics_public == metrics_public)
     {
-        return (document.clone(), items.clone());
+        return (done.document.clone(), done.items.clone());
     }
     let document = openapi::finish(doc, games);
     let items = flows::batch::items_of_document(&document);
-    made.push((key, metrics_public, document.clone(), items.clone()));
+    finished.push(FinishedDocument {
+        games: games_at,
+        metrics_public,
+        document: document.clone(),
+        items: items.clone(),
+    });
     (document, items)
 }
 
@@ -206,8 +213,6 @@ pub fn app_of(
         InitError = (),
     >,
 > {
-    // Decode the solved Tank War table now, not in the first ai-move.
-    let _ = crate::games::tank_war::solve::Table::default_game();
     let (app, doc) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())

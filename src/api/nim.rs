@@ -158,6 +158,10 @@ impl JsonState for Nim {
         }
     }
 
+    fn step_json(take: &u32) -> serde_json::Value {
+        serde_json::Value::from(*take)
+    }
+
     fn decode_state(dto: &StateDto, field: &str, _: &Limits) -> Result<State, ApiError> {
         if dto.pile > 1000 {
             return Err(ApiError::invalid_position(
@@ -198,10 +202,7 @@ impl GameApi for Nim {
     }
 
     fn player_name(index: usize) -> &'static str {
-        match index {
-            0 => "first",
-            _ => "second",
-        }
+        Player::NAMES[index.min(1)]
     }
 
     fn problem_codes() -> Vec<&'static str> {
@@ -352,7 +353,7 @@ pub const NIM: GameEntry = GameEntry::of::<Nim>(
     About {
         name: "Nim",
         description: "One pile; each player in turn takes 1 to 3; whoever takes the last wins.",
-        players: &["first", "second"],
+        players: &Player::NAMES,
         kind: "alternating moves",
         section:
             "Nim (tests only): one pile, 1 to 3 taken a move. States are JSON (`pile`, `turn`); \

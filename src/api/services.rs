@@ -53,23 +53,23 @@ pub struct Services {
 /// as [`ReadJson`] reads it, within the services' limits) and the
 /// [`Services`]. One extractor rather than a pair of them, as every
 /// game request makes one.
-pub struct Call<T> {
+pub struct JsonAndServices<T> {
     pub body: T,
     pub services: web::Data<Services>,
 }
 
-impl<T: DeserializeOwned + 'static> FromRequest for Call<T> {
+impl<T: DeserializeOwned + 'static> FromRequest for JsonAndServices<T> {
     type Error = ApiError;
-    type Future = ReadCall<T>;
+    type Future = ReadJsonAndServices<T>;
 
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> ReadCall<T> {
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> ReadJsonAndServices<T> {
         match req.app_data::<web::Data<Services>>() {
-            Some(services) => ReadCall {
+            Some(services) => ReadJsonAndServices {
                 body: Some(ReadJson::new(req, payload, &services.limits)),
                 services: Some(services.clone()),
                 shape: PhantomData,
             },
-            None => ReadCall {
+            None => ReadJsonAndServices {
                 body: None,
                 services: None,
                 shape: PhantomData,
@@ -78,16 +78,16 @@ impl<T: DeserializeOwned + 'static> FromRequest for Call<T> {
     }
 }
 
-/// [`Call`]'s future.
-pub struct ReadCall<T> {
+/// [`JsonAndServices`]'s future.
+pub struct ReadJsonAndServices<T> {
     /// `None` (with `services`) in an app without [`Services`].
     body: Option<ReadJson<T>>,
     services: Option<web::Data<Services>>,
     shape: PhantomData<fn() -> T>,
 }
 
-impl<T: DeserializeOwned> Future for ReadCall<T> {
-    type Output = Result<Call<T>, ApiError>;
+impl<T: DeserializeOwned> Future for ReadJsonAndServices<T> {
+    type Output = Result<JsonAndServices<T>, ApiError>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
@@ -97,7 +97,7 @@ impl<T: DeserializeOwned> Future for ReadCall<T> {
         };
         let body = std::task::ready!(Pin::new(body).poll(cx))?;
         Poll::Ready(match this.services.take() {
-            Some(services) => Ok(Call { body, services }),
+            Some(services) => Ok(JsonAndServices { body, services }),
             None => Err(missing()),
         })
     }

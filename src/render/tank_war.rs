@@ -62,6 +62,26 @@ pub fn tank_war(setup: &Setup, pos: &Position) -> String {
         height as u32,
         format_args!("The Tank War: {line}"),
     );
+    track_step_markers(&mut svg);
+    backdrop(&mut svg, width as u32, height as u32, width / 2.0, &line);
+    territory(&mut svg, &grid, setup, pos);
+    grid.labels(&mut svg, (cell * 0.3).clamp(10.0, 14.0), "#444");
+    let living: Vec<usize> = (0..setup.tanks.len())
+        .filter(|&id| {
+            pos.alive.get(id).copied().unwrap_or(false)
+                && setup.square(pos, id).is_some_and(|c| board.contains(c))
+        })
+        .collect();
+    tracks(&mut svg, &grid, setup, &living);
+    for &id in &living {
+        tank(&mut svg, &grid, setup, pos, id);
+    }
+    svg.finish()
+}
+
+/// The chevron each player's tracks mark their squares with, pointing
+/// forward.
+fn track_step_markers(svg: &mut Svg) {
     svg.el("defs").open();
     for player in Player::ALL {
         let (fill, _, _) = colours(player);
@@ -83,8 +103,11 @@ pub fn tank_war(setup: &Setup, pos: &Position) -> String {
         svg.close();
     }
     svg.close();
-    backdrop(&mut svg, width as u32, height as u32, width / 2.0, &line);
+}
 
+/// The board's squares, each tinted by its owner.
+fn territory(svg: &mut Svg, grid: &Grid, setup: &Setup, pos: &Position) {
+    let board = setup.board;
     svg.el("g")
         .attr("class", "board")
         .attr("stroke", "#8c8577")
@@ -101,18 +124,16 @@ pub fn tank_war(setup: &Setup, pos: &Position) -> String {
                 Player::U => "square territory-U",
                 Player::D => "square territory-D",
             };
-            grid.square(&mut svg, col, row, class, colours(owner).2);
+            grid.square(svg, col, row, class, colours(owner).2);
         }
     }
     svg.close();
-    grid.labels(&mut svg, (cell * 0.3).clamp(10.0, 14.0), "#444");
+}
 
-    let living = || {
-        setup.tanks.iter().enumerate().filter(|(id, _)| {
-            pos.alive.get(*id).copied().unwrap_or(false)
-                && setup.square(pos, *id).is_some_and(|c| board.contains(c))
-        })
-    };
+/// The tracks of the `living` tanks, each a faint line in its owner's
+/// colour.
+fn tracks(svg: &mut Svg, grid: &Grid, setup: &Setup, living: &[usize]) {
+    let cell = grid.cell;
     svg.el("g")
         .attr("class", "tracks")
         .attr("fill", "none")
@@ -121,7 +142,7 @@ pub fn tank_war(setup: &Setup, pos: &Position) -> String {
         .attr("stroke-linejoin", "round")
         .attr("stroke-opacity", "0.45")
         .open();
-    for (_, tank) in living() {
+    for tank in living.iter().filter_map(|&id| setup.tanks.get(id)) {
         // U's tracks a little up and left, D's down and right, so tracks
         // along one line stay apart.
         let shift = match tank.owner {
@@ -132,7 +153,7 @@ pub fn tank_war(setup: &Setup, pos: &Position) -> String {
         for (i, c) in tank
             .track
             .iter()
-            .filter(|c| board.contains(**c))
+            .filter(|c| setup.board.contains(**c))
             .enumerate()
         {
             let (x, y) = grid.centre(c.col, c.row);
@@ -152,60 +173,62 @@ pub fn tank_war(setup: &Setup, pos: &Position) -> String {
             .empty();
     }
     svg.close();
+}
 
-    for (id, tank) in living() {
-        let Some(at) = setup.square(pos, id) else {
-            continue;
-        };
-        let (fill, ink, _) = colours(tank.owner);
-        let (cx, cy) = grid.centre(at.col, at.row);
-        let side = cell * 0.78;
-        let letter = match tank.kind {
-            TankType::A => "A",
-            TankType::B => "B",
-            TankType::C => "C",
-        };
-        let step = pos.at.get(id).copied().unwrap_or(0);
-        let left = tank.track.len().saturating_sub(step + 1);
-        svg.el("g")
-            .attr("class", format_args!("tank {}", tank.owner))
-            .open();
-        svg.el("title").text(format_args!(
-            "{}'s {} (type {letter}) on {at}, {left} square{} of track ahead",
-            tank.owner,
-            tank.name,
-            if left == 1 { "" } else { "s" }
-        ));
-        svg.el("rect")
-            .attr("x", Px(cx - side / 2.0))
-            .attr("y", Px(cy - side / 2.0))
-            .attr("width", Px(side))
-            .attr("height", Px(side))
-            .attr("rx", Px(cell * 0.14))
-            .attr("fill", fill)
-            .attr("stroke", ink)
-            .attr("stroke-width", 1.5)
-            .empty();
-        svg.el("text")
-            .attr("class", "type")
-            .attr("x", Px(cx))
-            .attr("y", Px(cy + cell * 0.08))
-            .attr("font-size", Px(cell * 0.4))
-            .attr("font-weight", "bold")
-            .attr("text-anchor", "middle")
-            .attr("fill", "#fff")
-            .text(letter);
-        svg.el("text")
-            .attr("class", "name")
-            .attr("x", Px(cx))
-            .attr("y", Px(cy + cell * 0.32))
-            .attr("font-size", Px(cell * 0.2))
-            .attr("text-anchor", "middle")
-            .attr("fill", "#fff")
-            .text(shorten(&tank.name, 6));
-        svg.close();
-    }
-    svg.finish()
+/// Tank `id` on its square: a rounded square in its owner's colour with
+/// its type letter and, small, its name; its title says where it is.
+fn tank(svg: &mut Svg, grid: &Grid, setup: &Setup, pos: &Position, id: usize) {
+    let (Some(tank), Some(at)) = (setup.tanks.get(id), setup.square(pos, id)) else {
+        return;
+    };
+    let cell = grid.cell;
+    let (fill, ink, _) = colours(tank.owner);
+    let (cx, cy) = grid.centre(at.col, at.row);
+    let side = cell * 0.78;
+    let letter = match tank.kind {
+        TankType::A => "A",
+        TankType::B => "B",
+        TankType::C => "C",
+    };
+    let step = pos.at.get(id).copied().unwrap_or(0);
+    let left = tank.track.len().saturating_sub(step + 1);
+    svg.el("g")
+        .attr("class", format_args!("tank {}", tank.owner))
+        .open();
+    svg.el("title").text(format_args!(
+        "{}'s {} (type {letter}) on {at}, {left} square{} of track ahead",
+        tank.owner,
+        tank.name,
+        if left == 1 { "" } else { "s" }
+    ));
+    svg.el("rect")
+        .attr("x", Px(cx - side / 2.0))
+        .attr("y", Px(cy - side / 2.0))
+        .attr("width", Px(side))
+        .attr("height", Px(side))
+        .attr("rx", Px(cell * 0.14))
+        .attr("fill", fill)
+        .attr("stroke", ink)
+        .attr("stroke-width", 1.5)
+        .empty();
+    svg.el("text")
+        .attr("class", "type")
+        .attr("x", Px(cx))
+        .attr("y", Px(cy + cell * 0.08))
+        .attr("font-size", Px(cell * 0.4))
+        .attr("font-weight", "bold")
+        .attr("text-anchor", "middle")
+        .attr("fill", "#fff")
+        .text(letter);
+    svg.el("text")
+        .attr("class", "name")
+        .attr("x", Px(cx))
+        .attr("y", Px(cy + cell * 0.32))
+        .attr("font-size", Px(cell * 0.2))
+        .attr("text-anchor", "middle")
+        .attr("fill", "#fff")
+        .text(shorten(&tank.name, 6));
+    svg.close();
 }
 
 /// A clock as `m:ss.t` (tenths), negative when time has run out.

@@ -11,7 +11,8 @@ use tank_rules::api::AppState;
 use tank_rules::cache::CacheConfig;
 use tank_rules::limits::Limits;
 
-pub const INITIAL: &str = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0";
+/// Tank Battle's initial position, as the engine writes it.
+pub const INITIAL: &str = tank_rules::games::tank_battle::INITIAL_TBN;
 
 /// A response's status, content type and JSON body.
 #[derive(Debug)]
@@ -109,14 +110,22 @@ pub fn assert_problem(reply: &Reply, status: u16, code: &str) {
     assert_eq!(reply.body["instance"].as_str(), id, "{reply:?}");
 }
 
-/// Says that `test` did not run, and why, where `cargo test` shows it
-/// (straight to standard error: libtest captures only `print!` and
-/// `eprint!`). When `TANK_RULES_TEST_REDIS=required` (CI sets it), a test
-/// that cannot run fails instead.
+/// Whether a test that needs Redis must run: `REQUIRE_REDIS` set to
+/// anything but empty or `0` (CI sets `REQUIRE_REDIS=1`), or the older
+/// `TANK_RULES_TEST_REDIS=required`.
+pub fn redis_required() -> bool {
+    std::env::var("REQUIRE_REDIS").is_ok_and(|v| !v.is_empty() && v != "0")
+        || std::env::var("TANK_RULES_TEST_REDIS").is_ok_and(|v| v == "required")
+}
+
+/// Says that the Redis test `test` did not run, and why, where `cargo
+/// test` shows it (straight to standard error: libtest captures only
+/// `print!` and `eprint!`); fails it instead when [`redis_required`].
+/// Every Redis test that cannot run comes here.
 pub fn skipped(test: &str, why: &str) {
     use std::io::Write;
-    if std::env::var("TANK_RULES_TEST_REDIS").is_ok_and(|v| v == "required") {
-        panic!("{test} could not run ({why}) and TANK_RULES_TEST_REDIS=required");
+    if redis_required() {
+        panic!("{test} could not run ({why}), and a Redis test must run (REQUIRE_REDIS)");
     }
     let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
 }
@@ -134,6 +143,7 @@ pub fn redis_for(test: &str) -> Option<RedisServer> {
 /// A real Redis for a test: `REDIS_URL` when set, else a `redis-server`
 /// started on a free loopback port (stopped when this is dropped); `None`
 /// when neither is there (the caller says it skipped: [`redis_for`]).
+/// Tests take it through [`redis_for`] only.
 pub struct RedisServer {
     pub url: String,
     child: Option<std::process::Child>,
@@ -148,7 +158,7 @@ impl Drop for RedisServer {
     }
 }
 
-pub fn redis_server() -> Option<RedisServer> {
+fn redis_server() -> Option<RedisServer> {
     use std::io::{Read, Write};
     if let Ok(url) = std::env::var("REDIS_URL") {
         return Some(RedisServer { url, child: None });

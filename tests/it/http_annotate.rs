@@ -7,23 +7,16 @@
 use actix_web::body::MessageBody;
 use actix_web::test;
 use serde_json::{json, Value};
+use tank_rules::games::tank_war::ILLUSTRATION;
 use tank_rules::limits::Limits;
 
-use crate::common::{app_with, assert_problem, get, post, send};
+use crate::common::{app_with, assert_problem, get, metric, post, send};
 
 /// The first moves of a game between level 8 (white) and level 2.
 pub const TANK_BATTLE_GAME: [&str; 24] = [
     "i3-i7", "c9-e9", "h2-f2", "a8-a3", "j2-i3", "c10-e8", "j3-i4", "e11-h8", "j4-h6", "e8-c10",
     "h6xh8", "a3-a7", "g1-a1", "b9-d9", "a1xa7", "e9-f8", "a7-a1", "a9-a5", "i4-h5", "d10-e11",
     "k3-h6", "a10-a6", "a1xa5", "e11-e10",
-];
-
-const ILLUSTRATION: [(&str, &str); 5] = [
-    ("LA", "RC"),
-    ("LC", "RB"),
-    ("RA", "RB"),
-    ("LB", "LB"),
-    ("RC", "LA"),
 ];
 
 fn tank_war_rounds() -> Value {
@@ -369,14 +362,17 @@ async fn a_streamed_review_is_one_line_an_entry_then_the_summary() {
 
 #[actix_web::test]
 async fn a_client_that_leaves_stops_the_judge() {
-    // One slot for long work, which a request waits a second for.
+    // One slot for long work. The wait for it only keeps a broken build
+    // from failing at once: what is asserted is the count of what the
+    // review left behind judged.
     let app = app_with(Limits {
         max_concurrent_reviews: 1,
-        search_wait_ms: 1_000,
+        search_wait_ms: 60_000,
         ..Limits::default()
     })
     .await;
-    // Each position searched for 300 ms: the whole review would take 7 s.
+    // Each position searched for 300 ms: the whole review would judge 25
+    // positions in 7 s.
     let request = test::TestRequest::post()
         .uri("/v1/tank-battle/annotate")
         .insert_header(("accept", "application/x-ndjson"))
@@ -392,9 +388,8 @@ async fn a_client_that_leaves_stops_the_judge() {
     let first = first.expect("a line").unwrap_or_else(|_| panic!("a line"));
     let entry: Value = serde_json::from_slice(&first).expect("JSON");
     assert_eq!(entry["ply"], 0);
-    // The client leaves; its slot is free as soon as the search running
-    // stops, long before the second another review waits for it (the
-    // review left behind would hold it for seconds more: 503).
+    // The client leaves: the review stops, counted as `left`, and gives
+    // its slot to the next review.
     drop(body);
     let reply = post(
         &app,
@@ -403,6 +398,23 @@ async fn a_client_that_leaves_stops_the_judge() {
     )
     .await;
     assert_eq!(reply.status, 200, "{reply:?}");
+    for (result, count) in [("left", 1.0), ("finished", 1.0)] {
+        let labels = [("game", "tank-battle"), ("result", result)];
+        let reviews = metric(&app, "tank_rules_reviews_total", &labels).await;
+        assert_eq!(reviews, count, "reviews {result}");
+    }
+    // Both reviews' searches: the second judged its two positions, the
+    // first a few before its client left, far from its 25.
+    let searches = metric(
+        &app,
+        "tank_rules_ai_searches_total",
+        &[("game", "tank-battle")],
+    )
+    .await;
+    assert!(
+        searches < 12.0,
+        "the review went on judging: {searches} searches"
+    );
 }
 
 #[actix_web::test]

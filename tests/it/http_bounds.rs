@@ -137,27 +137,59 @@ async fn a_batch_shares_one_search_budget() {
         ..Limits::default()
     })
     .await;
-    let search = |seed: u64| json!({"op": "ai-move", "position": INITIAL, "limits": {"max_time_ms": 400}, "seed": seed});
-    let reply = post(
-        &app,
-        "/v1/tank-battle/batch",
-        json!({"requests": [search(1), search(2), search(3), search(4)]}),
-    )
-    .await;
-    assert_eq!(reply.status, 200);
-    // Four searches of 400 ms each share 400 ms: each gets about 100 ms,
-    // as each answer's own `time_ms` says.
+    let ask = |seed: u64, time: u64| json!({"position": INITIAL, "limits": {"max_time_ms": time}, "seed": seed});
+    let item = |seed: u64, time: u64| {
+        let mut item = ask(seed, time);
+        item["op"] = json!("ai-move");
+        item
+    };
+    let batch =
+        |items: Vec<Value>| post(&app, "/v1/tank-battle/batch", json!({ "requests": items }));
+    // Four searches each asking the whole cap (400 ms) share it: each is
+    // given its share, about 100 ms, and searches to the end of it (no
+    // depth or node limit ends a search of the initial position that
+    // soon). An answer given less time than it asked, and cut by it, is
+    // not the one the request would get alone, so it is not cached: the
+    // same request alone is searched again.
+    let reply = batch((1..=4).map(|seed| item(seed, 400)).collect()).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
     for result in reply.body["results"].as_array().unwrap() {
         assert!(result["move"].is_string(), "{result}");
-        assert!(result["time_ms"].as_u64().unwrap() <= 250, "{result}");
     }
+    for seed in 1..=4 {
+        let alone = post(&app, "/v1/tank-battle/ai-move", ask(seed, 400)).await;
+        assert_eq!(
+            alone.body["cached"], false,
+            "search {seed} had all the time it asked: {alone:?}"
+        );
+    }
+    // A search asking less than its share has all it asks: its answer is
+    // the one it gets alone, cached.
+    let reply = batch(vec![item(5, 50)]).await;
+    assert!(reply.body["results"][0]["move"].is_string(), "{reply:?}");
+    let alone = post(&app, "/v1/tank-battle/ai-move", ask(5, 50)).await;
+    assert_eq!(alone.body["cached"], true, "{alone:?}");
+}
+
+/// The count of the `tank_rules_slot_requests_total` series of the live
+/// pool with `result`.
+fn live_slots_taken(metrics: &Metrics, result: &str) -> u64 {
+    let (text, _) = metrics.render().unwrap();
+    let series = format!("tank_rules_slot_requests_total{{pool=\"live\",result=\"{result}\"}} ");
+    text.lines()
+        .find_map(|line| line.strip_prefix(&series)?.parse().ok())
+        .unwrap_or(0)
 }
 
 #[actix_web::test]
 async fn an_abandoned_search_frees_its_slot_at_once() {
+    // One slot, and a search that alone would run for a minute (no node
+    // cap, the time cap raised).
     let limits = Limits {
         max_concurrent_searches: 1,
         search_wait_ms: 0,
+        ai_max_time_ms: 60_000,
+        ai_max_nodes: u64::MAX,
         ..Limits::default()
     };
     let services = Services::new(
@@ -167,7 +199,7 @@ async fn an_abandoned_search_frees_its_slot_at_once() {
     );
     let request = serde_json::from_value(json!({
         "position": INITIAL,
-        "limits": {"max_time_ms": 5000},
+        "limits": {"max_time_ms": 60_000},
         "seed": 3
     }))
     .unwrap();
@@ -177,12 +209,20 @@ async fn an_abandoned_search_frees_its_slot_at_once() {
         ai_move::<TankBattle>(request, &services, None),
     )
     .await;
-    assert!(abandoned.is_err(), "the 5 s search cannot have finished");
+    assert!(
+        abandoned.is_err(),
+        "the minute's search cannot have finished"
+    );
+    assert_eq!(
+        live_slots_taken(&services.metrics, "free"),
+        1,
+        "the search had taken its slot"
+    );
     // The search stops at its next check of the stop flag and gives its
-    // slot back: waiting for the slot ends long before the search's 5 s
-    // would have (`take` waits at most 4 s here, so a search that ran on
-    // would leave it empty-handed).
-    let slot = services.live.take(Duration::from_secs(4)).await;
+    // slot back: the next request takes it (the wait only keeps a broken
+    // build from hanging: a search that ran on would keep the slot for
+    // the rest of its minute).
+    let slot = services.live.take(Duration::from_secs(20)).await;
     assert!(slot.is_some(), "the abandoned search kept its slot");
     drop(slot);
     // And its partial answer was not cached.

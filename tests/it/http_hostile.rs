@@ -421,30 +421,42 @@ async fn every_endpoint_rejects_each_kind_of_broken_body() {
     }
 }
 
-/// Absurd AI limits are clamped to the server's caps.
+/// Absurd AI limits are clamped to the server's caps: the search is the
+/// one a request asking exactly the caps makes (the cache key is built from
+/// the limits searched with, so that request is answered from the cache),
+/// and it visits no more positions than the cap.
 #[actix_web::test]
 async fn absurd_ai_limits_are_clamped() {
     let limits = Limits {
         ai_max_time_ms: 100,
+        ai_max_nodes: 20_000,
         ..Limits::default()
     };
     let app = app_with(limits).await;
     let absurd = json!({"max_time_ms": 1_000_000_000_000u64, "max_depth": 4_000_000_000u32, "max_nodes": u64::MAX});
-    let reply = common::post(
-        &app,
-        "/v1/tank-battle/ai-move",
-        json!({"position": INITIAL, "limits": absurd}),
-    )
-    .await;
-    assert_eq!(reply.status, 200, "{reply:?}");
-    assert!(reply.body["time_ms"].as_u64().unwrap() <= 150, "{reply:?}");
+    let caps = json!({"max_time_ms": 100, "max_depth": limits.ai_max_depth, "max_nodes": 20_000});
     let war = common::get(&app, "/v1/tank-war/initial").await.body;
-    let reply = common::post(
-        &app,
-        "/v1/tank-war/ai-move",
-        json!({"state": war, "player": "D", "limits": absurd}),
-    )
-    .await;
-    assert_eq!(reply.status, 200, "{reply:?}");
-    assert!(reply.body["time_ms"].as_u64().unwrap() <= 150, "{reply:?}");
+    let asks = [
+        ("/v1/tank-battle/ai-move", json!({"position": INITIAL})),
+        ("/v1/tank-war/ai-move", json!({"state": war, "player": "D"})),
+    ];
+    for (path, ask) in asks {
+        let with = |limits: &Value| {
+            let mut body = ask.clone();
+            body["limits"] = limits.clone();
+            body
+        };
+        let reply = common::post(&app, path, with(&absurd)).await;
+        assert_eq!(reply.status, 200, "{path}: {reply:?}");
+        assert_eq!(reply.body["cached"], false, "{path}: {reply:?}");
+        assert!(
+            reply.body["nodes"].as_u64().unwrap() <= 20_000,
+            "{path}: past the node cap: {reply:?}"
+        );
+        let capped = common::post(&app, path, with(&caps)).await;
+        assert_eq!(
+            capped.body["cached"], true,
+            "{path}: the absurd limits were not searched as the caps: {capped:?}"
+        );
+    }
 }

@@ -58,7 +58,7 @@ async fn tank_battle_pictures_are_cacheable_svg() {
     assert_eq!(not_modified.status, 304);
     assert_eq!(not_modified.headers.get("etag").unwrap(), etag.as_str());
 
-    let position = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0";
+    let position = common::INITIAL;
     let uri = format!(
         "/v1/tank-battle/render.svg?position={}&last_move=k3-k4&moves_from=j4",
         encode(position)

@@ -12,11 +12,8 @@ fn path(endpoint: &str) -> String {
     format!("{TB}/{endpoint}")
 }
 
-/// The final position of the rules' scoring example: Black's commander on
-/// White's commander start and two black tanks in White's base (7); White's
-/// commander in Black's base but not on its start, and two white tanks on
-/// the field (4). Every black tank is in White's base: the game is over.
-const RULES_EXAMPLE: &str = "1C9/11/11/11/11/11/T10/1T9/11/9t1/9tc b 57";
+/// The final position of the rules' scoring example (the game is over).
+const RULES_EXAMPLE: &str = tank_rules::games::tank_battle::SCORING_EXAMPLE_TBN;
 
 #[actix_web::test]
 async fn health_and_catalogue() {
@@ -660,7 +657,14 @@ async fn every_documented_example_runs() {
 
 #[actix_web::test]
 async fn ai_move_is_legal_bounded_and_cached() {
-    let app = app_with(Limits::default()).await;
+    // A node cap far above what 20 ms of search visits, so that a search
+    // the time limit did not stop ends at it, soon.
+    const NODE_CAP: u64 = 2_000_000;
+    let app = app_with(Limits {
+        ai_max_nodes: NODE_CAP,
+        ..Limits::default()
+    })
+    .await;
     let request = json!({"position": INITIAL, "limits": {"max_depth": 3}, "seed": 5});
     let first = post(&app, &path("ai-move"), request.clone()).await;
     assert_eq!(first.status, 200, "{first:?}");
@@ -701,7 +705,8 @@ async fn ai_move_is_legal_bounded_and_cached() {
     assert_eq!(small.status, 200);
     assert!(small.body["nodes"].as_u64().unwrap() <= 500, "{small:?}");
 
-    // A time limit bounds the answer (with a margin for a loaded machine).
+    // A time limit stops the search: it ends before the node cap and the
+    // depth cap (which, without it, it would search to).
     let timed = post(
         &app,
         &path("ai-move"),
@@ -709,7 +714,14 @@ async fn ai_move_is_legal_bounded_and_cached() {
     )
     .await;
     assert_eq!(timed.status, 200);
-    assert!(timed.body["time_ms"].as_u64().unwrap() < 1000, "{timed:?}");
+    assert!(
+        timed.body["nodes"].as_u64().unwrap() < NODE_CAP,
+        "not stopped by its time: {timed:?}"
+    );
+    assert!(
+        timed.body["depth"].as_u64().unwrap() < u64::from(Limits::DEFAULT_AI_MAX_DEPTH),
+        "{timed:?}"
+    );
 }
 
 #[actix_web::test]

@@ -8,9 +8,10 @@
 //! beyond the link's deadline; a password in the Redis URL and the Redis
 //! secret are never logged, and Redis without a secret refuses to start.
 //! The real-Redis tests run against `REDIS_URL`, or a `redis-server` they
-//! start, and say `SKIPPED` on standard error when there is neither (or
-//! fail, with `TANK_RULES_TEST_REDIS=required`); the failure tests use
-//! fake servers.
+//! start (the TLS test, one speaking TLS), and say `SKIPPED` on standard
+//! error when there is none, through `common::skipped` (or fail, with
+//! `REQUIRE_REDIS=1`, as CI runs them); the failure tests use fake
+//! servers.
 
 use crate::common;
 use crate::common::metric;
@@ -1245,7 +1246,7 @@ async fn two_processes_share_answers_through_redis_over_tls() {
     let redis = match tls_redis_server() {
         Ok(redis) => redis,
         Err(why) => {
-            eprintln!("skipped: {why}");
+            common::skipped("two_processes_share_answers_through_redis_over_tls", &why);
             return;
         }
     };

@@ -142,6 +142,19 @@ impl JsonState for CobiTankWars {
         }
     }
 
+    /// `[P1's orders, P2's orders, seed]`, each player's orders an object
+    /// by vehicle id (sorted) of `[direction, distance]`.
+    fn step_json(round: &Round) -> serde_json::Value {
+        let orders = |orders: &BTreeMap<String, OrderData>| {
+            let by_vehicle = orders
+                .iter()
+                .map(|(id, order)| (id.clone(), serde_json::json!([order.dir, order.dist])));
+            serde_json::Value::Object(by_vehicle.collect())
+        };
+        let [p1, p2] = &round.orders;
+        serde_json::json!([orders(p1), orders(p2), round.seed])
+    }
+
     fn decode_state(dto: &StateDto, field: &str, _limits: &Limits) -> Result<State, ApiError> {
         let data = StateData {
             cols: dto.cols,
@@ -191,10 +204,7 @@ impl GameApi for CobiTankWars {
     }
 
     fn player_name(index: usize) -> &'static str {
-        match index {
-            0 => "P1",
-            _ => "P2",
-        }
+        Player::NAMES[index.min(1)]
     }
 
     fn problem_codes() -> Vec<&'static str> {

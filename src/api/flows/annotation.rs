@@ -12,7 +12,7 @@ use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, Type};
 use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
 
-use crate::api::game::GameApi;
+use crate::api::game::{schema_name, GameApi};
 use crate::games::review::{Judged, Label, Summary, Verdict};
 
 /// A move's label, by the chance to win it lost (0-100): `best` none,
@@ -227,11 +227,6 @@ pub struct AnnotateResponse<G: GameApi> {
     pub final_state: G::ScoreResponse,
 }
 
-/// The document's name of a game's schema.
-fn named<G: GameApi>(what: &str) -> Cow<'static, str> {
-    Cow::Owned(format!("{}{what}", G::SCHEMA_PREFIX))
-}
-
 fn number(description: &str) -> ObjectBuilder {
     ObjectBuilder::new()
         .schema_type(Type::Number)
@@ -316,7 +311,7 @@ where
     G::PickDto: ToSchema,
 {
     fn name() -> Cow<'static, str> {
-        named::<G>("Annotation")
+        schema_name::<G>("Annotation")
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
@@ -360,7 +355,7 @@ where
     G::ScoreResponse: ToSchema,
 {
     fn name() -> Cow<'static, str> {
-        named::<G>("AnnotateResponse")
+        schema_name::<G>("AnnotateResponse")
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {

@@ -39,6 +39,13 @@ pub trait JsonState: GameApi {
     /// The picture of a state.
     fn draw(state: &Self::State) -> String;
 
+    /// A step (a round's picks or orders) as JSON written from its fields
+    /// in a fixed order (objects only where their keys are sorted): equal
+    /// steps, equal text, whatever the order and spacing of the request
+    /// that sent it (part of a review's cache key, with
+    /// [`JsonState::state_text`]).
+    fn step_json(step: &Self::Step) -> Value;
+
     /// The state's JSON text: equal states, equal text. (A state that
     /// could not be written is a bug of the server: an error, never an
     /// empty text that every such state would share as a cache key.)

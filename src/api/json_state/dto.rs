@@ -22,6 +22,7 @@ use utoipa::{IntoParams, PartialSchema, ToSchema};
 use super::codec::JsonState;
 use crate::api::flows::ask::AskedLimits;
 use crate::api::flows::batch::items_schema;
+use crate::api::game::schema_name;
 
 /// A state (`score`; Nim's `legal-moves`).
 #[derive(Debug, Deserialize)]
@@ -109,11 +110,6 @@ impl<G> From<BatchRequest<G>> for Vec<Value> {
 
 // ------------------------------------------------------------ schemas ---
 
-/// The name of the game's schema `what` (`TankWar` + `StateRequest`).
-fn named<G: JsonState>(what: &str) -> Cow<'static, str> {
-    Cow::Owned(format!("{}{what}", G::DOCS.prefix))
-}
-
 /// A reference to `T`'s schema.
 fn reference<T: ToSchema>() -> Ref {
     Ref::from_schema_name(T::name())
@@ -162,7 +158,7 @@ impl<G: JsonState> PartialSchema for StateRequest<G> {
 
 impl<G: JsonState> ToSchema for StateRequest<G> {
     fn name() -> Cow<'static, str> {
-        named::<G>("StateRequest")
+        schema_name::<G>("StateRequest")
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
@@ -185,7 +181,7 @@ impl<G: JsonState> PartialSchema for LegalMovesRequest<G> {
 
 impl<G: JsonState> ToSchema for LegalMovesRequest<G> {
     fn name() -> Cow<'static, str> {
-        named::<G>("LegalMovesRequest")
+        schema_name::<G>("LegalMovesRequest")
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
@@ -216,7 +212,7 @@ where
     G::ReplayStep: ToSchema,
 {
     fn name() -> Cow<'static, str> {
-        named::<G>("ReplayRequest")
+        schema_name::<G>("ReplayRequest")
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
@@ -261,7 +257,7 @@ where
     G::ReplayStep: ToSchema,
 {
     fn name() -> Cow<'static, str> {
-        named::<G>("AnnotateRequest")
+        schema_name::<G>("AnnotateRequest")
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
@@ -297,7 +293,7 @@ where
     G::ScoreResponse: ToSchema,
 {
     fn name() -> Cow<'static, str> {
-        named::<G>("ReplayResponse")
+        schema_name::<G>("ReplayResponse")
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
@@ -340,6 +336,6 @@ impl<G: JsonState> PartialSchema for BatchRequest<G> {
 
 impl<G: JsonState> ToSchema for BatchRequest<G> {
     fn name() -> Cow<'static, str> {
-        named::<G>("BatchRequest")
+        schema_name::<G>("BatchRequest")
     }
 }

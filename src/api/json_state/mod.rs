@@ -46,13 +46,14 @@ macro_rules! json_state_api {
             $crate::api::json_state::decode_annotate::<Self>(request, limits)
         }
 
-        /// The state's JSON text and the step's every field.
+        /// The state's JSON text and the step's, both canonical.
         fn step_text(
             state: &Self::State,
             step: &Self::Step,
         ) -> Result<String, $crate::api::transport::problem::ApiError> {
             let state = <Self as $crate::api::json_state::JsonState>::state_text(state)?;
-            Ok(format!("{state}|{step:?}"))
+            let step = <Self as $crate::api::json_state::JsonState>::step_json(step);
+            Ok(format!("{state}|{step}"))
         }
 
         fn decode_score(
@@ -151,4 +152,104 @@ pub fn render<G: JsonState>(query: RenderQuery<G>, limits: &Limits) -> Result<St
         None => <G as Game>::initial(),
     };
     Ok(G::draw(&state))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::JsonState;
+    use crate::games::cobi_tank_wars::CobiTankWars;
+    use crate::games::tank_war::TankWar;
+    use crate::games::Game;
+    use crate::limits::Limits;
+
+    /// `value` with every object's fields in reverse order.
+    fn reordered(value: &Value) -> Value {
+        match value {
+            Value::Object(fields) => Value::Object(
+                fields
+                    .iter()
+                    .rev()
+                    .map(|(k, v)| (k.clone(), reordered(v)))
+                    .collect(),
+            ),
+            Value::Array(items) => Value::Array(items.iter().map(reordered).collect()),
+            other => other.clone(),
+        }
+    }
+
+    /// The state `text` sends, decoded.
+    fn state<G: JsonState>(text: &str) -> G::State {
+        let dto: G::StateDto = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}"));
+        G::decode_state(&dto, "state", &Limits::default()).unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    /// The step `round` sends in `state`, as a replay reads it.
+    fn step<G: JsonState>(state: &G::State, round: &Value) -> G::Step
+    where
+        G::ReplayStep: serde::de::DeserializeOwned,
+    {
+        let round: G::ReplayStep =
+            serde_json::from_value(round.clone()).unwrap_or_else(|e| panic!("{e}"));
+        let mut state = state.clone();
+        G::replay_step(&mut state, round, 0, &Limits::default()).unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    /// Equal requests give equal key texts whatever their fields' order
+    /// and spacing; another state or step, another text.
+    fn keys_are_canonical<G: JsonState>(question: G::Question, rounds: [Value; 2])
+    where
+        G::ReplayStep: serde::de::DeserializeOwned,
+    {
+        let sent = serde_json::to_value(G::encode_state(&<G as Game>::initial()))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let compact = sent.to_string();
+        let spaced =
+            serde_json::to_string_pretty(&reordered(&sent)).unwrap_or_else(|e| panic!("{e}"));
+        assert_ne!(compact, spaced);
+        let (a, b) = (state::<G>(&compact), state::<G>(&spaced));
+        let key =
+            |state: &G::State| G::canonical(state, &question).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(key(&a), key(&b));
+        let [round, other] = rounds;
+        let step_key = |state: &G::State, round: &Value| {
+            G::step_text(state, &step::<G>(state, round)).unwrap_or_else(|e| panic!("{e:?}"))
+        };
+        assert_eq!(step_key(&a, &round), step_key(&b, &reordered(&round)));
+        assert_ne!(step_key(&a, &round), step_key(&a, &other));
+        // Another state: the one after the round.
+        let mut after = a.clone();
+        <G as Game>::play(&mut after, step::<G>(&a, &round)).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_ne!(key(&a), key(&after));
+        assert_ne!(step_key(&a, &round), step_key(&after, &round));
+    }
+
+    #[test]
+    fn tank_war_keys_are_canonical() {
+        keys_are_canonical::<TankWar>(
+            crate::games::tank_war::Player::U,
+            [
+                json!({"U": "LA", "D": "RC", "elapsed_ms": {"U": 5, "D": 7}}),
+                json!({"U": "LA", "D": "RC", "elapsed_ms": {"U": 7, "D": 5}}),
+            ],
+        );
+    }
+
+    #[test]
+    fn tank_wars_keys_are_canonical() {
+        let orders = |p1_dist: u32| {
+            json!({"orders": {
+                "P1": {"P1-1": {"dir": "N", "dist": p1_dist}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "W", "dist": 1}},
+                "P2": {"P2-1": {"dir": "S", "dist": 3}, "P2-2": {"dir": "S", "dist": 1}, "P2-3": {"dir": "E", "dist": 1}}
+            }, "seed": 3})
+        };
+        keys_are_canonical::<CobiTankWars>(
+            crate::games::cobi_tank_wars::Question {
+                player: crate::games::cobi_tank_wars::Player::P1,
+                gunfire_tokens: 1,
+            },
+            [orders(2), orders(1)],
+        );
+    }
 }

@@ -39,7 +39,7 @@ macro_rules! game_routes {
         use actix_web::HttpResponse;
         use crate::api::flows;
         use crate::api::openapi::responses::{BodyErrors, BusyError, RouteErrors};
-        use crate::api::services::{Call, Services};
+        use crate::api::services::{JsonAndServices, Services};
         use crate::api::transport::json::{encode, respond};
         use crate::api::transport::problem::{ApiError, Problem};
 
@@ -116,7 +116,7 @@ macro_rules! game_routes {
             )
         )]
         async fn legal_moves(
-            Call { body, services }: Call<LegalMovesRequest>,
+            JsonAndServices { body, services }: JsonAndServices<LegalMovesRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::simple::legal_moves::<$game>(body, &services)?;
             respond(encode(&answer), &services.limits)
@@ -136,7 +136,7 @@ macro_rules! game_routes {
             )
         )]
         async fn validate(
-            Call { body, services }: Call<ValidateRequest>,
+            JsonAndServices { body, services }: JsonAndServices<ValidateRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::simple::validate::<$game>(body, &services)?;
             respond(encode(&answer), &services.limits)
@@ -157,7 +157,7 @@ macro_rules! game_routes {
             )
         )]
         async fn apply(
-            Call { body, services }: Call<ApplyRequest>,
+            JsonAndServices { body, services }: JsonAndServices<ApplyRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::simple::apply::<$game>(body, &services)?;
             respond(encode(&answer), &services.limits)
@@ -177,7 +177,7 @@ macro_rules! game_routes {
             )
         )]
         async fn score(
-            Call { body, services }: Call<ScoreRequest>,
+            JsonAndServices { body, services }: JsonAndServices<ScoreRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::simple::score::<$game>(body, &services)?;
             respond(encode(&answer), &services.limits)
@@ -199,7 +199,7 @@ macro_rules! game_routes {
             )
         )]
         async fn replay(
-            Call { body, services }: Call<ReplayRequest>,
+            JsonAndServices { body, services }: JsonAndServices<ReplayRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::replay::replay::<$game>(body, &services).await?;
             respond(encode(&answer), &services.limits)
@@ -221,7 +221,7 @@ macro_rules! game_routes {
             )
         )]
         async fn ai_move(
-            Call { body, services }: Call<AiMoveRequest>,
+            JsonAndServices { body, services }: JsonAndServices<AiMoveRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::ai::ai_move::<$game>(body, &services, None).await?;
             respond(answer.into_json(), &services.limits)
@@ -277,7 +277,7 @@ macro_rules! game_routes {
         )]
         async fn annotate(
             request: actix_web::HttpRequest,
-            Call { body, services }: Call<AnnotateRequest>,
+            JsonAndServices { body, services }: JsonAndServices<AnnotateRequest>,
         ) -> Result<HttpResponse, ApiError> {
             use flows::annotate::Format;
             match flows::annotate::negotiate(&request) {

@@ -24,7 +24,7 @@ use super::flows::budget::SharedBudget;
 use super::game::not_dispatched;
 use super::game::{GameApi, UnfitAnswer};
 use super::openapi::responses::{BodyErrors, BusyError, RouteErrors};
-use super::services::{run_stoppable, Call, Services};
+use super::services::{run_stoppable, JsonAndServices, Services};
 use super::transport::json::{respond, respond_constant};
 use super::transport::problem::{ApiError, Problem};
 use crate::error::Refusal;
@@ -234,10 +234,7 @@ impl GameApi for TankBattle {
     }
 
     fn player_name(index: usize) -> &'static str {
-        match index {
-            0 => "white",
-            _ => "black",
-        }
+        engine::Side::NAMES[index.min(1)]
     }
 
     fn replay_step(
@@ -524,7 +521,7 @@ async fn initial(
     )
 )]
 async fn perft_count(
-    Call { body, services }: Call<PerftRequest>,
+    JsonAndServices { body, services }: JsonAndServices<PerftRequest>,
 ) -> Result<web::Json<PerftResponse>, ApiError> {
     run_perft(body, &services, None).await.map(web::Json)
 }

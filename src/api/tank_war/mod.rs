@@ -144,6 +144,13 @@ impl JsonState for TankWar {
         }
     }
 
+    /// `[U's pick, D's pick, U's time, D's time]`.
+    fn step_json(round: &Round) -> serde_json::Value {
+        let [u, d] = &round.picks;
+        let [u_ms, d_ms] = round.elapsed_ms;
+        serde_json::json!([u, d, u_ms, d_ms])
+    }
+
     fn decode_state(dto: &StateDto, field: &str, limits: &Limits) -> Result<State, ApiError> {
         if dto.tanks.len() > limits.tank_war_max_tanks {
             return Err(ApiError::limit_exceeded(
@@ -218,10 +225,7 @@ impl GameApi for TankWar {
     }
 
     fn player_name(index: usize) -> &'static str {
-        match index {
-            0 => "U",
-            _ => "D",
-        }
+        Player::NAMES[index.min(1)]
     }
 
     fn problem_codes() -> Vec<&'static str> {

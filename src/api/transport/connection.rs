@@ -415,7 +415,7 @@ impl Account {
 /// A connection's account, shared by its stream and the calls on it (the
 /// request's connection data): one thread, no locks.
 #[derive(Clone)]
-pub struct Ledger(Rc<Shared>);
+pub struct Ledger(Rc<LedgerState>);
 
 impl std::fmt::Debug for Ledger {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -423,7 +423,8 @@ impl std::fmt::Debug for Ledger {
     }
 }
 
-struct Shared {
+/// What a [`Ledger`] holds: the account, and the reader it may wake.
+struct LedgerState {
     account: Cell<Account>,
     /// The reader's waker while it waits, and whether bytes wait in the
     /// socket (then only the account can wake it).
@@ -432,7 +433,7 @@ struct Shared {
 
 impl Ledger {
     fn new(account: Account) -> Ledger {
-        Ledger(Rc::new(Shared {
+        Ledger(Rc::new(LedgerState {
             account: Cell::new(account),
             parked: Cell::new(None),
         }))

@@ -17,8 +17,17 @@ pub enum Player {
 impl Player {
     pub const ALL: [Player; 2] = [Player::P1, Player::P2];
 
+    /// The players' names, P1's first: how requests, answers and the
+    /// catalogue name them (written here only).
+    pub const NAMES: [&'static str; 2] = ["P1", "P2"];
+
     pub const fn index(self) -> usize {
         self as usize
+    }
+
+    /// `"P1"` or `"P2"`.
+    pub const fn name(self) -> &'static str {
+        Player::NAMES[self.index()]
     }
 
     pub const fn other(self) -> Player {
@@ -31,10 +40,7 @@ impl Player {
 
 impl fmt::Display for Player {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Player::P1 => "P1",
-            Player::P2 => "P2",
-        })
+        f.write_str(self.name())
     }
 }
 

@@ -17,6 +17,15 @@ pub enum Player {
 }
 
 impl Player {
+    /// The players' names, the first's first: how requests, answers and the
+    /// catalogue name them (written here only).
+    pub const NAMES: [&'static str; 2] = ["first", "second"];
+
+    /// `"first"` or `"second"`.
+    pub const fn name(self) -> &'static str {
+        Player::NAMES[self as usize]
+    }
+
     pub fn other(self) -> Player {
         match self {
             Player::First => Player::Second,
@@ -27,10 +36,7 @@ impl Player {
 
 impl fmt::Display for Player {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Player::First => "first",
-            Player::Second => "second",
-        })
+        f.write_str(self.name())
     }
 }
 

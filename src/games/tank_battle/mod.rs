@@ -35,7 +35,7 @@ pub use piece::{Piece, Role};
 pub use position::{Position, Setup};
 pub use side::Side;
 pub use square::{Square, SQUARES};
-pub use tbn::INITIAL_TBN;
+pub use tbn::{INITIAL_TBN, SCORING_EXAMPLE_TBN};
 
 /// Parses TBN `text` and checks it against `layout`.
 pub fn parse_position(text: &str, layout: &Layout) -> Result<Position, PositionParseError> {

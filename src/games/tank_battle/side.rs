@@ -19,12 +19,13 @@ impl Side {
         self as usize
     }
 
+    /// The sides' names, White's first: how requests, answers and the
+    /// catalogue name them (written here only).
+    pub const NAMES: [&'static str; 2] = ["white", "black"];
+
     /// `"white"` or `"black"`.
     pub const fn name(self) -> &'static str {
-        match self {
-            Side::White => "white",
-            Side::Black => "black",
-        }
+        Side::NAMES[self.index()]
     }
 
     /// The side-to-move letter of TBN: `w` or `b`.

@@ -17,6 +17,13 @@ use super::square::{Square, SIZE};
 /// TBN of the standard initial position.
 pub const INITIAL_TBN: &str = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0";
 
+/// TBN of the final position of the rules' scoring example: Black's
+/// commander on White's commander start and two black tanks in White's
+/// base (7); White's commander in Black's base but not on its start, and
+/// two white tanks on the field (4). Every black tank is in White's base:
+/// the game is over. (A fixture of the tests, here and over HTTP.)
+pub const SCORING_EXAMPLE_TBN: &str = "1C9/11/11/11/11/11/T10/1T9/11/9t1/9tc b 57";
+
 fn bad(message: impl Into<String>) -> ParseError {
     ParseError::new(Notation::Position, message)
 }

@@ -21,8 +21,17 @@ pub enum Player {
 impl Player {
     pub const ALL: [Player; 2] = [Player::U, Player::D];
 
+    /// The players' names, U's first: how requests, answers and the
+    /// catalogue name them (written here only).
+    pub const NAMES: [&'static str; 2] = ["U", "D"];
+
     pub const fn index(self) -> usize {
         self as usize
+    }
+
+    /// `"U"` or `"D"`.
+    pub const fn name(self) -> &'static str {
+        Player::NAMES[self.index()]
     }
 
     pub const fn other(self) -> Player {
@@ -35,10 +44,7 @@ impl Player {
 
 impl fmt::Display for Player {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Player::U => "U",
-            Player::D => "D",
-        })
+        f.write_str(self.name())
     }
 }
 

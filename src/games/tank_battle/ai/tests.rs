@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 
-use super::super::{parse_position, Layout, MoveText, Position, Side};
+use super::super::{parse_position, Layout, MoveText, Position, Side, SCORING_EXAMPLE_TBN};
 use super::{search, search_with, SearchLimits, WIN};
 use crate::games::{Level, Style};
 
@@ -98,7 +98,7 @@ fn stops_on_time() {
 #[test]
 fn a_finished_position_has_no_move() {
     let layout = Layout::STANDARD;
-    let pos = parse_position("1C9/11/11/11/11/11/T10/1T9/11/9t1/9tc b 57", &layout).unwrap();
+    let pos = parse_position(SCORING_EXAMPLE_TBN, &layout).unwrap();
     assert_eq!(search(&pos, &layout, depth_limited(3), 0), None);
 }
 

@@ -240,7 +240,11 @@ mod tests {
     fn a_review_of_the_default_game_is_the_whole_games_solve() {
         let (setup, start) = default_state();
         let game = solve::Packed::new(&setup, &start).unwrap_or_else(|| panic!("packs"));
-        let mut solver = solve::Solver::new(&game, Table::default_game(), solve::Bounds::NONE);
+        let mut solver = solve::Solver::new(
+            &game,
+            Some(Table::built_in().unwrap_or_else(|e| panic!("{e}"))),
+            solve::Bounds::NONE,
+        );
         let mut rounds = 0;
         // The illustration, then 200 games of random picks.
         let mut pos = start.clone();

@@ -53,8 +53,9 @@ impl Compiled {
     /// A solver of this game within `bounds` (with the default game's
     /// table for the default game).
     pub fn solver<'a>(&'a self, bounds: Bounds<'a>) -> Option<Solver<'a>> {
+        // The server does not start without the built-in table.
         let table = if self.is_default_game() {
-            Table::default_game()
+            Table::built_in().ok()
         } else {
             None
         };

@@ -31,7 +31,7 @@ static FILE: &[u8] = include_bytes!("../../../../data/tank_war_default.table.zst
 static DEFAULT: LazyLock<(Setup, Position)> = LazyLock::new(default_state);
 static DEFAULT_GAME: LazyLock<Option<Packed>> =
     LazyLock::new(|| Packed::new(&DEFAULT.0, &DEFAULT.1));
-static DEFAULT_TABLE: LazyLock<Option<Table>> = LazyLock::new(|| Table::decode(FILE).ok());
+static BUILT_IN: LazyLock<Result<Table, UnusableTable>> = LazyLock::new(|| load(FILE));
 
 /// Values of positions by packed key.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,11 +60,28 @@ pub enum TableError {
     Order,
 }
 
+/// Why a table file is not served: the server's refusal to start, naming
+/// the file and how to make it again.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the Tank War table built into this binary (data/tank_war_default.table.zst) is unusable: \
+{0}; rebuild it with `cargo run --release --bin tank_war_table`, then the binary"
+)]
+pub struct UnusableTable(pub TableError);
+
+/// Reads a table file as the server reads its built-in one
+/// ([`Table::built_in`]).
+pub fn load(file: &[u8]) -> Result<Table, UnusableTable> {
+    Table::decode(file).map_err(UnusableTable)
+}
+
 impl Table {
-    /// The default game's table, decoded on first use (the server forces
-    /// it at start); `None` when the committed file is unusable.
-    pub fn default_game() -> Option<&'static Table> {
-        DEFAULT_TABLE.as_ref()
+    /// The default game's table built into the binary, decoded on first
+    /// use. The server decodes it before it starts and refuses to start
+    /// when it does not decode, so a search never answers the default game
+    /// without it.
+    pub fn built_in() -> Result<&'static Table, UnusableTable> {
+        BUILT_IN.as_ref().map_err(Clone::clone)
     }
 
     /// Builds a table from keys and values (sorted here).

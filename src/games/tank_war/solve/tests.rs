@@ -240,13 +240,7 @@ fn a_solve_stops_at_its_cap_and_says_so() {
 
 #[test]
 fn the_committed_table_is_this_engines_and_agrees_with_the_solver() {
-    let table = Table::default_game().unwrap_or_else(|| {
-        let file = std::fs::read("data/tank_war_default.table.zst").unwrap_or_default();
-        panic!(
-            "the table is unusable ({:?}): rebuild it with `cargo run --release --bin tank_war_table`",
-            Table::decode(&file).err()
-        )
-    });
+    let table = Table::built_in().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(table.rounds, table::ROUNDS);
     // Every position within the table's rounds, and no other.
     let positions = table::default_positions(table::ROUNDS);
@@ -289,6 +283,35 @@ fn the_table_round_trips_and_refuses_damage() {
     }
     let damaged = zstd::encode_all(payload.as_slice(), 1).unwrap_or_default();
     assert_eq!(Table::decode(&damaged), Err(table::TableError::Checksum));
+}
+
+/// A built-in table that does not decode is the server's refusal to start
+/// (`serve` reads it with `Table::built_in`, which reads it with `load`),
+/// saying which file and how to make it again: never a search without it.
+#[test]
+fn a_damaged_table_is_refused_with_the_way_to_rebuild_it() {
+    let file = include_bytes!("../../../../data/tank_war_default.table.zst");
+    assert!(table::load(file).is_ok_and(|table| Table::built_in() == Ok(&table)));
+    let mut damaged = file.to_vec();
+    let middle = damaged.len() / 2;
+    if let Some(b) = damaged.get_mut(middle) {
+        *b ^= 0x55;
+    }
+    for (file, why) in [
+        (damaged.as_slice(), "a byte changed"),
+        (file.get(..file.len() / 2).unwrap_or_default(), "cut short"),
+        (b"TWTABLE1".as_slice(), "not zstd"),
+    ] {
+        let refused = table::load(file)
+            .err()
+            .unwrap_or_else(|| panic!("{why}: taken"));
+        let said = refused.to_string();
+        assert!(
+            said.contains("data/tank_war_default.table.zst")
+                && said.contains("cargo run --release --bin tank_war_table"),
+            "{why}: {said}"
+        );
+    }
 }
 
 #[test]
