@@ -92,7 +92,8 @@ pub struct ServeArgs {
     pub max_connections: Option<usize>,
     /// Largest request head (request line and header fields), in bytes,
     /// counted by the server as it arrives; a larger one is answered 431
-    /// and its connection closed.
+    /// (414 when the request line alone is larger) and its connection
+    /// closed (1024-131071).
     #[arg(long, env = "TANK_RULES_MAX_HEAD_BYTES", default_value_t = Limits::DEFAULT_MAX_HEAD_BYTES,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1_024..=131_071))]
     pub max_head_bytes: usize,
@@ -136,7 +137,8 @@ pub struct ServeArgs {
     /// Milliseconds a request waits for a free slot of its pool before 503.
     #[arg(long, env = "TANK_RULES_SEARCH_WAIT_MS", default_value_t = Limits::DEFAULT_SEARCH_WAIT_MS)]
     pub search_wait_ms: u64,
-    /// Most moves (Tank Battle) or rounds (Tank War) in one replay.
+    /// Most moves (Tank Battle) or rounds (The Tank War, Tank Wars) in one
+    /// replay.
     #[arg(long, env = "TANK_RULES_REPLAY_MAX_MOVES", default_value_t = Limits::DEFAULT_REPLAY_MAX_MOVES)]
     pub replay_max_moves: usize,
     /// Most moves (Tank Battle) or rounds one `annotate` judges.
@@ -154,7 +156,8 @@ pub struct ServeArgs {
     /// Most requests in one batch.
     #[arg(long, env = "TANK_RULES_BATCH_MAX_REQUESTS", default_value_t = Limits::DEFAULT_BATCH_MAX_REQUESTS)]
     pub batch_max_requests: usize,
-    /// Most searches (`ai-move` and `perft` requests) in one batch.
+    /// Most searches (`ai-move`, `perft` and `annotate` requests) in one
+    /// batch.
     #[arg(long, env = "TANK_RULES_BATCH_MAX_SEARCHES", default_value_t = Limits::DEFAULT_BATCH_MAX_SEARCHES)]
     pub batch_max_searches: usize,
     /// Seconds a client has to send a request's head (from the
@@ -162,7 +165,8 @@ pub struct ServeArgs {
     /// later one); then 408 and the connection closed.
     #[arg(long, env = "TANK_RULES_REQUEST_TIMEOUT_SECS", default_value_t = 5)]
     pub request_timeout_secs: u64,
-    /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
+    /// Seconds in-flight requests get to finish after SIGTERM (SIGINT and
+    /// SIGQUIT stop at once, dropping requests in flight).
     #[arg(long, env = "TANK_RULES_SHUTDOWN_TIMEOUT_SECS", default_value_t = 30)]
     pub shutdown_timeout_secs: u64,
     /// Size of the AI answer cache, MiB (answers and keys, as stored).
@@ -176,8 +180,10 @@ pub struct ServeArgs {
     /// A client is its API key when keys are configured, else its address.
     #[arg(long, env = "TANK_RULES_RATE_LIMIT_PER_MINUTE", default_value_t = 0)]
     pub rate_limit_per_minute: u32,
-    /// Searches (`ai-move`, `perft`, each search of a batch) a minute each
-    /// client may make (0: no limit).
+    /// Search units a minute each client may spend (0: no limit); over it,
+    /// 429. `ai-move` and `perft` cost one, a review (`annotate`)
+    /// --annotate-max-time-ms ÷ --ai-max-time-ms rounded up, a batch the
+    /// sum of its items.
     #[arg(
         long,
         env = "TANK_RULES_SEARCH_RATE_LIMIT_PER_MINUTE",

@@ -32,5 +32,6 @@ mod http_tank_war;
 mod modules;
 mod openapi;
 mod parse_props;
+mod readme;
 mod shared_cache;
 mod tank_war_props;
