@@ -127,7 +127,7 @@ impl ApiError {
             }
             _ => (None, None),
         };
-        let title = crate::i18n::title(lang, code).unwrap_or(self.title());
+        let title = crate::i18n::title(lang, code).unwrap_or_else(|| self.title());
         let detail = match (lang, self) {
             (Lang::En, _) => None,
             (lang, ApiError::LimitExceeded { text, .. }) => Some(crate::i18n::write(lang, text)),
