@@ -255,35 +255,72 @@ where
             turn.take().await;
         }
     }
-    let mut results = Vec::with_capacity(body.requests.len());
+    // Each result is written as it comes, between the other connections'
+    // turns, and only its bytes are kept: a batch holds its answer, not
+    // the answer's JSON values (several times its size).
+    let mut answer = Answer::new(body.ndjson);
     for (index, request) in body.requests.into_iter().enumerate() {
-        let answer = match request.and_then(|request| split_op(request, ops)) {
-            Ok((op, fields)) => dispatch(op, fields).await.map(|answer| (op, answer)),
+        let result = match request.and_then(|request| split_op(request, ops)) {
+            Ok((op, fields)) => dispatch(op, fields).await.map(|result| (op, result)),
             Err(error) => Err(error),
         };
-        results.push(match answer {
-            Ok((op, answer)) => named(op.name(), answer),
+        answer.push(&match result {
+            Ok((op, result)) => named(op.name(), result),
             Err(error) => named(PROBLEM, problem_result(&error, index)),
-        });
+        })?;
         turn.take().await;
     }
-    let (ndjson, limits) = (body.ndjson, *limits);
-    let (body, content_type) = if results.len() <= WRITTEN_IN_PLACE {
-        write(results, ndjson, &limits)?
-    } else {
-        // A large answer is written on the blocking pool: writing a
-        // megabyte takes milliseconds, which the worker's other
-        // connections would wait.
-        actix_web::web::block(move || write(results, ndjson, &limits))
-            .await
-            .map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))??
-    };
+    let (body, content_type) = answer.finish();
+    limits.check_answer(body.len(), false)?;
     Ok(HttpResponse::Ok().content_type(content_type).body(body))
 }
 
-/// The most results a batch's answer writes on the HTTP worker; a larger
-/// one is written on the blocking pool.
-const WRITTEN_IN_PLACE: usize = 16;
+/// A batch's answer, written a result at a time: `{"results":[…]}` as
+/// serde writes a [`BatchResponse`], or one result a line for NDJSON.
+struct Answer {
+    body: Vec<u8>,
+    ndjson: bool,
+    results: usize,
+}
+
+impl Answer {
+    fn new(ndjson: bool) -> Answer {
+        let body = if ndjson {
+            Vec::new()
+        } else {
+            b"{\"results\":[".to_vec()
+        };
+        Answer {
+            body,
+            ndjson,
+            results: 0,
+        }
+    }
+
+    /// Writes one more result.
+    fn push(&mut self, result: &Value) -> Result<(), ApiError> {
+        if !self.ndjson && self.results > 0 {
+            self.body.push(b',');
+        }
+        serde_json::to_writer(&mut self.body, result)
+            .map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))?;
+        if self.ndjson {
+            self.body.push(b'\n');
+        }
+        self.results += 1;
+        Ok(())
+    }
+
+    /// The answer and its content type.
+    fn finish(mut self) -> (Vec<u8>, &'static str) {
+        if self.ndjson {
+            (self.body, NDJSON)
+        } else {
+            self.body.extend_from_slice(b"]}");
+            (self.body, "application/json")
+        }
+    }
+}
 
 /// A batch's turn on its HTTP worker: it gives the worker back to the
 /// worker's other connections (a `/healthz`, another client's move) once
@@ -452,31 +489,6 @@ fn problem_result(error: &ApiError, index: usize) -> Value {
     serde_json::to_value(problem).unwrap_or_default()
 }
 
-/// The results as `{"results":[…]}`, or one a line for NDJSON, within the
-/// answer limit, and their content type.
-fn write(
-    results: Vec<Value>,
-    ndjson: bool,
-    limits: &Limits,
-) -> Result<(Vec<u8>, &'static str), ApiError> {
-    let written = if ndjson {
-        results
-            .iter()
-            .try_fold(Vec::new(), |mut body, result| {
-                serde_json::to_writer(&mut body, result)?;
-                body.push(b'\n');
-                Ok(body)
-            })
-            .map(|body| (body, NDJSON))
-    } else {
-        serde_json::to_vec(&BatchResponse { results }).map(|body| (body, "application/json"))
-    };
-    let (body, content_type) =
-        written.map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))?;
-    limits.check_answer(body.len(), false)?;
-    Ok((body, content_type))
-}
-
 /// What a batch's items cost ([`crate::operations`]): a request for each
 /// item that is not a search (at least one: the batch's own, spent at the
 /// door), and each search's search units; by quota class.
@@ -577,6 +589,45 @@ async fn dispatch<G: GameApi>(
         }
         Operation::Perft | Operation::Initial | Operation::Batch | Operation::Render => {
             G::extra_op(op, fields, services, shared).await
+        }
+    }
+}
+
+#[cfg(test)]
+mod answer_tests {
+    use super::*;
+
+    /// A batch's answer written a result at a time is what serde writes
+    /// for the whole `BatchResponse`, and one result a line for NDJSON.
+    #[test]
+    fn an_answer_written_a_result_at_a_time_is_serdes() {
+        let results = [
+            serde_json::json!({"op": "score", "score": {"white": 1}}),
+            serde_json::json!({"op": "problem", "detail": "é \"quoted\"\n"}),
+            serde_json::json!([]),
+        ];
+        for count in 0..=results.len() {
+            let some = &results[..count];
+            let mut json = Answer::new(false);
+            let mut lines = Answer::new(true);
+            for result in some {
+                json.push(result).unwrap();
+                lines.push(result).unwrap();
+            }
+            let whole = serde_json::to_vec(&BatchResponse {
+                results: some.to_vec(),
+            })
+            .unwrap();
+            assert_eq!(json.finish(), (whole, "application/json"));
+            let each: Vec<u8> = some
+                .iter()
+                .flat_map(|r| {
+                    let mut line = serde_json::to_vec(r).unwrap();
+                    line.push(b'\n');
+                    line
+                })
+                .collect();
+            assert_eq!(lines.finish(), (each, NDJSON));
         }
     }
 }
