@@ -38,14 +38,6 @@ impl Text {
         self
     }
 
-    /// The same text, its argument `name` set to `value` when there is one.
-    pub fn with_some(self, name: &'static str, value: Option<impl Into<Arg>>) -> Text {
-        match value {
-            Some(value) => self.with(name, value),
-            None => self,
-        }
-    }
-
     /// Its message's id in the catalogues.
     pub fn id(&self) -> &str {
         &self.id
@@ -54,13 +46,6 @@ impl Text {
     /// Its arguments, by name.
     pub fn args(&self) -> &[(&'static str, Arg)] {
         &self.args
-    }
-
-    /// The argument `name`, if set.
-    pub fn arg(&self, name: &str) -> Option<&Arg> {
-        self.args
-            .iter()
-            .find_map(|(n, value)| (*n == name).then_some(value))
     }
 }
 
@@ -111,16 +96,12 @@ mod tests {
         let text = Text::new("limit-replay")
             .with("count", 5usize)
             .with("field", "moves")
-            .with_some("ply", None::<u32>)
-            .with_some("max", Some(4u64));
+            .with("max", 4u64);
         assert_eq!(text.id(), "limit-replay");
         let names: Vec<&str> = text.args().iter().map(|(n, _)| *n).collect();
         assert_eq!(names, ["count", "field", "max"]);
-        assert_eq!(text.arg("count"), Some(&Arg::Num(5.0)));
-        assert_eq!(
-            text.arg("field").map(ToString::to_string).as_deref(),
-            Some("moves")
-        );
+        assert_eq!(text.args()[0].1, Arg::Num(5.0));
+        assert_eq!(text.args()[1].1.to_string(), "moves");
         assert_eq!(Arg::Num(20_000_000.0).to_string(), "20000000");
     }
 }
