@@ -25,9 +25,9 @@ use actix_web::dev::AppConfig;
 use actix_web::rt::net::TcpStream;
 use actix_web::ResponseError;
 
-use crate::api::transport::connection::{Bounds, Calls, Guard, Guarded, Ledger};
+use crate::api::transport::connection::{Bounds, Guard, Guarded, Ledger};
 use crate::api::transport::expect;
-use crate::api::{AppState, ConnectionState};
+use crate::api::AppState;
 
 /// How the public server runs.
 #[derive(Clone, Debug)]
@@ -77,9 +77,7 @@ pub fn public(
         .shutdown_timeout(settings.shutdown_timeout_secs)
         .bind("tank-rules", addr, move || {
             let guard = Rc::new(Guard::new(bounds, &metrics));
-            let app = crate::api::app(state.clone())
-                .into_factory()
-                .map_err(|err| err.error_response());
+            let app = crate::api::app(state.clone()).into_factory();
             let http = HttpService::build()
                 // Every head's deadline is the connection's own (actix's
                 // covers only the first).
@@ -90,11 +88,10 @@ pub fn public(
                 // not half-close and then wait for an answer).
                 .h1_allow_half_closed(false)
                 .on_connect_ext(|io: &Guarded<TcpStream>, data: &mut Extensions| {
-                    ConnectionState::install(io, data);
                     data.insert(io.ledger());
                 })
                 .expect(Expectations { body_limit })
-                .h1(Calls(map_config(app, |_| AppConfig::default())));
+                .h1(map_config(app, |_| AppConfig::default()));
             fn_service(move |io: TcpStream| {
                 let peer = io.peer_addr().ok();
                 let guarded = Guarded::new(io, guard.clone());

@@ -31,8 +31,6 @@ pub mod tank_battle;
 pub mod tank_war;
 pub mod transport;
 
-pub use transport::hygiene::ConnectionState;
-
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::{web, App};

@@ -17,55 +17,38 @@ use actix_web::{HttpResponse, ResponseError};
 
 use super::problem::ApiError;
 
-/// Per-connection state, installed by the server's `on_connect`: whether a
-/// request on the connection asked to close it.
-#[derive(Clone, Debug, Default)]
-pub struct ConnectionState {
-    closing: std::rc::Rc<std::cell::Cell<bool>>,
-}
-
-impl ConnectionState {
-    /// The `on_connect` hook that gives each connection its state.
-    pub fn install(_: &dyn std::any::Any, data: &mut actix_web::dev::Extensions) {
-        data.insert(ConnectionState::default());
-    }
+/// The answer to a request pipelined after one that asked to close the
+/// connection (RFC 9112 §9.6: it is not processed): 400, and the
+/// connection closed.
+pub fn after_close(req: ServiceRequest) -> ServiceResponse<BoxBody> {
+    let refused = ApiError::Status {
+        status: 400,
+        detail: "an earlier request on this connection asked to close it \
+(`Connection: close`); requests pipelined after it are not processed"
+            .to_owned(),
+    };
+    let mut res = req.into_response(refused.error_response());
+    res.response_mut()
+        .head_mut()
+        .set_connection_type(ConnectionType::Close);
+    res
 }
 
 /// The longest text of another layer's error answer kept as `detail`.
 const MAX_DETAIL: usize = 300;
 
 /// What a request needs of hygiene before the routes see it: `HEAD` is
-/// served as `GET`; a request pipelined after one that asked to close its
-/// connection, or with an expectation the server cannot meet, is refused
-/// (the answer). Else whether the request asks to
-/// close its connection, for [`finish`].
+/// served as `GET`; a request with an expectation the server cannot meet
+/// is refused (the answer). Else whether the request asks to close its
+/// connection, for [`finish`].
 pub fn admit(req: &mut ServiceRequest) -> Result<bool, Box<HttpResponse>> {
     if req.method() == Method::HEAD {
         req.head_mut().method = Method::GET;
     }
-    let connection = req.conn_data::<ConnectionState>();
-    if connection.is_some_and(|c| c.closing.get()) {
-        // RFC 9112 §9.6: no request after a "close" is processed.
-        let refused = ApiError::Status {
-            status: 400,
-            detail: "an earlier request on this connection asked to close it \
-(`Connection: close`); requests pipelined after it are not processed"
-                .to_owned(),
-        };
-        let mut response = refused.error_response();
-        response
-            .head_mut()
-            .set_connection_type(ConnectionType::Close);
-        return Err(Box::new(response));
-    }
     if let Err(unmet) = super::expect::unknown(req.headers()) {
         return Err(Box::new(unmet.error_response()));
     }
-    let close = req.head().connection_type() == ConnectionType::Close;
-    if let (true, Some(connection)) = (close, connection) {
-        connection.closing.set(true);
-    }
-    Ok(close)
+    Ok(req.head().connection_type() == ConnectionType::Close)
 }
 
 /// The answer as hygiene leaves it: the connection closed after it when

@@ -4,7 +4,7 @@
 //! told by the socket's wrapper and the calls (`super`), which act on its
 //! [`Verdict`].
 
-use actix_http::{Method, Request};
+use actix_http::{Method, RequestHead};
 use actix_web::http::header;
 use std::time::Duration;
 use tokio::time::Instant;
@@ -48,8 +48,7 @@ pub enum Framing {
 impl Framing {
     /// The framing of `req`'s body, decided as actix-http's decoder
     /// decides it (a request it would refuse never reaches here).
-    pub fn of(req: &Request) -> Framing {
-        let head = req.head();
+    pub fn of(head: &RequestHead) -> Framing {
         let headers = &head.headers;
         let says = |value: &header::HeaderValue, word: &[u8]| {
             value.as_bytes().trim_ascii().eq_ignore_ascii_case(word)
@@ -115,8 +114,8 @@ pub enum Verdict {
 
 /// The accounting of one connection's bytes: what may be read next, where
 /// each head and body ends, what is in flight. Pure: the stream
-/// ([`Guarded`]) feeds it what it reads, the calls ([`Calls`]) what is
-/// called and answered.
+/// ([`Guarded`]) feeds it what it reads, the calls ([`super::Ledger::called`],
+/// [`super::Ledger::answered`]) what is called and answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Account {
     cap: u64,

@@ -9,7 +9,7 @@
 //!   ([`super::framing::HeadEnd`]), and no more than the cap is read: a
 //!   head still unfinished at the cap is answered 431 (problem+json) and
 //!   the connection closed. A request's body is not head: once the
-//!   request is called ([`Calls`]), its `Content-Length` bytes (at most
+//!   request is called ([`Ledger::called`]), its `Content-Length` bytes (at most
 //!   the body limit), or its chunked body to its last chunk (at most the
 //!   body limit of data and the head cap of framing,
 //!   [`super::framing::ChunkedEnd`]), are read, and nothing after them
@@ -34,7 +34,7 @@
 //! nothing in flight: the dispatcher is told the client's side ended, and
 //! the answer is written as the connection shuts down.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
@@ -42,12 +42,11 @@ use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use actix_http::body::{BodySize, MessageBody};
-use actix_http::{ConnectionType, Request};
-use actix_service::{Service, ServiceFactory};
-use actix_web::dev::ServiceResponse;
+use actix_http::body::{BodySize, BoxBody, MessageBody};
+use actix_http::{ConnectionType, Payload};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::web::Bytes;
-use actix_web::HttpResponse;
+use actix_web::HttpRequest;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::{Instant, Sleep};
 
@@ -67,7 +66,8 @@ use crate::metrics::{ConnectionClosed, Metrics};
 // ------------------------------------------------------------- ledger ---
 
 /// A connection's account, shared by its stream and the calls on it (the
-/// request's connection data): one thread, no locks.
+/// request's connection data, told by the outermost layer,
+/// [`crate::api::middleware::layers`]): one thread, no locks.
 #[derive(Clone)]
 pub struct Ledger(Rc<LedgerState>);
 
@@ -79,30 +79,35 @@ impl std::fmt::Debug for Ledger {
 
 /// What a [`Ledger`] holds: the account, and the reader it may wake.
 struct LedgerState {
-    account: Cell<Account>,
+    account: RefCell<Account>,
     /// The reader's waker while it waits, and whether bytes wait in the
     /// socket (then only the account can wake it).
     parked: Cell<Option<(Waker, bool)>>,
+    /// Whether a request asked to close the connection.
+    closing: Cell<bool>,
 }
 
 impl Ledger {
     fn new(account: Account) -> Ledger {
         Ledger(Rc::new(LedgerState {
-            account: Cell::new(account),
+            account: RefCell::new(account),
             parked: Cell::new(None),
+            closing: Cell::new(false),
         }))
     }
 
     /// The account as it stands.
     pub fn account(&self) -> Account {
-        self.0.account.get()
+        *self.0.account.borrow()
+    }
+
+    /// What `read` reads of the account (not copied).
+    fn read<R>(&self, read: impl FnOnce(&Account) -> R) -> R {
+        read(&self.0.account.borrow())
     }
 
     fn update<R>(&self, change: impl FnOnce(&mut Account) -> R) -> R {
-        let mut account = self.0.account.get();
-        let result = change(&mut account);
-        self.0.account.set(account);
-        result
+        change(&mut self.0.account.borrow_mut())
     }
 
     /// Wakes the reader if the account now lets it do something the
@@ -112,28 +117,16 @@ impl Ledger {
         let Some((waker, waiting)) = self.0.parked.take() else {
             return;
         };
-        let account = self.account();
-        let room = account.room();
-        let ends = account.idle() && room == 0 && !account.head_parsed();
-        if (waiting && room > 0) || ends || account.verdict().is_some() {
+        let wakes = self.read(|account| {
+            let room = account.room();
+            let ends = account.idle() && room == 0 && !account.head_parsed();
+            (waiting && room > 0) || ends || account.verdict().is_some()
+        });
+        if wakes {
             waker.wake();
         } else {
             self.0.parked.set(Some((waker, waiting)));
         }
-    }
-
-    /// A request is called (its head parsed).
-    pub fn called(&self, req: &Request) {
-        self.update(|a| a.called(Framing::of(req)));
-        self.wake();
-    }
-
-    /// A request is answered; whether the answer must close the
-    /// connection.
-    pub fn answered(&self, streams: bool) -> bool {
-        let close = self.update(|a| a.answered(streams));
-        self.wake();
-        close
     }
 
     /// A request was refused before its body was read.
@@ -279,10 +272,8 @@ header fields)",
     /// Whether the head awaited is late, and then answered 408 (the task
     /// is registered with the head's deadline when it is not).
     fn head_late(&mut self, cx: &mut Context<'_>) -> bool {
-        let due = self
-            .ledger
-            .account()
-            .head_due(self.guard.bounds.head_timeout);
+        let timeout = self.guard.bounds.head_timeout;
+        let due = self.ledger.read(|account| account.head_due(timeout));
         let Some(at) = due else {
             self.head_due = None;
             return false;
@@ -371,8 +362,12 @@ impl<T: AsyncRead + Peek + Unpin> AsyncRead for Guarded<T> {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
-        let account = this.ledger.account();
-        if account.verdict().is_some() {
+        let (ends, room, at_limit) = this.ledger.read(|account| {
+            let room = account.room();
+            let at_limit = account.idle() && !account.head_parsed();
+            (account.verdict().is_some(), room, at_limit)
+        });
+        if ends {
             // The connection ends: the dispatcher is told the client's
             // side did.
             return Poll::Ready(Ok(()));
@@ -380,9 +375,8 @@ impl<T: AsyncRead + Peek + Unpin> AsyncRead for Guarded<T> {
         if buf.remaining() == 0 {
             return Poll::Ready(Ok(()));
         }
-        let room = account.room();
         if room == 0 {
-            if account.idle() && !account.head_parsed() {
+            if at_limit {
                 let verdict = this.ledger.update(Account::settle_at_limit);
                 this.end_with(verdict);
                 return Poll::Ready(Ok(()));
@@ -532,126 +526,63 @@ impl<T: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Guarded<T> {
 
 // -------------------------------------------------------------- calls ---
 
-/// The application's service factory, with each request it is called
-/// with and each answer it gives told to the connection's ledger (its
-/// connection data).
-#[derive(Clone)]
-pub struct Calls<F>(pub F);
+impl Ledger {
+    /// The ledger of `req`'s connection (none for a request that came
+    /// through no [`Guarded`] socket, as in tests).
+    pub fn of(req: &HttpRequest) -> Option<Ledger> {
+        req.conn_data::<Ledger>().cloned()
+    }
 
-impl<F, B> ServiceFactory<Request> for Calls<F>
-where
-    F: ServiceFactory<Request, Response = ServiceResponse<B>, Error = HttpResponse>,
-    B: MessageBody,
-{
-    type Response = ServiceResponse<Told<B>>;
-    type Error = HttpResponse;
-    type Config = F::Config;
-    type Service = CallsService<F::Service>;
-    type InitError = F::InitError;
-    type Future = CallsInit<F::Future>;
-
-    fn new_service(&self, config: F::Config) -> Self::Future {
-        CallsInit {
-            inner: self.0.new_service(config),
+    /// A request is called (its head parsed): told before its body is
+    /// read. Whether an earlier request on the connection asked to close
+    /// it (RFC 9112 §9.6: then this one is not processed).
+    pub fn called(&self, req: &ServiceRequest) -> bool {
+        let after_close = self.0.closing.get();
+        let head = req.head();
+        if head.connection_type() == ConnectionType::Close {
+            self.0.closing.set(true);
         }
-    }
-}
-
-pin_project_lite::pin_project! {
-    /// [`Calls`]'s service, being made.
-    pub struct CallsInit<Fut> {
-        #[pin]
-        inner: Fut,
-    }
-}
-
-impl<Fut, S, E> Future for CallsInit<Fut>
-where
-    Fut: Future<Output = Result<S, E>>,
-{
-    type Output = Result<CallsService<S>, E>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        self.project().inner.poll(cx).map_ok(CallsService)
-    }
-}
-
-/// [`Calls`]'s service.
-pub struct CallsService<S>(S);
-
-impl<S, B> Service<Request> for CallsService<S>
-where
-    S: Service<Request, Response = ServiceResponse<B>, Error = HttpResponse>,
-    B: MessageBody,
-{
-    type Response = ServiceResponse<Told<B>>;
-    type Error = HttpResponse;
-    type Future = Answering<S::Future>;
-
-    fn poll_ready(&self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.0.poll_ready(cx)
-    }
-
-    fn call(&self, req: Request) -> Self::Future {
-        let ledger = req.conn_data::<Ledger>().cloned();
-        if let Some(ledger) = &ledger {
-            ledger.called(&req);
-        }
-        Answering {
-            inner: self.0.call(req),
-            ledger,
-        }
-    }
-}
-
-pin_project_lite::pin_project! {
-    /// A call's answer, told to the ledger when it comes.
-    pub struct Answering<Fut> {
-        #[pin]
-        inner: Fut,
-        ledger: Option<Ledger>,
-    }
-}
-
-impl<Fut, B> Future for Answering<Fut>
-where
-    Fut: Future<Output = Result<ServiceResponse<B>, HttpResponse>>,
-    B: MessageBody,
-{
-    type Output = Result<ServiceResponse<Told<B>>, HttpResponse>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let this = self.project();
-        let answer = std::task::ready!(this.inner.poll(cx));
-        let Some(ledger) = this.ledger.take() else {
-            return Poll::Ready(answer.map(|res| res.map_body(|_, body| Told::Plain { body })));
+        // actix-http gives a request no payload when its head says it has
+        // no body (nor reads to the end): its framing is then known
+        // without reading the head again.
+        let framing = match req.parts().1 {
+            Payload::None => Framing::None,
+            _ => Framing::of(head),
         };
-        Poll::Ready(match answer {
-            Ok(mut res) => {
-                let streams = matches!(res.response().body().size(), BodySize::Stream);
-                if ledger.answered(streams) {
-                    res.response_mut()
-                        .head_mut()
-                        .set_connection_type(ConnectionType::Close);
-                }
-                Ok(res.map_body(|_, body| {
-                    if streams {
-                        Told::Streaming {
-                            body,
-                            end: Some(StreamEnd(ledger)),
-                        }
-                    } else {
-                        Told::Plain { body }
-                    }
-                }))
-            }
-            Err(mut res) => {
-                if ledger.answered(false) {
-                    res.head_mut().set_connection_type(ConnectionType::Close);
-                }
-                Err(res)
-            }
+        self.update(|a| a.called(framing));
+        self.wake();
+        after_close
+    }
+
+    /// A request is answered with `res`: the answer closes the connection
+    /// when the account says so, and a streamed one tells the ledger when
+    /// it ends.
+    pub fn answered(&self, mut res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
+        let streams = matches!(res.response().body().size(), BodySize::Stream);
+        if self.update(|a| a.answered(streams)) {
+            res.response_mut()
+                .head_mut()
+                .set_connection_type(ConnectionType::Close);
+        }
+        self.wake();
+        if !streams {
+            return res;
+        }
+        let end = StreamEnd(self.clone());
+        res.map_body(|_, body| {
+            BoxBody::new(Told {
+                body,
+                end: Some(end),
+            })
         })
+    }
+
+    /// A request is answered by an error the dispatcher writes: whether
+    /// that answer must close the connection.
+    pub fn answered_with_error(&self) -> bool {
+        let close = self.update(|a| a.answered(false));
+        self.wake();
+        close
     }
 }
 
@@ -665,11 +596,11 @@ impl Drop for StreamEnd {
 }
 
 pin_project_lite::pin_project! {
-    /// An answer's body; a streamed one tells the ledger when it ends.
-    #[project = ToldProj]
-    pub enum Told<B> {
-        Plain { #[pin] body: B },
-        Streaming { #[pin] body: B, end: Option<StreamEnd> },
+    /// A streamed answer's body, which tells the ledger when it ends.
+    pub struct Told<B> {
+        #[pin]
+        body: B,
+        end: Option<StreamEnd>,
     }
 }
 
@@ -677,24 +608,18 @@ impl<B: MessageBody> MessageBody for Told<B> {
     type Error = B::Error;
 
     fn size(&self) -> BodySize {
-        match self {
-            Told::Plain { body } | Told::Streaming { body, .. } => body.size(),
-        }
+        self.body.size()
     }
 
     fn poll_next(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Bytes, Self::Error>>> {
-        match self.project() {
-            ToldProj::Plain { body } => body.poll_next(cx),
-            ToldProj::Streaming { body, end } => {
-                let next = body.poll_next(cx);
-                if matches!(next, Poll::Ready(None) | Poll::Ready(Some(Err(_)))) {
-                    end.take();
-                }
-                next
-            }
+        let this = self.project();
+        let next = this.body.poll_next(cx);
+        if matches!(next, Poll::Ready(None) | Poll::Ready(Some(Err(_)))) {
+            this.end.take();
         }
+        next
     }
 }
