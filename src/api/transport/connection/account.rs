@@ -114,7 +114,7 @@ pub enum Verdict {
 
 /// The accounting of one connection's bytes: what may be read next, where
 /// each head and body ends, what is in flight. Pure: the stream
-/// ([`Guarded`]) feeds it what it reads, the calls ([`super::Ledger::called`],
+/// ([`super::Guarded`]) feeds it what it reads, the calls ([`super::Ledger::called`],
 /// [`super::Ledger::answered`]) what is called and answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Account {

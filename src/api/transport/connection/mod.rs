@@ -187,6 +187,10 @@ pub struct Guarded<T> {
     /// The deadline of the head awaited, and when it is due.
     head_deadline: Option<Pin<Box<Sleep>>>,
     head_due: Option<Instant>,
+    /// The task the head's timer wakes, once it was polled pending at its
+    /// deadline: until the timer is set again, a poll from the same task
+    /// only asks whether it fired (the timer wheel's registration stands).
+    head_waker: Option<Waker>,
     /// The deadline of a write that makes no progress.
     send_deadline: Option<Pin<Box<Sleep>>>,
     send_armed: bool,
@@ -207,6 +211,7 @@ impl<T> Guarded<T> {
             ledger: Ledger::new(Account::new(bounds.max_head_bytes, bounds.body_limit)),
             head_deadline: None,
             head_due: None,
+            head_waker: None,
             send_deadline: None,
             send_armed: false,
             answer: None,
@@ -285,7 +290,10 @@ header fields)",
             // reset at every request.
             match &mut self.head_deadline {
                 Some(timer) if timer.deadline() <= at => {}
-                Some(timer) => timer.as_mut().reset(at),
+                Some(timer) => {
+                    timer.as_mut().reset(at);
+                    self.head_waker = None;
+                }
                 None => self.head_deadline = Some(Box::pin(tokio::time::sleep_until(at))),
             }
             self.head_due = Some(at);
@@ -293,11 +301,24 @@ header fields)",
         let Some(timer) = self.head_deadline.as_mut() else {
             return false;
         };
-        let mut passed = timer.as_mut().poll(cx).is_ready();
+        let registered = self
+            .head_waker
+            .as_ref()
+            .is_some_and(|waker| waker.will_wake(cx.waker()));
+        let mut passed = if registered {
+            timer.is_elapsed()
+        } else {
+            timer.as_mut().poll(cx).is_ready()
+        };
         if passed && Instant::now() < at {
             // It fired for an earlier head: set it for this one.
             timer.as_mut().reset(at);
             passed = timer.as_mut().poll(cx).is_ready();
+        }
+        if passed {
+            self.head_waker = None;
+        } else if !registered {
+            self.head_waker = Some(cx.waker().clone());
         }
         if passed && self.ledger.update(Account::head_late) {
             self.end_with(Verdict::HeadTimeout);
