@@ -14,6 +14,7 @@
 #   scripts/bench-http.sh                       # 3 rounds of 5 s per target, 64 connections
 #   ROUNDS=5 DURATION=10s scripts/bench-http.sh
 #   BEFORE=/tmp/tank-rules-old scripts/bench-http.sh   # before/after, same run
+#   BIN=/tmp/tank-rules-new BEFORE=/tmp/tank-rules-old scripts/bench-http.sh   # two kept builds
 #   ACCEPT_ENCODING='gzip, br' scripts/bench-http.sh   # as a browser asks
 #   TARGETS="healthz initial score" scripts/bench-http.sh
 #   PIN=1 scripts/bench-http.sh                 # servers on core 0, wrk on core 1
@@ -49,7 +50,13 @@ if ! command -v wrk >/dev/null; then
   echo "installing wrk (Debian package)…" >&2
   (apt-get update -qq && apt-get install -y -qq wrk) >/dev/null
 fi
-cargo build --release --quiet --bin tank-rules --example hello
+BIN=${BIN:-}
+if [ -n "$BIN" ]; then
+  cargo build --release --quiet --example hello
+else
+  cargo build --release --quiet --bin tank-rules --example hello
+  BIN=./target/release/tank-rules
+fi
 
 work=$(mktemp -d)
 pids=()
@@ -57,7 +64,7 @@ cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm 
 trap cleanup EXIT
 
 # shellcheck disable=SC2086 # flags are words
-"${serve[@]}" ./target/release/tank-rules --addr "127.0.0.1:$PORT" $SERVER_FLAGS >"$work/server.log" 2>&1 &
+"${serve[@]}" "$BIN" --addr "127.0.0.1:$PORT" $SERVER_FLAGS >"$work/server.log" 2>&1 &
 server=$!
 pids+=("$server")
 "${serve[@]}" ./target/release/examples/hello "127.0.0.1:$HELLO_PORT" >/dev/null 2>&1 &
