@@ -72,8 +72,12 @@ pub trait GameApi: Review {
         limits: &Limits,
     ) -> Result<Self::ValidateResponse, ApiError>;
 
-    /// The picture of `render.svg`.
-    fn render(query: Self::RenderQuery, limits: &Limits) -> Result<String, ApiError>;
+    /// The picture of `render.svg`, its texts in `lang`.
+    fn render(
+        query: Self::RenderQuery,
+        limits: &Limits,
+        lang: crate::i18n::Lang,
+    ) -> Result<String, ApiError>;
 
     fn decode_apply(
         request: Self::ApplyRequest,

@@ -175,7 +175,7 @@ impl JsonState for Nim {
         })
     }
 
-    fn draw(state: &State) -> String {
+    fn draw(state: &State, _: crate::i18n::Lang) -> String {
         format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\"><text>{}</text></svg>",
             state.pile

@@ -143,3 +143,41 @@ limit-perft-stopped = dávka vyčerpala svůj časový rozpočet na výpočty (�
 limit-budget-spent = dávka vyčerpala svůj časový rozpočet na výpočty ({ $cap } ms, časový limit AI serveru, sdílený všemi jejími výpočty)
 limit-budget-share = rozbor trval déle než jeho podíl ({ $share } ms) na časovém rozpočtu dávky ({ $cap } ms, časový limit AI serveru, dělený mezi její výpočty podle jejich cen); rozeberte ho samostatně
 limit-budget-too-little = rozbor potřebuje aspoň { $needed } ms z časového rozpočtu dávky ({ $cap } ms, časový limit AI serveru, sdílený všemi jejími výpočty) a jeho podíl je { $share } ms; rozeberte ho samostatně, nebo s méně kroky v dávce
+
+## Obrázky (render.svg): název a popisek obrázku, bublinky a popisky toho,
+## co stojí na desce.
+
+svg-tank-battle-title = Tankový boj: { $line }
+svg-tank-battle-line = Na tahu { $side ->
+    [white] bílý
+   *[black] černý
+} · půltah { $ply }
+svg-tank-battle-last-move = { $line } · poslední tah { $move }
+svg-tank-battle-piece = { $side ->
+    [white] bílý
+   *[black] černý
+} { $role ->
+    [commander] velitelský tank
+   *[tank] obyčejný tank
+} na { $square }
+svg-tank-war-title = Válka tanků: { $line }
+svg-tank-war-line = Kolo { $round } · U { $u } · D { $d }
+svg-tank-war-tank = tank { $name } hráče { $owner } (typ { $type }) na { $square }, před ním { $left } { $left ->
+    [one] pole
+    [few] pole
+   *[other] polí
+} dráhy
+svg-tank-wars-title = Tankové války: { $line }
+svg-tank-wars-line = Kolo { $round } · první hraje { $first } · karty podpory P1 { $p1 } · P2 { $p2 }
+svg-tank-wars-vehicle = vozidlo { $id } hráče { $owner } na { $square }: pancíř { $armor }, pozice karty { $slot }
+svg-tank-wars-armor = pancíř { $armor }
+svg-tank-wars-token = žeton { $kind ->
+    [artillery] dělostřelectva
+    [support] podpory
+    [gunfire] palby
+   *[gunfire-on-vehicle] palby na vozidlo
+} na { $square }
+svg-tank-wars-legend-artillery = dělostřelectvo
+svg-tank-wars-legend-support = podpora
+svg-tank-wars-legend-gunfire = palba
+svg-tank-wars-legend-gunfire-on-vehicle = palba na vozidlo

@@ -144,3 +144,37 @@ limit-perft-stopped = the batch has spent its search time budget (the server's A
 limit-budget-spent = the batch has spent its search time budget ({ $cap } ms, the server's AI time cap, shared by all its searches)
 limit-budget-share = the review took longer than its share ({ $share } ms) of the batch's search time budget ({ $cap } ms, the server's AI time cap, shared by all its searches by their prices); review it alone
 limit-budget-too-little = the review needs at least { $needed } ms of the batch's search time budget ({ $cap } ms, the server's AI time cap, shared by all its searches) and its share is { $share } ms; review it alone, or fewer steps in the batch
+
+## Pictures (render.svg): each picture's title and caption, and the
+## tooltips and labels of what stands on its board.
+
+svg-tank-battle-title = Tank Battle: { $line }
+svg-tank-battle-line = { $side ->
+    [white] White
+   *[black] Black
+} to move · ply { $ply }
+svg-tank-battle-last-move = { $line } · last move { $move }
+svg-tank-battle-piece = { $side } { $role ->
+    [commander] commander
+   *[tank] tank
+} on { $square }
+svg-tank-war-title = The Tank War: { $line }
+svg-tank-war-line = Round { $round } · U { $u } · D { $d }
+svg-tank-war-tank = { $owner }'s { $name } (type { $type }) on { $square }, { $left } { $left ->
+    [one] square
+   *[other] squares
+} of track ahead
+svg-tank-wars-title = Tank Wars: { $line }
+svg-tank-wars-line = Round { $round } · { $first } first · support cards P1 { $p1 } · P2 { $p2 }
+svg-tank-wars-vehicle = { $owner } vehicle { $id } on { $square }: armor { $armor }, card slot { $slot }
+svg-tank-wars-armor = armor { $armor }
+svg-tank-wars-token = { $kind ->
+    [artillery] artillery
+    [support] support
+    [gunfire] gunfire
+   *[gunfire-on-vehicle] gunfire-on-vehicle
+} token on { $square }
+svg-tank-wars-legend-artillery = artillery
+svg-tank-wars-legend-support = support
+svg-tank-wars-legend-gunfire = gunfire
+svg-tank-wars-legend-gunfire-on-vehicle = gunfire on a vehicle

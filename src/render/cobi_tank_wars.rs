@@ -4,6 +4,8 @@
 use super::svg::{backdrop, shorten, star, Grid, Px, Svg};
 use crate::games::cobi_tank_wars::{Player, State, Vehicle};
 use crate::games::grid::Cell;
+use crate::i18n::{self, Lang};
+use crate::text::Text;
 
 const LEFT: f64 = 28.0;
 const TOP: f64 = 36.0;
@@ -50,7 +52,7 @@ fn cell_size(rows: u8, cols: u8) -> f64 {
 /// Columns `a`.. run under the board, rows `1`.. beside it, row 1 at the
 /// bottom; the caption gives the round, the first player and each player's
 /// support cards, and a legend under the board names the tokens.
-pub fn cobi_tank_wars(state: &State) -> String {
+pub fn cobi_tank_wars(state: &State, lang: Lang) -> String {
     let board = state.board;
     let cell = cell_size(board.rows, board.cols);
     let content = LEFT + f64::from(board.cols) * cell + RIGHT;
@@ -63,18 +65,14 @@ pub fn cobi_tank_wars(state: &State) -> String {
         rows: board.rows,
     };
     let height = TOP + grid.height() + BOTTOM;
-    let line = format!(
-        "Round {} · {} first · support cards P1 {} · P2 {}",
-        state.round,
-        state.first,
-        state.support_cards[Player::P1.index()],
-        state.support_cards[Player::P2.index()],
-    );
-    let mut svg = Svg::new(
-        width as u32,
-        height as u32,
-        format_args!("Tank Wars: {line}"),
-    );
+    let line = Text::new("svg-tank-wars-line")
+        .with("round", state.round)
+        .with("first", state.first.to_string())
+        .with("p1", state.support_cards[Player::P1.index()])
+        .with("p2", state.support_cards[Player::P2.index()]);
+    let line = i18n::write(lang, &line);
+    let title = i18n::write(lang, &Text::new("svg-tank-wars-title").with("line", &line));
+    let mut svg = Svg::new(width as u32, height as u32, lang, title);
     backdrop(&mut svg, width as u32, height as u32, width / 2.0, &line);
 
     svg.el("g")
@@ -172,10 +170,14 @@ fn draw_vehicle(svg: &mut Svg, grid: &Grid, v: &Vehicle) {
     svg.el("g")
         .attr("class", format_args!("vehicle {}", v.owner))
         .open();
-    svg.el("title").text(format_args!(
-        "{} vehicle {} on {}: armor {}, card slot {}",
-        v.owner, v.id, v.square, v.armor, v.slot
-    ));
+    let title = Text::new("svg-tank-wars-vehicle")
+        .with("owner", v.owner.to_string())
+        .with("id", &v.id)
+        .with("square", v.square.to_string())
+        .with("armor", v.armor)
+        .with("slot", v.slot.to_string());
+    let title = svg.say(&title);
+    svg.el("title").text(title);
     svg.el("rect")
         .attr("x", Px(x + cell * 0.08))
         .attr("y", Px(y + cell * 0.16))
@@ -222,6 +224,7 @@ fn draw_vehicle(svg: &mut Svg, grid: &Grid, v: &Vehicle) {
             }
         }
     } else {
+        let armor = svg.say(&Text::new("svg-tank-wars-armor").with("armor", v.armor));
         svg.el("text")
             .attr("class", "armor")
             .attr("x", Px(cx))
@@ -229,7 +232,7 @@ fn draw_vehicle(svg: &mut Svg, grid: &Grid, v: &Vehicle) {
             .attr("font-size", Px(cell * 0.17))
             .attr("text-anchor", "middle")
             .attr("fill", "#ffd54a")
-            .text(format_args!("armor {}", v.armor));
+            .text(armor);
     }
     let (bx, by, br) = (x + cell * 0.86, y + cell * 0.17, cell * 0.13);
     svg.el("circle")
@@ -263,7 +266,11 @@ fn token(svg: &mut Svg, kind: &str, at: Option<Cell>) {
         .attr("class", format_args!("{class}{kind}"))
         .open();
     if let Some(c) = at {
-        svg.el("title").text(format_args!("{kind} token on {c}"));
+        let title = Text::new("svg-tank-wars-token")
+            .with("kind", kind)
+            .with("square", c.to_string());
+        let title = svg.say(&title);
+        svg.el("title").text(title);
     }
 }
 
@@ -386,17 +393,21 @@ type DrawToken = fn(svg: &mut Svg, cx: f64, cy: f64, r: f64, at: Option<Cell>);
 /// One line under the board: each token's icon and name, and the frame of
 /// a vehicle under gunfire.
 fn legend(svg: &mut Svg, width: f64, y: f64) {
-    let entries: [(&str, DrawToken); 4] = [
-        ("artillery", artillery),
+    let entries: [(String, DrawToken); 4] = [
+        ("artillery", artillery as DrawToken),
         ("support", support),
         ("gunfire", gunfire),
-        ("gunfire on a vehicle", gunfire_on_vehicle),
-    ];
+        ("gunfire-on-vehicle", gunfire_on_vehicle),
+    ]
+    .map(|(kind, draw)| {
+        let name = svg.say(&Text::new(format!("svg-tank-wars-legend-{kind}")));
+        (name, draw)
+    });
     // Each entry: its icon, then its name (about 7 px a character at 13
     // px), then a gap; the line is centred.
     let widths: Vec<f64> = entries
         .iter()
-        .map(|(name, _)| 22.0 + 7.0 * name.len() as f64 + 14.0)
+        .map(|(name, _)| 22.0 + 7.0 * name.chars().count() as f64 + 14.0)
         .collect();
     let mut x = (width - widths.iter().sum::<f64>()) / 2.0 + 10.0;
     svg.el("g")
@@ -451,7 +462,7 @@ mod tests {
     #[test]
     fn cobi_default_state_has_six_vehicles_and_no_tokens() {
         let state = State::initial();
-        let out = cobi_tank_wars(&state);
+        let out = cobi_tank_wars(&state, Lang::En);
         let doc = parse(&out);
         assert_eq!(count_class(&doc, "vehicle"), 6);
         assert_eq!(count_class(&doc, "vehicle P1"), 3);
@@ -468,7 +479,7 @@ mod tests {
     #[test]
     fn cobi_draws_each_token_and_lost_armor() {
         let state = busy_state();
-        let out = cobi_tank_wars(&state);
+        let out = cobi_tank_wars(&state, Lang::En);
         let doc = parse(&out);
         assert_eq!(count_class(&doc, "vehicle"), 6);
         assert_eq!(count_class(&doc, "token artillery"), 3);
@@ -488,7 +499,7 @@ mod tests {
         state.artillery = vec![square];
         state.support = vec![square];
         state.gunfire = vec![square];
-        let out = cobi_tank_wars(&state);
+        let out = cobi_tank_wars(&state, Lang::En);
         let doc = parse(&out);
         assert_eq!(count_class(&doc, "token-badge"), 2);
         assert_eq!(
@@ -510,7 +521,7 @@ mod tests {
         if let Some(v) = state.vehicles.first_mut() {
             v.armor = 12;
         }
-        let doc_text = cobi_tank_wars(&state);
+        let doc_text = cobi_tank_wars(&state, Lang::En);
         let doc = parse(&doc_text);
         assert_eq!(count_class(&doc, "armor-pip"), 15);
         assert!(doc
@@ -525,7 +536,7 @@ mod tests {
         if let Some(v) = state.vehicles.first_mut() {
             v.id = id.to_owned();
         }
-        let out = cobi_tank_wars(&state);
+        let out = cobi_tank_wars(&state, Lang::En);
         assert!(!out.contains(id));
         assert!(out.contains("&lt;P1&amp;&quot;x&apos;&gt;"));
         let doc = parse(&out);
@@ -549,8 +560,8 @@ mod tests {
         for (rows, cols) in [(2, 2), (2, 26), (26, 26), (8, 8)] {
             let mut state = busy_state();
             state.board = crate::games::grid::Board { rows, cols };
-            let a = cobi_tank_wars(&state);
-            assert_eq!(a, cobi_tank_wars(&state));
+            let a = cobi_tank_wars(&state, Lang::En);
+            assert_eq!(a, cobi_tank_wars(&state, Lang::En));
             let doc = parse(&a);
             let on_board = state
                 .vehicles

@@ -65,7 +65,7 @@ pub fn review_chart(
     let plot_h = f64::from(HEIGHT) - TOP - BOTTOM;
     let x = |at: f64| LEFT + plot_w * at / steps as f64;
     let y = |chance: f64| TOP + plot_h * (1.0 - chance.clamp(0.0, 100.0) / 100.0);
-    let mut svg = Svg::new(WIDTH, HEIGHT, title);
+    let mut svg = Svg::new(WIDTH, HEIGHT, lang, title);
     svg.el("rect")
         .attr("width", WIDTH)
         .attr("height", HEIGHT)

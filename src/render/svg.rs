@@ -5,6 +5,9 @@
 
 use std::fmt::{self, Write};
 
+use crate::i18n::{self, Lang};
+use crate::text::Text;
+
 /// The SVG namespace.
 const SVG_NS: &str = "http://www.w3.org/2000/svg";
 
@@ -21,15 +24,19 @@ pub(crate) const FONT: &str = "DejaVu Sans, Verdana, Arial, sans-serif";
 pub struct Svg {
     out: String,
     stack: Vec<&'static str>,
+    /// The language of its texts.
+    lang: Lang,
 }
 
 impl Svg {
     /// Starts a document: the `<svg>` root of `width` x `height` pixels
-    /// with a matching `viewBox`, and its `<title>` for accessibility.
-    pub fn new(width: u32, height: u32, title: impl fmt::Display) -> Svg {
+    /// with a matching `viewBox`, and its `<title>` for accessibility;
+    /// its texts in `lang`.
+    pub fn new(width: u32, height: u32, lang: Lang, title: impl fmt::Display) -> Svg {
         let mut svg = Svg {
             out: String::with_capacity(16 * 1024),
             stack: Vec::new(),
+            lang,
         };
         svg.el("svg")
             .attr("xmlns", SVG_NS)
@@ -41,6 +48,11 @@ impl Svg {
             .open();
         svg.el("title").text(title);
         svg
+    }
+
+    /// `text` in the picture's language.
+    pub fn say(&self, text: &Text) -> String {
+        i18n::write(self.lang, text)
     }
 
     /// Starts element `name`; add attributes, then finish it with

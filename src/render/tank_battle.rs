@@ -3,6 +3,8 @@
 
 use super::svg::{backdrop, star, Grid, Px, Svg};
 use crate::games::tank_battle::{Layout, Move, Position, Role, Side, Square, Terrain};
+use crate::i18n::{self, Lang};
+use crate::text::Text;
 
 /// Side of a square in pixels.
 const CELL: f64 = 48.0;
@@ -38,11 +40,14 @@ const CAPTURE: &str = "#b3001b";
 /// moves of the tank on that square: a dot (class `dot`), or for a capture
 /// red corner brackets round the target (class `dot capture`), unlike the
 /// round mark of a commander start.
+///
+/// Its title, caption and tooltips are written in `lang`.
 pub fn tank_battle(
     layout: &Layout,
     position: &Position,
     last_move: Option<Move>,
     moves_from: Option<(Square, &[Move])>,
+    lang: Lang,
 ) -> String {
     let grid = Grid {
         left: LEFT,
@@ -53,16 +58,21 @@ pub fn tank_battle(
     };
     let width = (LEFT + grid.width() + RIGHT) as u32;
     let height = (TOP + grid.height() + BOTTOM) as u32;
-    let turn = match position.turn() {
-        Side::White => "White",
-        Side::Black => "Black",
-    };
-    let mut line = format!("{turn} to move · ply {}", position.ply());
+    let line = Text::new("svg-tank-battle-line")
+        .with("side", position.turn().name())
+        .with("ply", position.ply());
+    let mut line = i18n::write(lang, &line);
     if let Some(mv) = last_move {
-        line.push_str(" · last move ");
-        line.push_str(mv.notation(&mut [0; 7]));
+        let text = Text::new("svg-tank-battle-last-move")
+            .with("line", line)
+            .with("move", mv.notation(&mut [0; 7]));
+        line = i18n::write(lang, &text);
     }
-    let mut svg = Svg::new(width, height, format_args!("Tank Battle: {line}"));
+    let title = i18n::write(
+        lang,
+        &Text::new("svg-tank-battle-title").with("line", &line),
+    );
+    let mut svg = Svg::new(width, height, lang, title);
     if last_move.is_some() {
         arrow_marker(&mut svg);
     }
@@ -88,7 +98,7 @@ pub fn tank_battle(
             .empty();
     }
     grid.labels(&mut svg, 14.0, "#444");
-    tanks(&mut svg, &grid, position);
+    tanks(&mut svg, &grid, position, lang);
     if let Some((_, moves)) = moves_from {
         dots(&mut svg, &grid, position, moves);
     }
@@ -150,7 +160,7 @@ fn highlight(svg: &mut Svg, grid: &Grid, sq: Square, class: &str, fill: &str, op
         .empty();
 }
 
-fn tanks(svg: &mut Svg, grid: &Grid, position: &Position) {
+fn tanks(svg: &mut Svg, grid: &Grid, position: &Position, lang: Lang) {
     for sq in Square::all() {
         let Some(piece) = position.piece_at(sq) else {
             continue;
@@ -173,11 +183,11 @@ fn tanks(svg: &mut Svg, grid: &Grid, position: &Position) {
                 ),
             )
             .open();
-        svg.el("title").text(format_args!(
-            "{} {} on {sq}",
-            piece.side.name(),
-            piece.role.name()
-        ));
+        let title = Text::new("svg-tank-battle-piece")
+            .with("side", piece.side.name())
+            .with("role", piece.role.name())
+            .with("square", sq.name());
+        svg.el("title").text(i18n::write(lang, &title));
         svg.el("circle")
             .attr("cx", Px(cx))
             .attr("cy", Px(cy))
@@ -351,7 +361,7 @@ mod tests {
     fn tank_battle_initial_position_has_terrain_and_all_tanks() {
         let layout = Layout::STANDARD;
         let pos = Position::initial(&layout);
-        let out = tank_battle(&layout, &pos, None, None);
+        let out = tank_battle(&layout, &pos, None, None, Lang::En);
         let doc = parse(&out);
         assert_eq!(count_class(&doc, "square"), 121);
         assert_eq!(
@@ -388,7 +398,7 @@ mod tests {
     fn tank_battle_rank_one_is_at_the_bottom() {
         let layout = Layout::STANDARD;
         let pos = Position::initial(&layout);
-        let out = tank_battle(&layout, &pos, None, None);
+        let out = tank_battle(&layout, &pos, None, None, Lang::En);
         let doc = parse(&out);
         let cy = |class: &str| {
             doc.descendants()
@@ -409,13 +419,13 @@ mod tests {
         let mut pos = Position::initial(&layout);
         let mv = legal(&pos, "k4-k11");
         pos.play_unchecked(mv);
-        let with = tank_battle(&layout, &pos, Some(mv), None);
+        let with = tank_battle(&layout, &pos, Some(mv), None, Lang::En);
         let doc = parse(&with);
         assert_eq!(count_class(&doc, "arrow"), 1);
         assert_eq!(count_class(&doc, "last-move-square"), 2);
         assert!(with.contains("marker-end=\"url(#tb-arrowhead)\""));
         assert!(with.contains("last move k4-k11"));
-        let without = tank_battle(&layout, &pos, None, None);
+        let without = tank_battle(&layout, &pos, None, None, Lang::En);
         let doc = parse(&without);
         assert_eq!(count_class(&doc, "arrow"), 0);
         assert_eq!(count_class(&doc, "last-move-square"), 0);
@@ -431,7 +441,7 @@ mod tests {
         let moves = pos.legal_moves_from(&layout, from);
         let captures = moves.iter().filter(|m| m.is_capture()).count();
         assert!(captures == 1 && moves.len() > 3, "{moves:?}");
-        let out = tank_battle(&layout, &pos, None, Some((from, &moves)));
+        let out = tank_battle(&layout, &pos, None, Some((from, &moves)), Lang::En);
         let doc = parse(&out);
         assert_eq!(count_class(&doc, "dot"), moves.len());
         assert_eq!(count_class(&doc, "dot capture"), captures);
@@ -442,7 +452,7 @@ mod tests {
             .all(|n| n.tag_name().name() == "path"));
         assert_eq!(count_class(&doc, "selected"), 1);
         // No moves: a selected square and no dots.
-        let out = tank_battle(&layout, &pos, None, Some((from, &[])));
+        let out = tank_battle(&layout, &pos, None, Some((from, &[])), Lang::En);
         let doc = parse(&out);
         assert_eq!(count_class(&doc, "dot"), 0);
         assert_eq!(count_class(&doc, "selected"), 1);
@@ -456,8 +466,8 @@ mod tests {
         pos.play_unchecked(first);
         let capture = legal(&pos, "e11xk11");
         pos.play_unchecked(capture);
-        let a = tank_battle(&layout, &pos, Some(capture), None);
-        let b = tank_battle(&layout, &pos, Some(capture), None);
+        let a = tank_battle(&layout, &pos, Some(capture), None, Lang::En);
+        let b = tank_battle(&layout, &pos, Some(capture), None, Lang::En);
         assert_eq!(a, b);
         let doc = parse(&a);
         assert_eq!(count_class(&doc, "tank white"), 13);
@@ -474,7 +484,7 @@ mod tests {
         pos.play_unchecked(mv);
         let from = sq("e11");
         let moves = pos.legal_moves_from(&layout, from);
-        let out = tank_battle(&layout, &pos, Some(mv), Some((from, &moves)));
+        let out = tank_battle(&layout, &pos, Some(mv), Some((from, &moves)), Lang::En);
         parse(&out);
         dump("tank-battle.svg", &out);
     }

@@ -5,6 +5,8 @@ use std::fmt;
 use super::svg::{backdrop, shorten, Grid, Px, Svg};
 use crate::games::grid::Cell;
 use crate::games::tank_war::{Player, Position, Setup, TankType};
+use crate::i18n::{self, Lang};
+use crate::text::Text;
 
 const LEFT: f64 = 28.0;
 const TOP: f64 = 36.0;
@@ -37,7 +39,7 @@ fn cell_size(rows: u8, cols: u8) -> f64 {
 /// board and rows `1`.. beside it, row 1 (D's edge) at the bottom; the
 /// caption gives the round and both clocks. Each tank is a `g` of class
 /// `tank U|D`.
-pub fn tank_war(setup: &Setup, pos: &Position) -> String {
+pub fn tank_war(setup: &Setup, pos: &Position, lang: Lang) -> String {
     let board = setup.board;
     let cell = cell_size(board.rows, board.cols);
     let board_width = f64::from(board.cols) * cell;
@@ -51,17 +53,13 @@ pub fn tank_war(setup: &Setup, pos: &Position) -> String {
         rows: board.rows,
     };
     let height = TOP + grid.height() + BOTTOM;
-    let line = format!(
-        "Round {} · U {} · D {}",
-        pos.round,
-        Clock(pos.clock_ms[Player::U.index()]),
-        Clock(pos.clock_ms[Player::D.index()]),
-    );
-    let mut svg = Svg::new(
-        width as u32,
-        height as u32,
-        format_args!("The Tank War: {line}"),
-    );
+    let line = Text::new("svg-tank-war-line")
+        .with("round", pos.round)
+        .with("u", Clock(pos.clock_ms[Player::U.index()]).to_string())
+        .with("d", Clock(pos.clock_ms[Player::D.index()]).to_string());
+    let line = i18n::write(lang, &line);
+    let title = i18n::write(lang, &Text::new("svg-tank-war-title").with("line", &line));
+    let mut svg = Svg::new(width as u32, height as u32, lang, title);
     track_step_markers(&mut svg);
     backdrop(&mut svg, width as u32, height as u32, width / 2.0, &line);
     territory(&mut svg, &grid, setup, pos);
@@ -74,7 +72,7 @@ pub fn tank_war(setup: &Setup, pos: &Position) -> String {
         .collect();
     tracks(&mut svg, &grid, setup, &living);
     for &id in &living {
-        tank(&mut svg, &grid, setup, pos, id);
+        tank(&mut svg, &grid, setup, pos, id, lang);
     }
     svg.finish()
 }
@@ -177,7 +175,7 @@ fn tracks(svg: &mut Svg, grid: &Grid, setup: &Setup, living: &[usize]) {
 
 /// Tank `id` on its square: a rounded square in its owner's colour with
 /// its type letter and, small, its name; its title says where it is.
-fn tank(svg: &mut Svg, grid: &Grid, setup: &Setup, pos: &Position, id: usize) {
+fn tank(svg: &mut Svg, grid: &Grid, setup: &Setup, pos: &Position, id: usize, lang: Lang) {
     let (Some(tank), Some(at)) = (setup.tanks.get(id), setup.square(pos, id)) else {
         return;
     };
@@ -195,12 +193,13 @@ fn tank(svg: &mut Svg, grid: &Grid, setup: &Setup, pos: &Position, id: usize) {
     svg.el("g")
         .attr("class", format_args!("tank {}", tank.owner))
         .open();
-    svg.el("title").text(format_args!(
-        "{}'s {} (type {letter}) on {at}, {left} square{} of track ahead",
-        tank.owner,
-        tank.name,
-        if left == 1 { "" } else { "s" }
-    ));
+    let title = Text::new("svg-tank-war-tank")
+        .with("owner", tank.owner.to_string())
+        .with("name", &tank.name)
+        .with("type", letter)
+        .with("square", at.to_string())
+        .with("left", left);
+    svg.el("title").text(i18n::write(lang, &title));
     svg.el("rect")
         .attr("x", Px(cx - side / 2.0))
         .attr("y", Px(cy - side / 2.0))
@@ -254,7 +253,7 @@ mod tests {
     #[test]
     fn tank_war_default_state_has_twelve_tanks_and_tracks() {
         let (setup, pos) = default_state();
-        let out = tank_war(&setup, &pos);
+        let out = tank_war(&setup, &pos, Lang::En);
         let doc = parse(&out);
         assert_eq!(count_class(&doc, "tank"), 12);
         assert_eq!(count_class(&doc, "tank U"), 6);
@@ -290,7 +289,7 @@ mod tests {
             destroyed += before - pos.alive.iter().filter(|a| **a).count();
         }
         assert!(destroyed > 0);
-        let out = tank_war(&setup, &pos);
+        let out = tank_war(&setup, &pos, Lang::En);
         let doc = parse(&out);
         assert_eq!(count_class(&doc, "tank"), 12 - destroyed);
         assert_eq!(count_class(&doc, "track"), 12 - destroyed);
@@ -303,7 +302,7 @@ mod tests {
         if let Some(tank) = setup.tanks.first_mut() {
             tank.name = "<P1&\"x'>".to_owned();
         }
-        let out = tank_war(&setup, &pos);
+        let out = tank_war(&setup, &pos, Lang::En);
         let doc = parse(&out);
         assert!(doc
             .descendants()

@@ -478,3 +478,54 @@ async fn every_language_says_as_much_as_english() {
         );
     }
 }
+
+/// `render.svg` in the asked language: its title, caption and tooltips
+/// from that language's catalogue, labelled and tagged as such (the
+/// `ETag` differs with the bytes, and the answer varies by
+/// `Accept-Language`), for each game.
+#[actix_web::test]
+async fn pictures_speak_czech_when_asked() {
+    let app = app_with(Limits::default()).await;
+    for (path, english, czech) in [
+        (
+            "/v1/tank-battle/render.svg",
+            "Tank Battle: ",
+            "Tankový boj: ",
+        ),
+        ("/v1/tank-war/render.svg", "The Tank War: ", "Válka tanků: "),
+        (
+            "/v1/cobi-tank-wars/render.svg",
+            "Tank Wars: ",
+            "Tankové války: ",
+        ),
+    ] {
+        let ask = |lang: &'static str| {
+            TestRequest::get()
+                .uri(path)
+                .insert_header(("accept-language", lang))
+        };
+        let (en, cs) = (send(&app, ask("en")).await, send(&app, ask("cs")).await);
+        for (reply, lang, title) in [(&en, "en", english), (&cs, "cs", czech)] {
+            assert_eq!(reply.status, 200, "{path}");
+            assert_eq!(language_of(reply), (lang, true), "{path}");
+            assert!(
+                reply.text.contains(&format!("<title>{title}")),
+                "{path} {lang}: {}",
+                reply.text.get(..400).unwrap_or(&reply.text)
+            );
+        }
+        assert!(!cs.text.contains(english), "{path}");
+        let tag = |reply: &Reply| reply.headers.get("etag").cloned();
+        assert!(tag(&en).is_some() && tag(&en) != tag(&cs), "{path}");
+        // A copy in one language is not current in the other.
+        let Some(english_tag) = tag(&en) else {
+            panic!("{path}: no ETag")
+        };
+        let again = send(
+            &app,
+            ask("cs").insert_header(("if-none-match", english_tag)),
+        )
+        .await;
+        assert_eq!(again.status, 200, "{path}");
+    }
+}

@@ -180,8 +180,8 @@ impl JsonState for CobiTankWars {
         State::from_data(&data).map_err(|e| ApiError::invalid_position(e, field))
     }
 
-    fn draw(state: &State) -> String {
-        crate::render::cobi_tank_wars(state)
+    fn draw(state: &State, lang: crate::i18n::Lang) -> String {
+        crate::render::cobi_tank_wars(state, lang)
     }
 }
 

@@ -6,13 +6,16 @@ use actix_web::{HttpRequest, HttpResponse};
 use crate::api::game::GameApi;
 use crate::api::services::Services;
 use crate::api::transport::problem::ApiError;
+use crate::api::transport::request_id::current_lang;
 use crate::api::transport::svg;
 
-/// `render.svg`: the picture, with its entity tag.
+/// `render.svg`: the picture, in the request's language, with its entity
+/// tag (which differs by language as the bytes do).
 pub fn render<G: GameApi>(
     request: &HttpRequest,
     query: G::RenderQuery,
     services: &Services,
 ) -> Result<HttpResponse, ApiError> {
-    Ok(svg::respond(request, G::render(query, &services.limits)?))
+    let picture = G::render(query, &services.limits, current_lang())?;
+    Ok(svg::respond(request, picture))
 }

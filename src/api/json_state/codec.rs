@@ -36,8 +36,8 @@ pub trait JsonState: GameApi {
         limits: &Limits,
     ) -> Result<Self::State, ApiError>;
 
-    /// The picture of a state.
-    fn draw(state: &Self::State) -> String;
+    /// The picture of a state, its texts in `lang`.
+    fn draw(state: &Self::State, lang: crate::i18n::Lang) -> String;
 
     /// A step (a round's picks or orders) as JSON written from its fields
     /// in a fixed order (objects only where their keys are sorted): equal

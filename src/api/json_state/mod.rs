@@ -88,8 +88,9 @@ macro_rules! json_state_api {
         fn render(
             query: Self::RenderQuery,
             limits: &$crate::limits::Limits,
+            lang: $crate::i18n::Lang,
         ) -> Result<String, $crate::api::transport::problem::ApiError> {
-            $crate::api::json_state::render::<Self>(query, limits)
+            $crate::api::json_state::render::<Self>(query, limits, lang)
         }
     };
 }
@@ -141,8 +142,12 @@ pub fn decode_annotate<G: JsonState>(
 }
 
 /// The picture of `render.svg`: of the state sent as JSON in the query
-/// parameter `state`, or of the default start.
-pub fn render<G: JsonState>(query: RenderQuery<G>, limits: &Limits) -> Result<String, ApiError> {
+/// parameter `state`, or of the default start; its texts in `lang`.
+pub fn render<G: JsonState>(
+    query: RenderQuery<G>,
+    limits: &Limits,
+    lang: crate::i18n::Lang,
+) -> Result<String, ApiError> {
     let state = match query.state.as_deref() {
         Some(text) => {
             Limits::check_query(text, Limits::QUERY_STATE_MAX_CHARS, "state")?;
@@ -151,7 +156,7 @@ pub fn render<G: JsonState>(query: RenderQuery<G>, limits: &Limits) -> Result<St
         }
         None => <G as Game>::initial(),
     };
-    Ok(G::draw(&state))
+    Ok(G::draw(&state, lang))
 }
 
 #[cfg(test)]

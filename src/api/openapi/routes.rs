@@ -326,7 +326,9 @@ macro_rules! game_routes {
 
         $(#[$render_doc])*
         ///
-        /// The picture depends only on the query, so it carries an `ETag` and
+        /// The picture depends only on the query and the language asked
+        /// (`Accept-Language`: its title, caption and tooltips), so it carries
+        /// an `ETag` (which differs by language as the bytes do) and
         /// `Cache-Control: public, max-age=86400`; `If-None-Match` gets a 304.
         #[utoipa::path(
             get, path = crate::operations::Operation::Render.path(),

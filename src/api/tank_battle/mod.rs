@@ -105,7 +105,7 @@ impl GameApi for TankBattle {
         })
     }
 
-    fn render(query: RenderQuery, _: &Limits) -> Result<String, ApiError> {
+    fn render(query: RenderQuery, _: &Limits, lang: crate::i18n::Lang) -> Result<String, ApiError> {
         for (text, field) in [
             (&query.position, "position"),
             (&query.layout, "layout"),
@@ -142,6 +142,7 @@ impl GameApi for TankBattle {
             &position,
             last_move,
             selected.zip(moves.as_deref()),
+            lang,
         ))
     }
 

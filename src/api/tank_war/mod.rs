@@ -201,8 +201,8 @@ impl JsonState for TankWar {
         Ok(State { setup, position })
     }
 
-    fn draw(state: &State) -> String {
-        crate::render::tank_war(&state.setup, &state.position)
+    fn draw(state: &State, lang: crate::i18n::Lang) -> String {
+        crate::render::tank_war(&state.setup, &state.position, lang)
     }
 }
 
