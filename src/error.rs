@@ -95,6 +95,12 @@ pub enum RequestError {
         detail: String,
         field: Option<String>,
     },
+    /// A JSON document (a body, a query parameter, a batch's request)
+    /// that is not of the operation's shape: the fault as serde_json
+    /// classifies it, a text of the catalogues (`json-…`) with where it is
+    /// and what came, so that every language says as much.
+    #[error("{}", i18n::write(Lang::En, text))]
+    Json { text: Text, field: Option<String> },
     /// A query string the operation does not take.
     #[error("{detail}")]
     BadQuery {
@@ -212,7 +218,9 @@ impl RequestError {
     /// The stable machine code.
     pub fn code(&self) -> &'static str {
         match self {
-            RequestError::BadRequest { .. } | RequestError::BadQuery { .. } => "BAD_REQUEST",
+            RequestError::BadRequest { .. }
+            | RequestError::BadQuery { .. }
+            | RequestError::Json { .. } => "BAD_REQUEST",
             RequestError::Notation { kind, .. } => kind.code,
             RequestError::InvalidPosition { .. } => "INVALID_POSITION",
             RequestError::Refused(refusal) => refusal.code,

@@ -32,9 +32,14 @@ impl Text {
         }
     }
 
-    /// The same text, its argument `name` set to `value`.
+    /// The same text, its argument `name` set to `value` (in place of any
+    /// value it had).
     pub fn with(mut self, name: &'static str, value: impl Into<Arg>) -> Text {
-        self.args.push((name, value.into()));
+        let value = value.into();
+        match self.args.iter_mut().find(|(n, _)| *n == name) {
+            Some(slot) => slot.1 = value,
+            None => self.args.push((name, value)),
+        }
         self
     }
 

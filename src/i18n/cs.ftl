@@ -181,3 +181,90 @@ svg-tank-wars-legend-artillery = dělostřelectvo
 svg-tank-wars-legend-support = podpora
 svg-tank-wars-legend-gunfire = palba
 svg-tank-wars-legend-gunfire-on-vehicle = palba na vozidlo
+
+## JSON, který operace nepřijme (BAD_REQUEST), podle toho, jak chybu
+## zařadí serde_json: stejná fakta jako anglický text.
+
+json-syntax = { $in ->
+    [query] parametr dotazu `{ $param }`: {""}
+    [item] requests[{ $index }]: {""}
+   *[body] {""}
+}chybný JSON{ $line ->
+    [0] {""}
+   *[other] {" na řádku "}{ $line }, ve sloupci { $column }
+}: { $fault ->
+    [eof] text skončil dřív, než byl JSON celý
+    [expected-colon] chybí `:`
+    [expected-comma-or-bracket] očekávána `,` nebo `]`
+    [expected-comma-or-brace] očekávána `,` nebo `{"}"}`
+    [expected-quote] očekávány uvozovky `"`
+    [expected-value] očekávána hodnota
+    [invalid-escape] neplatná escape sekvence
+    [invalid-number] neplatné číslo
+    [number-out-of-range] číslo je mimo rozsah
+    [invalid-unicode] neplatný znak Unicode
+    [control-character] řídicí znak uvnitř řetězce
+    [key-not-string] klíč objektu musí být řetězec
+    [trailing-comma] čárka navíc před koncem
+    [trailing-characters] další znaky za koncem JSON
+    [too-deep] JSON je vnořený příliš hluboko
+   *[other] { $error }
+}
+json-data = { $in ->
+    [query] parametr dotazu `{ $param }`: {""}
+    [item] requests[{ $index }]: {""}
+   *[body] {""}
+}{ $at ->
+    [none] {""}
+   *[other] pole `{ $at }`: {""}
+}{ $fault ->
+    [invalid-type] neplatný typ: { $unexpected ->
+        [string] řetězec { $value }
+        [integer] celé číslo { $value }
+        [float] desetinné číslo { $value }
+        [boolean] logická hodnota { $value }
+        [character] znak { $value }
+        [null] null
+        [array] seznam
+        [object] objekt
+       *[other] { $value }
+    }, očekáváno { $expected ->
+        [string] řetězec
+        [boolean] logická hodnota
+        [array] seznam
+        [object] objekt
+        [integer] celé číslo
+        [number] číslo
+        [choices] jedno z: { $choices }
+       *[other] { $choices }
+    }
+    [invalid-value] neplatná hodnota: { $unexpected ->
+        [string] řetězec { $value }
+        [integer] celé číslo { $value }
+        [float] desetinné číslo { $value }
+        [boolean] logická hodnota { $value }
+        [character] znak { $value }
+        [null] null
+        [array] seznam
+        [object] objekt
+       *[other] { $value }
+    }, očekáváno { $expected ->
+        [string] řetězec
+        [boolean] logická hodnota
+        [array] seznam
+        [object] objekt
+        [integer] celé číslo
+        [number] číslo
+        [choices] jedno z: { $choices }
+       *[other] { $choices }
+    }
+    [invalid-length] neplatná délka { $value }, očekáváno { $choices }
+    [unknown-variant] neznámá hodnota `{ $name }`, očekáváno jedno z: { $choices }
+    [unknown-field] neznámé pole `{ $name }`, očekáváno jedno z: { $choices }
+    [missing-field] chybí pole `{ $name }`
+    [duplicate-field] pole `{ $name }` je uvedeno dvakrát
+   *[other] { $error }
+}{ $line ->
+    [0] {""}
+   *[other] {" na řádku "}{ $line }, ve sloupci { $column }
+}

@@ -178,3 +178,29 @@ svg-tank-wars-legend-artillery = artillery
 svg-tank-wars-legend-support = support
 svg-tank-wars-legend-gunfire = gunfire
 svg-tank-wars-legend-gunfire-on-vehicle = gunfire on a vehicle
+
+## A JSON document the operation cannot take (BAD_REQUEST), as serde_json
+## classifies the fault: English in serde_json's words ($error), other
+## languages from the same facts ($fault, $name, $unexpected, $value,
+## $expected, $choices), where it is ($in, $param, $index, $at) and its
+## position ($line 0: none known).
+
+json-syntax = { $in ->
+    [query] query parameter `{ $param }`: {""}
+    [item] requests[{ $index }]: {""}
+   *[body] {""}
+}malformed JSON: { $error }{ $line ->
+    [0] {""}
+   *[other] {" at line "}{ $line } column { $column }
+}
+json-data = { $in ->
+    [query] query parameter `{ $param }`: {""}
+    [item] requests[{ $index }]: {""}
+   *[body] {""}
+}{ $at ->
+    [none] {""}
+   *[other] field `{ $at }`: {""}
+}{ $error }{ $line ->
+    [0] {""}
+   *[other] {" at line "}{ $line } column { $column }
+}

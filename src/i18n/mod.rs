@@ -268,6 +268,17 @@ mod tests {
             ("armor", "3"),
             ("slot", "2"),
             ("kind", "artillery"),
+            ("fault", "eof"),
+            ("error", "EOF while parsing a value"),
+            ("column", "7"),
+            ("in", "query"),
+            ("param", "state"),
+            ("index", "3"),
+            ("at", "moves[2]"),
+            ("unexpected", "string"),
+            ("value", "\"x\""),
+            ("expected", "string"),
+            ("choices", "`U`, `D`"),
         ];
         for lang in Lang::ALL {
             assert_eq!(message_ids(lang), english, "{lang:?}: other messages");

@@ -529,3 +529,64 @@ async fn pictures_speak_czech_when_asked() {
         assert_eq!(again.status, 200, "{path}");
     }
 }
+
+/// A JSON document the operation cannot take says in Czech what it says
+/// in English: where (the body, a query parameter; the field; the line
+/// and column) and what (the fault, what came and what was
+/// expected), from serde_json's classification.
+#[actix_web::test]
+async fn malformed_json_says_as_much_in_czech() {
+    let app = app_with(Limits::default()).await;
+    let raw = |body: &'static str| {
+        move || {
+            TestRequest::post()
+                .uri("/v1/tank-battle/validate")
+                .insert_header(("content-type", "application/json"))
+                .set_payload(body)
+        }
+    };
+    let state = "/v1/tank-war/render.svg?state=%7B%22round%22%3A%22x%22%7D";
+    type Case = (
+        Box<dyn Fn() -> TestRequest>,
+        &'static [&'static str],
+        &'static [&'static str],
+    );
+    let cases: [Case; 3] = [
+        (
+            Box::new(raw("{\"position\": \"x\",\n \"move\" 3}")),
+            &["malformed JSON: expected `:` at line 2 column 9"],
+            &["chybný JSON na řádku 2, ve sloupci 9: chybí `:`"],
+        ),
+        (
+            Box::new(raw("{\"position\": 3, \"move\": \"a1-a2\"}")),
+            &["field `position`: invalid type: integer `3`, expected a string at line 1 column 14"],
+            &["pole `position`: neplatný typ: celé číslo `3`, očekáváno řetězec na řádku 1, ve sloupci 14"],
+        ),
+        (
+            Box::new(move || TestRequest::get().uri(state)),
+            &["query parameter `state`: ", "invalid type: string \"x\""],
+            &["parametr dotazu `state`: ", "řetězec \"x\""],
+        ),
+    ];
+    for (request, english, czech) in cases {
+        let en = send(&app, request()).await;
+        let cs = send(&app, request().insert_header(("accept-language", "cs"))).await;
+        let detail = |reply: &Reply| {
+            let problem = &reply.body;
+            assert_eq!(problem["code"], "BAD_REQUEST", "{reply:?}");
+            (
+                problem["detail"].as_str().unwrap_or_default().to_owned(),
+                problem["field"].clone(),
+            )
+        };
+        let ((en_detail, en_field), (cs_detail, cs_field)) = (detail(&en), detail(&cs));
+        assert_eq!(en_field, cs_field);
+        for said in english {
+            assert!(en_detail.contains(said), "{en_detail}");
+        }
+        for said in czech {
+            assert!(cs_detail.contains(said), "{cs_detail}");
+        }
+        assert!(!cs_detail.contains("expected"), "{cs_detail}");
+    }
+}

@@ -464,6 +464,13 @@ fn locate(error: ApiError, index: usize) -> ApiError {
                 None => format!("requests[{index}]"),
             }),
         },
+        ApiError::Json { text, field } => ApiError::Json {
+            text: crate::api::transport::json_fault::in_batch(text, index),
+            field: Some(match field {
+                Some(field) => format!("requests[{index}].{field}"),
+                None => format!("requests[{index}]"),
+            }),
+        },
         other => other,
     }
 }

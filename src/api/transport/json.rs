@@ -15,6 +15,7 @@ use actix_web::{web, HttpMessage, HttpRequest, HttpResponse};
 use futures_util::Stream;
 use serde::de::DeserializeOwned;
 
+use super::json_fault;
 use super::problem::ApiError;
 use super::strict::Strict;
 use crate::limits::Limits;
@@ -209,6 +210,13 @@ impl Future for ReadBody {
 /// failures like a body's, with the path prefixed by the parameter.
 pub fn parse_param<T: DeserializeOwned>(text: &str, field: &str) -> Result<T, ApiError> {
     parse(text.as_bytes()).map_err(|err| match err {
+        ApiError::Json { text, field: inner } => ApiError::Json {
+            text: json_fault::in_query(text, field),
+            field: Some(match inner {
+                Some(path) => format!("{field}.{path}"),
+                None => field.to_owned(),
+            }),
+        },
         ApiError::BadRequest {
             detail,
             field: inner,
@@ -235,8 +243,10 @@ pub(crate) fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     }
     let mut de = serde_json::Deserializer::from_slice(body);
     let value = serde_path_to_error::deserialize(Strict(&mut de)).map_err(bad_json)?;
-    de.end()
-        .map_err(|e| ApiError::bad_request(format!("malformed JSON: {e}"), None))?;
+    de.end().map_err(|e| ApiError::Json {
+        text: json_fault::text(&e, None),
+        field: None,
+    })?;
     Ok(value)
 }
 
@@ -248,11 +258,7 @@ pub(crate) fn bad_json(err: serde_path_to_error::Error<serde_json::Error>) -> Ap
     let inner = err.into_inner();
     let at = (path != ".").then_some(path);
     let data = inner.classify() == serde_json::error::Category::Data;
-    let detail = match (&at, data) {
-        (Some(at), true) => format!("field `{at}`: {inner}"),
-        (None, true) => inner.to_string(),
-        (_, false) => format!("malformed JSON: {inner}"),
-    };
+    let text = json_fault::text(&inner, at.as_deref().filter(|_| data));
     // A missing field is reported at the object that lacks it; the field
     // at fault is the missing one.
     let missing = data.then(|| missing_field(&inner.to_string())).flatten();
@@ -261,7 +267,7 @@ pub(crate) fn bad_json(err: serde_path_to_error::Error<serde_json::Error>) -> Ap
         (None, Some(name)) => Some(name),
         (at, None) => at,
     };
-    ApiError::bad_request(detail, field)
+    ApiError::Json { text, field }
 }
 
 /// The name serde's "missing field `name`" message names.
@@ -392,7 +398,7 @@ mod tests {
 
     fn field_of(body: &str) -> Option<String> {
         match parse::<Body>(body.as_bytes()) {
-            Err(ApiError::BadRequest { field, .. }) => field,
+            Err(ApiError::Json { field, .. }) => field,
             other => panic!("expected a bad request, got {other:?}"),
         }
     }
@@ -426,7 +432,8 @@ mod tests {
             r#"{"position" "x"}"#,
         ] {
             match parse::<Body>(body.as_bytes()) {
-                Err(ApiError::BadRequest { detail, .. }) => {
+                Err(error @ ApiError::Json { .. }) => {
+                    let detail = error.to_string();
                     assert!(detail.starts_with("malformed JSON"), "{body}: {detail}")
                 }
                 other => panic!("{body}: {other:?}"),

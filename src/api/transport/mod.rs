@@ -16,6 +16,7 @@ pub mod expect;
 pub mod framing;
 pub mod hygiene;
 pub mod json;
+pub mod json_fault;
 pub mod problem;
 pub mod request_id;
 pub mod route;

@@ -103,9 +103,9 @@ impl ApiError {
     pub fn problem_in(&self, lang: Lang) -> Problem {
         let code = self.code();
         let (ply, field, player, square, vehicle) = match self {
-            ApiError::BadRequest { field, .. } | ApiError::BadQuery { field, .. } => {
-                (None, field.clone(), None, None, None)
-            }
+            ApiError::BadRequest { field, .. }
+            | ApiError::BadQuery { field, .. }
+            | ApiError::Json { field, .. } => (None, field.clone(), None, None, None),
             ApiError::Notation { field, ply, .. } => (*ply, Some(field.clone()), None, None, None),
             ApiError::InvalidPosition { field, .. } => {
                 (None, Some(field.clone()), None, None, None)
@@ -130,7 +130,9 @@ impl ApiError {
         let title = crate::i18n::title(lang, code).unwrap_or_else(|| self.title());
         let detail = match (lang, self) {
             (Lang::En, _) => None,
-            (lang, ApiError::LimitExceeded { text, .. }) => Some(crate::i18n::write(lang, text)),
+            (lang, ApiError::LimitExceeded { text, .. } | ApiError::Json { text, .. }) => {
+                Some(crate::i18n::write(lang, text))
+            }
             (lang, _) => {
                 let (path, method, allow) = match self {
                     ApiError::NotFound { path } => (Some(path.as_str()), None, None),
@@ -188,6 +190,7 @@ impl ResponseError for ApiError {
         match self {
             ApiError::BadRequest { .. }
             | ApiError::BadQuery { .. }
+            | ApiError::Json { .. }
             | ApiError::Notation { .. }
             | ApiError::InvalidPosition { .. }
             | ApiError::LimitExceeded { .. }
