@@ -107,11 +107,12 @@ pub enum RequestError {
         detail: String,
         field: Option<String>,
     },
-    /// Text that does not follow a notation.
-    #[error("{detail}")]
+    /// Text that does not follow a notation: its fault as a text of the
+    /// catalogues (`notation-…`, with the facts it names).
+    #[error("{}", i18n::write(Lang::En, text))]
     Notation {
         kind: NotationKind,
-        detail: String,
+        text: Text,
         field: String,
         ply: Option<usize>,
     },

@@ -268,3 +268,43 @@ json-data = { $in ->
     [0] {""}
    *[other] {" na řádku "}{ $line }, ve sloupci { $column }
 }
+
+## Chyba zápisu (BAD_POSITION, BAD_LAYOUT, BAD_MOVE_NOTATION): co engine
+## našel a kde.
+
+notation-fields = pozice se zapisuje `<rozestavení> <strana> <půltah>`, např. `11/11/11/11/11/11/11/11/11/11/10C w 0`
+notation-side = strana na tahu musí být `w` nebo `b`, ne `{ $found }`
+notation-ranks = rozestavení má { $found } { $found ->
+    [one] řadu
+    [few] řady
+   *[other] řad
+} oddělených `/`, očekáváno 11
+notation-ply = půltah musí být nezáporné celé číslo, ne `{ $found }`
+notation-ply-too-large = půltah `{ $found }` je příliš velký
+notation-empty-run = řada { $rank }: `{ $found }` není počet prázdných polí (1..11)
+notation-piece-character = řada { $rank }: neočekávaný znak { $found }; použijte T C t c a 1..11
+notation-rank-width = řada { $rank } pokrývá { $covers } { $covers ->
+    [one] pole
+    [few] pole
+   *[other] polí
+}, očekáváno 11
+notation-move = `{ $found }` není tah: napište dvě pole, např. `j4-j5` nebo `d10xd4`
+notation-square = `{ $found }` není pole (a1 .. k11)
+notation-layout-rows = rozložení je `{ $name }` nebo 11 řad oddělených `/`, nalezeno { $found } { $found ->
+    [one] řada
+    [few] řady
+   *[other] řad
+}{ $name-like ->
+    [yes] {" (neznámý název rozložení?)"}
+   *[no] {""}
+}
+notation-layout-row-length = řádek { $row } (řada { $rank }) má { $found } { $found ->
+    [one] pole
+    [few] pole
+   *[other] polí
+}, očekáváno 11
+notation-layout-character = neočekávaný znak { $found } na poli { $square }: použijte . # ~ w W b B
+notation-commander-starts = rozložení potřebuje právě jedno výchozí pole { $side ->
+    [white] bílého
+   *[black] černého
+} velitelského tanku (`{ $letter }`), nalezeno { $count }

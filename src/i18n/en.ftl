@@ -204,3 +204,27 @@ json-data = { $in ->
     [0] {""}
    *[other] {" at line "}{ $line } column { $column }
 }
+
+## A notation's fault (BAD_POSITION, BAD_LAYOUT, BAD_MOVE_NOTATION): the
+## fault the engine found and the facts it names.
+
+notation-fields = a position is `<placement> <side> <ply>`, e.g. `11/11/11/11/11/11/11/11/11/11/10C w 0`
+notation-side = side to move must be `w` or `b`, not `{ $found }`
+notation-ranks = the placement has { $found } ranks separated by `/`, expected 11
+notation-ply = the ply must be a non-negative integer, not `{ $found }`
+notation-ply-too-large = the ply `{ $found }` is too large
+notation-empty-run = rank { $rank }: `{ $found }` is not a number of empty squares (1..11)
+notation-piece-character = rank { $rank }: unexpected character { $found }; use T C t c and 1..11
+notation-rank-width = rank { $rank } covers { $covers } squares, expected 11
+notation-move = `{ $found }` is not a move: write two squares such as `j4-j5` or `d10xd4`
+notation-square = `{ $found }` is not a square (a1 .. k11)
+notation-layout-rows = a layout is `{ $name }` or 11 rows separated by `/`, found { $found } { $found ->
+    [one] row
+   *[other] rows
+}{ $name-like ->
+    [yes] {" (unknown layout name?)"}
+   *[no] {""}
+}
+notation-layout-row-length = row { $row } (rank { $rank }) has { $found } squares, expected 11
+notation-layout-character = unexpected character { $found } at { $square }: use . # ~ w W b B
+notation-commander-starts = a layout needs exactly one { $side } commander start (`{ $letter }`), found { $count }

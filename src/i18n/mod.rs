@@ -6,10 +6,14 @@
 //! `detail-`, a rule reason's `reason-`, and the `refused-` wrappers of a
 //! refused move's detail. A problem's title is its code's `title-` in
 //! either language ([`title`]: one title a problem type, whichever game
-//! refused). English details and reasons are written by the engines and
-//! flows as they always were (a request that asks for no language pays
-//! nothing); `en.ftl` says the same (tested), and is what translations
-//! start from.
+//! refused). Texts that carry their facts as a [`Text`] — a limit
+//! (`limit-`), a malformed JSON document (`json-`), a Tank Battle
+//! notation's fault (`notation-`), the pictures (`svg-`, `chart-`) — are
+//! written from the catalogue in every language, English included. Rule
+//! reasons and the games' position checks are still English sentences of
+//! the engines in English answers (a request that asks for no language
+//! pays nothing for them); `en.ftl` says the same (tested), and is what
+//! translations start from.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -279,6 +283,12 @@ mod tests {
             ("value", "\"x\""),
             ("expected", "string"),
             ("choices", "`U`, `D`"),
+            ("found", "x"),
+            ("rank", "4"),
+            ("covers", "10"),
+            ("row", "2"),
+            ("name-like", "yes"),
+            ("letter", "W"),
         ];
         for lang in Lang::ALL {
             assert_eq!(message_ids(lang), english, "{lang:?}: other messages");

@@ -6,10 +6,11 @@ use super::{ScorePair, SideName};
 use crate::api::transport::problem::ApiError;
 use crate::error::NotationKind;
 use crate::games::tank_battle::{
-    self as engine, Layout, MoveText, Notation, Outcome, ParseError, Position, Score, Square,
-    State, TankBattle,
+    self as engine, Layout, MoveText, Notation, NotationFault, Outcome, ParseError, Position,
+    Score, Square, State, TankBattle,
 };
 use crate::games::Game;
+use crate::text::Text;
 
 /// The code of a notation's 400 (its title is the code's).
 pub(super) fn notation_kind(notation: Notation) -> NotationKind {
@@ -25,9 +26,57 @@ pub(super) fn notation_kind(notation: Notation) -> NotationKind {
 pub(super) fn notation(error: ParseError, field: &str, ply: Option<usize>) -> ApiError {
     ApiError::Notation {
         kind: notation_kind(error.notation),
-        detail: error.to_string(),
+        text: fault_text(&error.fault),
         field: field.to_owned(),
         ply,
+    }
+}
+
+/// A notation's fault as a text of the catalogues: `notation-<fault>` and
+/// the facts it names.
+pub(super) fn fault_text(fault: &NotationFault) -> Text {
+    let text = Text::new(format!("notation-{}", fault.name()));
+    match fault {
+        NotationFault::Fields => text,
+        NotationFault::Side { found }
+        | NotationFault::Ply { found }
+        | NotationFault::PlyTooLarge { found }
+        | NotationFault::Move { found }
+        | NotationFault::Square { found } => text.with("found", found),
+        NotationFault::Ranks { found } => text.with("found", *found),
+        NotationFault::EmptyRun { rank, found } => text.with("rank", *rank).with("found", found),
+        NotationFault::PieceCharacter { rank, found } => {
+            text.with("rank", *rank).with("found", format!("{found:?}"))
+        }
+        NotationFault::RankWidth { rank, covers } => {
+            text.with("rank", *rank).with("covers", *covers)
+        }
+        NotationFault::LayoutRows {
+            found,
+            name_like,
+            standard,
+        } => text
+            .with("found", *found)
+            .with("name", *standard)
+            .with("name-like", if *name_like { "yes" } else { "no" }),
+        NotationFault::LayoutRowLength { row, rank, found } => text
+            .with("row", *row)
+            .with("rank", *rank)
+            .with("found", *found),
+        NotationFault::LayoutCharacter { square, found } => text
+            .with("square", square)
+            .with("found", format!("{found:?}")),
+        NotationFault::CommanderStarts { side, count } => text
+            .with("side", side.name())
+            .with(
+                "letter",
+                if *side == engine::Side::White {
+                    "W"
+                } else {
+                    "B"
+                },
+            )
+            .with("count", *count),
     }
 }
 
@@ -78,4 +127,74 @@ pub(super) fn status(state: &State) -> (bool, Option<SideName>, bool) {
         outcome.and_then(Outcome::winner).map(SideName::from),
         outcome == Some(Outcome::Draw),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{self, Lang};
+
+    /// Every notation fault the engine finds, from real text.
+    fn faults() -> Vec<NotationFault> {
+        let positions = [
+            "11/11 w",
+            "11/11/11/11/11/11/11/11/11/11/10C x 0",
+            "11/11 w 0",
+            "11/11/11/11/11/11/11/11/11/11/10C w -1",
+            "11/11/11/11/11/11/11/11/11/11/10C w 99999999999999999999999",
+            "11/11/11/11/11/11/11/11/11/11/012 w 0",
+            "11/11/11/11/11/11/11/11/11/11/10Z w 0",
+            "11/11/11/11/11/11/11/11/11/11/9C w 0",
+        ];
+        let layouts = ["standrad", "./.", "...........", ".........."];
+        let mut found: Vec<NotationFault> = Vec::new();
+        found.extend(
+            positions
+                .iter()
+                .filter_map(|t| t.parse::<engine::Setup>().err().map(|e| e.fault)),
+        );
+        found.extend(
+            layouts
+                .iter()
+                .filter_map(|t| Layout::parse(t).err().map(|e| e.fault)),
+        );
+        let mut rows: Vec<String> = engine::STANDARD_TEXT
+            .split('/')
+            .map(str::to_owned)
+            .collect();
+        if let Some(row) = rows.get_mut(3) {
+            row.replace_range(0..1, "?");
+        }
+        found.extend(Layout::parse(&rows.join("/")).err().map(|e| e.fault));
+        let mut short: Vec<String> = engine::STANDARD_TEXT
+            .split('/')
+            .map(str::to_owned)
+            .collect();
+        if let Some(row) = short.get_mut(5) {
+            row.pop();
+        }
+        found.extend(Layout::parse(&short.join("/")).err().map(|e| e.fault));
+        let no_white = engine::STANDARD_TEXT.replace('W', "w");
+        found.extend(Layout::parse(&no_white).err().map(|e| e.fault));
+        found.extend("j4j".parse::<MoveText>().err().map(|e| e.fault));
+        found.extend("l12".parse::<Square>().err().map(|e| e.fault));
+        found
+    }
+
+    /// English answers say what the engine says (from `en.ftl`), Czech the
+    /// same facts; every fault is exercised.
+    #[test]
+    fn every_notation_fault_is_written_from_the_catalogue() {
+        let faults = faults();
+        for name in NotationFault::NAMES {
+            assert!(faults.iter().any(|f| f.name() == name), "no case of {name}");
+        }
+        for fault in &faults {
+            let text = fault_text(fault);
+            assert_eq!(i18n::write(Lang::En, &text), fault.to_string(), "{fault:?}");
+            let czech = i18n::write(Lang::Cs, &text);
+            assert_ne!(czech, fault.to_string(), "{fault:?}");
+            assert!(!czech.contains("notation-"), "{czech}");
+        }
+    }
 }

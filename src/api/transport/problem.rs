@@ -130,9 +130,12 @@ impl ApiError {
         let title = crate::i18n::title(lang, code).unwrap_or_else(|| self.title());
         let detail = match (lang, self) {
             (Lang::En, _) => None,
-            (lang, ApiError::LimitExceeded { text, .. } | ApiError::Json { text, .. }) => {
-                Some(crate::i18n::write(lang, text))
-            }
+            (
+                lang,
+                ApiError::LimitExceeded { text, .. }
+                | ApiError::Json { text, .. }
+                | ApiError::Notation { text, .. },
+            ) => Some(crate::i18n::write(lang, text)),
             (lang, _) => {
                 let (path, method, allow) = match self {
                     ApiError::NotFound { path } => (Some(path.as_str()), None, None),

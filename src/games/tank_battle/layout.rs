@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::bitboard::Bitboard;
-use super::parse_error::{Notation, ParseError};
+use super::parse_error::{Fault as NotationFault, Notation, ParseError};
 use super::side::Side;
 use super::square::{Square, SIZE};
 
@@ -57,7 +57,7 @@ impl Layout {
             return Ok(Layout::STANDARD);
         }
         Layout::parse_const(text.as_bytes())
-            .map_err(|fault| ParseError::new(Notation::Layout, fault.describe(text.len() < 40)))
+            .map_err(|fault| ParseError::new(Notation::Layout, fault.public(text.len() < 40)))
     }
 
     const fn parse_const(text: &[u8]) -> Result<Layout, Fault> {
@@ -185,34 +185,28 @@ impl Layout {
 }
 
 impl Fault {
-    fn describe(self, short_input: bool) -> String {
+    /// The fault as the engine says it (`short_input`: the text was
+    /// short, so one row may be a misspelt layout name).
+    fn public(self, short_input: bool) -> NotationFault {
         let rank = |row: usize| SIZE as usize - row;
         match self {
-            Fault::Rows(n) => {
-                format!(
-                    "a layout is `{STANDARD_NAME}` or 11 rows separated by `/`, found {n} row{}",
-                    if n == 1 { "" } else { "s" }
-                ) + if short_input && n == 1 {
-                    " (unknown layout name?)"
-                } else {
-                    ""
-                }
+            Fault::Rows(n) => NotationFault::LayoutRows {
+                found: n,
+                name_like: short_input && n == 1,
+                standard: STANDARD_NAME,
+            },
+            Fault::RowLength { row, len } => NotationFault::LayoutRowLength {
+                row: row + 1,
+                rank: rank(row),
+                found: len,
+            },
+            Fault::Char { row, col, byte } => NotationFault::LayoutCharacter {
+                square: format!("{}{}", char::from(b'a' + col as u8), rank(row)),
+                found: char::from(byte),
+            },
+            Fault::CommanderStarts { side, count } => {
+                NotationFault::CommanderStarts { side, count }
             }
-            Fault::RowLength { row, len } => format!(
-                "row {} (rank {}) has {len} squares, expected 11",
-                row + 1,
-                rank(row)
-            ),
-            Fault::Char { row, col, byte } => format!(
-                "unexpected character {:?} at {}{}: use . # ~ w W b B",
-                char::from(byte),
-                char::from(b'a' + col as u8),
-                rank(row)
-            ),
-            Fault::CommanderStarts { side, count } => format!(
-                "a layout needs exactly one {side} commander start (`{}`), found {count}",
-                if side == Side::White { 'W' } else { 'B' }
-            ),
         }
     }
 }
@@ -310,7 +304,7 @@ mod tests {
         for (text, expected) in cases {
             let err = Layout::parse(text).unwrap_err();
             assert_eq!(err.notation, Notation::Layout);
-            assert!(err.message.contains(expected), "{text:?}: {err}");
+            assert!(err.to_string().contains(expected), "{text:?}: {err}");
         }
     }
 

@@ -30,7 +30,7 @@ pub use game::{State, TankBattle};
 pub use layout::{Layout, Terrain, STANDARD_NAME, STANDARD_TEXT};
 pub use moves::{Move, MoveText};
 pub use outcome::{Outcome, Score, SideScore};
-pub use parse_error::{Notation, ParseError};
+pub use parse_error::{Fault as NotationFault, Notation, ParseError};
 pub use piece::{Piece, Role};
 pub use position::{Position, Setup};
 pub use side::Side;

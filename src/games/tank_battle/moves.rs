@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::parse_error::{Notation, ParseError};
+use super::parse_error::{Fault, Notation, ParseError};
 use super::piece::Role;
 use super::square::Square;
 
@@ -91,7 +91,9 @@ impl FromStr for MoveText {
         parsed.ok_or_else(|| {
             ParseError::new(
                 Notation::Move,
-                format!("`{text}` is not a move: write two squares such as `j4-j5` or `d10xd4`"),
+                Fault::Move {
+                    found: text.to_owned(),
+                },
             )
         })
     }

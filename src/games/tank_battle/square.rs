@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::parse_error::{Notation, ParseError};
+use super::parse_error::{Fault, Notation, ParseError};
 
 /// Number of files (and of ranks) on the board.
 pub const SIZE: u8 = 11;
@@ -122,7 +122,9 @@ impl FromStr for Square {
             Some((sq, len)) if len == s.len() => Ok(sq),
             _ => Err(ParseError::new(
                 Notation::Move,
-                format!("`{s}` is not a square (a1 .. k11)"),
+                Fault::Square {
+                    found: s.to_owned(),
+                },
             )),
         }
     }

@@ -8,7 +8,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::bitboard::Bitboard;
-use super::parse_error::{Notation, ParseError};
+use super::parse_error::{Fault, Notation, ParseError};
 use super::piece::{Piece, Role};
 use super::position::{Position, Setup};
 use super::side::Side;
@@ -24,8 +24,8 @@ pub const INITIAL_TBN: &str = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TT
 /// the game is over. (A fixture of the tests, here and over HTTP.)
 pub const SCORING_EXAMPLE_TBN: &str = "1C9/11/11/11/11/11/T10/1T9/11/9t1/9tc b 57";
 
-fn bad(message: impl Into<String>) -> ParseError {
-    ParseError::new(Notation::Position, message)
+fn bad(fault: Fault) -> ParseError {
+    ParseError::new(Notation::Position, fault)
 }
 
 impl FromStr for Setup {
@@ -151,9 +151,7 @@ fn parse_carefully(text: &str) -> Result<Setup, ParseError> {
     let (Some(placement), Some(side), Some(ply), None) =
         (fields.next(), fields.next(), fields.next(), fields.next())
     else {
-        return Err(bad(
-            "a position is `<placement> <side> <ply>`, e.g. `11/11/11/11/11/11/11/11/11/11/10C w 0`",
-        ));
+        return Err(bad(Fault::Fields));
     };
     let mut setup = Setup {
         tanks: [Bitboard::EMPTY; 2],
@@ -162,18 +160,16 @@ fn parse_carefully(text: &str) -> Result<Setup, ParseError> {
             "w" => Side::White,
             "b" => Side::Black,
             _ => {
-                return Err(bad(format!(
-                    "side to move must be `w` or `b`, not `{side}`"
-                )))
+                return Err(bad(Fault::Side {
+                    found: side.to_owned(),
+                }))
             }
         },
         ply: parse_ply(ply)?,
     };
     let ranks = placement.split('/').count();
     if ranks != SIZE as usize {
-        return Err(bad(format!(
-            "the placement has {ranks} ranks separated by `/`, expected 11"
-        )));
+        return Err(bad(Fault::Ranks { found: ranks }));
     }
     for (row, text) in placement.split('/').enumerate() {
         let rank = SIZE - 1 - row as u8;
@@ -184,12 +180,15 @@ fn parse_carefully(text: &str) -> Result<Setup, ParseError> {
 
 fn parse_ply(text: &str) -> Result<u64, ParseError> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad(format!(
-            "the ply must be a non-negative integer, not `{text}`"
-        )));
+        return Err(bad(Fault::Ply {
+            found: text.to_owned(),
+        }));
     }
-    text.parse()
-        .map_err(|_| bad(format!("the ply `{text}` is too large")))
+    text.parse().map_err(|_| {
+        bad(Fault::PlyTooLarge {
+            found: text.to_owned(),
+        })
+    })
 }
 
 fn parse_rank(text: &str, rank: u8, setup: &mut Setup) -> Result<(), ParseError> {
@@ -206,17 +205,19 @@ fn parse_rank(text: &str, rank: u8, setup: &mut Setup) -> Result<(), ParseError>
             let run = match digits.parse::<u32>() {
                 Ok(n) if (1..=SIZE as u32).contains(&n) && !digits.starts_with('0') => n,
                 _ => {
-                    return Err(bad(format!(
-                        "rank {rank_name}: `{digits}` is not a number of empty squares (1..11)"
-                    )))
+                    return Err(bad(Fault::EmptyRun {
+                        rank: rank_name,
+                        found: digits.to_owned(),
+                    }))
                 }
             };
             file += run;
         } else {
             let piece = Piece::from_char(c).ok_or_else(|| {
-                bad(format!(
-                    "rank {rank_name}: unexpected character {c:?}; use T C t c and 1..11"
-                ))
+                bad(Fault::PieceCharacter {
+                    rank: rank_name,
+                    found: c,
+                })
             })?;
             if let Some(sq) = Square::from_coords(file as u8, rank).filter(|_| file < 11) {
                 setup.tanks[piece.side.index()].insert(sq);
@@ -231,9 +232,10 @@ fn parse_rank(text: &str, rank: u8, setup: &mut Setup) -> Result<(), ParseError>
         }
     }
     if file != SIZE as u32 {
-        return Err(bad(format!(
-            "rank {rank_name} covers {file} squares, expected 11"
-        )));
+        return Err(bad(Fault::RankWidth {
+            rank: rank_name,
+            covers: file,
+        }));
     }
     Ok(())
 }
@@ -552,7 +554,7 @@ mod tests {
         for (text, expected) in cases {
             let err = text.parse::<Setup>().unwrap_err();
             assert_eq!(err.notation, Notation::Position);
-            assert!(err.message.contains(expected), "{text:?}: {err}");
+            assert!(err.to_string().contains(expected), "{text:?}: {err}");
         }
     }
 }
