@@ -116,9 +116,11 @@ pub enum RequestError {
         field: String,
         ply: Option<usize>,
     },
-    /// A well-formed position or state that breaks an invariant.
-    #[error("{detail}")]
-    InvalidPosition { detail: String, field: String },
+    /// A well-formed position or state that breaks an invariant: which,
+    /// as a text of the catalogues (`invalid-<game>-…` with the facts that
+    /// say where).
+    #[error("{}", i18n::write(Lang::En, text))]
+    InvalidPosition { text: Text, field: String },
     /// A well-formed move that a rule refuses (422).
     #[error("{}", .0.detail)]
     Refused(Box<Refusal>),
@@ -191,9 +193,9 @@ impl RequestError {
         }
     }
 
-    pub fn invalid_position(detail: impl ToString, field: &str) -> RequestError {
+    pub fn invalid_position(text: Text, field: &str) -> RequestError {
         RequestError::InvalidPosition {
-            detail: detail.to_string(),
+            text,
             field: field.to_owned(),
         }
     }
@@ -321,7 +323,7 @@ mod tests {
                 detail: "x".into(),
                 field: None,
             },
-            RequestError::invalid_position("x", "position"),
+            RequestError::invalid_position(Text::new("invalid-nim-pile"), "position"),
             RequestError::limit_exceeded(Text::new("limit-tanks"), ""),
             RequestError::BodyTimeout { secs: 5.0 },
             RequestError::Unauthorized { detail: "x".into() },

@@ -165,7 +165,7 @@ impl JsonState for Nim {
     fn decode_state(dto: &StateDto, field: &str, _: &Limits) -> Result<State, ApiError> {
         if dto.pile > 1000 {
             return Err(ApiError::invalid_position(
-                "a pile holds at most 1000",
+                crate::text::Text::new("invalid-nim-pile").with("max", 1000u32),
                 field,
             ));
         }

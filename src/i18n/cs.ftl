@@ -308,3 +308,35 @@ notation-commander-starts = rozložení potřebuje právě jedno výchozí pole 
     [white] bílého
    *[black] černého
 } velitelského tanku (`{ $letter }`), nalezeno { $count }
+
+## Pozice nebo stav, který porušuje pravidlo hry (INVALID_POSITION): které
+## pravidlo a kde.
+
+invalid-tank-battle-square-twice = na poli { $square } stojí tanky obou stran
+invalid-tank-battle-tank-on-mine = na mině na poli { $square } stojí tank
+invalid-tank-battle-tank-on-contaminated = obyčejný tank na poli { $square } stojí na zamořeném území
+invalid-tank-battle-several-commanders = { $side ->
+    [white] bílý
+   *[black] černý
+} má víc než jeden velitelský tank
+invalid-tank-war-board-size = deska musí mít 1 až { $max } řad a sloupců, ne { $rows }x{ $cols }
+invalid-tank-war-territory = území musí mít { $rows } řad po { $cols } písmenech U nebo D
+invalid-tank-war-duplicate-name = { $owner } má dva tanky jménem { $name }
+invalid-tank-war-empty-track = dráha tanku { $name } hráče { $owner } je prázdná
+invalid-tank-war-track-off-board = dráha tanku { $name } hráče { $owner } opouští desku na { $square }
+invalid-tank-war-track-not-a-chain = dráha tanku { $name } hráče { $owner } vede z { $from } na { $to }, která nejsou sousední pole v řadě ani sloupci
+invalid-tank-war-at-out-of-range = tank { $name } hráče { $owner } je na indexu { $at } dráhy o { $len } polích
+invalid-tank-war-shared-square = na poli { $square } stojí dva tanky
+invalid-tank-wars-board-size = deska musí mít 2 až { $max } sloupců a řad, ne { $cols }x{ $rows }
+invalid-tank-wars-too-many-vehicles = { $player } má víc než 3 vozidla
+invalid-tank-wars-slot = vozidlo { $vehicle }: pozice karty musí být 1, 2 nebo 3, každá u hráče jednou
+invalid-tank-wars-duplicate-id = dvě vozidla se jmenují { $vehicle }
+invalid-tank-wars-armor = vozidlo { $vehicle }: pancíř musí být aspoň 1
+invalid-tank-wars-square = { $square } není pole desky
+invalid-tank-wars-shared-square = na poli { $square } stojí dvě vozidla
+invalid-tank-wars-duplicate-token = žetony { $kind ->
+    [artillery] dělostřelectva
+    [support] podpory
+   *[gunfire] palby
+} uvádějí pole { $square } dvakrát
+invalid-nim-pile = hromádka má nejvýš { $max }

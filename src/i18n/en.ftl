@@ -228,3 +228,28 @@ notation-layout-rows = a layout is `{ $name }` or 11 rows separated by `/`, foun
 notation-layout-row-length = row { $row } (rank { $rank }) has { $found } squares, expected 11
 notation-layout-character = unexpected character { $found } at { $square }: use . # ~ w W b B
 notation-commander-starts = a layout needs exactly one { $side } commander start (`{ $letter }`), found { $count }
+
+## A position or state that breaks an invariant (INVALID_POSITION): the
+## invariant and the facts that say where.
+
+invalid-tank-battle-square-twice = tanks of both sides stand on { $square }
+invalid-tank-battle-tank-on-mine = a tank stands on the mine at { $square }
+invalid-tank-battle-tank-on-contaminated = the normal tank at { $square } stands on a contaminated square
+invalid-tank-battle-several-commanders = { $side } has more than one commander
+invalid-tank-war-board-size = the board must have 1 to { $max } rows and columns, not { $rows }x{ $cols }
+invalid-tank-war-territory = territory must have { $rows } rows of { $cols } letters U or D
+invalid-tank-war-duplicate-name = { $owner } has two tanks named { $name }
+invalid-tank-war-empty-track = the track of { $owner }'s { $name } is empty
+invalid-tank-war-track-off-board = the track of { $owner }'s { $name } leaves the board at { $square }
+invalid-tank-war-track-not-a-chain = the track of { $owner }'s { $name } steps from { $from } to { $to }, which are not orthogonal neighbours
+invalid-tank-war-at-out-of-range = { $owner }'s { $name } is at index { $at } of a track of { $len } squares
+invalid-tank-war-shared-square = two tanks stand on { $square }
+invalid-tank-wars-board-size = the board must have 2 to { $max } columns and rows, not { $cols }x{ $rows }
+invalid-tank-wars-too-many-vehicles = { $player } has more than 3 vehicles
+invalid-tank-wars-slot = vehicle { $vehicle }: slot must be 1, 2 or 3, each used once per player
+invalid-tank-wars-duplicate-id = two vehicles are called { $vehicle }
+invalid-tank-wars-armor = vehicle { $vehicle }: armor must be at least 1
+invalid-tank-wars-square = { $square } is not a square of the board
+invalid-tank-wars-shared-square = two vehicles stand on { $square }
+invalid-tank-wars-duplicate-token = the { $kind } tokens list { $square } twice
+invalid-nim-pile = a pile holds at most { $max }

@@ -8,10 +8,10 @@
 //! either language ([`title`]: one title a problem type, whichever game
 //! refused). Texts that carry their facts as a [`Text`] — a limit
 //! (`limit-`), a malformed JSON document (`json-`), a Tank Battle
-//! notation's fault (`notation-`), the pictures (`svg-`, `chart-`) — are
-//! written from the catalogue in every language, English included. Rule
-//! reasons and the games' position checks are still English sentences of
-//! the engines in English answers (a request that asks for no language
+//! notation's fault (`notation-`), a position's broken invariant
+//! (`invalid-`), the pictures (`svg-`, `chart-`) — are written from the
+//! catalogue in every language, English included. Rule reasons are still
+//! the engines' English sentences in English answers (a request that asks for no language
 //! pays nothing for them); `en.ftl` says the same (tested), and is what
 //! translations start from.
 
@@ -289,6 +289,12 @@ mod tests {
             ("row", "2"),
             ("name-like", "yes"),
             ("letter", "W"),
+            ("rows", "3"),
+            ("cols", "4"),
+            ("from", "a1"),
+            ("to", "c2"),
+            ("at", "7"),
+            ("len", "3"),
         ];
         for lang in Lang::ALL {
             assert_eq!(message_ids(lang), english, "{lang:?}: other messages");

@@ -177,7 +177,7 @@ impl JsonState for CobiTankWars {
             support_cards: [dto.support_cards.p1, dto.support_cards.p2],
             round: dto.round,
         };
-        State::from_data(&data).map_err(|e| ApiError::invalid_position(e, field))
+        State::from_data(&data).map_err(|e| ApiError::invalid_position(invalid_text(&e), field))
     }
 
     fn draw(state: &State, lang: crate::i18n::Lang) -> String {
@@ -579,5 +579,79 @@ mod tests {
         assert_eq!(back, State::initial());
         let example: StateDto = serde_json::from_value(example_state()).unwrap();
         assert!(CobiTankWars::decode_state(&example, "state", &Limits::default()).is_ok());
+    }
+}
+
+/// A state's broken invariant as a text of the catalogues.
+fn invalid_text(error: &crate::games::cobi_tank_wars::StateError) -> crate::text::Text {
+    use crate::games::cobi_tank_wars::StateError as E;
+    use crate::games::grid::MAX_SIDE;
+    use crate::text::Text;
+    let vehicle = |id: &'static str, name: &str| Text::new(id).with("vehicle", format!("{name:?}"));
+    match error {
+        E::BoardSize { cols, rows } => Text::new("invalid-tank-wars-board-size")
+            .with("max", MAX_SIDE)
+            .with("cols", *cols)
+            .with("rows", *rows),
+        E::TooManyVehicles(player) => {
+            Text::new("invalid-tank-wars-too-many-vehicles").with("player", player.name())
+        }
+        E::Slot(name) => vehicle("invalid-tank-wars-slot", name),
+        E::DuplicateId(name) => vehicle("invalid-tank-wars-duplicate-id", name),
+        E::Armor(name) => vehicle("invalid-tank-wars-armor", name),
+        E::Square(text) => {
+            Text::new("invalid-tank-wars-square").with("square", format!("{text:?}"))
+        }
+        E::SharedSquare(cell) => {
+            Text::new("invalid-tank-wars-shared-square").with("square", cell.to_string())
+        }
+        E::DuplicateToken { kind, square } => Text::new("invalid-tank-wars-duplicate-token")
+            .with("kind", *kind)
+            .with("square", square.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod invalid_tests {
+    use super::*;
+    use crate::games::cobi_tank_wars::{Player, StateError as E};
+    use crate::games::grid::Cell;
+    use crate::i18n::{self, Lang};
+
+    /// English answers say what the engine says (from `en.ftl`), Czech the
+    /// same facts, for every broken invariant.
+    #[test]
+    fn every_broken_invariant_is_written_from_the_catalogue() {
+        let Some(cell) = Cell::parse("b3") else {
+            panic!("cell")
+        };
+        let errors = [
+            E::BoardSize { cols: 1, rows: 99 },
+            E::TooManyVehicles(Player::P2),
+            E::Slot("P1-1".into()),
+            E::DuplicateId("P\"2".into()),
+            E::Armor("P1-3".into()),
+            E::Square("z0".into()),
+            E::SharedSquare(cell),
+            E::DuplicateToken {
+                kind: "artillery",
+                square: cell,
+            },
+            E::DuplicateToken {
+                kind: "support",
+                square: cell,
+            },
+            E::DuplicateToken {
+                kind: "gunfire",
+                square: cell,
+            },
+        ];
+        for error in &errors {
+            let text = invalid_text(error);
+            assert_eq!(i18n::write(Lang::En, &text), error.to_string(), "{error:?}");
+            let czech = i18n::write(Lang::Cs, &text);
+            assert_ne!(czech, error.to_string(), "{error:?}");
+            assert!(!czech.starts_with("invalid-"), "{czech}");
+        }
     }
 }

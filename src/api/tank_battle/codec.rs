@@ -32,6 +32,20 @@ pub(super) fn notation(error: ParseError, field: &str, ply: Option<usize>) -> Ap
     }
 }
 
+/// A position's broken invariant as a text of the catalogues.
+pub(super) fn invalid_text(error: engine::PositionError) -> Text {
+    use engine::PositionError as E;
+    let (id, square) = match error {
+        E::SquareTwice(sq) => ("invalid-tank-battle-square-twice", sq),
+        E::TankOnMine(sq) => ("invalid-tank-battle-tank-on-mine", sq),
+        E::TankOnContaminated(sq) => ("invalid-tank-battle-tank-on-contaminated", sq),
+        E::SeveralCommanders(side) => {
+            return Text::new("invalid-tank-battle-several-commanders").with("side", side.name())
+        }
+    };
+    Text::new(id).with("square", square.name())
+}
+
 /// A notation's fault as a text of the catalogues: `notation-<fault>` and
 /// the facts it names.
 pub(super) fn fault_text(fault: &NotationFault) -> Text {
@@ -94,7 +108,9 @@ pub(super) fn decode_position(
 ) -> Result<Position, ApiError> {
     engine::parse_position(text, layout).map_err(|err| match err {
         engine::PositionParseError::Parse(error) => notation(error, field, None),
-        engine::PositionParseError::Invalid(error) => ApiError::invalid_position(error, field),
+        engine::PositionParseError::Invalid(error) => {
+            ApiError::invalid_position(invalid_text(error), field)
+        }
     })
 }
 
@@ -179,6 +195,26 @@ mod tests {
         found.extend("j4j".parse::<MoveText>().err().map(|e| e.fault));
         found.extend("l12".parse::<Square>().err().map(|e| e.fault));
         found
+    }
+
+    /// A broken invariant of a position likewise, each of them.
+    #[test]
+    fn every_broken_invariant_is_written_from_the_catalogue() {
+        use engine::PositionError as E;
+        let Ok(sq) = "e5".parse::<Square>() else {
+            panic!("e5")
+        };
+        for error in [
+            E::SquareTwice(sq),
+            E::TankOnMine(sq),
+            E::TankOnContaminated(sq),
+            E::SeveralCommanders(engine::Side::White),
+            E::SeveralCommanders(engine::Side::Black),
+        ] {
+            let text = invalid_text(error);
+            assert_eq!(i18n::write(Lang::En, &text), error.to_string(), "{error:?}");
+            assert_ne!(i18n::write(Lang::Cs, &text), error.to_string(), "{error:?}");
+        }
     }
 
     /// English answers say what the engine says (from `en.ftl`), Czech the

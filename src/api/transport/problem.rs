@@ -134,7 +134,8 @@ impl ApiError {
                 lang,
                 ApiError::LimitExceeded { text, .. }
                 | ApiError::Json { text, .. }
-                | ApiError::Notation { text, .. },
+                | ApiError::Notation { text, .. }
+                | ApiError::InvalidPosition { text, .. },
             ) => Some(crate::i18n::write(lang, text)),
             (lang, _) => {
                 let (path, method, allow) = match self {
