@@ -129,7 +129,6 @@ impl ApiError {
         };
         let title = crate::i18n::title(lang, code).unwrap_or_else(|| self.title());
         let detail = match (lang, self) {
-            (Lang::En, _) => None,
             (
                 lang,
                 ApiError::LimitExceeded { text, .. }
@@ -137,6 +136,10 @@ impl ApiError {
                 | ApiError::Notation { text, .. }
                 | ApiError::InvalidPosition { text, .. },
             ) => Some(crate::i18n::write(lang, text)),
+            // A refused move's detail is its rule's reason from the
+            // catalogue in English too; other English details are the
+            // errors' own.
+            (Lang::En, error) if !matches!(error, ApiError::Refused(_)) => None,
             (lang, _) => {
                 let (path, method, allow) = match self {
                     ApiError::NotFound { path } => (Some(path.as_str()), None, None),

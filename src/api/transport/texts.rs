@@ -3,8 +3,9 @@
 //! ([`super::request_id::current_lang`]): a problem's detail
 //! ([`detail`]) and a rule reason's message ([`reason_message`]), from the
 //! catalogue (`src/i18n`), by the problem's code and the facts it names.
-//! English is written as the engines and flows write it (the catalogue
-//! says the same, tested), another language from its catalogue.
+//! Every language, English included, from its catalogue; where the
+//! catalogue has no text (a code of a game served in tests only) the
+//! error's own English.
 
 use crate::i18n::{self, Lang};
 
@@ -30,17 +31,15 @@ pub struct Facts<'a> {
 }
 
 /// A rule reason's message in the language of the request being served:
-/// `english` (as the engine writes it) in English, else the reason's from
-/// the catalogue, at its square when it names one.
+/// the reason's from the catalogue, at its square when it names one
+/// (`english`, as the engine writes it, only for a code the catalogue does
+/// not know: a game served in tests only).
 pub fn reason_message(
     code: &str,
     square: Option<&str>,
     english: impl FnOnce() -> String,
 ) -> String {
-    match current_lang() {
-        Lang::En => english(),
-        lang => reason(lang, code, square).unwrap_or_else(english),
-    }
+    reason(current_lang(), code, square).unwrap_or_else(english)
 }
 
 /// A rule's reason in `lang`, at its square when it names one.
@@ -56,8 +55,9 @@ fn reason(lang: Lang, code: &str, square: Option<&str>) -> Option<String> {
     }
 }
 
-/// A problem's detail in `lang` (not English, which its error writes): a
-/// refused move's as the games write it (the rule, at its square, or by
+/// A problem's detail in `lang` (in English, only a refused move's: other
+/// English details are the errors' own): a refused move's as the games
+/// write it (the rule, at its square, or by
 /// its player and vehicle), else its code's own with the facts it names.
 pub fn detail(lang: Lang, facts: &Facts) -> Option<String> {
     if let Some(rule) = i18n::text(lang, &format!("reason-{}", facts.code), &[]) {
