@@ -204,16 +204,35 @@ fn whole(n: f64) -> Option<i64> {
 pub fn title(lang: Lang, code: &str) -> Option<&'static str> {
     static TITLES: [OnceLock<HashMap<String, String>>; Lang::ALL.len()] =
         [const { OnceLock::new() }; Lang::ALL.len()];
-    let titles = TITLES[lang.index()].get_or_init(|| {
+    by_code(&TITLES, lang, "title-", code)
+}
+
+/// The rule reason `code` in `lang`: the catalogue's `reason-{code}`,
+/// written once and kept; `None` for a code the catalogue does not know.
+pub fn reason(lang: Lang, code: &str) -> Option<&'static str> {
+    static REASONS: [OnceLock<HashMap<String, String>>; Lang::ALL.len()] =
+        [const { OnceLock::new() }; Lang::ALL.len()];
+    by_code(&REASONS, lang, "reason-", code)
+}
+
+/// The message `{prefix}{code}` of `lang` (one without variables), from
+/// `table`, which is filled with every such message once.
+fn by_code(
+    table: &'static [OnceLock<HashMap<String, String>>; Lang::ALL.len()],
+    lang: Lang,
+    prefix: &str,
+    code: &str,
+) -> Option<&'static str> {
+    let texts = table[lang.index()].get_or_init(|| {
         message_ids(lang)
             .iter()
             .filter_map(|id| {
-                let code = id.strip_prefix("title-")?;
+                let code = id.strip_prefix(prefix)?;
                 Some((code.to_owned(), text(lang, id, &[])?))
             })
             .collect()
     });
-    titles.get(code).map(String::as_str)
+    texts.get(code).map(String::as_str)
 }
 
 /// The ids of a catalogue's messages, in order.

@@ -44,14 +44,14 @@ pub fn reason_message(
 
 /// A rule's reason in `lang`, at its square when it names one.
 fn reason(lang: Lang, code: &str, square: Option<&str>) -> Option<String> {
-    let rule = i18n::text(lang, &format!("reason-{code}"), &[])?;
+    let rule = i18n::reason(lang, code)?;
     match square {
         Some(square) => i18n::text(
             lang,
             "refused-at-square",
-            &[("reason", &rule), ("square", square)],
+            &[("reason", rule), ("square", square)],
         ),
-        None => Some(rule),
+        None => Some(rule.to_owned()),
     }
 }
 
@@ -60,20 +60,20 @@ fn reason(lang: Lang, code: &str, square: Option<&str>) -> Option<String> {
 /// write it (the rule, at its square, or by
 /// its player and vehicle), else its code's own with the facts it names.
 pub fn detail(lang: Lang, facts: &Facts) -> Option<String> {
-    if let Some(rule) = i18n::text(lang, &format!("reason-{}", facts.code), &[]) {
+    if let Some(rule) = i18n::reason(lang, facts.code) {
         return match (facts.square, facts.player, facts.vehicle) {
             (Some(_), ..) => reason(lang, facts.code, facts.square),
             (None, Some(player), Some(vehicle)) => i18n::text(
                 lang,
                 "refused-vehicle",
-                &[("reason", &rule), ("player", player), ("vehicle", vehicle)],
+                &[("reason", rule), ("player", player), ("vehicle", vehicle)],
             ),
             (None, Some(player), None) => i18n::text(
                 lang,
                 "refused-by-player",
-                &[("reason", &rule), ("player", player)],
+                &[("reason", rule), ("player", player)],
             ),
-            (None, None, _) => Some(rule),
+            (None, None, _) => Some(rule.to_owned()),
         };
     }
     let price = facts
