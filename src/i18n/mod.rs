@@ -197,6 +197,17 @@ fn whole(n: f64) -> Option<i64> {
     (n.fract() == 0.0 && n.abs() < 1e15).then_some(n as i64)
 }
 
+/// Test support: `text` written in English is `english` (what the engine
+/// says of itself), and in Czech is written from the Czech catalogue (not
+/// the English, not the message's id).
+#[cfg(test)]
+pub(crate) fn assert_english_and_czech(text: &Text, english: &str) {
+    assert_eq!(write(Lang::En, text), english, "{text:?}");
+    let czech = write(Lang::Cs, text);
+    assert_ne!(czech, english, "{text:?}");
+    assert_ne!(czech, text.id(), "{text:?}");
+}
+
 /// The title of the problem `code` in `lang`: the catalogue's
 /// `title-{code}`, written once and kept. A problem type has this one
 /// title a language, whichever game or layer refused; `None` for a code

@@ -456,20 +456,20 @@ fn split_op(request: Value, ops: &[Operation]) -> Result<(Operation, Value), Api
 
 /// The error of request `index`, its field located in the batch.
 fn locate(error: ApiError, index: usize) -> ApiError {
+    let within = |field: Option<String>| {
+        Some(match field {
+            Some(field) => format!("requests[{index}].{field}"),
+            None => format!("requests[{index}]"),
+        })
+    };
     match error {
         ApiError::BadRequest { detail, field } => ApiError::BadRequest {
             detail: format!("requests[{index}]: {detail}"),
-            field: Some(match field {
-                Some(field) => format!("requests[{index}].{field}"),
-                None => format!("requests[{index}]"),
-            }),
+            field: within(field),
         },
         ApiError::Json { text, field } => ApiError::Json {
             text: crate::api::transport::json_fault::in_batch(text, index),
-            field: Some(match field {
-                Some(field) => format!("requests[{index}].{field}"),
-                None => format!("requests[{index}]"),
-            }),
+            field: within(field),
         },
         other => other,
     }

@@ -148,7 +148,7 @@ pub(super) fn status(state: &State) -> (bool, Option<SideName>, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::i18n::{self, Lang};
+    use crate::i18n;
 
     /// Every notation fault the engine finds, from real text.
     fn faults() -> Vec<NotationFault> {
@@ -211,9 +211,7 @@ mod tests {
             E::SeveralCommanders(engine::Side::White),
             E::SeveralCommanders(engine::Side::Black),
         ] {
-            let text = invalid_text(error);
-            assert_eq!(i18n::write(Lang::En, &text), error.to_string(), "{error:?}");
-            assert_ne!(i18n::write(Lang::Cs, &text), error.to_string(), "{error:?}");
+            i18n::assert_english_and_czech(&invalid_text(error), &error.to_string());
         }
     }
 
@@ -226,11 +224,7 @@ mod tests {
             assert!(faults.iter().any(|f| f.name() == name), "no case of {name}");
         }
         for fault in &faults {
-            let text = fault_text(fault);
-            assert_eq!(i18n::write(Lang::En, &text), fault.to_string(), "{fault:?}");
-            let czech = i18n::write(Lang::Cs, &text);
-            assert_ne!(czech, fault.to_string(), "{fault:?}");
-            assert!(!czech.contains("notation-"), "{czech}");
+            i18n::assert_english_and_czech(&fault_text(fault), &fault.to_string());
         }
     }
 }

@@ -34,7 +34,6 @@
 //! nothing in flight: the dispatcher is told the client's side ended, and
 //! the answer is written as the connection shuts down.
 
-use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
@@ -42,17 +41,15 @@ use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use actix_http::body::{BodySize, BoxBody, MessageBody};
-use actix_http::{ConnectionType, Payload};
-use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::web::Bytes;
-use actix_web::HttpRequest;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::{Instant, Sleep};
 
 mod account;
+mod ledger;
 
 pub use account::{Account, Bounds, Framing, Verdict};
+pub use ledger::Ledger;
 
 /// How long the server waits, after its own answer, for the client to
 /// stop sending (so that what it sent does not reset the connection
@@ -62,84 +59,6 @@ use super::problem::ApiError;
 use super::request_id::RequestId;
 use crate::logs;
 use crate::metrics::{ConnectionClosed, Metrics};
-
-// ------------------------------------------------------------- ledger ---
-
-/// A connection's account, shared by its stream and the calls on it (the
-/// request's connection data, told by the outermost layer,
-/// [`crate::api::middleware::layers`]): one thread, no locks.
-#[derive(Clone)]
-pub struct Ledger(Rc<LedgerState>);
-
-impl std::fmt::Debug for Ledger {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("Ledger").field(&self.account()).finish()
-    }
-}
-
-/// What a [`Ledger`] holds: the account, and the reader it may wake.
-struct LedgerState {
-    account: RefCell<Account>,
-    /// The reader's waker while it waits, and whether bytes wait in the
-    /// socket (then only the account can wake it).
-    parked: Cell<Option<(Waker, bool)>>,
-    /// Whether a request asked to close the connection.
-    closing: Cell<bool>,
-}
-
-impl Ledger {
-    fn new(account: Account) -> Ledger {
-        Ledger(Rc::new(LedgerState {
-            account: RefCell::new(account),
-            parked: Cell::new(None),
-            closing: Cell::new(false),
-        }))
-    }
-
-    /// The account as it stands.
-    pub fn account(&self) -> Account {
-        *self.0.account.borrow()
-    }
-
-    /// What `read` reads of the account (not copied).
-    fn read<R>(&self, read: impl FnOnce(&Account) -> R) -> R {
-        read(&self.0.account.borrow())
-    }
-
-    fn update<R>(&self, change: impl FnOnce(&mut Account) -> R) -> R {
-        change(&mut self.0.account.borrow_mut())
-    }
-
-    /// Wakes the reader if the account now lets it do something the
-    /// socket would not wake it for: read bytes that wait, or end the
-    /// connection.
-    fn wake(&self) {
-        let Some((waker, waiting)) = self.0.parked.take() else {
-            return;
-        };
-        let wakes = self.read(|account| {
-            let room = account.room();
-            let ends = account.idle() && room == 0 && !account.head_parsed();
-            (waiting && room > 0) || ends || account.verdict().is_some()
-        });
-        if wakes {
-            waker.wake();
-        } else {
-            self.0.parked.set(Some((waker, waiting)));
-        }
-    }
-
-    /// A request was refused before its body was read.
-    pub fn refused_unread(&self) {
-        self.update(Account::refused_unread);
-        self.wake();
-    }
-
-    fn stream_ended(&self) {
-        self.update(Account::stream_ended);
-        self.wake();
-    }
-}
 
 // ------------------------------------------------------------- stream ---
 
@@ -455,13 +374,13 @@ impl<T: AsyncRead + Peek + Unpin> Guarded<T> {
             // Nothing waits: the socket wakes the task when something
             // comes; the ledger wakes it when the connection is to end.
             Poll::Pending => {
-                self.ledger.0.parked.set(Some((cx.waker().clone(), false)));
+                self.ledger.park(cx.waker().clone(), false);
                 Poll::Pending
             }
             Poll::Ready(Ok(true)) => {
                 // Bytes wait: the ledger wakes the reader when it may
                 // read them.
-                self.ledger.0.parked.set(Some((cx.waker().clone(), true)));
+                self.ledger.park(cx.waker().clone(), true);
                 Poll::Pending
             }
             Poll::Ready(Ok(false)) => {
@@ -542,105 +461,5 @@ impl<T: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Guarded<T> {
                 Poll::Pending => return Poll::Pending,
             }
         }
-    }
-}
-
-// -------------------------------------------------------------- calls ---
-
-impl Ledger {
-    /// The ledger of `req`'s connection (none for a request that came
-    /// through no [`Guarded`] socket, as in tests).
-    pub fn of(req: &HttpRequest) -> Option<Ledger> {
-        req.conn_data::<Ledger>().cloned()
-    }
-
-    /// A request is called (its head parsed): told before its body is
-    /// read. Whether an earlier request on the connection asked to close
-    /// it (RFC 9112 §9.6: then this one is not processed).
-    pub fn called(&self, req: &ServiceRequest) -> bool {
-        let after_close = self.0.closing.get();
-        let head = req.head();
-        if head.connection_type() == ConnectionType::Close {
-            self.0.closing.set(true);
-        }
-        // actix-http gives a request no payload when its head says it has
-        // no body (nor reads to the end): its framing is then known
-        // without reading the head again.
-        let framing = match req.parts().1 {
-            Payload::None => Framing::None,
-            _ => Framing::of(head),
-        };
-        self.update(|a| a.called(framing));
-        self.wake();
-        after_close
-    }
-
-    /// A request is answered with `res`: the answer closes the connection
-    /// when the account says so, and a streamed one tells the ledger when
-    /// it ends.
-    pub fn answered(&self, mut res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
-        let streams = matches!(res.response().body().size(), BodySize::Stream);
-        if self.update(|a| a.answered(streams)) {
-            res.response_mut()
-                .head_mut()
-                .set_connection_type(ConnectionType::Close);
-        }
-        self.wake();
-        if !streams {
-            return res;
-        }
-        let end = StreamEnd(self.clone());
-        res.map_body(|_, body| {
-            BoxBody::new(Told {
-                body,
-                end: Some(end),
-            })
-        })
-    }
-
-    /// A request is answered by an error the dispatcher writes: whether
-    /// that answer must close the connection.
-    pub fn answered_with_error(&self) -> bool {
-        let close = self.update(|a| a.answered(false));
-        self.wake();
-        close
-    }
-}
-
-/// Tells the ledger a streamed answer ended, when dropped.
-struct StreamEnd(Ledger);
-
-impl Drop for StreamEnd {
-    fn drop(&mut self) {
-        self.0.stream_ended();
-    }
-}
-
-pin_project_lite::pin_project! {
-    /// A streamed answer's body, which tells the ledger when it ends.
-    pub struct Told<B> {
-        #[pin]
-        body: B,
-        end: Option<StreamEnd>,
-    }
-}
-
-impl<B: MessageBody> MessageBody for Told<B> {
-    type Error = B::Error;
-
-    fn size(&self) -> BodySize {
-        self.body.size()
-    }
-
-    fn poll_next(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Bytes, Self::Error>>> {
-        let this = self.project();
-        let next = this.body.poll_next(cx);
-        if matches!(next, Poll::Ready(None) | Poll::Ready(Some(Err(_)))) {
-            this.end.take();
-        }
-        next
     }
 }
