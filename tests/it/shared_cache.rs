@@ -440,16 +440,30 @@ async fn refused(
     assert_eq!(reply["cached"], false, "{what}: served {reply}");
     assert_eq!(content(reply), content(stored.first.clone()), "{what}");
     assert_eq!((rejected, hits, errors), (1.0, 0.0, 0.0), "{what}");
-    for _ in 0..100 {
-        let now: Vec<u8> = redis::cmd("GET")
-            .arg(&stored.key)
-            .query(&mut connection)
-            .unwrap();
-        if now != value {
-            break;
+    written_back(&mut connection, &stored.key, what, |now| now != value);
+}
+
+/// Waits (up to 10 s) until the replica's background store has written
+/// `key` again, as `done` tells from the key's value (`None` while it is
+/// not a string), so that a late store cannot overwrite what a test
+/// writes next; fails if it never comes.
+fn written_back(
+    connection: &mut redis::Connection,
+    key: &str,
+    what: &str,
+    done: impl Fn(&[u8]) -> bool,
+) {
+    for _ in 0..500 {
+        let kind: String = redis::cmd("TYPE").arg(key).query(connection).unwrap();
+        if kind == "string" {
+            let now: Vec<u8> = redis::cmd("GET").arg(key).query(connection).unwrap();
+            if done(&now) {
+                return;
+            }
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+    panic!("{what}: the replica's answer was not stored again within 10 s");
 }
 
 /// Lets a replica store its answer to `request` (at `path`) in the Redis
@@ -704,6 +718,7 @@ async fn forged_answers_in_redis_are_ignored_and_counted() {
     let (reply, rejected, hits, errors) = ask(state, path, request(11)).await;
     assert_eq!(reply["cached"], false, "a list: served {reply}");
     assert_eq!((rejected, hits, errors), (1.0, 0.0, 0.0), "a list");
+    written_back(&mut connection, &stored.key, "a list", |_| true);
 
     // The forged answer is one the checks behind the seal take (written
     // as the server writes it, its first moves legal): sealed with the
@@ -842,17 +857,13 @@ async fn a_rotation_serves_what_the_previous_secret_sealed() {
     assert_eq!((rejected, hits), (1.0, 0.0));
     // That replica stored its answer again, sealed with the new secret.
     let mut connection = redis_connection(url);
-    let mut value = Vec::new();
-    for _ in 0..100 {
-        value = redis::cmd("GET")
-            .arg(&stored.key)
-            .query(&mut connection)
-            .unwrap();
-        if value != stored.value {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    written_back(&mut connection, &stored.key, "after the rotation", |now| {
+        now != stored.value
+    });
+    let value: Vec<u8> = redis::cmd("GET")
+        .arg(&stored.key)
+        .query(&mut connection)
+        .unwrap();
     assert!(seal(NEW, None).open(&stored.key, &value).is_ok());
     assert!(seal(OLD, None).open(&stored.key, &value).is_err());
 }
