@@ -13,7 +13,7 @@ use actix_web::test::TestRequest;
 use serde_json::{json, Value};
 use tank_rules::api::AppState;
 use tank_rules::cache::CacheConfig;
-use tank_rules::fair_use::{FairUse, FairUseConfig, Quotas};
+use tank_rules::fair_use::{FairUse, FairUseConfig, KeyEntry, KeysFile, Quotas};
 use tank_rules::limits::Limits;
 
 use crate::common::{get, INITIAL};
@@ -38,6 +38,8 @@ enum On {
     Quotas,
     /// No slots in any pool.
     Busy,
+    /// API keys asked for.
+    Keys,
 }
 
 /// One case: its name, the app, the request.
@@ -313,6 +315,82 @@ fn cases(war: &Value, cobi: &Value) -> Vec<Case> {
             .set_payload("{\"op\": \"score\", \"position\": \"x\"}\nnot json\n"),
     ));
 
+    all.push(case(
+        "tb batch item not an object",
+        On::Default,
+        post(&tb("batch"), json!({"requests": [3]})),
+    ));
+    all.push(case(
+        "tb batch item breaks its schema",
+        On::Default,
+        post(
+            &tb("batch"),
+            json!({"requests": [{"op": "apply", "position": INITIAL}]}),
+        ),
+    ));
+    all.push(case(
+        "tb batch item of the wrong type",
+        On::Default,
+        post(
+            &tb("batch"),
+            json!({"requests": [{"op": "perft", "position": INITIAL, "depth": "x"}]}),
+        ),
+    ));
+
+    // Requests' own fields and queries.
+    all.push(case(
+        "tw validate no pick",
+        On::Default,
+        post(
+            "/v1/tank-war/validate",
+            json!({"state": war, "moves": {}}),
+        ),
+    ));
+    all.push(case(
+        "cobi ai-move gunfire tokens",
+        On::Default,
+        post(
+            "/v1/cobi-tank-wars/ai-move",
+            json!({"state": cobi, "player": "P1", "gunfire_tokens": 99}),
+        ),
+    ));
+    all.push(case(
+        "tb render query parameter too long",
+        On::Default,
+        TestRequest::get().uri(&format!(
+            "/v1/tank-battle/render.svg?position={}",
+            "1".repeat(300)
+        )),
+    ));
+    all.push(case(
+        "tb render query string malformed",
+        On::Default,
+        TestRequest::get().uri("/v1/tank-battle/render.svg?position=a&position=b"),
+    ));
+    all.push(case(
+        "tw render state malformed",
+        On::Default,
+        TestRequest::get().uri("/v1/tank-war/render.svg?state=%7B%22rows%22"),
+    ));
+    all.push(case(
+        "swagger-ui missing asset",
+        On::Default,
+        TestRequest::get().uri("/swagger-ui/nothing.js"),
+    ));
+
+    // Keys.
+    all.push(case(
+        "no key",
+        On::Keys,
+        post(&tb("score"), json!({"position": INITIAL})),
+    ));
+    all.push(case(
+        "unknown key",
+        On::Keys,
+        post(&tb("score"), json!({"position": INITIAL}))
+            .insert_header(("x-api-key", "wrong-key-0123456789")),
+    ));
+
     // The service's own refusals.
     all.push(case(
         "not found",
@@ -458,7 +536,7 @@ fn state(on: On) -> AppState {
             search_wait_ms: 0,
             ..Limits::default()
         },
-        On::Default | On::Quotas => Limits::default(),
+        On::Default | On::Quotas | On::Keys => Limits::default(),
     };
     let state = AppState::new(limits, CacheConfig::default());
     match on {
@@ -467,6 +545,13 @@ fn state(on: On) -> AppState {
                 requests_per_minute: 2,
                 searches_per_minute: 2,
             },
+            ..FairUseConfig::default()
+        })),
+        On::Keys => state.with_fair_use(FairUse::new(FairUseConfig {
+            keys: Some(
+                KeysFile::from_entries(vec![KeyEntry::with_key("site", "right-key-0123456789")])
+                    .expect("a keys file"),
+            ),
             ..FairUseConfig::default()
         })),
         _ => state,
@@ -502,7 +587,7 @@ fn line(
 #[actix_web::test]
 async fn english_answers_are_the_golden_ones() {
     use actix_web::test;
-    let apps = [On::Default, On::Small, On::Quotas, On::Busy];
+    let apps = [On::Default, On::Small, On::Quotas, On::Busy, On::Keys];
     let mut services = Vec::new();
     for on in apps {
         services.push((
