@@ -86,30 +86,36 @@ impl Refusal {
 /// How much of an unknown path a 404 quotes back.
 pub const QUOTED_PATH_CHARS: usize = 200;
 
-/// Everything a request can fail with.
+/// Everything a request can fail with. Its human text (the problem's
+/// `detail`) is written from the catalogues ([`RequestError::detail`]),
+/// English included: a variant carries the facts, never a sentence.
 #[derive(Debug, Error)]
 pub enum RequestError {
-    /// The body (or a query) is not JSON of the expected shape.
-    #[error("{detail}")]
+    /// A request of the wrong shape that serde does not see (a pick
+    /// missing, a number out of its range, a batch item that is no
+    /// object or breaks its schema): a `request-…` text with the facts,
+    /// and, in a batch, the item's index.
     BadRequest {
-        detail: String,
+        text: Text,
         field: Option<String>,
+        item: Option<usize>,
     },
     /// A JSON document (a body, a query parameter, a batch's request)
     /// that is not of the operation's shape: the fault as serde_json
     /// classifies it, a text of the catalogues (`json-…`) with where it is
     /// and what came, so that every language says as much.
-    #[error("{}", i18n::write(Lang::En, text))]
-    Json { text: Text, field: Option<String> },
-    /// A query string the operation does not take.
-    #[error("{detail}")]
+    Json {
+        text: Text,
+        field: Option<String>,
+    },
+    /// A query string the operation does not take (a `request-query-…`
+    /// text).
     BadQuery {
-        detail: String,
+        text: Text,
         field: Option<String>,
     },
     /// Text that does not follow a notation: its fault as a text of the
     /// catalogues (`notation-…`, with the facts it names).
-    #[error("{}", i18n::write(Lang::En, text))]
     Notation {
         kind: NotationKind,
         text: Text,
@@ -119,30 +125,34 @@ pub enum RequestError {
     /// A well-formed position or state that breaks an invariant: which,
     /// as a text of the catalogues (`invalid-<game>-…` with the facts that
     /// say where).
-    #[error("{}", i18n::write(Lang::En, text))]
-    InvalidPosition { text: Text, field: String },
+    InvalidPosition {
+        text: Text,
+        field: String,
+    },
     /// A well-formed move that a rule refuses (422).
-    #[error("{}", .0.detail)]
     Refused(Box<Refusal>),
     /// The request asks for more work (or a larger answer) than the
     /// server allows.
     /// What it asks for and the limit, as a text of the catalogues (a
     /// `limit-…` message with its numbers), so that every language says
     /// both.
-    #[error("{}", i18n::write(Lang::En, text))]
-    LimitExceeded { text: Text, field: Option<String> },
+    LimitExceeded {
+        text: Text,
+        field: Option<String>,
+    },
     /// The client stopped sending its body before the deadline (408; the
     /// connection is closed).
-    #[error("the request body did not arrive within {secs} s")]
-    BodyTimeout { secs: f64 },
+    BodyTimeout {
+        secs: f64,
+    },
     /// API keys are configured and the request has none, or an unknown one
     /// (401).
-    #[error("{detail}")]
-    Unauthorized { detail: String },
+    Unauthorized {
+        known: KeyPresented,
+    },
     /// The client is over a quota (429): the policy it broke (its name,
     /// `class`, and its quota a minute), what the request costs in it, and
     /// when to retry (when the quota holds the price again).
-    #[error("over the quota of {quota} {class} a minute (this request costs {price}); retry in {retry_after_secs} s")]
     TooManyRequests {
         class: &'static str,
         quota: u32,
@@ -152,44 +162,174 @@ pub enum RequestError {
     /// The request costs more than the client's whole quota a minute, so
     /// no wait would let it through (400 `LIMIT_EXCEEDED`): the policy
     /// and the price.
-    #[error("this request costs {price} {class}, more than the whole quota of {quota} {class} a minute; it can never pass under this policy")]
     Unaffordable {
         class: &'static str,
         quota: u32,
         price: u32,
     },
     /// Every slot for expensive work is taken (503, with Retry-After).
-    #[error("the server is busy with other searches; retry in {retry_after_secs} s")]
-    Busy { retry_after_secs: u64 },
-    #[error("the body is larger than the limit of {limit} bytes")]
-    PayloadTooLarge { limit: usize },
+    Busy {
+        retry_after_secs: u64,
+    },
+    PayloadTooLarge {
+        limit: usize,
+    },
     /// An `Expect` the server cannot meet (417): anything but
-    /// `100-continue`.
-    #[error("{detail}")]
-    ExpectationFailed { detail: String },
-    #[error("the body must be JSON, sent with `Content-Type: application/json`")]
+    /// `100-continue`; what it asked, quoted in part.
+    ExpectationFailed {
+        expect: String,
+    },
     UnsupportedMediaType,
     /// A body sent compressed (`Content-Encoding` other than `identity`).
-    #[error("the body must be sent as is: `Content-Encoding` {0:?} is not accepted")]
     UnsupportedEncoding(String),
-    #[error("no such resource: {path}")]
-    NotFound { path: String },
-    #[error("{method} is not allowed here; allowed: {allow}")]
-    MethodNotAllowed { method: String, allow: String },
-    /// An error answer another layer made (the router, Swagger UI, CORS),
-    /// by its status: the same status as a problem document.
-    #[error("{detail}")]
-    Status { status: u16, detail: String },
+    NotFound {
+        path: String,
+    },
+    MethodNotAllowed {
+        method: String,
+        allow: String,
+    },
+    /// An error answer made outside the routes (the connection's guard,
+    /// the router, Swagger UI, CORS), by its status: the same status as a
+    /// problem document, its text a `detail-…` of the catalogues.
+    Status {
+        status: u16,
+        text: Text,
+    },
     /// A failure of the server itself; never caused by input.
-    #[error("internal error: {0}")]
     Internal(String),
 }
 
+/// Which API key a request refused 401 presented.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyPresented {
+    /// None: the service asks for one.
+    None,
+    /// One the service does not know.
+    Unknown,
+}
+
+impl std::fmt::Display for RequestError {
+    /// The detail in English, from its catalogue (a refused move's as its
+    /// game wrote it).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RequestError::Refused(refusal) => f.write_str(&refusal.detail),
+            other => f.write_str(&other.detail(Lang::En)),
+        }
+    }
+}
+
 impl RequestError {
-    pub fn bad_request(detail: impl Into<String>, field: Option<String>) -> RequestError {
+    /// A request of the wrong shape, as `text` says, at `field`.
+    pub fn bad_request(text: Text, field: Option<&str>) -> RequestError {
         RequestError::BadRequest {
-            detail: detail.into(),
-            field,
+            text,
+            field: field.map(str::to_owned),
+            item: None,
+        }
+    }
+
+    /// A query the operation does not take, as `text` says, at `field`.
+    pub fn bad_query(text: Text, field: Option<&str>) -> RequestError {
+        RequestError::BadQuery {
+            text,
+            field: field.map(str::to_owned),
+        }
+    }
+
+    /// An error answer made outside the routes: `status`, as `text`
+    /// says.
+    pub fn status(status: u16, text: Text) -> RequestError {
+        RequestError::Status { status, text }
+    }
+
+    /// An error answer another layer made (the router, Swagger UI,
+    /// CORS): its status, and what it `said` (quoted in English, in its
+    /// own words; another language says its code's sentence).
+    pub fn other_layer(status: u16, said: String) -> RequestError {
+        let text = Text::new("detail-other-layer")
+            .with("code", status_code(status))
+            .with("said", said);
+        RequestError::Status { status, text }
+    }
+
+    /// The problem's detail in `lang`, from that language's catalogue,
+    /// with the facts the error names (for a refused move, the text its
+    /// game wrote: the problem writer says its rule from the catalogue).
+    pub fn detail(&self, lang: Lang) -> String {
+        let said = |text: &Text| i18n::write(lang, text);
+        match self {
+            RequestError::BadRequest {
+                text,
+                item: Some(index),
+                ..
+            } => said(
+                &Text::new("request-in-batch")
+                    .with("index", *index)
+                    .with("detail", said(text)),
+            ),
+            RequestError::BadRequest { text, .. }
+            | RequestError::BadQuery { text, .. }
+            | RequestError::Json { text, .. }
+            | RequestError::Notation { text, .. }
+            | RequestError::InvalidPosition { text, .. }
+            | RequestError::LimitExceeded { text, .. }
+            | RequestError::Status { text, .. } => said(text),
+            RequestError::Refused(refusal) => refusal.detail.clone(),
+            RequestError::BodyTimeout { secs } => {
+                said(&Text::new("detail-body-timeout").with("secs", *secs))
+            }
+            RequestError::Unauthorized { known } => said(&Text::new(match known {
+                KeyPresented::None => "detail-key-missing",
+                KeyPresented::Unknown => "detail-key-unknown",
+            })),
+            RequestError::TooManyRequests {
+                class,
+                quota,
+                price,
+                retry_after_secs,
+            } => said(
+                &Text::new("detail-quota")
+                    .with("policy", *class)
+                    .with("quota", *quota)
+                    .with("price", *price)
+                    .with("retry", *retry_after_secs),
+            ),
+            RequestError::Unaffordable {
+                class,
+                quota,
+                price,
+            } => said(
+                &Text::new("detail-unaffordable")
+                    .with("policy", *class)
+                    .with("quota", *quota)
+                    .with("price", *price),
+            ),
+            RequestError::Busy { retry_after_secs } => {
+                said(&Text::new("detail-busy").with("retry", *retry_after_secs))
+            }
+            RequestError::PayloadTooLarge { limit } => {
+                said(&Text::new("detail-body-too-large").with("max", *limit))
+            }
+            RequestError::ExpectationFailed { expect } => {
+                said(&Text::new("detail-expectation").with("expect", expect))
+            }
+            RequestError::UnsupportedMediaType => said(&Text::new("detail-media-type")),
+            RequestError::UnsupportedEncoding(encoding) => {
+                said(&Text::new("detail-encoding").with("encoding", format!("{encoding:?}")))
+            }
+            RequestError::NotFound { path } => {
+                said(&Text::new("detail-not-found").with("path", path))
+            }
+            RequestError::MethodNotAllowed { method, allow } => said(
+                &Text::new("detail-method")
+                    .with("method", method)
+                    .with("allow", allow),
+            ),
+            RequestError::Internal(error) => {
+                said(&Text::new("detail-internal").with("error", error))
+            }
         }
     }
 
@@ -318,15 +458,14 @@ mod tests {
     #[test]
     fn every_service_code_is_listed() {
         let made = [
-            RequestError::bad_request("x", None),
-            RequestError::BadQuery {
-                detail: "x".into(),
-                field: None,
-            },
+            RequestError::bad_request(Text::new("request-no-picks"), None),
+            RequestError::bad_query(Text::new("request-query-string"), None),
             RequestError::invalid_position(Text::new("invalid-nim-pile"), "position"),
             RequestError::limit_exceeded(Text::new("limit-tanks"), ""),
             RequestError::BodyTimeout { secs: 5.0 },
-            RequestError::Unauthorized { detail: "x".into() },
+            RequestError::Unauthorized {
+                known: KeyPresented::None,
+            },
             RequestError::TooManyRequests {
                 class: "requests",
                 quota: 1,
@@ -342,7 +481,7 @@ mod tests {
                 retry_after_secs: 1,
             },
             RequestError::PayloadTooLarge { limit: 1 },
-            RequestError::ExpectationFailed { detail: "x".into() },
+            RequestError::ExpectationFailed { expect: "x".into() },
             RequestError::UnsupportedMediaType,
             RequestError::UnsupportedEncoding("gzip".into()),
             RequestError::NotFound { path: "/x".into() },
@@ -352,10 +491,7 @@ mod tests {
             },
             RequestError::Internal("x".into()),
         ];
-        let statuses = (400..600).map(|status| RequestError::Status {
-            status,
-            detail: String::new(),
-        });
+        let statuses = (400..600).map(|status| RequestError::other_layer(status, "x".into()));
         for error in made.into_iter().chain(statuses) {
             assert!(SERVICE_CODES.contains(&error.code()), "{}", error.code());
             // Its title is its code's, from the catalogue.
@@ -377,5 +513,64 @@ mod tests {
             panic!("not a 404");
         };
         assert_eq!(path, "/v1/x");
+    }
+
+    /// The English details of the refusals an HTTP test cannot make (the
+    /// connection's and the server's own), as they were before they were
+    /// written from the catalogue; and every one in Czech from its own.
+    #[test]
+    fn details_the_connection_writes_are_as_they_were() {
+        let cases = [
+            (
+                RequestError::BodyTimeout { secs: 5.0 },
+                "the request body did not arrive within 5 s",
+            ),
+            (
+                RequestError::BodyTimeout { secs: 0.25 },
+                "the request body did not arrive within 0.25 s",
+            ),
+            (
+                RequestError::status(431, Text::new("detail-head-too-large").with("max", 16_384)),
+                "the request's head is larger than this server reads (16384 bytes)",
+            ),
+            (
+                RequestError::status(414, Text::new("detail-uri-too-long").with("max", 16_384)),
+                "the request line is longer than this server reads (16384 bytes with the header \
+fields)",
+            ),
+            (
+                RequestError::status(408, Text::new("detail-head-timeout").with("secs", 5.0)),
+                "the request's head did not arrive within 5 s",
+            ),
+            (
+                RequestError::status(400, Text::new("detail-after-close")),
+                "an earlier request on this connection asked to close it (`Connection: close`); \
+requests pipelined after it are not processed",
+            ),
+            (
+                RequestError::bad_request(
+                    Text::new("request-body-read").with("error", "connection reset"),
+                    None,
+                ),
+                "reading the body failed: connection reset",
+            ),
+            (
+                RequestError::bad_request(
+                    Text::new("request-path").with("error", "cannot parse"),
+                    None,
+                ),
+                "path: cannot parse",
+            ),
+            (
+                RequestError::Internal("search worker failed: gone".into()),
+                "internal error: search worker failed: gone",
+            ),
+        ];
+        for (error, english) in cases {
+            assert_eq!(error.to_string(), english);
+            let czech = error.detail(Lang::Cs);
+            assert_ne!(czech, english);
+            assert!(!czech.starts_with("detail-") && !czech.starts_with("request-"));
+        }
     }
 }

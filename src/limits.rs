@@ -167,13 +167,13 @@ impl Limits {
     pub fn check_query(text: &str, max: usize, field: &str) -> Result<(), RequestError> {
         let chars = text.chars().count();
         if chars > max {
-            return Err(RequestError::BadQuery {
-                detail: format!(
-                    "query parameter `{field}` is {chars} characters long, more than the {max} this \
-server reads"
-                ),
-                field: Some(field.to_owned()),
-            });
+            return Err(RequestError::bad_query(
+                Text::new("request-query-too-long")
+                    .with("param", field)
+                    .with("count", chars)
+                    .with("max", max),
+                Some(field),
+            ));
         }
         Ok(())
     }

@@ -41,6 +41,7 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::cache::{AnswerCache, CacheConfig};
 use crate::limits::Limits;
 use crate::metrics::Metrics;
+use crate::text::Text;
 use catalogue::GameEntry;
 use middleware::cors::CorsOrigins;
 use middleware::layers::Layers;
@@ -245,17 +246,15 @@ pub fn app_of(
         .app_data(web::Data::new(state.metrics))
         .app_data(web::Data::new(route_table))
         .app_data(web::QueryConfig::default().error_handler(|err, _req| {
-            ApiError::BadQuery {
-                detail: format!("query string: {err}"),
-                field: None,
-            }
+            ApiError::bad_query(query_string_fault(&err.to_string()), None).into()
+        }))
+        .app_data(web::PathConfig::default().error_handler(|err, _req| {
+            ApiError::bad_request(
+                Text::new("request-path").with("error", err.to_string()),
+                None,
+            )
             .into()
         }))
-        .app_data(
-            web::PathConfig::default().error_handler(|err, _req| {
-                ApiError::bad_request(format!("path: {err}"), None).into()
-            }),
-        )
         .service(web::redirect("/swagger-ui", "/swagger-ui/"))
         .service(web::redirect("/", "/swagger-ui/"))
         .service(
@@ -281,4 +280,23 @@ pub fn admin_app(
     App::new()
         .app_data(web::Data::new(state.metrics.clone()))
         .configure(meta::configure_admin)
+}
+
+/// A query string serde_urlencoded could not read (`error`, its words),
+/// as the catalogues' `request-query-string`: the fault's kind and the
+/// parameter it names, where its words say them.
+fn query_string_fault(error: &str) -> Text {
+    let named = |prefix: &str| {
+        let rest = error.split_once(prefix)?.1;
+        rest.split_once('`').map(|(name, _)| name.to_owned())
+    };
+    let (fault, param) = match (named("duplicate field `"), named("missing field `")) {
+        (Some(param), _) => ("duplicate", param),
+        (None, Some(param)) => ("missing", param),
+        (None, None) => ("other", String::new()),
+    };
+    Text::new("request-query-string")
+        .with("error", error)
+        .with("fault", fault)
+        .with("param", param)
 }

@@ -39,14 +39,13 @@ impl Unidentified {
     /// The answer to a request without a client: 401, or 429 when its
     /// network is shut out for too many wrong keys.
     pub fn refusal(&self) -> crate::error::RequestError {
-        use crate::error::RequestError;
+        use crate::error::{KeyPresented, RequestError};
         match self {
             Unidentified::MissingKey => RequestError::Unauthorized {
-                detail: "this service needs an API key: send it in `X-Api-Key` (or `Authorization: Bearer`)"
-                    .to_owned(),
+                known: KeyPresented::None,
             },
             Unidentified::UnknownKey => RequestError::Unauthorized {
-                detail: "the API key is not known to this service".to_owned(),
+                known: KeyPresented::Unknown,
             },
             Unidentified::TooManyFailedAttempts { quota, retry_after } => {
                 RequestError::TooManyRequests {

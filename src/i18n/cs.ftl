@@ -40,59 +40,29 @@ reason-MISSING_ORDER = každé vozidlo každého hráče potřebuje právě jede
 reason-BAD_DIRECTION = směr je N, E, S nebo W
 reason-BAD_DISTANCE = vzdálenost je 1, 2 nebo 3
 
-## Problémy: název každého kódu a podrobnosti tam, kde nejsou pravidlem.
+## Problémy: název každého kódu (u pravidla jeho důvod).
 
 title-BAD_REQUEST = Požadavek nemá tvar, který operace přijímá
-detail-BAD_REQUEST = { $field ->
-    [none] Požadavek nemá tvar, který tato operace přijímá.
-   *[other] Pole `{ $field }` nemá tvar, který tato operace přijímá.
-}
 title-INVALID_POSITION = Pozice porušuje pravidlo rozestavení
-detail-INVALID_POSITION = Pozice nebo stav v poli `{ $field }` porušuje pravidlo hry.
 title-LIMIT_EXCEEDED = Požadavek překračuje limit serveru
-detail-LIMIT_EXCEEDED = { $policy ->
-    [none] { $field ->
-        [none] Požadavek žádá víc, než tento server dovoluje.
-       *[other] Požadavek žádá víc, než tento server dovoluje (`{ $field }`).
-    }
-   *[other] Tento požadavek stojí { $price } z kvóty `{ $policy }`, víc než celé její okno: pod ní nikdy neprojde.
-}
 title-UNAUTHORIZED = Chybí klíč API, nebo je neznámý
-detail-UNAUTHORIZED = Tento server vyžaduje klíč API (`X-Api-Key` nebo `Authorization: Bearer`); požadavek žádný nemá, nebo má neznámý.
 title-FORBIDDEN = Přístup odepřen
-detail-FORBIDDEN = Požadavek nesmí tento zdroj použít.
 title-NOT_FOUND = Nenalezeno
-detail-NOT_FOUND = takový zdroj neexistuje: { $path }
 title-METHOD_NOT_ALLOWED = Metoda není povolena
-detail-METHOD_NOT_ALLOWED = metoda { $method } zde není povolena; povolené: { $allow }
 title-NOT_ACCEPTABLE = Nepřijatelný formát odpovědi
-detail-NOT_ACCEPTABLE = Server neumí odpovědět v žádném z formátů, které požadavek přijímá.
 title-REQUEST_TIMEOUT = Vypršel čas požadavku
-detail-REQUEST_TIMEOUT = Tělo požadavku nedorazilo včas.
 title-LENGTH_REQUIRED = Chybí délka těla
-detail-LENGTH_REQUIRED = Požadavek musí uvést délku svého těla.
 title-PAYLOAD_TOO_LARGE = Tělo požadavku je příliš velké
-detail-PAYLOAD_TOO_LARGE = Tělo je větší, než tento server přijímá.
 title-URI_TOO_LONG = URI je příliš dlouhé
-detail-URI_TOO_LONG = URI požadavku je delší, než tento server přijímá.
 title-UNSUPPORTED_MEDIA_TYPE = Nepodporovaný typ obsahu
-detail-UNSUPPORTED_MEDIA_TYPE = Tělo musí být JSON odeslaný tak, jak je, s `Content-Type: application/json`.
 title-EXPECTATION_FAILED = Očekávání nelze splnit
-detail-EXPECTATION_FAILED = Server splní jen `Expect: 100-continue`.
 title-TOO_MANY_REQUESTS = Příliš mnoho požadavků
-detail-TOO_MANY_REQUESTS = Kvóta `{ $policy }` je vyčerpána (tento požadavek stojí { $price }); zkuste to znovu za { $retry } s.
 title-HEADERS_TOO_LARGE = Hlavičky požadavku jsou příliš velké
-detail-HEADERS_TOO_LARGE = Hlavičky požadavku jsou větší, než tento server přijímá.
 title-SERVICE_BUSY = Služba je zaneprázdněná
-detail-SERVICE_BUSY = server je zaneprázdněn jinými výpočty; zkuste to znovu za { $retry } s
 title-INTERNAL = Vnitřní chyba serveru
-detail-INTERNAL = Vnitřní chyba serveru; v jeho záznamech požadavek najdete podle `instance`.
 title-BAD_POSITION = Zápis pozice je chybný
-detail-BAD_POSITION = Pole `{ $field }` neobsahuje platný zápis pozice této hry.
 title-BAD_LAYOUT = Rozložení desky je chybné
-detail-BAD_LAYOUT = Pole `{ $field }` neobsahuje platný zápis rozložení desky.
 title-BAD_MOVE_NOTATION = Zápis tahu je chybný
-detail-BAD_MOVE_NOTATION = Pole `{ $field }` neobsahuje platný zápis tahu (dvě pole, například `j4-j5`).
 title-GAME_OVER = Hra skončila
 title-NO_TANK_AT_FROM = { reason-NO_TANK_AT_FROM }
 title-NOT_YOUR_TANK = { reason-NOT_YOUR_TANK }
@@ -143,6 +113,90 @@ limit-perft-stopped = dávka vyčerpala svůj časový rozpočet na výpočty (�
 limit-budget-spent = dávka vyčerpala svůj časový rozpočet na výpočty ({ $cap } ms, časový limit AI serveru, sdílený všemi jejími výpočty)
 limit-budget-share = rozbor trval déle než jeho podíl ({ $share } ms) na časovém rozpočtu dávky ({ $cap } ms, časový limit AI serveru, dělený mezi její výpočty podle jejich cen); rozeberte ho samostatně
 limit-budget-too-little = rozbor potřebuje aspoň { $needed } ms z časového rozpočtu dávky ({ $cap } ms, časový limit AI serveru, sdílený všemi jejími výpočty) a jeho podíl je { $share } ms; rozeberte ho samostatně, nebo s méně kroky v dávce
+
+## Podrobnost problému, kde nejde o pravidlo, zápis, limit ani chybu
+## JSON: co bylo v tomto požadavku špatně, s jeho fakty.
+
+detail-body-timeout = tělo požadavku nedorazilo do { $secs } s
+detail-head-timeout = hlavička požadavku nedorazila do { $secs } s
+detail-head-too-large = hlavička požadavku je větší, než tento server čte ({ $max } bajtů)
+detail-uri-too-long = řádek požadavku je delší, než tento server čte ({ $max } bajtů i s hlavičkami)
+detail-after-close = dřívější požadavek tohoto spojení žádal jeho uzavření (`Connection: close`); požadavky odeslané za ním se nezpracují
+detail-key-missing = tato služba vyžaduje klíč API: pošlete ho v `X-Api-Key` (nebo `Authorization: Bearer`)
+detail-key-unknown = tento klíč API služba nezná
+detail-quota = kvóta `{ $policy }` ({ $quota } { $policy ->
+    [requests] požadavků
+    [searches] výpočtů
+   *[other] pokusů
+} za minutu) je vyčerpána (tento požadavek stojí { $price }); zkuste to znovu za { $retry } s
+detail-unaffordable = tento požadavek stojí { $price } { $policy ->
+    [requests] požadavků
+    [searches] výpočtů
+   *[other] jednotek
+} z kvóty `{ $policy }`, víc než celá kvóta { $quota } za minutu; podle ní nemůže projít nikdy
+detail-busy = server je zaneprázdněn jinými výpočty; zkuste to znovu za { $retry } s
+detail-body-too-large = tělo je větší než limit { $max } bajtů
+detail-expectation = `Expect: { $expect }` nelze splnit: tento server splní jen `100-continue`
+detail-media-type = tělo musí být JSON odeslaný s `Content-Type: application/json`
+detail-encoding = tělo musí být odesláno tak, jak je: `Content-Encoding` { $encoding } se nepřijímá
+detail-not-found = takový zdroj neexistuje: { $path }
+detail-method = metoda { $method } zde není povolena; povolené: { $allow }
+detail-internal = vnitřní chyba serveru: { $error }
+detail-other-layer = { $code ->
+    [BAD_REQUEST] Požadavek nemá tvar, který server přijímá.
+    [UNAUTHORIZED] Tento server vyžaduje klíč API.
+    [FORBIDDEN] Požadavek nesmí tento zdroj použít.
+    [NOT_FOUND] Takový zdroj neexistuje.
+    [METHOD_NOT_ALLOWED] Tato metoda zde není povolena.
+    [NOT_ACCEPTABLE] Server neumí odpovědět v žádném z formátů, které požadavek přijímá.
+    [REQUEST_TIMEOUT] Požadavek nedorazil včas.
+    [LENGTH_REQUIRED] Požadavek musí uvést délku svého těla.
+    [PAYLOAD_TOO_LARGE] Tělo je větší, než tento server přijímá.
+    [URI_TOO_LONG] URI požadavku je delší, než tento server přijímá.
+    [UNSUPPORTED_MEDIA_TYPE] Tělo musí být JSON odeslaný tak, jak je, s `Content-Type: application/json`.
+    [EXPECTATION_FAILED] Server splní jen `Expect: 100-continue`.
+    [TOO_MANY_REQUESTS] Příliš mnoho požadavků.
+    [HEADERS_TOO_LARGE] Hlavičky požadavku jsou větší, než tento server přijímá.
+    [SERVICE_BUSY] Server je zaneprázdněn.
+    [INTERNAL] Vnitřní chyba serveru.
+   *[other] Požadavek byl odmítnut: { $said }
+}
+
+## Požadavek chybného tvaru, který serde nevidí.
+
+request-in-batch = requests[{ $index }]: { $detail }
+request-no-picks = `moves` musí uvést tah pro U, D nebo oba
+request-batch-item = každý požadavek musí být objekt s `op`
+request-batch-op = `op` musí být jedno z { $ops }
+request-level = level musí být 1 až 8, ne { $value }
+request-multipv = multipv musí být 1 až { $max }, ne { $value }
+request-gunfire-tokens = gunfire_tokens musí být 0 až { $max }, ne { $value }
+request-query-too-long = parametr dotazu `{ $param }` má { $count } znaků, víc než { $max }, které tento server čte
+request-query-unknown = neznámý parametr dotazu `{ $param }`; { $known ->
+    [none] tato operace žádné nepřijímá
+   *[other] tato operace přijímá { $known }
+}
+request-query-string = řetězec dotazu nelze přečíst: { $fault ->
+    [duplicate] parametr `{ $param }` je uveden víckrát
+    [missing] chybí parametr `{ $param }`
+   *[other] { $error }
+}
+request-path = cestu nelze přečíst: { $error }
+request-body-read = čtení těla selhalo: { $error }
+request-schema = požadavek `{ $op }` porušuje své schéma: { $fault ->
+    [required] chybí povinné pole `{ $name }`
+    [additional] pole `{ $name }` není dovoleno
+    [type] hodnota { $value } není typu { $expected }
+    [enum] hodnota { $value } není žádná z dovolených ({ $expected })
+    [minimum] hodnota { $value } je menší než { $limit }
+    [maximum] hodnota { $value } je větší než { $limit }
+    [min-length] text { $value } je kratší než { $limit } znaků
+    [max-length] text { $value } je delší než { $limit } znaků
+    [min-items] seznam má méně než { $limit } položek
+    [max-items] seznam má víc než { $limit } položek
+    [pattern] hodnota { $value } neodpovídá vzoru `{ $expected }`
+   *[other] hodnota { $value } neodpovídá schématu
+}
 
 ## Obrázky (render.svg): název a popisek obrázku, bublinky a popisky toho,
 ## co stojí na desce.

@@ -40,60 +40,29 @@ reason-MISSING_ORDER = every vehicle of each player needs exactly one order
 reason-BAD_DIRECTION = a direction is N, E, S or W
 reason-BAD_DISTANCE = a distance is 1, 2 or 3
 
-## Problems: each code's title, and its detail where the answer's own
-## detail is not a rule's.
+## Problems: each code's title (a rule's is its reason).
 
 title-BAD_REQUEST = Request is not of the shape the operation takes
-detail-BAD_REQUEST = { $field ->
-    [none] The request is not of the shape this operation takes.
-   *[other] The field `{ $field }` is not of the shape this operation takes.
-}
 title-INVALID_POSITION = Position breaks an invariant of the layout
-detail-INVALID_POSITION = The position or state in `{ $field }` breaks an invariant of the game.
 title-LIMIT_EXCEEDED = Request exceeds a server limit
-detail-LIMIT_EXCEEDED = { $policy ->
-    [none] { $field ->
-        [none] The request asks for more than this server allows.
-       *[other] The request asks for more than this server allows (`{ $field }`).
-    }
-   *[other] This request costs { $price } of the quota `{ $policy }`, more than its whole window: it can never pass under it.
-}
 title-UNAUTHORIZED = API key missing or unknown
-detail-UNAUTHORIZED = This server asks for an API key (`X-Api-Key` or `Authorization: Bearer`); the request has none, or an unknown one.
 title-FORBIDDEN = Forbidden
-detail-FORBIDDEN = The request may not use this resource.
 title-NOT_FOUND = Not found
-detail-NOT_FOUND = no such resource: { $path }
 title-METHOD_NOT_ALLOWED = Method not allowed
-detail-METHOD_NOT_ALLOWED = { $method } is not allowed here; allowed: { $allow }
 title-NOT_ACCEPTABLE = Not acceptable
-detail-NOT_ACCEPTABLE = The server cannot answer in any of the media types the request accepts.
 title-REQUEST_TIMEOUT = Request timeout
-detail-REQUEST_TIMEOUT = The request body did not arrive in time.
 title-LENGTH_REQUIRED = Length required
-detail-LENGTH_REQUIRED = The request must state its body's length.
 title-PAYLOAD_TOO_LARGE = Payload too large
-detail-PAYLOAD_TOO_LARGE = The body is larger than this server takes.
 title-URI_TOO_LONG = URI too long
-detail-URI_TOO_LONG = The request's URI is longer than this server takes.
 title-UNSUPPORTED_MEDIA_TYPE = Unsupported media type
-detail-UNSUPPORTED_MEDIA_TYPE = The body must be JSON, sent as is with `Content-Type: application/json`.
 title-EXPECTATION_FAILED = Expectation failed
-detail-EXPECTATION_FAILED = The server meets only `Expect: 100-continue`.
 title-TOO_MANY_REQUESTS = Too many requests
-detail-TOO_MANY_REQUESTS = Over the quota `{ $policy }` (this request costs { $price }); retry in { $retry } s.
 title-HEADERS_TOO_LARGE = Request header fields too large
-detail-HEADERS_TOO_LARGE = The request's header fields are larger than this server takes.
 title-SERVICE_BUSY = Service busy
-detail-SERVICE_BUSY = the server is busy with other searches; retry in { $retry } s
 title-INTERNAL = Internal server error
-detail-INTERNAL = An internal error of the server; its log names the request by its `instance`.
 title-BAD_POSITION = Position notation is malformed
-detail-BAD_POSITION = The field `{ $field }` is not a position in the game's notation.
 title-BAD_LAYOUT = Layout is malformed
-detail-BAD_LAYOUT = The field `{ $field }` is not a layout in the game's notation.
 title-BAD_MOVE_NOTATION = Move notation is malformed
-detail-BAD_MOVE_NOTATION = The field `{ $field }` is not a move in the game's notation (two squares, such as `j4-j5`).
 title-GAME_OVER = The game is over
 title-NO_TANK_AT_FROM = { reason-NO_TANK_AT_FROM }
 title-NOT_YOUR_TANK = { reason-NOT_YOUR_TANK }
@@ -144,6 +113,51 @@ limit-perft-stopped = the batch has spent its search time budget (the server's A
 limit-budget-spent = the batch has spent its search time budget ({ $cap } ms, the server's AI time cap, shared by all its searches)
 limit-budget-share = the review took longer than its share ({ $share } ms) of the batch's search time budget ({ $cap } ms, the server's AI time cap, shared by all its searches by their prices); review it alone
 limit-budget-too-little = the review needs at least { $needed } ms of the batch's search time budget ({ $cap } ms, the server's AI time cap, shared by all its searches) and its share is { $share } ms; review it alone, or fewer steps in the batch
+
+
+## A problem's detail where it is not a rule's, a notation's, a limit's
+## or a JSON fault's: what went wrong in this request, with its facts.
+## ($said is what a layer outside the routes answered, in its words;
+## $error is a library's own words, which another language says by the
+## facts beside it.)
+
+detail-body-timeout = the request body did not arrive within { $secs } s
+detail-head-timeout = the request's head did not arrive within { $secs } s
+detail-head-too-large = the request's head is larger than this server reads ({ $max } bytes)
+detail-uri-too-long = the request line is longer than this server reads ({ $max } bytes with the header fields)
+detail-after-close = an earlier request on this connection asked to close it (`Connection: close`); requests pipelined after it are not processed
+detail-key-missing = this service needs an API key: send it in `X-Api-Key` (or `Authorization: Bearer`)
+detail-key-unknown = the API key is not known to this service
+detail-quota = over the quota of { $quota } { $policy } a minute (this request costs { $price }); retry in { $retry } s
+detail-unaffordable = this request costs { $price } { $policy }, more than the whole quota of { $quota } { $policy } a minute; it can never pass under this policy
+detail-busy = the server is busy with other searches; retry in { $retry } s
+detail-body-too-large = the body is larger than the limit of { $max } bytes
+detail-expectation = `Expect: { $expect }` cannot be met: this server meets only `100-continue`
+detail-media-type = the body must be JSON, sent with `Content-Type: application/json`
+detail-encoding = the body must be sent as is: `Content-Encoding` { $encoding } is not accepted
+detail-not-found = no such resource: { $path }
+detail-method = { $method } is not allowed here; allowed: { $allow }
+detail-internal = internal error: { $error }
+detail-other-layer = { $said }
+
+## A request of the wrong shape that serde does not see.
+
+request-in-batch = requests[{ $index }]: { $detail }
+request-no-picks = `moves` must name a pick for U, D or both
+request-batch-item = each request must be an object with `op`
+request-batch-op = `op` must be one of { $ops }
+request-level = level must be 1 to 8, not { $value }
+request-multipv = multipv must be 1 to { $max }, not { $value }
+request-gunfire-tokens = gunfire_tokens must be 0 to { $max }, not { $value }
+request-query-too-long = query parameter `{ $param }` is { $count } characters long, more than the { $max } this server reads
+request-query-unknown = unknown query parameter `{ $param }`; { $known ->
+    [none] this operation takes none
+   *[other] this operation takes { $known }
+}
+request-query-string = query string: { $error }
+request-path = path: { $error }
+request-body-read = reading the body failed: { $error }
+request-schema = the `{ $op }` request breaks its schema: { $error }
 
 ## Pictures (render.svg): each picture's title and caption, and the
 ## tooltips and labels of what stands on its board.

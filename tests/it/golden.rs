@@ -341,10 +341,7 @@ fn cases(war: &Value, cobi: &Value) -> Vec<Case> {
     all.push(case(
         "tw validate no pick",
         On::Default,
-        post(
-            "/v1/tank-war/validate",
-            json!({"state": war, "moves": {}}),
-        ),
+        post("/v1/tank-war/validate", json!({"state": war, "moves": {}})),
     ));
     all.push(case(
         "cobi ai-move gunfire tokens",
@@ -637,4 +634,79 @@ async fn english_answers_are_the_golden_ones() {
         differ.len(),
         differ.join("\n")
     );
+}
+
+/// The facts a detail names: its numbers and what it quotes in
+/// backticks (but a template, `<placement> <side> <ply>`, whose words
+/// each language says its own way).
+fn facts(detail: &str) -> Vec<String> {
+    let mut facts: Vec<String> = detail
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|n| !n.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let quoted = detail.split('`').skip(1).step_by(2);
+    facts.extend(quoted.filter(|q| !q.contains('<')).map(str::to_owned));
+    facts
+}
+
+/// Every golden problem asked in Czech: its detail is Czech (not the
+/// English) and names every fact the English names (each number, each
+/// quoted field, value or header).
+#[actix_web::test]
+async fn czech_details_say_as_much_as_english() {
+    use actix_web::test;
+    let apps = [On::Default, On::Small, On::Quotas, On::Busy, On::Keys];
+    let mut services = Vec::new();
+    for on in apps {
+        services.push((
+            on,
+            test::init_service(tank_rules::api::app(state(on))).await,
+        ));
+    }
+    let default = &services[0].1;
+    let war = get(default, "/v1/tank-war/initial").await.body;
+    let cobi = get(default, "/v1/cobi-tank-wars/initial").await.body;
+    let english = std::fs::read_to_string(FILE).expect("tests/it/golden/en.jsonl");
+    let english: Vec<Value> = english
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a golden line"))
+        .collect();
+    let mut checked = 0;
+    let mut short = Vec::new();
+    for (i, Case { name, on, request }) in cases(&war, &cobi).into_iter().enumerate() {
+        let app = &services
+            .iter()
+            .find(|(o, _)| *o == on)
+            .expect("every app is made")
+            .1;
+        let request = request
+            .insert_header(("x-request-id", format!("golden-{i}")))
+            .insert_header(("accept-language", "cs"))
+            .peer_addr("192.0.2.1:1000".parse().expect("an address"))
+            .to_request();
+        let res = test::call_service(app, request).await;
+        let body = test::read_body(res).await;
+        let Some(golden) = english.iter().find(|line| line["case"] == name.as_str()) else {
+            panic!("{name}: not in the golden file");
+        };
+        let golden: Value =
+            serde_json::from_str(golden["body"].as_str().unwrap_or_default()).unwrap_or_default();
+        let Some(en) = golden["detail"].as_str() else {
+            continue;
+        };
+        let czech: Value = serde_json::from_slice(&body).unwrap_or_default();
+        let cs = czech["detail"].as_str().unwrap_or_default();
+        assert_ne!(cs, en, "{name}: the Czech detail is the English");
+        let missing: Vec<String> = facts(en)
+            .into_iter()
+            .filter(|fact| !cs.contains(fact.as_str()))
+            .collect();
+        if !missing.is_empty() {
+            short.push(format!("{name}: {missing:?}\n  en {en}\n  cs {cs}"));
+        }
+        checked += 1;
+    }
+    assert!(checked >= 60, "{checked} problems checked");
+    assert!(short.is_empty(), "{}", short.join("\n"));
 }

@@ -49,7 +49,10 @@ async fn a_review_costs_its_time_cap_in_search_units() {
     let czech = review("1.1.1.1:1", moves).insert_header(("accept-language", "cs"));
     let reply = send(&app, czech).await;
     let detail = reply.body["detail"].as_str().unwrap_or_default();
-    assert!(detail.contains("stojí 6 z kvóty `searches`"), "{detail}");
+    assert!(
+        detail.contains("stojí 6 výpočtů z kvóty `searches`"),
+        "{detail}"
+    );
     // An ai-move, one unit, still passes: the review spent nothing.
     let ai = TestRequest::post()
         .uri("/v1/tank-battle/ai-move")

@@ -22,6 +22,7 @@ use crate::games::cobi_tank_wars::{
 use crate::games::grid::Cell;
 use crate::games::Game;
 use crate::limits::Limits;
+use crate::text::Text;
 
 // ------------------------------------------------------------- codecs ---
 
@@ -359,11 +360,10 @@ impl GameApi for CobiTankWars {
             .filter(|t| *t <= ai::MAX_GUNFIRE_TOKENS)
             .ok_or_else(|| {
                 ApiError::bad_request(
-                    format!(
-                        "gunfire_tokens must be 0 to {}, not {tokens}",
-                        ai::MAX_GUNFIRE_TOKENS
-                    ),
-                    Some("gunfire_tokens".to_owned()),
+                    Text::new("request-gunfire-tokens")
+                        .with("max", ai::MAX_GUNFIRE_TOKENS)
+                        .with("value", tokens),
+                    Some("gunfire_tokens"),
                 )
             })?;
         let question = Question {

@@ -16,6 +16,7 @@ use utoipa::{PartialSchema, ToSchema};
 use crate::api::transport::problem::ApiError;
 use crate::games::{Game, Level, SearchLimits, Style};
 use crate::limits::Limits;
+use crate::text::Text;
 
 /// The most best moves (lines) one `ai-move` may ask for with `multipv`.
 pub const MAX_LINES: u32 = 16;
@@ -41,17 +42,16 @@ pub fn style(level: Option<u32>, multipv: Option<u32>) -> Result<Style, ApiError
     let level = match level {
         None => None,
         Some(n) => Some(u8::try_from(n).ok().and_then(Level::new).ok_or_else(|| {
-            ApiError::bad_request(
-                format!("level must be 1 to 8, not {n}"),
-                Some("level".to_owned()),
-            )
+            ApiError::bad_request(Text::new("request-level").with("value", n), Some("level"))
         })?),
     };
     let lines = multipv.unwrap_or(1);
     if !(1..=MAX_LINES).contains(&lines) {
         return Err(ApiError::bad_request(
-            format!("multipv must be 1 to {MAX_LINES}, not {lines}"),
-            Some("multipv".to_owned()),
+            Text::new("request-multipv")
+                .with("max", MAX_LINES)
+                .with("value", lines),
+            Some("multipv"),
         ));
     }
     Ok(Style {

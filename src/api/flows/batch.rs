@@ -435,10 +435,7 @@ impl<T> BatchBody<T> {
 /// A request's operation (one of `ops`) and its other fields.
 fn split_op(request: Value, ops: &[Operation]) -> Result<(Operation, Value), ApiError> {
     let Value::Object(mut fields) = request else {
-        return Err(ApiError::bad_request(
-            "each request must be an object with `op`",
-            None,
-        ));
+        return Err(ApiError::bad_request(Text::new("request-batch-item"), None));
     };
     let op = match fields.remove("op") {
         Some(Value::String(name)) => ops.iter().copied().find(|op| op.name() == name),
@@ -447,8 +444,8 @@ fn split_op(request: Value, ops: &[Operation]) -> Result<(Operation, Value), Api
     .ok_or_else(|| {
         let names: Vec<&str> = ops.iter().map(|op| op.name()).collect();
         ApiError::bad_request(
-            format!("`op` must be one of {}", names.join(", ")),
-            Some("op".to_owned()),
+            Text::new("request-batch-op").with("ops", names.join(", ")),
+            Some("op"),
         )
     })?;
     Ok((op, Value::Object(fields)))
@@ -463,9 +460,10 @@ fn locate(error: ApiError, index: usize) -> ApiError {
         })
     };
     match error {
-        ApiError::BadRequest { detail, field } => ApiError::BadRequest {
-            detail: format!("requests[{index}]: {detail}"),
+        ApiError::BadRequest { text, field, .. } => ApiError::BadRequest {
+            text,
             field: within(field),
+            item: Some(index),
         },
         ApiError::Json { text, field } => ApiError::Json {
             text: crate::api::transport::json_fault::in_batch(text, index),

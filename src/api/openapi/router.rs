@@ -52,6 +52,7 @@ use crate::api::transport::route::Route;
 use crate::fair_use::FairUse;
 use crate::limits::Limits;
 use crate::operations::{Method as OperationMethod, Operation, Price};
+use crate::text::Text;
 
 type Schemas = Vec<(String, RefOr<Schema>)>;
 
@@ -432,15 +433,17 @@ fn unknown_query_parameter(req: &ServiceRequest, route: &Route) -> Option<ApiErr
         .filter(|pair| !pair.is_empty())
         .map(|pair| pair.split_once('=').map_or(pair, |(name, _)| name))
         .find(|name| !known.iter().any(|k| &**k == *name))?;
-    let takes = if known.is_empty() {
-        "this operation takes none".to_owned()
+    let known = if known.is_empty() {
+        "none".to_owned()
     } else {
-        format!("this operation takes {}", known.join(", "))
+        known.join(", ")
     };
-    Some(ApiError::BadQuery {
-        detail: format!("unknown query parameter `{unknown}`; {takes}"),
-        field: Some(unknown.to_owned()),
-    })
+    Some(ApiError::bad_query(
+        Text::new("request-query-unknown")
+            .with("param", unknown)
+            .with("known", known),
+        Some(unknown),
+    ))
 }
 
 /// The query parameters the `method` operation at `path` declares.

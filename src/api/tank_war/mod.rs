@@ -244,8 +244,8 @@ impl GameApi for TankWar {
         ];
         if picks.iter().all(|(_, p)| p.is_none()) {
             return Err(ApiError::bad_request(
-                "`moves` must name a pick for U, D or both",
-                Some("moves".to_owned()),
+                Text::new("request-no-picks"),
+                Some("moves"),
             ));
         }
         let mut reasons = PickReasons::default();

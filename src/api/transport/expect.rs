@@ -35,11 +35,7 @@ pub fn unknown(headers: &HeaderMap) -> Result<(), ApiError> {
             if !member.is_empty() && !member.eq_ignore_ascii_case(b"100-continue") {
                 let shown = String::from_utf8_lossy(member);
                 let shown: String = shown.chars().take(40).collect();
-                return Err(ApiError::ExpectationFailed {
-                    detail: format!(
-                        "`Expect: {shown}` cannot be met: this server meets only `100-continue`"
-                    ),
-                });
+                return Err(ApiError::ExpectationFailed { expect: shown });
             }
         }
     }

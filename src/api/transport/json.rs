@@ -19,6 +19,7 @@ use super::json_fault;
 use super::problem::ApiError;
 use super::strict::Strict;
 use crate::limits::Limits;
+use crate::text::Text;
 
 /// A JSON request body of type `T`, read within the server's limits and
 /// parsed; unlike `actix_web::web::Json`, every failure is an [`ApiError`]
@@ -178,7 +179,7 @@ impl Future for ReadBody {
                 Poll::Ready(Some(Ok(chunk))) => this.add(chunk)?,
                 Poll::Ready(Some(Err(e))) => {
                     return Poll::Ready(Err(ApiError::bad_request(
-                        format!("reading the body failed: {e}"),
+                        Text::new("request-body-read").with("error", e.to_string()),
                         None,
                     )))
                 }
@@ -217,16 +218,7 @@ pub fn parse_param<T: DeserializeOwned>(text: &str, field: &str) -> Result<T, Ap
                 None => field.to_owned(),
             }),
         },
-        ApiError::BadRequest {
-            detail,
-            field: inner,
-        } => ApiError::BadQuery {
-            detail: format!("query parameter `{field}`: {detail}"),
-            field: Some(match inner {
-                Some(path) => format!("{field}.{path}"),
-                None => field.to_owned(),
-            }),
-        },
+        // `parse` fails with a JSON fault alone.
         other => other,
     })
 }

@@ -128,48 +128,19 @@ impl ApiError {
             _ => (None, None),
         };
         let title = crate::i18n::title(lang, code).unwrap_or_else(|| self.title());
-        let detail = match (lang, self) {
-            (
+        // A refused move's detail is its rule's reason from the
+        // catalogue (at its square, or by its player and vehicle); every
+        // other the error's own, from the catalogue too.
+        let detail = match self {
+            ApiError::Refused(refusal) => texts::refused(
                 lang,
-                ApiError::LimitExceeded { text, .. }
-                | ApiError::Json { text, .. }
-                | ApiError::Notation { text, .. }
-                | ApiError::InvalidPosition { text, .. },
-            ) => Some(crate::i18n::write(lang, text)),
-            // A refused move's detail is its rule's reason from the
-            // catalogue in English too; other English details are the
-            // errors' own.
-            (Lang::En, error) if !matches!(error, ApiError::Refused(_)) => None,
-            (lang, _) => {
-                let (path, method, allow) = match self {
-                    ApiError::NotFound { path } => (Some(path.as_str()), None, None),
-                    ApiError::MethodNotAllowed { method, allow } => {
-                        (None, Some(method.as_str()), Some(allow.as_str()))
-                    }
-                    _ => (None, None, None),
-                };
-                let retry = match self {
-                    ApiError::TooManyRequests {
-                        retry_after_secs, ..
-                    }
-                    | ApiError::Busy { retry_after_secs } => Some(*retry_after_secs),
-                    _ => None,
-                };
-                let facts = texts::Facts {
-                    code,
-                    field: field.as_deref(),
-                    square: square.as_deref(),
-                    player: player.as_deref(),
-                    vehicle: vehicle.as_deref(),
-                    policy: policy.as_deref(),
-                    price,
-                    path,
-                    method,
-                    allow,
-                    retry,
-                };
-                texts::detail(lang, &facts)
-            }
+                code,
+                refusal.square.as_deref(),
+                refusal.player.as_deref(),
+                refusal.vehicle.as_deref(),
+            )
+            .unwrap_or_else(|| refusal.detail.clone()),
+            other => other.detail(lang),
         };
         Problem {
             type_uri: format!(
@@ -178,7 +149,7 @@ impl ApiError {
             ),
             title: title.to_owned(),
             status: self.status_code().as_u16(),
-            detail: detail.unwrap_or_else(|| self.to_string()),
+            detail,
             code: code.to_owned(),
             ply,
             player,
@@ -262,6 +233,7 @@ impl ResponseError for ApiError {
 mod tests {
     use super::*;
     use crate::api::transport::request_id::{self, RequestId};
+    use crate::text::Text;
 
     /// A problem written while a request is served names its id as its
     /// `instance` and speaks its language; apart from one (a batch's
@@ -269,22 +241,19 @@ mod tests {
     #[test]
     fn a_problem_names_the_request_it_answers_and_speaks_its_language() {
         let error = ApiError::bad_request(
-            "moves[2]: expected \"j4-j5\", got \"é\\n\"",
-            Some("moves[2]".to_owned()),
+            Text::new("request-multipv").with("max", 4).with("value", 9),
+            Some("multipv"),
         );
         assert_eq!(error.problem_in(Lang::En).instance, None);
         let id = RequestId::generate();
         let served = request_id::scope(id.clone(), Lang::Cs, async { error.problem() });
         let problem = futures_util::FutureExt::now_or_never(served).unwrap();
         assert_eq!(problem.instance.as_deref(), Some(id.as_str()));
-        assert_eq!(
-            problem.detail,
-            "Pole `moves[2]` nemá tvar, který tato operace přijímá."
-        );
+        assert_eq!(problem.detail, "multipv musí být 1 až 4, ne 9");
         let english = error.problem_in(Lang::En);
-        assert_eq!(english.detail, "moves[2]: expected \"j4-j5\", got \"é\\n\"");
+        assert_eq!(english.detail, "multipv must be 1 to 4, not 9");
         assert!(serde_json::to_string(&english)
             .unwrap()
-            .ends_with(r#""field":"moves[2]"}"#));
+            .ends_with(r#""field":"multipv"}"#));
     }
 }

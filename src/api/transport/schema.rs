@@ -10,6 +10,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::problem::ApiError;
+use crate::text::Text;
 
 /// Each game's [`ItemSchemas`], by game id; none in an application built
 /// without the document (a test's), which then checks items by decoding
@@ -88,12 +89,68 @@ impl ItemSchemas {
                     Err(_) => field.push_str(&format!(".{segment}")),
                 }
             }
-            ApiError::bad_request(
-                format!("the `{op}` request breaks its schema: {error}"),
-                (!field.is_empty()).then_some(field),
-            )
+            ApiError::bad_request(broken(op, error), (!field.is_empty()).then_some(&*field))
         })
     }
+}
+
+/// The most a schema fault quotes of the value at fault.
+const QUOTED_VALUE_CHARS: usize = 60;
+
+/// The catalogues' `request-schema` for `error` in the `op` request: the
+/// validator's words (English's), and the facts another language says it
+/// by: the fault's kind, the field named, the value (quoted in part), and
+/// what was expected or the limit.
+fn broken(op: &str, error: &jsonschema::ValidationError) -> Text {
+    use jsonschema::error::{TypeKind, ValidationErrorKind as Kind};
+    let mut value = error.instance().to_string();
+    if let Some((end, _)) = value.char_indices().nth(QUOTED_VALUE_CHARS) {
+        value.truncate(end);
+        value.push('…');
+    }
+    let quoted = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let (fault, name, expected, limit) = match error.kind() {
+        Kind::Required { property } => ("required", quoted(property), String::new(), String::new()),
+        Kind::AdditionalProperties { unexpected } => (
+            "additional",
+            unexpected.join(", "),
+            String::new(),
+            String::new(),
+        ),
+        Kind::Type {
+            kind: TypeKind::Single(kind),
+        } => ("type", String::new(), kind.to_string(), String::new()),
+        Kind::Enum { options } => ("enum", String::new(), options.to_string(), String::new()),
+        Kind::Minimum { limit } => ("minimum", String::new(), String::new(), limit.to_string()),
+        Kind::Maximum { limit } => ("maximum", String::new(), String::new(), limit.to_string()),
+        Kind::MinLength { limit } => (
+            "min-length",
+            String::new(),
+            String::new(),
+            limit.to_string(),
+        ),
+        Kind::MaxLength { limit } => (
+            "max-length",
+            String::new(),
+            String::new(),
+            limit.to_string(),
+        ),
+        Kind::MinItems { limit } => ("min-items", String::new(), String::new(), limit.to_string()),
+        Kind::MaxItems { limit } => ("max-items", String::new(), String::new(), limit.to_string()),
+        Kind::Pattern { pattern } => ("pattern", String::new(), pattern.clone(), String::new()),
+        _ => ("other", String::new(), String::new(), String::new()),
+    };
+    Text::new("request-schema")
+        .with("op", op)
+        .with("error", error.to_string())
+        .with("fault", fault)
+        .with("name", name)
+        .with("value", value)
+        .with("expected", expected)
+        .with("limit", limit)
 }
 
 /// The most precise error behind `error`: where a value matches none of

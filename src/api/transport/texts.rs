@@ -1,8 +1,9 @@
 //! The human texts an answer carries, written by the one writer of that
 //! answer in the language of the request being served
-//! ([`super::request_id::current_lang`]): a problem's detail
-//! ([`detail`]) and a rule reason's message ([`reason_message`]), from the
-//! catalogue (`src/i18n`), by the problem's code and the facts it names.
+//! ([`super::request_id::current_lang`]): a refused move's detail
+//! ([`refused`]) and a rule reason's message ([`reason_message`]), from
+//! the catalogue (`src/i18n`), by the rule's code and the facts it names.
+//! (Every other problem's detail is its error's, `RequestError::detail`.)
 //! Every language, English included, from its catalogue; where the
 //! catalogue has no text (a code of a game served in tests only) the
 //! error's own English.
@@ -10,25 +11,6 @@
 use crate::i18n::{self, Lang};
 
 use super::request_id::current_lang;
-
-/// What a problem says of itself, for its detail in another language.
-#[derive(Debug, Default)]
-pub struct Facts<'a> {
-    pub code: &'a str,
-    pub field: Option<&'a str>,
-    pub square: Option<&'a str>,
-    pub player: Option<&'a str>,
-    pub vehicle: Option<&'a str>,
-    /// A quota refusal's policy and price.
-    pub policy: Option<&'a str>,
-    pub price: Option<u32>,
-    /// A 404's path, a 405's method and what is allowed.
-    pub path: Option<&'a str>,
-    pub method: Option<&'a str>,
-    pub allow: Option<&'a str>,
-    /// When to retry (429, 503), in seconds.
-    pub retry: Option<u64>,
-}
 
 /// A rule reason's message in the language of the request being served:
 /// the reason's from the catalogue, at its square when it names one
@@ -55,46 +37,30 @@ fn reason(lang: Lang, code: &str, square: Option<&str>) -> Option<String> {
     }
 }
 
-/// A problem's detail in `lang` (in English, only a refused move's: other
-/// English details are the errors' own): a refused move's as the games
-/// write it (the rule, at its square, or by
-/// its player and vehicle), else its code's own with the facts it names.
-pub fn detail(lang: Lang, facts: &Facts) -> Option<String> {
-    if let Some(rule) = i18n::reason(lang, facts.code) {
-        return match (facts.square, facts.player, facts.vehicle) {
-            (Some(_), ..) => reason(lang, facts.code, facts.square),
-            (None, Some(player), Some(vehicle)) => i18n::text(
-                lang,
-                "refused-vehicle",
-                &[("reason", rule), ("player", player), ("vehicle", vehicle)],
-            ),
-            (None, Some(player), None) => i18n::text(
-                lang,
-                "refused-by-player",
-                &[("reason", rule), ("player", player)],
-            ),
-            (None, None, _) => Some(rule.to_owned()),
-        };
+/// A refused move's detail in `lang`: its rule's reason (`code`) from the
+/// catalogue, at its square when it names one, else by its player (and
+/// vehicle) when the game is simultaneous; `None` for a code the
+/// catalogue does not know (a game served in tests only).
+pub fn refused(
+    lang: Lang,
+    code: &str,
+    square: Option<&str>,
+    player: Option<&str>,
+    vehicle: Option<&str>,
+) -> Option<String> {
+    let rule = i18n::reason(lang, code)?;
+    match (square, player, vehicle) {
+        (Some(_), ..) => reason(lang, code, square),
+        (None, Some(player), Some(vehicle)) => i18n::text(
+            lang,
+            "refused-vehicle",
+            &[("reason", rule), ("player", player), ("vehicle", vehicle)],
+        ),
+        (None, Some(player), None) => i18n::text(
+            lang,
+            "refused-by-player",
+            &[("reason", rule), ("player", player)],
+        ),
+        (None, None, _) => Some(rule.to_owned()),
     }
-    let price = facts
-        .price
-        .map(|price| price.to_string())
-        .unwrap_or_default();
-    let retry = facts
-        .retry
-        .map(|retry| retry.to_string())
-        .unwrap_or_default();
-    i18n::text(
-        lang,
-        &format!("detail-{}", facts.code),
-        &[
-            ("field", facts.field.unwrap_or("none")),
-            ("policy", facts.policy.unwrap_or("none")),
-            ("price", &price),
-            ("path", facts.path.unwrap_or_default()),
-            ("method", facts.method.unwrap_or_default()),
-            ("allow", facts.allow.unwrap_or_default()),
-            ("retry", &retry),
-        ],
-    )
 }

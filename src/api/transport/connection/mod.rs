@@ -59,6 +59,7 @@ use super::problem::ApiError;
 use super::request_id::RequestId;
 use crate::logs;
 use crate::metrics::{ConnectionClosed, Metrics};
+use crate::text::Text;
 
 // ------------------------------------------------------------- stream ---
 
@@ -157,36 +158,27 @@ impl<T> Guarded<T> {
             Verdict::HeadTooLarge => {
                 self.guard.too_large.inc();
                 logs::count(logs::Event::HeadTooLarge);
-                ApiError::Status {
-                    status: 431,
-                    detail: format!(
-                        "the request's head is larger than this server reads ({} bytes)",
-                        bounds.max_head_bytes
-                    ),
-                }
+                ApiError::status(
+                    431,
+                    Text::new("detail-head-too-large").with("max", bounds.max_head_bytes),
+                )
             }
             Verdict::UriTooLong => {
                 self.guard.too_large.inc();
                 logs::count(logs::Event::HeadTooLarge);
-                ApiError::Status {
-                    status: 414,
-                    detail: format!(
-                        "the request line is longer than this server reads ({} bytes with the \
-header fields)",
-                        bounds.max_head_bytes
-                    ),
-                }
+                ApiError::status(
+                    414,
+                    Text::new("detail-uri-too-long").with("max", bounds.max_head_bytes),
+                )
             }
             Verdict::HeadTimeout => {
                 self.guard.late.inc();
                 logs::count(logs::Event::HeadTimeout);
-                ApiError::Status {
-                    status: 408,
-                    detail: format!(
-                        "the request's head did not arrive within {} s",
-                        bounds.head_timeout.as_secs_f64()
-                    ),
-                }
+                ApiError::status(
+                    408,
+                    Text::new("detail-head-timeout")
+                        .with("secs", bounds.head_timeout.as_secs_f64()),
+                )
             }
             Verdict::Close => return,
         };
