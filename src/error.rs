@@ -22,13 +22,13 @@ pub struct NotationKind {
 }
 
 /// A well-formed request that a rule refuses (422): an illegal move, pick
-/// or order, or any of them in a finished game (`GAME_OVER`).
+/// or order, or any of them in a finished game (`GAME_OVER`). Its facts
+/// only: the detail is the rule's reason from the catalogues
+/// ([`RequestError::detail`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
     /// The rule's stable code, e.g. `PATH_BLOCKED`, `END_OF_TRACK`.
     pub code: &'static str,
-    /// What went wrong in this request.
-    pub detail: String,
     /// The request field at fault (`move`, `moves`, `orders`, `moves[3]`).
     pub field: String,
     /// In a simultaneous game: the player whose move was refused.
@@ -44,10 +44,9 @@ pub struct Refusal {
 impl Refusal {
     /// A refusal of `field` by the rule `code`, with no player, square or
     /// ply.
-    pub fn new(code: &'static str, detail: String, field: &str) -> Refusal {
+    pub fn new(code: &'static str, field: &str) -> Refusal {
         Refusal {
             code,
-            detail,
             field: field.to_owned(),
             player: None,
             square: None,
@@ -81,6 +80,23 @@ impl Refusal {
     pub fn at_ply(self, ply: Option<usize>) -> Refusal {
         Refusal { ply, ..self }
     }
+}
+
+/// The rule reason `code` in `lang`, from the catalogue, at its `square`
+/// when it names one; a code the catalogue does not know (a game served
+/// in tests only) as the code.
+pub fn rule_reason(lang: Lang, code: &str, square: Option<&str>) -> String {
+    let Some(rule) = i18n::reason(lang, code) else {
+        return code.to_owned();
+    };
+    let at = square.and_then(|square| {
+        i18n::text(
+            lang,
+            "refused-at-square",
+            &[("reason", rule), ("square", square)],
+        )
+    });
+    at.unwrap_or_else(|| rule.to_owned())
 }
 
 /// How much of an unknown path a 404 quotes back.
@@ -210,13 +226,36 @@ pub enum KeyPresented {
 }
 
 impl std::fmt::Display for RequestError {
-    /// The detail in English, from its catalogue (a refused move's as its
-    /// game wrote it).
+    /// The detail in English, from its catalogue.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RequestError::Refused(refusal) => f.write_str(&refusal.detail),
-            other => f.write_str(&other.detail(Lang::En)),
-        }
+        f.write_str(&self.detail(Lang::En))
+    }
+}
+
+impl Refusal {
+    /// The detail in `lang`: the rule's reason from the catalogue, at its
+    /// square when it names one, else by its player (and vehicle) in a
+    /// simultaneous game; a code the catalogue does not know (a game
+    /// served in tests only) as the code.
+    pub fn detail(&self, lang: Lang) -> String {
+        let Some(rule) = i18n::reason(lang, self.code) else {
+            return self.code.to_owned();
+        };
+        let written = match (&self.square, &self.player, &self.vehicle) {
+            (Some(square), ..) => return rule_reason(lang, self.code, Some(square)),
+            (None, Some(player), Some(vehicle)) => i18n::text(
+                lang,
+                "refused-vehicle",
+                &[("reason", rule), ("player", player), ("vehicle", vehicle)],
+            ),
+            (None, Some(player), None) => i18n::text(
+                lang,
+                "refused-by-player",
+                &[("reason", rule), ("player", player)],
+            ),
+            (None, None, _) => None,
+        };
+        written.unwrap_or_else(|| rule.to_owned())
     }
 }
 
@@ -276,7 +315,7 @@ impl RequestError {
             | RequestError::InvalidPosition { text, .. }
             | RequestError::LimitExceeded { text, .. }
             | RequestError::Status { text, .. } => said(text),
-            RequestError::Refused(refusal) => refusal.detail.clone(),
+            RequestError::Refused(refusal) => refusal.detail(lang),
             RequestError::BodyTimeout { secs } => {
                 said(&Text::new("detail-body-timeout").with("secs", *secs))
             }

@@ -258,7 +258,7 @@ impl GameApi for Nim {
     }
 
     fn refusal(illegal: IllegalTake, ply: Option<usize>) -> Refusal {
-        Refusal::new(illegal.code(), illegal.to_string(), "take").at_ply(ply)
+        Refusal::new(illegal.code(), "take").at_ply(ply)
     }
 
     fn game_over(_: &()) -> Refusal {

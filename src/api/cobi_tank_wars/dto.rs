@@ -458,9 +458,7 @@ impl From<OrderFault> for OrderReason {
             player: fault.player.map(PlayerName::from),
             vehicle: fault.vehicle,
             code: fault.error.code(),
-            message: crate::api::transport::texts::reason_message(fault.error.code(), None, || {
-                fault.error.to_string()
-            }),
+            message: crate::api::transport::texts::reason_message(fault.error.code(), None),
         }
     }
 }

@@ -322,7 +322,7 @@ impl GameApi for CobiTankWars {
             || "orders".to_owned(),
             |ply| format!("rounds[{ply}].orders"),
         );
-        Refusal::new(first.error.code(), first.to_string(), &field)
+        Refusal::new(first.error.code(), &field)
             .by(first.player)
             .for_vehicle(first.vehicle)
             .at_ply(ply)

@@ -268,7 +268,6 @@ impl From<IllegalMove> for ReasonBody {
             message: crate::api::transport::texts::reason_message(
                 err.reason.code(),
                 square.as_deref(),
-                || err.message(),
             ),
             square: err.square,
         }

@@ -261,7 +261,7 @@ impl GameApi for TankBattle {
 
     fn refusal(error: IllegalMove, ply: Option<usize>) -> Refusal {
         let field = ply.map_or_else(|| "move".to_owned(), |ply| format!("moves[{ply}]"));
-        Refusal::new(error.reason.code(), error.to_string(), &field)
+        Refusal::new(error.reason.code(), &field)
             .at_square(error.square)
             .at_ply(ply)
     }

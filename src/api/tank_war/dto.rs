@@ -220,7 +220,7 @@ impl From<PickError> for PickReason {
     fn from(e: PickError) -> PickReason {
         PickReason {
             code: e.code(),
-            message: crate::api::transport::texts::reason_message(e.code(), None, || e.to_string()),
+            message: crate::api::transport::texts::reason_message(e.code(), None),
         }
     }
 }

@@ -328,7 +328,7 @@ impl GameApi for TankWar {
     fn refusal(illegal: IllegalPick, ply: Option<usize>) -> Refusal {
         let code = illegal.error.code();
         let field = ply.map_or_else(|| "moves".to_owned(), |ply| format!("rounds[{ply}]"));
-        Refusal::new(code, illegal.to_string(), &field)
+        Refusal::new(code, &field)
             .by(Some(illegal.player))
             .at_ply(ply)
     }

@@ -6,7 +6,6 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::texts;
 use crate::i18n::Lang;
 
 /// An RFC 9457 problem document, served as `application/problem+json`.
@@ -128,20 +127,7 @@ impl ApiError {
             _ => (None, None),
         };
         let title = crate::i18n::title(lang, code).unwrap_or_else(|| self.title());
-        // A refused move's detail is its rule's reason from the
-        // catalogue (at its square, or by its player and vehicle); every
-        // other the error's own, from the catalogue too.
-        let detail = match self {
-            ApiError::Refused(refusal) => texts::refused(
-                lang,
-                code,
-                refusal.square.as_deref(),
-                refusal.player.as_deref(),
-                refusal.vehicle.as_deref(),
-            )
-            .unwrap_or_else(|| refusal.detail.clone()),
-            other => other.detail(lang),
-        };
+        let detail = self.detail(lang);
         Problem {
             type_uri: format!(
                 "urn:tank-rules:problem:{}",

@@ -97,18 +97,19 @@ pub struct OrderData {
     pub dist: i64,
 }
 
-/// Why orders are refused.
+/// Why orders are refused; its text is its code (what the rule says is
+/// the catalogues' to write, in the language asked).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 pub enum OrderError {
-    #[error("the game is over")]
+    #[error("GAME_OVER")]
     GameOver,
-    #[error("the player has no vehicle with that id")]
+    #[error("NO_SUCH_VEHICLE")]
     NoSuchVehicle,
-    #[error("every vehicle of each player needs exactly one order")]
+    #[error("MISSING_ORDER")]
     MissingOrder,
-    #[error("a direction is N, E, S or W")]
+    #[error("BAD_DIRECTION")]
     BadDirection,
-    #[error("a distance is 1, 2 or 3")]
+    #[error("BAD_DISTANCE")]
     BadDistance,
 }
 

@@ -374,3 +374,11 @@ fn directions_and_orders_are_named_as_parsed() {
         None
     );
 }
+
+/// A refusal's text is its code: the rule's words are the catalogues'.
+#[test]
+fn a_refusal_says_its_code() {
+    for error in OrderError::ALL {
+        assert_eq!(error.to_string(), error.code());
+    }
+}

@@ -66,22 +66,6 @@ impl Reason {
             Reason::CaptureInContaminated => "CAPTURE_IN_CONTAMINATED",
         }
     }
-
-    /// What the rule says, in one sentence.
-    pub const fn rule(self) -> &'static str {
-        match self {
-            Reason::GameOver => "the game is over",
-            Reason::NoTankAtFrom => "there is no tank on the from square",
-            Reason::NotYourTank => "the tank on the from square belongs to the opponent",
-            Reason::NotALine => "a tank moves along one rank, file or diagonal",
-            Reason::Mine => "a tank may not enter or pass a mine",
-            Reason::Contaminated => "only a commander may enter or pass a contaminated square",
-            Reason::LockedInEnemyBase => "a tank in the opponent's base may not leave it",
-            Reason::PathBlocked => "a tank may not pass over another tank",
-            Reason::OwnTankAtTo => "a tank may not move onto its own side's tank",
-            Reason::CaptureInContaminated => "no capture on a contaminated square",
-        }
-    }
 }
 
 /// A reason in JSON: its stable code (`"PATH_BLOCKED"`).
@@ -92,8 +76,9 @@ impl serde::Serialize for Reason {
 }
 
 /// An illegal move: the rule it breaks and the square where it fails.
+/// Its text is its facts (`PATH_BLOCKED at e5`); what the rule says is
+/// the catalogues' to write, in the language asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-#[error("{message}", message = self.message())]
 pub struct IllegalMove {
     pub reason: Reason,
     pub square: Option<Square>,
@@ -103,12 +88,13 @@ impl IllegalMove {
     pub(crate) const fn new(reason: Reason, square: Option<Square>) -> IllegalMove {
         IllegalMove { reason, square }
     }
+}
 
-    /// The rule, and the square when there is one.
-    pub fn message(&self) -> String {
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.square {
-            Some(sq) => format!("{} ({sq})", self.reason.rule()),
-            None => self.reason.rule().to_owned(),
+            Some(square) => write!(f, "{} at {square}", self.reason.code()),
+            None => f.write_str(self.reason.code()),
         }
     }
 }
@@ -116,6 +102,20 @@ impl IllegalMove {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An illegal move's text is its facts: the rule's words are the
+    /// catalogues'.
+    #[test]
+    fn an_illegal_move_says_its_code_and_square() {
+        let square: Square = "e5".parse().unwrap();
+        for reason in Reason::ALL {
+            assert_eq!(IllegalMove::new(reason, None).to_string(), reason.code());
+            assert_eq!(
+                IllegalMove::new(reason, Some(square)).to_string(),
+                format!("{} at e5", reason.code())
+            );
+        }
+    }
 
     #[test]
     fn a_reason_serializes_as_its_code() {

@@ -8,16 +8,17 @@ use thiserror::Error;
 use super::state::{Player, Position, Setup};
 use crate::games::grid::Cell;
 
-/// Why a pick is illegal.
+/// Why a pick is illegal; its text is its code (what the rule says is
+/// the catalogues' to write, in the language asked).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Error)]
 pub enum PickError {
-    #[error("the game is over")]
+    #[error("GAME_OVER")]
     GameOver,
-    #[error("the player has no living tank of that name")]
+    #[error("NO_SUCH_TANK")]
     NoSuchTank,
-    #[error("the tank is at the end of its track")]
+    #[error("END_OF_TRACK")]
     EndOfTrack,
-    #[error("the next square of the tank's track is occupied")]
+    #[error("SQUARE_OCCUPIED")]
     SquareOccupied,
 }
 

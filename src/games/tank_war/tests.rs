@@ -382,3 +382,11 @@ fn state_data_round_trips() {
     };
     assert_eq!(Setup::from_data(&borrowed).unwrap(), (setup, pos));
 }
+
+/// A refusal's text is its code: the rule's words are the catalogues'.
+#[test]
+fn a_refusal_says_its_code() {
+    for error in PickError::ALL {
+        assert_eq!(error.to_string(), error.code());
+    }
+}
