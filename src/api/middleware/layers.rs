@@ -66,9 +66,9 @@ pub struct Layers {
 }
 
 /// A service shared by two callers (the plain and the compressed path).
-pub struct Shared<S>(Rc<S>);
+pub struct SharedService<S>(Rc<S>);
 
-impl<S: Service<ServiceRequest>> Service<ServiceRequest> for Shared<S> {
+impl<S: Service<ServiceRequest>> Service<ServiceRequest> for SharedService<S> {
     type Response = S::Response;
     type Error = S::Error;
     type Future = S::Future;
@@ -83,11 +83,13 @@ impl<S: Service<ServiceRequest>> Service<ServiceRequest> for Shared<S> {
 }
 
 type Routes<S> = Rc<S>;
-type Compressed<S> = <Compress as Transform<Shared<Inner<S>>, ServiceRequest>>::Transform;
+type Compressed<S> = <Compress as Transform<SharedService<Admitted<S>>, ServiceRequest>>::Transform;
 type WithCors<S> = Rc<actix_cors::CorsMiddleware<Routes<S>>>;
 
-/// Layers 3 and 4 and the routes: what runs inside compression.
-pub struct Inner<S> {
+/// Layers 3 and 4 and the routes, for a request the ledger has taken:
+/// hygiene admits it (or refuses it), CORS and the routes answer it; what
+/// runs inside compression.
+pub struct Admitted<S> {
     routes: Routes<S>,
     cors: WithCors<S>,
     /// Whether actix's `Compress` runs outside (the request accepts an
@@ -95,9 +97,9 @@ pub struct Inner<S> {
     compressing: bool,
 }
 
-impl<S> Clone for Inner<S> {
+impl<S> Clone for Admitted<S> {
     fn clone(&self) -> Self {
-        Inner {
+        Admitted {
             routes: self.routes.clone(),
             cors: self.cors.clone(),
             compressing: self.compressing,
@@ -105,7 +107,7 @@ impl<S> Clone for Inner<S> {
     }
 }
 
-impl<S, B> Inner<S>
+impl<S, B> Admitted<S>
 where
     S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
     B: MessageBody + 'static,
@@ -138,7 +140,7 @@ where
     }
 }
 
-impl<S, B> Service<ServiceRequest> for Inner<S>
+impl<S, B> Service<ServiceRequest> for Admitted<S>
 where
     S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
     B: MessageBody + 'static,
@@ -156,10 +158,11 @@ where
     }
 }
 
-/// The middleware's service: layers 1 and 2 around [`Inner`], which
-/// `compressed` (actix's `Compress`) wraps too.
-pub struct Outer<S, C> {
-    inner: Rc<Inner<S>>,
+/// The middleware's service: layers 1 and 2 around [`Admitted`], which
+/// `compressed` (actix's `Compress`) wraps too; the request accounted
+/// for (the connection's ledger, its id, its metrics and log line).
+pub struct Accounted<S, C> {
+    inner: Rc<Admitted<S>>,
     compressed: Rc<C>,
     metrics: Rc<RouteMetrics>,
     fair_use: Arc<FairUse>,
@@ -167,7 +170,7 @@ pub struct Outer<S, C> {
     spans: bool,
 }
 
-impl<S, B, C, CB> Service<ServiceRequest> for Outer<S, C>
+impl<S, B, C, CB> Service<ServiceRequest> for Accounted<S, C>
 where
     S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
     B: MessageBody + 'static,
@@ -210,7 +213,7 @@ where
                     .await
                     .map(ServiceResponse::map_into_boxed_body)
             } else {
-                Inner::clone(&inner).serve(req).await
+                Admitted::clone(&inner).serve(req).await
             };
             let seconds = started.elapsed().as_secs_f64();
             let mut res = match result {
@@ -339,7 +342,7 @@ where
 {
     type Response = ServiceResponse<BoxBody>;
     type Error = actix_web::Error;
-    type Transform = Outer<S, Compressed<S>>;
+    type Transform = Accounted<S, Compressed<S>>;
     type InitError = ();
     type Future = LocalBoxFuture<'static, Result<Self::Transform, ()>>;
 
@@ -348,19 +351,19 @@ where
         let cors = cors::middleware(&self.cors).new_transform(routes.clone());
         let layers = self.clone();
         Box::pin(async move {
-            let inner = Inner {
+            let inner = Admitted {
                 routes,
                 cors: Rc::new(cors.await?),
                 compressing: false,
             };
             let compressed = Compress::default()
-                .new_transform(Shared(Rc::new(Inner {
+                .new_transform(SharedService(Rc::new(Admitted {
                     compressing: true,
                     ..inner.clone()
                 })))
                 .await?;
             let inner = Rc::new(inner);
-            Ok(Outer {
+            Ok(Accounted {
                 inner,
                 compressed: Rc::new(compressed),
                 metrics: Rc::new(RouteMetrics::new(layers.metrics)),
