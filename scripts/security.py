@@ -189,7 +189,7 @@ def search_quota(args, sent):
     # without a key 401; with the search key it is priced in search units
     # (issue 50: 6 at the default caps, more than the key's whole quota of
     # 2: 400 naming the policy and the price).
-    body = {"moves": ["i3-i7"], "limits": {"max_nodes": 1000}}
+    body = {"moves": ["i3-i7"], "limits": {"max_nodes": 10000}}
     bare, _, _ = c.request("POST", "/v1/tank-battle/annot%61te", body)
     spent, _, answer = c.request("POST", "/v1/tank-battle/annot%61te", body, {"X-Api-Key": args.keys["search"]})
     problem = json.loads(answer or b"{}")
@@ -1031,7 +1031,7 @@ def pinned_stream_inside(binary, work, port):
         print(json.dumps({"error": "the server did not start: " + server.stop()[-300:]}))
         return 1
     game = random_game(port, 400, 11)
-    body = json.dumps({"moves": game, "limits": {"max_nodes": 200}}).encode()
+    body = json.dumps({"moves": game, "limits": {"max_nodes": 10000}}).encode()
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
     s.connect((HOST, port))
@@ -1051,7 +1051,7 @@ def pinned_stream_inside(binary, work, port):
     freed = sample(samples, "tank_rules_slots_in_use", pool="long") == 0
     ended = {r: sample(samples, "tank_rules_reviews_total", result=r) for r in ("cut", "left", "finished")}
     other, _, _ = Client(port, timeout=60).request("POST", "/v1/tank-battle/annotate",
-                                                   {"moves": game[:4], "limits": {"max_nodes": 200}})
+                                                   {"moves": game[:4], "limits": {"max_nodes": 10000}})
     s.setblocking(False)
     received = 0
     try:

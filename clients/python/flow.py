@@ -263,7 +263,7 @@ def tank_battle(client: AuthenticatedClient) -> None:
     review = answer(
         tank_battle_annotate.sync_detailed(
             client=client,
-            body=TankBattleAnnotateRequest(moves=["k4-k5", "a8-a7", "k5-k6"], limits=AiLimits(max_nodes=2000)),
+            body=TankBattleAnnotateRequest(moves=["k4-k5", "a8-a7", "k5-k6"], limits=AiLimits(max_nodes=10000)),
         ),
         TankBattleAnnotateResponse,
         "tank-battle annotate",

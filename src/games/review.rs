@@ -18,6 +18,15 @@ pub trait Review: Game<Step: Clone + Send> {
     /// The judge's default budget, in the game's positions (its search's
     /// nodes): the same verdicts on any machine.
     const JUDGE_NODES: u64;
+    /// The least budget the judge may be given, in positions a search: a
+    /// review asked to judge with fewer (`max_nodes`) is refused, naming
+    /// this floor, rather than given verdicts too shallow to mean
+    /// anything (a hanging move `best` at 0 or 1 position).
+    const JUDGE_MIN_NODES: u64;
+    /// What a move's loss counts in a player's `average_loss` at most, on
+    /// the game's scale: a forced result's score (a win's 1,000,000) would
+    /// swamp every other move's loss.
+    const LOSS_CAP: f64;
     /// The least time the judge needs for one position, milliseconds: a
     /// review given less than this for each of its positions (in a batch,
     /// whose searches share one budget) is refused before it starts
@@ -123,7 +132,7 @@ impl<P> Verdict<P> {
     }
 
     pub fn label(&self) -> Label {
-        Label::of(self.win_chance_loss())
+        Label::of_chances(self.chance, self.chance_played)
     }
 
     /// The move's accuracy, 0-100, as lichess defines it from the loss of
@@ -179,6 +188,25 @@ impl Label {
     /// Upper bounds of the chance lost (exclusive) of each label after
     /// `Best`, in order; `Best` is no loss at all (within 1e-9).
     pub const BOUNDS: [f64; 4] = [2.0, 5.0, 10.0, 20.0];
+
+    /// A move's label from the player's chance to win before and after it
+    /// (0-100): by the chance lost ([`Label::of`]), but a certain result
+    /// is never given away lightly, however little the curve moves near
+    /// its ends: a forced win given up (100 before, less after) is at
+    /// least a mistake, and a forced loss walked into (more than 0
+    /// before, 0 after) a blunder. Only a forced result is worth 100 or 0
+    /// (a search's score of a won position stays below 100).
+    pub fn of_chances(chance: f64, chance_played: f64) -> Label {
+        const CERTAIN: f64 = 1e-9;
+        let label = Label::of((chance - chance_played).max(0.0));
+        if chance_played <= CERTAIN && chance > CERTAIN {
+            return Label::Blunder;
+        }
+        if chance >= 100.0 - CERTAIN && chance_played < 100.0 - CERTAIN {
+            return label.max(Label::Mistake);
+        }
+        label
+    }
 
     pub fn of(win_chance_loss: f64) -> Label {
         if win_chance_loss <= 1e-9 {
@@ -310,26 +338,28 @@ impl Tally {
         }
     }
 
-    /// Adds the verdict of a move at step `ply`.
-    pub fn add<P>(&mut self, ply: usize, verdict: &Verdict<P>) {
+    /// Adds the verdict of a move at step `ply`, its loss counted at most
+    /// `cap` in the average.
+    pub fn add<P>(&mut self, ply: usize, verdict: &Verdict<P>, cap: f64) {
         let judged = Judged {
             ply,
             player: verdict.player,
             chance: verdict.chance,
             chance_played: verdict.chance_played,
         };
-        self.add_judged(judged, verdict.loss());
+        self.add_judged(judged, verdict.loss(), cap);
     }
 
     /// Adds a move judged earlier (a kept verdict): its chances to win and
-    /// its `loss` on the game's scale.
-    pub fn add_judged(&mut self, judged: Judged, loss: f64) {
+    /// its `loss` on the game's scale, counted at most `cap` in the
+    /// average.
+    pub fn add_judged(&mut self, judged: Judged, loss: f64, cap: f64) {
         let win_chance_loss = (judged.chance - judged.chance_played).max(0.0);
         self.moves.push((
             judged,
             accuracy(win_chance_loss),
-            loss,
-            Label::of(win_chance_loss),
+            loss.min(cap),
+            Label::of_chances(judged.chance, judged.chance_played),
         ));
     }
 
@@ -400,6 +430,35 @@ mod tests {
         assert_eq!(Label::of(20.0), Label::Blunder);
     }
 
+    /// Finding 1 of issue 52: a forced win given up or a forced loss
+    /// walked into is never `best`, however close to 100 or 0 the chance
+    /// after it stays.
+    #[test]
+    fn a_certain_result_given_away_is_at_least_a_mistake() {
+        assert_eq!(Label::of_chances(100.0, 99.9), Label::Mistake);
+        assert_eq!(Label::of_chances(100.0, 70.0), Label::Blunder);
+        assert_eq!(Label::of_chances(100.0, 100.0), Label::Best);
+        assert_eq!(Label::of_chances(0.1, 0.0), Label::Blunder);
+        assert_eq!(Label::of_chances(0.0, 0.0), Label::Best);
+        assert_eq!(Label::of_chances(60.0, 59.0), Label::Excellent);
+        let v = Verdict::new(0, 'a', vec!['b'], (999_995.0, 1653.0), (100.0, 99.9), false);
+        assert_eq!(v.label(), Label::Mistake);
+    }
+
+    /// Finding 2: a forced result's score counts at most the cap in the
+    /// average loss.
+    #[test]
+    fn the_average_loss_is_bounded_by_the_cap() {
+        let mut tally = Tally::new(2);
+        let lost = Verdict::new(0, (), vec![], (999_995.0, 1653.0), (100.0, 99.9), false);
+        tally.add(0, &lost, 1000.0);
+        let kept = Verdict::new(0, (), vec![], (1653.0, 1653.0), (99.9, 99.9), false);
+        tally.add(2, &kept, 1000.0);
+        let first = &tally.summaries()[0];
+        assert_eq!(first.average_loss, 500.0);
+        assert_eq!(first.labels, [1, 0, 0, 0, 1, 0]);
+    }
+
     #[test]
     fn accuracy_is_lichess_curve() {
         assert_eq!(accuracy(0.0), 100.0);
@@ -430,14 +489,17 @@ mod tests {
         tally.add(
             0,
             &Verdict::new(0, (), vec![], (0.0, 0.0), (50.0, 50.0), true),
+            f64::INFINITY,
         );
         tally.add(
             1,
             &Verdict::new(1, (), vec![], (0.0, 0.0), (50.0, 50.0), true),
+            f64::INFINITY,
         );
         tally.add(
             2,
             &Verdict::new(0, (), vec![], (1.0, 0.0), (50.0, 40.0), true),
+            f64::INFINITY,
         );
         let [first, second]: [Summary; 2] = tally.summaries().try_into().unwrap();
         assert_eq!(first.moves, 2);

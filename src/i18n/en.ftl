@@ -157,6 +157,8 @@ request-query-unknown = unknown query parameter `{ $param }`; { $known ->
 request-query-string = query string: { $error }
 request-path = path: { $error }
 request-body-read = reading the body failed: { $error }
+request-judge-nodes = the judge needs at least { $min } positions a search to mean anything, not { $value }
+request-judge-time = the judge needs at least { $min } ms a position to mean anything, not { $value }
 request-schema = the `{ $op }` request breaks its schema: { $error }
 
 ## Pictures (render.svg): each picture's title and caption, and the

@@ -384,6 +384,7 @@ mod tests {
             ("known", "position, size"),
             ("op", "apply"),
             ("limit", "8"),
+            ("min", "10000"),
         ];
         for lang in Lang::ALL {
             assert_eq!(message_ids(lang), english, "{lang:?}: other messages");

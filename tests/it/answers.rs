@@ -634,11 +634,11 @@ async fn sampled_tank_battle_answers_are_as_documented() {
             ),
             (
                 "annotate",
-                json!({"moves": played, "limits": {"max_nodes": 500}}),
+                json!({"moves": played, "limits": {"max_nodes": 10000}}),
             ),
             (
                 "annotate",
-                json!({"moves": with_last(&played, json!(illegal)), "limits": {"max_nodes": 500}}),
+                json!({"moves": with_last(&played, json!(illegal)), "limits": {"max_nodes": 10000}}),
             ),
         ];
         let mut batch = Vec::new();
@@ -876,11 +876,11 @@ async fn sampled_cobi_tank_wars_answers_are_as_documented() {
             ),
             (
                 "annotate",
-                json!({"rounds": played, "limits": {"max_nodes": 300}}),
+                json!({"rounds": played, "limits": {"max_nodes": 2000}}),
             ),
             (
                 "annotate",
-                json!({"rounds": with_last(&played, json!({"orders": far})), "limits": {"max_nodes": 300}}),
+                json!({"rounds": with_last(&played, json!({"orders": far})), "limits": {"max_nodes": 2000}}),
             ),
             (
                 "ai-move",

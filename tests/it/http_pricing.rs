@@ -19,7 +19,7 @@ fn review(addr: &str, moves: &[&str]) -> TestRequest {
     TestRequest::post()
         .uri("/v1/tank-battle/annotate")
         .peer_addr(addr.parse().unwrap())
-        .set_json(json!({"moves": moves, "limits": {"max_nodes": 2000}}))
+        .set_json(json!({"moves": moves, "limits": {"max_nodes": 10000}}))
 }
 
 /// At the default caps a review costs 30 s ÷ 5 s = 6 search units: with
@@ -175,7 +175,7 @@ async fn reviews_and_their_searches_are_counted() {
     let reply = post(
         &app,
         "/v1/tank-battle/annotate",
-        json!({"moves": &TANK_BATTLE_GAME[..4], "limits": {"max_nodes": 2000}}),
+        json!({"moves": &TANK_BATTLE_GAME[..4], "limits": {"max_nodes": 10000}}),
     )
     .await;
     assert_eq!(reply.status, 200, "{reply:?}");

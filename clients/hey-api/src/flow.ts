@@ -113,7 +113,7 @@ async function tankBattle(): Promise<void> {
   const review = ok(
     await tankBattleAnnotate({
       client,
-      body: { moves: ["k4-k5", "a8-a7", "k5-k6"], limits: { max_nodes: 2000 } },
+      body: { moves: ["k4-k5", "a8-a7", "k5-k6"], limits: { max_nodes: 10000 } },
     }),
     "tank-battle annotate",
   );

@@ -115,7 +115,7 @@ async function tankBattle(): Promise<void> {
 
   const review = await ok(
     tankBattleApi.tankBattleAnnotate({
-      tankBattleAnnotateRequest: { moves: ["k4-k5", "a8-a7", "k5-k6"], limits: { maxNodes: 2000 } },
+      tankBattleAnnotateRequest: { moves: ["k4-k5", "a8-a7", "k5-k6"], limits: { maxNodes: 10000 } },
     }),
     "tank-battle annotate",
   );

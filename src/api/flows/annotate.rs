@@ -58,13 +58,31 @@ fn check_game<G: GameApi>(
 
 /// The judge's search limits: what was asked within the server's caps,
 /// the game's budget in positions when none is asked, each search given
-/// the server's AI time cap unless a time is asked.
+/// the server's AI time cap unless a time is asked. A budget under the
+/// judge's floor (positions, or time a position) is refused, naming the
+/// floor: its verdicts would mean nothing.
 fn judge_limits<G: Review>(
     judging: &Judging,
     caps: &Limits,
 ) -> Result<(SearchLimits<'static>, Style), ApiError> {
     let style = style(judging.level, None)?;
     let asked = judging.limits.unwrap_or_default();
+    if let Some(nodes) = asked.max_nodes.filter(|n| *n < G::JUDGE_MIN_NODES) {
+        return Err(ApiError::bad_request(
+            Text::new("request-judge-nodes")
+                .with("value", nodes)
+                .with("min", G::JUDGE_MIN_NODES),
+            Some("limits.max_nodes"),
+        ));
+    }
+    if let Some(ms) = asked.max_time_ms.filter(|ms| *ms < G::JUDGE_FLOOR_MS) {
+        return Err(ApiError::bad_request(
+            Text::new("request-judge-time")
+                .with("value", ms)
+                .with("min", G::JUDGE_FLOOR_MS),
+            Some("limits.max_time_ms"),
+        ));
+    }
     let nodes = asked.max_nodes.or(Some(G::JUDGE_NODES));
     let time = asked.max_time_ms.or(Some(caps.ai_max_time_ms));
     Ok((caps.search_limits(time, asked.max_depth, nodes), style))
@@ -171,7 +189,7 @@ fn judge_steps<G: GameApi>(
             None => judge_step::<G>(judge, (ply, state, step), (limits, style), (cache, key))?,
         };
         for (entry, player) in entries {
-            tally.add_judged(entry.judged(player), entry.loss);
+            tally.add_judged(entry.judged(player), entry.loss, G::LOSS_CAP);
             if !emit(Line::Entry(Box::new(entry))) {
                 return Ok(false);
             }
@@ -298,7 +316,7 @@ pub fn chart<G: GameApi>(review: &AnnotateResponse<G>) -> String {
             played: serde_json::to_string(&entry.played).unwrap_or_default(),
             chance: entry.win_chance,
             chance_played: entry.win_chance_played,
-            label: Label::of(entry.win_chance_loss),
+            label: Label::of_chances(entry.win_chance, entry.win_chance_played),
         })
         .collect();
     review_chart(

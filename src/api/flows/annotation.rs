@@ -17,7 +17,10 @@ use crate::games::review::{Judged, Label, Summary, Verdict};
 
 /// A move's label, by the chance to win it lost (0-100): `best` none,
 /// `excellent` under 2, `good` under 5, `inaccuracy` under 10, `mistake`
-/// under 20, `blunder` 20 or more.
+/// under 20, `blunder` 20 or more; but a forced win given up
+/// (`win_chance` 100, less after) is at least a `mistake`, and a forced
+/// loss walked into (`win_chance_played` 0, more before) a `blunder`. Only
+/// a forced result is worth a chance of 100 or 0.
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 #[schema(as = AnnotationLabel)]
@@ -74,7 +77,11 @@ pub struct PlayerReview {
     /// loses nothing; a player with no move, 100.
     #[schema(example = 87.5)]
     pub accuracy: f64,
-    /// The mean of the player's moves' `loss`, on the game's scale.
+    /// The mean of the player's moves' `loss`, on the game's scale, each
+    /// counted at most the game's cap (a forced result's score would swamp
+    /// the rest): Tank Battle 1,000 centipoints (ten tanks), The Tank War
+    /// 1,000 points of a searched value (an exact loss is at most 2), Tank
+    /// Wars 100 points (a won game).
     pub average_loss: f64,
     pub labels: LabelCounts,
 }

@@ -206,6 +206,10 @@ impl Review for CobiTankWars {
     type Pick = Vec<(String, Order)>;
     type Judge = Spent;
     const JUDGE_NODES: u64 = 20_000;
+    /// A tenth of the default: fewer simulated rounds judge by noise.
+    const JUDGE_MIN_NODES: u64 = 2_000;
+    /// A won game's worth (`WIN_POINTS`).
+    const LOSS_CAP: f64 = ai::WIN_POINTS;
     /// A quarter of what its 20,000 simulated rounds take here for both
     /// players.
     const JUDGE_FLOOR_MS: u64 = 10;

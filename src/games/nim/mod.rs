@@ -149,6 +149,9 @@ impl Review for Nim {
     type Pick = u32;
     type Judge = ();
     const JUDGE_NODES: u64 = 1;
+    const JUDGE_MIN_NODES: u64 = 0;
+    /// Values are ±1: a loss is at most 2.
+    const LOSS_CAP: f64 = 2.0;
     const JUDGE_FLOOR_MS: u64 = 0;
 
     fn judge(

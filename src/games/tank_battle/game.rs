@@ -98,6 +98,21 @@ impl Game for TankBattle {
 /// the evaluation change.
 pub const CHANCE_PER_CENTIPOINT: f64 = 0.0202;
 
+/// The side to move's chance to win (0-100) of a search's centipoints: 100
+/// or 0 for a forced result (beyond `WIN - 1000` in size), else the
+/// logistic curve kept within 0.1 and 99.9, so that only a forced result
+/// is certain and a forced win given up always shows.
+pub fn chance_of(points: f64) -> f64 {
+    let forced = f64::from(ai::WIN - 1000);
+    if points >= forced {
+        100.0
+    } else if points <= -forced {
+        0.0
+    } else {
+        logistic_chance(points, CHANCE_PER_CENTIPOINT).clamp(0.1, 99.9)
+    }
+}
+
 /// What the judge keeps between moves: the position after the last move
 /// judged and its search, which judges the next move's position.
 #[derive(Debug, Default)]
@@ -115,6 +130,11 @@ impl Review for TankBattle {
     type Pick = Move;
     type Judge = Judge;
     const JUDGE_NODES: u64 = 100_000;
+    /// A tenth of the default: below it a search of a middle game ends
+    /// at depth 2 or 3.
+    const JUDGE_MIN_NODES: u64 = 10_000;
+    /// Ten tanks' worth (a tank is 100): a forced result counts as that.
+    const LOSS_CAP: f64 = 1_000.0;
     /// A quarter of what its 100,000 positions take here (about 40 ms):
     /// below it a search ends at depth 3 or so.
     const JUDGE_FLOOR_MS: u64 = 10;
@@ -163,7 +183,7 @@ impl Review for TankBattle {
         } else {
             f64::from(after_value)
         };
-        let chance = |points: f64| logistic_chance(points, CHANCE_PER_CENTIPOINT);
+        let chance = chance_of;
         vec![Verdict::new(
             mover.index(),
             played,

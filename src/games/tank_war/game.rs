@@ -163,6 +163,12 @@ impl Review for TankWar {
     type Pick = usize;
     type Judge = Spent;
     const JUDGE_NODES: u64 = super::solve::MAX_POSITIONS;
+    /// None: the default setup is judged from its solved table whatever
+    /// the budget.
+    const JUDGE_MIN_NODES: u64 = 0;
+    /// Ten tanks' worth of a searched value (a tank is 100, a won game
+    /// 10,000); an exact value's loss is at most 2.
+    const LOSS_CAP: f64 = 1_000.0;
     /// Judged exactly from the solved table: a round takes well under a
     /// millisecond (a whole default game's review, p99 30 ms).
     const JUDGE_FLOOR_MS: u64 = 1;

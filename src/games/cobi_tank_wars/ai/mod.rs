@@ -45,7 +45,7 @@ use crate::games::level::{choose_by_temperature, level_rng, Style};
 pub use crate::games::SearchLimits;
 use levels::FIRST_SAMPLES;
 pub use levels::{recipe, Recipe, FULL, MAX_SAMPLES, RECIPES};
-pub use material::material;
+pub use material::{material, WIN_POINTS};
 use search::{options, product, Search};
 
 /// Bumped whenever the AI's answers change, so cached answers expire.
