@@ -83,9 +83,9 @@ title-BAD_DISTANCE = Neplatné rozkazy
 
 ## Graf rozboru partie.
 
-chart-title = { $game } — šance každého hráče na výhru
-chart-axis = tah — šance na výhru
-chart-mark = tah { $ply }: { $player } zahrál { $played } ({ $label }, −{ $loss })
+chart-title = { $game } — šance hráče { $player } na výhru
+chart-axis = odehrané tahy — šance hráče { $player } na výhru
+chart-mark = tah { $move }: { $player } zahrál { $played } ({ $label }, −{ $loss })
 label-best = nejlepší
 label-excellent = výborný
 label-good = dobrý

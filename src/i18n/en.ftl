@@ -83,9 +83,9 @@ title-BAD_DISTANCE = Illegal orders
 
 ## The review's chart.
 
-chart-title = { $game } — each player's chance to win
-chart-axis = ply — chance to win
-chart-mark = ply { $ply }: { $player } played { $played } ({ $label }, −{ $loss })
+chart-title = { $game } — { $player }'s chance to win
+chart-axis = moves played — { $player }'s chance to win
+chart-mark = move { $move }: { $player } played { $played } ({ $label }, −{ $loss })
 label-best = best
 label-excellent = excellent
 label-good = good

@@ -1,7 +1,8 @@
-//! The chart of a reviewed game: each player's chance to win across the
-//! game (0-100), its mistakes and blunders marked — what a site shows
-//! under the board. Drawn from a review's entries ([`ChartEntry`]), its
-//! words in the language asked (from the catalogue).
+//! The chart of a reviewed game: the first player's chance to win across
+//! the game (0-100), one curve as lichess draws it, each inaccuracy,
+//! mistake and blunder marked on it where the move left the game — what a
+//! site shows under the board. Drawn from a review's entries
+//! ([`ChartEntry`]), its words in the language asked (from the catalogue).
 
 use super::svg::{Px, Svg};
 use crate::games::review::{chances, Judged, Label};
@@ -14,8 +15,14 @@ const LEFT: f64 = 44.0;
 const RIGHT: f64 = 16.0;
 const TOP: f64 = 52.0;
 const BOTTOM: f64 = 34.0;
-/// Each player's line, in the players' order.
-const COLOURS: [&str; 2] = ["#2b6cb0", "#c05621"];
+/// The curve's colour.
+const CURVE: &str = "#2b6cb0";
+/// The labels marked, and their colours.
+const MARKED: [(Label, &str); 3] = [
+    (Label::Inaccuracy, "#d69e2e"),
+    (Label::Mistake, "#dd6b20"),
+    (Label::Blunder, "#c53030"),
+];
 
 /// One judged move as the chart draws it.
 #[derive(Clone, Debug)]
@@ -30,8 +37,9 @@ pub struct ChartEntry {
     pub label: Label,
 }
 
-/// Each player's chance to win at each step boundary.
-fn series(entries: &[ChartEntry], steps: usize) -> [Vec<f64>; 2] {
+/// The first player's chance to win at each step boundary (0 before the
+/// first step, `steps` after the last).
+fn curve(entries: &[ChartEntry], steps: usize) -> Vec<f64> {
     let judged: Vec<Judged> = entries
         .iter()
         .map(|e| Judged {
@@ -41,7 +49,8 @@ fn series(entries: &[ChartEntry], steps: usize) -> [Vec<f64>; 2] {
             chance_played: e.chance_played,
         })
         .collect();
-    chances(&judged, steps)
+    let [first, _] = chances(&judged, steps);
+    first
 }
 
 /// A label's name in `lang`.
@@ -50,7 +59,8 @@ fn label_name(lang: Lang, label: Label) -> String {
 }
 
 /// The chart of a review of `steps` steps of the game `game`, its words
-/// in `lang`: `players` names the lines.
+/// in `lang`: the curve is `players[0]`'s chance to win; a move's mark sits
+/// on it after the move (at step `ply + 1`), the move's number.
 pub fn review_chart(
     lang: Lang,
     game: &str,
@@ -58,7 +68,13 @@ pub fn review_chart(
     entries: &[ChartEntry],
     steps: usize,
 ) -> String {
-    let title = i18n::write(lang, &Text::new("chart-title").with("game", game));
+    let first = players[0];
+    let title = i18n::write(
+        lang,
+        &Text::new("chart-title")
+            .with("game", game)
+            .with("player", first),
+    );
     let title = title.as_str();
     let steps = steps.max(1);
     let plot_w = f64::from(WIDTH) - LEFT - RIGHT;
@@ -77,24 +93,22 @@ pub fn review_chart(
         .attr("font-size", 13)
         .attr("font-weight", "bold")
         .text(title);
-    // The legend, under the title: each player's colour, then the marks.
+    // The legend, under the title: the curve, then the marks.
     let mut at = LEFT;
-    for (name, colour) in players.iter().zip(COLOURS) {
-        svg.el("rect")
-            .attr("x", Px(at))
-            .attr("y", 29)
-            .attr("width", 14)
-            .attr("height", 4)
-            .attr("fill", colour)
-            .empty();
-        svg.el("text")
-            .attr("x", Px(at + 18.0))
-            .attr("y", 35)
-            .attr("font-size", 11)
-            .text(name);
-        at += 90.0;
-    }
-    for (label, colour) in [(Label::Mistake, "#dd6b20"), (Label::Blunder, "#c53030")] {
+    svg.el("rect")
+        .attr("x", Px(at))
+        .attr("y", 29)
+        .attr("width", 14)
+        .attr("height", 4)
+        .attr("fill", CURVE)
+        .empty();
+    svg.el("text")
+        .attr("x", Px(at + 18.0))
+        .attr("y", 35)
+        .attr("font-size", 11)
+        .text(first);
+    at += 90.0;
+    for (label, colour) in MARKED {
         svg.el("circle")
             .attr("cx", Px(at + 4.0))
             .attr("cy", 31)
@@ -106,9 +120,9 @@ pub fn review_chart(
             .attr("y", 35)
             .attr("font-size", 11)
             .text(label_name(lang, label));
-        at += 70.0;
+        at += 80.0;
     }
-    // The axes: chance to win every 25, steps along the bottom.
+    // The axes: chance to win every 25, moves played along the bottom.
     svg.el("g")
         .attr("class", "axes")
         .attr("font-size", 10)
@@ -139,40 +153,57 @@ pub fn review_chart(
         .attr("x", Px(LEFT + plot_w / 2.0))
         .attr("y", Px(f64::from(HEIGHT) - 4.0))
         .attr("text-anchor", "middle")
-        .text(i18n::write(lang, &Text::new("chart-axis")));
+        .text(i18n::write(
+            lang,
+            &Text::new("chart-axis").with("player", first),
+        ));
     svg.close();
-    // The lines.
-    for (player, (line, colour)) in series(entries, steps).iter().zip(COLOURS).enumerate() {
-        let points: Vec<String> = line
-            .iter()
-            .enumerate()
-            .map(|(step, chance)| format!("{},{}", Px(x(step as f64)), Px(y(*chance))))
-            .collect();
-        svg.el("polyline")
-            .attr("class", format_args!("chance player-{player}"))
-            .attr("points", points.join(" "))
-            .attr("fill", "none")
-            .attr("stroke", colour)
-            .attr("stroke-width", 2)
-            .empty();
-    }
-    // The mistakes and blunders, where the move left its player.
+    // The curve.
+    let line = curve(entries, steps);
+    let points: Vec<String> = line
+        .iter()
+        .enumerate()
+        .map(|(step, chance)| format!("{},{}", Px(x(step as f64)), Px(y(*chance))))
+        .collect();
+    svg.el("polyline")
+        .attr("class", "chance")
+        .attr("points", points.join(" "))
+        .attr("fill", "none")
+        .attr("stroke", CURVE)
+        .attr("stroke-width", 2)
+        .empty();
+    // The marks, on the curve where the move left the game; a second mark
+    // at the same step (the other player's, in a simultaneous game) is a
+    // ring around the first.
+    let mut marked = vec![false; steps + 1];
     for entry in entries {
-        let (class, colour) = match entry.label {
-            Label::Mistake => ("mistake", "#dd6b20"),
-            Label::Blunder => ("blunder", "#c53030"),
-            _ => continue,
+        let Some((_, colour)) = MARKED.iter().find(|(label, _)| *label == entry.label) else {
+            continue;
         };
-        svg.el("circle")
-            .attr("class", class)
-            .attr("cx", Px(x(entry.ply as f64 + 1.0)))
-            .attr("cy", Px(y(entry.chance_played)))
-            .attr("r", 4)
-            .attr("fill", colour)
-            .open();
+        let after = (entry.ply + 1).min(steps);
+        let chance = line.get(after).copied().unwrap_or(50.0);
+        let again = marked.get(after).copied().unwrap_or(false);
+        if let Some(seen) = marked.get_mut(after) {
+            *seen = true;
+        }
+        let circle = svg
+            .el("circle")
+            .attr("class", entry.label.name())
+            .attr("cx", Px(x(after as f64)))
+            .attr("cy", Px(y(chance)));
+        let circle = if again {
+            circle
+                .attr("r", 7)
+                .attr("fill", "none")
+                .attr("stroke", *colour)
+                .attr("stroke-width", 2)
+        } else {
+            circle.attr("r", 4).attr("fill", *colour)
+        };
+        circle.open();
         let player = players.get(entry.player).copied().unwrap_or("?");
         let mark = Text::new("chart-mark")
-            .with("ply", entry.ply)
+            .with("move", entry.ply + 1)
             .with("player", player)
             .with("played", entry.played.as_str())
             .with("label", label_name(lang, entry.label))
@@ -202,13 +233,15 @@ mod tests {
         }
     }
 
+    /// Finding 8 of issue 52: one curve, the first player's; each
+    /// inaccuracy, mistake and blunder marked on it after its move.
     #[test]
-    fn a_sequential_game_has_both_lines_and_its_marks() {
+    fn a_sequential_game_has_one_curve_and_its_marks_on_it() {
         let entries = [
             entry(0, 0, 50.0, 50.0),
             entry(1, 1, 50.0, 35.0),
-            entry(2, 0, 65.0, 64.0),
-            entry(3, 1, 36.0, 10.0),
+            entry(2, 0, 65.0, 58.0),
+            entry(3, 1, 42.0, 10.0),
         ];
         let chart = review_chart(
             Lang::En,
@@ -219,35 +252,51 @@ mod tests {
         );
         dump("review-chart-small.svg", &chart);
         let doc = parse(&chart);
-        assert_eq!(count_class(&doc, "chance"), 2);
+        assert_eq!(count_class(&doc, "chance"), 1);
+        assert_eq!(count_class(&doc, "inaccuracy"), 1);
         assert_eq!(count_class(&doc, "mistake"), 1);
         assert_eq!(count_class(&doc, "blunder"), 1);
-        let [white, black] = series(&entries, 4);
-        assert_eq!(white, [50.0, 50.0, 65.0, 64.0, 90.0]);
-        assert_eq!(black, [50.0, 50.0, 35.0, 36.0, 10.0]);
+        assert_eq!(curve(&entries, 4), [50.0, 50.0, 65.0, 58.0, 90.0]);
+        // Each mark sits on the curve's vertex after its move.
+        let x = |at: f64| LEFT + (f64::from(WIDTH) - LEFT - RIGHT) * at / 4.0;
+        let y = |c: f64| TOP + (f64::from(HEIGHT) - TOP - BOTTOM) * (1.0 - c / 100.0);
+        for (class, after, chance) in [
+            ("mistake", 2.0, 65.0),
+            ("inaccuracy", 3.0, 58.0),
+            ("blunder", 4.0, 90.0),
+        ] {
+            let mark = format!(
+                r#"class="{class}" cx="{}" cy="{}""#,
+                Px(x(after)),
+                Px(y(chance))
+            );
+            assert!(chart.contains(&mark), "{mark}: {chart}");
+        }
     }
 
+    /// A simultaneous game's marks sit on the curve after their round; a
+    /// second mark at the same round is a ring around the first.
     #[test]
-    fn a_simultaneous_game_draws_each_players_own_entries() {
+    fn a_simultaneous_game_marks_both_players_on_the_curve() {
         let entries = [
-            entry(0, 0, 50.0, 50.0),
+            entry(0, 0, 50.0, 35.0),
             entry(0, 1, 50.0, 14.0),
             entry(1, 0, 80.0, 65.0),
             entry(1, 1, 20.0, 20.0),
         ];
-        let [u, d] = series(&entries, 2);
-        assert_eq!(u, [50.0, 80.0, 65.0]);
-        assert_eq!(d, [50.0, 20.0, 20.0]);
+        assert_eq!(curve(&entries, 2), [50.0, 80.0, 65.0]);
         let chart = review_chart(Lang::En, "tank-war", ["U", "D"], &entries, 2);
         let doc = parse(&chart);
+        assert_eq!(count_class(&doc, "chance"), 1);
         assert_eq!(count_class(&doc, "blunder"), 1);
-        assert_eq!(count_class(&doc, "mistake"), 1);
+        assert_eq!(count_class(&doc, "mistake"), 2);
+        assert_eq!(chart.matches(r#"r="7" fill="none""#).count(), 1, "{chart}");
     }
 
     #[test]
     fn an_empty_review_is_a_chart_of_no_moves() {
         let chart = review_chart(Lang::En, "nothing", ["a", "b"], &[], 0);
-        assert_eq!(count_class(&parse(&chart), "chance"), 2);
+        assert_eq!(count_class(&parse(&chart), "chance"), 1);
     }
 
     /// The chart speaks the language asked: its title, legend, axis and
@@ -257,15 +306,15 @@ mod tests {
         let entries = [entry(0, 0, 50.0, 50.0), entry(1, 1, 50.0, 10.0)];
         let english = review_chart(Lang::En, "tank-battle", ["white", "black"], &entries, 2);
         let czech = review_chart(Lang::Cs, "tank-battle", ["white", "black"], &entries, 2);
-        assert!(english.contains("ply — chance to win"), "{english}");
+        assert!(english.contains("white&apos;s chance to win"), "{english}");
         assert!(
-            english.contains("ply 1: black played m1 (blunder, −40.0)"),
+            english.contains("move 2: black played m1 (blunder, −40.0)"),
             "{english}"
         );
         for words in [
-            "tah — šance na výhru",
+            "šance hráče white na výhru",
             "hrubá chyba",
-            "tah 1: black zahrál m1",
+            "tah 2: black zahrál m1",
         ] {
             assert!(czech.contains(words), "{words}: {czech}");
         }

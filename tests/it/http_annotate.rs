@@ -451,7 +451,7 @@ async fn batch_runs_a_review_as_a_search() {
 }
 
 #[actix_web::test]
-async fn the_chart_is_svg_of_both_players_with_the_blunders_marked() {
+async fn the_chart_is_svg_of_one_curve_with_the_faults_marked() {
     let app = app_with(Limits::default()).await;
     let chart = |accept: &'static str| {
         test::TestRequest::post()
@@ -477,7 +477,7 @@ async fn the_chart_is_svg_of_both_players_with_the_blunders_marked() {
             })
             .count()
     };
-    assert_eq!(class("chance"), 2);
+    assert_eq!(class("chance"), 1);
     let labelled = |label: &str| {
         whole.body["plies"]
             .as_array()
@@ -488,6 +488,7 @@ async fn the_chart_is_svg_of_both_players_with_the_blunders_marked() {
     };
     assert_eq!(class("blunder"), labelled("blunder"));
     assert_eq!(class("mistake"), labelled("mistake"));
+    assert_eq!(class("inaccuracy"), labelled("inaccuracy"));
     assert!(labelled("blunder") > 0);
     // `q` decides: JSON preferred over the chart, the chart over JSON.
     let reply = send(&app, chart("image/svg+xml;q=0.5, application/json")).await;
