@@ -323,6 +323,69 @@ fn volatility(first: &[f64]) -> Vec<f64> {
         .collect()
 }
 
+/// How far a player's chance to win must fall across one step (0-100)
+/// for the step to be a turning point of kind [`MomentKind::Drop`].
+pub const DROP: f64 = 20.0;
+
+/// What makes a step a turning point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MomentKind {
+    /// The player's chance went from above 50 to below it.
+    LeadChange,
+    /// The player's chance fell by [`DROP`] or more.
+    Drop,
+}
+
+impl MomentKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            MomentKind::LeadChange => "lead_change",
+            MomentKind::Drop => "drop",
+        }
+    }
+}
+
+/// A turning point of a game: at step `ply`, `player`'s chance to win
+/// went from `chance_before` to `chance_after` (its own view, 0-100).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Moment {
+    pub ply: usize,
+    pub player: usize,
+    pub kind: MomentKind,
+    pub chance_before: f64,
+    pub chance_after: f64,
+}
+
+/// The turning points of `series` (each player's chance to win at each
+/// step boundary, as [`chances`] gives them), in order of step, player
+/// and kind: each lead lost (above 50 before the step, below after) and
+/// each fall of [`DROP`] or more.
+pub fn moments(series: &[Vec<f64>; 2]) -> Vec<Moment> {
+    let steps = series[0].len().saturating_sub(1);
+    let mut found = Vec::new();
+    for ply in 0..steps {
+        for (player, line) in series.iter().enumerate() {
+            let (Some(&before), Some(&after)) = (line.get(ply), line.get(ply + 1)) else {
+                continue;
+            };
+            let moment = |kind| Moment {
+                ply,
+                player,
+                kind,
+                chance_before: before,
+                chance_after: after,
+            };
+            if before > 50.0 && after < 50.0 {
+                found.push(moment(MomentKind::LeadChange));
+            }
+            if before - after >= DROP {
+                found.push(moment(MomentKind::Drop));
+            }
+        }
+    }
+    found
+}
+
 /// Adds up a game's verdicts into one [`Summary`] a player.
 #[derive(Clone, Debug)]
 pub struct Tally {
@@ -366,6 +429,14 @@ impl Tally {
     /// The moves added, in order.
     pub fn judged(&self) -> Vec<Judged> {
         self.moves.iter().map(|(judged, ..)| *judged).collect()
+    }
+
+    /// Each player's chance to win at each step boundary, the first
+    /// player's first: the curve a review shows (from 0, before the first
+    /// step, to the last step judged).
+    pub fn series(&self) -> [Vec<f64>; 2] {
+        let steps = self.moves.last().map_or(0, |(j, ..)| j.ply + 1);
+        chances(&self.judged(), steps)
     }
 
     /// Each player's summary, in the players' order.
@@ -516,6 +587,32 @@ mod tests {
         assert_eq!(second.accuracy, 100.0);
         let nobody = Tally::new(2).summaries();
         assert_eq!(nobody.first().map(|s| s.accuracy), Some(100.0));
+    }
+
+    /// Turning points: a lead lost and a fall of 20 or more, each the
+    /// player's whose chance moved, on the player's own view.
+    #[test]
+    fn moments_are_the_leads_lost_and_the_big_falls() {
+        let first = vec![50.0, 55.0, 45.0, 70.0, 48.0, 47.0];
+        let second: Vec<f64> = first.iter().map(|c| 100.0 - c).collect();
+        let found = moments(&[first, second]);
+        let seen: Vec<(usize, usize, MomentKind)> =
+            found.iter().map(|m| (m.ply, m.player, m.kind)).collect();
+        assert_eq!(
+            seen,
+            [
+                (1, 0, MomentKind::LeadChange),
+                (2, 1, MomentKind::LeadChange),
+                (2, 1, MomentKind::Drop),
+                (3, 0, MomentKind::LeadChange),
+                (3, 0, MomentKind::Drop),
+            ]
+        );
+        assert_eq!(
+            (found[4].chance_before, found[4].chance_after),
+            (70.0, 48.0)
+        );
+        assert!(moments(&[vec![50.0], vec![50.0]]).is_empty());
     }
 
     #[test]

@@ -82,6 +82,62 @@ fn check_review(body: &Value, players: [&str; 2], cap: f64) {
             assert_eq!(f("loss"), 0.0, "the judge's choice loses nothing: {entry}");
         }
     }
+    // The curve: the first player's chance at each step boundary, each
+    // entry's own chance on it (a sequential game's second player's, its
+    // rest); the moments, each lead lost and each fall of 20 or more.
+    let curve: Vec<f64> = body["curve"]
+        .as_array()
+        .expect("curve")
+        .iter()
+        .map(|c| c.as_f64().expect("a chance"))
+        .collect();
+    let steps = plies
+        .last()
+        .map_or(0, |e| e["ply"].as_u64().unwrap_or(0) as usize + 1);
+    assert_eq!(curve.len(), steps + 1, "{}", body["curve"]);
+    assert!(curve.iter().all(|c| (0.0..=100.0).contains(c)));
+    if players[0] == "white" {
+        let mut expected = Vec::new();
+        for entry in plies {
+            let ply = entry["ply"].as_u64().unwrap_or(0) as usize;
+            let mover = usize::from(entry["player"] != players[0]);
+            let own = |c: f64| if mover == 0 { c } else { 100.0 - c };
+            let chance = entry["win_chance"].as_f64().unwrap_or(-1.0);
+            assert!((own(curve[ply]) - chance).abs() < 1e-9, "{entry}");
+            let (before, after) = (own(curve[ply]), own(curve[ply + 1]));
+            // The other player's view of the same step.
+            for (player, b, a) in [
+                (mover, before, after),
+                (1 - mover, 100.0 - before, 100.0 - after),
+            ] {
+                if b > 50.0 && a < 50.0 {
+                    expected.push(
+                        json!({"ply": ply, "player": players[player], "kind": "lead_change"}),
+                    );
+                }
+                if b - a >= 20.0 {
+                    expected.push(json!({"ply": ply, "player": players[player], "kind": "drop"}));
+                }
+            }
+        }
+        let mut got: Vec<Value> = body["moments"]
+            .as_array()
+            .expect("moments")
+            .iter()
+            .map(|m| json!({"ply": m["ply"], "player": m["player"], "kind": m["kind"]}))
+            .collect();
+        let key = |v: &Value| {
+            format!(
+                "{:04} {} {}",
+                v["ply"],
+                v["player"] != players[0],
+                v["kind"] != "lead_change"
+            )
+        };
+        expected.sort_by_key(key);
+        got.sort_by_key(key);
+        assert_eq!(got, expected, "{}", body["moments"]);
+    }
     let summaries = body["players"].as_array().expect("players");
     assert_eq!(summaries.len(), 2);
     for (summary, player) in summaries.iter().zip(players) {

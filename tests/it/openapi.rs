@@ -130,6 +130,8 @@ fn schema_names_carry_their_games_prefix() {
         "AiLimits",
         "AnnotationLabel",
         "AnnotationLabelCounts",
+        "AnnotationMoment",
+        "AnnotationMomentKind",
         "AnnotationPlayer",
         "BatchProblem",
         "GameInfo",

@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 use actix_web::web::Bytes;
 
 use super::ai::key_text;
-pub use super::annotation::{AnnotateResponse, AnnotateSummary, Annotation, PlayerReview};
+pub use super::annotation::{
+    AnnotateResponse, AnnotateSummary, Annotation, MomentEntry, PlayerReview,
+};
 use super::ask::{style, Judging};
 use super::budget::SharedBudget;
 use crate::api::game::GameApi;
@@ -22,7 +24,7 @@ use crate::api::services::{run_stoppable, RaiseOnDrop, Services};
 use crate::api::transport::problem::ApiError;
 use crate::cache::{AnswerCache, Key};
 use crate::error::RequestError;
-use crate::games::review::{Label, Review, Spent, Tally};
+use crate::games::review::{self, Label, Review, Spent, Tally};
 use crate::games::{SearchLimits, Style};
 use crate::limits::Limits;
 use crate::operations::Operation;
@@ -204,8 +206,16 @@ fn judge_steps<G: GameApi>(
         .enumerate()
         .map(|(i, summary)| PlayerReview::new(G::player_name(i).to_owned(), summary))
         .collect();
+    let series = tally.series();
+    let moments = review::moments(&series)
+        .iter()
+        .map(|moment| MomentEntry::new(moment, G::player_name(moment.player)))
+        .collect();
+    let [curve, _] = series;
     Ok(emit(Line::Summary(AnnotateSummary {
         players,
+        curve,
+        moments,
         final_state: G::encode_score(&checked.last),
     })))
 }
@@ -362,11 +372,15 @@ pub async fn annotate<G: GameApi>(
             Ok(true),
             Some(AnnotateSummary {
                 players,
+                curve,
+                moments,
                 final_state,
             }),
         ) if !stopped => Ok(AnnotateResponse {
             plies,
             players,
+            curve,
+            moments,
             final_state,
         }),
         _ => Err(match shared {

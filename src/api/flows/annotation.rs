@@ -13,7 +13,7 @@ use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::api::game::{schema_name, GameApi};
-use crate::games::review::{Judged, Label, Summary, Verdict};
+use crate::games::review::{Judged, Label, Moment, MomentKind, Summary, Verdict};
 
 /// A move's label, by the chance to win it lost (0-100): `best` none,
 /// `excellent` under 2, `good` under 5, `inaccuracy` under 10, `mistake`
@@ -42,6 +42,46 @@ impl From<Label> for LabelName {
             Label::Inaccuracy => LabelName::Inaccuracy,
             Label::Mistake => LabelName::Mistake,
             Label::Blunder => LabelName::Blunder,
+        }
+    }
+}
+
+/// What makes a step a turning point: the player's chance went from
+/// above 50 to below it (`lead_change`), or fell by 20 or more (`drop`).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = AnnotationMomentKind)]
+pub enum MomentKindName {
+    LeadChange,
+    Drop,
+}
+
+/// A turning point of the game: at step `ply`, `player`'s own chance to
+/// win (0-100) went from `chance_before` to `chance_after`.
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[schema(as = AnnotationMoment)]
+pub struct MomentEntry {
+    /// The step's index in the game.
+    pub ply: usize,
+    /// The player whose chance moved, as the game names players.
+    #[schema(example = "white")]
+    pub player: String,
+    pub kind: MomentKindName,
+    pub chance_before: f64,
+    pub chance_after: f64,
+}
+
+impl MomentEntry {
+    pub(super) fn new(moment: &Moment, player: &str) -> MomentEntry {
+        MomentEntry {
+            ply: moment.ply,
+            player: player.to_owned(),
+            kind: match moment.kind {
+                MomentKind::LeadChange => MomentKindName::LeadChange,
+                MomentKind::Drop => MomentKindName::Drop,
+            },
+            chance_before: moment.chance_before,
+            chance_after: moment.chance_after,
         }
     }
 }
@@ -218,6 +258,11 @@ impl<G: GameApi> Annotation<G> {
 #[serde(bound(serialize = ""))]
 pub struct AnnotateSummary<G: GameApi> {
     pub players: Vec<PlayerReview>,
+    /// The first player's chance to win before the first step and after
+    /// each (in the simultaneous games, after each round).
+    pub curve: Vec<f64>,
+    /// The turning points, in order.
+    pub moments: Vec<MomentEntry>,
     #[serde(rename = "final")]
     pub final_state: G::ScoreResponse,
 }
@@ -230,6 +275,8 @@ pub struct AnnotateResponse<G: GameApi> {
     /// in order.
     pub plies: Vec<Annotation<G>>,
     pub players: Vec<PlayerReview>,
+    pub curve: Vec<f64>,
+    pub moments: Vec<MomentEntry>,
     #[serde(rename = "final")]
     pub final_state: G::ScoreResponse,
 }
@@ -337,8 +384,8 @@ where
         ObjectBuilder::new()
             .description(Some(
                 "A game reviewed. With `Accept: application/x-ndjson` the same, streamed: one \
-line an entry of `plies` as it is judged, then a line with `players` and `final` (or, past the \
-server's time cap, a problem document).",
+line an entry of `plies` as it is judged, then a line with `players`, `curve`, `moments` and \
+`final` (or, past the server's time cap, a problem document).",
             ))
             .property(
                 "plies",
@@ -350,6 +397,26 @@ server's time cap, a problem document).",
                 ArrayBuilder::new().items(Ref::from_schema_name(PlayerReview::name())),
             )
             .required("players")
+            .property(
+                "curve",
+                ArrayBuilder::new()
+                    .items(number("A chance to win, 0-100."))
+                    .description(Some(
+                        "The first player's chance to win (0-100) before the first step and after \
+each (in the simultaneous games, after each round): the curve the chart draws.",
+                    )),
+            )
+            .required("curve")
+            .property(
+                "moments",
+                ArrayBuilder::new()
+                    .items(Ref::from_schema_name(MomentEntry::name()))
+                    .description(Some(
+                        "The game's turning points, in order of step: each lead lost (the \
+player's chance from above 50 to below it) and each fall of 20 chance points or more.",
+                    )),
+            )
+            .required("moments")
             .property("final", Ref::from_schema_name(G::ScoreResponse::name()))
             .required("final")
             .into()
@@ -373,6 +440,8 @@ where
         Annotation::<G>::schemas(schemas);
         schemas.push((PlayerReview::name().into_owned(), PlayerReview::schema()));
         PlayerReview::schemas(schemas);
+        schemas.push((MomentEntry::name().into_owned(), MomentEntry::schema()));
+        MomentEntry::schemas(schemas);
         schemas.push((
             G::ScoreResponse::name().into_owned(),
             G::ScoreResponse::schema(),
