@@ -621,3 +621,137 @@ async fn a_judge_below_its_floor_is_refused_naming_it() {
         .unwrap_or_default()
         .contains("2000"));
 }
+
+/// Issue 52's finding 6: The Tank War's review and `ai-move` answer with
+/// one equilibrium wherever a pick guarantees the game's value (both then
+/// play every such pick at random, whichever equilibrium the solver
+/// found): at such an entry `best` is the support of the strategy
+/// `ai-move` plays for the player and `against` the strategy it plays for
+/// the opponent, over the rules' illustration and random games. Where the
+/// only equilibria are mixed and not unique the two may differ (issue 52
+/// stays open on it): those entries are counted, not compared.
+#[actix_web::test]
+async fn the_tank_war_review_judges_against_what_ai_move_plays() {
+    let app = app_with(Limits::default()).await;
+    let initial = get(&app, "/v1/tank-war/initial").await.body;
+    let mut games = vec![tank_war_rounds()];
+    // Three random games of up to 8 rounds (a fixed linear congruential
+    // draw: the test needs no other generator).
+    let mut draw = 12_345u64;
+    for _ in 0..3 {
+        let mut state = initial.clone();
+        let mut rounds = Vec::new();
+        for _ in 0..8 {
+            let legal = post(&app, "/v1/tank-war/legal-moves", json!({"state": state})).await;
+            let mut pick = |player: &str| {
+                let picks = legal.body[player].as_array().cloned().unwrap_or_default();
+                draw = draw.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                picks
+                    .get((draw >> 33) as usize % picks.len().max(1))
+                    .cloned()
+            };
+            let (Some(u), Some(d)) = (pick("U"), pick("D")) else {
+                break;
+            };
+            let round = json!({"U": u, "D": d});
+            let next = post(
+                &app,
+                "/v1/tank-war/apply",
+                json!({"state": state, "moves": round}),
+            )
+            .await;
+            assert_eq!(next.status, 200, "{next:?}");
+            rounds.push(round);
+            state = next.body["state"].clone();
+        }
+        games.push(Value::Array(rounds));
+    }
+    // The strategy `ai-move` plays for `who` (its support), and whether
+    // each pick of it guarantees the game's value (its worst case).
+    let strategy = |state: Value, who: String| {
+        let app = &app;
+        async move {
+            let answer = post(
+                app,
+                "/v1/tank-war/ai-move",
+                json!({"state": state, "player": who}),
+            )
+            .await;
+            assert_eq!(answer.status, 200, "{answer:?}");
+            let value = answer.body["expected_result"].as_f64().unwrap_or(f64::NAN);
+            let picks = answer.body["strategy"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            let support: Vec<&Value> = picks
+                .iter()
+                .filter(|p| p["probability"].as_f64().unwrap_or(0.0) > 1e-9)
+                .collect();
+            let guaranteed = support
+                .iter()
+                .all(|p| p["worst_case"].as_f64().unwrap_or(f64::NEG_INFINITY) >= value - 1e-9);
+            let mut played: Vec<(String, f64)> = support
+                .iter()
+                .filter_map(|p| Some((p["move"].as_str()?.to_owned(), p["probability"].as_f64()?)))
+                .collect();
+            played.sort_by(|a, b| a.0.cmp(&b.0));
+            (played, guaranteed)
+        }
+    };
+    let (mut same, mut mixed) = (0, 0);
+    for rounds in games {
+        let review = post(&app, "/v1/tank-war/annotate", json!({"rounds": rounds})).await;
+        assert_eq!(review.status, 200, "{review:?}");
+        let mut state = initial.clone();
+        for (ply, round) in rounds.as_array().into_iter().flatten().enumerate() {
+            let entries = review.body["plies"].as_array().into_iter().flatten();
+            for entry in entries.filter(|e| e["ply"] == ply) {
+                let player = entry["player"].as_str().unwrap_or_default();
+                let other = if player == "U" { "D" } else { "U" };
+                let (own, own_guaranteed) = strategy(state.clone(), player.to_owned()).await;
+                let (theirs, their_guaranteed) = strategy(state.clone(), other.to_owned()).await;
+                let mut best: Vec<String> = entry["best"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|m| m.as_str().map(str::to_owned))
+                    .collect();
+                best.sort();
+                let mut against: Vec<(String, f64)> = entry["against"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|p| {
+                        Some((p["move"].as_str()?.to_owned(), p["probability"].as_f64()?))
+                    })
+                    .collect();
+                against.sort_by(|a, b| a.0.cmp(&b.0));
+                let at = format!("round {ply}, {player}: {entry}");
+                if own_guaranteed && their_guaranteed {
+                    let support: Vec<String> = own.iter().map(|(m, _)| m.clone()).collect();
+                    assert_eq!(best, support, "{at}");
+                    assert_eq!(against.len(), theirs.len(), "{at}");
+                    for ((m, p), (n, q)) in against.iter().zip(&theirs) {
+                        assert_eq!(m, n, "{at}");
+                        assert!((p - q).abs() < 1e-9, "{at}");
+                    }
+                    same += 1;
+                } else {
+                    mixed += 1;
+                }
+            }
+            let next = post(
+                &app,
+                "/v1/tank-war/apply",
+                json!({"state": state, "moves": round}),
+            )
+            .await;
+            state = next.body["state"].clone();
+        }
+    }
+    println!("{same} entries judged against ai-move's strategies, {mixed} of mixed equilibria");
+    assert!(
+        same >= 20,
+        "{same} entries the same ({mixed} of mixed equilibria)"
+    );
+}

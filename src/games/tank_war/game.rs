@@ -77,7 +77,7 @@ impl TankWar {
 
 impl Game for TankWar {
     const ID: &'static str = "tank-war";
-    const AI_VERSION: u32 = ai::ENGINE_VERSION;
+    const AI_VERSION: u32 = ai::AI_VERSION;
 
     type State = State;
     type Step = Round;

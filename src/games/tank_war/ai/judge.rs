@@ -7,6 +7,7 @@ use std::time::Instant;
 use super::found::Found;
 use super::levels::recipe;
 use super::root::{plays_exact, root_game};
+use super::strategy::{full_strength, FullStrength};
 use crate::games::review::{logistic_chance, Verdict};
 use crate::games::tank_war::rules::pickable;
 use crate::games::tank_war::state::{Player, Position, Setup};
@@ -62,12 +63,7 @@ fn verdict(
     player: Player,
     played: usize,
 ) -> Verdict<usize> {
-    let Found {
-        solution,
-        matrix,
-        exact,
-        ..
-    } = found;
+    let Found { matrix, exact, .. } = found;
     let [u, d] = picks;
     // The player's payoffs, its picks by rows: U's view for U, the
     // negated transpose for D.
@@ -75,10 +71,20 @@ fn verdict(
         Player::U => matrix.get(i * d.len() + j).copied().unwrap_or(0.0),
         Player::D => -matrix.get(j * d.len() + i).copied().unwrap_or(0.0),
     };
-    let (own, own_p, other, other_p, value) = match player {
-        Player::U => (u, &solution.rows, d, &solution.cols, solution.value),
-        Player::D => (d, &solution.cols, u, &solution.rows, -solution.value),
+    // Both players' strategies as `ai-move` plays them at full strength:
+    // one equilibrium for both endpoints.
+    let n = [u.len(), d.len()];
+    let FullStrength {
+        probabilities: own_p,
+        value,
+        ..
+    } = full_strength(found, n, player);
+    let other_p = full_strength(found, n, player.other()).probabilities;
+    let (own, other) = match player {
+        Player::U => (u, d),
+        Player::D => (d, u),
     };
+    let (own_p, other_p) = (&own_p, &other_p);
     let i = own.iter().position(|&id| id == played).unwrap_or(0);
     let probability = |p: &Vec<f64>, j: usize| p.get(j).copied().unwrap_or(0.0);
     let value_played: f64 = (0..other.len())

@@ -15,6 +15,7 @@ mod levels;
 mod matrix;
 mod root;
 mod search;
+mod strategy;
 pub mod version;
 
 use std::time::{Duration, Instant};
@@ -35,8 +36,9 @@ pub use levels::{recipe, Recipe, RECIPES};
 pub use matrix::solve;
 use root::root_game;
 pub use search::WIN;
+use strategy::{full_strength, payoff, FullStrength};
 
-pub use version::ENGINE_VERSION;
+pub use version::{AI_VERSION, ENGINE_VERSION};
 
 /// What bounds one search: the depth counts rounds looked ahead, the nodes
 /// positions evaluated.
@@ -184,45 +186,19 @@ fn finish(
     start: Instant,
 ) -> SearchResult {
     let recipe = style.level.map(recipe);
-    let Found {
-        solution,
-        matrix,
-        depth,
-        nodes,
-        exact,
-    } = found;
     let n = [picks[0].len(), picks[1].len()];
-    // The player's payoffs, its picks by rows: U's view for U, the
-    // negated transpose for D.
-    let own_payoff = |i: usize, j: usize| match player {
-        Player::U => matrix.get(i * n[1] + j).copied().unwrap_or(0.0),
-        Player::D => -matrix.get(j * n[1] + i).copied().unwrap_or(0.0),
+    let FullStrength {
+        mut probabilities,
+        worst,
+        value,
+    } = full_strength(&found, n, player);
+    let own = &picks[player.index()];
+    // A level answers the opponent's equilibrium as solved.
+    let opponent = match player {
+        Player::U => &found.solution.cols,
+        Player::D => &found.solution.rows,
     };
-    let (own, mut probabilities, opponent, value) = match player {
-        Player::U => (&picks[0], solution.rows, solution.cols, solution.value),
-        Player::D => (&picks[1], solution.cols, solution.rows, -solution.value),
-    };
-    let worst: Vec<f64> = (0..own.len())
-        .map(|i| {
-            (0..opponent.len())
-                .map(|j| own_payoff(i, j))
-                .fold(f64::INFINITY, f64::min)
-                + 0.0
-        })
-        .collect();
-    // A pure equilibrium of the lookahead is often one of several picks
-    // that guarantee its value: playing all of them at random keeps the
-    // guarantee and gives an opponent who knows the strategy less to aim
-    // at (the exploitability in BENCHMARKS).
-    let guaranteed: Vec<usize> = (0..own.len())
-        .filter(|&i| worst.get(i).is_some_and(|w| *w >= value - 1e-9))
-        .collect();
-    if depth > 0 && guaranteed.len() > 1 && probabilities.iter().any(|p| *p >= 1.0 - 1e-12) {
-        let share = 1.0 / guaranteed.len() as f64;
-        probabilities = (0..own.len())
-            .map(|i| if guaranteed.contains(&i) { share } else { 0.0 })
-            .collect();
-    }
+    let own_payoff = |i: usize, j: usize| payoff(&found, n, player, i, j);
     if let Some(temperature) = recipe.map(|r| r.temperature).filter(|t| *t > 0.0) {
         let against: Vec<f64> = (0..own.len())
             .map(|i| {
@@ -256,11 +232,11 @@ fn finish(
         strategy,
         worst_case,
         // No negative zero.
-        value: if exact { value * WIN } else { value } + 0.0,
-        expected_result: exact.then_some(value + 0.0),
-        exact,
-        depth,
-        nodes,
+        value: if found.exact { value * WIN } else { value } + 0.0,
+        expected_result: found.exact.then_some(value + 0.0),
+        exact: found.exact,
+        depth: found.depth,
+        nodes: found.nodes,
         elapsed: start.elapsed(),
     }
 }
