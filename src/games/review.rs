@@ -90,7 +90,17 @@ pub struct Verdict<P> {
     pub chance_played: f64,
     /// Whether the values are the game's exact values.
     pub exact: bool,
+    /// The judge's principal variation from the position (its choice
+    /// first), at most [`LINE_PLIES`]; empty where the judge has none.
+    pub line: Vec<P>,
+    /// The judge's principal variation after the move played (the
+    /// opponent's reply first), at most [`LINE_PLIES`]; empty where the
+    /// judge has none or the move ended the game.
+    pub refutation: Vec<P>,
 }
+
+/// The most moves a verdict's lines show.
+pub const LINE_PLIES: usize = 8;
 
 impl<P> Verdict<P> {
     /// A verdict with `value_played` and `chance_played` kept within
@@ -118,7 +128,19 @@ impl<P> Verdict<P> {
                 .clamp(0.0, 100.0)
                 .min(chance.clamp(0.0, 100.0)),
             exact,
+            line: Vec::new(),
+            refutation: Vec::new(),
         }
+    }
+
+    /// The same verdict with the judge's lines: from the position, and
+    /// after the move played (each cut to [`LINE_PLIES`]).
+    pub fn with_lines(mut self, mut line: Vec<P>, mut refutation: Vec<P>) -> Verdict<P> {
+        line.truncate(LINE_PLIES);
+        refutation.truncate(LINE_PLIES);
+        self.line = line;
+        self.refutation = refutation;
+        self
     }
 
     /// `value − value_played`: never negative.

@@ -755,3 +755,53 @@ async fn the_tank_war_review_judges_against_what_ai_move_plays() {
         "{same} entries the same ({mixed} of mixed equilibria)"
     );
 }
+
+/// Issue 52: a Tank Battle verdict shows its line (the judge's choice
+/// first, at most 8 moves, legal from the position) and, for an
+/// inaccuracy or worse, the refutation (legal after the move played).
+#[actix_web::test]
+async fn tank_battle_verdicts_show_their_lines() {
+    let app = app_with(Limits::default()).await;
+    let moves = &TANK_BATTLE_GAME[..];
+    let review = post(&app, "/v1/tank-battle/annotate", json!({"moves": moves})).await;
+    assert_eq!(review.status, 200, "{review:?}");
+    let replay = post(&app, "/v1/tank-battle/replay", json!({"moves": moves})).await;
+    let mut positions = vec![json!(crate::common::INITIAL)];
+    positions.extend(
+        replay.body["positions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default(),
+    );
+    let (mut refuted, mut faults) = (0, 0);
+    for entry in review.body["plies"].as_array().into_iter().flatten() {
+        let ply = entry["ply"].as_u64().unwrap_or(0) as usize;
+        let line = entry["best_line"].as_array().cloned().unwrap_or_default();
+        assert!(!line.is_empty() && line.len() <= 8, "{entry}");
+        assert_eq!(line[0], entry["best"][0], "{entry}");
+        let legal = post(
+            &app,
+            "/v1/tank-battle/replay",
+            json!({"start": positions[ply], "moves": line}),
+        )
+        .await;
+        assert_eq!(legal.status, 200, "{entry}: {legal:?}");
+        let fault = !matches!(entry["label"].as_str(), Some("best" | "excellent" | "good"));
+        faults += usize::from(fault);
+        match entry["refutation"].as_array() {
+            Some(refutation) => {
+                assert!(fault && refutation.len() <= 8, "{entry}");
+                let legal = post(
+                    &app,
+                    "/v1/tank-battle/replay",
+                    json!({"start": positions[ply + 1], "moves": refutation}),
+                )
+                .await;
+                assert_eq!(legal.status, 200, "{entry}: {legal:?}");
+                refuted += 1;
+            }
+            None => assert!(!fault, "an unrefuted fault: {entry}"),
+        }
+    }
+    assert!(refuted >= 1 && refuted == faults, "{refuted} of {faults}");
+}

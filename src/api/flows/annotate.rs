@@ -96,6 +96,12 @@ enum Line<G: GameApi> {
     Summary(AnnotateSummary<G>),
 }
 
+/// The version of what a review's entries say, part of their cache keys:
+/// bumped whenever a verdict's numbers or fields change for the same
+/// judge (2: forced results, the chance kept within 0.1-99.9, one Tank War
+/// equilibrium, the lines).
+const REVIEW_VERSION: u32 = 2;
+
 /// The cache key of a step's entries: the digest of everything its
 /// verdicts depend on (the game and its engine's version, the state and
 /// the step, the judge's limits and style), written as `ai-move`'s keys
@@ -105,7 +111,7 @@ fn step_key<G: GameApi>(
     step: &G::Step,
     (limits, style): (&SearchLimits, &Style),
 ) -> Result<Key, ApiError> {
-    let canonical = format!("annotate|{}", G::step_text(state, step)?);
+    let canonical = format!("annotate|r{REVIEW_VERSION}|{}", G::step_text(state, step)?);
     Ok(Key::digest(
         key_text::<G>(&canonical, style, limits, 0).as_bytes(),
     ))

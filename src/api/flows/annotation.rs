@@ -179,6 +179,13 @@ pub struct Annotation<G: GameApi> {
     pub accuracy: f64,
     pub label: LabelName,
     pub exact: bool,
+    /// The judge's line from the position (Tank Battle).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub best_line: Vec<Value>,
+    /// For an inaccuracy or worse: the judge's line after the move played
+    /// (Tank Battle).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refutation: Vec<Value>,
     #[serde(skip)]
     game: PhantomData<fn() -> G>,
 }
@@ -217,6 +224,16 @@ impl<G: GameApi> Annotation<G> {
             accuracy: verdict.accuracy(),
             label: verdict.label().into(),
             exact: verdict.exact,
+            best_line: verdict.line.iter().map(pick).collect::<Result<_, _>>()?,
+            refutation: if verdict.label() >= Label::Inaccuracy {
+                verdict
+                    .refutation
+                    .iter()
+                    .map(pick)
+                    .collect::<Result<_, _>>()?
+            } else {
+                Vec::new()
+            },
             game: PhantomData,
         })
     }
@@ -338,7 +355,22 @@ equilibrium strategy the move was measured against; absent elsewhere.",
             .property("win_chance_loss", number("`win_chance` − `win_chance_played`: what the labels and the accuracy read."))
             .property("accuracy", number("The move's accuracy, 0-100 (lichess's formula)."))
             .property("label", Ref::from_schema_name(LabelName::name()))
-            .property("exact", ObjectBuilder::new().schema_type(Type::Boolean).description(Some("Whether the values are the game's exact values.")));
+            .property("exact", ObjectBuilder::new().schema_type(Type::Boolean).description(Some("Whether the values are the game's exact values.")))
+            .property(
+                "best_line",
+                ArrayBuilder::new().items(pick()).max_items(Some(8)).description(Some(
+                    "Tank Battle: the judge's principal variation from the position, its choice \
+first, at most 8 moves; absent where the judge has no line.",
+                )),
+            )
+            .property(
+                "refutation",
+                ArrayBuilder::new().items(pick()).max_items(Some(8)).description(Some(
+                    "Tank Battle, for an inaccuracy or worse: the judge's principal variation \
+after the move played (the reply first), at most 8 moves; absent elsewhere and where the move \
+ended the game.",
+                )),
+            );
         for field in [
             "ply",
             "player",

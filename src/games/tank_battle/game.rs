@@ -164,6 +164,7 @@ impl Review for TankBattle {
             return Vec::new();
         };
         let mover = position.turn();
+        let mut refutation = Vec::new();
         let after_value = match next.outcome(&layout) {
             Some(outcome) => match outcome.winner() {
                 Some(side) if side == mover => ai::WIN,
@@ -173,6 +174,7 @@ impl Review for TankBattle {
             None => {
                 let searched = search(&next);
                 let value = searched.as_ref().map_or(0, |s| -s.evaluation);
+                refutation = searched.as_ref().map(|s| s.pv.clone()).unwrap_or_default();
                 judge.after = Some((next, searched));
                 value
             }
@@ -191,7 +193,8 @@ impl Review for TankBattle {
             (value, value_played),
             (chance(value), chance(value_played)),
             false,
-        )]
+        )
+        .with_lines(before.pv.clone(), refutation)]
     }
 
     fn spent(judge: &Judge) -> Spent {
