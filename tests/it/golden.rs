@@ -581,8 +581,16 @@ fn line(
     kept.to_string()
 }
 
-#[actix_web::test]
-async fn english_answers_are_the_golden_ones() {
+/// Every case answered, asked in `language` (as the service negotiates
+/// it; `None`, no `Accept-Language`): its name, status, headers and body.
+async fn answers(
+    language: Option<&str>,
+) -> Vec<(
+    String,
+    u16,
+    actix_web::http::header::HeaderMap,
+    actix_web::web::Bytes,
+)> {
     use actix_web::test;
     let apps = [On::Default, On::Small, On::Quotas, On::Busy, On::Keys];
     let mut services = Vec::new();
@@ -595,22 +603,35 @@ async fn english_answers_are_the_golden_ones() {
     let default = &services[0].1;
     let war = get(default, "/v1/tank-war/initial").await.body;
     let cobi = get(default, "/v1/cobi-tank-wars/initial").await.body;
-    let mut written = Vec::new();
+    let mut answered = Vec::new();
     for (i, Case { name, on, request }) in cases(&war, &cobi).into_iter().enumerate() {
         let app = &services
             .iter()
             .find(|(o, _)| *o == on)
             .expect("every app is made")
             .1;
+        let mut request = request.insert_header(("x-request-id", format!("golden-{i}")));
+        if let Some(language) = language {
+            request = request.insert_header(("accept-language", language));
+        }
         let request = request
-            .insert_header(("x-request-id", format!("golden-{i}")))
             .peer_addr("192.0.2.1:1000".parse().expect("an address"))
             .to_request();
         let res = test::call_service(app, request).await;
         let (status, headers) = (res.status().as_u16(), res.headers().clone());
         let body = test::read_body(res).await;
-        written.push(line(&name, status, &headers, &body));
+        answered.push((name, status, headers, body));
     }
+    answered
+}
+
+#[actix_web::test]
+async fn english_answers_are_the_golden_ones() {
+    let written: Vec<String> = answers(None)
+        .await
+        .iter()
+        .map(|(name, status, headers, body)| line(name, *status, headers, body))
+        .collect();
     let text = written.join("\n") + "\n";
     if std::env::var_os("GOLDEN_WRITE").is_some() {
         std::fs::write(FILE, &text).expect("the golden file is written");
@@ -655,18 +676,6 @@ fn facts(detail: &str) -> Vec<String> {
 /// quoted field, value or header).
 #[actix_web::test]
 async fn czech_details_say_as_much_as_english() {
-    use actix_web::test;
-    let apps = [On::Default, On::Small, On::Quotas, On::Busy, On::Keys];
-    let mut services = Vec::new();
-    for on in apps {
-        services.push((
-            on,
-            test::init_service(tank_rules::api::app(state(on))).await,
-        ));
-    }
-    let default = &services[0].1;
-    let war = get(default, "/v1/tank-war/initial").await.body;
-    let cobi = get(default, "/v1/cobi-tank-wars/initial").await.body;
     let english = std::fs::read_to_string(FILE).expect("tests/it/golden/en.jsonl");
     let english: Vec<Value> = english
         .lines()
@@ -674,19 +683,7 @@ async fn czech_details_say_as_much_as_english() {
         .collect();
     let mut checked = 0;
     let mut short = Vec::new();
-    for (i, Case { name, on, request }) in cases(&war, &cobi).into_iter().enumerate() {
-        let app = &services
-            .iter()
-            .find(|(o, _)| *o == on)
-            .expect("every app is made")
-            .1;
-        let request = request
-            .insert_header(("x-request-id", format!("golden-{i}")))
-            .insert_header(("accept-language", "cs"))
-            .peer_addr("192.0.2.1:1000".parse().expect("an address"))
-            .to_request();
-        let res = test::call_service(app, request).await;
-        let body = test::read_body(res).await;
+    for (name, _, _, body) in answers(Some("cs")).await {
         let Some(golden) = english.iter().find(|line| line["case"] == name.as_str()) else {
             panic!("{name}: not in the golden file");
         };
