@@ -207,6 +207,32 @@ fn pipelined_requests_are_answered_then_the_connection_closes() {
 }
 
 #[test]
+fn a_body_that_runs_to_the_connections_end_is_answered_then_closed() {
+    // Actix reads the rest of the connection as the body of a request
+    // that asks to upgrade to WebSocket (this server upgrades nothing),
+    // whatever its `Content-Length`: the head behind it is never a
+    // request, and the connection closes after the answer.
+    let server = Server::start();
+    for length in ["", "Content-Length: 5\r\n"] {
+        let mut stream = server.connect();
+        let bytes = format!(
+            "GET /healthz HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n\
+{length}\r\nhello"
+        );
+        stream.write_all(bytes.as_bytes()).unwrap();
+        let (status, head, _) = answer(&mut stream).unwrap();
+        assert_eq!(status, 200, "{length:?}: {head}");
+        assert!(
+            head.to_ascii_lowercase().contains("connection: close"),
+            "{length:?}: {head}"
+        );
+        // What follows is the body, not a request.
+        let _ = stream.write_all(&head_of(200));
+        assert!(closed(&mut stream), "{length:?}");
+    }
+}
+
+#[test]
 fn a_head_that_stops_arriving_is_408_on_every_request_of_a_connection() {
     let server = Server::with(
         tank_rules::server::Settings {

@@ -123,6 +123,15 @@ pub enum Chunked {
 }
 
 impl ChunkedEnd {
+    /// What reading bytes that are not a chunked body comes to (a body
+    /// that does not begin with a chunk size's hex digit).
+    pub fn invalid() -> ChunkedEnd {
+        ChunkedEnd {
+            state: ChunkState::Invalid,
+            ..ChunkedEnd::default()
+        }
+    }
+
     /// Whether the body has ended.
     pub fn ended(&self) -> bool {
         self.state == ChunkState::End

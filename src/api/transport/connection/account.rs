@@ -4,7 +4,7 @@
 //! told by the socket's wrapper and the calls (`super`), which act on its
 //! [`Verdict`].
 
-use actix_http::{Method, RequestHead};
+use actix_http::RequestHead;
 use actix_web::http::header;
 use std::time::Duration;
 use tokio::time::Instant;
@@ -46,33 +46,43 @@ pub enum Framing {
 }
 
 impl Framing {
-    /// The framing of `req`'s body, decided as actix-http's decoder
-    /// decides it (a request it would refuse never reaches here).
+    /// The framing of the body of a request actix-http gave a payload,
+    /// decided as its decoder decides it, in as few header lookups as its
+    /// refusals allow (a head with both `Content-Length` and
+    /// `Transfer-Encoding`, or a `Transfer-Encoding` other than `chunked`,
+    /// never reaches here): chunked before an upgrade to WebSocket before
+    /// a length; a payload with none of them is a `CONNECT`'s. A request
+    /// without a payload is [`Framing::None`], known without its headers.
     pub fn of(head: &RequestHead) -> Framing {
         let headers = &head.headers;
         let says = |value: &header::HeaderValue, word: &[u8]| {
             value.as_bytes().trim_ascii().eq_ignore_ascii_case(word)
         };
-        if headers
-            .get(header::TRANSFER_ENCODING)
-            .is_some_and(|v| says(v, b"chunked"))
-        {
-            return Framing::Chunked;
-        }
+        let Some(length) = headers.get(header::CONTENT_LENGTH) else {
+            return if headers
+                .get(header::TRANSFER_ENCODING)
+                .is_some_and(|v| says(v, b"chunked"))
+            {
+                Framing::Chunked
+            } else {
+                // An upgrade to WebSocket or a `CONNECT`.
+                Framing::ToEof
+            };
+        };
         if headers
             .get_all(header::UPGRADE)
             .any(|v| says(v, b"websocket"))
         {
             return Framing::ToEof;
         }
-        let length = headers
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| std::str::from_utf8(v.as_bytes()).ok())
+        let length = std::str::from_utf8(length.as_bytes())
+            .ok()
             .and_then(|v| v.trim().parse::<u64>().ok());
         match length {
             Some(n) if n > 0 => Framing::Length(n),
-            _ if head.method == Method::CONNECT => Framing::ToEof,
-            _ => Framing::None,
+            // Actix gives a zero length no payload, but a `CONNECT` the
+            // rest of the connection.
+            _ => Framing::ToEof,
         }
     }
 }
@@ -253,10 +263,17 @@ impl Account {
         match self.phase {
             Phase::Head { start, mut end } => match end.feed(bytes) {
                 Some(n) => {
-                    // What came after the head may be a chunked body.
+                    // What came after the head may be a chunked body
+                    // (which begins with a hex digit: most bodies do not).
                     let mut chunked = ChunkedEnd::default();
-                    if let Some(rest) = bytes.get(n..).filter(|r| !r.is_empty()) {
-                        chunked.feed(rest);
+                    match bytes.get(n..) {
+                        Some([first, ..]) if !first.is_ascii_hexdigit() => {
+                            chunked = ChunkedEnd::invalid();
+                        }
+                        Some(rest) if !rest.is_empty() => {
+                            chunked.feed(rest);
+                        }
+                        _ => {}
                     }
                     self.phase = Phase::Parsed {
                         end: at + n as u64,

@@ -33,9 +33,12 @@ impl std::fmt::Debug for Ledger {
 /// What a [`Ledger`] holds: the account, and the reader it may wake.
 struct LedgerState {
     account: RefCell<Account>,
-    /// The reader's waker while it waits, and whether bytes wait in the
-    /// socket (then only the account can wake it).
-    parked: Cell<Option<(Waker, bool)>>,
+    /// The reader's waker while it waits (kept while the same task parks
+    /// again, so that a request does not clone it).
+    parked: RefCell<Option<Waker>>,
+    /// Whether bytes wait in the socket while the reader is parked (then
+    /// only the account can wake it).
+    waiting: Cell<bool>,
     /// Whether a request asked to close the connection.
     closing: Cell<bool>,
 }
@@ -44,7 +47,8 @@ impl Ledger {
     pub(super) fn new(account: Account) -> Ledger {
         Ledger(Rc::new(LedgerState {
             account: RefCell::new(account),
-            parked: Cell::new(None),
+            parked: RefCell::new(None),
+            waiting: Cell::new(false),
             closing: Cell::new(false),
         }))
     }
@@ -65,38 +69,42 @@ impl Ledger {
 
     /// The reader waits for the ledger (`waiting`: bytes wait in the
     /// socket, which then cannot wake it).
-    pub(super) fn park(&self, waker: Waker, waiting: bool) {
-        self.0.parked.set(Some((waker, waiting)));
+    pub(super) fn park(&self, waker: &Waker, waiting: bool) {
+        self.0.waiting.set(waiting);
+        let mut parked = self.0.parked.borrow_mut();
+        if !parked.as_ref().is_some_and(|kept| kept.will_wake(waker)) {
+            *parked = Some(waker.clone());
+        }
     }
 
-    /// Wakes the reader if the account now lets it do something the
-    /// socket would not wake it for: read bytes that wait, or end the
-    /// connection.
-    fn wake(&self) {
-        let Some((waker, waiting)) = self.0.parked.take() else {
-            return;
-        };
-        let wakes = self.read(|account| {
+    /// Changes the account, then wakes the reader if the account now lets
+    /// it do something the socket would not wake it for: read bytes that
+    /// wait, or end the connection.
+    fn tell<R>(&self, change: impl FnOnce(&mut Account) -> R) -> R {
+        let (told, wakes) = {
+            let mut account = self.0.account.borrow_mut();
+            let told = change(&mut account);
             let room = account.room();
             let ends = account.idle() && room == 0 && !account.head_parsed();
-            (waiting && room > 0) || ends || account.verdict().is_some()
-        });
+            let wakes = (self.0.waiting.get() && room > 0) || ends || account.verdict().is_some();
+            (told, wakes)
+        };
         if wakes {
-            waker.wake();
-        } else {
-            self.0.parked.set(Some((waker, waiting)));
+            let parked = self.0.parked.borrow_mut().take();
+            if let Some(waker) = parked {
+                waker.wake();
+            }
         }
+        told
     }
 
     /// A request was refused before its body was read.
     pub fn refused_unread(&self) {
-        self.update(Account::refused_unread);
-        self.wake();
+        self.tell(Account::refused_unread);
     }
 
     fn stream_ended(&self) {
-        self.update(Account::stream_ended);
-        self.wake();
+        self.tell(Account::stream_ended);
     }
 }
 
@@ -125,8 +133,7 @@ impl Ledger {
             Payload::None => Framing::None,
             _ => Framing::of(head),
         };
-        self.update(|a| a.called(framing));
-        self.wake();
+        self.tell(|a| a.called(framing));
         after_close
     }
 
@@ -135,12 +142,11 @@ impl Ledger {
     /// it ends.
     pub fn answered(&self, mut res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
         let streams = matches!(res.response().body().size(), BodySize::Stream);
-        if self.update(|a| a.answered(streams)) {
+        if self.tell(|a| a.answered(streams)) {
             res.response_mut()
                 .head_mut()
                 .set_connection_type(ConnectionType::Close);
         }
-        self.wake();
         if !streams {
             return res;
         }
@@ -156,9 +162,7 @@ impl Ledger {
     /// A request is answered by an error the dispatcher writes: whether
     /// that answer must close the connection.
     pub fn answered_with_error(&self) -> bool {
-        let close = self.update(|a| a.answered(false));
-        self.wake();
-        close
+        self.tell(|a| a.answered(false))
     }
 }
 

@@ -366,13 +366,13 @@ impl<T: AsyncRead + Peek + Unpin> Guarded<T> {
             // Nothing waits: the socket wakes the task when something
             // comes; the ledger wakes it when the connection is to end.
             Poll::Pending => {
-                self.ledger.park(cx.waker().clone(), false);
+                self.ledger.park(cx.waker(), false);
                 Poll::Pending
             }
             Poll::Ready(Ok(true)) => {
                 // Bytes wait: the ledger wakes the reader when it may
                 // read them.
-                self.ledger.park(cx.waker().clone(), true);
+                self.ledger.park(cx.waker(), true);
                 Poll::Pending
             }
             Poll::Ready(Ok(false)) => {
