@@ -1220,6 +1220,29 @@ def surface(args):
     check("9. h2 is not in Cargo.lock", count == 0, f"grep -c 'name = \"h2\"' Cargo.lock: {count}")
 
 
+# ---------------------------------------------------------------------------
+# Issue 52: render.svg's arrows are bounded in count and length, and cost
+# what any picture costs.
+
+def render_arrows(args):
+    c = Client(args.front)
+    key = {"X-Api-Key": args.keys["main"]}
+    path = "/v1/tank-battle/render.svg"
+    base_status, _, base = c.request("GET", path, headers=key)
+    most = ",".join(["k3-k4"] * 8)
+    most_status, _, drawn = c.request("GET", f"{path}?arrows={most}", headers=key)
+    over_status, _, over = c.request("GET", f"{path}?arrows={most},k3-k4", headers=key)
+    long_status, _, long_answer = c.request("GET", f"{path}?arrows={'k3-k4,' * 50}k3-k4", headers=key)
+    grown = len(drawn) - len(base)
+    detail = json.loads(over or b"{}").get("detail", "")
+    check("52. render.svg: 8 arrows drawn, a 9th refused naming the limit, a long list refused by its length",
+          base_status == 200 and most_status == 200 and drawn.count(b'class="arrow hint"') == 8
+          and grown < 8 * 400 and over_status == 400 and "arrows" in detail and "8" in detail
+          and long_status == 400,
+          f"statuses {base_status}, {most_status}, {over_status}, {long_status}; the picture grew by "
+          f"{grown} bytes for 8 arrows; refusal: {detail!r}")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--bin", required=True)
@@ -1259,6 +1282,7 @@ def main():
         lambda: heads(args),
         lambda: malformed(args),
         lambda: keys_file_echo(args),
+        lambda: render_arrows(args),
     ]
     for attack in attacks:
         try:

@@ -92,6 +92,9 @@ impl Limits {
     /// move, a square), in characters: the longest TBN is 154, a layout
     /// 131.
     pub const QUERY_NOTATION_MAX_CHARS: usize = 256;
+    /// The most moves `render.svg` draws as arrows (its `arrows`): a
+    /// review's longest line.
+    pub const RENDER_MAX_ARROWS: usize = 8;
     /// The longest request line the document allows: `render.svg` of the
     /// game with the longest name, with a state of
     /// [`Limits::QUERY_STATE_MAX_CHARS`] characters each percent-encoded

@@ -171,6 +171,7 @@ request-batch-op = `op` musí být jedno z { $ops }
 request-level = level musí být 1 až 8, ne { $value }
 request-multipv = multipv musí být 1 až { $max }, ne { $value }
 request-gunfire-tokens = gunfire_tokens musí být 0 až { $max }, ne { $value }
+request-too-many-arrows = { $count } tahů v parametru `{ $param }` je víc, než obrázek nakreslí ({ $max })
 request-query-too-long = parametr dotazu `{ $param }` má { $count } znaků, víc než { $max }, které tento server čte
 request-query-unknown = neznámý parametr dotazu `{ $param }`; { $known ->
     [none] tato operace žádné nepřijímá

@@ -149,6 +149,7 @@ request-batch-op = `op` must be one of { $ops }
 request-level = level must be 1 to 8, not { $value }
 request-multipv = multipv must be 1 to { $max }, not { $value }
 request-gunfire-tokens = gunfire_tokens must be 0 to { $max }, not { $value }
+request-too-many-arrows = { $count } moves in `{ $param }` are more than a picture draws ({ $max })
 request-query-too-long = query parameter `{ $param }` is { $count } characters long, more than the { $max } this server reads
 request-query-unknown = unknown query parameter `{ $param }`; { $known ->
     [none] this operation takes none

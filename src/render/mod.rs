@@ -141,7 +141,7 @@ mod tests {
         }
         let pictures = |lang: Lang| {
             [
-                tank_battle(&layout, &position, last, None, lang),
+                tank_battle(&layout, &position, last, None, &[], lang),
                 tank_war(&setup, &tank_war_position, lang),
                 cobi_tank_wars(&tank_wars, lang),
             ]

@@ -21,6 +21,9 @@ const CONTAMINATED: &str = "#d64541";
 const WHITE_BASE: &str = "#5b8fd9";
 const BLACK_BASE: &str = "#4fa35b";
 const ARROW: &str = "#f08a24";
+/// The arrows a client asks for (`arrows`): lichess's green for a best
+/// move.
+const HINT: &str = "#15781b";
 /// Marks of the squares a selected tank may capture on.
 const CAPTURE: &str = "#b3001b";
 
@@ -41,12 +44,17 @@ const CAPTURE: &str = "#b3001b";
 /// red corner brackets round the target (class `dot capture`), unlike the
 /// round mark of a commander start.
 ///
+/// `arrows` are drawn as green arrows (class `arrow hint`, the first the
+/// boldest, each with its move in `data-move` and its place in
+/// `data-order`, from 1): a line, such as a review's best one.
+///
 /// Its title, caption and tooltips are written in `lang`.
 pub fn tank_battle(
     layout: &Layout,
     position: &Position,
     last_move: Option<Move>,
     moves_from: Option<(Square, &[Move])>,
+    arrows: &[Move],
     lang: Lang,
 ) -> String {
     let grid = Grid {
@@ -73,8 +81,15 @@ pub fn tank_battle(
         &Text::new("svg-tank-battle-title").with("line", &line),
     );
     let mut svg = Svg::new(width, height, lang, title);
-    if last_move.is_some() {
-        arrow_marker(&mut svg);
+    if last_move.is_some() || !arrows.is_empty() {
+        svg.el("defs").open();
+        if last_move.is_some() {
+            arrow_marker(&mut svg, "tb-arrowhead", ARROW);
+        }
+        if !arrows.is_empty() {
+            arrow_marker(&mut svg, "tb-hint-arrowhead", HINT);
+        }
+        svg.close();
     }
     backdrop(&mut svg, width, height, LEFT + grid.width() / 2.0, &line);
     terrain(&mut svg, &grid, layout);
@@ -103,7 +118,10 @@ pub fn tank_battle(
         dots(&mut svg, &grid, position, moves);
     }
     if let Some(mv) = last_move {
-        arrow(&mut svg, &grid, mv);
+        arrow(&mut svg, &grid, mv, Arrow::LastMove);
+    }
+    for (order, &mv) in arrows.iter().enumerate() {
+        arrow(&mut svg, &grid, mv, Arrow::Hint { order: order + 1 });
     }
     svg.finish()
 }
@@ -290,10 +308,9 @@ fn dots(svg: &mut Svg, grid: &Grid, position: &Position, moves: &[Move]) {
     svg.close();
 }
 
-fn arrow_marker(svg: &mut Svg) {
-    svg.el("defs").open();
+fn arrow_marker(svg: &mut Svg, id: &str, fill: &str) {
     svg.el("marker")
-        .attr("id", "tb-arrowhead")
+        .attr("id", id)
         .attr("viewBox", "0 0 10 10")
         .attr("refX", 9)
         .attr("refY", 5)
@@ -303,13 +320,21 @@ fn arrow_marker(svg: &mut Svg) {
         .open();
     svg.el("path")
         .attr("d", "M0,0 L10,5 L0,10 z")
-        .attr("fill", ARROW)
+        .attr("fill", fill)
         .empty();
-    svg.close();
     svg.close();
 }
 
-fn arrow(svg: &mut Svg, grid: &Grid, mv: Move) {
+/// Which arrow a move is drawn as.
+#[derive(Clone, Copy)]
+enum Arrow {
+    /// The move that led to the position.
+    LastMove,
+    /// One the client asked for, `order`th of its list (from 1).
+    Hint { order: usize },
+}
+
+fn arrow(svg: &mut Svg, grid: &Grid, mv: Move, kind: Arrow) {
     let (x1, y1) = centre(grid, mv.from);
     let (x2, y2) = centre(grid, mv.to);
     // The head's tip stops at the edge of the tank on the target square.
@@ -320,17 +345,29 @@ fn arrow(svg: &mut Svg, grid: &Grid, mv: Move) {
     } else {
         0.0
     };
-    svg.el("line")
-        .attr("class", "arrow last-move")
+    let (class, colour, head, opacity) = match kind {
+        Arrow::LastMove => ("arrow last-move", ARROW, "url(#tb-arrowhead)", "0.85"),
+        Arrow::Hint { order: 1 } => ("arrow hint", HINT, "url(#tb-hint-arrowhead)", "0.8"),
+        Arrow::Hint { .. } => ("arrow hint", HINT, "url(#tb-hint-arrowhead)", "0.45"),
+    };
+    let el = svg
+        .el("line")
+        .attr("class", class)
         .attr("x1", Px(x1))
         .attr("y1", Px(y1))
         .attr("x2", Px(x2 - dx * back))
         .attr("y2", Px(y2 - dy * back))
-        .attr("stroke", ARROW)
+        .attr("stroke", colour)
         .attr("stroke-width", 6)
-        .attr("opacity", "0.85")
-        .attr("marker-end", "url(#tb-arrowhead)")
-        .empty();
+        .attr("opacity", opacity)
+        .attr("marker-end", head);
+    match kind {
+        Arrow::LastMove => el.empty(),
+        Arrow::Hint { order } => el
+            .attr("data-move", mv.notation(&mut [0; 7]))
+            .attr("data-order", order)
+            .empty(),
+    }
 }
 
 #[cfg(test)]
@@ -361,7 +398,7 @@ mod tests {
     fn tank_battle_initial_position_has_terrain_and_all_tanks() {
         let layout = Layout::STANDARD;
         let pos = Position::initial(&layout);
-        let out = tank_battle(&layout, &pos, None, None, Lang::En);
+        let out = tank_battle(&layout, &pos, None, None, &[], Lang::En);
         let doc = parse(&out);
         assert_eq!(count_class(&doc, "square"), 121);
         assert_eq!(
@@ -398,7 +435,7 @@ mod tests {
     fn tank_battle_rank_one_is_at_the_bottom() {
         let layout = Layout::STANDARD;
         let pos = Position::initial(&layout);
-        let out = tank_battle(&layout, &pos, None, None, Lang::En);
+        let out = tank_battle(&layout, &pos, None, None, &[], Lang::En);
         let doc = parse(&out);
         let cy = |class: &str| {
             doc.descendants()
@@ -419,13 +456,13 @@ mod tests {
         let mut pos = Position::initial(&layout);
         let mv = legal(&pos, "k4-k11");
         pos.play_unchecked(mv);
-        let with = tank_battle(&layout, &pos, Some(mv), None, Lang::En);
+        let with = tank_battle(&layout, &pos, Some(mv), None, &[], Lang::En);
         let doc = parse(&with);
         assert_eq!(count_class(&doc, "arrow"), 1);
         assert_eq!(count_class(&doc, "last-move-square"), 2);
         assert!(with.contains("marker-end=\"url(#tb-arrowhead)\""));
         assert!(with.contains("last move k4-k11"));
-        let without = tank_battle(&layout, &pos, None, None, Lang::En);
+        let without = tank_battle(&layout, &pos, None, None, &[], Lang::En);
         let doc = parse(&without);
         assert_eq!(count_class(&doc, "arrow"), 0);
         assert_eq!(count_class(&doc, "last-move-square"), 0);
@@ -441,7 +478,7 @@ mod tests {
         let moves = pos.legal_moves_from(&layout, from);
         let captures = moves.iter().filter(|m| m.is_capture()).count();
         assert!(captures == 1 && moves.len() > 3, "{moves:?}");
-        let out = tank_battle(&layout, &pos, None, Some((from, &moves)), Lang::En);
+        let out = tank_battle(&layout, &pos, None, Some((from, &moves)), &[], Lang::En);
         let doc = parse(&out);
         assert_eq!(count_class(&doc, "dot"), moves.len());
         assert_eq!(count_class(&doc, "dot capture"), captures);
@@ -452,7 +489,7 @@ mod tests {
             .all(|n| n.tag_name().name() == "path"));
         assert_eq!(count_class(&doc, "selected"), 1);
         // No moves: a selected square and no dots.
-        let out = tank_battle(&layout, &pos, None, Some((from, &[])), Lang::En);
+        let out = tank_battle(&layout, &pos, None, Some((from, &[])), &[], Lang::En);
         let doc = parse(&out);
         assert_eq!(count_class(&doc, "dot"), 0);
         assert_eq!(count_class(&doc, "selected"), 1);
@@ -466,8 +503,8 @@ mod tests {
         pos.play_unchecked(first);
         let capture = legal(&pos, "e11xk11");
         pos.play_unchecked(capture);
-        let a = tank_battle(&layout, &pos, Some(capture), None, Lang::En);
-        let b = tank_battle(&layout, &pos, Some(capture), None, Lang::En);
+        let a = tank_battle(&layout, &pos, Some(capture), None, &[], Lang::En);
+        let b = tank_battle(&layout, &pos, Some(capture), None, &[], Lang::En);
         assert_eq!(a, b);
         let doc = parse(&a);
         assert_eq!(count_class(&doc, "tank white"), 13);
@@ -484,7 +521,7 @@ mod tests {
         pos.play_unchecked(mv);
         let from = sq("e11");
         let moves = pos.legal_moves_from(&layout, from);
-        let out = tank_battle(&layout, &pos, Some(mv), Some((from, &moves)), Lang::En);
+        let out = tank_battle(&layout, &pos, Some(mv), Some((from, &moves)), &[], Lang::En);
         parse(&out);
         dump("tank-battle.svg", &out);
     }

@@ -82,11 +82,56 @@ async fn tank_battle_pictures_are_cacheable_svg() {
         ("layout=nope", "BAD_LAYOUT"),
         ("last_move=k3k", "BAD_MOVE_NOTATION"),
         ("moves_from=z99", "BAD_MOVE_NOTATION"),
+        ("arrows=k3-k4,k3k", "BAD_MOVE_NOTATION"),
+        ("arrows=", "BAD_MOVE_NOTATION"),
         ("colour=red", "BAD_REQUEST"),
     ] {
         let reply = get(&app, &format!("/v1/tank-battle/render.svg?{query}")).await;
         assert_problem(&reply, 400, code);
     }
+
+    // A line drawn as arrows, in its order; one more than the most is
+    // refused naming the parameter and the most.
+    let line = ["k3-k4", "a9-a8", "k4-k5"];
+    let uri = format!(
+        "/v1/tank-battle/render.svg?position={}&arrows={}",
+        encode(position),
+        line.join(",")
+    );
+    let (drawn, drawn_etag) = picture(&app, &uri).await;
+    assert_ne!(drawn_etag, etag);
+    assert_eq!(drawn.matches("class=\"arrow hint\"").count(), line.len());
+    for (order, mv) in line.iter().enumerate() {
+        let at = drawn
+            .find(&format!("data-move=\"{mv}\""))
+            .unwrap_or_else(|| panic!("{mv} is not drawn"));
+        assert!(
+            drawn[at..].starts_with(&format!("data-move=\"{mv}\" data-order=\"{}\"", order + 1))
+        );
+    }
+    let most = Limits::RENDER_MAX_ARROWS;
+    let too_many = vec!["k3-k4"; most + 1].join(",");
+    let reply = get(
+        &app,
+        &format!("/v1/tank-battle/render.svg?arrows={too_many}"),
+    )
+    .await;
+    assert_problem(&reply, 400, "BAD_REQUEST");
+    let detail = reply.body["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains("arrows")
+            && detail.contains(&(most + 1).to_string())
+            && detail.contains(&most.to_string()),
+        "{detail}"
+    );
+    let (_, _) = picture(
+        &app,
+        &format!(
+            "/v1/tank-battle/render.svg?arrows={}",
+            vec!["k3-k4"; most].join(",")
+        ),
+    )
+    .await;
 }
 
 #[actix_web::test]

@@ -124,6 +124,12 @@ pub fn finish(mut doc: utoipa::openapi::OpenApi, games: &[GameEntry]) -> serde_j
     components
         .schemas
         .insert("ProblemCode".to_owned(), problem_code(games));
+    for (name, schema) in notation::only_in_queries() {
+        components
+            .schemas
+            .entry(name.into_owned())
+            .or_insert(schema);
+    }
     fixups::finish(&doc)
 }
 

@@ -104,6 +104,26 @@ either case (`j4-j5`, `d10xd4`, `J4J5`)."
 }
 
 notation! {
+    /// Tank Battle moves to draw, comma-separated.
+    MoveList as "TankBattleMoveList",
+    pattern = format!(
+        "^{m}(?:,{m}){{0,{more}}}$",
+        m = format_args!("{WS}{SQUARE}[-xX]?{SQUARE}{WS}"),
+        more = crate::limits::Limits::RENDER_MAX_ARROWS - 1
+    ),
+    example = "c10-a8,i1xd1",
+    "Tank Battle moves separated by commas (`c10-a8,i1xd1`), each in move \
+notation, at most 8: a line to show, such as a review's `best_line`."
+}
+
+/// The notations only query parameters use, which utoipa does not add to
+/// the document's components (it adds those the bodies use): added by
+/// [`super::finish`].
+pub fn only_in_queries() -> [(Cow<'static, str>, RefOr<Schema>); 1] {
+    [(MoveList::name(), MoveList::schema())]
+}
+
+notation! {
     /// A square of a Tank War or Tank Wars board.
     GridSquare as "GridSquare",
     pattern = "^[a-z][1-9][0-9]?$".to_owned(),
@@ -154,6 +174,20 @@ mod tests {
         }
         for text in ["j4--j5", "l1-a1", "a0-a1", "a12-a1"] {
             assert!(!mv.is_match(text), "{text}");
+        }
+        let list = pattern::<MoveList>();
+        let most = ["a1-a2"; crate::limits::Limits::RENDER_MAX_ARROWS];
+        for text in ["j4-j5", "c10-a8, i1xd1", &most.join(",")] {
+            assert!(list.is_match(text), "{text}");
+        }
+        for text in [
+            "",
+            "j4-j5,",
+            ",j4-j5",
+            "j4-j5;j5-j6",
+            &format!("{},a1-a2", most.join(",")),
+        ] {
+            assert!(!list.is_match(text), "{text}");
         }
     }
 }

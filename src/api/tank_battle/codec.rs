@@ -6,10 +6,11 @@ use super::{ScorePair, SideName};
 use crate::api::transport::problem::ApiError;
 use crate::error::NotationKind;
 use crate::games::tank_battle::{
-    self as engine, Layout, MoveText, Notation, NotationFault, Outcome, ParseError, Position,
+    self as engine, Layout, Move, MoveText, Notation, NotationFault, Outcome, ParseError, Position,
     Score, Square, State, TankBattle,
 };
 use crate::games::Game;
+use crate::limits::Limits;
 use crate::text::Text;
 
 /// The code of a notation's 400 (its title is the code's).
@@ -116,6 +117,31 @@ pub(super) fn decode_position(
 
 pub(super) fn decode_move(text: &str, field: &str) -> Result<MoveText, ApiError> {
     text.parse().map_err(|e| notation(e, field, None))
+}
+
+/// `render.svg`'s `arrows`: moves separated by commas, at most
+/// [`Limits::RENDER_MAX_ARROWS`] (drawn as given, not played).
+pub(super) fn decode_arrows(text: &str) -> Result<Vec<Move>, ApiError> {
+    let count = text.split(',').count();
+    if count > Limits::RENDER_MAX_ARROWS {
+        return Err(ApiError::bad_query(
+            Text::new("request-too-many-arrows")
+                .with("param", "arrows")
+                .with("count", count)
+                .with("max", Limits::RENDER_MAX_ARROWS),
+            Some("arrows"),
+        ));
+    }
+    text.split(',')
+        .map(|piece| {
+            let mv = decode_move(piece, "arrows")?;
+            Ok(Move {
+                from: mv.from,
+                to: mv.to,
+                capture: None,
+            })
+        })
+        .collect()
 }
 
 pub(super) fn decode_square(text: &str, field: &str) -> Result<Square, ApiError> {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::flows::ask::AskedLimits;
-use crate::api::openapi::notation::{LayoutText, MoveNotation, SquareName, Tbn};
+use crate::api::openapi::notation::{LayoutText, MoveList, MoveNotation, SquareName, Tbn};
 use crate::games::tank_battle::{
     self as engine, IllegalMove, Move, Position, Reason, Role, Side, SideScore, Square,
 };
@@ -58,6 +58,11 @@ pub struct RenderQuery {
     /// moves (none when it holds no tank of the side to move).
     #[param(example = "j4", value_type = Option<SquareName>)]
     pub moves_from: Option<String>,
+    /// Moves drawn as green arrows, comma-separated, at most 8 (not
+    /// checked against the position): a line to show, such as a review's
+    /// `best_line` from the position, or its best move alone.
+    #[param(example = "c10-a8,i1xd1", value_type = Option<MoveList>)]
+    pub arrows: Option<String>,
 }
 
 /// The start position of a layout.

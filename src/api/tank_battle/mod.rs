@@ -8,8 +8,8 @@ mod codec;
 mod dto;
 pub use ai_move::*;
 use codec::{
-    decode, decode_layout, decode_move, decode_position, decode_square, notation, notation_kind,
-    score_pair, status,
+    decode, decode_arrows, decode_layout, decode_move, decode_position, decode_square, notation,
+    notation_kind, score_pair, status,
 };
 pub use dto::*;
 
@@ -111,6 +111,7 @@ impl GameApi for TankBattle {
             (&query.layout, "layout"),
             (&query.last_move, "last_move"),
             (&query.moves_from, "moves_from"),
+            (&query.arrows, "arrows"),
         ] {
             if let Some(text) = text {
                 Limits::check_query(text, Limits::QUERY_NOTATION_MAX_CHARS, field)?;
@@ -137,11 +138,16 @@ impl GameApi for TankBattle {
             None => None,
         };
         let moves = selected.map(|from| position.legal_moves_from(&layout, from));
+        let arrows = match query.arrows.as_deref() {
+            Some(text) => decode_arrows(text)?,
+            None => Vec::new(),
+        };
         Ok(crate::render::tank_battle(
             &layout,
             &position,
             last_move,
             selected.zip(moves.as_deref()),
+            &arrows,
             lang,
         ))
     }
