@@ -10,6 +10,18 @@
     SAVE=reviews.jsonl scripts/review-check.py levels tank-battle
     SEED_BASE=200 scripts/review-check.py levels tank-battle   # twenty other games
     scripts/review-check.py slopes reviews.jsonl 0.01 0.03   # the same reviews summed up on other curves
+    scripts/review-check.py quality tank-battle 20   # the default judge against one at 10x its budget
+
+`quality` (issue 52) plays games between levels (fixed seeds, QUALITY_PLIES
+moves at most, 80 by default; Tank Wars 30 rounds) and reviews each twice,
+the game's default judge and a reference of the same engine at 10x its
+positions a search (Tank Battle 1,000,000, Tank Wars 200,000); it prints,
+over all games, how many of the reference's mistakes and blunders the
+default review finds too (recall), how many of the default's are
+confirmed by the reference (precision), the same counting inaccuracies
+too, how often the two judges' best moves differ, and both reviews' times.
+The reference's review takes longer than the server's default time cap:
+start the server with `--annotate-max-time-ms 900000`.
 
 `fit` plays games between AI levels through `ai-move` (fixed seeds),
 reviews each with `annotate` at the judge's default budget, pairs every
@@ -335,6 +347,62 @@ def slopes(path, ks):
               f"{sum(g < 10 for g in gaps)} of {len(gaps)} under 10")
 
 
+QUALITY_PLIES = int(os.environ.get("QUALITY_PLIES", "80"))
+REFERENCE_NODES = {"tank-battle": 1_000_000, "cobi-tank-wars": 200_000}
+FAULTS = ("mistake", "blunder")
+FLAWS = ("inaccuracy", "mistake", "blunder")
+
+
+def quality(game, count):
+    found = {"ref": 0, "ref_found": 0, "own": 0, "own_confirmed": 0}
+    loose = {"ref": 0, "ref_found": 0, "own": 0, "own_confirmed": 0}
+    entries = best_differs = 0
+    default_time = reference_time = 0.0
+    print("| game | levels | entries | default faults | reference faults | both | default s | reference s |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for n in range(count):
+        pair = PAIRS[n % len(PAIRS)]
+        if game == "tank-battle":
+            body = tank_battle_game(pair, 700 + n, max_plies=QUALITY_PLIES)
+        else:
+            body = cobi_game((min(pair[0], 8), min(pair[1], 8)), 700 + n)
+        start = time.perf_counter()
+        default = post(f"/{game}/annotate", body)
+        default_s = time.perf_counter() - start
+        start = time.perf_counter()
+        reference = post(f"/{game}/annotate", {
+            **body, "limits": {"max_nodes": REFERENCE_NODES[game], "max_time_ms": 900_000}})
+        reference_s = time.perf_counter() - start
+        if "plies" not in default or "plies" not in reference:
+            sys.exit(f"game {n}: a review failed: {str(default)[:300]} / {str(reference)[:300]}")
+        default_time += default_s
+        reference_time += reference_s
+        both = 0
+        for mine, theirs in zip(default["plies"], reference["plies"]):
+            entries += 1
+            best_differs += mine.get("best") != theirs.get("best")
+            for tally, kinds in ((found, FAULTS), (loose, FLAWS)):
+                m, t = mine["label"] in kinds, theirs["label"] in kinds
+                tally["ref"] += t
+                tally["own"] += m
+                tally["ref_found"] += t and mine["label"] in (FAULTS if kinds is FAULTS else FLAWS)
+                tally["own_confirmed"] += m and t
+            both += mine["label"] in FAULTS and theirs["label"] in FAULTS
+        faults = lambda review: sum(e["label"] in FAULTS for e in review["plies"])
+        print(f"| {n} | {pair[0]}-{pair[1]} | {len(default['plies'])} | {faults(default)} | "
+              f"{faults(reference)} | {both} | {default_s:.1f} | {reference_s:.1f} |", flush=True)
+    pct = lambda a, b: 100.0 * a / b if b else float("nan")
+    print(f"{game}, {count} games, {entries} entries: mistakes and blunders: the reference's "
+          f"{found['ref']}, found by the default {found['ref_found']} (recall {pct(found['ref_found'], found['ref']):.0f} %); "
+          f"the default's {found['own']}, confirmed {found['own_confirmed']} (precision "
+          f"{pct(found['own_confirmed'], found['own']):.0f} %)")
+    print(f"  counting inaccuracies too: recall {pct(loose['ref_found'], loose['ref']):.0f} % "
+          f"({loose['ref_found']} of {loose['ref']}), precision {pct(loose['own_confirmed'], loose['own']):.0f} % "
+          f"({loose['own_confirmed']} of {loose['own']}); best move differs at {pct(best_differs, entries):.0f} % of entries")
+    print(f"  time: default reviews {default_time:.1f} s, reference reviews {reference_time:.1f} s "
+          f"({reference_time / default_time:.1f}x)")
+
+
 if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else "levels"
     if command == "fit":
@@ -345,6 +413,8 @@ if __name__ == "__main__":
         slopes(sys.argv[2], [float(k) for k in sys.argv[3:]])
     elif command == "speed":
         speed()
+    elif command == "quality":
+        quality(sys.argv[2] if len(sys.argv) > 2 else "tank-battle", int(sys.argv[3]) if len(sys.argv) > 3 else 20)
     elif command == "tank-war":
         tank_war(int(sys.argv[2]) if len(sys.argv) > 2 else 200)
     else:
