@@ -6,8 +6,13 @@
 //! `expected_result` is the game's value and that no reply of the
 //! opponent gains more than `--tolerance` against its strategy, by the
 //! values of a solve of the whole default game made here, without the
-//! server's table. Prints the latency of the first request and p50/p99/max
-//! of all, and one summary line. Loopback HTTP/1.1, one connection.
+//! server's table. Then (issue 52) it reviews `--games` random games to
+//! their end with `annotate` and checks every entry exact (its `value` the
+//! solved value within 1e-6), `best` the support of the strategy
+//! `ai-move` plays for the player there and `against` the strategy it
+//! plays for the opponent. Prints the latency of the first request and
+//! p50/p99/max of all, and one summary line. Loopback HTTP/1.1, one
+//! connection.
 //!
 //! ```sh
 //! scripts/tank-war-exact.sh          # starts a server and runs this
@@ -42,6 +47,9 @@ struct Args {
     positions: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Random games reviewed, each entry checked against `ai-move`.
+    #[arg(long, default_value_t = 200)]
+    games: usize,
     /// What a reply may gain, and how far `expected_result` may be from
     /// the value.
     #[arg(long, default_value_t = 0.001)]
@@ -158,6 +166,58 @@ fn positions(setup: &Setup, start: &Position, wanted: usize, seed: u64) -> Vec<P
             }
         }
     }
+    out
+}
+
+/// The name of `player`'s living tank `id`.
+fn name_of(setup: &Setup, pos: &Position, player: Player, id: usize) -> Option<String> {
+    setup
+        .to_data(pos)
+        .tanks
+        .into_iter()
+        .map(|t| t.name)
+        .find(|name| setup.find(pos, player, name) == Some(id))
+}
+
+/// A random game to its end: its rounds (as `annotate` takes them) and
+/// the position before each.
+fn random_game(
+    setup: &Setup,
+    start: &Position,
+    rng: &mut ChaCha8Rng,
+) -> (Vec<Value>, Vec<Position>) {
+    let (mut rounds, mut before) = (Vec::new(), Vec::new());
+    let mut pos = start.clone();
+    loop {
+        let us = pickable(setup, &pos, Player::U);
+        let ds = pickable(setup, &pos, Player::D);
+        let (Some(&u), Some(&d)) = (us.choose(rng), ds.choose(rng)) else {
+            break;
+        };
+        let (Some(un), Some(dn)) = (
+            name_of(setup, &pos, Player::U, u),
+            name_of(setup, &pos, Player::D, d),
+        ) else {
+            break;
+        };
+        rounds.push(json!({"U": un, "D": dn}));
+        before.push(pos.clone());
+        play_round(setup, &mut pos, [u, d], [0, 0]);
+    }
+    (rounds, before)
+}
+
+/// A strategy's picks with their probabilities, by name (those above
+/// 1e-9), sorted.
+fn support(entries: &Value, name: &str, probability: &str) -> Vec<(String, f64)> {
+    let mut out: Vec<(String, f64)> = entries
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| Some((e[name].as_str()?.to_owned(), e[probability].as_f64()?)))
+        .filter(|(_, p)| *p > 1e-9)
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
 
@@ -283,6 +343,78 @@ fn main() -> ExitCode {
             worst_gap = worst_gap.max(gap);
         }
     }
+    // Issue 52: every entry of a review is exact and judged against the
+    // strategies `ai-move` plays.
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed.wrapping_add(1));
+    let (mut entries, mut review_failures) = (0usize, 0usize);
+    for g in 0..args.games {
+        let (rounds, before) = random_game(&setup, &start, &mut rng);
+        let review = match client.post("/v1/tank-war/annotate", &json!({"rounds": rounds})) {
+            Ok((200, body)) => body,
+            other => {
+                review_failures += 1;
+                eprintln!("game {g}: annotate {other:?}");
+                continue;
+            }
+        };
+        for entry in review["plies"].as_array().into_iter().flatten() {
+            entries += 1;
+            let ply = entry["ply"].as_u64().unwrap_or(u64::MAX) as usize;
+            let player = match entry["player"].as_str() {
+                Some("U") => Player::U,
+                _ => Player::D,
+            };
+            let Some(pos) = before.get(ply) else {
+                review_failures += 1;
+                continue;
+            };
+            let sign = if player == Player::U { 1.0 } else { -1.0 };
+            let value = entry["value"].as_f64().unwrap_or(f64::NAN);
+            let gap = (value - sign * value_of(&mut solver, pos)).abs();
+            let strategy = |who: Player, client: &mut Client| {
+                let request =
+                    json!({"state": state_json(&setup, pos), "player": who.to_string(), "seed": g});
+                match client.post("/v1/tank-war/ai-move", &request) {
+                    Ok((200, body)) => Some(support(&body["strategy"], "move", "probability")),
+                    _ => None,
+                }
+            };
+            let own = strategy(player, &mut client);
+            let theirs = strategy(player.other(), &mut client);
+            let mut best: Vec<String> = entry["best"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|m| m.as_str().map(str::to_owned))
+                .collect();
+            best.sort();
+            let against = support(&entry["against"], "move", "probability");
+            let same_best = own
+                .as_ref()
+                .is_some_and(|own| own.iter().map(|(m, _)| m.clone()).collect::<Vec<_>>() == best);
+            let same_against = theirs.as_ref().is_some_and(|theirs| {
+                theirs.len() == against.len()
+                    && theirs
+                        .iter()
+                        .zip(&against)
+                        .all(|((m, p), (n, q))| m == n && (p - q).abs() <= 1e-6)
+            });
+            let exact = entry["exact"] == json!(true);
+            if !exact || gap.is_nan() || gap > 1e-6 || !same_best || !same_against {
+                review_failures += 1;
+                if review_failures <= 10 {
+                    eprintln!(
+                        "game {g}, round {ply}, {player}: exact {exact}, value off by {gap:.2e}, best {best:?} vs ai-move {own:?}, against {against:?} vs {theirs:?}"
+                    );
+                }
+            }
+        }
+    }
+    println!(
+        "{} random games reviewed, {entries} entries: {review_failures} not exact within 1e-6 or not judged against ai-move's strategies",
+        args.games
+    );
+    failures += review_failures;
     let mut sorted = latencies.clone();
     sorted.sort_by(f64::total_cmp);
     println!(

@@ -73,13 +73,12 @@ fn verdict(
     };
     // Both players' strategies as `ai-move` plays them at full strength:
     // one equilibrium for both endpoints.
-    let n = [u.len(), d.len()];
     let FullStrength {
         probabilities: own_p,
         value,
         ..
-    } = full_strength(found, n, player);
-    let other_p = full_strength(found, n, player.other()).probabilities;
+    } = full_strength(found, picks, player);
+    let other_p = full_strength(found, picks, player.other()).probabilities;
     let (own, other) = match player {
         Player::U => (u, d),
         Player::D => (d, u),

@@ -191,7 +191,7 @@ fn finish(
         mut probabilities,
         worst,
         value,
-    } = full_strength(&found, n, player);
+    } = full_strength(&found, &picks, player);
     let own = &picks[player.index()];
     // A level answers the opponent's equilibrium as solved.
     let opponent = match player {

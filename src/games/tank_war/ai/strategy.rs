@@ -3,6 +3,7 @@
 //! for both endpoints.
 
 use super::found::Found;
+use crate::games::tank_war::solve::lp;
 use crate::games::tank_war::state::Player;
 
 /// `player`'s payoff (its picks by rows: U's view for U, the negated
@@ -24,15 +25,21 @@ pub(super) struct FullStrength {
     pub value: f64,
 }
 
-/// `player`'s [`FullStrength`] strategy from the root's matrix game of `n`
-/// picks a player: where some pick guarantees the game's value (a pure
-/// equilibrium exists), every such pick at random — which keeps the
-/// guarantee, gives an opponent who knows the strategy less to aim at (the
-/// exploitability in BENCHMARKS), and is the same whichever equilibrium
-/// the solver found (the set of such picks is the matrix's, not the
-/// solver's: so `ai-move` and the review, which order the picks
-/// differently, play one strategy); else the solver's mixed equilibrium.
-pub(super) fn full_strength(found: &Found, n: [usize; 2], player: Player) -> FullStrength {
+/// `player`'s [`FullStrength`] strategy from the root's matrix game over
+/// both players' `picks` (in the order the matrix has them): where some
+/// pick guarantees the game's value (a pure equilibrium exists), every
+/// such pick at random — which keeps the guarantee, gives an opponent who
+/// knows the strategy less to aim at (the exploitability in BENCHMARKS),
+/// and is the matrix's, not the solver's; else the canonical mixed
+/// equilibrium ([`canonical`]). Either way the strategy does not depend
+/// on the order of the picks, so `ai-move` (which orders them by its
+/// seed) and the review (which does not) play one strategy.
+pub(super) fn full_strength(
+    found: &Found,
+    picks: &[Vec<usize>; 2],
+    player: Player,
+) -> FullStrength {
+    let n = [picks[0].len(), picks[1].len()];
     let (mut probabilities, opponents, value) = match player {
         Player::U => (found.solution.rows.clone(), n[1], found.solution.value),
         Player::D => (found.solution.cols.clone(), n[0], -found.solution.value),
@@ -54,10 +61,46 @@ pub(super) fn full_strength(found: &Found, n: [usize; 2], player: Player) -> Ful
         probabilities = (0..own)
             .map(|i| if guaranteed.contains(&i) { share } else { 0.0 })
             .collect();
+    } else if found.depth > 0 {
+        probabilities = canonical(found, picks, player);
     }
     FullStrength {
         probabilities,
         worst,
         value,
     }
+}
+
+/// `player`'s mixed equilibrium strategy, the same whatever the order of
+/// the picks: the matrix game solved (by the simplex, exactly) with each
+/// player's picks in the order of their tanks' ids, then read back in the
+/// matrix's order. An equilibrium need not be unique; this one is the
+/// simplex's from one fixed order, so both endpoints find it.
+fn canonical(found: &Found, picks: &[Vec<usize>; 2], player: Player) -> Vec<f64> {
+    let order = |list: &Vec<usize>| {
+        let mut order: Vec<usize> = (0..list.len()).collect();
+        order.sort_by_key(|&i| list.get(i).copied());
+        order
+    };
+    let [rows, cols] = [order(&picks[0]), order(&picks[1])];
+    let width = picks[1].len();
+    let matrix: Vec<f64> = rows
+        .iter()
+        .flat_map(|&i| {
+            cols.iter()
+                .map(move |&j| found.matrix.get(i * width + j).copied().unwrap_or(0.0))
+        })
+        .collect();
+    let solution = lp::solve(&matrix, rows.len(), cols.len());
+    let (order, solved) = match player {
+        Player::U => (rows, solution.rows),
+        Player::D => (cols, solution.cols),
+    };
+    let mut probabilities = vec![0.0; order.len()];
+    for (&at, p) in order.iter().zip(solved) {
+        if let Some(slot) = probabilities.get_mut(at) {
+            *slot = p;
+        }
+    }
+    probabilities
 }
