@@ -43,8 +43,65 @@ pub trait Review: Game<Step: Clone + Send> {
         style: Style,
     ) -> Vec<Verdict<Self::Pick>>;
 
+    /// Whether each move's verdict is settled with its neighbours'
+    /// ([`settle`]): a game of alternating moves, one verdict a step,
+    /// whose judge searches each position once.
+    const SETTLES: bool = false;
+
     /// What `judge` has searched so far (for the service's metrics).
     fn spent(judge: &Self::Judge) -> Spent;
+}
+
+/// A move's numbers: what the position was worth to its player and what
+/// the move kept, on the game's scale and as a chance to win (0-100).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Numbers {
+    pub value: f64,
+    pub value_played: f64,
+    pub chance: f64,
+    pub chance_played: f64,
+}
+
+/// A move's verdict settled with the next two moves' (as the judge found
+/// them; `None` past the game's end), so that a game's verdicts are one
+/// account of it. The judge searches each position once: position k is
+/// worth `T_k` to its player, and the move played there keeps `P_k`
+/// (the next position's search, negated). A search may underrate a
+/// position: when the move played keeps more than the search said the
+/// position was worth, the position was worth that. So position k is
+/// worth `V_k = max(T_k, P_k)`, and the move played there keeps what the
+/// next position is worth to its player, negated: `-V_(k+1)`. Then
+/// `loss = V_k + V_(k+1) >= 0`; the judge's own choice keeps the
+/// position's value only when the next search agrees; and the chance
+/// after a move is the chance before the next, so every fall of the
+/// curve is some move's loss. The chances are settled the same way (the
+/// chance of a negated value is 100 less the chance: the scale is
+/// symmetric).
+pub fn settle(entry: Numbers, next: Option<Numbers>, after_next: Option<Numbers>) -> Numbers {
+    // A number the judge wrote is kept as written (its chance too), so
+    // that a judge that agrees with itself is left exactly as it was.
+    let worth = |entry: Numbers, next: Option<Numbers>| match next {
+        Some(next) if -next.value > entry.value => (-next.value + 0.0, 100.0 - next.chance),
+        _ => (entry.value, entry.chance),
+    };
+    let (value, chance) = worth(entry, next);
+    let (value_played, chance_played) = match next {
+        Some(next) => {
+            let (v, c) = worth(next, after_next);
+            if -v == entry.value_played {
+                (entry.value_played, entry.chance_played)
+            } else {
+                (-v + 0.0, 100.0 - c)
+            }
+        }
+        None => (entry.value_played, entry.chance_played),
+    };
+    Numbers {
+        value,
+        value_played,
+        chance,
+        chance_played,
+    }
 }
 
 /// What a judge searched: its searches, and the positions they visited
@@ -506,6 +563,69 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Raw numbers as a judge of alternating moves writes them: position
+    /// values `t` (each to its player), the move at k keeping `-t[k+1]`,
+    /// but never more than `t[k]`, and the judge's own choice (`own[k]`)
+    /// keeping `t[k]`; chances on a symmetric logistic.
+    fn raw(t: &[f64], own: &[bool]) -> Vec<Numbers> {
+        let chance = |v: f64| logistic_chance(v, 0.02);
+        (0..t.len() - 1)
+            .map(|k| {
+                let played = if own[k] { t[k] } else { (-t[k + 1]).min(t[k]) };
+                Numbers {
+                    value: t[k],
+                    value_played: played,
+                    chance: chance(t[k]),
+                    chance_played: chance(played),
+                }
+            })
+            .collect()
+    }
+
+    fn settled(raw: &[Numbers]) -> Vec<Numbers> {
+        (0..raw.len())
+            .map(|k| settle(raw[k], raw.get(k + 1).copied(), raw.get(k + 2).copied()))
+            .collect()
+    }
+
+    #[test]
+    fn a_judge_that_agrees_with_itself_is_left_as_it_was() {
+        let t = [10.0, -10.0, 10.0, -10.0];
+        let raw = raw(&t, &[true, true, true]);
+        assert_eq!(settled(&raw), raw);
+    }
+
+    #[test]
+    fn the_judges_own_choice_loses_what_the_next_search_finds() {
+        // Issue 52's finding 3: the judge's choice at 50 (for the mover),
+        // the next search 300 for the opponent.
+        let raw = raw(&[50.0, 300.0, -300.0], &[true, true]);
+        let first = settled(&raw)[0];
+        assert_eq!((first.value, first.value_played), (50.0, -300.0));
+        assert!(Label::of_chances(first.chance, first.chance_played) >= Label::Blunder);
+    }
+
+    proptest::proptest! {
+        /// Every loss is at least 0, and the chance after a move is the
+        /// chance before the next, whatever the searches found.
+        #[test]
+        fn settled_verdicts_are_one_account_of_the_game(
+            t in proptest::collection::vec(-2_000i32..2_000, 2..12),
+            own in proptest::collection::vec(proptest::bool::ANY, 12),
+        ) {
+            let t: Vec<f64> = t.into_iter().map(f64::from).collect();
+            let settled = settled(&raw(&t, &own));
+            for (k, entry) in settled.iter().enumerate() {
+                proptest::prop_assert!(entry.value >= entry.value_played, "{k}: {entry:?}");
+                proptest::prop_assert!(entry.chance >= entry.chance_played - 1e-9, "{k}: {entry:?}");
+                if let Some(next) = settled.get(k + 1) {
+                    proptest::prop_assert_eq!(entry.value_played, -next.value);
+                    proptest::prop_assert!((entry.chance_played - (100.0 - next.chance)).abs() < 1e-9);
+                }
+            }
+        }
+    }
 
     #[test]
     fn labels_rise_with_the_loss() {

@@ -75,11 +75,30 @@ fn check_review(body: &Value, players: [&str; 2], cap: f64) {
             (103.1668 * (-0.04354 * f("win_chance_loss")).exp() - 3.1669).clamp(0.0, 100.0)
         };
         assert!((f("accuracy") - accuracy).abs() < 1e-9, "{entry}");
-        if entry["best"]
-            .as_array()
-            .is_some_and(|best| best.contains(&entry["played"]))
-        {
-            assert_eq!(f("loss"), 0.0, "the judge's choice loses nothing: {entry}");
+        // `best` exactly when nothing is lost (issue 52): the judge's own
+        // choice too loses what the next position's search finds.
+        assert_eq!(
+            entry["label"] == "best",
+            f("win_chance_loss") <= 1e-9,
+            "{entry}"
+        );
+    }
+    // A game of alternating moves is one account (issue 52): what a move
+    // keeps is what the next position is worth to its player, so every
+    // fall of the curve is some move's loss.
+    if players[0] == "white" {
+        for pair in plies.windows(2) {
+            let (entry, next) = (&pair[0], &pair[1]);
+            let n = |e: &Value, field: &str| e[field].as_f64().unwrap_or(f64::NAN);
+            assert_eq!(
+                n(entry, "value_played"),
+                -n(next, "value"),
+                "{entry}\n{next}"
+            );
+            assert!(
+                (n(entry, "win_chance_played") - (100.0 - n(next, "win_chance"))).abs() < 1e-9,
+                "{entry}\n{next}"
+            );
         }
     }
     // The curve: the first player's chance at each step boundary, each

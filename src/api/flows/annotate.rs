@@ -7,6 +7,7 @@
 //! line an entry as soon as it is judged, the summary last), stopped when
 //! the client leaves. Its answer's types are in [`super::annotation`].
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -99,8 +100,10 @@ enum Line<G: GameApi> {
 /// The version of what a review's entries say, part of their cache keys:
 /// bumped whenever a verdict's numbers or fields change for the same
 /// judge (2: forced results, the chance kept within 0.1-99.9, one Tank War
-/// equilibrium, the lines).
-const REVIEW_VERSION: u32 = 2;
+/// equilibrium, the lines; 3: a settled game's entries kept as the judge
+/// wrote them, refutation included, and settled when answered; The Tank
+/// War's mixed equilibria in one order).
+const REVIEW_VERSION: u32 = 3;
 
 /// The cache key of a step's entries: the digest of everything its
 /// verdicts depend on (the game and its engine's version, the state and
@@ -187,6 +190,13 @@ fn judge_steps<G: GameApi>(
         ..limits
     };
     let mut tally = Tally::new(G::PLAYERS);
+    let mut answer = |(entry, player): (Annotation<G>, usize)| {
+        tally.add_judged(entry.judged(player), entry.loss, G::LOSS_CAP);
+        emit(Line::Entry(Box::new(entry)))
+    };
+    // A settled game's entries as the judge wrote them, each answered
+    // once the two after it are judged (or the game has ended).
+    let mut waiting: VecDeque<(Annotation<G>, usize)> = VecDeque::new();
     for (ply, (state, step)) in checked.plies.iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
             return Ok(false);
@@ -196,15 +206,31 @@ fn judge_steps<G: GameApi>(
             Some(entries) => entries,
             None => judge_step::<G>(judge, (ply, state, step), (limits, style), (cache, key))?,
         };
-        for (entry, player) in entries {
-            tally.add_judged(entry.judged(player), entry.loss, G::LOSS_CAP);
-            if !emit(Line::Entry(Box::new(entry))) {
-                return Ok(false);
+        for entry in entries {
+            if !G::SETTLES {
+                if !answer(entry) {
+                    return Ok(false);
+                }
+                continue;
+            }
+            waiting.push_back(entry);
+            if waiting.len() < 3 {
+                continue;
+            }
+            if let Some(entry) = settled(&mut waiting) {
+                if !answer(entry) {
+                    return Ok(false);
+                }
             }
         }
     }
     if stop.load(Ordering::Relaxed) {
         return Ok(false);
+    }
+    while let Some(entry) = settled(&mut waiting) {
+        if !answer(entry) {
+            return Ok(false);
+        }
     }
     let players = tally
         .summaries()
@@ -224,6 +250,18 @@ fn judge_steps<G: GameApi>(
         moments,
         final_state: G::encode_score(&checked.last),
     })))
+}
+
+/// The first of the `waiting` entries (as the judge wrote them), settled
+/// with the next two ([`review::settle`]) and taken out.
+fn settled<G: GameApi>(
+    waiting: &mut VecDeque<(Annotation<G>, usize)>,
+) -> Option<(Annotation<G>, usize)> {
+    let numbers = |at: usize| waiting.get(at).map(|(entry, _)| entry.numbers());
+    let (next, after_next) = (numbers(1), numbers(2));
+    let (mut entry, player) = waiting.pop_front()?;
+    entry.settle(review::settle(entry.numbers(), next, after_next));
+    Some((entry, player))
 }
 
 /// What took the review too long.

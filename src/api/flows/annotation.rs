@@ -13,7 +13,7 @@ use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::api::game::{schema_name, GameApi};
-use crate::games::review::{Judged, Label, Moment, MomentKind, Summary, Verdict};
+use crate::games::review::{self, Judged, Label, Moment, MomentKind, Numbers, Summary, Verdict};
 
 /// A move's label, by the chance to win it lost (0-100): `best` none,
 /// `excellent` under 2, `good` under 5, `inaccuracy` under 10, `mistake`
@@ -225,7 +225,9 @@ impl<G: GameApi> Annotation<G> {
             label: verdict.label().into(),
             exact: verdict.exact,
             best_line: verdict.line.iter().map(pick).collect::<Result<_, _>>()?,
-            refutation: if verdict.label() >= Label::Inaccuracy {
+            // A settled verdict's label is known only when it is settled
+            // (see [`Annotation::settle`]): its refutation is kept till then.
+            refutation: if G::SETTLES || verdict.label() >= Label::Inaccuracy {
                 verdict
                     .refutation
                     .iter()
@@ -236,6 +238,34 @@ impl<G: GameApi> Annotation<G> {
             },
             game: PhantomData,
         })
+    }
+
+    /// The entry's numbers, as the judge wrote them or settled.
+    pub fn numbers(&self) -> Numbers {
+        Numbers {
+            value: self.value,
+            value_played: self.value_played,
+            chance: self.win_chance,
+            chance_played: self.win_chance_played,
+        }
+    }
+
+    /// The entry with its verdict settled with its neighbours' (`numbers`,
+    /// from [`review::settle`]): its loss, accuracy and label follow, and
+    /// the refutation is shown only for an inaccuracy or worse.
+    pub fn settle(&mut self, numbers: Numbers) {
+        self.value = numbers.value;
+        self.value_played = numbers.value_played;
+        self.win_chance = numbers.chance;
+        self.win_chance_played = numbers.chance_played;
+        self.loss = (numbers.value - numbers.value_played).max(0.0) + 0.0;
+        self.win_chance_loss = (numbers.chance - numbers.chance_played).max(0.0) + 0.0;
+        self.accuracy = review::accuracy(self.win_chance_loss);
+        let label = Label::of_chances(numbers.chance, numbers.chance_played);
+        self.label = label.into();
+        if label < Label::Inaccuracy {
+            self.refutation.clear();
+        }
     }
 
     /// The index of the player who moved, as the game names players.

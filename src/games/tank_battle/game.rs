@@ -122,10 +122,12 @@ pub struct Judge {
 }
 
 /// One search a position, each reused for the move before it: a game of
-/// N moves costs N + 1 searches. A move is worth what the position after
-/// it is worth to its mover (the search there, negated), never more than
-/// the position before it; the judge's own choice keeps the position's
-/// value.
+/// N moves costs N + 1 searches. As written here a move is worth what the
+/// position after it is worth to its mover (the search there, negated),
+/// never more than the position before it, and the judge's own choice
+/// keeps the position's value; the review then settles each verdict with
+/// the next two ([`crate::games::review::settle`], `SETTLES`), so that
+/// the judge's choice too loses what the next search finds.
 impl Review for TankBattle {
     type Pick = Move;
     type Judge = Judge;
@@ -138,6 +140,9 @@ impl Review for TankBattle {
     /// A quarter of what its 100,000 positions take here (about 40 ms):
     /// below it a search ends at depth 3 or so.
     const JUDGE_FLOOR_MS: u64 = 10;
+    /// One verdict a move, the players alternating: each settled with the
+    /// next two moves' ([`crate::games::review::settle`]).
+    const SETTLES: bool = true;
 
     fn judge(
         judge: &mut Judge,
