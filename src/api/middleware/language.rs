@@ -3,9 +3,9 @@
 //! the request is served in it ([`crate::api::transport::request_id::scope`]),
 //! and the one writer of each answer writes its texts in it
 //! ([`crate::api::transport::texts`]). Here only the answer's headers:
-//! every answer says which language it speaks (`Content-Language`) and
-//! that it depends on the header (`Vary: Accept-Language`). No answer's
-//! body is read here.
+//! every answer says which language it speaks (`Content-Language`); that
+//! it depends on the header is in its `Vary`
+//! ([`crate::api::transport::vary`]). No answer's body is read here.
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -29,5 +29,4 @@ pub fn label<B: MessageBody>(res: &mut ServiceResponse<B>, lang: Lang) {
         header::CONTENT_LANGUAGE,
         HeaderValue::from_static(lang.tag()),
     );
-    headers.append(header::VARY, HeaderValue::from_static("Accept-Language"));
 }

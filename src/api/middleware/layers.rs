@@ -46,7 +46,7 @@ use crate::access_log::AccessLog;
 use crate::api::transport::connection::Ledger;
 use crate::api::transport::request_id::{self, RequestId};
 use crate::api::transport::route::Route;
-use crate::api::transport::{compression, hygiene};
+use crate::api::transport::{compression, hygiene, vary};
 use crate::fair_use::FairUse;
 use crate::metrics::Metrics;
 
@@ -227,8 +227,12 @@ where
                     };
                 }
             };
-            compression::finish(&mut res, compress);
-            let route = Route::of(res.request());
+            if compress {
+                compression::finish(&mut res);
+            }
+            let success = res.status().is_success();
+            vary::write(res.headers_mut(), success);
+            let route = Route::current();
             if spans {
                 let span = tracing::Span::current();
                 span.record("status", res.status().as_u16());

@@ -385,7 +385,7 @@ where
         let Some(served) = found else {
             return self.fallback.call(req);
         };
-        Route::tag(&req, &served.route);
+        Route::tag(&served.route);
         if let Some(refused) = unknown_query_parameter(&req, &served.route) {
             let res = req.into_response(refused.error_response());
             return Box::pin(async move { Ok(res) });
@@ -486,14 +486,14 @@ fn actix_method(method: &HttpMethod) -> Method {
 
 #[cfg(test)]
 mod tests {
-    use actix_web::{test, App, HttpRequest, HttpResponse};
+    use actix_web::{test, App, HttpResponse};
 
     use super::*;
 
     /// Says hello.
     #[utoipa::path(post, path = "/hello", responses((status = 200, description = "Hello")))]
-    async fn hello(req: HttpRequest) -> HttpResponse {
-        let route = Route::of(&req).map(|route| route.name.to_string());
+    async fn hello() -> HttpResponse {
+        let route = Route::current().map(|route| route.name.to_string());
         HttpResponse::Ok().body(route.unwrap_or_default())
     }
 

@@ -5,8 +5,7 @@
 //! for every answer: `legal-moves` fell from 70 000 to 2 500 answers a
 //! second with it). [`keep_small_answers_plain`] (called inside it, for
 //! requests it compresses) marks small answers so that it leaves them
-//! alone; [`finish`] (outside it) removes the marker and says that answers
-//! vary with `Accept-Encoding`.
+//! alone; [`finish`] (outside it) removes the marker.
 
 use actix_web::body::{self, BoxBody, MessageBody};
 use actix_web::dev::ServiceResponse;
@@ -34,79 +33,15 @@ pub fn keep_small_answers_plain(res: &mut ServiceResponse<BoxBody>) {
     }
 }
 
-/// The header's name, as `Vary` names it.
-const ACCEPT_ENCODING: &[u8] = b"accept-encoding";
-
-/// Whether a `Vary` value names `Accept-Encoding` (in any case): each
-/// name, found after a comma, compared only when its length fits.
-fn names_accept_encoding(value: &[u8]) -> bool {
-    let name_at = |start: usize| {
-        let rest = value.get(start..).unwrap_or_default();
-        let rest = rest.trim_ascii_start();
-        let end = memchr::memchr(b',', rest).unwrap_or(rest.len());
-        rest.get(..end)
-            .is_some_and(|name| name.trim_ascii_end().eq_ignore_ascii_case(ACCEPT_ENCODING))
-    };
-    name_at(0) || memchr::memchr_iter(b',', value).any(|comma| name_at(comma + 1))
-}
-
-/// After actix's `Compress` (`compressing`), or in its place when the
-/// client accepts no encoding: drops the marker of
-/// [`keep_small_answers_plain`], and says on every successful answer that
-/// it varies with `Accept-Encoding` (for caches), compressed or not. Only
-/// `Compress` names `Accept-Encoding` in `Vary` before this, so only its
-/// answers are searched for it.
-pub fn finish<B>(res: &mut ServiceResponse<B>, compressing: bool) {
-    if !res.status().is_success() {
-        return;
-    }
+/// After actix's `Compress`: drops the marker of
+/// [`keep_small_answers_plain`] (the answer's `Vary` names
+/// `Accept-Encoding`, compressed or not: [`super::vary`]).
+pub fn finish<B>(res: &mut ServiceResponse<B>) {
     let headers = res.headers_mut();
-    if compressing {
-        if headers
-            .get(header::CONTENT_ENCODING)
-            .is_some_and(|v| v == "identity")
-        {
-            headers.remove(header::CONTENT_ENCODING);
-        }
-        if headers
-            .get_all(header::VARY)
-            .any(|v| names_accept_encoding(v.as_bytes()))
-        {
-            return;
-        }
-    }
-    headers.append(header::VARY, HeaderValue::from_static("accept-encoding"));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn finds_accept_encoding_among_the_names_vary_lists() {
-        for yes in [
-            &b"accept-encoding"[..],
-            b"Accept-Encoding",
-            b"Origin, accept-encoding",
-            b"Origin,Accept-Encoding, Accept",
-        ] {
-            assert!(
-                names_accept_encoding(yes),
-                "{}",
-                String::from_utf8_lossy(yes)
-            );
-        }
-        for no in [
-            &b""[..],
-            b"Origin, Access-Control-Request-Method, Access-Control-Request-Headers",
-            b"accept-encodin",
-            b"x-accept-encoding",
-        ] {
-            assert!(
-                !names_accept_encoding(no),
-                "{}",
-                String::from_utf8_lossy(no)
-            );
-        }
+    if headers
+        .get(header::CONTENT_ENCODING)
+        .is_some_and(|v| v == "identity")
+    {
+        headers.remove(header::CONTENT_ENCODING);
     }
 }

@@ -7,8 +7,8 @@
 //! other layers' errors),
 //! compression of large answers ([`compression`]), request ids
 //! ([`request_id`]), what a request matched ([`route`]), JSON Schema
-//! checks of batch items ([`schema`]) and SVG answers with entity tags
-//! ([`svg`]).
+//! checks of batch items ([`schema`]), SVG answers with entity tags
+//! ([`svg`]) and every answer's `Vary` ([`vary`]).
 
 pub mod compression;
 pub mod connection;
@@ -24,3 +24,4 @@ pub mod schema;
 pub mod strict;
 pub mod svg;
 pub mod texts;
+pub mod vary;

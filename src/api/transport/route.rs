@@ -1,15 +1,14 @@
 //! What a request matched, decided once. The router that finds a
-//! request's route tags the request with that route's [`Route`]: its
-//! name and the quota it spends. Everything that classifies a request
+//! request's route tags the request being served with that route's
+//! [`Route`] (kept in its scope: [`super::request_id::scope`]): its name
+//! and the quota it spends. Everything that classifies a request
 //! reads the tag — fair use (whether a key is needed, which quota), the
 //! request metrics, the access log and the debug span — and never the
 //! path, so a path written another way (`/%761/…`, `ai%2Dmove`) is the
 //! route the router found, or no route at all.
 
+use std::cell::Cell;
 use std::rc::Rc;
-
-use actix_web::dev::ServiceRequest;
-use actix_web::{HttpMessage, HttpRequest};
 
 use crate::operations::{Operation, Price};
 
@@ -30,18 +29,32 @@ pub struct Route {
     pub query: Box<[Box<str>]>,
 }
 
-/// The tag: the route the router matched.
-#[derive(Clone)]
-struct Matched(Rc<Route>);
+thread_local! {
+    /// The route the request being served matched, once the router has
+    /// found it: swapped in and out around each poll of the request's
+    /// future by its scope ([`super::request_id::Scoped`]).
+    static CURRENT: Cell<Option<Rc<Route>>> = const { Cell::new(None) };
+}
 
 impl Route {
-    /// Tags `req` as matching `route` (the router does, once).
-    pub fn tag(req: &ServiceRequest, route: &Rc<Route>) {
-        req.extensions_mut().insert(Matched(route.clone()));
+    /// Tags the request being served as matching `route` (the router
+    /// does, once).
+    pub fn tag(route: &Rc<Route>) {
+        CURRENT.set(Some(route.clone()));
     }
 
-    /// The route `req` matched, if a router tagged it.
-    pub fn of(req: &HttpRequest) -> Option<Rc<Route>> {
-        req.extensions().get::<Matched>().map(|m| m.0.clone())
+    /// The route the request being served matched, if a router tagged
+    /// it.
+    pub fn current() -> Option<Rc<Route>> {
+        let route = CURRENT.take();
+        let copy = route.clone();
+        CURRENT.set(route);
+        copy
     }
+}
+
+/// Makes `route` the current request's, answering the one it replaces
+/// (for the request's scope).
+pub(super) fn swap(route: Option<Rc<Route>>) -> Option<Rc<Route>> {
+    CURRENT.replace(route)
 }
