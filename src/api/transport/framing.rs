@@ -260,6 +260,40 @@ mod tests {
         None
     }
 
+    /// The head's end as the rules above read it, a byte at a time: what
+    /// [`HeadEnd::feed`] finds a line at a time.
+    fn reference_end(text: &[u8]) -> Option<usize> {
+        let mut state = HeadState::Leading;
+        for (i, &byte) in text.iter().enumerate() {
+            state = match (state, byte) {
+                (HeadState::Leading, b'\n') | (HeadState::LeadingCr, b'\n') => HeadState::Leading,
+                (HeadState::Leading, b'\r') => HeadState::LeadingCr,
+                (HeadState::AfterLf, b'\n') | (HeadState::AfterLfCr, b'\n') => return Some(i + 1),
+                (HeadState::AfterLf, b'\r') => HeadState::AfterLfCr,
+                (_, b'\n') => HeadState::AfterLf,
+                _ => HeadState::Line,
+            };
+        }
+        None
+    }
+
+    proptest::proptest! {
+        /// However the bytes arrive, the end found is the reference's,
+        /// for texts of the bytes that matter (and others).
+        #[test]
+        fn a_head_ends_where_a_byte_by_byte_reading_ends_it(
+            text in proptest::collection::vec(
+                proptest::sample::select(vec![b'\r', b'\n', b'a', b' ', b':']),
+                0..40,
+            ),
+            step in 1usize..8,
+        ) {
+            let expected = reference_end(&text);
+            proptest::prop_assert_eq!(head_end(&text, step), expected);
+            proptest::prop_assert_eq!(head_end(&text, 1000), expected);
+        }
+    }
+
     #[test]
     fn a_head_ends_at_its_empty_line_however_it_arrives() {
         let cases: &[(&[u8], Option<usize>)] = &[

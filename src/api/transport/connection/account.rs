@@ -75,16 +75,27 @@ impl Framing {
         {
             return Framing::ToEof;
         }
-        let length = std::str::from_utf8(length.as_bytes())
-            .ok()
-            .and_then(|v| v.trim().parse::<u64>().ok());
-        match length {
+        match decimal(length.as_bytes().trim_ascii()) {
             Some(n) if n > 0 => Framing::Length(n),
             // Actix gives a zero length no payload, but a `CONNECT` the
             // rest of the connection.
             _ => Framing::ToEof,
         }
     }
+}
+
+/// A `Content-Length`'s value: decimal digits only, as actix-http reads
+/// it (no sign), that fit a `u64`.
+fn decimal(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |n, &digit| {
+        if !digit.is_ascii_digit() {
+            return None;
+        }
+        n.checked_mul(10)?.checked_add(u64::from(digit - b'0'))
+    })
 }
 
 /// Where the connection's reading stands.
@@ -386,6 +397,24 @@ mod tests {
 
     const CAP: usize = 100;
     const LIMIT: usize = 1_000;
+
+    /// A `Content-Length` is read as actix-http reads it (`str::parse`
+    /// after a trim, no `+`).
+    #[test]
+    fn a_length_is_read_as_actix_reads_it() {
+        let actix = |text: &str| {
+            let text = text.trim();
+            (!text.starts_with('+'))
+                .then(|| text.parse::<u64>().ok())
+                .flatten()
+        };
+        for text in [
+            "0", "7", " 42 ", "\t12", "007", "+5", "-1", "", " ", "1 2", "1a",
+            "18446744073709551615", "18446744073709551616", "99999999999999999999",
+        ] {
+            assert_eq!(decimal(text.as_bytes().trim_ascii()), actix(text), "{text:?}");
+        }
+    }
 
     /// Reads `bytes` into `account` as a reader would: at most its room
     /// at a time. The bytes read.
