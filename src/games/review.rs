@@ -50,6 +50,29 @@ pub trait Review: Game<Step: Clone + Send> {
 
     /// What `judge` has searched so far (for the service's metrics).
     fn spent(judge: &Self::Judge) -> Spent;
+
+    /// The forced result a value on the game's scale (to the player whose
+    /// value it is; `exact`: the game's exact value) stands for, if it
+    /// stands for one: only a judge that proves results finds them.
+    fn forced(_value: f64, _exact: bool) -> Option<Forced> {
+        None
+    }
+
+    /// What the next position's value (to the player to move there) is
+    /// worth to the player who moved into it: negated, and where a value
+    /// counts the plies to a forced end, one ply further from it.
+    fn from_next(value: f64) -> f64 {
+        -value + 0.0
+    }
+}
+
+/// A forced result: the player whose value it is wins (or loses) however
+/// the other plays, the game ending within `plies` plies of the position
+/// the value is about, where the judge counts them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Forced {
+    pub win: bool,
+    pub plies: Option<u32>,
 }
 
 /// A move's numbers: what the position was worth to its player and what
@@ -76,22 +99,30 @@ pub struct Numbers {
 /// after a move is the chance before the next, so every fall of the
 /// curve is some move's loss. The chances are settled the same way (the
 /// chance of a negated value is 100 less the chance: the scale is
-/// symmetric).
-pub fn settle(entry: Numbers, next: Option<Numbers>, after_next: Option<Numbers>) -> Numbers {
+/// symmetric). `from_next` is the game's [`Review::from_next`] (the
+/// "negated" above, a forced result one ply further away).
+pub fn settle(
+    entry: Numbers,
+    next: Option<Numbers>,
+    after_next: Option<Numbers>,
+    from_next: fn(f64) -> f64,
+) -> Numbers {
     // A number the judge wrote is kept as written (its chance too), so
     // that a judge that agrees with itself is left exactly as it was.
     let worth = |entry: Numbers, next: Option<Numbers>| match next {
-        Some(next) if -next.value > entry.value => (-next.value + 0.0, 100.0 - next.chance),
+        Some(next) if from_next(next.value) > entry.value => {
+            (from_next(next.value), 100.0 - next.chance)
+        }
         _ => (entry.value, entry.chance),
     };
     let (value, chance) = worth(entry, next);
     let (value_played, chance_played) = match next {
         Some(next) => {
             let (v, c) = worth(next, after_next);
-            if -v == entry.value_played {
+            if from_next(v) == entry.value_played {
                 (entry.value_played, entry.chance_played)
             } else {
-                (-v + 0.0, 100.0 - c)
+                (from_next(v), 100.0 - c)
             }
         }
         None => (entry.value_played, entry.chance_played),
@@ -569,10 +600,24 @@ mod tests {
     /// but never more than `t[k]`, and the judge's own choice (`own[k]`)
     /// keeping `t[k]`; chances on a symmetric logistic.
     fn raw(t: &[f64], own: &[bool]) -> Vec<Numbers> {
-        let chance = |v: f64| logistic_chance(v, 0.02);
+        raw_with(t, own, |v| -v + 0.0)
+    }
+
+    /// The same, the move at k keeping `from_next(t[k+1])`.
+    fn raw_with(t: &[f64], own: &[bool], from_next: fn(f64) -> f64) -> Vec<Numbers> {
+        // Certain beyond 900, as a forced result is.
+        let chance = |v: f64| match v {
+            v if v >= 900.0 => 100.0,
+            v if v <= -900.0 => 0.0,
+            v => logistic_chance(v, 0.02),
+        };
         (0..t.len() - 1)
             .map(|k| {
-                let played = if own[k] { t[k] } else { (-t[k + 1]).min(t[k]) };
+                let played = if own[k] {
+                    t[k]
+                } else {
+                    from_next(t[k + 1]).min(t[k])
+                };
                 Numbers {
                     value: t[k],
                     value_played: played,
@@ -583,9 +628,26 @@ mod tests {
             .collect()
     }
 
+    /// A value that counts plies to a forced end (beyond 900 in size, as
+    /// Tank Battle's beyond `WIN - 1000`), one ply further away.
+    fn counting_plies(value: f64) -> f64 {
+        if value.abs() >= 900.0 {
+            -(value - value.signum()) + 0.0
+        } else {
+            -value + 0.0
+        }
+    }
+
     fn settled(raw: &[Numbers]) -> Vec<Numbers> {
+        settled_with(raw, |v| -v + 0.0)
+    }
+
+    fn settled_with(raw: &[Numbers], from_next: fn(f64) -> f64) -> Vec<Numbers> {
         (0..raw.len())
-            .map(|k| settle(raw[k], raw.get(k + 1).copied(), raw.get(k + 2).copied()))
+            .map(|k| {
+                let (next, after_next) = (raw.get(k + 1).copied(), raw.get(k + 2).copied());
+                settle(raw[k], next, after_next, from_next)
+            })
             .collect()
     }
 
@@ -608,19 +670,22 @@ mod tests {
 
     proptest::proptest! {
         /// Every loss is at least 0, and the chance after a move is the
-        /// chance before the next, whatever the searches found.
+        /// chance before the next, whatever the searches found; with
+        /// values that count plies to a forced end too.
         #[test]
         fn settled_verdicts_are_one_account_of_the_game(
-            t in proptest::collection::vec(-2_000i32..2_000, 2..12),
+            t in proptest::collection::vec(-1_000i32..1_000, 2..12),
             own in proptest::collection::vec(proptest::bool::ANY, 12),
+            plies in proptest::bool::ANY,
         ) {
             let t: Vec<f64> = t.into_iter().map(f64::from).collect();
-            let settled = settled(&raw(&t, &own));
+            let from_next: fn(f64) -> f64 = if plies { counting_plies } else { |v| -v + 0.0 };
+            let settled = settled_with(&raw_with(&t, &own, from_next), from_next);
             for (k, entry) in settled.iter().enumerate() {
                 proptest::prop_assert!(entry.value >= entry.value_played, "{k}: {entry:?}");
                 proptest::prop_assert!(entry.chance >= entry.chance_played - 1e-9, "{k}: {entry:?}");
                 if let Some(next) = settled.get(k + 1) {
-                    proptest::prop_assert_eq!(entry.value_played, -next.value);
+                    proptest::prop_assert_eq!(entry.value_played, from_next(next.value));
                     proptest::prop_assert!((entry.chance_played - (100.0 - next.chance)).abs() < 1e-9);
                 }
             }

@@ -75,6 +75,13 @@ fn check_review(body: &Value, players: [&str; 2], cap: f64) {
             (103.1668 * (-0.04354 * f("win_chance_loss")).exp() - 3.1669).clamp(0.0, 100.0)
         };
         assert!((f("accuracy") - accuracy).abs() < 1e-9, "{entry}");
+        match players {
+            ["white", "black"] => check_forced(entry, players, 999_000.0),
+            ["U", "D"] if entry["exact"] == true => check_forced(entry, players, 1.0),
+            // Tank Wars' judge proves no result.
+            ["P1", "P2"] => assert!(entry.get("forced").is_none(), "{entry}"),
+            _ => {}
+        }
         // `best` exactly when nothing is lost (issue 52): the judge's own
         // choice too loses what the next position's search finds.
         assert_eq!(
@@ -604,7 +611,46 @@ async fn forced_results_given_away_are_never_best() {
             "{played}: {entry}"
         );
         check_review(&reply.body, ["white", "black"], 1_000.0);
+        // The entry says so (`forced`): the first position is won for
+        // White, the second move walks into Black's loss.
+        check_forced(entry, ["white", "black"], 999_000.0);
+        let forced = &entry["forced"];
+        if played == "h8-e11" {
+            assert_eq!(forced["value"]["winner"], "white", "{entry}");
+        } else {
+            assert_eq!(forced["value"], Value::Null, "{entry}");
+            assert_eq!(forced["value_played"]["winner"], "white", "{entry}");
+        }
     }
+}
+
+/// An entry's `forced` names exactly the forced results of its numbers
+/// (`at` or beyond in size: Tank Battle's scores beyond 999,000, which are
+/// 1,000,000 less the plies to the end; The Tank War's exact ±1, whose
+/// plies are not counted), each won by the player whose number is
+/// positive.
+fn check_forced(entry: &Value, players: [&str; 2], at: f64) {
+    let player = entry["player"].as_str().unwrap_or_default();
+    let opponent = if player == players[0] {
+        players[1]
+    } else {
+        players[0]
+    };
+    let mut any = false;
+    for field in ["value", "value_played"] {
+        let number = entry[field].as_f64().unwrap_or_default();
+        let said = &entry["forced"][field];
+        if number.abs() >= at - 1e-9 {
+            any = true;
+            let winner = if number > 0.0 { player } else { opponent };
+            assert_eq!(said["winner"], winner, "{field}: {entry}");
+            let plies = (at > 1.0).then_some(1_000_000.0 - number.abs());
+            assert_eq!(said["plies"].as_f64(), plies, "{field}: {entry}");
+        } else {
+            assert_eq!(*said, Value::Null, "{field}: {entry}");
+        }
+    }
+    assert_eq!(entry.get("forced").is_some(), any, "{entry}");
 }
 
 /// Finding 4: a judge's budget under its floor is refused, naming the

@@ -128,6 +128,8 @@ fn query_parameters_are_plain_strings() {
 fn schema_names_carry_their_games_prefix() {
     const SHARED: &[&str] = &[
         "AiLimits",
+        "AnnotationForced",
+        "AnnotationForcedResult",
         "AnnotationLabel",
         "AnnotationLabelCounts",
         "AnnotationMoment",

@@ -102,8 +102,9 @@ enum Line<G: GameApi> {
 /// judge (2: forced results, the chance kept within 0.1-99.9, one Tank War
 /// equilibrium, the lines; 3: a settled game's entries kept as the judge
 /// wrote them, refutation included, and settled when answered; The Tank
-/// War's mixed equilibria in one order).
-const REVIEW_VERSION: u32 = 3;
+/// War's mixed equilibria in one order; 4: a forced result's plies counted
+/// from the position judged, `forced`).
+const REVIEW_VERSION: u32 = 4;
 
 /// The cache key of a step's entries: the digest of everything its
 /// verdicts depend on (the game and its engine's version, the state and
@@ -260,7 +261,12 @@ fn settled<G: GameApi>(
     let numbers = |at: usize| waiting.get(at).map(|(entry, _)| entry.numbers());
     let (next, after_next) = (numbers(1), numbers(2));
     let (mut entry, player) = waiting.pop_front()?;
-    entry.settle(review::settle(entry.numbers(), next, after_next));
+    entry.settle(review::settle(
+        entry.numbers(),
+        next,
+        after_next,
+        G::from_next,
+    ));
     Some((entry, player))
 }
 

@@ -13,7 +13,9 @@ use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::api::game::{schema_name, GameApi};
-use crate::games::review::{self, Judged, Label, Moment, MomentKind, Numbers, Summary, Verdict};
+use crate::games::review::{
+    self, Forced, Judged, Label, Moment, MomentKind, Numbers, Summary, Verdict,
+};
 
 /// A move's label, by the chance to win it lost (0-100): `best` none,
 /// `excellent` under 2, `good` under 5, `inaccuracy` under 10, `mistake`
@@ -146,6 +148,61 @@ impl PlayerReview {
     }
 }
 
+/// A forced result: `winner` wins however the other plays.
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[schema(as = AnnotationForcedResult)]
+pub struct ForcedResult {
+    /// The player who wins, as the game names players.
+    #[schema(example = "white")]
+    pub winner: Cow<'static, str>,
+    /// Tank Battle: the plies to the game's end the judge found, counted
+    /// from the position before the move (the move played included for
+    /// `value_played`); absent where the judge does not count them (The
+    /// Tank War's solved table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = 5, nullable = false)]
+    pub plies: Option<u32>,
+}
+
+/// Where the position (`value`) or the move played (`value_played`) has
+/// a forced result: present only then (absent where neither has one);
+/// each `null` where it has none.
+/// Tank Battle: a search's score beyond 999,000 in size (1,000,000 less
+/// the plies to the end); The Tank War: an exact value of +1 or −1 (the
+/// move played measured against `against`). Tank Wars' judge proves no
+/// result: never present.
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[schema(as = AnnotationForced)]
+pub struct ForcedResults {
+    #[schema(required = true)]
+    pub value: Option<ForcedResult>,
+    #[schema(required = true)]
+    pub value_played: Option<ForcedResult>,
+}
+
+impl ForcedResults {
+    /// The forced results of a verdict's `value` and `value_played`, the
+    /// player `player` judged, if either has one.
+    fn of<G: GameApi>(player: usize, value: f64, value_played: f64, exact: bool) -> Option<Self> {
+        let result = |forced: Option<Forced>| {
+            forced.map(|forced| ForcedResult {
+                winner: Cow::Borrowed(G::player_name(if forced.win {
+                    player
+                } else {
+                    1 - player.min(1)
+                })),
+                plies: forced.plies,
+            })
+        };
+        let value = result(G::forced(value, exact));
+        let value_played = result(G::forced(value_played, exact));
+        (value.is_some() || value_played.is_some()).then_some(ForcedResults {
+            value,
+            value_played,
+        })
+    }
+}
+
 /// A pick of the opponent's strategy the judge measured a move against.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 pub struct Against<P> {
@@ -179,6 +236,9 @@ pub struct Annotation<G: GameApi> {
     pub accuracy: f64,
     pub label: LabelName,
     pub exact: bool,
+    /// Where the position or the move played has a forced result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forced: Option<ForcedResults>,
     /// The judge's line from the position (Tank Battle).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub best_line: Vec<Value>,
@@ -224,6 +284,12 @@ impl<G: GameApi> Annotation<G> {
             accuracy: verdict.accuracy(),
             label: verdict.label().into(),
             exact: verdict.exact,
+            forced: ForcedResults::of::<G>(
+                verdict.player,
+                verdict.value,
+                verdict.value_played,
+                verdict.exact,
+            ),
             best_line: verdict.line.iter().map(pick).collect::<Result<_, _>>()?,
             // A settled verdict's label is known only when it is settled
             // (see [`Annotation::settle`]): its refutation is kept till then.
@@ -263,6 +329,10 @@ impl<G: GameApi> Annotation<G> {
         self.accuracy = review::accuracy(self.win_chance_loss);
         let label = Label::of_chances(numbers.chance, numbers.chance_played);
         self.label = label.into();
+        if let Some(player) = self.player_index() {
+            self.forced =
+                ForcedResults::of::<G>(player, numbers.value, numbers.value_played, self.exact);
+        }
         if label < Label::Inaccuracy {
             self.refutation.clear();
         }
@@ -386,6 +456,7 @@ equilibrium strategy the move was measured against; absent elsewhere.",
             .property("accuracy", number("The move's accuracy, 0-100 (lichess's formula)."))
             .property("label", Ref::from_schema_name(LabelName::name()))
             .property("exact", ObjectBuilder::new().schema_type(Type::Boolean).description(Some("Whether the values are the game's exact values.")))
+            .property("forced", Ref::from_schema_name(ForcedResults::name()))
             .property(
                 "best_line",
                 ArrayBuilder::new().items(pick()).max_items(Some(8)).description(Some(
@@ -434,6 +505,8 @@ where
         schemas.push((G::PickDto::name().into_owned(), G::PickDto::schema()));
         G::PickDto::schemas(schemas);
         schemas.push((LabelName::name().into_owned(), LabelName::schema()));
+        schemas.push((ForcedResults::name().into_owned(), ForcedResults::schema()));
+        schemas.push((ForcedResult::name().into_owned(), ForcedResult::schema()));
     }
 }
 

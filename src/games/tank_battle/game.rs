@@ -3,7 +3,7 @@
 
 use super::ai;
 use super::{IllegalMove, Layout, Move, MoveText, Outcome, Position, Score};
-use crate::games::review::{logistic_chance, Review, Spent, Verdict};
+use crate::games::review::{logistic_chance, Forced, Review, Spent, Verdict};
 use crate::games::{Game, SearchLimits, Style};
 
 /// A position together with the layout it was checked against.
@@ -103,14 +103,23 @@ pub const CHANCE_PER_CENTIPOINT: f64 = 0.0202;
 /// logistic curve kept within 0.1 and 99.9, so that only a forced result
 /// is certain and a forced win given up always shows.
 pub fn chance_of(points: f64) -> f64 {
-    let forced = f64::from(ai::WIN - 1000);
-    if points >= forced {
-        100.0
-    } else if points <= -forced {
-        0.0
-    } else {
-        logistic_chance(points, CHANCE_PER_CENTIPOINT).clamp(0.1, 99.9)
+    match forced_of(points) {
+        Some(Forced { win: true, .. }) => 100.0,
+        Some(Forced { win: false, .. }) => 0.0,
+        None => logistic_chance(points, CHANCE_PER_CENTIPOINT).clamp(0.1, 99.9),
     }
+}
+
+/// The forced result a search's centipoints name, if they name one
+/// (beyond `WIN - 1000` in size): won, or lost, in `WIN - |points|`
+/// plies from the position searched (a move that wins at once is
+/// `WIN - 1`).
+pub fn forced_of(points: f64) -> Option<Forced> {
+    let win = f64::from(ai::WIN);
+    (points.abs() >= win - 1000.0).then(|| Forced {
+        win: points > 0.0,
+        plies: Some((win - points.abs()).round() as u32),
+    })
 }
 
 /// What the judge keeps between moves: the position after the last move
@@ -170,15 +179,16 @@ impl Review for TankBattle {
         };
         let mover = position.turn();
         let mut refutation = Vec::new();
-        let after_value = match next.outcome(&layout) {
+        // The next position's worth to the side to move there.
+        let next_value = match next.outcome(&layout) {
             Some(outcome) => match outcome.winner() {
-                Some(side) if side == mover => ai::WIN,
-                Some(_) => -ai::WIN,
+                Some(side) if side == mover => -ai::WIN,
+                Some(_) => ai::WIN,
                 None => 0,
             },
             None => {
                 let searched = search(&next);
-                let value = searched.as_ref().map_or(0, |s| -s.evaluation);
+                let value = searched.as_ref().map_or(0, |s| s.evaluation);
                 refutation = searched.as_ref().map(|s| s.pv.clone()).unwrap_or_default();
                 judge.after = Some((next, searched));
                 value
@@ -188,7 +198,7 @@ impl Review for TankBattle {
         let value_played = if played == before.best {
             value
         } else {
-            f64::from(after_value)
+            Self::from_next(f64::from(next_value))
         };
         let chance = chance_of;
         vec![Verdict::new(
@@ -204,5 +214,52 @@ impl Review for TankBattle {
 
     fn spent(judge: &Judge) -> Spent {
         judge.spent
+    }
+
+    fn forced(value: f64, _exact: bool) -> Option<Forced> {
+        forced_of(value)
+    }
+
+    /// Negated, a forced result one ply further away (lost in 4 plies
+    /// there is won in 5 here).
+    fn from_next(value: f64) -> f64 {
+        match forced_of(value) {
+            Some(_) => -(value - value.signum()) + 0.0,
+            None => -value + 0.0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forced_results_count_plies_from_the_position_judged() {
+        let win = f64::from(ai::WIN);
+        assert_eq!(
+            forced_of(win - 5.0),
+            Some(Forced {
+                win: true,
+                plies: Some(5)
+            })
+        );
+        assert_eq!(
+            forced_of(-win),
+            Some(Forced {
+                win: false,
+                plies: Some(0)
+            })
+        );
+        assert_eq!(forced_of(win - 1001.0), None);
+        assert_eq!(forced_of(350.0), None);
+        // Lost where the game ended: won in 1 by the move into it; lost
+        // in 4 plies there: won in 5 here; a plain score only negated.
+        assert_eq!(TankBattle::from_next(-win), win - 1.0);
+        assert_eq!(TankBattle::from_next(-(win - 4.0)), win - 5.0);
+        assert_eq!(TankBattle::from_next(win - 4.0), -(win - 5.0));
+        assert_eq!(TankBattle::from_next(350.0), -350.0);
+        assert_eq!(chance_of(win - 5.0), 100.0);
+        assert_eq!(chance_of(-(win - 5.0)), 0.0);
     }
 }

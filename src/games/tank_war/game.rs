@@ -9,7 +9,7 @@ use super::rules::{
 };
 use super::state::{Player, Position, Setup};
 use super::{ai, default_state};
-use crate::games::review::{Review, Spent, Verdict};
+use crate::games::review::{Forced, Review, Spent, Verdict};
 use crate::games::{Game, SearchLimits, Style};
 
 /// A whole state: what never changes and what rounds change.
@@ -194,6 +194,15 @@ impl Review for TankWar {
         };
         spent.add(nodes);
         Vec::from(verdicts)
+    }
+
+    /// An exact value of a whole win or loss (+1 or -1: every outcome
+    /// the equilibrium allows); the solved table does not count plies.
+    fn forced(value: f64, exact: bool) -> Option<Forced> {
+        (exact && value.abs() >= 1.0 - 1e-9).then_some(Forced {
+            win: value > 0.0,
+            plies: None,
+        })
     }
 
     fn spent(judge: &Spent) -> Spent {
