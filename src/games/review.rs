@@ -185,6 +185,9 @@ pub struct Verdict<P> {
     /// opponent's reply first), at most [`LINE_PLIES`]; empty where the
     /// judge has none or the move ended the game.
     pub refutation: Vec<P>,
+    /// Whether the judge searched the position and the one after the move
+    /// again, deeper, because its first two searches disagreed.
+    pub verified: bool,
 }
 
 /// The most moves a verdict's lines show.
@@ -218,7 +221,14 @@ impl<P> Verdict<P> {
             exact,
             line: Vec::new(),
             refutation: Vec::new(),
+            verified: false,
         }
+    }
+
+    /// The same verdict, `verified` or not.
+    pub fn verified(mut self, verified: bool) -> Verdict<P> {
+        self.verified = verified;
+        self
     }
 
     /// The same verdict with the judge's lines: from the position, and

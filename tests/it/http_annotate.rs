@@ -49,6 +49,14 @@ fn label_of(chance: f64, played: f64) -> &'static str {
 /// (each loss counted at most `cap` in the average).
 fn check_review(body: &Value, players: [&str; 2], cap: f64) {
     let plies = body["plies"].as_array().expect("plies");
+    // Verifications: each entry that says so, at most 1 + moves / 8 (a
+    // review whose entries were kept may show more: they were verified
+    // when first judged), and only where a judge searches twice.
+    let verified = plies.iter().filter(|e| e["verified"] == true).count();
+    assert_eq!(body["verifications"], verified, "{body}");
+    if players != ["white", "black"] {
+        assert_eq!(verified, 0, "{body}");
+    }
     for entry in plies {
         let f = |field: &str| {
             entry[field]
@@ -274,10 +282,13 @@ async fn a_second_review_is_served_from_the_cache_position_by_position() {
     )
     .await;
     assert_eq!(cache_hits(&app, "tank-battle").await, hits + 20.0);
+    // The kept entries are the same; the last two are settled again with
+    // what the moves after them now show (a verification there may find
+    // the position after the tenth move worth more or less).
     let plies = longer.body["plies"].as_array().expect("plies");
     assert_eq!(
-        plies[..10],
-        first.body["plies"].as_array().expect("plies")[..]
+        plies[..8],
+        first.body["plies"].as_array().expect("plies")[..8]
     );
     check_review(&longer.body, ["white", "black"], 1_000.0);
     // Other limits, other verdicts: nothing served from the kept ones.
@@ -872,4 +883,28 @@ async fn tank_battle_verdicts_show_their_lines() {
         }
     }
     assert!(refuted >= 1 && refuted == faults, "{refuted} of {faults}");
+}
+
+/// Issue 52's finding 3: where the judge's choice and the next search
+/// disagree (d7-d1 `best` at 92 %, the position after it 54 %), both are
+/// searched again deeper and the entry says so; the review stays one
+/// account of the game.
+#[actix_web::test]
+async fn disagreeing_searches_are_verified() {
+    let app = app_with(Limits::default()).await;
+    let reply = post(
+        &app,
+        "/v1/tank-battle/annotate",
+        json!({
+            "start": "ctttt6/t1t8/t10/1t9/t2t4T2/11/2t7T/10T/10T/8T1T/TT6TTC b 19",
+            "moves": ["d7-d1", "i1xd1"]
+        }),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let first = &reply.body["plies"][0];
+    assert_eq!(first["verified"], true, "{first}");
+    // Two moves: at most 1 + 2 / 8 = 1 verification.
+    assert_eq!(reply.body["verifications"], 1, "{}", reply.body);
+    check_review(&reply.body, ["white", "black"], 1_000.0);
 }

@@ -103,7 +103,7 @@ enum Line<G: GameApi> {
 /// equilibrium, the lines; 3: a settled game's entries kept as the judge
 /// wrote them, refutation included, and settled when answered; The Tank
 /// War's mixed equilibria in one order; 4: a forced result's plies counted
-/// from the position judged, `forced`).
+/// from the position judged, `forced`, verifications).
 const REVIEW_VERSION: u32 = 4;
 
 /// The cache key of a step's entries: the digest of everything its
@@ -191,8 +191,10 @@ fn judge_steps<G: GameApi>(
         ..limits
     };
     let mut tally = Tally::new(G::PLAYERS);
+    let mut verifications = 0;
     let mut answer = |(entry, player): (Annotation<G>, usize)| {
         tally.add_judged(entry.judged(player), entry.loss, G::LOSS_CAP);
+        verifications += usize::from(entry.verified);
         emit(Line::Entry(Box::new(entry)))
     };
     // A settled game's entries as the judge wrote them, each answered
@@ -249,6 +251,7 @@ fn judge_steps<G: GameApi>(
         players,
         curve,
         moments,
+        verifications,
         final_state: G::encode_score(&checked.last),
     })))
 }
@@ -424,6 +427,7 @@ pub async fn annotate<G: GameApi>(
                 players,
                 curve,
                 moments,
+                verifications,
                 final_state,
             }),
         ) if !stopped => Ok(AnnotateResponse {
@@ -431,6 +435,7 @@ pub async fn annotate<G: GameApi>(
             players,
             curve,
             moments,
+            verifications,
             final_state,
         }),
         _ => Err(match shared {

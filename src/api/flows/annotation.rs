@@ -239,6 +239,9 @@ pub struct Annotation<G: GameApi> {
     /// Where the position or the move played has a forced result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forced: Option<ForcedResults>,
+    /// Whether the verdict was verified (Tank Battle; absent when not).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub verified: bool,
     /// The judge's line from the position (Tank Battle).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub best_line: Vec<Value>,
@@ -290,6 +293,7 @@ impl<G: GameApi> Annotation<G> {
                 verdict.value_played,
                 verdict.exact,
             ),
+            verified: verdict.verified,
             best_line: verdict.line.iter().map(pick).collect::<Result<_, _>>()?,
             // A settled verdict's label is known only when it is settled
             // (see [`Annotation::settle`]): its refutation is kept till then.
@@ -380,6 +384,8 @@ pub struct AnnotateSummary<G: GameApi> {
     pub curve: Vec<f64>,
     /// The turning points, in order.
     pub moments: Vec<MomentEntry>,
+    /// How many entries were verified.
+    pub verifications: usize,
     #[serde(rename = "final")]
     pub final_state: G::ScoreResponse,
 }
@@ -394,6 +400,7 @@ pub struct AnnotateResponse<G: GameApi> {
     pub players: Vec<PlayerReview>,
     pub curve: Vec<f64>,
     pub moments: Vec<MomentEntry>,
+    pub verifications: usize,
     #[serde(rename = "final")]
     pub final_state: G::ScoreResponse,
 }
@@ -458,6 +465,15 @@ equilibrium strategy the move was measured against; absent elsewhere.",
             .property("exact", ObjectBuilder::new().schema_type(Type::Boolean).description(Some("Whether the values are the game's exact values.")))
             .property("forced", Ref::from_schema_name(ForcedResults::name()))
             .property(
+                "verified",
+                ObjectBuilder::new().schema_type(Type::Boolean).description(Some(
+                    "Tank Battle: `true` where the judge's search of the position and its \
+search after the move played disagreed by more than 5 chance points and both were searched \
+again with 4 times the budget (at most 1 + moves / 8 such verifications a review); absent \
+elsewhere.",
+                )),
+            )
+            .property(
                 "best_line",
                 ArrayBuilder::new().items(pick()).max_items(Some(8)).description(Some(
                     "Tank Battle: the judge's principal variation from the position, its choice \
@@ -519,8 +535,8 @@ where
         ObjectBuilder::new()
             .description(Some(
                 "A game reviewed. With `Accept: application/x-ndjson` the same, streamed: one \
-line an entry of `plies` as it is judged, then a line with `players`, `curve`, `moments` and \
-`final` (or, past the server's time cap, a problem document).",
+line an entry of `plies` as it is judged, then a line with `players`, `curve`, `moments`, \
+`verifications` and `final` (or, past the server's time cap, a problem document).",
             ))
             .property(
                 "plies",
@@ -552,6 +568,17 @@ player's chance from above 50 to below it) and each fall of 20 chance points or 
                     )),
             )
             .required("moments")
+            .property(
+                "verifications",
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(0.0))
+                    .description(Some(
+                        "How many entries are `verified` (Tank Battle; 0 elsewhere): the judge \
+searches at most 1 + moves / 8 pairs of positions again a review, each with 4 times its budget.",
+                    )),
+            )
+            .required("verifications")
             .property("final", Ref::from_schema_name(G::ScoreResponse::name()))
             .required("final")
             .into()

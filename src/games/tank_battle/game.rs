@@ -123,11 +123,36 @@ pub fn forced_of(points: f64) -> Option<Forced> {
 }
 
 /// What the judge keeps between moves: the position after the last move
-/// judged and its search, which judges the next move's position.
+/// judged and its search, which judges the next move's position; the
+/// moves judged and the verifications searched.
 #[derive(Debug, Default)]
 pub struct Judge {
     after: Option<(Position, Option<ai::SearchResult>)>,
     spent: Spent,
+    moves: u32,
+    verifications: u32,
+}
+
+/// How many times the judge's budget in positions a verification's
+/// searches get.
+pub const VERIFY_NODES: u64 = 4;
+
+/// One verification allowed for each this many moves judged (and one
+/// more): a review of N moves searches at most `1 + N / 8` pairs of
+/// positions again, at most `8 + N` searches' worth more than its
+/// N + 1.
+pub const VERIFY_EVERY: u32 = 8;
+
+/// How far apart (chance points, 0-100) the position's value and what the
+/// move played keeps by the next position's search may be before both
+/// are searched again: the `good` width ([`crate::games::review::Label::BOUNDS`]).
+pub const VERIFY_WIDTH: f64 = 5.0;
+
+impl Judge {
+    /// Whether another verification is allowed now.
+    fn may_verify(&self) -> bool {
+        self.verifications <= self.moves / VERIFY_EVERY
+    }
 }
 
 /// One search a position, each reused for the move before it: a game of
@@ -164,21 +189,22 @@ impl Review for TankBattle {
         let Ok((next, played)) = position.play(&layout, *step) else {
             return Vec::new();
         };
-        let spent = &mut judge.spent;
-        let mut search = |pos: &Position| {
+        judge.moves += 1;
+        let search = |pos: &Position, spent: &mut Spent, limits: SearchLimits<'_>| {
             let searched = ai::search_with(pos, &layout, limits, 0, style);
             spent.add(searched.as_ref().map_or(0, |s| s.nodes));
             searched
         };
         let before = match judge.after.take() {
             Some((pos, searched)) if pos == position => searched,
-            _ => search(&position),
+            _ => search(&position, &mut judge.spent, limits),
         };
-        let Some(before) = before else {
+        let Some(mut before) = before else {
             return Vec::new();
         };
         let mover = position.turn();
         let mut refutation = Vec::new();
+        let mut verified = false;
         // The next position's worth to the side to move there.
         let next_value = match next.outcome(&layout) {
             Some(outcome) => match outcome.winner() {
@@ -187,11 +213,31 @@ impl Review for TankBattle {
                 None => 0,
             },
             None => {
-                let searched = search(&next);
-                let value = searched.as_ref().map_or(0, |s| s.evaluation);
+                let mut searched = search(&next, &mut judge.spent, limits);
+                let value = |searched: &Option<ai::SearchResult>| {
+                    searched.as_ref().map_or(0, |s| s.evaluation)
+                };
+                // The two searches disagree about the move played (or the
+                // judge's own choice): both are searched again, deeper.
+                let apart = (chance_of(f64::from(before.evaluation))
+                    - chance_of(Self::from_next(f64::from(value(&searched)))))
+                .abs();
+                if apart > VERIFY_WIDTH && judge.may_verify() {
+                    let deeper = SearchLimits {
+                        max_nodes: limits.max_nodes.saturating_mul(VERIFY_NODES),
+                        ..limits
+                    };
+                    if let Some(again) = search(&position, &mut judge.spent, deeper) {
+                        before = again;
+                    }
+                    searched = search(&next, &mut judge.spent, deeper);
+                    judge.verifications += 1;
+                    verified = true;
+                }
                 refutation = searched.as_ref().map(|s| s.pv.clone()).unwrap_or_default();
+                let next_value = value(&searched);
                 judge.after = Some((next, searched));
-                value
+                next_value
             }
         };
         let value = f64::from(before.evaluation);
@@ -209,7 +255,8 @@ impl Review for TankBattle {
             (chance(value), chance(value_played)),
             false,
         )
-        .with_lines(before.pv.clone(), refutation)]
+        .with_lines(before.pv.clone(), refutation)
+        .verified(verified)]
     }
 
     fn spent(judge: &Judge) -> Spent {
@@ -233,6 +280,22 @@ impl Review for TankBattle {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A judge that could verify every move verifies at most one and one
+    /// more each eight moves.
+    #[test]
+    fn verifications_are_bounded_by_the_moves_judged() {
+        for moves in [1, 7, 8, 9, 100, 400] {
+            let mut judge = Judge::default();
+            for _ in 0..moves {
+                judge.moves += 1;
+                if judge.may_verify() {
+                    judge.verifications += 1;
+                }
+            }
+            assert_eq!(judge.verifications, 1 + moves / VERIFY_EVERY, "{moves}");
+        }
+    }
 
     #[test]
     fn forced_results_count_plies_from_the_position_judged() {
