@@ -5,6 +5,7 @@
 //! player's chance to win on 0-100, where the labels and the accuracy are
 //! read, so they mean the same in every game.
 
+use crate::games::level::Level;
 use crate::games::{Game, SearchLimits, Style};
 
 /// What an engine's review judges: one step at a time, the judge carrying
@@ -64,6 +65,17 @@ pub trait Review: Game<Step: Clone + Send> {
     fn from_next(value: f64) -> f64 {
         -value + 0.0
     }
+}
+
+/// The judge's budget in positions a search at `level`: from a tenth of
+/// the game's default budget ([`Review::JUDGE_NODES`]) at level 1 to ten
+/// times it at level 8, each level about 1.93 times the one below it
+/// (never under the game's floor). Without a level the judge searches
+/// the default, between levels 4 and 5.
+pub fn judge_nodes<G: Review>(level: Level) -> u64 {
+    let steps = f64::from(level.get() - Level::MIN) / f64::from(Level::MAX - Level::MIN);
+    let nodes = G::JUDGE_NODES as f64 * 10f64.powf(2.0 * steps - 1.0);
+    (nodes.round() as u64).max(G::JUDGE_MIN_NODES)
 }
 
 /// A forced result: the player whose value it is wins (or loses) however

@@ -908,3 +908,28 @@ async fn disagreeing_searches_are_verified() {
     assert_eq!(reply.body["verifications"], 1, "{}", reply.body);
     check_review(&reply.body, ["white", "black"], 1_000.0);
 }
+
+/// Finding 4: a judge's level is its budget in positions (level 1: a
+/// tenth of the default, level 8: ten times it), the judge at full
+/// strength: a review at a level is the review at that budget.
+#[actix_web::test]
+async fn a_judges_level_is_its_budget() {
+    let app = app_with(Limits::default()).await;
+    let moves = &TANK_BATTLE_GAME[..4];
+    for (level, nodes) in [(1, 10_000), (2, 19_307)] {
+        let at_level = post(
+            &app,
+            "/v1/tank-battle/annotate",
+            json!({"moves": moves, "level": level}),
+        )
+        .await;
+        let at_budget = post(
+            &app,
+            "/v1/tank-battle/annotate",
+            json!({"moves": moves, "limits": {"max_nodes": nodes}}),
+        )
+        .await;
+        assert_eq!(at_level.status, 200, "{at_level:?}");
+        assert_eq!(at_level.body, at_budget.body, "level {level}");
+    }
+}

@@ -60,7 +60,8 @@ fn check_game<G: GameApi>(
 }
 
 /// The judge's search limits: what was asked within the server's caps,
-/// the game's budget in positions when none is asked, each search given
+/// the level's budget in positions when a level and no `max_nodes` is
+/// asked, the game's budget when neither is, each search given
 /// the server's AI time cap unless a time is asked. A budget under the
 /// judge's floor (positions, or time a position) is refused, naming the
 /// floor: its verdicts would mean nothing.
@@ -68,7 +69,10 @@ fn judge_limits<G: Review>(
     judging: &Judging,
     caps: &Limits,
 ) -> Result<(SearchLimits<'static>, Style), ApiError> {
-    let style = style(judging.level, None)?;
+    // A level is the judge's budget ([`review::judge_nodes`]); the judge
+    // itself always plays at full strength.
+    let level = style(judging.level, None)?.level;
+    let style = Style::FULL;
     let asked = judging.limits.unwrap_or_default();
     if let Some(nodes) = asked.max_nodes.filter(|n| *n < G::JUDGE_MIN_NODES) {
         return Err(ApiError::bad_request(
@@ -86,7 +90,10 @@ fn judge_limits<G: Review>(
             Some("limits.max_time_ms"),
         ));
     }
-    let nodes = asked.max_nodes.or(Some(G::JUDGE_NODES));
+    let nodes = asked
+        .max_nodes
+        .or(level.map(review::judge_nodes::<G>))
+        .or(Some(G::JUDGE_NODES));
     let time = asked.max_time_ms.or(Some(caps.ai_max_time_ms));
     Ok((caps.search_limits(time, asked.max_depth, nodes), style))
 }

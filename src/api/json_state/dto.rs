@@ -64,7 +64,10 @@ pub struct AnnotateRequest<G: JsonState> {
     /// Each position's search; the game's fixed budget when absent.
     #[serde(default)]
     pub limits: Option<AskedLimits>,
-    /// The judge's level (1-8); full strength when absent.
+    /// The judge's budget as a level (1-8): positions a search from a
+    /// tenth of the game's default budget (level 1) to ten times it
+    /// (level 8), about 1.93 times more each level; `limits.max_nodes`,
+    /// when given, wins. The default budget when absent.
     #[serde(default)]
     pub level: Option<u32>,
 }
@@ -245,7 +248,11 @@ where
                     .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
                     .minimum(Some(1.0))
                     .maximum(Some(8.0))
-                    .description(Some("The judge's level; full strength when absent.")),
+                    .description(Some(
+                        "The judge's budget as a level (1-8): positions a search from a tenth of \
+the game's default budget (level 1) to ten times it (level 8), about 1.93 times more each level; \
+`limits.max_nodes`, when given, wins. The default budget when absent.",
+                    )),
             )
             .description(Some("A game to review: the replay's body and what it asks of the judge."));
         body(object, G::examples().map(|e| e.replay))

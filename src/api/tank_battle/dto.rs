@@ -464,7 +464,10 @@ pub struct AnnotateRequest {
     /// same verdicts on any machine).
     #[serde(default)]
     pub limits: Option<AskedLimits>,
-    /// The judge's level (1-8); full strength when absent.
+    /// The judge's budget as a level (1-8): positions a search from a
+    /// tenth of the game's default budget (level 1) to ten times it
+    /// (level 8), about 1.93 times more each level; `limits.max_nodes`,
+    /// when given, wins. The default budget when absent.
     #[serde(default)]
     #[schema(minimum = 1, maximum = 8)]
     pub level: Option<u32>,

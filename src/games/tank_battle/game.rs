@@ -297,6 +297,20 @@ mod tests {
         }
     }
 
+    /// A level is the judge's budget: 10,000 positions at level 1 to
+    /// 1,000,000 at level 8, rising with each level.
+    #[test]
+    fn a_judges_level_is_its_budget() {
+        use crate::games::level::Level;
+        let nodes: Vec<u64> = Level::all()
+            .map(crate::games::review::judge_nodes::<TankBattle>)
+            .collect();
+        assert_eq!(nodes.first(), Some(&10_000));
+        assert_eq!(nodes.last(), Some(&1_000_000));
+        assert!(nodes.windows(2).all(|w| w[0] < w[1]), "{nodes:?}");
+        assert!(nodes[3] < TankBattle::JUDGE_NODES && TankBattle::JUDGE_NODES < nodes[4]);
+    }
+
     #[test]
     fn forced_results_count_plies_from_the_position_judged() {
         let win = f64::from(ai::WIN);
