@@ -49,7 +49,7 @@ fn label_of(chance: f64, played: f64) -> &'static str {
 /// (each loss counted at most `cap` in the average).
 fn check_review(body: &Value, players: [&str; 2], cap: f64) {
     let plies = body["plies"].as_array().expect("plies");
-    // Verifications: each entry that says so, at most 1 + moves / 8 (a
+    // Verifications: each entry that says so, at most 1 + moves / 32 (a
     // review whose entries were kept may show more: they were verified
     // when first judged), and only where a judge searches twice.
     let verified = plies.iter().filter(|e| e["verified"] == true).count();
@@ -904,7 +904,7 @@ async fn disagreeing_searches_are_verified() {
     assert_eq!(reply.status, 200, "{reply:?}");
     let first = &reply.body["plies"][0];
     assert_eq!(first["verified"], true, "{first}");
-    // Two moves: at most 1 + 2 / 8 = 1 verification.
+    // Two moves: at most 1 + 2 / 32 = 1 verification.
     assert_eq!(reply.body["verifications"], 1, "{}", reply.body);
     check_review(&reply.body, ["white", "black"], 1_000.0);
 }

@@ -469,7 +469,7 @@ equilibrium strategy the move was measured against; absent elsewhere.",
                 ObjectBuilder::new().schema_type(Type::Boolean).description(Some(
                     "Tank Battle: `true` where the judge's search of the position and its \
 search after the move played disagreed by more than 5 chance points and both were searched \
-again with 4 times the budget (at most 1 + moves / 8 such verifications a review); absent \
+again with 4 times the budget (at most 1 + moves / 32 such verifications a review); absent \
 elsewhere.",
                 )),
             )
@@ -575,7 +575,7 @@ player's chance from above 50 to below it) and each fall of 20 chance points or 
                     .minimum(Some(0.0))
                     .description(Some(
                         "How many entries are `verified` (Tank Battle; 0 elsewhere): the judge \
-searches at most 1 + moves / 8 pairs of positions again a review, each with 4 times its budget.",
+searches at most 1 + moves / 32 pairs of positions again a review, each with 4 times its budget.",
                     )),
             )
             .required("verifications")

@@ -138,10 +138,13 @@ pub struct Judge {
 pub const VERIFY_NODES: u64 = 4;
 
 /// One verification allowed for each this many moves judged (and one
-/// more): a review of N moves searches at most `1 + N / 8` pairs of
-/// positions again, at most `8 + N` searches' worth more than its
-/// N + 1.
-pub const VERIFY_EVERY: u32 = 8;
+/// more): a review of N moves searches at most `1 + N / 32` pairs of
+/// positions again, about `8 + N / 4` searches' worth more than its
+/// N + 1. Measured on a 400-move game (random, mostly quiet moves, so
+/// that nearly every allowance is used): 17.5 s without verification,
+/// 37.9 s at one each 8 moves (51 verifications) — past the 30 s cap a
+/// review of `--annotate-max-plies` moves must finish within.
+pub const VERIFY_EVERY: u32 = 32;
 
 /// How far apart (chance points, 0-100) the position's value and what the
 /// move played keeps by the next position's search may be before both
