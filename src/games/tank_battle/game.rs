@@ -3,7 +3,7 @@
 
 use super::ai;
 use super::{IllegalMove, Layout, Move, MoveText, Outcome, Position, Score};
-use crate::games::review::{logistic_chance, Forced, Review, Spent, Verdict};
+use crate::games::review::{logistic_chance, Forced, Label, Review, Spent, Verdict};
 use crate::games::{Game, SearchLimits, Style};
 
 /// A position together with the layout it was checked against.
@@ -148,8 +148,8 @@ pub const VERIFY_EVERY: u32 = 32;
 
 /// How far apart (chance points, 0-100) the position's value and what the
 /// move played keeps by the next position's search may be before both
-/// are searched again: the `good` width ([`crate::games::review::Label::BOUNDS`]).
-pub const VERIFY_WIDTH: f64 = 5.0;
+/// are searched again: the `good` width (5).
+pub const VERIFY_WIDTH: f64 = Label::BOUNDS[1];
 
 impl Judge {
     /// Whether another verification is allowed now.
