@@ -5,7 +5,7 @@
 //! asks and an answer keeps: [`ask`]), `batch` with its dispatch
 //! ([`batch`]; its searches' shared time: [`budget`]), `render.svg`
 //! ([`render`]) and `annotate`, a game reviewed ([`annotate`]; its answer:
-//! [`annotation`]).
+//! [`annotation`], its entries' forced results: [`forced`]).
 
 pub mod ai;
 pub mod annotate;
@@ -13,6 +13,7 @@ pub mod annotation;
 pub mod ask;
 pub mod batch;
 pub mod budget;
+pub mod forced;
 pub mod render;
 pub mod replay;
 pub mod simple;
