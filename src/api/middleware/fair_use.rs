@@ -12,6 +12,11 @@ use crate::api::transport::request_id;
 use crate::fair_use::{policy_field, presented_key, state_field, FairUse, Verdict};
 use crate::operations::Price;
 
+/// The answer's quota policy (draft-ietf-httpapi-ratelimit-headers).
+pub const POLICY: header::HeaderName = header::HeaderName::from_static("ratelimit-policy");
+/// The answer's quota state.
+pub const STATE: header::HeaderName = header::HeaderName::from_static("ratelimit");
+
 /// Fair use, for a route that costs `price` at the door (the router's
 /// classification, [`crate::api::transport::route::Route`], from
 /// [`crate::operations`]), when the server has quotas or keys: identifies
@@ -69,13 +74,13 @@ pub fn label<B>(res: &mut ServiceResponse<B>, verdict: Verdict) {
     if let Ok(value) =
         HeaderValue::from_str(&policy_field(name, policy.quota, policy.window.as_secs()))
     {
-        headers.insert(header::HeaderName::from_static("ratelimit-policy"), value);
+        headers.insert(POLICY, value);
     }
     if let Ok(value) = HeaderValue::from_str(&state_field(
         name,
         remaining,
         reset.as_secs_f64().ceil() as u64,
     )) {
-        headers.insert(header::HeaderName::from_static("ratelimit"), value);
+        headers.insert(STATE, value);
     }
 }

@@ -24,9 +24,12 @@ pub fn asked(req: &ServiceRequest) -> Lang {
 
 /// Says which language the answer speaks.
 pub fn label<B: MessageBody>(res: &mut ServiceResponse<B>, lang: Lang) {
-    let headers = res.headers_mut();
-    headers.insert(
-        header::CONTENT_LANGUAGE,
-        HeaderValue::from_static(lang.tag()),
-    );
+    // Made at compile time: `from_static` checks every byte when it runs.
+    const EN: HeaderValue = HeaderValue::from_static(Lang::En.tag());
+    const CS: HeaderValue = HeaderValue::from_static(Lang::Cs.tag());
+    let value = match lang {
+        Lang::En => EN,
+        Lang::Cs => CS,
+    };
+    res.headers_mut().insert(header::CONTENT_LANGUAGE, value);
 }

@@ -26,10 +26,8 @@ pub fn keep_small_answers_plain(res: &mut ServiceResponse<BoxBody>) {
     let small =
         matches!(res.response().body().size(), body::BodySize::Sized(n) if n < MIN_COMPRESSED);
     if small {
-        res.headers_mut().insert(
-            header::CONTENT_ENCODING,
-            HeaderValue::from_static("identity"),
-        );
+        const IDENTITY: HeaderValue = HeaderValue::from_static("identity");
+        res.headers_mut().insert(header::CONTENT_ENCODING, IDENTITY);
     }
 }
 

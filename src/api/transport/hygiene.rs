@@ -11,7 +11,7 @@
 
 use actix_web::body::{self, BoxBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::header;
 use actix_web::http::{ConnectionType, Method};
 use actix_web::{HttpResponse, ResponseError};
 
@@ -101,5 +101,5 @@ async fn as_problem(res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
 pub fn is_problem<B>(res: &ServiceResponse<B>) -> bool {
     res.headers()
         .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v == HeaderValue::from_static("application/problem+json"))
+        .is_some_and(|v| v.as_bytes() == super::problem::CONTENT_TYPE.as_bytes())
 }

@@ -8,6 +8,9 @@ use utoipa::ToSchema;
 
 use crate::i18n::Lang;
 
+/// The media type of every error answer.
+pub const CONTENT_TYPE: &str = "application/problem+json";
+
 /// An RFC 9457 problem document, served as `application/problem+json`.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
@@ -180,7 +183,7 @@ impl ResponseError for ApiError {
 
     fn error_response(&self) -> HttpResponse {
         let mut response = HttpResponse::build(self.status_code());
-        response.content_type("application/problem+json");
+        response.content_type(CONTENT_TYPE);
         if let ApiError::MethodNotAllowed { allow, .. } = self {
             response.insert_header((header::ALLOW, allow.as_str()));
         }

@@ -29,6 +29,10 @@ use crate::i18n::Lang;
 /// The header that carries it, both ways.
 pub const HEADER: HeaderName = HeaderName::from_static("x-request-id");
 
+/// The id of a request whose made id could not be a header value (never:
+/// a made id is hex digits and `-`).
+const UNKNOWN: HeaderValue = HeaderValue::from_static("-");
+
 /// The longest id taken from a client; a trusted proxy may send longer
 /// ones, up to [`MAX_LEN`].
 const MAX_FROM_CLIENT: usize = 64;
@@ -102,7 +106,7 @@ impl RequestId {
             })
         });
         // Only hex digits and `-`: always a valid value.
-        RequestId(HeaderValue::from_maybe_shared(bytes).unwrap_or(HeaderValue::from_static("-")))
+        RequestId(HeaderValue::from_maybe_shared(bytes).unwrap_or(UNKNOWN))
     }
 
     pub fn as_str(&self) -> &str {
