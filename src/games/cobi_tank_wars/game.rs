@@ -200,7 +200,9 @@ pub const CHANCE_PER_POINT: f64 = 0.267;
 /// Each player's orders judged by the AI's search at the position: the
 /// orders played measured against the same enemy samples as the search's
 /// choice. A position's worth is the material balance plus the round's
-/// expected change.
+/// expected change; its chance to win the mean of the rounds' chances, a
+/// round that ends the game counted as certain ([`ai::Judgement`]), so a
+/// win thrown away is never hidden by a lead already near 100.
 impl Review for CobiTankWars {
     /// A player's orders, one a vehicle in card order.
     type Pick = Vec<(String, Order)>;
@@ -224,13 +226,13 @@ impl Review for CobiTankWars {
         let Ok(checked) = check_round(state, round) else {
             return Vec::new();
         };
-        let chance = |points: f64| logistic_chance(points, CHANCE_PER_POINT);
+        let material_chance = |points: f64| logistic_chance(points, CHANCE_PER_POINT);
         Player::ALL
             .into_iter()
             .filter_map(|player| {
-                let (suggestion, played_value) =
-                    ai::judge(state, player, &checked, limits, 0, style)?;
-                spent.add(suggestion.simulations);
+                let judged =
+                    ai::judge(state, player, &checked, limits, 0, style, &material_chance)?;
+                spent.add(judged.suggestion.simulations);
                 let played: Vec<(String, Order)> = state
                     .vehicles
                     .iter()
@@ -238,14 +240,15 @@ impl Review for CobiTankWars {
                     .filter_map(|v| Some((v.id.clone(), *checked.get(&v.id)?)))
                     .collect();
                 let balance = ai::material(state, player);
-                let value = balance + suggestion.value;
-                let value_played = balance + played_value;
                 Some(Verdict::new(
                     player.index(),
                     played,
-                    vec![suggestion.orders],
-                    (value, value_played),
-                    (chance(value), chance(value_played)),
+                    vec![judged.suggestion.orders],
+                    (
+                        balance + judged.suggestion.value,
+                        balance + judged.value_played,
+                    ),
+                    (judged.chance, judged.chance_played),
                     false,
                 ))
             })
@@ -254,5 +257,89 @@ impl Review for CobiTankWars {
 
     fn spent(judge: &Spent) -> Spent {
         *judge
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::cobi_tank_wars::{StateData, VehicleData};
+    use crate::games::review::Label;
+
+    /// P2's last vehicle (1 armor) stands under gunfire in a corner: every
+    /// way out but `a2` crosses artillery. P1, far ahead (a support card
+    /// lead) and moving first, wins the game by parking on `a2`.
+    fn cornered() -> State {
+        let vehicle = |id: &str, owner, square: &str, armor| VehicleData {
+            id: id.into(),
+            owner,
+            square: square.into(),
+            armor,
+            slot: 1,
+        };
+        State::from_data(&StateData {
+            cols: 8,
+            rows: 8,
+            first: Player::P1,
+            vehicles: vec![
+                vehicle("P1-1", Player::P1, "b2", 3),
+                vehicle("P2-1", Player::P2, "a1", 1),
+            ],
+            artillery: vec!["b1".into(), "a3".into()],
+            support: Vec::new(),
+            gunfire: vec!["a1".into()],
+            support_cards: [8, 0],
+            round: 3,
+        })
+        .unwrap()
+    }
+
+    fn judged(p1: (&str, i64), p2: (&str, i64)) -> Verdict<Vec<(String, Order)>> {
+        let order = |(dir, dist): (&str, i64)| OrderData {
+            dir: dir.into(),
+            dist,
+        };
+        let round = Round {
+            orders: [
+                BTreeMap::from([("P1-1".to_owned(), order(p1))]),
+                BTreeMap::from([("P2-1".to_owned(), order(p2))]),
+            ],
+            seed: 0,
+        };
+        let limits = SearchLimits {
+            max_nodes: CobiTankWars::JUDGE_NODES,
+            max_depth: u32::MAX,
+            ..SearchLimits::default()
+        };
+        let verdicts = CobiTankWars::judge(
+            &mut Spent::default(),
+            &cornered(),
+            &round,
+            limits,
+            Style::FULL,
+        );
+        verdicts.into_iter().find(|v| v.player == 0).unwrap()
+    }
+
+    /// Issue 52, finding 7: a win thrown away far ahead in material is at
+    /// least a mistake, though the material chance moves less than 1.
+    #[test]
+    fn a_missed_win_is_not_hidden_by_a_lead() {
+        let won = judged(("W", 1), ("N", 1));
+        assert_eq!(won.chance, 100.0, "{won:?}");
+        assert_eq!(won.chance_played, 100.0);
+        assert_eq!(
+            Label::of_chances(won.chance, won.chance_played),
+            Label::Best
+        );
+
+        let missed = judged(("N", 1), ("N", 1));
+        assert_eq!(missed.chance, 100.0);
+        assert!(missed.chance_played < 100.0, "{missed:?}");
+        assert!(
+            missed.chance - missed.chance_played < Label::BOUNDS[0],
+            "the lead alone leaves the miss under the excellent width: {missed:?}"
+        );
+        assert!(Label::of_chances(missed.chance, missed.chance_played) >= Label::Mistake);
     }
 }

@@ -126,11 +126,28 @@ pub fn suggest_with(
     suggest_measuring(state, player, gunfire_tokens, limits, seed, style, None).map(|(s, _)| s)
 }
 
-/// A review's judge: the suggestion for `player` (no gunfire) and the
-/// mean value of the orders `played` (by vehicle id) against the enemy
-/// samples the suggestion's orders were measured against (the
-/// suggestion's value when they are its orders). `None` when the game is
-/// over.
+/// A review's judgement of one player's orders for a round.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judgement {
+    /// The AI's orders (no gunfire), measured against the enemy samples.
+    pub suggestion: Suggestion,
+    /// The mean value of the orders played against the samples the
+    /// suggestion's orders were measured against (the suggestion's value
+    /// when they are its orders).
+    pub value_played: f64,
+    /// The chance to win (0-100) of the suggestion's orders and of the
+    /// orders played: the mean over those samples of each round's chance
+    /// — 100 for a round that wins the game, 0 for one that loses it, 50
+    /// for a draw, else the material chance of the balance after it. A
+    /// win against every sample is certain, however far ahead in material
+    /// the player already is.
+    pub chance: f64,
+    pub chance_played: f64,
+}
+
+/// Judges the orders `played` (by vehicle id) by `player` for a review,
+/// `material_chance` giving the chance to win (0-100) of a material
+/// balance. `None` when the game is over.
 pub fn judge(
     state: &State,
     player: Player,
@@ -138,10 +155,38 @@ pub fn judge(
     limits: SearchLimits,
     seed: u64,
     style: Style,
-) -> Option<(Suggestion, f64)> {
-    let (suggestion, value) =
-        suggest_measuring(state, player, 0, limits, seed, style, Some(played))?;
-    Some((suggestion, value.unwrap_or(f64::NEG_INFINITY)))
+    material_chance: &dyn Fn(f64) -> f64,
+) -> Option<Judgement> {
+    let judging = Judging {
+        played,
+        material_chance,
+    };
+    let (suggestion, judged) =
+        suggest_measuring(state, player, 0, limits, seed, style, Some(judging))?;
+    let Measured {
+        value_played,
+        chance,
+        chance_played,
+    } = judged?;
+    Some(Judgement {
+        suggestion,
+        value_played,
+        chance,
+        chance_played,
+    })
+}
+
+/// A [`Judgement`]'s numbers.
+struct Measured {
+    value_played: f64,
+    chance: f64,
+    chance_played: f64,
+}
+
+/// What a review's judge asks of a search besides its suggestion.
+struct Judging<'a> {
+    played: &'a BTreeMap<String, Order>,
+    material_chance: &'a dyn Fn(f64) -> f64,
 }
 
 fn suggest_measuring(
@@ -151,8 +196,8 @@ fn suggest_measuring(
     limits: SearchLimits,
     seed: u64,
     style: Style,
-    played: Option<&BTreeMap<String, Order>>,
-) -> Option<(Suggestion, Option<f64>)> {
+    judging: Option<Judging>,
+) -> Option<(Suggestion, Option<Measured>)> {
     if outcome(state).is_some() {
         return None;
     }
@@ -207,22 +252,45 @@ fn suggest_measuring(
         .min(usize::try_from(aim_reserve).unwrap_or(0));
     let aim_samples = samples.get(..aim_count).unwrap_or_default();
     let gunfire = search.aim(chosen, aim_samples, gunfire_tokens);
-    let played_value = played.map(|orders| {
+    // The value played and both chances (see [`Judgement`]).
+    let judged = judging.map(|judging| {
         let own: Option<Vec<Order>> = search
             .own
             .iter()
-            .map(|v| orders.get(&v.id).copied())
+            .map(|v| judging.played.get(&v.id).copied())
             .collect();
+        let measured = samples.get(..best.count.max(1)).unwrap_or_default();
+        let before = search.before;
+        let mut measure = |orders: &[Order]| {
+            let (mut value, mut chance) = (0.0, 0.0);
+            for sample in measured {
+                let (change, end) = search.simulate_to_end(orders, sample);
+                value += change;
+                chance += match end {
+                    Some(Some(winner)) if winner == player => 100.0,
+                    Some(Some(_)) => 0.0,
+                    Some(None) => 50.0,
+                    None => (judging.material_chance)(before + change),
+                };
+            }
+            let n = measured.len().max(1) as f64;
+            (value / n, chance / n)
+        };
+        let (_, chance) = measure(chosen);
         match own {
             Some(own) if own != *chosen => {
-                let measured = samples.get(..best.count.max(1)).unwrap_or_default();
-                let total: f64 = measured
-                    .iter()
-                    .map(|sample| search.simulate(&own, sample))
-                    .sum();
-                total / measured.len().max(1) as f64
+                let (value_played, chance_played) = measure(&own);
+                Measured {
+                    value_played,
+                    chance,
+                    chance_played,
+                }
             }
-            _ => best.mean(),
+            _ => Measured {
+                value_played: best.mean(),
+                chance,
+                chance_played: chance,
+            },
         }
     });
     let name = |orders: &[Order]| -> Vec<(String, Order)> {
@@ -255,5 +323,5 @@ fn suggest_measuring(
         simulations: search.simulations,
         elapsed: start.elapsed(),
     };
-    Some((suggestion, played_value))
+    Some((suggestion, judged))
 }

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::levels::FIRST_SAMPLES;
 use super::material::{material, VEHICLE_POINTS, WIN_POINTS};
-use crate::games::cobi_tank_wars::rules::{gunfire, movement, Order};
+use crate::games::cobi_tank_wars::rules::{gunfire, movement, outcome, Order};
 use crate::games::cobi_tank_wars::state::{Player, State, Vehicle};
 use crate::games::grid::Cell;
 use crate::games::SearchLimits;
@@ -199,7 +199,23 @@ impl<'a> Search<'a> {
     /// vehicle, and the game with the last one, at 1 armor).
     pub(super) fn simulate(&mut self, own: &[Order], enemy: &[Order]) -> f64 {
         let next = self.play(own, enemy, true);
-        let mut value = material(&next, self.player) - self.before;
+        self.value_after(&next)
+    }
+
+    /// [`Search::simulate`], and the game's result after the round (a
+    /// review's chance to win counts a round won outright as certain).
+    pub(super) fn simulate_to_end(
+        &mut self,
+        own: &[Order],
+        enemy: &[Order],
+    ) -> (f64, Option<Option<Player>>) {
+        let next = self.play(own, enemy, true);
+        (self.value_after(&next), outcome(&next))
+    }
+
+    /// What [`Search::simulate`] says of the state after a round.
+    fn value_after(&self, next: &State) -> f64 {
+        let mut value = material(next, self.player) - self.before;
         if !self.threat.is_empty() {
             let mine: Vec<&Vehicle> = next
                 .vehicles
