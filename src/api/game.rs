@@ -109,6 +109,13 @@ pub trait GameApi: Review {
 
     fn replay_state(state: &Self::State) -> Self::ReplayState;
 
+    /// The decisions a step records that a review does not judge, by name
+    /// (Tank Wars: a round's gunfire tokens, recorded without their
+    /// owner); none by default.
+    fn unjudged(_step: &Self::ReplayStep) -> &'static [&'static str] {
+        &[]
+    }
+
     /// The answer of `replay`: the state after each step and the standing
     /// after the last.
     fn encode_replay(

@@ -415,14 +415,10 @@ async fn tank_wars_orders_are_judged_for_each_player() {
     };
     let rounds = json!([
         {"orders": orders("N"), "seed": 1},
-        {"orders": orders("E"), "seed": 2},
+        {"orders": orders("E"), "gunfire": ["d5"], "seed": 2},
     ]);
-    let reply = post(
-        &app,
-        "/v1/cobi-tank-wars/annotate",
-        json!({"rounds": rounds, "limits": {"max_nodes": 4000}}),
-    )
-    .await;
+    let body = json!({"rounds": rounds, "limits": {"max_nodes": 4000}});
+    let reply = post(&app, "/v1/cobi-tank-wars/annotate", body.clone()).await;
     assert_eq!(reply.status, 200, "{reply:?}");
     let plies = reply.body["plies"].as_array().expect("plies");
     assert_eq!(plies.len(), 4);
@@ -432,6 +428,22 @@ async fn tank_wars_orders_are_judged_for_each_player() {
     }
     assert_eq!(plies[0]["played"]["P1-1"], json!({"dir": "N", "dist": 1}));
     check_review(&reply.body, ["P1", "P2"], 100.0);
+    // The second round's gunfire is recorded without its owner: the
+    // answer says it is not judged, streamed or not.
+    let unjudged = json!([{"ply": 1, "decision": "gunfire"}]);
+    assert_eq!(reply.body["unjudged"], unjudged);
+    let request = test::TestRequest::post()
+        .uri("/v1/cobi-tank-wars/annotate")
+        .insert_header(("accept", "application/x-ndjson"))
+        .set_json(body);
+    let streamed = send(&app, request).await;
+    let summary: Value = serde_json::from_str(streamed.text.lines().last().expect("a summary"))
+        .expect("a JSON line");
+    assert_eq!(summary["unjudged"], unjudged);
+    // A game without gunfire has nothing unjudged.
+    let quiet = json!({"rounds": [{"orders": orders("N"), "seed": 1}], "limits": {"max_nodes": 4000}});
+    let reply = post(&app, "/v1/cobi-tank-wars/annotate", quiet).await;
+    assert_eq!(reply.body.get("unjudged"), None, "{}", reply.body);
 }
 
 #[actix_web::test]

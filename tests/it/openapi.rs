@@ -135,6 +135,7 @@ fn schema_names_carry_their_games_prefix() {
         "AnnotationMoment",
         "AnnotationMomentKind",
         "AnnotationPlayer",
+        "AnnotationUnjudged",
         "BatchProblem",
         "GameInfo",
         "GamesResponse",

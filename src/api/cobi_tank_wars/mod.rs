@@ -295,6 +295,17 @@ impl GameApi for CobiTankWars {
         }
     }
 
+    /// A round's gunfire tokens are recorded without their owner: a
+    /// review judges the orders with them on the board, not where they
+    /// were placed.
+    fn unjudged(step: &ReplayRound) -> &'static [&'static str] {
+        if step.gunfire.is_empty() {
+            &[]
+        } else {
+            &["gunfire"]
+        }
+    }
+
     /// The round's gunfire tokens join the state's before its orders.
     fn replay_step(
         state: &mut State,

@@ -16,7 +16,7 @@ use actix_web::web::Bytes;
 
 use super::ai::key_text;
 pub use super::annotation::{
-    AnnotateResponse, AnnotateSummary, Annotation, MomentEntry, PlayerReview,
+    AnnotateResponse, AnnotateSummary, Annotation, MomentEntry, PlayerReview, Unjudged,
 };
 use super::ask::{style, Judging};
 use super::budget::SharedBudget;
@@ -36,6 +36,8 @@ use crate::text::Text;
 struct Checked<G: GameApi> {
     plies: Vec<(G::State, G::Step)>,
     last: G::State,
+    /// The decisions the steps record that the review does not judge.
+    unjudged: Vec<Unjudged>,
 }
 
 /// The whole game played without judging: the first illegal step is the
@@ -48,7 +50,9 @@ fn check_game<G: GameApi>(
     limits.check_annotate(steps.len(), G::REPLAY_STEPS)?;
     limits.check_replay_work(G::size(&state), steps.len(), G::REPLAY_STEPS)?;
     let mut plies = Vec::with_capacity(steps.len());
+    let mut unjudged = Vec::new();
     for (ply, step) in steps.into_iter().enumerate() {
+        unjudged.extend(G::unjudged(&step).iter().map(|&decision| Unjudged { ply, decision }));
         let step = G::replay_step(&mut state, step, ply, limits)?;
         G::check(&state, &step).map_err(|e| G::refusal(e, Some(ply)))?;
         let before = state.clone();
@@ -56,7 +60,14 @@ fn check_game<G: GameApi>(
         G::play(&mut state, step).map_err(|e| G::refusal(e, Some(ply)))?;
         plies.push((before, played));
     }
-    Ok((Checked { plies, last: state }, judging))
+    Ok((
+        Checked {
+            plies,
+            last: state,
+            unjudged,
+        },
+        judging,
+    ))
 }
 
 /// The judge's search limits: what was asked within the server's caps,
@@ -259,6 +270,7 @@ fn judge_steps<G: GameApi>(
         curve,
         moments,
         verifications,
+        unjudged: checked.unjudged,
         final_state: G::encode_score(&checked.last),
     })))
 }
@@ -435,6 +447,7 @@ pub async fn annotate<G: GameApi>(
                 curve,
                 moments,
                 verifications,
+                unjudged,
                 final_state,
             }),
         ) if !stopped => Ok(AnnotateResponse {
@@ -443,6 +456,7 @@ pub async fn annotate<G: GameApi>(
             curve,
             moments,
             verifications,
+            unjudged,
             final_state,
         }),
         _ => Err(match shared {

@@ -87,6 +87,19 @@ impl MomentEntry {
     }
 }
 
+/// A decision a step records that the review does not judge (Tank Wars:
+/// `gunfire`, a round's gunfire tokens, recorded without their owner; the
+/// round's orders are judged with them on the board).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = AnnotationUnjudged)]
+pub struct Unjudged {
+    /// The step's index in the game.
+    pub ply: usize,
+    /// What was decided and not judged.
+    #[schema(example = "gunfire")]
+    pub decision: &'static str,
+}
+
 /// How many of a player's moves got each label.
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, ToSchema)]
 #[schema(as = AnnotationLabelCounts)]
@@ -330,6 +343,9 @@ pub struct AnnotateSummary<G: GameApi> {
     pub moments: Vec<MomentEntry>,
     /// How many entries were verified.
     pub verifications: usize,
+    /// What the steps decided that the review does not judge.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unjudged: Vec<Unjudged>,
     #[serde(rename = "final")]
     pub final_state: G::ScoreResponse,
 }
@@ -345,6 +361,8 @@ pub struct AnnotateResponse<G: GameApi> {
     pub curve: Vec<f64>,
     pub moments: Vec<MomentEntry>,
     pub verifications: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unjudged: Vec<Unjudged>,
     #[serde(rename = "final")]
     pub final_state: G::ScoreResponse,
 }
@@ -480,7 +498,7 @@ where
             .description(Some(
                 "A game reviewed. With `Accept: application/x-ndjson` the same, streamed: one \
 line an entry of `plies` as it is judged, then a line with `players`, `curve`, `moments`, \
-`verifications` and `final` (or, past the server's time cap, a problem document).",
+`verifications`, `unjudged` and `final` (or, past the server's time cap, a problem document).",
             ))
             .property(
                 "plies",
@@ -523,6 +541,16 @@ searches at most 1 + moves / 32 pairs of positions again a review, each with 4 t
                     )),
             )
             .required("verifications")
+            .property(
+                "unjudged",
+                ArrayBuilder::new()
+                    .items(Ref::from_schema_name(Unjudged::name()))
+                    .description(Some(
+                        "The decisions the steps record that the review does not judge, in \
+order of step; absent when there are none. Tank Wars: `gunfire`, a round's gunfire tokens \
+(recorded without their owner; the round's orders are judged with them on the board).",
+                    )),
+            )
             .property("final", Ref::from_schema_name(G::ScoreResponse::name()))
             .required("final")
             .into()
@@ -548,6 +576,8 @@ where
         PlayerReview::schemas(schemas);
         schemas.push((MomentEntry::name().into_owned(), MomentEntry::schema()));
         MomentEntry::schemas(schemas);
+        schemas.push((Unjudged::name().into_owned(), Unjudged::schema()));
+        Unjudged::schemas(schemas);
         schemas.push((
             G::ScoreResponse::name().into_owned(),
             G::ScoreResponse::schema(),
