@@ -52,7 +52,11 @@ fn check_game<G: GameApi>(
     let mut plies = Vec::with_capacity(steps.len());
     let mut unjudged = Vec::new();
     for (ply, step) in steps.into_iter().enumerate() {
-        unjudged.extend(G::unjudged(&step).iter().map(|&decision| Unjudged { ply, decision }));
+        unjudged.extend(
+            G::unjudged(&step)
+                .iter()
+                .map(|&decision| Unjudged { ply, decision }),
+        );
         let step = G::replay_step(&mut state, step, ply, limits)?;
         G::check(&state, &step).map_err(|e| G::refusal(e, Some(ply)))?;
         let before = state.clone();
