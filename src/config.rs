@@ -28,6 +28,12 @@ pub enum Command {
     /// Count Tank Battle perft (bulk-counted, one thread) and print the
     /// leaf rate.
     Perft(PerftArgs),
+    /// Print a game's conformance corpus (as committed in
+    /// conformance/<game>/corpus.jsonl).
+    Conformance {
+        /// The game's path name (`tank-battle`).
+        game: String,
+    },
 }
 
 /// Options of the `perft` command.

@@ -17,6 +17,7 @@ pub mod access_log;
 pub mod api;
 pub mod cache;
 pub mod config;
+pub mod conformance;
 pub mod error;
 pub mod fair_use;
 pub mod games;

@@ -18,6 +18,13 @@ fn main() -> ExitCode {
             std::io::stdout().write_all(tank_rules::api::openapi::json().as_bytes())
         }
         Some(Command::Perft(args)) => perft(&args),
+        Some(Command::Conformance { game }) => match tank_rules::conformance::corpus(&game) {
+            Some(corpus) => std::io::stdout().write_all(corpus.as_bytes()),
+            None => Err(std::io::Error::other(format!(
+                "no conformance corpus for {game:?} (games: {})",
+                tank_rules::conformance::GAMES.join(", ")
+            ))),
+        },
         Some(Command::Serve) | None => serve(cli.serve),
     };
     match result {

@@ -439,6 +439,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "logs",
             "access_log",
             "render",
+            "conformance",
             "i18n",
             "text",
         ],

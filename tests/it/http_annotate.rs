@@ -441,7 +441,8 @@ async fn tank_wars_orders_are_judged_for_each_player() {
         .expect("a JSON line");
     assert_eq!(summary["unjudged"], unjudged);
     // A game without gunfire has nothing unjudged.
-    let quiet = json!({"rounds": [{"orders": orders("N"), "seed": 1}], "limits": {"max_nodes": 4000}});
+    let quiet =
+        json!({"rounds": [{"orders": orders("N"), "seed": 1}], "limits": {"max_nodes": 4000}});
     let reply = post(&app, "/v1/cobi-tank-wars/annotate", quiet).await;
     assert_eq!(reply.body.get("unjudged"), None, "{}", reply.body);
 }

@@ -7,6 +7,7 @@ mod architecture;
 mod architecture_doc;
 mod cobi_tank_wars_oracle;
 mod common;
+mod conformance;
 mod container;
 mod engine_props;
 mod golden;

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""A conformance adapter backed by the tank-rules service over HTTP.
+
+    conformance/run.py -- conformance/adapters/service.py [BASE]
+
+BASE is the service's address (default http://127.0.0.1:8080). Reads one
+request a line on stdin, answers one line on stdout (conformance/README.md).
+Standard library only; one keep-alive connection.
+"""
+
+import http.client
+import json
+import sys
+import urllib.parse
+
+
+def main():
+    base = urllib.parse.urlsplit(sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080")
+    connection = http.client.HTTPConnection(base.hostname, base.port or 80, timeout=60)
+
+    def post(game, endpoint, body):
+        data = json.dumps(body).encode()
+        connection.request("POST", f"/v1/{game}/{endpoint}", data,
+                           {"Content-Type": "application/json"})
+        reply = connection.getresponse()
+        return reply.status, json.loads(reply.read() or b"null")
+
+    for line in sys.stdin:
+        request = json.loads(line)
+        game, op = request["game"], request["op"]
+        at = {"position": request["position"], "layout": request["layout"]}
+        if op == "legal_moves":
+            status, body = post(game, "legal-moves", at)
+            answer = {"moves": [m["move"] for m in body["moves"]]} if status == 200 else None
+        elif op == "apply":
+            status, body = post(game, "apply", dict(at, move=request["move"]))
+            answer = None
+            if status == 200:
+                answer = {k: body[k] for k in ["position", "captured", "finished", "winner", "draw"]}
+                answer["score"] = {"white": body["score"]["white"], "black": body["score"]["black"]}
+        elif op == "validate":
+            status, body = post(game, "validate", dict(at, move=request["move"]))
+            answer = None
+            if status == 200 and body["legal"]:
+                answer = {"legal": True}
+            elif status == 200:
+                reason = body["reason"]
+                answer = {"legal": False, "reason": reason["code"], "square": reason.get("square")}
+        elif op == "perft":
+            status, body = post(game, "perft", dict(at, depth=request["depth"]))
+            answer = {"nodes": body["nodes"]} if status == 200 else None
+        else:
+            status, body, answer = 0, None, None
+        if answer is None:
+            answer = {"error": {"op": op, "status": status, "body": body}}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+//! The conformance corpus (SPEC section 12): for a game, the cases another
+//! implementation must answer as this one does, one JSON object a line —
+//! a header (the game, its rules' version, the notation, the case kinds
+//! and the closed list of rule tags, each with the sentence of the rules
+//! it comes from), then one case a line. Written by `tank-rules
+//! conformance <game>` and committed under `conformance/<game>/`; a test
+//! fails when the committed file differs from what the engine writes.
+//!
+//! The corpus is made from the engines alone (no HTTP); every case is
+//! answered by the engine's own rules, in the service's notation, so the
+//! service's answers can be checked against it too (`tests/it`).
+
+pub mod tag;
+pub mod tank_battle;
+
+pub use tag::Tag;
+
+/// The games with a corpus, by their path names.
+pub const GAMES: [&str; 1] = ["tank-battle"];
+
+/// The corpus of `game` (a path name of [`GAMES`]) as JSON Lines, each
+/// line ending in a newline; `None` for a game without one.
+pub fn corpus(game: &str) -> Option<String> {
+    let lines = match game {
+        "tank-battle" => tank_battle::corpus(),
+        _ => return None,
+    };
+    let mut text = String::new();
+    for line in lines {
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    Some(text)
+}

@@ -1,0 +1,137 @@
+//! The conformance corpus (issue 53): the committed file is what the
+//! engine writes, and the service answers every case of it over HTTP as
+//! the corpus says.
+
+use serde_json::{json, Value};
+
+use crate::common::{app_with, post};
+use tank_rules::limits::Limits;
+
+fn committed(game: &str) -> String {
+    let path = format!(
+        "{}/conformance/{game}/corpus.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+#[test]
+fn the_committed_corpus_is_what_the_engine_writes() {
+    for game in tank_rules::conformance::GAMES {
+        let written = tank_rules::conformance::corpus(game).unwrap();
+        assert!(
+            committed(game) == written,
+            "conformance/{game}/corpus.jsonl is out of date with the engine; write it again \
+             with\n\n    cargo run -- conformance {game} > conformance/{game}/corpus.jsonl\n\n\
+             (and bump the game's RULES_VERSION when a rule's answer changed)"
+        );
+    }
+}
+
+/// The fields of `apply`'s (or `score`'s) answer a case states.
+fn standing(answer: &Value) -> Value {
+    json!({
+        "finished": answer["finished"],
+        "winner": answer["winner"],
+        "draw": answer["draw"],
+        "score": {"white": answer["score"]["white"], "black": answer["score"]["black"]},
+    })
+}
+
+#[actix_web::test]
+async fn the_service_answers_every_tank_battle_case() {
+    let app = app_with(Limits::default()).await;
+    let corpus = committed("tank-battle");
+    let mut lines = corpus
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap());
+    let header = lines.next().unwrap();
+    assert_eq!(header["header"]["game"], "tank-battle");
+    let mut checked = [0usize; 4];
+    for case in lines {
+        let id = &case["id"];
+        let at = json!({"position": case["position"], "layout": case["layout"]});
+        match case["kind"].as_str().unwrap() {
+            "legal" => {
+                let reply = post(&app, "/v1/tank-battle/legal-moves", at.clone()).await;
+                assert_eq!(reply.status, 200, "{id}: {reply:?}");
+                let moves: Vec<&Value> = reply.body["moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| &m["move"])
+                    .collect();
+                let expected: Vec<&Value> = case["moves"].as_array().unwrap().iter().collect();
+                assert_eq!(moves, expected, "{id}");
+                for result in case["results"].as_array().unwrap() {
+                    let mut body = at.clone();
+                    body["move"] = result["move"].clone();
+                    let reply = post(&app, "/v1/tank-battle/apply", body).await;
+                    assert_eq!(reply.status, 200, "{id}: {reply:?}");
+                    let answer = &reply.body;
+                    assert_eq!(
+                        answer["position"], result["position"],
+                        "{id} {}",
+                        result["move"]
+                    );
+                    assert_eq!(answer["move"], result["move"], "{id}");
+                    assert_eq!(
+                        answer["captured"], result["captured"],
+                        "{id} {}",
+                        result["move"]
+                    );
+                    assert_eq!(
+                        standing(answer),
+                        standing(result),
+                        "{id} {}",
+                        result["move"]
+                    );
+                }
+                checked[0] += 1;
+            }
+            "illegal" => {
+                let mut body = at.clone();
+                body["move"] = case["move"].clone();
+                let reply = post(&app, "/v1/tank-battle/validate", body).await;
+                assert_eq!(reply.status, 200, "{id}: {reply:?}");
+                assert_eq!(reply.body["legal"], false, "{id}");
+                let reason = &reply.body["reason"];
+                assert_eq!(reason["code"], case["reason"], "{id}");
+                let square = reason.get("square").cloned().unwrap_or(Value::Null);
+                assert_eq!(square, case["square"], "{id}");
+                checked[1] += 1;
+            }
+            "perft" => {
+                let mut body = at.clone();
+                body["depth"] = case["depth"].clone();
+                let reply = post(&app, "/v1/tank-battle/perft", body).await;
+                assert_eq!(reply.status, 200, "{id}: {reply:?}");
+                assert_eq!(reply.body["nodes"], case["nodes"], "{id}");
+                checked[2] += 1;
+            }
+            "playthrough" => {
+                let steps = case["steps"].as_array().unwrap();
+                let moves: Vec<&Value> = steps.iter().map(|s| &s["move"]).collect();
+                let body =
+                    json!({"start": case["start"], "layout": case["layout"], "moves": moves});
+                let reply = post(&app, "/v1/tank-battle/replay", body).await;
+                assert_eq!(reply.status, 200, "{id}: {reply:?}");
+                let positions: Vec<&Value> = steps.iter().map(|s| &s["position"]).collect();
+                let answered: Vec<&Value> =
+                    reply.body["positions"].as_array().unwrap().iter().collect();
+                assert_eq!(answered, positions, "{id}");
+                let last = steps.last().unwrap();
+                let expected = json!({
+                    "finished": case["finished"],
+                    "winner": case["winner"],
+                    "draw": case["draw"],
+                    "score": last["score"],
+                });
+                assert_eq!(standing(&reply.body["final"]), expected, "{id}");
+                checked[3] += 1;
+            }
+            kind => panic!("{id}: unknown kind {kind}"),
+        }
+    }
+    assert!(checked.iter().all(|&n| n > 0), "{checked:?}");
+}
