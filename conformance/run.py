@@ -173,7 +173,12 @@ def main():
     adapter.close()
     passed = len(cases) - failures
     broken = [t for t in tags if t in failed_tags]
-    summary = f"conformance {game} (rules_version {header['rules_version']}): {passed} of {len(cases)} cases passed"
+    kinds = {}
+    for case in cases:
+        kinds[case["kind"]] = kinds.get(case["kind"], 0) + 1
+    counts = ", ".join(f"{kind} {n}" for kind, n in kinds.items())
+    summary = (f"conformance {game} (rules_version {header['rules_version']}): "
+               f"{passed} of {len(cases)} cases passed ({counts})")
     if broken:
         summary += "; failing tags: " + ", ".join(f"{t} (first: {failed_tags[t]})" for t in broken)
     print(summary)

@@ -10,188 +10,26 @@
 //! reasons its side's tanks' lines are refused and what its legal moves
 //! do (capture, cross the centre, end the game).
 
+mod positions;
+mod tags;
+
 use std::collections::BTreeSet;
 
 use rand::seq::IndexedRandom;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
-use super::tag::Tag;
+use crate::conformance::tag::Tag;
 use crate::games::tank_battle::{
     perft, Layout, Move, MoveText, Position, Reason, Side, Square, STANDARD_NAME, STANDARD_TEXT,
 };
+use positions::{boards, lines, placement, Board, Placing, OTHER_LAYOUT};
+use tags::tag_of;
+pub use tags::TAGS;
 
 /// Bumped when an answer of the rules changes (never for the AI's).
 pub const RULES_VERSION: u32 = 1;
-
-/// The rule tags, each with its sentence (SPEC 2.2-2.5).
-pub const TAGS: [Tag; 10] = [
-    Tag {
-        name: "slide",
-        source: "SPEC 2.4",
-        rule: "A move slides one own tank 1..10 squares in one of the 8 directions (rank, file or diagonal).",
-    },
-    Tag {
-        name: "mine",
-        source: "SPEC 2.5 rule 1",
-        rule: "A tank may not enter or pass a mine.",
-    },
-    Tag {
-        name: "no-jumping",
-        source: "SPEC 2.5 rule 2",
-        rule: "A tank may not pass over any tank, own or enemy.",
-    },
-    Tag {
-        name: "contaminated",
-        source: "SPEC 2.5 rule 3",
-        rule: "A normal tank may not enter or pass a contaminated square; a commander may.",
-    },
-    Tag {
-        name: "capture",
-        source: "SPEC 2.5 rule 4",
-        rule: "Capture: a move whose destination holds an enemy tank (normal or commander) removes it. The destination may not hold an own tank.",
-    },
-    Tag {
-        name: "no-capture-contaminated",
-        source: "SPEC 2.5 rule 5",
-        rule: "No capture on a contaminated square. A tank on a contaminated square therefore cannot be captured.",
-    },
-    Tag {
-        name: "locked-in-base",
-        source: "SPEC 2.5 rule 6",
-        rule: "A tank standing on a square of the opponent's base is locked in: every square its move passes or enters must also be in the opponent's base. It may still capture inside that base.",
-    },
-    Tag {
-        name: "end",
-        source: "SPEC 2.5 rule 7",
-        rule: "The game ends after a move when, for either side, every remaining tank of that side stands in the opponent's base (a side with no tanks left counts), or when the side to move has no legal move. Nothing else ends the game.",
-    },
-    Tag {
-        name: "scoring",
-        source: "SPEC 2.5 rule 8",
-        rule: "Score, for each side: 3 for its commander on the opponent's commander start; 2 for its commander elsewhere in the opponent's base; 2 for each normal tank in the opponent's base; 1 for each other surviving tank. At the end the higher score wins; equal scores are a draw.",
-    },
-    Tag {
-        name: "layout",
-        source: "SPEC 2.2",
-        rule: "Layouts are data: any 11x11 layout can be submitted.",
-    },
-];
-
-/// A layout other than the standard one: other mines, a smaller centre,
-/// smaller bases.
-const OTHER_LAYOUT: &str = "Bbbb......./bbb....#.../bb.~~....../...~~..#.../..#......../....~~~..../........#../...#..~~.../......~~.ww/...#...wwww/.......wwwW";
-
-/// The tag of the rule a reason code enforces.
-fn tag_of(reason: Reason) -> &'static str {
-    match reason {
-        Reason::GameOver => "end",
-        Reason::NoTankAtFrom | Reason::NotYourTank | Reason::NotALine => "slide",
-        Reason::Mine => "mine",
-        Reason::Contaminated => "contaminated",
-        Reason::LockedInEnemyBase => "locked-in-base",
-        Reason::PathBlocked => "no-jumping",
-        Reason::OwnTankAtTo => "capture",
-        Reason::CaptureInContaminated => "no-capture-contaminated",
-    }
-}
-
-/// A position and the layout it is played on (`None`: the standard one).
-struct Board {
-    position: Position,
-    layout: Layout,
-    layout_text: Option<&'static str>,
-}
-
-impl Board {
-    fn layout_field(&self) -> &'static str {
-        self.layout_text.unwrap_or(STANDARD_NAME)
-    }
-
-    /// The rules that shape the legal moves of the side to move.
-    fn tags(&self) -> BTreeSet<&'static str> {
-        let mut tags = BTreeSet::from(["slide"]);
-        if self.layout_text.is_some() {
-            tags.insert("layout");
-        }
-        if self.position.is_finished(&self.layout) {
-            tags.insert("end");
-            return tags;
-        }
-        for (from, to) in lines(&self.position) {
-            match self.position.validate(&self.layout, MoveText { from, to }) {
-                Ok(mv) => {
-                    if mv.capture.is_some() {
-                        tags.insert("capture");
-                    }
-                    if self.crosses_contaminated(mv) {
-                        tags.insert("contaminated");
-                    }
-                    let mut next = self.position;
-                    next.play_unchecked(mv);
-                    if next.is_finished(&self.layout) {
-                        tags.insert("end");
-                    }
-                }
-                Err(illegal) => {
-                    tags.insert(tag_of(illegal.reason));
-                }
-            }
-        }
-        tags
-    }
-
-    fn crosses_contaminated(&self, mv: Move) -> bool {
-        let Some((df, dr)) = mv.from.direction_to(mv.to) else {
-            return false;
-        };
-        let mut square = mv.from;
-        while square != mv.to {
-            match square.offset(df, dr) {
-                Some(next) => square = next,
-                None => return false,
-            }
-            if self.layout.contaminated().contains(square) {
-                return true;
-            }
-        }
-        false
-    }
-}
-
-/// Every line from a tank of the side to move: 8 directions, 1..10
-/// squares, on the board.
-fn lines(position: &Position) -> Vec<(Square, Square)> {
-    let mut lines = Vec::new();
-    for from in Square::all() {
-        if position
-            .piece_at(from)
-            .is_none_or(|p| p.side != position.turn())
-        {
-            continue;
-        }
-        for (df, dr) in DIRECTIONS {
-            let mut square = from;
-            while let Some(next) = square.offset(df, dr) {
-                lines.push((from, next));
-                square = next;
-            }
-        }
-    }
-    lines
-}
-
-const DIRECTIONS: [(i8, i8); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
 
 /// What `apply` answers after `mv` (the position, the capture, the end
 /// and the score), as the service writes it.
@@ -215,140 +53,6 @@ fn result(board: &Board, mv: Move) -> Value {
 fn score(position: &Position, layout: &Layout) -> Value {
     let score = position.score(layout);
     json!({"white": score.white.total(), "black": score.black.total()})
-}
-
-/// The positions of the corpus, from seeded random games and random
-/// placements, on the standard layout and on [`OTHER_LAYOUT`].
-fn boards(rng: &mut ChaCha8Rng) -> Vec<Board> {
-    let mut boards = Vec::new();
-    for layout_text in [None, Some(OTHER_LAYOUT)] {
-        let Ok(layout) = Layout::parse(layout_text.unwrap_or(STANDARD_TEXT)) else {
-            continue;
-        };
-        let (games, placements) = if layout_text.is_none() {
-            (6, 30)
-        } else {
-            (2, 12)
-        };
-        for _ in 0..games {
-            let mut position = Position::initial(&layout);
-            for ply in 0..240 {
-                if ply % 40 == 17 {
-                    boards.push(Board {
-                        position,
-                        layout,
-                        layout_text,
-                    });
-                }
-                let moves = position.legal_moves(&layout);
-                let Some(&mv) = moves.choose(rng) else {
-                    break;
-                };
-                position.play_unchecked(mv);
-            }
-        }
-        let mut made = 0;
-        while made < placements {
-            let placing = match made % 6 {
-                1 => Placing::Home(Side::White),
-                3 => Placing::Centre,
-                4 => Placing::Home(Side::Black),
-                _ => Placing::Anywhere,
-            };
-            if let Some(position) = placement(rng, &layout, placing) {
-                boards.push(Board {
-                    position,
-                    layout,
-                    layout_text,
-                });
-                made += 1;
-            }
-        }
-    }
-    boards
-}
-
-/// How a random placement places its tanks.
-#[derive(Clone, Copy)]
-enum Placing {
-    /// Anywhere a tank may stand.
-    Anywhere,
-    /// One side's tanks all in the other's base: a finished game.
-    Home(Side),
-    /// Both commanders in the contaminated centre.
-    Centre,
-    /// A commander and one or two tanks a side, anywhere.
-    Sparse,
-}
-
-/// A random placement: a commander and a few tanks a side, placed as
-/// `placing` says on squares they may stand on; `None` when the draw
-/// breaks an invariant.
-fn placement(rng: &mut ChaCha8Rng, layout: &Layout, placing: Placing) -> Option<Position> {
-    let mut cells = [None::<char>; 121];
-    for side in Side::ALL {
-        let [commander, tank] = match side {
-            Side::White => ['C', 'T'],
-            Side::Black => ['c', 't'],
-        };
-        let home = matches!(placing, Placing::Home(s) if s == side);
-        let tanks = if home || matches!(placing, Placing::Sparse) {
-            rng.random_range(0..3)
-        } else {
-            rng.random_range(1..8)
-        };
-        for (i, letter) in std::iter::once(commander)
-            .chain(std::iter::repeat_n(tank, tanks))
-            .enumerate()
-        {
-            let is_commander = i == 0;
-            let candidates: Vec<Square> = Square::all()
-                .filter(|&square| {
-                    let free = cells.get(square.index()).is_some_and(Option::is_none);
-                    let contaminated = layout.contaminated().contains(square);
-                    let allowed =
-                        free && !layout.mines().contains(square) && (is_commander || !contaminated);
-                    match placing {
-                        _ if !allowed => false,
-                        Placing::Home(_) if home => layout.base(!side).contains(square),
-                        Placing::Centre if is_commander => contaminated,
-                        _ => true,
-                    }
-                })
-                .collect();
-            let square = *candidates.choose(rng)?;
-            if let Some(cell) = cells.get_mut(square.index()) {
-                *cell = Some(letter);
-            }
-        }
-    }
-    let mut placement = String::new();
-    for rank in (0..11u8).rev() {
-        let mut empty = 0;
-        for file in 0..11u8 {
-            let square = Square::from_coords(file, rank)?;
-            match cells.get(square.index()).copied().flatten() {
-                Some(letter) => {
-                    if empty > 0 {
-                        placement.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    placement.push(letter);
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            placement.push_str(&empty.to_string());
-        }
-        if rank > 0 {
-            placement.push('/');
-        }
-    }
-    let side = if rng.random_bool(0.5) { 'w' } else { 'b' };
-    let ply = rng.random_range(0..200u32);
-    let setup = format!("{placement} {side} {ply}").parse().ok()?;
-    Position::from_setup(setup, layout).ok()
 }
 
 fn legal_case(id: usize, board: &Board) -> Value {
@@ -380,11 +84,16 @@ fn illegal_cases(boards: &[Board]) -> Vec<Value> {
             if found == ILLEGAL_EACH {
                 break;
             }
-            let attempt = attempts(&board.position).into_iter().find_map(|text| {
-                let illegal = board.position.validate(&board.layout, text).err()?;
-                (illegal.reason == reason).then_some((text, illegal))
-            });
-            let Some((text, illegal)) = attempt else {
+            // Each case takes another of the position's matching moves (a
+            // NOT_A_LINE case is off a line or to the same square).
+            let matching: Vec<_> = attempts(&board.position)
+                .into_iter()
+                .filter_map(|text| {
+                    let illegal = board.position.validate(&board.layout, text).err()?;
+                    (illegal.reason == reason).then_some((text, illegal))
+                })
+                .collect();
+            let Some(&(text, illegal)) = matching.get(found % matching.len().max(1)) else {
                 continue;
             };
             found += 1;
