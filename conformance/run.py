@@ -102,6 +102,7 @@ def run_case(adapter, game, case):
     at = {"game": game, "position": case.get("position"), "layout": case["layout"]}
     kind = case["kind"]
     if kind == "legal":
+        expect(adapter, dict(at, op="score"), case["standing"], standing)
         expected = sorted(case["moves"])
         expect(adapter, dict(at, op="legal_moves"), expected, lambda a: sorted(a["moves"]))
         for result in case["results"]:

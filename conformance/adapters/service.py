@@ -46,6 +46,12 @@ def main():
             elif status == 200:
                 reason = body["reason"]
                 answer = {"legal": False, "reason": reason["code"], "square": reason.get("square")}
+        elif op == "score":
+            status, body = post(game, "score", at)
+            answer = None
+            if status == 200:
+                answer = {k: body[k] for k in ["finished", "winner", "draw"]}
+                answer["score"] = {"white": body["score"]["white"], "black": body["score"]["black"]}
         elif op == "perft":
             status, body = post(game, "perft", dict(at, depth=request["depth"]))
             answer = {"nodes": body["nodes"]} if status == 200 else None

@@ -63,6 +63,9 @@ async fn the_service_answers_every_tank_battle_case() {
                     .collect();
                 let expected: Vec<&Value> = case["moves"].as_array().unwrap().iter().collect();
                 assert_eq!(moves, expected, "{id}");
+                let reply = post(&app, "/v1/tank-battle/score", at.clone()).await;
+                assert_eq!(reply.status, 200, "{id}: {reply:?}");
+                assert_eq!(standing(&reply.body), case["standing"], "{id}");
                 for result in case["results"].as_array().unwrap() {
                     let mut body = at.clone();
                     body["move"] = result["move"].clone();

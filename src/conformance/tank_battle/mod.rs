@@ -58,16 +58,22 @@ fn score(position: &Position, layout: &Layout) -> Value {
 fn legal_case(id: usize, board: &Board) -> Value {
     let moves = board.position.legal_moves_file_major(&board.layout);
     let mut tags = board.tags();
-    if !moves.is_empty() {
-        // Each result carries the score.
-        tags.insert("scoring");
-    }
+    // The position's standing and each result carry the score.
+    tags.insert("scoring");
+    let (position, layout) = (&board.position, &board.layout);
+    let outcome = position.outcome(layout);
     json!({
         "id": format!("legal-{id:03}"),
         "kind": "legal",
-        "position": board.position.to_string(),
+        "position": position.to_string(),
         "layout": board.layout_field(),
         "tags": tags,
+        "standing": {
+            "finished": outcome.is_some(),
+            "winner": outcome.and_then(|o| o.winner()).map(Side::name),
+            "draw": outcome.is_some_and(|o| o.winner().is_none()),
+            "score": score(position, layout),
+        },
         "moves": moves.iter().map(Move::to_string).collect::<Vec<_>>(),
         "results": moves.iter().map(|&mv| result(board, mv)).collect::<Vec<_>>(),
     })
@@ -275,7 +281,7 @@ pub fn corpus() -> Vec<Value> {
             "layout": "\"standard\" or a layout string (SPEC 2.2)",
         },
         "kinds": {
-            "legal": "moves: the legal moves, sorted by from square (file, then rank) then to; results: what apply answers after each (position, captured, finished, winner, draw, score)",
+            "legal": "standing: what score answers for the position (finished, winner, draw, score); moves: the legal moves, sorted by from square (file, then rank) then to; results: what apply answers after each (position, captured, finished, winner, draw, score)",
             "illegal": "move is refused with reason (a code of SPEC 2.6) at square (null when none)",
             "perft": "nodes: perft(depth) of position (SPEC 2.7)",
             "playthrough": "steps from start: each move, the position and the score after it; finished, winner and draw after the last",

@@ -161,7 +161,38 @@ pub(super) fn boards(rng: &mut ChaCha8Rng) -> Vec<Board> {
             }
         }
     }
+    boards.extend(boxed());
     boards
+}
+
+/// A layout whose corner `a1` is shut in by mines: a normal tank there has
+/// no move.
+const BOXED_LAYOUT: &str =
+    "B........../.........../.........../.........../.........../.........../.........../.........../.........../##........./.#.......wW";
+
+/// Games that end because the side to move has no legal move (rule 6's
+/// second half, which random play hardly reaches): White's last tank shut
+/// in at `a1` against one Black tank (a draw, 1-1) or two (Black wins);
+/// and Black's shut in, White to move: every White move ends the game,
+/// drawn unless it reaches Black's base.
+fn boxed() -> Vec<Board> {
+    let Ok(layout) = Layout::parse(BOXED_LAYOUT) else {
+        return Vec::new();
+    };
+    [
+        "11/11/11/11/11/5t5/11/11/11/11/T10 w 30",
+        "11/11/11/11/11/5t5/11/3t7/11/11/T10 w 31",
+        "11/11/11/11/11/5T5/11/11/11/11/t10 w 32",
+        "11/11/1T9/11/11/11/11/11/11/11/t10 w 33",
+    ]
+    .into_iter()
+    .filter_map(|tbn| Position::from_setup(tbn.parse().ok()?, &layout).ok())
+    .map(|position| Board {
+        position,
+        layout,
+        layout_text: Some(BOXED_LAYOUT),
+    })
+    .collect()
 }
 
 /// How a random placement places its tanks.
