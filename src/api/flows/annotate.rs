@@ -126,7 +126,7 @@ enum Line<G: GameApi> {
 /// wrote them, refutation included, and settled when answered; The Tank
 /// War's mixed equilibria in one order; 4: a forced result's plies counted
 /// from the position judged, `forced`, verifications).
-const REVIEW_VERSION: u32 = 5;
+const REVIEW_VERSION: u32 = 6;
 
 /// The cache key of a step's entries: the digest of everything its
 /// verdicts depend on (the game and its engine's version, the state and

@@ -248,7 +248,12 @@ impl Review for CobiTankWars {
                         balance + judged.suggestion.value,
                         balance + judged.value_played,
                     ),
-                    (judged.chance, judged.chance_played),
+                    // The judge chose by mean value: orders played with a
+                    // better chance show the position was worth that much.
+                    (
+                        judged.chance.max(judged.chance_played),
+                        judged.chance_played,
+                    ),
                     false,
                 ))
             })
