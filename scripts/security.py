@@ -1243,6 +1243,54 @@ def render_arrows(args):
           f"{grown} bytes for 8 arrows; refusal: {detail!r}")
 
 
+# ---------------------------------------------------------------------------
+# Issue 53: compare's claims are a batch's items: capped, priced (a claimed
+# perft a search) and bounded in what a verdict lists.
+
+def compare_claims(args):
+    c = Client(args.front)
+    key = {"X-Api-Key": args.keys["main"]}
+    path = "/v1/tank-battle/compare"
+    score = {"op": "score", "request": {"position": START}, "answer": {}}
+    perft = {"op": "perft", "request": {"position": START, "depth": 1}, "answer": {}}
+    too_many, _, over = c.request("POST", path, {"claims": [score] * 257}, key)
+    over = json.loads(over or b"{}")
+    nested, _, inner = c.request("POST", path, {"claims": [dict(score, op="compare")]}, key)
+    inner = json.loads(inner or b"{}")
+    in_batch, _, batched = c.request("POST", "/v1/tank-battle/batch", {"requests": [
+        {"op": "compare", "claims": [score] * 200}, {"op": "compare", "claims": [score] * 57}]}, key)
+    batched = json.loads(batched or b"{}")
+    check("53. compare: 257 claims, a nested compare, two compares of 257 claims in a batch",
+          too_many == 400 and over.get("code") == "LIMIT_EXCEEDED" and over.get("field") == "claims"
+          and nested == 400 and inner.get("field") == "claims[0].op"
+          and in_batch == 400 and batched.get("code") == "LIMIT_EXCEEDED",
+          f"{too_many} {over.get('code')} field {over.get('field')}; nested {nested} field "
+          f"{inner.get('field')}; in a batch {in_batch} {batched.get('code')}")
+    # Three claimed perfts are three searches: over the search key's whole
+    # quota of 2 a minute (400 naming the policy and the price); five are
+    # over a batch's searches.
+    priced, _, answer = c.request("POST", path, {"claims": [perft] * 3}, {"X-Api-Key": args.keys["search"]})
+    answer = json.loads(answer or b"{}")
+    five, _, _ = c.request("POST", path, {"claims": [perft] * 5}, key)
+    check("53. compare: claimed perfts are priced as searches and capped as a batch's",
+          priced == 400 and answer.get("policy") == "searches" and answer.get("price") == 3 and five == 400,
+          f"3 perfts with the search key: {priced} {answer.get('code')}, policy {answer.get('policy')}, "
+          f"price {answer.get('price')}; 5 perfts: {five}")
+    # A claimed list of 3,000 moves that are not moves: 64 explained, the
+    # rest counted.
+    listed = [{"move": f"z{i}"} for i in range(3000)]
+    claim = {"op": "legal-moves", "request": {"position": START}, "answer": {"moves": listed, "count": 3000}}
+    t0 = time.monotonic()
+    status, _, answer = c.request("POST", path, {"claims": [claim]}, key)
+    ms = (time.monotonic() - t0) * 1000
+    verdict = (json.loads(answer or b"{}").get("claims") or [{}])[0]
+    extra = verdict.get("extra") or []
+    check("53. compare: 3,000 claimed moves that are not moves",
+          status == 200 and len(extra) == 64 and verdict.get("more", 0) >= 3000 - 64
+          and all(e.get("code") == "BAD_MOVE_NOTATION" for e in extra),
+          f"{status}; {len(extra)} extra listed, more {verdict.get('more')}, {len(answer)} bytes in {ms:.0f} ms")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--bin", required=True)
@@ -1283,6 +1331,7 @@ def main():
         lambda: malformed(args),
         lambda: keys_file_echo(args),
         lambda: render_arrows(args),
+        lambda: compare_claims(args),
     ]
     for attack in attacks:
         try:

@@ -10,7 +10,8 @@
 //! (`annotate`) costs its time cap over the AI time cap, rounded up
 //! (`--annotate-max-time-ms` ÷ `--ai-max-time-ms`, 6 at the default
 //! flags), so a client pays for the slot time it may hold; a `batch` costs
-//! the sum of its items. Every other operation costs one request.
+//! the sum of its items, a `compare` the sum of its claims' operations.
+//! Every other operation costs one request.
 //!
 //! **Pools.** Work that runs off the HTTP workers takes a slot of its
 //! operation's pool, waiting `--search-wait-ms` at most: *live* play
@@ -34,6 +35,7 @@ pub enum Operation {
     Annotate,
     Perft,
     Batch,
+    Compare,
     Render,
 }
 
@@ -117,7 +119,7 @@ impl Price {
 
 impl Operation {
     /// Every operation, in the order the document's batch lists them.
-    pub const ALL: [Operation; 11] = [
+    pub const ALL: [Operation; 12] = [
         Operation::Initial,
         Operation::LegalMoves,
         Operation::Validate,
@@ -128,6 +130,7 @@ impl Operation {
         Operation::AiMove,
         Operation::Annotate,
         Operation::Batch,
+        Operation::Compare,
         Operation::Render,
     ];
 
@@ -187,6 +190,7 @@ impl Operation {
                 Some(Pool::Long),
             ),
             Operation::Batch => ("batch", "/batch", Post, false, true, Items, None),
+            Operation::Compare => ("compare", "/compare", Post, true, true, Items, None),
             Operation::Render => ("render.svg", "/render.svg", Get, false, true, Request, None),
         };
         Entry {
@@ -231,6 +235,16 @@ impl Operation {
     /// The pool its work runs in (a replay's only when it is large).
     pub const fn pool(self) -> Option<Pool> {
         self.entry().pool
+    }
+
+    /// Whether a `compare` may claim its answer: a batched operation of
+    /// the rules (not the AI's `ai-move` and `annotate`, not `compare`).
+    pub const fn claimable(self) -> bool {
+        self.batched()
+            && !matches!(
+                self,
+                Operation::AiMove | Operation::Annotate | Operation::Compare
+            )
     }
 
     /// Whether it is a search: it runs in a pool of search slots (live or
@@ -281,9 +295,10 @@ flags: a unit is one search at the AI time cap, and a review may search for its 
 and no request",
                 review_units(&defaults)
             ),
-            Cost::Items => "one request for each item that is not a search (at least one), and \
-each search item's search units (`ai-move` and `perft` one, `annotate` its review's); a price \
-over the client's whole quota a minute is refused (400 `LIMIT_EXCEEDED`)"
+            Cost::Items => "one request for each item that is not a search (at least one; each \
+claim of a `compare` an item), and each search item's search units (`ai-move` and `perft` one, \
+`annotate` its review's); a price over the client's whole quota a minute is refused (400 \
+`LIMIT_EXCEEDED`)"
                 .to_owned(),
         };
         let runs = match self.pool() {
@@ -328,7 +343,8 @@ mod tests {
                 "score",
                 "replay",
                 "ai-move",
-                "annotate"
+                "annotate",
+                "compare"
             ]
         );
         assert_eq!(
@@ -344,7 +360,8 @@ mod tests {
                 "replay",
                 "perft",
                 "ai-move",
-                "annotate"
+                "annotate",
+                "compare"
             ]
         );
     }

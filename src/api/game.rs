@@ -53,6 +53,10 @@ pub trait GameApi: Review {
     /// The field of a replay request that lists its steps.
     const REPLAY_STEPS: &'static str = "rounds";
 
+    /// The field of a `score` (or `legal-moves`) request that holds the
+    /// state.
+    const STATE_FIELD: &'static str = "state";
+
     /// The codes this game's problems carry beyond the service's own
     /// ([`crate::error::SERVICE_CODES`]): its notations' 400s and its
     /// rules' 422s.
@@ -170,6 +174,25 @@ pub trait GameApi: Review {
         question: &Self::Question,
         answer: &Self::AiMoveResponse,
     ) -> Result<(), UnfitAnswer>;
+
+    /// `compare`: the lists of moves in a `legal-moves` answer (as JSON),
+    /// each its JSON pointer and whose moves it lists (a player, a player's
+    /// vehicle; empty for a game with one list).
+    fn move_lists(answer: &Value) -> Vec<(String, String)>;
+
+    /// `compare`: a listed move's identity in its list (Tank Battle: its
+    /// entry's `move`); the item itself by default.
+    fn move_key(item: &Value) -> Value {
+        item.clone()
+    }
+
+    /// `compare`: the `validate` body asking about `key`, claimed in the
+    /// list `at` of a `legal-moves` answer to `request`.
+    fn validate_listed(request: &Value, at: &str, key: &Value) -> Value;
+
+    /// `compare`: the code and message a `validate` answer gives the move
+    /// asked about at `at`; `None` when it is legal.
+    fn listed_refusal(answer: &Value, at: &str) -> Option<(String, String)>;
 
     /// Whether the fields of one of [`GameApi::EXTRA_OPS`] decode as its
     /// endpoint's body.

@@ -168,6 +168,8 @@ request-in-batch = requests[{ $index }]: { $detail }
 request-no-picks = `moves` musí uvést tah pro U, D nebo oba
 request-batch-item = každý požadavek musí být objekt s `op`
 request-batch-op = `op` musí být jedno z { $ops }
+request-compare-request = `request` tvrzení musí být objekt: tělo požadavku jeho operace
+compare-listed-legal = služba tento tah považuje za platný, ale její seznam ho zapisuje jinak
 request-level = level musí být 1 až 8, ne { $value }
 request-multipv = multipv musí být 1 až { $max }, ne { $value }
 request-gunfire-tokens = gunfire_tokens musí být 0 až { $max }, ne { $value }
@@ -245,6 +247,7 @@ svg-tank-wars-legend-gunfire-on-vehicle = palba na vozidlo
 json-syntax = { $in ->
     [query] parametr dotazu `{ $param }`: {""}
     [item] requests[{ $index }]: {""}
+    [claim] claims[{ $index }].request: {""}
    *[body] {""}
 }chybný JSON{ $line ->
     [0] {""}
@@ -270,6 +273,7 @@ json-syntax = { $in ->
 json-data = { $in ->
     [query] parametr dotazu `{ $param }`: {""}
     [item] requests[{ $index }]: {""}
+    [claim] claims[{ $index }].request: {""}
    *[body] {""}
 }{ $at ->
     [none] {""}

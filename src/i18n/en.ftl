@@ -146,6 +146,8 @@ request-in-batch = requests[{ $index }]: { $detail }
 request-no-picks = `moves` must name a pick for U, D or both
 request-batch-item = each request must be an object with `op`
 request-batch-op = `op` must be one of { $ops }
+request-compare-request = a claim's `request` must be an object: the body of its operation's request
+compare-listed-legal = the service finds this move legal, but its list writes it otherwise
 request-level = level must be 1 to 8, not { $value }
 request-multipv = multipv must be 1 to { $max }, not { $value }
 request-gunfire-tokens = gunfire_tokens must be 0 to { $max }, not { $value }
@@ -205,6 +207,7 @@ svg-tank-wars-legend-gunfire-on-vehicle = gunfire on a vehicle
 json-syntax = { $in ->
     [query] query parameter `{ $param }`: {""}
     [item] requests[{ $index }]: {""}
+    [claim] claims[{ $index }].request: {""}
    *[body] {""}
 }malformed JSON: { $error }{ $line ->
     [0] {""}
@@ -213,6 +216,7 @@ json-syntax = { $in ->
 json-data = { $in ->
     [query] query parameter `{ $param }`: {""}
     [item] requests[{ $index }]: {""}
+    [claim] claims[{ $index }].request: {""}
    *[body] {""}
 }{ $at ->
     [none] {""}

@@ -642,8 +642,10 @@ async fn sampled_tank_battle_answers_are_as_documented() {
             ),
         ];
         let mut batch = Vec::new();
+        let mut claims = Vec::new();
         for (op, body) in &requests {
-            client.post(&format!("{game}/{op}"), body.clone()).await;
+            let reply = client.post(&format!("{game}/{op}"), body.clone()).await;
+            claims.push(claim_of(op, body, &reply));
             // (A batch holds at most four searches: its three `ai-move`s.)
             if !["perft", "annotate"].contains(op) {
                 let mut item = body.clone();
@@ -654,6 +656,7 @@ async fn sampled_tank_battle_answers_are_as_documented() {
         client
             .post(&format!("{game}/batch"), json!({"requests": batch}))
             .await;
+        compare_claims(&mut client, game, claims, sample).await;
         // Bodies that break their schema: asked alone (a batch with one is
         // refused whole).
         for (op, body) in [
@@ -758,8 +761,10 @@ async fn sampled_tank_war_answers_are_as_documented() {
             ),
         ];
         let mut batch = Vec::new();
+        let mut claims = Vec::new();
         for (op, body) in &requests {
-            client.post(&format!("{game}/{op}"), body.clone()).await;
+            let reply = client.post(&format!("{game}/{op}"), body.clone()).await;
+            claims.push(claim_of(op, body, &reply));
             // (A batch holds at most four searches: its `ai-move`s.)
             if *op == "annotate" {
                 continue;
@@ -771,6 +776,7 @@ async fn sampled_tank_war_answers_are_as_documented() {
         client
             .post(&format!("{game}/batch"), json!({"requests": batch}))
             .await;
+        compare_claims(&mut client, game, claims, sample).await;
         client
             .get(&format!(
                 "{game}/render.svg?state={}",
@@ -781,6 +787,49 @@ async fn sampled_tank_war_answers_are_as_documented() {
     }
     client.assert_clean();
     client.doc.assert_sampled("tank-war", SAMPLES);
+}
+
+/// A claim of the answer a request just got: its 200 body, or its
+/// problem's status and code (and a replay's ply); `None` for the AI's
+/// operations, which a compare does not take.
+fn claim_of(op: &str, body: &Value, reply: &Reply) -> Option<Value> {
+    if ["ai-move", "annotate"].contains(&op) {
+        return None;
+    }
+    let answer = if reply.status == 200 {
+        reply.body.clone()
+    } else {
+        let mut problem = json!({"status": reply.status.as_u16(), "code": reply.body["code"]});
+        if let Some(ply) = reply.body.get("ply") {
+            problem["ply"] = ply.clone();
+        }
+        problem
+    };
+    Some(json!({"op": op, "request": body, "answer": answer}))
+}
+
+/// `compare` of the answers a sample got (each claim agrees), and of one
+/// of them claimed wrong (every other sample).
+async fn compare_claims<S, B>(
+    client: &mut Client<'_, S>,
+    game: &str,
+    claims: Vec<Option<Value>>,
+    sample: usize,
+) where
+    S: Service<actix_http::Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let mut claims: Vec<Value> = claims.into_iter().flatten().collect();
+    if sample % 2 == 1 {
+        if let Some(first) = claims.first_mut() {
+            first["answer"] = json!({"wrong": true});
+        }
+    }
+    let reply = client
+        .post(&format!("{game}/compare"), json!({"claims": claims}))
+        .await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.body["agree"], sample.is_multiple_of(2), "{reply:?}");
 }
 
 /// Legal picks of both players, as `legal-moves` lists them (none when
@@ -896,8 +945,10 @@ async fn sampled_cobi_tank_wars_answers_are_as_documented() {
             ),
         ];
         let mut batch = Vec::new();
+        let mut claims = Vec::new();
         for (op, body) in &requests {
-            client.post(&format!("{game}/{op}"), body.clone()).await;
+            let reply = client.post(&format!("{game}/{op}"), body.clone()).await;
+            claims.push(claim_of(op, body, &reply));
             // (A batch holds at most four searches: its `ai-move`s.)
             if *op == "annotate" {
                 continue;
@@ -909,6 +960,7 @@ async fn sampled_cobi_tank_wars_answers_are_as_documented() {
         client
             .post(&format!("{game}/batch"), json!({"requests": batch}))
             .await;
+        compare_claims(&mut client, game, claims, sample).await;
         client
             .get(&format!(
                 "{game}/render.svg?state={}",

@@ -16,6 +16,7 @@ mod http_annotate;
 mod http_batch;
 mod http_bounds;
 mod http_cobi_tank_wars;
+mod http_compare;
 mod http_connections;
 mod http_contract;
 mod http_expect;

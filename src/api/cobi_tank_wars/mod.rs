@@ -4,11 +4,14 @@
 //! ones of `api::game`.
 
 mod ai_move;
+mod compare;
 mod dto;
 pub use ai_move::*;
 pub use dto::*;
 
 use std::collections::BTreeMap;
+
+use serde_json::Value;
 
 use super::flows::ask::{AiRequest, Suggested};
 use super::game::{GameApi, UnfitAnswer};
@@ -230,6 +233,24 @@ impl GameApi for CobiTankWars {
             legal: reasons.is_empty(),
             reasons,
         })
+    }
+
+    /// A list a vehicle, under its player (`P1/P1-2`); an order known by
+    /// its direction and distance.
+    fn move_lists(answer: &Value) -> Vec<(String, String)> {
+        compare::move_lists(answer)
+    }
+
+    fn move_key(item: &Value) -> Value {
+        compare::move_key(item)
+    }
+
+    fn validate_listed(request: &Value, at: &str, key: &Value) -> Value {
+        compare::validate_listed(request, at, key)
+    }
+
+    fn listed_refusal(answer: &Value, at: &str) -> Option<(String, String)> {
+        compare::listed_refusal(answer, at)
     }
 
     fn run_legal_moves(

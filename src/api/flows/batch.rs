@@ -26,13 +26,15 @@ use crate::api::services::Services;
 use crate::api::transport::problem::ApiError;
 use crate::api::transport::schema::{BatchItems, ItemSchemas};
 use crate::api::transport::{json, request_id};
-use crate::fair_use::{Class, Client};
+use crate::fair_use::Client;
 use crate::limits::Limits;
 use crate::operations::Operation;
 use crate::text::Text;
 
 use super::budget::SharedBudget;
-use super::{ai, annotate, replay, simple};
+pub use super::items::{check, decode, to_json};
+use super::items::{check_caps, count_searches, locate_in, spend, split_op, Turn};
+use super::{ai, annotate, compare, replay, simple};
 
 /// The media type of a batch sent (and answered) one request a line.
 pub const NDJSON: &str = "application/x-ndjson";
@@ -205,28 +207,6 @@ pub fn items_of_document(doc: &Value) -> BatchItems {
     BatchItems::new(batches.collect())
 }
 
-/// Decodes one request's fields (its `op` removed) into an endpoint's
-/// request type, failing as the body extractor would: `BAD_REQUEST` naming
-/// the field (prefixed with `requests[i].` when the result is written).
-pub fn decode<T: DeserializeOwned>(fields: Value) -> Result<T, ApiError> {
-    serde_path_to_error::deserialize(crate::api::transport::strict::Strict(fields))
-        .map_err(json::bad_json)
-}
-
-/// Whether one request's fields decode into an endpoint's request type,
-/// failing as [`decode`] does; nothing is kept.
-pub fn check<T: DeserializeOwned>(fields: &Value) -> Result<(), ApiError> {
-    serde_path_to_error::deserialize::<_, T>(crate::api::transport::strict::Strict(fields))
-        .map(drop)
-        .map_err(json::bad_json)
-}
-
-/// An endpoint's answer as a batch result.
-pub fn to_json<R: Serialize>(answer: Result<R, ApiError>) -> Result<Value, ApiError> {
-    serde_json::to_value(answer?)
-        .map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))
-}
-
 /// Runs a batch: checks the caps, then each request in order through
 /// `dispatch` (given the op, one of `ops.all`, and the request's other
 /// fields), and answers every result in request order, in the body's
@@ -242,15 +222,16 @@ where
     F: FnMut(Operation, Value) -> Fut,
     Fut: Future<Output = Result<Value, ApiError>>,
 {
-    check_caps(&body.requests, limits, ops)?;
+    check_caps(&body.requests, limits, ops, "requests")?;
     let mut turn = Turn::new();
     if !body.ndjson {
         // The schema says what an item is: refuse the batch as any body
         // that breaks its schema.
         for (index, request) in body.requests.iter().enumerate() {
             if let Ok(request) = request {
-                let (op, _) = split_op(request.clone(), ops).map_err(|e| locate(e, index))?;
-                check(op, request).map_err(|e| locate(e, index))?;
+                let located = |e| locate_in(e, "requests", index, "");
+                let (op, _) = split_op(request.clone(), ops).map_err(located)?;
+                check(op, request).map_err(located)?;
             }
             turn.take().await;
         }
@@ -322,44 +303,6 @@ impl Answer {
     }
 }
 
-/// A batch's turn on its HTTP worker: it gives the worker back to the
-/// worker's other connections (a `/healthz`, another client's move) once
-/// its turn has lasted [`Turn::LENGTH`], looking at the clock every
-/// [`Turn::ITEMS`] items, so that a batch of hundreds of cheap items (the
-/// ones run on the worker: each well under a millisecond) never holds a
-/// worker for their whole time.
-struct Turn {
-    since: Instant,
-    items: u32,
-}
-
-impl Turn {
-    /// How long a batch may run on its worker before it yields.
-    const LENGTH: Duration = Duration::from_millis(1);
-    /// How many items between two looks at the clock.
-    const ITEMS: u32 = 8;
-
-    fn new() -> Turn {
-        Turn {
-            since: Instant::now(),
-            items: 0,
-        }
-    }
-
-    /// Yields to the worker's other tasks when the turn is over.
-    async fn take(&mut self) {
-        self.items += 1;
-        if self.items < Turn::ITEMS {
-            return;
-        }
-        self.items = 0;
-        if self.since.elapsed() >= Turn::LENGTH {
-            tokio::task::yield_now().await;
-            self.since = Instant::now();
-        }
-    }
-}
-
 /// The `op` of a failed request's result: its problem document.
 pub const PROBLEM: &str = "problem";
 
@@ -375,101 +318,10 @@ fn named(op: &str, result: Value) -> Value {
     }
 }
 
-/// Too many requests, or too many searches among them, fail the whole
-/// batch before anything runs.
-fn check_caps(
-    requests: &[Result<Value, ApiError>],
-    limits: &Limits,
-    ops: &[Operation],
-) -> Result<(), ApiError> {
-    let too_many = |text: Text| ApiError::limit_exceeded(text, "requests");
-    if requests.len() > limits.batch_max_requests {
-        return Err(too_many(
-            Text::new("limit-batch-requests")
-                .with("count", requests.len())
-                .with("max", limits.batch_max_requests),
-        ));
-    }
-    let searches = count_searches(requests, ops);
-    if searches > limits.batch_max_searches {
-        let names: Vec<&str> = ops
-            .iter()
-            .filter(|op| op.is_search())
-            .map(|op| op.name())
-            .collect();
-        return Err(too_many(
-            Text::new("limit-batch-searches")
-                .with("count", searches)
-                .with("names", names.join(", "))
-                .with("max", limits.batch_max_searches),
-        ));
-    }
-    Ok(())
-}
-
-/// The operation of each request that names one of `ops`.
-fn operations_named<'a>(
-    requests: &'a [Result<Value, ApiError>],
-    ops: &'a [Operation],
-) -> impl Iterator<Item = Operation> + 'a {
-    requests
-        .iter()
-        .filter_map(|request| request.as_ref().ok()?.get("op")?.as_str())
-        .filter_map(|name| ops.iter().copied().find(|op| op.name() == name))
-}
-
-/// How many of the requests are searches.
-fn count_searches(requests: &[Result<Value, ApiError>], ops: &[Operation]) -> usize {
-    operations_named(requests, ops)
-        .filter(|op| op.is_search())
-        .count()
-}
-
 impl<T> BatchBody<T> {
     /// How many of the batch's requests are searches.
     pub fn searches(&self, ops: &[Operation]) -> usize {
         count_searches(&self.requests, ops)
-    }
-}
-
-/// A request's operation (one of `ops`) and its other fields.
-fn split_op(request: Value, ops: &[Operation]) -> Result<(Operation, Value), ApiError> {
-    let Value::Object(mut fields) = request else {
-        return Err(ApiError::bad_request(Text::new("request-batch-item"), None));
-    };
-    let op = match fields.remove("op") {
-        Some(Value::String(name)) => ops.iter().copied().find(|op| op.name() == name),
-        _ => None,
-    }
-    .ok_or_else(|| {
-        let names: Vec<&str> = ops.iter().map(|op| op.name()).collect();
-        ApiError::bad_request(
-            Text::new("request-batch-op").with("ops", names.join(", ")),
-            Some("op"),
-        )
-    })?;
-    Ok((op, Value::Object(fields)))
-}
-
-/// The error of request `index`, its field located in the batch.
-fn locate(error: ApiError, index: usize) -> ApiError {
-    let within = |field: Option<String>| {
-        Some(match field {
-            Some(field) => format!("requests[{index}].{field}"),
-            None => format!("requests[{index}]"),
-        })
-    };
-    match error {
-        ApiError::BadRequest { text, field, .. } => ApiError::BadRequest {
-            text,
-            field: within(field),
-            item: Some(index),
-        },
-        ApiError::Json { text, field } => ApiError::Json {
-            text: crate::api::transport::json_fault::in_batch(text, index),
-            field: within(field),
-        },
-        other => other,
     }
 }
 
@@ -494,28 +346,6 @@ fn problem_result(error: &ApiError, index: usize) -> Value {
     serde_json::to_value(problem).unwrap_or_default()
 }
 
-/// What a batch's items cost ([`crate::operations`]): a request for each
-/// item that is not a search (at least one: the batch's own, spent at the
-/// door), and each search's search units; by quota class.
-fn items_price(
-    requests: &[Result<Value, ApiError>],
-    ops: &[Operation],
-    limits: &Limits,
-) -> [(Class, u32); 2] {
-    let searches: Vec<Operation> = operations_named(requests, ops)
-        .filter(|op| op.is_search())
-        .collect();
-    let units: u32 = searches
-        .iter()
-        .map(|op| op.price(limits).units)
-        .fold(0, u32::saturating_add);
-    let others = requests.len().saturating_sub(searches.len()).max(1);
-    [
-        (Class::Cheap, u32::try_from(others).unwrap_or(u32::MAX)),
-        (Class::Search, units),
-    ]
-}
-
 /// `batch`: every request through its endpoint's flow, in order, its price
 /// (the sum of its items') spent first. Its searches share one time
 /// budget, the server's AI time cap.
@@ -525,23 +355,24 @@ pub async fn batch<G: GameApi, T>(
     client: Option<Client>,
 ) -> Result<HttpResponse, ApiError> {
     let ops = operations::<G>();
-    let [requests, searches] = items_price(&body.requests, &ops, &services.limits);
-    if let Some(client) = client {
-        // One request was spent at the door.
-        let to_spend = [(requests.0, requests.1.saturating_sub(1)), searches];
-        for (class, units) in to_spend.into_iter().filter(|(_, units)| *units > 0) {
-            let verdict = services.fair_use.check(&client, class, units).await;
-            if let Some(refused) = verdict.refusal() {
-                return Err(refused);
-            }
-        }
-    }
+    let searches = spend(&body.requests, &ops, services, client).await?;
     let cap = Duration::from_millis(services.limits.ai_max_time_ms);
-    let shared = SharedBudget::new(cap, u64::from(searches.1), Instant::now());
+    let shared = SharedBudget::new(cap, u64::from(searches), Instant::now());
+    let check = item_check::<G>(services);
+    run(body, &services.limits, &ops, check, |op, fields| {
+        dispatch::<G>(op, fields, services, &shared)
+    })
+    .await
+}
+
+/// How an item (`op` and its fields) is checked before anything runs: as
+/// its endpoint's body extractor would refuse it, and as its schema says
+/// (patterns, ranges).
+pub(super) fn item_check<G: GameApi>(
+    services: &Services,
+) -> impl Fn(Operation, &Value) -> Result<(), ApiError> + '_ {
     let schemas = services.batch_items.of(G::ID);
-    // An item is refused as its endpoint's body extractor would refuse it,
-    // and as its schema says (patterns, ranges).
-    let check = |op: Operation, item: &Value| {
+    move |op: Operation, item: &Value| {
         if let Some(schemas) = schemas {
             schemas.check(op.name(), item)?;
         }
@@ -550,11 +381,7 @@ pub async fn batch<G: GameApi, T>(
             fields.remove("op");
         }
         decodes::<G>(op, &fields)
-    };
-    run(body, &services.limits, &ops, check, |op, fields| {
-        dispatch::<G>(op, fields, services, &shared)
-    })
-    .await
+    }
 }
 
 /// Whether a batched request's fields decode as its endpoint's body.
@@ -567,6 +394,7 @@ fn decodes<G: GameApi>(op: Operation, fields: &Value) -> Result<(), ApiError> {
         Operation::Replay => check::<G::ReplayRequest>(fields),
         Operation::AiMove => check::<G::AiMoveRequest>(fields),
         Operation::Annotate => check::<G::AnnotateRequest>(fields),
+        Operation::Compare => check::<compare::CompareRequest>(fields),
         Operation::Perft | Operation::Initial | Operation::Batch | Operation::Render => {
             G::extra_decodes(op, fields)
         }
@@ -574,7 +402,7 @@ fn decodes<G: GameApi>(op: Operation, fields: &Value) -> Result<(), ApiError> {
 }
 
 /// Runs one batched request through its endpoint's flow.
-async fn dispatch<G: GameApi>(
+pub(super) async fn dispatch<G: GameApi>(
     op: Operation,
     fields: Value,
     services: &Services,
@@ -592,10 +420,86 @@ async fn dispatch<G: GameApi>(
         Operation::Annotate => {
             to_json(annotate::annotate::<G>(decode(fields)?, services, Some(shared)).await)
         }
+        Operation::Compare => {
+            // Boxed: a compare's claims come back here (never to another
+            // compare: `compare::claim_ops`).
+            let compared = Box::pin(compare_in_batch::<G>(decode(fields)?, services, shared));
+            to_json(compared.await)
+        }
         Operation::Perft | Operation::Initial | Operation::Batch | Operation::Render => {
             G::extra_op(op, fields, services, shared).await
         }
     }
+}
+
+// ------------------------------------------------------------ compare ---
+// A compare's claims run here, beside `dispatch`, as items: a claim is
+// dispatched as a batch's item is, and a batch dispatches a compare.
+
+/// `compare`: the claims' caps checked, their price spent, then each run
+/// and compared.
+pub async fn compare<G: GameApi>(
+    body: compare::CompareRequest,
+    services: &Services,
+    client: Option<Client>,
+) -> Result<compare::CompareResponse, ApiError> {
+    let ops = compare::claim_ops::<G>();
+    let items = compare::items(&body.claims);
+    check_caps(&items, &services.limits, &ops, "claims")?;
+    let searches = spend(&items, &ops, services, client).await?;
+    let cap = Duration::from_millis(services.limits.ai_max_time_ms);
+    let shared = SharedBudget::new(cap, u64::from(searches), Instant::now());
+    run_claims::<G>(body, items, services, &shared).await
+}
+
+/// `compare` as a batch's item: the batch checked its caps and spent its
+/// price, and its searches share the batch's budget.
+async fn compare_in_batch<G: GameApi>(
+    body: compare::CompareRequest,
+    services: &Services,
+    shared: &SharedBudget,
+) -> Result<compare::CompareResponse, ApiError> {
+    let items = compare::items(&body.claims);
+    run_claims::<G>(body, items, services, shared).await
+}
+
+/// Checks every claim's request as its endpoint would (a claim that breaks
+/// its schema refuses the whole compare, naming `claims[i]`), then runs
+/// and compares each.
+async fn run_claims<G: GameApi>(
+    body: compare::CompareRequest,
+    items: Vec<Result<Value, ApiError>>,
+    services: &Services,
+    shared: &SharedBudget,
+) -> Result<compare::CompareResponse, ApiError> {
+    let ops = compare::claim_ops::<G>();
+    let check = item_check::<G>(services);
+    let mut requests = Vec::with_capacity(items.len());
+    for (index, item) in items.into_iter().enumerate() {
+        let located = |error: ApiError| locate_in(error, "claims", index, "request");
+        let item = item?;
+        if !item.is_object() {
+            return Err(located(ApiError::bad_request(
+                Text::new("request-compare-request"),
+                None,
+            )));
+        }
+        let (op, fields) =
+            split_op(item.clone(), &ops).map_err(|e| locate_in(e, "claims", index, ""))?;
+        check(op, &item).map_err(located)?;
+        requests.push((op, fields));
+    }
+    let mut verdicts = Vec::with_capacity(requests.len());
+    let mut turn = Turn::new();
+    for ((op, fields), claim) in requests.into_iter().zip(body.claims) {
+        let answer = dispatch::<G>(op, fields, services, shared).await;
+        verdicts.push(compare::verdict::<G>(op, &claim, answer, services));
+        turn.take().await;
+    }
+    Ok(compare::CompareResponse {
+        agree: verdicts.iter().all(|v| v.agree),
+        claims: verdicts,
+    })
 }
 
 #[cfg(test)]

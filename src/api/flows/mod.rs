@@ -3,8 +3,8 @@
 //! `validate`, `apply`, `score`: [`simple`]), `replay` ([`replay`]),
 //! `ai-move` with its cache key and cache tiers ([`ai`]; what a request
 //! asks and an answer keeps: [`ask`]), `batch` with its dispatch
-//! ([`batch`]; its searches' shared time: [`budget`]), `render.svg`
-//! ([`render`]) and `annotate`, a game reviewed ([`annotate`]; its answer:
+//! ([`batch`]; its searches' shared time: [`budget`]), `compare`, another
+//! engine's claims checked ([`compare`]), `render.svg` ([`render`]) and `annotate`, a game reviewed ([`annotate`]; its answer:
 //! [`annotation`], its entries' forced results: [`forced`]).
 
 pub mod ai;
@@ -13,7 +13,9 @@ pub mod annotation;
 pub mod ask;
 pub mod batch;
 pub mod budget;
+pub mod compare;
 pub mod forced;
+pub mod items;
 pub mod render;
 pub mod replay;
 pub mod simple;

@@ -59,6 +59,7 @@ macro_rules! game_routes {
         type RenderQuery = <$game as GameApi>::RenderQuery;
         type AnnotateRequest = <$game as GameApi>::AnnotateRequest;
         type AnnotateResponse = flows::annotate::AnnotateResponse<$game>;
+        type CompareRequest = flows::compare::GameCompareRequest<$game>;
 
         /// Adds the game's routes to the `/v1` router, under `/{game}`,
         /// each the operation of [`crate::operations`] it serves (its path,
@@ -78,6 +79,7 @@ macro_rules! game_routes {
                 .operation(under, Operation::Annotate, __path_annotate, annotate)
                 $(.operation(under, $extra_op, $extra_doc, $extra))*
                 .operation(under, Operation::Batch, __path_batch, batch)
+                .operation(under, Operation::Compare, __path_compare, compare)
                 .operation(under, Operation::Render, __path_render, render);
         }
 
@@ -322,6 +324,30 @@ macro_rules! game_routes {
             use actix_web::HttpMessage;
             let client = request.extensions().get::<crate::fair_use::Client>().cloned();
             flows::batch::batch::<$game, _>(body, &services, client).await
+        }
+
+        #[utoipa::path(
+            post, path = crate::operations::Operation::Compare.path(),
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_compare"),
+            summary = "Compares another engine's answers with the service's.",
+            description = flows::compare::description::<$game>(),
+            request_body = CompareRequest,
+            responses(
+                (status = 200, description = "Each claim's verdict, in order", body = flows::compare::CompareResponse),
+                (status = 400, description = "`BAD_REQUEST` (not `{\"claims\": […]}`, a claim's `op` that is not one of the game's rules operations, a claim's `request` that breaks its schema: `field` names `claims[i].request…`) or `LIMIT_EXCEEDED` (`claims`: too many claims, or too many searches)", body = Problem, content_type = "application/problem+json"),
+                RouteErrors,
+                BodyErrors,
+            )
+        )]
+        async fn compare(
+            request: actix_web::HttpRequest,
+            JsonAndServices { body, services }: JsonAndServices<CompareRequest>,
+        ) -> Result<HttpResponse, ApiError> {
+            use actix_web::HttpMessage;
+            let client = request.extensions().get::<crate::fair_use::Client>().cloned();
+            let answer = flows::batch::compare::<$game>(body.body, &services, client).await?;
+            respond(encode(&answer), &services.limits)
         }
 
         $(#[$render_doc])*

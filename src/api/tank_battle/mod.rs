@@ -66,7 +66,32 @@ impl GameApi for TankBattle {
     }
 
     const REPLAY_STEPS: &'static str = "moves";
+    const STATE_FIELD: &'static str = "position";
     const EXTRA_OPS: &'static [Operation] = &[Operation::Perft];
+
+    /// One list: `moves`, each entry known by its `move`.
+    fn move_lists(_: &Value) -> Vec<(String, String)> {
+        vec![("/moves".to_owned(), String::new())]
+    }
+
+    fn move_key(item: &Value) -> Value {
+        item.get("move").unwrap_or(item).clone()
+    }
+
+    fn validate_listed(request: &Value, _: &str, key: &Value) -> Value {
+        let mut body = serde_json::Map::new();
+        for field in ["position", "layout"] {
+            if let Some(value) = request.get(field) {
+                body.insert(field.to_owned(), value.clone());
+            }
+        }
+        body.insert("move".to_owned(), key.clone());
+        Value::Object(body)
+    }
+
+    fn listed_refusal(answer: &Value, _: &str) -> Option<(String, String)> {
+        super::flows::compare::code_and_message(answer.get("reason")?)
+    }
 
     fn run_legal_moves(
         request: LegalMovesRequest,

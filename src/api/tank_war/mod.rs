@@ -7,6 +7,7 @@ mod dto;
 pub use dto::*;
 
 use compact_str::CompactString;
+use serde_json::Value;
 
 use super::flows::ask::{AiRequest, Suggested};
 use super::game::{GameApi, UnfitAnswer};
@@ -260,6 +261,24 @@ impl GameApi for TankWar {
             legal: reasons.is_empty(),
             reasons,
         })
+    }
+
+    /// A list a player: `U`, `D`.
+    fn move_lists(answer: &Value) -> Vec<(String, String)> {
+        ["U", "D"]
+            .into_iter()
+            .filter(|player| answer.get(player).is_some())
+            .map(|player| (format!("/{player}"), player.to_owned()))
+            .collect()
+    }
+
+    fn validate_listed(request: &Value, at: &str, key: &Value) -> Value {
+        let state = request.get("state").cloned().unwrap_or_default();
+        serde_json::json!({"state": state, "moves": {at: key}})
+    }
+
+    fn listed_refusal(answer: &Value, at: &str) -> Option<(String, String)> {
+        super::flows::compare::code_and_message(answer.get("reasons")?.get(at)?)
     }
 
     fn run_legal_moves(

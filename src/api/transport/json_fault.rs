@@ -42,6 +42,15 @@ pub fn in_batch(text: Text, index: usize) -> Text {
     text.with("in", "item").with("index", index.to_string())
 }
 
+/// The same text, of item `index` of a body's `list`: a batch's
+/// `requests`, or the request of one of a compare's `claims`.
+pub fn in_list(text: Text, list: &str, index: usize) -> Text {
+    match list {
+        "claims" => text.with("in", "claim").with("index", index.to_string()),
+        _ => in_batch(text, index),
+    }
+}
+
 /// The kind of a syntax fault, by serde_json's message for it.
 fn syntax_fault(error: &str) -> &'static str {
     const FAULTS: &[(&str, &str)] = &[
@@ -314,8 +323,12 @@ mod tests {
         assert!(
             i18n::write(Lang::Cs, &query).starts_with("parametr dotazu `state`: pole `moves[2]`: ")
         );
-        let item = in_batch(text, 3);
+        let item = in_batch(text.clone(), 3);
         assert!(i18n::write(Lang::En, &item).starts_with("requests[3]: field `moves[2]`: "));
+        let claim = in_list(text, "claims", 2);
+        for lang in [Lang::En, Lang::Cs] {
+            assert!(i18n::write(lang, &claim).starts_with("claims[2].request: "));
+        }
         // Without a position (a batch item decoded from a value).
         let err = serde_json::from_value::<u32>(serde_json::json!("x")).err();
         let Some(err) = err else { panic!("parsed") };

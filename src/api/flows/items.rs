@@ -1,0 +1,252 @@
+//! What a batch's items and a compare's claims share: how they are
+//! decoded and checked, counted against the caps, priced and spent, and
+//! the turns they take on their HTTP worker. A compare's claims are items:
+//! a batch that holds a compare counts, prices and caps each claim.
+
+use std::time::{Duration, Instant};
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::api::services::Services;
+use crate::api::transport::json;
+use crate::api::transport::problem::ApiError;
+use crate::fair_use::{Class, Client};
+use crate::limits::Limits;
+use crate::operations::Operation;
+use crate::text::Text;
+
+/// Decodes one request's fields (its `op` removed) into an endpoint's
+/// request type, failing as the body extractor would: `BAD_REQUEST` naming
+/// the field (prefixed with `requests[i].` when the result is written).
+pub fn decode<T: DeserializeOwned>(fields: Value) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(crate::api::transport::strict::Strict(fields))
+        .map_err(json::bad_json)
+}
+
+/// Whether one request's fields decode into an endpoint's request type,
+/// failing as [`decode`] does; nothing is kept.
+pub fn check<T: DeserializeOwned>(fields: &Value) -> Result<(), ApiError> {
+    serde_path_to_error::deserialize::<_, T>(crate::api::transport::strict::Strict(fields))
+        .map(drop)
+        .map_err(json::bad_json)
+}
+
+/// An endpoint's answer as a batch result.
+pub fn to_json<R: Serialize>(answer: Result<R, ApiError>) -> Result<Value, ApiError> {
+    serde_json::to_value(answer?)
+        .map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))
+}
+
+/// A batch's turn on its HTTP worker: it gives the worker back to the
+/// worker's other connections (a `/healthz`, another client's move) once
+/// its turn has lasted [`Turn::LENGTH`], looking at the clock every
+/// [`Turn::ITEMS`] items, so that a batch of hundreds of cheap items (the
+/// ones run on the worker: each well under a millisecond) never holds a
+/// worker for their whole time.
+pub(super) struct Turn {
+    since: Instant,
+    items: u32,
+}
+
+impl Turn {
+    /// How long a batch may run on its worker before it yields.
+    const LENGTH: Duration = Duration::from_millis(1);
+    /// How many items between two looks at the clock.
+    const ITEMS: u32 = 8;
+
+    pub(super) fn new() -> Turn {
+        Turn {
+            since: Instant::now(),
+            items: 0,
+        }
+    }
+
+    /// Yields to the worker's other tasks when the turn is over.
+    pub(super) async fn take(&mut self) {
+        self.items += 1;
+        if self.items < Turn::ITEMS {
+            return;
+        }
+        self.items = 0;
+        if self.since.elapsed() >= Turn::LENGTH {
+            tokio::task::yield_now().await;
+            self.since = Instant::now();
+        }
+    }
+}
+
+/// Too many requests, or too many searches among them, fail the whole
+/// batch (or compare: its `claims`, named by `field`) before anything
+/// runs. A compare's claims count as items of a batch that holds it.
+pub(super) fn check_caps(
+    requests: &[Result<Value, ApiError>],
+    limits: &Limits,
+    ops: &[Operation],
+    field: &str,
+) -> Result<(), ApiError> {
+    let too_many = |text: Text| ApiError::limit_exceeded(text, field);
+    let count = items_run(requests, ops).count();
+    if count > limits.batch_max_requests {
+        return Err(too_many(
+            Text::new("limit-batch-requests")
+                .with("count", count)
+                .with("max", limits.batch_max_requests),
+        ));
+    }
+    let searches = count_searches(requests, ops);
+    if searches > limits.batch_max_searches {
+        let names: Vec<&str> = ops
+            .iter()
+            .filter(|op| op.is_search())
+            .map(|op| op.name())
+            .collect();
+        return Err(too_many(
+            Text::new("limit-batch-searches")
+                .with("count", searches)
+                .with("names", names.join(", "))
+                .with("max", limits.batch_max_searches),
+        ));
+    }
+    Ok(())
+}
+
+/// The items the requests run, each the operation it names when it is
+/// one of `ops`: a request one item, a `compare` one for each of its
+/// claims (an operation a compare may claim, or `None`).
+fn items_run<'a>(
+    requests: &'a [Result<Value, ApiError>],
+    ops: &'a [Operation],
+) -> impl Iterator<Item = Option<Operation>> + 'a {
+    let named = |request: &Value, claimed: bool| {
+        let name = request.get("op")?.as_str()?;
+        ops.iter()
+            .copied()
+            .filter(|op| !claimed || op.claimable())
+            .find(|op| op.name() == name)
+    };
+    requests.iter().flat_map(move |request| {
+        let request = request.as_ref().ok();
+        let op = request.and_then(|request| named(request, false));
+        match (op, request) {
+            (Some(Operation::Compare), Some(request)) => {
+                let claims = request.get("claims").and_then(Value::as_array);
+                let claimed: Vec<Option<Operation>> = claims
+                    .into_iter()
+                    .flatten()
+                    .map(|claim| named(claim, true))
+                    .collect();
+                if claimed.is_empty() {
+                    vec![None]
+                } else {
+                    claimed
+                }
+            }
+            _ => vec![op],
+        }
+    })
+}
+
+/// How many of the requests' items are searches.
+pub(super) fn count_searches(requests: &[Result<Value, ApiError>], ops: &[Operation]) -> usize {
+    items_run(requests, ops)
+        .filter(|op| op.is_some_and(Operation::is_search))
+        .count()
+}
+
+/// A request's operation (one of `ops`) and its other fields.
+pub(super) fn split_op(request: Value, ops: &[Operation]) -> Result<(Operation, Value), ApiError> {
+    let Value::Object(mut fields) = request else {
+        return Err(ApiError::bad_request(Text::new("request-batch-item"), None));
+    };
+    let op = match fields.remove("op") {
+        Some(Value::String(name)) => ops.iter().copied().find(|op| op.name() == name),
+        _ => None,
+    }
+    .ok_or_else(|| {
+        let names: Vec<&str> = ops.iter().map(|op| op.name()).collect();
+        ApiError::bad_request(
+            Text::new("request-batch-op").with("ops", names.join(", ")),
+            Some("op"),
+        )
+    })?;
+    Ok((op, Value::Object(fields)))
+}
+
+/// The error of item `index` of the body's `list` (`requests`, `claims`),
+/// its field located in the body: under the item's `within` field when
+/// one is given (a claim's `request`).
+pub(super) fn locate_in(error: ApiError, list: &str, index: usize, within: &str) -> ApiError {
+    let within = |field: Option<String>| {
+        let item = match within {
+            "" => format!("{list}[{index}]"),
+            within => format!("{list}[{index}].{within}"),
+        };
+        Some(match field {
+            Some(field) => format!("{item}.{field}"),
+            None => item,
+        })
+    };
+    match error {
+        ApiError::BadRequest { text, field, .. } => ApiError::BadRequest {
+            text,
+            field: within(field),
+            // A batch's detail names its request; a claim's field says it.
+            item: (list == "requests").then_some(index),
+        },
+        ApiError::Json { text, field } => ApiError::Json {
+            text: crate::api::transport::json_fault::in_list(text, list, index),
+            field: within(field),
+        },
+        other => other,
+    }
+}
+
+/// What a batch's items cost ([`crate::operations`]): a request for each
+/// item that is not a search (at least one: the batch's own, spent at the
+/// door), and each search's search units; by quota class.
+fn items_price(
+    requests: &[Result<Value, ApiError>],
+    ops: &[Operation],
+    limits: &Limits,
+) -> [(Class, u32); 2] {
+    let items: Vec<Option<Operation>> = items_run(requests, ops).collect();
+    let searches: Vec<Operation> = items
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|op| op.is_search())
+        .collect();
+    let units: u32 = searches
+        .iter()
+        .map(|op| op.price(limits).units)
+        .fold(0, u32::saturating_add);
+    let others = items.len().saturating_sub(searches.len()).max(1);
+    [
+        (Class::Cheap, u32::try_from(others).unwrap_or(u32::MAX)),
+        (Class::Search, units),
+    ]
+}
+
+/// Spends the price of a batch's (or a compare's) items, one request of
+/// which was spent at the door; answers their search units (the share
+/// of their budget).
+pub(super) async fn spend(
+    requests: &[Result<Value, ApiError>],
+    ops: &[Operation],
+    services: &Services,
+    client: Option<Client>,
+) -> Result<u32, ApiError> {
+    let [requests, searches] = items_price(requests, ops, &services.limits);
+    if let Some(client) = client {
+        let to_spend = [(requests.0, requests.1.saturating_sub(1)), searches];
+        for (class, units) in to_spend.into_iter().filter(|(_, units)| *units > 0) {
+            let verdict = services.fair_use.check(&client, class, units).await;
+            if let Some(refused) = verdict.refusal() {
+                return Err(refused);
+            }
+        }
+    }
+    Ok(searches.1)
+}
