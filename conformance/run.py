@@ -98,7 +98,48 @@ def fields(answer, names):
 RESULT = ["position", "captured", "finished", "winner", "draw", "score"]
 
 
+def sorted_picks(answer):
+    return {player: sorted(answer.get(player) or []) for player in ("U", "D")}
+
+
+def run_tank_war_case(adapter, game, case):
+    """A case of The Tank War: states, picks and answers as the service
+    writes them."""
+    kind = case["kind"]
+    if kind == "legal":
+        at = {"game": game, "state": case["state"]}
+        expect(adapter, dict(at, op="score"), case["standing"], lambda a: a)
+        expect(adapter, dict(at, op="legal_moves"), sorted_picks(case["moves"]), sorted_picks)
+        for result in case["results"]:
+            request = dict(at, op="apply", moves=result["moves"], elapsed_ms=result["elapsed_ms"])
+            expect(adapter, request, result["answer"], lambda a: a)
+    elif kind == "illegal":
+        request = {"game": game, "op": "validate", "state": case["state"],
+                   "player": case["player"], "pick": case["pick"]}
+        expect(adapter, request, {"legal": False, "reason": case["reason"]},
+               lambda a: {"legal": a["legal"], "reason": a.get("reason")})
+    elif kind == "playthrough":
+        state = case["start"]
+        steps = case["steps"]
+        for i, step in enumerate(steps):
+            request = {"game": game, "op": "apply", "state": state,
+                       "moves": step["moves"], "elapsed_ms": step["elapsed_ms"]}
+            answer = expect(adapter, request, step["state"], lambda a: a["state"])
+            if i == len(steps) - 1:
+                end = {k: case[k] for k in ("finished", "winner", "draw", "reason")}
+                got = {k: answer.get(k) for k in end}
+                if got != end:
+                    raise Failure(request, end, got)
+            expect(adapter, {"game": game, "op": "score", "state": step["state"]},
+                   step["score"], lambda a: a)
+            state = step["state"]
+    else:
+        raise ProtocolError(f"case {case['id']}: unknown kind {kind}")
+
+
 def run_case(adapter, game, case):
+    if game == "tank-war":
+        return run_tank_war_case(adapter, game, case)
     at = {"game": game, "position": case.get("position"), "layout": case["layout"]}
     kind = case["kind"]
     if kind == "legal":

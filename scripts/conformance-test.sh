@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The conformance runner (issue 53) against a release build on a loopback
-# port: with the service adapter every case passes; with the adapter that
-# breaks a rule the runner fails, naming the `mine` tag and its first case.
+# port, for each game with a corpus: with the service adapter every case
+# passes; with the adapter that breaks a rule the runner fails, naming the
+# rule's tag and its first case (Tank Battle `mine`, The Tank War `pick`).
 # About 15 seconds.
 #
 #   scripts/conformance-test.sh
@@ -21,7 +22,9 @@ for _ in $(seq 100); do curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && break; 
 
 base="http://127.0.0.1:$PORT"
 failed=0
-for game in tank-battle; do
+declare -A BROKEN=([tank-battle]=mine:illegal-mine- [tank-war]=pick:illegal-end-of-track-)
+for game in tank-battle tank-war; do
+  tag=${BROKEN[$game]%%:*} first=${BROKEN[$game]#*:}
   corpus="conformance/$game/corpus.jsonl"
   if python3 conformance/run.py --corpus "$corpus" -- conformance/adapters/service.py "$base" \
     | tee "$work/service.out"; then
@@ -34,9 +37,9 @@ for game in tank-battle; do
   python3 conformance/run.py --corpus "$corpus" -- conformance/adapters/broken.py "$base" \
     >"$work/broken.out" || status=$?
   tail -n 1 "$work/broken.out"
-  if [ "$status" -eq 1 ] && grep -q '^FAIL illegal-mine-' "$work/broken.out" &&
-    tail -n 1 "$work/broken.out" | grep -q 'failing tags: mine (first: illegal-mine-'; then
-    echo "PASS $game: the broken adapter fails, naming the mine tag and its first case"
+  if [ "$status" -eq 1 ] && grep -q "^FAIL $first" "$work/broken.out" &&
+    tail -n 1 "$work/broken.out" | grep -q "failing tags: .*$tag (first: $first"; then
+    echo "PASS $game: the broken adapter fails, naming the $tag tag and its first case"
   else
     echo "FAIL $game: the broken adapter was not named (exit $status)"
     cat "$work/broken.out"

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The service adapter with one rule deliberately broken, to show that the
-runner names it: this implementation checks rule 2 before rule 1, so a
-move refused for a mine on its way is reported as PATH_BLOCKED (as a
-generator that looks for tanks before terrain would). Everything else is
+runner names it. Tank Battle: this implementation checks rule 2 before
+rule 1, so a move refused for a mine on its way is reported as
+PATH_BLOCKED (as a generator that looks for tanks before terrain would).
+The Tank War: it checks the next square before the end of the track, so a
+tank at its track's end is reported SQUARE_OCCUPIED. Everything else is
 the service's answer.
 
     conformance/run.py -- conformance/adapters/broken.py [BASE]
@@ -24,6 +26,8 @@ def main():
         answer = json.loads(honest.stdout.readline())
         if answer.get("reason") == "MINE":
             answer["reason"] = "PATH_BLOCKED"
+        if answer.get("reason") == "END_OF_TRACK":
+            answer["reason"] = "SQUARE_OCCUPIED"
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
     honest.stdin.close()

@@ -14,6 +14,31 @@ import sys
 import urllib.parse
 
 
+def tank_war(post, request):
+    """The Tank War: the service's own state and answers."""
+    op, state = request["op"], request["state"]
+    answer = None
+    if op == "legal_moves":
+        status, body = post("tank-war", "legal-moves", {"state": state})
+        answer = body if status == 200 else None
+    elif op == "score":
+        status, body = post("tank-war", "score", {"state": state})
+        answer = body if status == 200 else None
+    elif op == "apply":
+        status, body = post("tank-war", "apply", {"state": state, "moves": request["moves"],
+                                                  "elapsed_ms": request["elapsed_ms"]})
+        answer = body if status == 200 else None
+    elif op == "validate":
+        player = request["player"]
+        status, body = post("tank-war", "validate", {"state": state, "moves": {player: request["pick"]}})
+        if status == 200:
+            reason = (body.get("reasons") or {}).get(player)
+            answer = {"legal": body["legal"], "reason": reason["code"] if reason else None}
+    else:
+        status, body = 0, None
+    return answer if answer is not None else {"error": {"op": op, "status": status, "body": body}}
+
+
 def main():
     base = urllib.parse.urlsplit(sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080")
     connection = http.client.HTTPConnection(base.hostname, base.port or 80, timeout=60)
@@ -28,6 +53,11 @@ def main():
     for line in sys.stdin:
         request = json.loads(line)
         game, op = request["game"], request["op"]
+        if game == "tank-war":
+            answer = tank_war(post, request)
+            sys.stdout.write(json.dumps(answer) + "\n")
+            sys.stdout.flush()
+            continue
         at = {"position": request["position"], "layout": request["layout"]}
         if op == "legal_moves":
             status, body = post(game, "legal-moves", at)

@@ -6,23 +6,27 @@
 //! conformance <game>` and committed under `conformance/<game>/`; a test
 //! fails when the committed file differs from what the engine writes.
 //!
-//! The corpus is made from the engines alone (no HTTP); every case is
-//! answered by the engine's own rules, in the service's notation, so the
-//! service's answers can be checked against it too (`tests/it`).
+//! The corpus is made without HTTP: Tank Battle's from the engine alone
+//! (its notation is the engine's), The Tank War's through the game's face
+//! (its states are the service's JSON); every case is answered by the
+//! game's own rules, so the service's answers can be checked against it
+//! too (`tests/it`).
 
 pub mod tag;
 pub mod tank_battle;
+pub mod tank_war;
 
 pub use tag::Tag;
 
 /// The games with a corpus, by their path names.
-pub const GAMES: [&str; 1] = ["tank-battle"];
+pub const GAMES: [&str; 2] = ["tank-battle", "tank-war"];
 
 /// The corpus of `game` (a path name of [`GAMES`]) as JSON Lines, each
 /// line ending in a newline; `None` for a game without one.
 pub fn corpus(game: &str) -> Option<String> {
     let lines = match game {
         "tank-battle" => tank_battle::corpus(),
+        "tank-war" => tank_war::corpus(),
         _ => return None,
     };
     let mut text = String::new();

@@ -138,3 +138,74 @@ async fn the_service_answers_every_tank_battle_case() {
     }
     assert!(checked.iter().all(|&n| n > 0), "{checked:?}");
 }
+
+/// The Tank War's corpus over HTTP: each legal case as `compare` claims
+/// (its moves, its standing, each result), each illegal pick through
+/// `validate`, each playthrough a round at a time through `apply`.
+#[actix_web::test]
+async fn the_service_answers_every_tank_war_case() {
+    let app = app_with(Limits::default()).await;
+    let corpus = committed("tank-war");
+    let mut lines = corpus
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap());
+    let header = lines.next().unwrap();
+    assert_eq!(header["header"]["game"], "tank-war");
+    let mut checked = [0usize; 3];
+    for case in lines {
+        let id = &case["id"];
+        let state = &case["state"];
+        match case["kind"].as_str().unwrap() {
+            "legal" => {
+                let at = json!({"state": state});
+                let mut claims = vec![
+                    json!({"op": "legal-moves", "request": at, "answer": case["moves"]}),
+                    json!({"op": "score", "request": at, "answer": case["standing"]}),
+                ];
+                for result in case["results"].as_array().unwrap() {
+                    let request = json!({"state": state, "moves": result["moves"], "elapsed_ms": result["elapsed_ms"]});
+                    claims.push(
+                        json!({"op": "apply", "request": request, "answer": result["answer"]}),
+                    );
+                }
+                let reply = post(&app, "/v1/tank-war/compare", json!({"claims": claims})).await;
+                assert_eq!(reply.status, 200, "{id}: {reply:?}");
+                assert_eq!(reply.body["agree"], true, "{id}: {}", reply.body);
+                checked[0] += 1;
+            }
+            "illegal" => {
+                let player = case["player"].as_str().unwrap();
+                let body = json!({"state": state, "moves": {player: case["pick"]}});
+                let reply = post(&app, "/v1/tank-war/validate", body).await;
+                assert_eq!(reply.status, 200, "{id}: {reply:?}");
+                assert_eq!(
+                    reply.body["reasons"][player]["code"], case["reason"],
+                    "{id}"
+                );
+                checked[1] += 1;
+            }
+            "playthrough" => {
+                let mut state = case["start"].clone();
+                let steps = case["steps"].as_array().unwrap();
+                for (i, step) in steps.iter().enumerate() {
+                    let body = json!({"state": state, "moves": step["moves"], "elapsed_ms": step["elapsed_ms"]});
+                    let reply = post(&app, "/v1/tank-war/apply", body).await;
+                    assert_eq!(reply.status, 200, "{id} step {i}: {reply:?}");
+                    assert_eq!(reply.body["state"], step["state"], "{id} step {i}");
+                    let scored =
+                        post(&app, "/v1/tank-war/score", json!({"state": step["state"]})).await;
+                    assert_eq!(scored.body, step["score"], "{id} step {i}");
+                    if i + 1 == steps.len() {
+                        for field in ["finished", "winner", "draw", "reason"] {
+                            assert_eq!(reply.body[field], case[field], "{id} {field}");
+                        }
+                    }
+                    state = step["state"].clone();
+                }
+                checked[2] += 1;
+            }
+            kind => panic!("{id}: unknown kind {kind}"),
+        }
+    }
+    assert!(checked.iter().all(|&n| n > 0), "{checked:?}");
+}
