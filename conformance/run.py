@@ -137,9 +137,54 @@ def run_tank_war_case(adapter, game, case):
         raise ProtocolError(f"case {case['id']}: unknown kind {kind}")
 
 
+def sorted_orders(answer):
+    """Each vehicle's legal orders, in one order."""
+    return {player: {vehicle: sorted(orders, key=lambda o: json.dumps(o, sort_keys=True))
+                     for vehicle, orders in (answer.get(player) or {}).items()}
+            for player in ("P1", "P2")}
+
+
+def run_cobi_tank_wars_case(adapter, game, case):
+    """A case of Tank Wars: states, orders and answers as the service
+    writes them; each round gives its supply drop's square."""
+    kind = case["kind"]
+    if kind == "legal":
+        at = {"game": game, "state": case["state"]}
+        expect(adapter, dict(at, op="score"), case["standing"], lambda a: a)
+        expect(adapter, dict(at, op="legal_moves"), sorted_orders(case["moves"]), sorted_orders)
+        for result in case["results"]:
+            request = dict(at, op="apply", orders=result["orders"], seed=result["seed"],
+                           supply_drop=result["supply_drop"])
+            expect(adapter, request, result["answer"], lambda a: a)
+    elif kind == "illegal":
+        request = {"game": game, "op": "validate", "state": case["state"], "orders": case["orders"]}
+        expect(adapter, request, {"legal": False, "reasons": case["reasons"]},
+               lambda a: {"legal": a["legal"], "reasons": a.get("reasons")})
+    elif kind == "playthrough":
+        state = case["start"]
+        steps = case["steps"]
+        for i, step in enumerate(steps):
+            before = dict(state, gunfire=step["gunfire"])
+            request = {"game": game, "op": "apply", "state": before, "orders": step["orders"],
+                       "seed": step["seed"], "supply_drop": step["supply_drop"]}
+            answer = expect(adapter, request, step["state"], lambda a: a["state"])
+            if i == len(steps) - 1:
+                end = {k: case[k] for k in ("finished", "winner", "draw")}
+                got = {k: answer.get(k) for k in end}
+                if got != end:
+                    raise Failure(request, end, got)
+            expect(adapter, {"game": game, "op": "score", "state": step["state"]},
+                   step["score"], lambda a: a)
+            state = step["state"]
+    else:
+        raise ProtocolError(f"case {case['id']}: unknown kind {kind}")
+
+
 def run_case(adapter, game, case):
     if game == "tank-war":
         return run_tank_war_case(adapter, game, case)
+    if game == "cobi-tank-wars":
+        return run_cobi_tank_wars_case(adapter, game, case)
     at = {"game": game, "position": case.get("position"), "layout": case["layout"]}
     kind = case["kind"]
     if kind == "legal":

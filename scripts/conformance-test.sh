@@ -2,7 +2,8 @@
 # The conformance runner (issue 53) against a release build on a loopback
 # port, for each game with a corpus: with the service adapter every case
 # passes; with the adapter that breaks a rule the runner fails, naming the
-# rule's tag and its first case (Tank Battle `mine`, The Tank War `pick`).
+# rule's tag and its first case (Tank Battle `mine`, The Tank War `pick`,
+# Tank Wars `orders`).
 # About 15 seconds.
 #
 #   scripts/conformance-test.sh
@@ -22,8 +23,9 @@ for _ in $(seq 100); do curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && break; 
 
 base="http://127.0.0.1:$PORT"
 failed=0
-declare -A BROKEN=([tank-battle]=mine:illegal-mine- [tank-war]=pick:illegal-end-of-track-)
-for game in tank-battle tank-war; do
+declare -A BROKEN=([tank-battle]=mine:illegal-mine- [tank-war]=pick:illegal-end-of-track-
+  [cobi-tank-wars]=orders:illegal-bad-distance-)
+for game in tank-battle tank-war cobi-tank-wars; do
   tag=${BROKEN[$game]%%:*} first=${BROKEN[$game]#*:}
   corpus="conformance/$game/corpus.jsonl"
   if python3 conformance/run.py --corpus "$corpus" -- conformance/adapters/service.py "$base" \

@@ -4,8 +4,9 @@ runner names it. Tank Battle: this implementation checks rule 2 before
 rule 1, so a move refused for a mine on its way is reported as
 PATH_BLOCKED (as a generator that looks for tanks before terrain would).
 The Tank War: it checks the next square before the end of the track, so a
-tank at its track's end is reported SQUARE_OCCUPIED. Everything else is
-the service's answer.
+tank at its track's end is reported SQUARE_OCCUPIED. Tank Wars: it checks
+the distance as a direction, so a bad distance is reported BAD_DIRECTION.
+Everything else is the service's answer.
 
     conformance/run.py -- conformance/adapters/broken.py [BASE]
 """
@@ -28,6 +29,9 @@ def main():
             answer["reason"] = "PATH_BLOCKED"
         if answer.get("reason") == "END_OF_TRACK":
             answer["reason"] = "SQUARE_OCCUPIED"
+        for reason in answer.get("reasons") or []:
+            if reason.get("code") == "BAD_DISTANCE":
+                reason["code"] = "BAD_DIRECTION"
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
     honest.stdin.close()

@@ -39,6 +39,30 @@ def tank_war(post, request):
     return answer if answer is not None else {"error": {"op": op, "status": status, "body": body}}
 
 
+def cobi_tank_wars(post, request):
+    """Tank Wars: the service's own state and answers; a round's supply
+    drop comes from its seed (the corpus gives both)."""
+    op, state = request["op"], request["state"]
+    game = "cobi-tank-wars"
+    answer = None
+    if op in ("legal_moves", "score"):
+        status, body = post(game, "legal-moves" if op == "legal_moves" else "score", {"state": state})
+        answer = body if status == 200 else None
+    elif op == "apply":
+        status, body = post(game, "apply", {"state": state, "orders": request["orders"],
+                                            "seed": request["seed"]})
+        answer = body if status == 200 else None
+    elif op == "validate":
+        status, body = post(game, "validate", {"state": state, "orders": request["orders"]})
+        if status == 200:
+            reasons = [{"player": r.get("player"), "vehicle": r.get("vehicle"), "code": r["code"]}
+                       for r in body["reasons"]]
+            answer = {"legal": body["legal"], "reasons": reasons}
+    else:
+        status, body = 0, None
+    return answer if answer is not None else {"error": {"op": op, "status": status, "body": body}}
+
+
 def main():
     base = urllib.parse.urlsplit(sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080")
     connection = http.client.HTTPConnection(base.hostname, base.port or 80, timeout=60)
@@ -53,8 +77,8 @@ def main():
     for line in sys.stdin:
         request = json.loads(line)
         game, op = request["game"], request["op"]
-        if game == "tank-war":
-            answer = tank_war(post, request)
+        if game in ("tank-war", "cobi-tank-wars"):
+            answer = (tank_war if game == "tank-war" else cobi_tank_wars)(post, request)
             sys.stdout.write(json.dumps(answer) + "\n")
             sys.stdout.flush()
             continue

@@ -12,6 +12,8 @@
 //! game's own rules, so the service's answers can be checked against it
 //! too (`tests/it`).
 
+pub mod cobi_tank_wars;
+mod face;
 pub mod tag;
 pub mod tank_battle;
 pub mod tank_war;
@@ -19,7 +21,7 @@ pub mod tank_war;
 pub use tag::Tag;
 
 /// The games with a corpus, by their path names.
-pub const GAMES: [&str; 2] = ["tank-battle", "tank-war"];
+pub const GAMES: [&str; 3] = ["tank-battle", "tank-war", "cobi-tank-wars"];
 
 /// The corpus of `game` (a path name of [`GAMES`]) as JSON Lines, each
 /// line ending in a newline; `None` for a game without one.
@@ -27,6 +29,7 @@ pub fn corpus(game: &str) -> Option<String> {
     let lines = match game {
         "tank-battle" => tank_battle::corpus(),
         "tank-war" => tank_war::corpus(),
+        "cobi-tank-wars" => cobi_tank_wars::corpus(),
         _ => return None,
     };
     let mut text = String::new();

@@ -14,15 +14,12 @@ use std::collections::BTreeSet;
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
-use crate::api::game::GameApi;
-use crate::api::json_state::JsonState;
+use super::face;
 use crate::conformance::tag::Tag;
 use crate::games::tank_war::TankWar;
 use crate::games::Game;
-use crate::limits::Limits;
 
 /// Bumped when an answer of the rules changes (never for the AI's).
 pub const RULES_VERSION: u32 = 1;
@@ -101,48 +98,27 @@ const ILLEGAL_A_CODE: usize = 6;
 const PLAYTHROUGHS: usize = 6;
 const PLAYTHROUGH_ROUNDS: usize = 60;
 
-/// One request of the face, decoded from its JSON as the HTTP layer
-/// decodes it; its answer as JSON, or the refusal's code.
-fn ask<T: DeserializeOwned>(request: Value) -> Option<T> {
-    serde_json::from_value(request).ok()
-}
-
 fn legal_moves(state: &Value) -> Value {
-    let limits = Limits::default();
-    ask(json!({"state": state}))
-        .and_then(|request| TankWar::run_legal_moves(request, &limits).ok())
-        .and_then(|answer| serde_json::to_value(answer).ok())
-        .unwrap_or_default()
+    face::legal_moves::<TankWar>(json!({"state": state}))
 }
 
 fn score(state: &Value) -> Value {
-    let limits = Limits::default();
-    ask(json!({"state": state}))
-        .and_then(|request| TankWar::decode_score(request, &limits).ok())
-        .and_then(|decoded| serde_json::to_value(TankWar::encode_score(&decoded)).ok())
-        .unwrap_or_default()
+    face::score::<TankWar>(json!({"state": state}))
 }
 
 /// `apply`'s answer, or `None` when the round is refused.
 fn apply(state: &Value, moves: &Value, elapsed: &Value) -> Option<Value> {
-    let limits = Limits::default();
-    let request = ask(json!({"state": state, "moves": moves, "elapsed_ms": elapsed}))?;
-    let (mut decoded, step) = TankWar::decode_apply(request, &limits).ok()?;
-    let events = TankWar::play(&mut decoded, step).ok()?;
-    serde_json::to_value(TankWar::encode_apply(&decoded, events)).ok()
+    face::apply::<TankWar>(json!({"state": state, "moves": moves, "elapsed_ms": elapsed}))
 }
 
 /// The code `validate` gives `player`'s pick of `name`, `None` when legal.
 fn refusal(state: &Value, player: &str, name: &str) -> Option<String> {
-    let limits = Limits::default();
-    let request = ask(json!({"state": state, "moves": {player: name}}))?;
-    let answer = serde_json::to_value(TankWar::run_validate(request, &limits).ok()?).ok()?;
+    let answer = face::validate::<TankWar>(json!({"state": state, "moves": {player: name}}))?;
     Some(answer["reasons"][player]["code"].as_str()?.to_owned())
 }
 
 fn initial() -> Value {
-    serde_json::to_value(<TankWar as JsonState>::encode_state(&TankWar::initial()))
-        .unwrap_or_default()
+    face::initial::<TankWar>()
 }
 
 /// The default setup with each tank's track cut after a random number of

@@ -209,3 +209,97 @@ async fn the_service_answers_every_tank_war_case() {
     }
     assert!(checked.iter().all(|&n| n > 0), "{checked:?}");
 }
+
+/// Tank Wars' corpus over HTTP: each legal case as `compare` claims (its
+/// orders, its standing, each result with its seed), each illegal case
+/// through `validate`, each playthrough a round at a time through `apply`
+/// (its gunfire placed first; the seed gives the supply drop the step
+/// names).
+#[actix_web::test]
+async fn the_service_answers_every_tank_wars_case() {
+    let app = app_with(Limits::default()).await;
+    let corpus = committed("cobi-tank-wars");
+    let mut lines = corpus
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap());
+    let header = lines.next().unwrap();
+    assert_eq!(header["header"]["game"], "cobi-tank-wars");
+    let mut checked = [0usize; 3];
+    let dropped = |answer: &Value| {
+        let events = answer["events"].as_array().cloned().unwrap_or_default();
+        let drop = events.iter().find(|e| e["kind"] == "supply_drop");
+        drop.map_or(Value::Null, |e| e["square"].clone())
+    };
+    for case in lines {
+        let id = &case["id"];
+        let state = &case["state"];
+        match case["kind"].as_str().unwrap() {
+            "legal" => {
+                let at = json!({"state": state});
+                let mut claims = vec![
+                    json!({"op": "legal-moves", "request": at, "answer": case["moves"]}),
+                    json!({"op": "score", "request": at, "answer": case["standing"]}),
+                ];
+                for result in case["results"].as_array().unwrap() {
+                    assert_eq!(dropped(&result["answer"]), result["supply_drop"], "{id}");
+                    let request =
+                        json!({"state": state, "orders": result["orders"], "seed": result["seed"]});
+                    claims.push(
+                        json!({"op": "apply", "request": request, "answer": result["answer"]}),
+                    );
+                }
+                let reply = post(
+                    &app,
+                    "/v1/cobi-tank-wars/compare",
+                    json!({"claims": claims}),
+                )
+                .await;
+                assert_eq!(reply.status, 200, "{id}: {reply:?}");
+                assert_eq!(reply.body["agree"], true, "{id}: {}", reply.body);
+                checked[0] += 1;
+            }
+            "illegal" => {
+                let body = json!({"state": state, "orders": case["orders"]});
+                let reply = post(&app, "/v1/cobi-tank-wars/validate", body).await;
+                assert_eq!(reply.status, 200, "{id}: {reply:?}");
+                let reasons: Vec<Value> = reply.body["reasons"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|r| json!({"player": r.get("player"), "vehicle": r.get("vehicle"), "code": r["code"]}))
+                    .collect();
+                assert_eq!(json!(reasons), case["reasons"], "{id}");
+                checked[1] += 1;
+            }
+            "playthrough" => {
+                let mut state = case["start"].clone();
+                let steps = case["steps"].as_array().unwrap();
+                for (i, step) in steps.iter().enumerate() {
+                    state["gunfire"] = step["gunfire"].clone();
+                    let body =
+                        json!({"state": state, "orders": step["orders"], "seed": step["seed"]});
+                    let reply = post(&app, "/v1/cobi-tank-wars/apply", body).await;
+                    assert_eq!(reply.status, 200, "{id} step {i}: {reply:?}");
+                    assert_eq!(reply.body["state"], step["state"], "{id} step {i}");
+                    assert_eq!(dropped(&reply.body), step["supply_drop"], "{id} step {i}");
+                    let scored = post(
+                        &app,
+                        "/v1/cobi-tank-wars/score",
+                        json!({"state": step["state"]}),
+                    )
+                    .await;
+                    assert_eq!(scored.body, step["score"], "{id} step {i}");
+                    if i + 1 == steps.len() {
+                        for field in ["finished", "winner", "draw"] {
+                            assert_eq!(reply.body[field], case[field], "{id} {field}");
+                        }
+                    }
+                    state = step["state"].clone();
+                }
+                checked[2] += 1;
+            }
+            kind => panic!("{id}: unknown kind {kind}"),
+        }
+    }
+    assert!(checked.iter().all(|&n| n > 0), "{checked:?}");
+}
