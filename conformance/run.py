@@ -124,7 +124,8 @@ def run_tank_war_case(adapter, game, case):
         for i, step in enumerate(steps):
             request = {"game": game, "op": "apply", "state": state,
                        "moves": step["moves"], "elapsed_ms": step["elapsed_ms"]}
-            answer = expect(adapter, request, step["state"], lambda a: a["state"])
+            answer = expect(adapter, request, {"state": step["state"], "events": step["events"]},
+                            lambda a: {"state": a["state"], "events": a["events"]})
             if i == len(steps) - 1:
                 end = {k: case[k] for k in ("finished", "winner", "draw", "reason")}
                 got = {k: answer.get(k) for k in end}
@@ -167,7 +168,8 @@ def run_cobi_tank_wars_case(adapter, game, case):
             before = dict(state, gunfire=step["gunfire"])
             request = {"game": game, "op": "apply", "state": before, "orders": step["orders"],
                        "seed": step["seed"], "supply_drop": step["supply_drop"]}
-            answer = expect(adapter, request, step["state"], lambda a: a["state"])
+            answer = expect(adapter, request, {"state": step["state"], "events": step["events"]},
+                            lambda a: {"state": a["state"], "events": a["events"]})
             if i == len(steps) - 1:
                 end = {k: case[k] for k in ("finished", "winner", "draw")}
                 got = {k: answer.get(k) for k in end}

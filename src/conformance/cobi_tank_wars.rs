@@ -322,9 +322,14 @@ fn legal_case(id: usize, state: &Value, rng: &mut ChaCha8Rng) -> Value {
 }
 
 /// `orders` with one fault of `code`'s kind, chosen by `rng`.
-fn with_fault(state: &Value, orders: &Value, code: &str, rng: &mut ChaCha8Rng) -> Value {
+fn with_fault(
+    state: &Value,
+    orders: &Value,
+    code: &str,
+    player: &str,
+    rng: &mut ChaCha8Rng,
+) -> Value {
     let mut orders = orders.clone();
-    let player = *PLAYERS.choose(rng).unwrap_or(&"P1");
     let vehicles: Vec<String> = orders[player]
         .as_object()
         .map(|own| own.keys().cloned().collect())
@@ -407,7 +412,27 @@ fn illegal_cases(states: &[Value], rng: &mut ChaCha8Rng) -> Vec<Value> {
                 let Some(legal) = random_orders(state, rng) else {
                     continue;
                 };
-                (state, with_fault(state, &legal, code, rng))
+                // The last two: P1's fault and a second one, P2's order
+                // missing (every fault is listed, P1's first).
+                let both = found + 2 >= ILLEGAL_A_CODE;
+                let player = if both {
+                    "P1"
+                } else {
+                    *PLAYERS.choose(rng).unwrap_or(&"P1")
+                };
+                let mut orders = with_fault(state, &legal, code, player, rng);
+                if both {
+                    let p2: Vec<String> = orders["P2"]
+                        .as_object()
+                        .map(|own| own.keys().cloned().collect())
+                        .unwrap_or_default();
+                    if let Some(vehicle) = p2.choose(rng).cloned() {
+                        if let Some(own) = orders["P2"].as_object_mut() {
+                            own.remove(&vehicle);
+                        }
+                    }
+                }
+                (state, orders)
             };
             let given = reasons(state, &orders);
             if given.first().map(|r| &r["code"]) != Some(&json!(code)) {
@@ -464,6 +489,7 @@ fn playthrough(id: usize, rng: &mut ChaCha8Rng) -> (Value, Vec<Value>) {
             "seed": seed,
             "supply_drop": supply_drop(&answer),
             "state": state,
+            "events": answer["events"],
             "score": score(&state),
         }));
         last = answer;
@@ -496,7 +522,7 @@ fn header() -> Value {
         "kinds": {
             "legal": "standing: what score answers; moves: each vehicle's legal orders as legal-moves lists them; results: for a sample of rounds, what apply answers (state, events, finished, winner, draw)",
             "illegal": "orders are refused: reasons lists every fault as validate does (player, vehicle, code; P1's first, by vehicle id), reason the first one's code",
-            "playthrough": "from start, each step places its gunfire tokens, then plays its orders with its supply drop, reaching the step's state and score; after the last step, the game's finished, winner and draw"
+            "playthrough": "from start, each step places its gunfire tokens, then plays its orders with its supply drop, reaching the step's state with the step's events, and the state's score is the step's score; after the last step, the game's finished, winner and draw"
         },
         "reasons": REASONS,
         "tags": TAGS.map(Tag::header),

@@ -39,3 +39,28 @@ pub fn corpus(game: &str) -> Option<String> {
     }
     Some(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each committed corpus is what the rules answer today: a rule broken
+    /// anywhere changes some case's answer (the test the mutation runs
+    /// use: BENCHMARKS, "Mutation testing").
+    #[test]
+    fn each_committed_corpus_is_what_the_rules_answer() {
+        for game in GAMES {
+            let path = format!(
+                "{}/conformance/{game}/corpus.jsonl",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let committed = std::fs::read_to_string(path).unwrap_or_default();
+            assert!(
+                corpus(game).as_deref() == Some(committed.as_str()),
+                "conformance/{game}/corpus.jsonl is out of date with the rules; write it again \
+                 with\n\n    cargo run -- conformance {game} > conformance/{game}/corpus.jsonl\n\n\
+                 (and bump the game's RULES_VERSION when a rule's answer changed)"
+            );
+        }
+    }
+}

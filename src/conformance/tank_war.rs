@@ -217,6 +217,11 @@ fn states(rng: &mut ChaCha8Rng) -> Vec<(Value, bool)> {
                 None => break,
             }
         }
+        if states.len() % 7 == 6 {
+            // A clock nearly spent: a round of ordinary thinking runs it out.
+            let player = *["U", "D"].choose(rng).unwrap_or(&"U");
+            state["clock_ms"][player] = json!(rng.random_range(500..4_000));
+        }
         states.push((state, custom));
     }
     states
@@ -322,9 +327,13 @@ fn playthrough(id: usize, rng: &mut ChaCha8Rng) -> (Value, Value) {
         };
         result_tags(&state, &charge, &answer, &mut tags);
         state = answer["state"].clone();
-        steps.push(
-            json!({"moves": round, "elapsed_ms": charge, "state": state, "score": score(&state)}),
-        );
+        steps.push(json!({
+            "moves": round,
+            "elapsed_ms": charge,
+            "state": state,
+            "events": answer["events"],
+            "score": score(&state),
+        }));
         last = answer;
         if last["finished"] == true {
             break;
@@ -356,7 +365,7 @@ fn header() -> Value {
         "kinds": {
             "legal": "standing: what score answers for the state; moves: each player's legal picks (sorted); results: for a sample of rounds, what apply answers (state, events, finished, winner, draw, reason)",
             "illegal": "player's pick is refused with reason (a code of SPEC 3.3)",
-            "playthrough": "from start, each step's round (moves and elapsed_ms) reaches the step's state and score; after the last step, the game's finished, winner, draw and reason"
+            "playthrough": "from start, each step's round (moves and elapsed_ms) reaches the step's state with the step's events, and the state's score is the step's score; after the last step, the game's finished, winner, draw and reason"
         },
         "reasons": REASONS,
         "tags": TAGS.map(Tag::header),
