@@ -119,23 +119,32 @@ def run_tank_war_case(adapter, game, case):
         expect(adapter, request, {"legal": False, "reason": case["reason"]},
                lambda a: {"legal": a["legal"], "reason": a.get("reason")})
     elif kind == "playthrough":
-        state = case["start"]
-        steps = case["steps"]
-        for i, step in enumerate(steps):
-            request = {"game": game, "op": "apply", "state": state,
-                       "moves": step["moves"], "elapsed_ms": step["elapsed_ms"]}
-            answer = expect(adapter, request, {"state": step["state"], "events": step["events"]},
-                            lambda a: {"state": a["state"], "events": a["events"]})
-            if i == len(steps) - 1:
-                end = {k: case[k] for k in ("finished", "winner", "draw", "reason")}
-                got = {k: answer.get(k) for k in end}
-                if got != end:
-                    raise Failure(request, end, got)
-            expect(adapter, {"game": game, "op": "score", "state": step["state"]},
-                   step["score"], lambda a: a)
-            state = step["state"]
+        play_rounds(adapter, game, case, ("finished", "winner", "draw", "reason"),
+                    lambda state, step: {"state": state, "moves": step["moves"],
+                                         "elapsed_ms": step["elapsed_ms"]})
     else:
         raise ProtocolError(f"case {case['id']}: unknown kind {kind}")
+
+
+def play_rounds(adapter, game, case, end_fields, round_of):
+    """A playthrough of a JSON game: each step's round (`round_of` the
+    apply request's fields, from the state before it and the step) reaches
+    the step's state with its events, the state scores as the step says,
+    and the last round's answer ends the game as the case says."""
+    state = case["start"]
+    steps = case["steps"]
+    for i, step in enumerate(steps):
+        request = dict(round_of(state, step), game=game, op="apply")
+        answer = expect(adapter, request, {"state": step["state"], "events": step["events"]},
+                        lambda a: {"state": a["state"], "events": a["events"]})
+        if i == len(steps) - 1:
+            end = {k: case[k] for k in end_fields}
+            got = {k: answer.get(k) for k in end}
+            if got != end:
+                raise Failure(request, end, got)
+        expect(adapter, {"game": game, "op": "score", "state": step["state"]},
+               step["score"], lambda a: a)
+        state = step["state"]
 
 
 def sorted_orders(answer):
@@ -162,22 +171,11 @@ def run_cobi_tank_wars_case(adapter, game, case):
         expect(adapter, request, {"legal": False, "reasons": case["reasons"]},
                lambda a: {"legal": a["legal"], "reasons": a.get("reasons")})
     elif kind == "playthrough":
-        state = case["start"]
-        steps = case["steps"]
-        for i, step in enumerate(steps):
-            before = dict(state, gunfire=step["gunfire"])
-            request = {"game": game, "op": "apply", "state": before, "orders": step["orders"],
-                       "seed": step["seed"], "supply_drop": step["supply_drop"]}
-            answer = expect(adapter, request, {"state": step["state"], "events": step["events"]},
-                            lambda a: {"state": a["state"], "events": a["events"]})
-            if i == len(steps) - 1:
-                end = {k: case[k] for k in ("finished", "winner", "draw")}
-                got = {k: answer.get(k) for k in end}
-                if got != end:
-                    raise Failure(request, end, got)
-            expect(adapter, {"game": game, "op": "score", "state": step["state"]},
-                   step["score"], lambda a: a)
-            state = step["state"]
+        # Each step places its gunfire tokens on the state first.
+        play_rounds(adapter, game, case, ("finished", "winner", "draw"),
+                    lambda state, step: {"state": dict(state, gunfire=step["gunfire"]),
+                                         "orders": step["orders"], "seed": step["seed"],
+                                         "supply_drop": step["supply_drop"]})
     else:
         raise ProtocolError(f"case {case['id']}: unknown kind {kind}")
 

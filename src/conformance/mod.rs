@@ -40,6 +40,27 @@ pub fn corpus(game: &str) -> Option<String> {
     Some(text)
 }
 
+/// Asserts that every tag and every reason code of a corpus is in at
+/// least five of its cases (SPEC 12).
+#[cfg(test)]
+pub(crate) fn assert_covered(cases: &[serde_json::Value], tags: &[Tag], reasons: &[&str]) {
+    for tag in tags {
+        let count = cases
+            .iter()
+            .filter(|case| {
+                case["tags"]
+                    .as_array()
+                    .is_some_and(|t| t.iter().any(|name| name == tag.name))
+            })
+            .count();
+        assert!(count >= 5, "tag {}: {count} cases", tag.name);
+    }
+    for code in reasons {
+        let count = cases.iter().filter(|case| case["reason"] == *code).count();
+        assert!(count >= 5, "code {code}: {count} cases");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -406,21 +406,7 @@ mod tests {
     #[test]
     fn every_tag_and_code_has_at_least_five_cases() {
         let cases = corpus();
-        for tag in TAGS {
-            let count = cases
-                .iter()
-                .filter(|case| {
-                    case["tags"]
-                        .as_array()
-                        .is_some_and(|t| t.contains(&json!(tag.name)))
-                })
-                .count();
-            assert!(count >= 5, "tag {}: {count} cases", tag.name);
-        }
-        for code in REASONS {
-            let count = cases.iter().filter(|case| case["reason"] == code).count();
-            assert!(count >= 5, "code {code}: {count} cases");
-        }
+        crate::conformance::assert_covered(&cases, &TAGS, &REASONS);
         // Every legal case's results are rounds its moves allow.
         for case in cases.iter().filter(|case| case["kind"] == "legal") {
             for result in case["results"].as_array().into_iter().flatten() {

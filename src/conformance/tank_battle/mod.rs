@@ -304,19 +304,7 @@ mod tests {
     #[test]
     fn every_tag_and_reason_has_five_cases() {
         let cases = corpus();
-        let count = |f: &dyn Fn(&Value) -> bool| cases.iter().filter(|c| f(c)).count();
-        for tag in TAGS {
-            let n = count(&|c| {
-                c["tags"]
-                    .as_array()
-                    .is_some_and(|t| t.iter().any(|t| t == tag.name))
-            });
-            assert!(n >= 5, "tag {}: {n} cases", tag.name);
-        }
-        for reason in Reason::ALL {
-            let n = count(&|c| c["reason"] == reason.code());
-            assert!(n >= 5, "{}: {n} cases", reason.code());
-        }
+        crate::conformance::assert_covered(&cases, &TAGS, &Reason::ALL.map(Reason::code));
         let perft: u64 = cases.iter().filter_map(|c| c["nodes"].as_u64()).sum();
         assert!(perft < 20_000_000, "{perft} perft nodes");
     }
