@@ -17,6 +17,7 @@ mod http_batch;
 mod http_bounds;
 mod http_cobi_tank_wars;
 mod http_compare;
+mod http_compare_divide;
 mod http_connections;
 mod http_contract;
 mod http_expect;

@@ -4,6 +4,7 @@
 //! ones of `api::game`.
 
 mod ai_move;
+mod codec;
 mod compare;
 mod dto;
 pub use ai_move::*;
@@ -12,6 +13,8 @@ pub use dto::*;
 use std::collections::BTreeMap;
 
 use serde_json::Value;
+
+use codec::{decode_orders, encode_event, encode_orders, status};
 
 use super::flows::ask::{AiRequest, Suggested};
 use super::game::{GameApi, UnfitAnswer};
@@ -26,82 +29,6 @@ use crate::games::grid::Cell;
 use crate::games::Game;
 use crate::limits::Limits;
 use crate::text::Text;
-
-// ------------------------------------------------------------- codecs ---
-
-fn encode_orders(orders: impl IntoIterator<Item = (String, Order)>) -> SuggestedOrders {
-    let suggested = orders.into_iter().map(|(id, order)| {
-        let order = SuggestedOrder {
-            dir: order.dir.into(),
-            dist: order.dist,
-        };
-        (id, order)
-    });
-    SuggestedOrders(suggested.collect())
-}
-
-fn decode_orders(orders: OrdersDto) -> [BTreeMap<String, OrderData>; 2] {
-    let data = |given: VehicleOrders| {
-        given
-            .0
-            .into_iter()
-            .map(|(id, o)| {
-                let order = OrderData {
-                    dir: o.dir,
-                    dist: o.dist,
-                };
-                (id, order)
-            })
-            .collect()
-    };
-    [data(orders.p1), data(orders.p2)]
-}
-
-fn encode_event(event: Event) -> EventDto {
-    let sq = |c: Cell| c.to_string();
-    match event {
-        Event::Moved { vehicle, from, to } => EventDto::Moved {
-            vehicle,
-            from: sq(from),
-            to: sq(to),
-        },
-        Event::Cancelled { vehicle, at, to } => EventDto::Cancelled {
-            vehicle,
-            at: sq(at),
-            to: to.map(sq),
-        },
-        Event::ArtilleryHit { vehicle, square } => EventDto::ArtilleryHit {
-            vehicle,
-            square: sq(square),
-        },
-        Event::SupportTaken {
-            vehicle,
-            square,
-            player,
-        } => EventDto::SupportTaken {
-            vehicle,
-            square: sq(square),
-            player: player.into(),
-        },
-        Event::GunfireHit { vehicle, square } => EventDto::GunfireHit {
-            vehicle,
-            square: sq(square),
-        },
-        Event::Destroyed { vehicle, square } => EventDto::Destroyed {
-            vehicle,
-            square: sq(square),
-        },
-        Event::SupplyDrop { square } => EventDto::SupplyDrop { square: sq(square) },
-    }
-}
-
-/// Whether the game is over, the winner, whether it is drawn.
-fn status(state: &State) -> (bool, Option<PlayerName>, bool) {
-    match CobiTankWars::outcome(state) {
-        None => (false, None, false),
-        Some(winner) => (true, winner.map(PlayerName::from), winner.is_none()),
-    }
-}
 
 impl JsonState for CobiTankWars {
     type StateDto = StateDto;
@@ -601,18 +528,7 @@ super::openapi::routes::game_routes! {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn states_round_trip() {
-        let dto = CobiTankWars::encode_state(&State::initial());
-        let back = CobiTankWars::decode_state(&dto, "state", &Limits::default()).unwrap();
-        assert_eq!(back, State::initial());
-        let example: StateDto = serde_json::from_value(example_state()).unwrap();
-        assert!(CobiTankWars::decode_state(&example, "state", &Limits::default()).is_ok());
-    }
-}
+mod tests;
 
 /// A state's broken invariant as a text of the catalogues.
 fn invalid_text(error: &crate::games::cobi_tank_wars::StateError) -> crate::text::Text {
@@ -644,42 +560,4 @@ fn invalid_text(error: &crate::games::cobi_tank_wars::StateError) -> crate::text
 }
 
 #[cfg(test)]
-mod invalid_tests {
-    use super::*;
-    use crate::games::cobi_tank_wars::{Player, StateError as E};
-    use crate::games::grid::Cell;
-    use crate::i18n;
-
-    /// English answers say what the engine says (from `en.ftl`), Czech the
-    /// same facts, for every broken invariant.
-    #[test]
-    fn every_broken_invariant_is_written_from_the_catalogue() {
-        let Some(cell) = Cell::parse("b3") else {
-            panic!("cell")
-        };
-        let errors = [
-            E::BoardSize { cols: 1, rows: 99 },
-            E::TooManyVehicles(Player::P2),
-            E::Slot("P1-1".into()),
-            E::DuplicateId("P\"2".into()),
-            E::Armor("P1-3".into()),
-            E::Square("z0".into()),
-            E::SharedSquare(cell),
-            E::DuplicateToken {
-                kind: "artillery",
-                square: cell,
-            },
-            E::DuplicateToken {
-                kind: "support",
-                square: cell,
-            },
-            E::DuplicateToken {
-                kind: "gunfire",
-                square: cell,
-            },
-        ];
-        for error in &errors {
-            i18n::assert_english_and_czech(&invalid_text(error), &error.to_string());
-        }
-    }
-}
+mod invalid_tests;
