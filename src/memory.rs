@@ -18,9 +18,11 @@ use thiserror::Error;
 
 /// What a connection holds at its worst, apart from its head: actix's
 /// dispatcher, its write buffer, the task, the socket's registration and
-/// the connection's accounting. Measured with `scripts/hostile.py` (4,000
-/// connections each holding a head at the cap; see deploy/README.md).
-pub const CONNECTION_BASE_BYTES: u64 = 10 << 10;
+/// the connection's accounting, and what the allocator keeps of their
+/// churn. Measured with `scripts/hostile.py` (4,000 connections each
+/// holding a head at the cap, 8 KiB: 18.3 to 24.5 KiB a connection over
+/// five runs; see deploy/README.md).
+pub const CONNECTION_BASE_BYTES: u64 = 16 << 10;
 
 /// What one HTTP worker holds of its own (its runtime, its instance of
 /// the application): 4.3 MB measured (idle resident memory with 1, 2 and
