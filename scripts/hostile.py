@@ -77,14 +77,31 @@ async def request(port, method, path, body=None, headers=None, timeout=30.0, raw
 
 
 async def healthz_probe(port, stop, latencies):
+    """`/healthz` every 20 ms until `stop` is set, each on its own
+    connection: its latency and status into `latencies`. The probe runs on
+    a thread of its own with blocking sockets, so what it measures is the
+    server, not this client's event loop busy with the attack's thousands
+    of connections (on the loop, the 2,000 slow bodies' 408s made its p99
+    swing from 5 to 105 ms on the same build)."""
+    await asyncio.to_thread(probe_blocking, port, stop, latencies)
+
+
+def probe_blocking(port, stop, latencies):
+    request = b"GET /healthz HTTP/1.1\r\nHost: " + HOST.encode() + b"\r\nConnection: close\r\n\r\n"
     while not stop.is_set():
         t = time.monotonic()
         try:
-            status, _, _ = await request(port, "GET", "/healthz", timeout=10)
+            with socket.create_connection((HOST, port), timeout=10) as conn:
+                conn.sendall(request)
+                answer = b""
+                while chunk := conn.recv(65536):
+                    answer += chunk
+            status_line = answer.split(b"\r\n", 1)[0].split()
+            status = int(status_line[1]) if len(status_line) > 1 else 0
             latencies.append((time.monotonic() - t, status))
-        except OSError:
+        except (OSError, ValueError):
             latencies.append((10.0, 0))
-        await asyncio.sleep(0.02)
+        time.sleep(0.02)
 
 
 def p99(values):
