@@ -727,9 +727,13 @@ def shared_tier(args):
     after = rss_mib(fresh.proc.pid)
     redis = redis_lookups(args.spare_admin)
     bound = 6 * (256 * 1024 + TAG + 1) + 64 * 1024
+    # Each look-up ends refused (`rejected`: longer than an answer may be)
+    # or at the tier's deadline (`error`: on a loaded machine one of the six
+    # may wait its 25 ms out); none is served and none is read to the end.
     check("50.4 six 64 MB values read by six look-ups at once: refused, not read to the end",
           sizes == {64 * 2**20} and all(res == (200, False) for res in results)
-          and redis.get("rejected", 0) == 6 and sent < bound,
+          and redis.get("rejected", 0) + redis.get("error", 0) == 6 and not redis.get("hit")
+          and sent < bound,
           f"values {sorted(sizes)} B; answers {results} in {took:.2f} s; Redis sent {sent} B for them "
           f"(at most {bound}); tier redis by result: {redis}")
     check("50.4 six 64 MB values: the server's RSS stays bounded",
