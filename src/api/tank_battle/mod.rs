@@ -6,14 +6,15 @@
 mod ai_move;
 mod codec;
 mod dto;
+mod extra;
 pub use ai_move::*;
 use codec::{
     decode, decode_arrows, decode_layout, decode_move, decode_position, decode_square, notation,
     notation_kind, score_pair, status,
 };
 pub use dto::*;
+use extra::{__path_initial, __path_perft_count, initial, perft_count, run_perft};
 
-use actix_web::web;
 use serde_json::Value;
 
 use std::time::Instant;
@@ -23,20 +24,17 @@ use super::flows::batch as batching;
 use super::flows::budget::SharedBudget;
 use super::game::not_dispatched;
 use super::game::{GameApi, UnfitAnswer};
-use super::openapi::responses::{BodyErrors, BusyError, RouteErrors};
-use super::services::{run_stoppable, JsonAndServices, Services};
-use super::transport::json::{respond, respond_constant};
-use super::transport::problem::{ApiError, Problem};
+use super::services::Services;
+use super::transport::problem::ApiError;
 use crate::error::Refusal;
 use crate::games::tank_battle::ai::SearchResult;
 use crate::games::tank_battle::{
-    self as engine, perft, IllegalMove, Layout, Move, MoveText, Notation, Position, State,
-    TankBattle, STANDARD_NAME,
+    self as engine, IllegalMove, Layout, Move, MoveText, Notation, Position, State, TankBattle,
+    STANDARD_NAME,
 };
 use crate::games::Game;
 use crate::limits::Limits;
 use crate::operations::Operation;
-use crate::text::Text;
 
 impl GameApi for TankBattle {
     type LegalMovesRequest = LegalMovesRequest;
@@ -494,121 +492,4 @@ super::openapi::routes::game_routes! {
         (Operation::Initial, __path_initial, initial),
         (Operation::Perft, __path_perft_count, perft_count),
     ],
-}
-
-/// The start position of a layout.
-///
-/// Commanders stand on their commander starts and normal tanks on every
-/// other square of their base; White moves first.
-#[utoipa::path(
-    get, path = Operation::Initial.path(),
-    tag = TankBattle::ID,
-    operation_id = "tank_battle_initial",
-    params(InitialQuery),
-    responses(
-        (status = 200, description = "The start position", body = InitialResponse),
-        (status = 400, description = "`BAD_LAYOUT`, or an unknown query parameter or one longer than its `maxLength` (`BAD_REQUEST`)", body = Problem, content_type = "application/problem+json"),
-        RouteErrors,
-    )
-)]
-async fn initial(
-    query: web::Query<InitialQuery>,
-    services: web::Data<Services>,
-) -> Result<actix_web::HttpResponse, ApiError> {
-    if let Some(text) = &query.layout {
-        Limits::check_query(text, Limits::QUERY_NOTATION_MAX_CHARS, "layout")?;
-    }
-    let layout = decode_layout(query.layout.as_deref())?;
-    let answer = || {
-        serde_json::to_vec(&InitialResponse {
-            position: Position::initial(&layout).to_string(),
-            layout: layout.to_string(),
-        })
-    };
-    // The standard layout's start, the one nearly every game asks for,
-    // is written once.
-    static STANDARD: std::sync::OnceLock<web::Bytes> = std::sync::OnceLock::new();
-    if layout == Layout::STANDARD {
-        return respond_constant(&STANDARD, answer);
-    }
-    respond(answer(), &services.limits)
-}
-
-/// Counts the leaves of the legal-move tree (perft), optionally per move.
-///
-/// Depth is capped (default 5) and so is the number of positions expanded,
-/// so a request cannot exhaust the server: over either limit is a 400
-/// `LIMIT_EXCEEDED`.
-#[utoipa::path(
-    post, path = Operation::Perft.path(),
-    tag = TankBattle::ID,
-    operation_id = "tank_battle_perft",
-    request_body = PerftRequest,
-    responses(
-        (status = 200, description = "The leaf count", body = PerftResponse),
-        (status = 400, description = "`BAD_REQUEST`, `BAD_POSITION`, `BAD_LAYOUT`, `INVALID_POSITION` or `LIMIT_EXCEEDED`", body = Problem, content_type = "application/problem+json"),
-        RouteErrors,
-        BodyErrors,
-        BusyError,
-    )
-)]
-async fn perft_count(
-    JsonAndServices { body, services }: JsonAndServices<PerftRequest>,
-) -> Result<web::Json<PerftResponse>, ApiError> {
-    run_perft(body, &services, None).await.map(web::Json)
-}
-
-/// `perft`: the leaf count, in a search slot off the request threads; it
-/// stops when the client goes away or at `deadline` (a batch's budget).
-async fn run_perft(
-    request: PerftRequest,
-    services: &Services,
-    deadline: Option<Instant>,
-) -> Result<PerftResponse, ApiError> {
-    let limits = &services.limits;
-    let State { layout, position } = decode(&request.position, request.layout.as_deref())?;
-    if request.depth > limits.perft_max_depth {
-        return Err(ApiError::limit_exceeded(
-            Text::new("limit-perft-depth")
-                .with("depth", request.depth)
-                .with("max", limits.perft_max_depth),
-            "depth",
-        ));
-    }
-    let budget = limits.perft_max_nodes;
-    let (depth, want_divide) = (request.depth, request.divide);
-    let (counted, stopped) = run_stoppable(
-        services.slots_of(Operation::Perft),
-        limits,
-        deadline,
-        move |stop| {
-            if want_divide {
-                perft::divide_until(&position, &layout, depth, budget, Some(stop)).map(|parts| {
-                    let nodes = if depth == 0 {
-                        1
-                    } else {
-                        parts.iter().map(|(_, n)| n).sum()
-                    };
-                    let divide = parts
-                        .into_iter()
-                        .map(|(mv, n)| (mv.to_string(), n))
-                        .collect();
-                    (nodes, Some(divide))
-                })
-            } else {
-                perft::perft_until(&position, &layout, depth, budget, Some(stop))
-                    .map(|nodes| (nodes, None))
-            }
-        },
-    )
-    .await?;
-    let (nodes, divide) = counted.map_err(|e| {
-        let why = if stopped {
-            Text::new("limit-perft-stopped")
-        } else {
-            Text::new("limit-perft-nodes").with("max", e.budget)
-        };
-        ApiError::limit_exceeded(why, "depth")
-    })?;
-    Ok(PerftResponse { nodes, divide })
 }
