@@ -36,7 +36,7 @@ use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::{web, App};
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
-use utoipa_swagger_ui::SwaggerUi;
+use utoipa_swagger_ui::{Config as SwaggerConfig, SwaggerUi};
 
 use crate::cache::{AnswerCache, CacheConfig};
 use crate::limits::Limits;
@@ -149,13 +149,14 @@ fn documented(
     games: &'static [GameEntry],
     metrics_public: bool,
     doc: utoipa::openapi::OpenApi,
-) -> (serde_json::Value, transport::schema::BatchItems) {
+) -> (web::Bytes, transport::schema::BatchItems) {
     /// A document finished for the games at `games` (their list's address)
-    /// with `/metrics` public or not, and its batch items' schemas.
+    /// with `/metrics` public or not, as it is served (its bytes, shared by
+    /// every worker), and its batch items' schemas.
     struct FinishedDocument {
         games: usize,
         metrics_public: bool,
-        document: serde_json::Value,
+        document: web::Bytes,
         items: transport::schema::BatchItems,
     }
     static FINISHED: std::sync::Mutex<Vec<FinishedDocument>> = std::sync::Mutex::new(Vec::new());
@@ -169,8 +170,11 @@ fn documented(
     {
         return (done.document.clone(), done.items.clone());
     }
-    let document = openapi::finish(doc, games);
-    let items = flows::batch::items_of_document(&document);
+    let finished_doc = openapi::finish(doc, games);
+    let items = flows::batch::items_of_document(&finished_doc);
+    // Served as compact JSON; a document that would not serialize (never:
+    // it is a `Value`) is served empty rather than stopping the server.
+    let document = web::Bytes::from(serde_json::to_vec(&finished_doc).unwrap_or_default());
     finished.push(FinishedDocument {
         games: games_at,
         metrics_public,
@@ -178,6 +182,20 @@ fn documented(
         items: items.clone(),
     });
     (document, items)
+}
+
+/// The OpenAPI document at `path` for `GET`, as compact JSON: its bytes
+/// are made once at start and shared by every worker (Swagger UI loads it
+/// from here, and holds no copy of its own).
+fn document_at(path: &str, bytes: web::Bytes) -> actix_web::Resource {
+    web::resource(path).route(web::get().to(move || {
+        let bytes = bytes.clone();
+        async move {
+            actix_web::HttpResponse::Ok()
+                .content_type(actix_web::http::header::ContentType::json())
+                .body(bytes)
+        }
+    }))
 }
 
 /// The whole application serving every game ([`catalogue::SERVED`]):
@@ -257,9 +275,8 @@ pub fn app_of(
         }))
         .service(web::redirect("/swagger-ui", "/swagger-ui/"))
         .service(web::redirect("/", "/swagger-ui/"))
-        .service(
-            SwaggerUi::new("/swagger-ui/{_:.*}").external_url_unchecked(OPENAPI_PATH, document),
-        )
+        .service(document_at(OPENAPI_PATH, document))
+        .service(SwaggerUi::new("/swagger-ui/{_:.*}").config(SwaggerConfig::new([OPENAPI_PATH])))
         .default_service(web::to(meta::fallback))
         .wrap(layers)
 }
