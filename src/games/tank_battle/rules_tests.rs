@@ -1362,3 +1362,34 @@ fn a_short_game_replays_move_by_move() {
         "ctttt6/tttt7/ttt8/t10/8T2/2t8/11/10T/8TTT/7TTTT/6TTTTC w 4"
     );
 }
+
+/// `occupied` is exactly the squares holding a piece, of either side,
+/// before and after a capture (it was untested: BENCHMARKS, "Mutation
+/// testing").
+#[test]
+fn occupied_is_every_square_holding_a_piece() {
+    let layout = Layout::STANDARD;
+    let check = |pos: &Position| {
+        for square in Square::all() {
+            assert_eq!(
+                pos.occupied().contains(square),
+                pos.piece_at(square).is_some(),
+                "{square} in {pos}"
+            );
+        }
+    };
+    let start = Position::initial(&layout);
+    assert_eq!(start.occupied().count(), 28);
+    check(&start);
+    let mut pos: Position = "c9T/11/11/11/8t2/11/2t8/11/11/11/t6T2T w 50"
+        .parse::<Setup>()
+        .ok()
+        .and_then(|setup| Position::from_setup(setup, &layout).ok())
+        .expect("a valid position");
+    check(&pos);
+    let (next, played) = pos.play(&layout, mv("h1xa1")).expect("a legal capture");
+    assert!(played.is_capture());
+    pos = next;
+    assert_eq!(pos.occupied().count(), 6);
+    check(&pos);
+}
