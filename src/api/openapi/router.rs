@@ -23,21 +23,20 @@
 //! actix's router matches it: percent-encoded unreserved characters
 //! decoded) and a comparison of its method; a path of its table with
 //! another method goes to the application's fallback, which answers 405
-//! from the document ([`crate::api::meta::RouteTable`]). A router claims
-//! only the paths of its table (a guard that looks the path up), so a
-//! service registered beside it under the same prefix is reached as
-//! actix would reach it anywhere. A path with parameters is refused when
-//! it is registered: the table matches exact paths.
+//! from the document ([`crate::api::meta::RouteTable`]). A router owns
+//! its prefix: a path under it that its table does not hold goes to the
+//! fallback too (its path is looked up once, in the table; no service is
+//! registered beside it, as `architecture::routes_are_registered_through_the_routers`
+//! holds). A path with parameters is refused when it is registered: the
+//! table matches exact paths.
 
 use std::rc::Rc;
 use std::sync::Arc;
 
-use actix_router::Url;
 use actix_web::dev::{
     always_ready, AppService, HttpServiceFactory, ResourceDef, Service, ServiceFactory,
     ServiceRequest, ServiceResponse,
 };
-use actix_web::guard::{Guard, GuardContext};
 use actix_web::http::Method;
 use actix_web::{web, Error, FromRequest, Handler, Responder, ResponseError};
 use futures_util::future::LocalBoxFuture;
@@ -244,17 +243,15 @@ where
 
 impl HttpServiceFactory for Router {
     fn register(self, config: &mut AppService) {
-        // A router under a prefix claims only the paths of its table (a
-        // guard), so that a service registered beside it under the same
-        // prefix, before or after it, is reached.
-        let (def, guards) = match &self.exact {
-            Some(path) => (ResourceDef::new(path.as_str()), None),
-            None => {
-                let known = self.routes.iter();
-                let known = known.map(|entry| format!("{}{}", self.prefix, entry.path).into());
-                let guard: Box<dyn Guard> = Box::new(KnownPath(known.collect()));
-                (ResourceDef::prefix(&self.prefix), Some(vec![guard]))
-            }
+        // A router under a prefix claims every path under it: one its
+        // table does not hold is the application's default service's (a
+        // 404, or a 405 naming the methods of a path it holds). No other
+        // service is registered under a router's prefix
+        // (`architecture::routes_are_registered_through_the_routers`), so
+        // a request's path is looked up once, in the table.
+        let def = match &self.exact {
+            Some(path) => ResourceDef::new(path.as_str()),
+            None => ResourceDef::prefix(&self.prefix),
         };
         let factory = RouterFactory {
             prefix: self.prefix.len(),
@@ -262,23 +259,7 @@ impl HttpServiceFactory for Router {
             fair_use: self.fair_use,
             fallback: config.default_service(),
         };
-        config.register_service(def, guards, factory, None);
-    }
-}
-
-/// A router's guard: the request's path is one of its table's (as actix's
-/// router matches paths: percent-encoded unreserved characters decoded).
-struct KnownPath(foldhash::HashSet<Box<str>>);
-
-impl Guard for KnownPath {
-    fn check(&self, ctx: &GuardContext<'_>) -> bool {
-        let uri = &ctx.head().uri;
-        let path = uri.path();
-        if path.contains('%') {
-            self.0.contains(Url::new(uri.clone()).path())
-        } else {
-            self.0.contains(path)
-        }
+        config.register_service(def, None, factory, None);
     }
 }
 
@@ -529,9 +510,12 @@ mod tests {
 
         let app = test::init_service(
             App::new()
+                // Under the router's prefix, registered before it.
+                .service(web::resource("/v1/z/before").to(beside))
                 .service(router)
                 .service(endpoint(__path_list, list))
-                // Beside the router under its prefix, registered after it.
+                // Under the router's prefix, registered after it: never
+                // reached (the router owns its prefix).
                 .service(web::scope("/v1/y").route("/beside", web::get().to(beside)))
                 .service(web::resource("/v1/x/beside").to(beside))
                 .default_service(web::to(fallback)),
@@ -565,15 +549,17 @@ mod tests {
             200
         );
         assert_eq!(call(test::TestRequest::get().uri("/list")).await.0, 200);
-        // Services beside the router under its prefix are reached, written
-        // plainly or percent-encoded.
-        for path in ["/v1/y/beside", "/v1/x/beside", "/v1/x/b%65side"] {
-            let reached = call(test::TestRequest::get().uri(path)).await;
-            assert_eq!(reached, (200, "beside".into()), "{path}");
-        }
-        // Another method, another path, a longer one, the prefix alone:
-        // the fallback.
+        // A service under the router's prefix registered before it is
+        // reached; one registered after it is not: every path under the
+        // prefix that its table does not hold is the fallback's.
+        let before = call(test::TestRequest::get().uri("/v1/z/before")).await;
+        assert_eq!(before, (200, "beside".into()));
+        // Another method, another path, a longer one, the prefix alone, a
+        // path under the prefix served after the router: the fallback.
         for req in [
+            test::TestRequest::get().uri("/v1/y/beside"),
+            test::TestRequest::get().uri("/v1/x/beside"),
+            test::TestRequest::get().uri("/v1/x/b%65side"),
             test::TestRequest::get().uri("/v1/x/hello"),
             test::TestRequest::post().uri("/v1/x/list"),
             test::TestRequest::post().uri("/v1/x/hello/"),
