@@ -15,6 +15,7 @@ use actix_web::{web, HttpMessage, HttpRequest, HttpResponse};
 use futures_util::Stream;
 use serde::de::DeserializeOwned;
 
+use super::connection::Ledger;
 use super::json_fault;
 use super::problem::ApiError;
 use super::strict::Strict;
@@ -86,11 +87,10 @@ fn compressed(req: &HttpRequest) -> Option<String> {
 /// body deadline with 408 (and the connection closed).
 pub(crate) fn read_body(req: &HttpRequest, payload: &mut Payload, limits: &Limits) -> ReadBody {
     let limit = limits.body_bytes;
-    let declared = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
+    // The length its head declares, as the connection's ledger read it.
+    let declared = Ledger::framing_of(req)
+        .declared_length()
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let refused = match compressed(req) {
         Some(coding) => Some(ApiError::UnsupportedEncoding(coding)),
         None if declared.is_some_and(|len| len > limit) => {

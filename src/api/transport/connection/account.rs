@@ -84,6 +84,17 @@ impl Framing {
     }
 }
 
+impl Framing {
+    /// The body's length as its head declares it (`Content-Length`), when
+    /// it does.
+    pub fn declared_length(self) -> Option<u64> {
+        match self {
+            Framing::Length(n) => Some(n),
+            Framing::None | Framing::Chunked | Framing::ToEof => None,
+        }
+    }
+}
+
 /// A `Content-Length`'s value: decimal digits only, as actix-http reads
 /// it (no sign), that fit a `u64`.
 fn decimal(digits: &[u8]) -> Option<u64> {
@@ -144,6 +155,8 @@ pub struct Account {
     /// Bytes read so far.
     read: u64,
     phase: Phase,
+    /// The framing of the body of the request called last.
+    framing: Framing,
     /// Requests called and not yet answered.
     in_flight: u32,
     /// Answers whose bodies are still streaming out.
@@ -173,11 +186,19 @@ impl Account {
                 start: 0,
                 end: HeadEnd::default(),
             },
+            framing: Framing::None,
             in_flight: 0,
             streaming: 0,
             verdict: None,
             head_since: Some(Instant::now()),
         }
+    }
+
+    /// The framing of the body of the request called last (the request
+    /// being served: actix-http serves a connection's requests one at a
+    /// time).
+    pub fn framing(&self) -> Framing {
+        self.framing
     }
 
     /// Bytes read so far.
@@ -312,6 +333,7 @@ impl Account {
     /// A request is called: its head is parsed, its body framed as
     /// `framing`.
     pub fn called(&mut self, framing: Framing) {
+        self.framing = framing;
         self.in_flight += 1;
         self.head_since = None;
         let Phase::Parsed { end, chunked } = self.phase else {

@@ -137,6 +137,20 @@ impl Ledger {
         after_close
     }
 
+    /// The framing of the body of the request being served on `req`'s
+    /// connection, as the ledger was told it when the request was called
+    /// ([`Ledger::called`]); read from `req`'s head when it came through
+    /// no [`Guarded`] socket (as in tests). One reading of a head's
+    /// framing a request.
+    ///
+    /// [`Guarded`]: super::Guarded
+    pub fn framing_of(req: &HttpRequest) -> Framing {
+        match Ledger::of(req) {
+            Some(ledger) => ledger.read(Account::framing),
+            None => Framing::of(req.head()),
+        }
+    }
+
     /// A request is answered with `res`: the answer closes the connection
     /// when the account says so, and a streamed one tells the ledger when
     /// it ends.
