@@ -10,6 +10,8 @@
 //! the throughput of the cheap endpoints; recording one histogram and one
 //! counter from the matched pattern costs a few per cent.
 
+use std::sync::{Arc, RwLock};
+
 use prometheus::{
     Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge,
     IntGaugeVec, Opts, Registry, TextEncoder,
@@ -35,6 +37,10 @@ pub struct Metrics {
     ai_nodes: IntCounterVec,
     ai_seconds: HistogramVec,
     cache_lookups: IntCounterVec,
+    /// The in-process cache's hit and miss counters of each game asked
+    /// about so far (a look-up for every AI request: resolved once, not
+    /// by their labels each time).
+    memory_lookups: Arc<RwLock<Vec<MemoryLookups>>>,
     cache_entries: IntGauge,
     cache_bytes: IntGauge,
     /// Fleet quota checks Redis answered, and those it did not (decided
@@ -47,6 +53,14 @@ pub struct Metrics {
     work: WorkMetrics,
     /// Connections the server closed itself, by reason.
     connections_closed: IntCounterVec,
+}
+
+/// A game's hit and miss counters of the in-process cache.
+#[derive(Clone)]
+struct MemoryLookups {
+    game: &'static str,
+    hit: IntCounter,
+    miss: IntCounter,
 }
 
 /// The pools of slots (requests for a slot by result, slots in use, the
@@ -315,6 +329,7 @@ impl Metrics {
             ai_nodes,
             ai_seconds,
             cache_lookups,
+            memory_lookups: Arc::default(),
             cache_entries,
             cache_bytes,
             quota_in_fleet: quota_checks.with_label_values(&["fleet"]),
@@ -414,9 +429,43 @@ impl Metrics {
     }
 
     /// Records a look-up in the in-process cache and the cache's size.
-    pub fn cache_lookup(&self, game: &str, hit: bool, entries: u64, bytes: u64) {
-        let result = if hit { "hit" } else { "miss" };
-        self.tier_lookup(game, "memory", result);
+    pub fn cache_lookup(&self, game: &'static str, hit: bool, entries: u64, bytes: u64) {
+        let count = |lookups: &MemoryLookups| {
+            if hit {
+                lookups.hit.inc();
+            } else {
+                lookups.miss.inc();
+            }
+        };
+        // A poisoned lock only means a panic elsewhere while it was held:
+        // the counters it guards are whole.
+        let known = self
+            .memory_lookups
+            .read()
+            .unwrap_or_else(|e| e.into_inner());
+        match known.iter().find(|lookups| lookups.game == game) {
+            Some(lookups) => count(lookups),
+            None => {
+                drop(known);
+                let lookups = MemoryLookups {
+                    game,
+                    hit: self
+                        .cache_lookups
+                        .with_label_values(&[game, "memory", "hit"]),
+                    miss: self
+                        .cache_lookups
+                        .with_label_values(&[game, "memory", "miss"]),
+                };
+                count(&lookups);
+                let mut known = self
+                    .memory_lookups
+                    .write()
+                    .unwrap_or_else(|e| e.into_inner());
+                if !known.iter().any(|known| known.game == game) {
+                    known.push(lookups);
+                }
+            }
+        }
         self.cache_entries
             .set(i64::try_from(entries).unwrap_or(i64::MAX));
         self.cache_bytes
@@ -445,5 +494,33 @@ mod tests {
             "tank_rules_http_requests_total{endpoint=\"/x\",method=\"POST\",status=\"200\"} 1"
         ));
         assert!(text.contains("tank_rules_ai_nodes_total{game=\"tank-battle\"} 42"));
+    }
+
+    /// The in-process cache's counters, resolved once a game, count each
+    /// game's hits and misses apart, in every clone of the metrics.
+    #[test]
+    fn memory_lookups_are_counted_by_game_and_result() {
+        let metrics = Metrics::new();
+        let clone = metrics.clone();
+        for (game, hit) in [("a", true), ("b", false), ("a", true), ("a", false)] {
+            metrics.cache_lookup(game, hit, 1, 2);
+        }
+        clone.cache_lookup("b", false, 3, 4);
+        let (text, _) = metrics.render().unwrap();
+        let series = |game: &str, result: &str| {
+            format!("tank_rules_ai_cache_lookups_total{{game=\"{game}\",result=\"{result}\",tier=\"memory\"}}")
+        };
+        for (game, result, n) in [
+            ("a", "hit", 2),
+            ("a", "miss", 1),
+            ("b", "miss", 2),
+            ("b", "hit", 0),
+        ] {
+            assert!(
+                text.contains(&format!("{} {n}", series(game, result))),
+                "{game} {result}:\n{text}"
+            );
+        }
+        assert!(text.contains("tank_rules_ai_cache_entries 3"));
     }
 }

@@ -73,7 +73,7 @@ impl AnswerCache {
     }
 
     /// The cached answer for `key`, counting the hit or miss for `game`.
-    pub fn get(&self, game: &str, key: Key) -> Option<Arc<[u8]>> {
+    pub fn get(&self, game: &'static str, key: Key) -> Option<Arc<[u8]>> {
         let found = self.entries.get(&key);
         if let Some(metrics) = &self.metrics {
             metrics.cache_lookup(
