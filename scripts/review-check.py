@@ -21,7 +21,9 @@ default review finds too (recall), how many of the default's are
 confirmed by the reference (precision), the same counting inaccuracies
 too, how often the two judges' best moves differ, and both reviews' times.
 The reference's review takes longer than the server's default time cap:
-start the server with `--annotate-max-time-ms 900000`.
+start the server with `--annotate-max-time-ms 900000`. JUDGE_NODES puts
+another judge in the default's place (e.g. 200000: twice its positions
+everywhere); REFERENCE_NODES another reference.
 
 `fit` plays games between AI levels through `ai-move` (fixed seeds),
 reviews each with `annotate` at the judge's default budget, pairs every
@@ -42,8 +44,8 @@ import urllib.error
 import urllib.request
 
 BASE = os.environ.get("BASE", "http://127.0.0.1:8080") + "/v1"
-# The judge's budget a position for `levels` (JUDGE_NODES=300000): the
-# game's default when unset.
+# The judge's budget a position for `levels` and `quality`
+# (JUDGE_NODES=300000): the game's default when unset.
 JUDGE_NODES = int(os.environ.get("JUDGE_NODES", "0"))
 # Where `levels` keeps each game's review (JSON lines), when set: so that
 # the summary can be studied again without replaying the games.
@@ -349,6 +351,8 @@ def slopes(path, ks):
 
 QUALITY_PLIES = int(os.environ.get("QUALITY_PLIES", "80"))
 REFERENCE_NODES = {"tank-battle": 1_000_000, "cobi-tank-wars": 200_000}
+if os.environ.get("REFERENCE_NODES"):
+    REFERENCE_NODES = {game: int(os.environ["REFERENCE_NODES"]) for game in REFERENCE_NODES}
 FAULTS = ("mistake", "blunder")
 FLAWS = ("inaccuracy", "mistake", "blunder")
 
@@ -367,7 +371,8 @@ def quality(game, count):
         else:
             body = cobi_game((min(pair[0], 8), min(pair[1], 8)), 700 + n)
         start = time.perf_counter()
-        default = post(f"/{game}/annotate", body)
+        judged = {**body, "limits": {"max_nodes": JUDGE_NODES, "max_time_ms": 900_000}} if JUDGE_NODES else body
+        default = post(f"/{game}/annotate", judged)
         default_s = time.perf_counter() - start
         start = time.perf_counter()
         reference = post(f"/{game}/annotate", {
