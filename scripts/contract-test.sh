@@ -30,7 +30,15 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 work=$(mktemp -d)
 cleanup() { kill "${server:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
-./target/release/tank-rules --addr "127.0.0.1:$port" >"$work/server.log" 2>&1 &
+shards=${SHARDS:-$(nproc)}
+# A slot of each pool for every shard (each shard sends one request at a
+# time): the contract is checked, not the capacity, so that a schema-valid
+# request is never refused because another shard's review holds the long
+# pool's one slot of a two-core machine (SERVICE_BUSY, as a slow run of
+# 2026-11-29 found). The pools' refusals are the hostile and security
+# tests' to check.
+./target/release/tank-rules --addr "127.0.0.1:$port" \
+  --max-concurrent-searches "$shards" --max-concurrent-reviews "$shards" >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 50); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 
@@ -41,7 +49,6 @@ for _ in $(seq 50); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && break; s
 # its filters, fails now and then). Dealt by operation name first (every
 # game's `batch`, then every game's `apply`, ...), so each shard gets its
 # share of the slow ones.
-shards=${SHARDS:-$(nproc)}
 mapfile -t paths < <(python3 -c 'import json, sys
 paths = json.load(open(sys.argv[1]))["paths"]
 print("\n".join(sorted(paths, key=lambda p: (p.rsplit("/", 1)[-1], p))))' openapi/openapi.json)

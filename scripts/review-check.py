@@ -23,7 +23,8 @@ too, how often the two judges' best moves differ, and both reviews' times.
 The reference's review takes longer than the server's default time cap:
 start the server with `--annotate-max-time-ms 900000`. JUDGE_NODES puts
 another judge in the default's place (e.g. 200000: twice its positions
-everywhere); REFERENCE_NODES another reference.
+everywhere); REFERENCE_NODES another reference. REFERENCE_CACHE=<file>
+keeps the reference's reviews and reads them back in later runs.
 
 `fit` plays games between AI levels through `ai-move` (fixed seeds),
 reviews each with `annotate` at the judge's default budget, pairs every
@@ -353,7 +354,44 @@ QUALITY_PLIES = int(os.environ.get("QUALITY_PLIES", "80"))
 REFERENCE_NODES = {"tank-battle": 1_000_000, "cobi-tank-wars": 200_000}
 if os.environ.get("REFERENCE_NODES"):
     REFERENCE_NODES = {game: int(os.environ["REFERENCE_NODES"]) for game in REFERENCE_NODES}
+# Where `quality` keeps its games and the reference's reviews (JSON lines,
+# with each review's time), when set: a later run with the same games and
+# reference reads them back instead of playing and reviewing again, so
+# that judges can be compared without paying for the reference each time
+# (kept reviews are of the build that made them: another build's judge is
+# compared with that build's reference).
+REFERENCE_CACHE = os.environ.get("REFERENCE_CACHE")
 FAULTS = ("mistake", "blunder")
+
+
+def kept(key, make):
+    """What REFERENCE_CACHE holds under `key`, else `make()` (kept there
+    when it is a whole answer)."""
+    key = json.dumps(key, sort_keys=True)
+    if REFERENCE_CACHE and os.path.exists(REFERENCE_CACHE):
+        with open(REFERENCE_CACHE) as lines:
+            for line in lines:
+                entry = json.loads(line)
+                if entry["key"] == key:
+                    return entry["value"]
+    value = make()
+    if REFERENCE_CACHE and "error" not in value:
+        with open(REFERENCE_CACHE, "a") as lines:
+            lines.write(json.dumps({"key": key, "value": value}) + "\n")
+    return value
+
+
+def cached_reference(game, body, nodes):
+    """The reference's review of `body` and its time, kept in
+    REFERENCE_CACHE when it is set."""
+    def review():
+        start = time.perf_counter()
+        answer = post(f"/{game}/annotate", {**body, "limits": {"max_nodes": nodes, "max_time_ms": 900_000}})
+        if "plies" not in answer:
+            return {"error": answer}
+        return {"review": answer, "seconds": time.perf_counter() - start}
+    value = kept(["reference", game, body, nodes], review)
+    return value.get("review", value.get("error")), value.get("seconds", 0.0)
 FLAWS = ("inaccuracy", "mistake", "blunder")
 
 
@@ -367,17 +405,16 @@ def quality(game, count):
     for n in range(count):
         pair = PAIRS[n % len(PAIRS)]
         if game == "tank-battle":
-            body = tank_battle_game(pair, 700 + n, max_plies=QUALITY_PLIES)
+            body = kept(["game", game, pair, 700 + n, QUALITY_PLIES],
+                        lambda: tank_battle_game(pair, 700 + n, max_plies=QUALITY_PLIES))
         else:
-            body = cobi_game((min(pair[0], 8), min(pair[1], 8)), 700 + n)
+            body = kept(["game", game, pair, 700 + n],
+                        lambda: cobi_game((min(pair[0], 8), min(pair[1], 8)), 700 + n))
         start = time.perf_counter()
         judged = {**body, "limits": {"max_nodes": JUDGE_NODES, "max_time_ms": 900_000}} if JUDGE_NODES else body
         default = post(f"/{game}/annotate", judged)
         default_s = time.perf_counter() - start
-        start = time.perf_counter()
-        reference = post(f"/{game}/annotate", {
-            **body, "limits": {"max_nodes": REFERENCE_NODES[game], "max_time_ms": 900_000}})
-        reference_s = time.perf_counter() - start
+        reference, reference_s = cached_reference(game, body, REFERENCE_NODES[game])
         if "plies" not in default or "plies" not in reference:
             sys.exit(f"game {n}: a review failed: {str(default)[:300]} / {str(reference)[:300]}")
         default_time += default_s
