@@ -20,6 +20,7 @@ RUN mkdir -p src && echo 'fn main() {}' > src/main.rs && touch src/lib.rs \
 # and `include_str!` path is copied here).
 COPY src ./src
 COPY data ./data
+COPY board ./board
 # COPY keeps the context's mtimes, which can be older than the dummy build's
 # artifacts: touch so cargo rebuilds the crate itself.
 RUN touch src/main.rs src/lib.rs && cargo build --release --locked --bin tank-rules

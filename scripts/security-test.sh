@@ -149,7 +149,8 @@ failed=$(grep -c '^FAIL' "$work/security.out" || true)
 # Every attack or finding each issue lists must have been replayed: issue
 # 38's checks are numbered "N. …" (or "Na. …"), a later issue's "I.N …"
 # (its finding N).
-declare -A EXPECTED=([38]="1 2 3 4 5 6 7 8 9" [50]="1 2 3 4 5 6 7")
+# Issue 54's are the board's checks (54.1-54.5).
+declare -A EXPECTED=([38]="1 2 3 4 5 6 7 8 9" [50]="1 2 3 4 5 6 7" [54]="1 2 3 4 5")
 replayed() { # issue: the numbers its checks carry, sorted
   if [ "$1" = 38 ]; then
     grep -oE '^(PASS|FAIL) [0-9]+[a-z]?\. ' "$work/security.out" | awk '{print $2}' | tr -d '.a-z'
@@ -164,6 +165,8 @@ for issue in $(printf '%s\n' "${!EXPECTED[@]}" | sort -n); do
   [ -z "$missing" ] || status=1
   if [ "$issue" = 38 ]; then
     summary+="issue 38's attacks 1-9: $(wc -w <<<"$got") replayed"
+  elif [ "$issue" = 54 ]; then
+    summary+="; the board's checks (issue 54): ${got// /, }"
   else
     summary+="; issue $issue's findings replayed: ${got// /, }"
   fi

@@ -1295,6 +1295,68 @@ def compare_claims(args):
           f"{status}; {len(extra)} extra listed, more {verdict.get('more')}, {len(answer)} bytes in {ms:.0f} ms")
 
 
+def board(args):
+    """Issue 54: the board: open (as the document is), priced at nothing, one
+    route, no query, no path outside its files; its files under 100 KB
+    compressed."""
+    c = Client(args.front)
+    files = ["/board/", "/board/board.js", "/board/board.css", "/board/favicon.svg",
+             "/board/texts/en.json", "/board/texts/cs.json"]
+    got = [c.request("GET", path)[0] for path in files]
+    check("54.1 the board's files without a key (open, as /openapi.json is)",
+          got == [200] * len(files), statuses_text(got))
+
+    def requests_left():
+        status, hdrs, _ = c.request("POST", "/v1/tank-battle/apply", bodies()["apply"],
+                                    {"X-Api-Key": args.keys["five"]})
+        m = re.search(r'"requests";r=(\d+)', hdrs.get("ratelimit", ""))
+        return status, int(m.group(1)) if m else None
+    before = requests_left()
+    priced = [c.request("GET", files[i % len(files)], None, {"X-Api-Key": args.keys["five"]})
+              for i in range(30)]
+    after = requests_left()
+    spent = before[1] - after[1] if before[1] is not None and after[1] is not None else None
+    unlabelled = all("ratelimit" not in hdrs for _, hdrs, _ in priced)
+    check("54.2 30 fetches of the board with a key of 5 requests a minute spend nothing of it",
+          before[0] == after[0] == 200 and spent == 1 and unlabelled,
+          f"requests left {before[1]} -> {after[1]} around them (the apply between: 1); "
+          f"RateLimit on a board file: {not unlabelled}")
+
+    spellings = {
+        "/board/../v1/tank-battle/initial": (404, 400),
+        "/board/%2e%2e/Cargo.toml": (404, 400),
+        "/board/..%2fsrc%2flib.rs": (404, 400),
+        "/board/board.js/": (404,),
+        "/board/board.js?x=1": (400,),
+        "/board/?start=x": (400,),
+        "/BOARD/": (404,),
+        "/board/index.html": (404,),
+        "/board//board.js": (404,),
+    }
+    wrong = []
+    for path, allowed in spellings.items():
+        status, _, answer = c.request("GET", path)
+        if status not in allowed or b"fn main" in answer or b"[package]" in answer:
+            wrong.append(f"{path} -> {status}")
+    status, hdrs, _ = c.request("POST", "/board/board.js", b"x")
+    if status != 405 or hdrs.get("allow") != "GET":
+        wrong.append(f"POST /board/board.js -> {status} (Allow: {hdrs.get('allow')})")
+    check(f"54.3 {len(spellings) + 1} other spellings and methods of the board's paths: no file outside "
+          "its own, no query", not wrong, f"{len(spellings) + 1 - len(wrong)} refused"
+          + (f"; wrong: {wrong}" if wrong else ""))
+
+    total = 0
+    for path in files:
+        status, hdrs, answer = c.request("GET", path, None, {"Accept-Encoding": "gzip"})
+        total += len(answer)
+    check("54.4 the board's files, gzip-compressed as served, under 100 KB", total < 100_000,
+          f"{total} bytes for {len(files)} files")
+    samples, _ = metrics(args.front_admin)
+    routes = {labels.get("endpoint") for name, labels, _ in samples
+              if name == "tank_rules_http_requests_total" and "board" in labels.get("endpoint", "")}
+    check("54.5 the board's files are one route in the metrics", routes == {"/board/"}, f"{routes}")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--bin", required=True)
@@ -1336,6 +1398,7 @@ def main():
         lambda: keys_file_echo(args),
         lambda: render_arrows(args),
         lambda: compare_claims(args),
+        lambda: board(args),
     ]
     for attack in attacks:
         try:

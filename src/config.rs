@@ -231,6 +231,10 @@ pub struct ServeArgs {
     /// balancer usually logs.
     #[arg(long, env = "TANK_RULES_ACCESS_LOG")]
     pub access_log: bool,
+    /// Do not serve the board (`/board/`: a page that plays, analyses and
+    /// reviews through this API in a browser).
+    #[arg(long, env = "TANK_RULES_NO_BOARD")]
+    pub no_board: bool,
     /// Address of the operator endpoints (`/metrics`, and `/healthz`,
     /// `/readyz`); when given, `/metrics` leaves the public address.
     #[arg(long, env = "TANK_RULES_ADMIN_ADDR")]

@@ -276,6 +276,9 @@ fn app_state(
     if args.admin_addr.is_some() {
         state = state.without_public_metrics();
     }
+    if args.no_board {
+        state = state.without_board();
+    }
     if args.access_log {
         let log = tank_rules::access_log::AccessLog::to_stdout(state.metrics.clone())?;
         tracing::info!("access log: one JSON line per request on standard output");

@@ -16,6 +16,7 @@
 //!
 //! This module assembles the application from them.
 
+pub mod board;
 pub mod catalogue;
 pub mod cobi_tank_wars;
 pub mod flows;
@@ -60,6 +61,8 @@ pub struct AppState {
     pub metrics_public: bool,
     /// The access log, when it is on.
     pub access_log: Option<crate::access_log::AccessLog>,
+    /// Whether the board is served at `/board/` (`--no-board`: not).
+    pub board: bool,
 }
 
 impl AppState {
@@ -72,6 +75,7 @@ impl AppState {
             cors: CorsOrigins::Any,
             metrics_public: true,
             access_log: None,
+            board: true,
         }
     }
 
@@ -123,6 +127,14 @@ impl AppState {
     pub fn without_public_metrics(self) -> AppState {
         AppState {
             metrics_public: false,
+            ..self
+        }
+    }
+
+    /// The same state without the board (`--no-board`).
+    pub fn without_board(self) -> AppState {
+        AppState {
+            board: false,
             ..self
         }
     }
@@ -238,17 +250,23 @@ pub fn app_of(
             openapi::register_routes(cfg, games, state.metrics_public, pricing)
         })
         .split_for_parts();
-    let route_table = meta::RouteTable::from_openapi(
-        &doc,
-        &[
-            ("GET", OPENAPI_PATH),
-            ("GET", "/"),
-            ("GET", "/swagger-ui"),
-            ("GET", "/swagger-ui/"),
-        ],
-        games,
-    );
+    let board_paths = if state.board {
+        board::paths()
+    } else {
+        Vec::new()
+    };
+    let undocumented: Vec<(&str, &str)> = [
+        ("GET", OPENAPI_PATH),
+        ("GET", "/"),
+        ("GET", "/swagger-ui"),
+        ("GET", "/swagger-ui/"),
+    ]
+    .into_iter()
+    .chain(board_paths.iter().map(|path| ("GET", path.as_str())))
+    .collect();
+    let route_table = meta::RouteTable::from_openapi(&doc, &undocumented, games);
     let (document, items) = documented(games, state.metrics_public, doc);
+    let board = state.board;
     let state = AppState {
         services: state.services.with_batch_items(items),
         ..state
@@ -277,6 +295,11 @@ pub fn app_of(
         .service(web::redirect("/", "/swagger-ui/"))
         .service(document_at(OPENAPI_PATH, document))
         .service(SwaggerUi::new("/swagger-ui/{_:.*}").config(SwaggerConfig::new([OPENAPI_PATH])))
+        .configure(|cfg| {
+            if board {
+                cfg.service(board::router());
+            }
+        })
         .default_service(web::to(meta::fallback))
         .wrap(layers)
 }

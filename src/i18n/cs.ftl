@@ -401,3 +401,56 @@ invalid-tank-wars-duplicate-token = žetony { $kind ->
    *[gunfire] palby
 } uvádějí pole { $square } dvakrát
 invalid-nim-pile = hromádka má nejvýš { $max }
+
+## Deska (`/board/`): texty stránky, posílané jí jako
+## `/board/texts/cs.json` (proměnné jako `{name}`, doplní je stránka).
+
+board-title = deska tank-rules
+board-game-tank-battle = Tanková bitva
+board-language = Jazyk
+board-white = Bílý
+board-black = Černý
+board-to-move = Na tahu je { $side }
+board-score = Skóre: Bílý { $white }, Černý { $black }
+board-finished-winner = Hra skončila: vyhrává { $side }.
+board-finished-draw = Hra skončila remízou.
+board-level = Úroveň AI
+board-ai-move = Navrhnout tah
+board-ai-lines = Varianty AI
+board-ai-line = { $move } ({ $evaluation }): { $pv }
+board-play-ai = AI hraje za soupeře
+board-take-back = Vzít tah zpět
+board-flip = Otočit desku
+board-new-game = Nová hra
+board-position = Pozice (TBN)
+board-set-position = Postavit tuto pozici
+board-moves = Tahy
+board-first = Výchozí pozice
+board-previous = Předchozí tah
+board-next = Další tah
+board-last = Poslední pozice
+board-board = Deska, na tahu je { $side }
+board-square-empty = { $square }, prázdné
+board-square-piece = { $square }, { $piece }
+board-square-target = { $square }, možný tah
+board-piece-T = bílý tank
+board-piece-C = bílý velitelský tank
+board-piece-t = černý tank
+board-piece-c = černý velitelský tank
+board-kind-mine = mina
+board-kind-contaminated = zamořené území
+board-kind-base-white = základna bílého
+board-kind-base-black = základna černého
+board-selected = Vybrán { $square }: { $count } možných tahů.
+board-played = Zahráno { $move }.
+board-refused = Tah { $move } nelze zahrát: { $reason }
+board-thinking = AI přemýšlí…
+board-suggested = AI navrhuje { $move } ({ $evaluation }).
+board-api-key = Klíč API
+board-key-needed = Služba žádá klíč API: zadejte ho a pokračujte (zůstane jen v této záložce).
+board-key-use = Použít klíč
+board-too-many = Příliš mnoho požadavků: zkuste to znovu za { $seconds } s.
+board-busy = Služba je vytížená: zkuste to znovu za { $seconds } s.
+board-failed = Služba odpověděla { $status }: { $detail }
+board-offline = Služba není dostupná.
+board-keyboard = Šipky přecházejí mezi poli; Enter nebo mezerník vybere tank a zahraje tah; Escape výběr zruší.

@@ -14,6 +14,7 @@ mod golden;
 mod http_ai_levels;
 mod http_annotate;
 mod http_batch;
+mod http_board;
 mod http_bounds;
 mod http_cobi_tank_wars;
 mod http_compare;

@@ -155,6 +155,32 @@ impl Router {
         self.add(under, doc, handler, None, Some(Price::REQUEST))
     }
 
+    /// Adds `handler` for `GET` at the exact path `path` under the prefix:
+    /// a file of a page (the board's), named `name` in the metrics and the
+    /// access log with the page's other files, open to every client (no
+    /// price, no key), taking no query parameters, and not in the API's
+    /// document (a page is not an operation).
+    pub fn page_file<F, Args>(&mut self, name: &str, path: &str, handler: F) -> &mut Router
+    where
+        F: Handler<Args>,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        let route = Route {
+            name: name.into(),
+            operation: None,
+            price: None,
+            query: Box::new([]),
+        };
+        self.routes.push(Entry {
+            path: path.to_owned(),
+            method: Method::GET,
+            handler: web::route().to(handler),
+            route: Rc::new(route),
+        });
+        self
+    }
+
     /// Adds `handler` at `under` + the path its documentation `doc` gives,
     /// for the methods it gives: the operation `operation` (if it is one),
     /// spending `price` (`None`: open to every client). A path with

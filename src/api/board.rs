@@ -1,0 +1,195 @@
+//! The board (SPEC section 13): one page at `/board/`, its files compiled
+//! into the binary from the repository's `board/` directory (no CDN, no
+//! build step), served by a router of their exact paths (one route,
+//! `/board/`, in the metrics and the access log; open to every client,
+//! as the page asks for a key only when the API does). The page holds no
+//! rules: every move, refusal, score and suggestion comes from the public
+//! API, as a site's own front end would get it. Its texts are the
+//! catalogues' `board-` messages, served to it as `/board/texts/<lang>.json`.
+//!
+//! Every file is answered with a strict Content-Security-Policy (scripts,
+//! styles and requests of the service's own origin only: no inline
+//! script), `nosniff`, no referrer, and a validator (`ETag`) so that a
+//! browser revalidates rather than refetches. `--no-board` leaves the
+//! router out.
+
+use std::sync::OnceLock;
+
+use actix_web::http::header;
+use actix_web::web::Bytes;
+use actix_web::{HttpRequest, HttpResponse};
+
+use crate::api::openapi::router::Router;
+use crate::i18n::{self, Lang};
+
+/// The page's route: its name in the metrics and the access log, for
+/// every one of its files.
+pub const ROUTE: &str = "/board/";
+
+/// Where the page's files are served.
+const PREFIX: &str = "/board";
+
+/// What a browser may load and run for the page: its own files and the
+/// API of the same origin; nothing inline, no frame around it, no form
+/// posted anywhere.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
+     style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; \
+     form-action 'none'; frame-ancestors 'none'";
+
+/// One file of the page.
+struct File {
+    /// Its path under [`PREFIX`] (`/board.js`).
+    path: String,
+    content_type: &'static str,
+    bytes: Bytes,
+    /// Its validator: the BLAKE3 hash of its bytes, quoted.
+    etag: String,
+}
+
+impl File {
+    fn new(path: String, content_type: &'static str, bytes: Bytes) -> File {
+        let hash = blake3::hash(&bytes).to_hex();
+        let etag = format!("\"{}\"", hash.get(..32).unwrap_or(&hash));
+        File {
+            path,
+            content_type,
+            bytes,
+            etag,
+        }
+    }
+}
+
+/// The page's files, made once a process and shared by the workers: the
+/// page, its script and style, and its texts in each language.
+fn files() -> &'static [File] {
+    static FILES: OnceLock<Vec<File>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let mut files = vec![
+            File::new(
+                "/".to_owned(),
+                "text/html; charset=utf-8",
+                Bytes::from_static(include_bytes!("../../board/index.html")),
+            ),
+            File::new(
+                "/board.js".to_owned(),
+                "text/javascript; charset=utf-8",
+                Bytes::from_static(include_bytes!("../../board/board.js")),
+            ),
+            File::new(
+                "/board.css".to_owned(),
+                "text/css; charset=utf-8",
+                Bytes::from_static(include_bytes!("../../board/board.css")),
+            ),
+            File::new(
+                "/favicon.svg".to_owned(),
+                "image/svg+xml",
+                Bytes::from_static(include_bytes!("../../board/favicon.svg")),
+            ),
+        ];
+        files.extend(Lang::ALL.iter().map(|&lang| {
+            File::new(
+                format!("/texts/{}.json", lang.tag()),
+                "application/json",
+                Bytes::from(texts(lang)),
+            )
+        }));
+        files
+    })
+}
+
+/// The catalogue's `board-` messages of `lang` as one JSON object.
+fn texts(lang: Lang) -> Vec<u8> {
+    let texts: serde_json::Map<String, serde_json::Value> = i18n::page_texts(lang, "board-")
+        .into_iter()
+        .map(|(id, text)| (id, serde_json::Value::String(text)))
+        .collect();
+    serde_json::to_vec(&texts).unwrap_or_default()
+}
+
+/// The paths the page answers (`/board`, which sends a browser on to
+/// `/board/`, and each file's), for the application's table of routes.
+pub fn paths() -> Vec<String> {
+    std::iter::once(PREFIX.to_owned())
+        .chain(files().iter().map(|file| format!("{PREFIX}{}", file.path)))
+        .collect()
+}
+
+/// The router serving the page.
+pub fn router() -> Router {
+    let mut router = Router::new(PREFIX);
+    router.page_file(ROUTE, "", || async {
+        HttpResponse::PermanentRedirect()
+            .insert_header((header::LOCATION, ROUTE))
+            .finish()
+    });
+    for file in files() {
+        router.page_file(ROUTE, &file.path, move |req: HttpRequest| async move {
+            serve(file, &req)
+        });
+    }
+    router
+}
+
+/// `file`, or `304 Not Modified` to a browser that holds it already.
+fn serve(file: &File, req: &HttpRequest) -> HttpResponse {
+    let held = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|tags| {
+            tags.split(',')
+                .any(|tag| tag.trim() == file.etag || tag.trim() == "*")
+        });
+    let mut answer = if held {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    answer
+        .insert_header((header::ETAG, file.etag.as_str()))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::REFERRER_POLICY, "no-referrer"));
+    if held {
+        return answer.finish();
+    }
+    answer
+        .insert_header((header::CONTENT_TYPE, file.content_type))
+        .body(file.bytes.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_has_its_own_path_and_validator() {
+        let files = files();
+        for (i, file) in files.iter().enumerate() {
+            for other in &files[i + 1..] {
+                assert_ne!(file.path, other.path);
+                assert_ne!(file.etag, other.etag, "{} and {}", file.path, other.path);
+            }
+            assert!(file.etag.starts_with('"') && file.etag.len() == 34);
+        }
+    }
+
+    #[test]
+    fn the_texts_hold_every_board_message_in_every_language() {
+        for lang in Lang::ALL {
+            let texts: serde_json::Map<String, serde_json::Value> =
+                serde_json::from_slice(&texts(lang)).unwrap();
+            let ids: Vec<String> = i18n::message_ids(lang)
+                .into_iter()
+                .filter(|id| id.starts_with("board-"))
+                .collect();
+            assert!(ids.len() > 10);
+            assert_eq!(texts.keys().cloned().collect::<Vec<_>>(), ids, "{lang:?}");
+        }
+        let en: serde_json::Value = serde_json::from_slice(&texts(Lang::En)).unwrap();
+        let cs: serde_json::Value = serde_json::from_slice(&texts(Lang::Cs)).unwrap();
+        assert_eq!(en["board-to-move"], "{side} to move");
+        assert_ne!(en["board-to-move"], cs["board-to-move"]);
+    }
+}

@@ -1,0 +1,205 @@
+// The board in Debian's Chromium, driven through real input events
+// (playwright-core's trusted clicks and key presses), against a running
+// server: node board.mjs <base URL> <directory for screenshots>.
+//
+// Tank Battle: a game played to its end by clicks from a near-finished
+// position opened by its link (our side's moves chosen by the API's
+// level 1, the page's AI playing the other side at level 8; at most
+// MAX_PLIES), a refused move and its rule, the AI's lines, a move by the
+// keyboard alone, Czech. Every page: no console error, no failed
+// request, and axe-core finds no serious or critical violation. Prints
+// the time to a usable board. Exits 1 on any failure.
+
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { chromium } from "playwright-core";
+
+const [base, shots] = process.argv.slice(2);
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+const MAX_PLIES = 40;
+// Twelve plies before White wins, Black to move (level 8 against level 1,
+// seeds 0, 1, …, from the start).
+const NEAR_END = "5T5/2T8/4t3T2/11/11/11/11/8T2/11/8TTT/T6TTTC b 43";
+
+const failures = [];
+const check = (ok, what) => {
+  console.log(`${ok ? "PASS" : "FAIL"} ${what}`);
+  if (!ok) failures.push(what);
+};
+
+async function api(path, body) {
+  const res = await fetch(`${base}/v1/tank-battle/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return res.json();
+}
+
+const idle = (page) => page.waitForFunction(() => !document.body.hasAttribute("aria-busy"));
+
+async function axe(page, what) {
+  // Evaluated by the browser's debugging protocol: the page's policy
+  // would refuse it as an inline script (checked below).
+  await page.evaluate(AXE);
+  const result = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+  });
+  const grave = result.filter((v) => v.impact === "serious" || v.impact === "critical");
+  check(grave.length === 0, `${what}: axe-core, no serious or critical violation (${JSON.stringify(result)})`);
+}
+
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+try {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 820 }, locale: "en-GB" });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("requestfailed", (r) => errors.push(`${r.url()}: ${r.failure()?.errorText}`));
+
+  // The start position: time to a usable board.
+  const started = Date.now();
+  await page.goto(`${base}/board/`);
+  await page.waitForSelector('[data-square="k1"] .piece');
+  await idle(page);
+  console.log(`time to a usable board: ${Date.now() - started} ms`);
+  check((await page.textContent("#status")).includes("White to move"), "the start position, White to move");
+  await axe(page, "the start position");
+
+  // A move by clicks: the tank's legal moves as dots, then the move.
+  await page.click('[data-square="g1"]');
+  await page.waitForSelector('[data-square="c5"].target');
+  const dots = await page.$$eval(".square.target", (cells) => cells.map((c) => c.dataset.square).sort());
+  const legal = (await api("legal-moves", { position: await page.inputValue("#tbn") })).moves
+    .filter((m) => m.from === "g1").map((m) => m.to).sort();
+  check(JSON.stringify(dots) === JSON.stringify(legal), `g1's dots are the API's legal moves (${dots.length})`);
+  await page.click('[data-square="c5"]');
+  await page.waitForSelector('[data-square="c5"] .piece');
+  await idle(page);
+  check((await page.textContent("#status")).includes("Black to move"), "g1-c5 played by clicks");
+
+  // A move by dragging: the pointer down on a8, up on a7 (Black's move),
+  // then taken back with the button.
+  const box = async (square) => page.locator(`[data-square="${square}"]`).boundingBox();
+  const [a8, a7] = [await box("a8"), await box("a7")];
+  await page.mouse.move(a8.x + a8.width / 2, a8.y + a8.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(a7.x + a7.width / 2, a7.y + a7.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForSelector('[data-square="a7"] .piece');
+  await idle(page);
+  check((await page.$$eval("#moves button", (b) => b.length)) === 2, "a8-a7 played by dragging");
+  await page.click("#take-back");
+  await page.waitForSelector('[data-square="a8"] .piece');
+  await idle(page);
+  check((await page.$$eval("#moves button", (b) => b.length)) === 1, "the move taken back");
+
+  // A refused move names its rule.
+  await page.click('[data-square="a8"]');
+  await page.waitForSelector('[data-square="a8"].selected');
+  await page.click('[data-square="c7"]');
+  await idle(page);
+  const refusal = await page.textContent("#message");
+  check(/refused: .+/.test(refusal), `a8-c7 refused with its reason: "${refusal}"`);
+
+  // The AI's lines and its arrow.
+  await page.click("#ai-move");
+  await page.waitForSelector("#lines li");
+  await idle(page);
+  const lines = await page.$$eval("#lines li", (items) => items.length);
+  const arrow = await page.$$eval("#arrows line", (items) => items.length);
+  check(lines >= 1 && arrow === 1, `the AI's suggestion: ${lines} lines and its arrow`);
+  await axe(page, "a position with the AI's lines");
+  await page.screenshot({ path: `${shots}/tank-battle-lines.png` });
+
+  // A move by the keyboard alone: focus on a8, Enter, down, Enter.
+  await page.focus('[data-square="a8"]');
+  await page.keyboard.press("Enter");
+  await page.waitForSelector('[data-square="a8"].selected');
+  await idle(page);
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector('[data-square="a7"] .piece');
+  await idle(page);
+  const played = await page.$$eval("#moves button", (b) => b.map((x) => x.textContent));
+  check(played.at(-1) === "2. a8-a7", `a8-a7 by the keyboard (moves: ${played.join(" ")})`);
+
+  // Czech.
+  await page.selectOption("#lang", "cs");
+  await page.waitForFunction(() => document.documentElement.lang === "cs");
+  await idle(page);
+  check((await page.textContent("#status")).includes("Na tahu je"), "the page in Czech");
+  await page.selectOption("#lang", "en");
+  await page.waitForFunction(() => document.documentElement.lang === "en");
+  await idle(page);
+
+  // A game to its end by clicks, from a link to a near-finished position.
+  const link = `${base}/board/#start=${encodeURIComponent(NEAR_END)}`;
+  await page.goto(link);
+  await page.waitForSelector('[data-square="a1"] .piece');
+  await idle(page);
+  await page.selectOption("#level", "8");
+  await page.check("#play-ai");
+  let plies = 0;
+  for (; plies < MAX_PLIES; plies++) {
+    const status = await page.textContent("#status");
+    if (status.includes("over")) break;
+    const position = await page.inputValue("#tbn");
+    const { move } = await api("ai-move", { position, level: 1, seed: plies });
+    const [from, to] = move.split(/[-x]/);
+    await page.click(`[data-square="${from}"]`);
+    await page.waitForSelector(`[data-square="${to}"].target`);
+    await idle(page);
+    await page.click(`[data-square="${to}"]`);
+    await page.waitForFunction((p) => document.querySelector("#tbn").value !== p, position);
+    await idle(page);
+  }
+  const end = await page.textContent("#status");
+  const sequence = await page.$$eval("#moves button", (b) => b.length);
+  check(sequence === 2 * plies - 1 || sequence === 2 * plies, `our ${plies} moves and the AI's answers: ${sequence} plies`);
+  check(end.includes("The game is over"), `a game played to its end by clicks in ${plies} of our moves: "${end}"`);
+  const reopened = page.url();
+  await page.screenshot({ path: `${shots}/tank-battle-end.png` });
+  await axe(page, "a finished game");
+
+  // Its link reopens it.
+  const again = await context.newPage();
+  await again.goto(reopened);
+  await again.waitForSelector('[data-square="a1"]');
+  await idle(again);
+  check((await again.textContent("#status")).includes("The game is over"), "the game's link reopens the finished game");
+  await again.close();
+
+  check(errors.length === 0, `no console error or failed request (${JSON.stringify(errors)})`);
+
+  // A phone's width: the board and the panel one under the other, nothing
+  // wider than the screen.
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await phone.goto(reopened);
+  await phone.waitForSelector('[data-square="a1"]');
+  await idle(phone);
+  const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
+  check(wide <= 390, `a phone's width (390 px): the page is ${wide} px wide`);
+  await phone.screenshot({ path: `${shots}/tank-battle-phone.png`, fullPage: true });
+  await phone.close();
+
+  // The page's Content-Security-Policy refuses an inline script.
+  const probe = await context.newPage();
+  const refused = [];
+  probe.on("console", (m) => m.type() === "error" && refused.push(m.text()));
+  await probe.goto(`${base}/board/`);
+  await probe.addScriptTag({ content: "window.inlineRan = true;" }).catch(() => null);
+  const ran = await probe.evaluate(() => window.inlineRan === true);
+  check(!ran && refused.some((e) => e.includes("Content Security Policy")), "an inline script is refused by the page's policy");
+  await probe.close();
+} finally {
+  await browser.close();
+}
+if (failures.length) {
+  console.log(`board-test: FAIL — ${failures.length} failed: ${failures.join("; ")}`);
+  process.exit(1);
+}
+console.log("board-test: PASS");

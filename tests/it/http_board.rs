@@ -1,0 +1,198 @@
+//! The board (`/board/`, SPEC section 13) over HTTP: its files with their
+//! policy, one route in the metrics, open when the API asks for keys,
+//! gone with `--no-board`; and the page asks the API only for what the
+//! document holds.
+
+use actix_web::http::StatusCode;
+use actix_web::test;
+use serde_json::{json, Value};
+use tank_rules::api::board::{CONTENT_SECURITY_POLICY, ROUTE};
+use tank_rules::api::AppState;
+use tank_rules::cache::CacheConfig;
+use tank_rules::fair_use::{FairUse, FairUseConfig, KeysFile};
+use tank_rules::limits::Limits;
+
+use crate::common::{get, metric, send};
+
+const FILES: &[(&str, &str)] = &[
+    ("/board/", "text/html; charset=utf-8"),
+    ("/board/board.js", "text/javascript; charset=utf-8"),
+    ("/board/board.css", "text/css; charset=utf-8"),
+    ("/board/favicon.svg", "image/svg+xml"),
+    ("/board/texts/en.json", "application/json"),
+    ("/board/texts/cs.json", "application/json"),
+];
+
+fn state() -> AppState {
+    AppState::new(Limits::default(), CacheConfig::default())
+}
+
+#[actix_web::test]
+async fn every_file_is_served_with_its_type_and_policy() {
+    let app = test::init_service(tank_rules::api::app(state())).await;
+    for (path, content_type) in FILES {
+        let reply = get(&app, path).await;
+        assert_eq!(reply.status, StatusCode::OK, "{path}");
+        assert_eq!(reply.content_type, *content_type, "{path}");
+        let header = |name: &str| {
+            reply
+                .headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        assert_eq!(
+            header("content-security-policy").as_deref(),
+            Some(CONTENT_SECURITY_POLICY),
+            "{path}"
+        );
+        assert_eq!(header("x-content-type-options").as_deref(), Some("nosniff"));
+        assert!(!reply.text.is_empty(), "{path}");
+        // A browser that holds the file is told so.
+        let etag = header("etag").unwrap();
+        let again = send(
+            &app,
+            test::TestRequest::get()
+                .uri(path)
+                .insert_header(("if-none-match", etag.as_str())),
+        )
+        .await;
+        assert_eq!(again.status, StatusCode::NOT_MODIFIED, "{path}");
+        assert!(again.text.is_empty());
+    }
+    // The page's policy allows no inline script: every script is a file.
+    let page = get(&app, "/board/").await.text;
+    assert!(page.contains(r#"<script type="module" src="board.js"></script>"#));
+    assert_eq!(page.matches("<script").count(), 1, "{page}");
+    assert!(
+        !page.contains("style="),
+        "an inline style the policy refuses"
+    );
+    assert!(!CONTENT_SECURITY_POLICY.contains("unsafe"));
+    // `/board` sends a browser to the page.
+    let bare = get(&app, "/board").await;
+    assert_eq!(bare.status, StatusCode::PERMANENT_REDIRECT);
+    assert_eq!(bare.headers.get("location").unwrap(), "/board/");
+}
+
+#[actix_web::test]
+async fn the_texts_are_the_catalogues_in_each_language() {
+    let app = test::init_service(tank_rules::api::app(state())).await;
+    let en = get(&app, "/board/texts/en.json").await.body;
+    let cs = get(&app, "/board/texts/cs.json").await.body;
+    let (en, cs) = (en.as_object().unwrap(), cs.as_object().unwrap());
+    assert_eq!(en.keys().collect::<Vec<_>>(), cs.keys().collect::<Vec<_>>());
+    assert_eq!(en["board-game-tank-battle"], "Tank Battle");
+    assert_eq!(cs["board-game-tank-battle"], "Tanková bitva");
+    // Every text the page's files name is in the catalogues.
+    let page = get(&app, "/board/").await.text + &get(&app, "/board/board.js").await.text;
+    let named = quoted_after(&page, "board-");
+    assert!(named.len() > 10, "{named:?}");
+    for id in named.iter().filter(|id| !id.ends_with('-')) {
+        assert!(en.contains_key(id.as_str()), "{id} is not in the catalogue");
+    }
+}
+
+/// Every `board-…` id the page's text asks for: `data-text="…"`,
+/// `data-label="…"`, `t("…")`, and `` t(`…`) `` up to its first
+/// placeholder.
+fn quoted_after(text: &str, prefix: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    for opening in ["data-text=\"", "data-label=\"", "t(\"", "t(`"] {
+        for (at, _) in text.match_indices(&format!("{opening}{prefix}")) {
+            let id: String = text[at + opening.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            ids.push(id);
+        }
+    }
+    ids
+}
+
+#[actix_web::test]
+async fn its_files_are_one_route_in_the_metrics() {
+    let app = test::init_service(tank_rules::api::app(state())).await;
+    for (path, _) in FILES {
+        assert_eq!(get(&app, path).await.status, StatusCode::OK);
+    }
+    let counted = metric(
+        &app,
+        "tank_rules_http_requests_total",
+        &[("endpoint", ROUTE), ("method", "GET"), ("status", "200")],
+    )
+    .await;
+    assert_eq!(counted, FILES.len() as f64);
+    // A path under the page's that it does not hold is the fallback's, and
+    // another method than GET is refused naming GET.
+    assert_eq!(
+        get(&app, "/board/missing.js").await.status,
+        StatusCode::NOT_FOUND
+    );
+    let posted = send(&app, test::TestRequest::post().uri("/board/board.js")).await;
+    assert_eq!(posted.status, StatusCode::METHOD_NOT_ALLOWED);
+    // The page takes no query: its state is in the fragment.
+    let queried = get(&app, "/board/?start=x").await;
+    assert_eq!(queried.status, StatusCode::BAD_REQUEST);
+}
+
+#[actix_web::test]
+async fn it_loads_without_a_key_when_the_api_asks_for_one() {
+    let keys = KeysFile::parse(
+        &json!({"keys": [{"key": "board-test-key-0123456789", "name": "site"}]}).to_string(),
+    )
+    .unwrap();
+    let state = state().with_fair_use(FairUse::new(FairUseConfig {
+        keys: Some(keys),
+        ..FairUseConfig::default()
+    }));
+    let app = test::init_service(tank_rules::api::app(state)).await;
+    for (path, _) in FILES {
+        assert_eq!(get(&app, path).await.status, StatusCode::OK, "{path}");
+    }
+    // What the page asks the API for needs the key, as for any client.
+    let initial = get(&app, "/v1/tank-battle/initial").await;
+    assert_eq!(initial.status, StatusCode::UNAUTHORIZED);
+}
+
+#[actix_web::test]
+async fn no_board_leaves_it_out() {
+    let app = test::init_service(tank_rules::api::app(state().without_board())).await;
+    for (path, _) in FILES {
+        assert_eq!(
+            get(&app, path).await.status,
+            StatusCode::NOT_FOUND,
+            "{path}"
+        );
+    }
+    assert_eq!(
+        get(&app, "/v1/tank-battle/initial").await.status,
+        StatusCode::OK
+    );
+}
+
+#[actix_web::test]
+async fn the_page_asks_only_for_documented_operations() {
+    let app = test::init_service(tank_rules::api::app(state())).await;
+    let script = get(&app, "/board/board.js").await.text;
+    let document: Value = get(&app, "/openapi.json").await.body;
+    let paths = document["paths"].as_object().unwrap();
+    // Its calls are `api("METHOD", "operation", …)` on the game's prefix.
+    let mut calls = 0;
+    for (at, _) in script.match_indices("api(\"") {
+        let call = &script[at + 5..];
+        let mut parts = call.split('"');
+        let method = parts.next().unwrap().to_lowercase();
+        let operation = parts.nth(1).unwrap();
+        let path = format!("/v1/tank-battle/{operation}");
+        assert!(
+            paths
+                .get(&path)
+                .and_then(|item| item.get(&method))
+                .is_some(),
+            "{method} {path} is not in the document"
+        );
+        calls += 1;
+    }
+    assert!(calls >= 7, "{calls} calls found");
+}
