@@ -59,41 +59,46 @@ impl File {
     }
 }
 
+/// The page's files as compiled in: path, type, bytes.
+const COMPILED: &[(&str, &str, &[u8])] = &[
+    (
+        "/",
+        "text/html; charset=utf-8",
+        include_bytes!("../../board/index.html"),
+    ),
+    (
+        "/board.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../board/board.js"),
+    ),
+    (
+        "/board.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../../board/board.css"),
+    ),
+    (
+        "/favicon.svg",
+        "image/svg+xml",
+        include_bytes!("../../board/favicon.svg"),
+    ),
+];
+
 /// The page's files, made once a process and shared by the workers: the
-/// page, its script and style, and its texts in each language.
+/// compiled ones and its texts in each language.
 fn files() -> &'static [File] {
     static FILES: OnceLock<Vec<File>> = OnceLock::new();
     FILES.get_or_init(|| {
-        let mut files = vec![
-            File::new(
-                "/".to_owned(),
-                "text/html; charset=utf-8",
-                Bytes::from_static(include_bytes!("../../board/index.html")),
-            ),
-            File::new(
-                "/board.js".to_owned(),
-                "text/javascript; charset=utf-8",
-                Bytes::from_static(include_bytes!("../../board/board.js")),
-            ),
-            File::new(
-                "/board.css".to_owned(),
-                "text/css; charset=utf-8",
-                Bytes::from_static(include_bytes!("../../board/board.css")),
-            ),
-            File::new(
-                "/favicon.svg".to_owned(),
-                "image/svg+xml",
-                Bytes::from_static(include_bytes!("../../board/favicon.svg")),
-            ),
-        ];
-        files.extend(Lang::ALL.iter().map(|&lang| {
+        let compiled = COMPILED.iter().map(|&(path, content_type, bytes)| {
+            File::new(path.to_owned(), content_type, Bytes::from_static(bytes))
+        });
+        let texts = Lang::ALL.iter().map(|&lang| {
             File::new(
                 format!("/texts/{}.json", lang.tag()),
                 "application/json",
                 Bytes::from(texts(lang)),
             )
-        }));
-        files
+        });
+        compiled.chain(texts).collect()
     })
 }
 
