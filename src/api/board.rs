@@ -72,6 +72,31 @@ const COMPILED: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../board/board.js"),
     ),
     (
+        "/common.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../board/common.js"),
+    ),
+    (
+        "/review.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../board/review.js"),
+    ),
+    (
+        "/tank-battle.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../board/tank-battle.js"),
+    ),
+    (
+        "/tank-war.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../board/tank-war.js"),
+    ),
+    (
+        "/tank-wars.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../board/tank-wars.js"),
+    ),
+    (
         "/board.css",
         "text/css; charset=utf-8",
         include_bytes!("../../board/board.css"),
@@ -102,10 +127,16 @@ fn files() -> &'static [File] {
     })
 }
 
-/// The catalogue's `board-` messages of `lang` as one JSON object.
+/// The catalogue messages the page writes: its own (`board-`), and the
+/// review's labels and chart title as the API and its pictures say them.
+const TEXTS: &[&str] = &["board-", "label-", "chart-"];
+
+/// The catalogue's messages for the page ([`TEXTS`]) of `lang` as one
+/// JSON object.
 fn texts(lang: Lang) -> Vec<u8> {
-    let texts: serde_json::Map<String, serde_json::Value> = i18n::page_texts(lang, "board-")
-        .into_iter()
+    let texts: serde_json::Map<String, serde_json::Value> = TEXTS
+        .iter()
+        .flat_map(|prefix| i18n::page_texts(lang, prefix))
         .map(|(id, text)| (id, serde_json::Value::String(text)))
         .collect();
     serde_json::to_vec(&texts).unwrap_or_default()
@@ -181,13 +212,15 @@ mod tests {
     }
 
     #[test]
-    fn the_texts_hold_every_board_message_in_every_language() {
+    fn the_texts_hold_every_page_message_in_every_language() {
         for lang in Lang::ALL {
             let texts: serde_json::Map<String, serde_json::Value> =
                 serde_json::from_slice(&texts(lang)).unwrap();
-            let ids: Vec<String> = i18n::message_ids(lang)
-                .into_iter()
-                .filter(|id| id.starts_with("board-"))
+            let all = i18n::message_ids(lang);
+            let ids: Vec<String> = TEXTS
+                .iter()
+                .flat_map(|prefix| all.iter().filter(move |id| id.starts_with(prefix)))
+                .cloned()
                 .collect();
             assert!(ids.len() > 10);
             assert_eq!(texts.keys().cloned().collect::<Vec<_>>(), ids, "{lang:?}");
@@ -196,5 +229,6 @@ mod tests {
         let cs: serde_json::Value = serde_json::from_slice(&texts(Lang::Cs)).unwrap();
         assert_eq!(en["board-to-move"], "{side} to move");
         assert_ne!(en["board-to-move"], cs["board-to-move"]);
+        assert_eq!(en["label-blunder"], "blunder");
     }
 }

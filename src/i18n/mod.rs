@@ -413,6 +413,23 @@ mod tests {
             ("piece", "white tank"),
             ("seconds", "2"),
             ("status", "500"),
+            ("best", "e9-e8"),
+            ("accuracy", "91.5"),
+            ("blunders", "1"),
+            ("mistakes", "2"),
+            ("inaccuracies", "3"),
+            ("tu", "18"),
+            ("td", "17"),
+            ("by", "D RB (d4)"),
+            ("order", "N2"),
+            ("squares", "e6, d4"),
+            ("v1", "3"),
+            ("v2", "2"),
+            ("a1", "9"),
+            ("a2", "5"),
+            ("s1", "0"),
+            ("s2", "1"),
+            ("plies", "3"),
         ];
         for lang in Lang::ALL {
             assert_eq!(message_ids(lang), english, "{lang:?}: other messages");
@@ -453,8 +470,13 @@ mod tests {
         // Czech is Czech: only the wrappers may read the same.
         let wrappers = |id: &&String| {
             id.starts_with("refused-")
-                || ["request-in-batch", "board-ai-line", "board-square-piece"]
-                    .contains(&id.as_str())
+                || [
+                    "request-in-batch",
+                    "board-ai-line",
+                    "board-square-piece",
+                    "board-edited",
+                ]
+                .contains(&id.as_str())
         };
         for id in english.iter().filter(|id| !wrappers(id)) {
             assert_ne!(text(Lang::En, id, &args), text(Lang::Cs, id, &args), "{id}");

@@ -17,6 +17,11 @@ use crate::common::{get, metric, send};
 const FILES: &[(&str, &str)] = &[
     ("/board/", "text/html; charset=utf-8"),
     ("/board/board.js", "text/javascript; charset=utf-8"),
+    ("/board/common.js", "text/javascript; charset=utf-8"),
+    ("/board/review.js", "text/javascript; charset=utf-8"),
+    ("/board/tank-battle.js", "text/javascript; charset=utf-8"),
+    ("/board/tank-war.js", "text/javascript; charset=utf-8"),
+    ("/board/tank-wars.js", "text/javascript; charset=utf-8"),
     ("/board/board.css", "text/css; charset=utf-8"),
     ("/board/favicon.svg", "image/svg+xml"),
     ("/board/texts/en.json", "application/json"),
@@ -85,11 +90,31 @@ async fn the_texts_are_the_catalogues_in_each_language() {
     assert_eq!(en["board-game-tank-battle"], "Tank Battle");
     assert_eq!(cs["board-game-tank-battle"], "Tanková bitva");
     // Every text the page's files name is in the catalogues.
-    let page = get(&app, "/board/").await.text + &get(&app, "/board/board.js").await.text;
-    let named = quoted_after(&page, "board-");
-    assert!(named.len() > 10, "{named:?}");
+    let mut page = String::new();
+    for (path, _) in FILES
+        .iter()
+        .filter(|(path, _)| path.ends_with(".js") || path.ends_with('/'))
+    {
+        page += &get(&app, path).await.text;
+    }
+    let mut named = Vec::new();
+    for prefix in ["board-", "label-", "chart-"] {
+        named.extend(quoted_after(&page, prefix));
+    }
+    assert!(named.len() > 100, "{named:?}");
     for id in named.iter().filter(|id| !id.ends_with('-')) {
         assert!(en.contains_key(id.as_str()), "{id} is not in the catalogue");
+    }
+    // And every one of the page's own messages is asked for, whole or as
+    // the stem of a family (`board-war-event-` + kind; not `board-` alone).
+    let stem = |n: &String| n.ends_with('-') && n.len() > "board-".len();
+    for id in en.keys().filter(|id| id.starts_with("board-")) {
+        assert!(
+            named
+                .iter()
+                .any(|n| n == id || (stem(n) && id.starts_with(n.as_str()))),
+            "{id} is in the catalogue but the page never asks for it"
+        );
     }
 }
 
@@ -174,25 +199,44 @@ async fn no_board_leaves_it_out() {
 #[actix_web::test]
 async fn the_page_asks_only_for_documented_operations() {
     let app = test::init_service(tank_rules::api::app(state())).await;
-    let script = get(&app, "/board/board.js").await.text;
     let document: Value = get(&app, "/openapi.json").await.body;
     let paths = document["paths"].as_object().unwrap();
-    // Its calls are `api("METHOD", "operation", …)` on the game's prefix.
-    let mut calls = 0;
-    for (at, _) in script.match_indices("api(\"") {
-        let call = &script[at + 5..];
-        let mut parts = call.split('"');
-        let method = parts.next().unwrap().to_lowercase();
-        let operation = parts.nth(1).unwrap();
-        let path = format!("/v1/tank-battle/{operation}");
-        assert!(
-            paths
-                .get(&path)
-                .and_then(|item| item.get(&method))
-                .is_some(),
-            "{method} {path} is not in the document"
-        );
-        calls += 1;
+    let mut games = Vec::new();
+    for (file, _) in FILES.iter().filter(|(path, _)| path.ends_with(".js")) {
+        let script = get(&app, file).await.text;
+        // A view's calls are `api("METHOD", "operation", …)` on the game
+        // its `client("<game>")` names.
+        if !script.contains("client(GAME)") {
+            assert!(
+                !script.contains("api(\""),
+                "{file} asks the API without a game"
+            );
+            continue;
+        }
+        let game = script
+            .split("const GAME = \"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap();
+        let mut calls = 0;
+        for (at, _) in script.match_indices("api(\"") {
+            let call = &script[at + 5..];
+            let mut parts = call.split('"');
+            let method = parts.next().unwrap().to_lowercase();
+            let operation = parts.nth(1).unwrap();
+            let path = format!("/v1/{game}/{operation}");
+            assert!(
+                paths
+                    .get(&path)
+                    .and_then(|item| item.get(&method))
+                    .is_some(),
+                "{file}: {method} {path} is not in the document"
+            );
+            calls += 1;
+        }
+        assert!(calls >= 6, "{file}: {calls} calls found");
+        games.push(game.to_owned());
     }
-    assert!(calls >= 7, "{calls} calls found");
+    games.sort();
+    assert_eq!(games, ["cobi-tank-wars", "tank-battle", "tank-war"]);
 }

@@ -1,0 +1,195 @@
+// What every game's view shares: the texts (the service's catalogues,
+// /board/texts/<lang>.json), the API client with its refusals as
+// messages, one action at a time, and the grid of squares a view draws
+// its board on. Holds no rules.
+
+export const $ = (id) => document.getElementById(id);
+
+export const shell = {
+  lang: "en",
+  texts: {},
+  key: sessionStorage.getItem("tank-rules-key") || "",
+  busy: false,
+  // The shown view's drawing, called after every action.
+  render: () => {},
+};
+
+// --- texts -----------------------------------------------------------
+
+export function t(id, vars = {}) {
+  const text = shell.texts[id] ?? id;
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
+}
+
+export async function loadTexts(lang) {
+  const res = await fetch(`/board/texts/${lang}.json`);
+  shell.texts = await res.json();
+  shell.lang = lang;
+  document.documentElement.lang = lang;
+  document.title = t("board-title");
+  for (const el of document.querySelectorAll("[data-text]")) el.textContent = t(el.dataset.text);
+  for (const el of document.querySelectorAll("[data-label]")) {
+    el.setAttribute("aria-label", t(el.dataset.label));
+    el.title = t(el.dataset.label);
+  }
+}
+
+// --- the API ---------------------------------------------------------
+
+export class Refused extends Error {
+  constructor(status, problem) {
+    super(problem?.detail || String(status));
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+// The API of one game: `api(method, operation, body)` asks
+// /v1/<game>/<operation>; a refusal is thrown as `Refused`, its text the
+// service's (401 opens the key box; 429 and 503 say how long to wait).
+export function client(game) {
+  return async (method, operation, body) => {
+    const headers = { accept: "application/json", "accept-language": shell.lang };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (shell.key) headers["x-api-key"] = shell.key;
+    let res;
+    try {
+      res = await fetch(`/v1/${game}/${operation}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      throw new Refused(0, { detail: t("board-offline") });
+    }
+    const answer = await res.json().catch(() => null);
+    if (res.ok) return answer;
+    const wait = res.headers.get("retry-after") || "1";
+    if (res.status === 401) $("key-box").hidden = false;
+    if (res.status === 429) throw new Refused(429, { detail: t("board-too-many", { seconds: wait }) });
+    if (res.status === 503) throw new Refused(503, { detail: t("board-busy", { seconds: wait }) });
+    throw new Refused(res.status, answer);
+  };
+}
+
+export function say(text) {
+  $("message").textContent = text;
+}
+
+export function status(text) {
+  $("status").textContent = text;
+}
+
+export function sayFailure(error) {
+  if (!(error instanceof Refused)) throw error;
+  const problem = error.problem || {};
+  say(error.status === 0 || error.status === 429 || error.status === 503
+    ? problem.detail
+    : t("board-failed", { status: error.status, detail: problem.detail || problem.title || "" }));
+}
+
+// One action at a time; a failure is a message, never a broken page.
+export async function act(action) {
+  if (shell.busy) return;
+  shell.busy = true;
+  document.body.setAttribute("aria-busy", "true");
+  try {
+    await action();
+  } catch (error) {
+    sayFailure(error);
+  } finally {
+    shell.busy = false;
+    document.body.removeAttribute("aria-busy");
+    shell.render();
+  }
+}
+
+// --- a grid of squares -------------------------------------------------
+
+export const FILES = "abcdefghijk";
+
+// Fills `board` (role grid) with rows × cols focusable cells; the cell at
+// grid row r, column c is `cells[r * cols + c]`.
+export function buildGrid(board, rows, cols) {
+  board.replaceChildren();
+  board.style.setProperty("--cols", String(cols));
+  board.style.setProperty("--rows", String(rows));
+  for (let row = 0; row < rows; row++) {
+    const line = document.createElement("div");
+    line.setAttribute("role", "row");
+    for (let col = 0; col < cols; col++) {
+      const cell = document.createElement("div");
+      cell.setAttribute("role", "gridcell");
+      cell.className = "square";
+      cell.tabIndex = -1;
+      line.append(cell);
+    }
+    board.append(line);
+  }
+  return [...board.querySelectorAll(".square")];
+}
+
+// Arrow keys move the focus between a grid's cells; Enter or Space
+// calls `pick(square)`; Escape calls `letGo()`.
+export function keyboard(board, cols, { pick, letGo }) {
+  board.addEventListener("focusin", (event) => {
+    const square = event.target.dataset?.square;
+    if (square) board.dataset.focus = square;
+  });
+  board.addEventListener("keydown", (event) => {
+    const cells = [...board.querySelectorAll(".square")];
+    const i = cells.indexOf(document.activeElement);
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols }[event.key];
+    if (step !== undefined) {
+      event.preventDefault();
+      const sideways = step === -1 || step === 1;
+      const j = i + step;
+      if (i < 0 || j < 0 || j >= cells.length) return;
+      if (sideways && Math.floor(j / cols) !== Math.floor(i / cols)) return;
+      board.dataset.focus = cells[j].dataset.square;
+      roving(board);
+      cells[j].focus();
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      const square = document.activeElement?.dataset?.square;
+      if (square) act(() => pick(square));
+    } else if (event.key === "Escape") {
+      letGo();
+      shell.render();
+    }
+  });
+}
+
+// The one cell of a grid in the tab order: the last focused (the first
+// cell before any).
+export function roving(board) {
+  const cells = [...board.querySelectorAll(".square")];
+  const focused = cells.find((c) => c.dataset.square === board.dataset.focus) || cells[0];
+  for (const cell of cells) cell.tabIndex = cell === focused ? 0 : -1;
+}
+
+// Fills a select with the AI's levels 1 to 8, `chosen` selected.
+export function levels(select, chosen = 3) {
+  for (let n = 1; n <= 8; n++) select.append(new Option(String(n), String(n), false, n === chosen));
+}
+
+// A clock's milliseconds as m:ss.
+export function clock(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+// --- the URL's fragment ----------------------------------------------
+
+// Writes the shown game's state into the fragment (without an event: the
+// page follows only links opened in the tab).
+export function writeFragment(game, entries) {
+  const params = new URLSearchParams({ game });
+  for (const [name, value] of entries) params.set(name, value);
+  const fragment = `#${params}`;
+  if (location.hash !== fragment) history.replaceState(null, "", fragment);
+}
+
+export function readFragment() {
+  return new URLSearchParams(location.hash.slice(1));
+}

@@ -1,0 +1,327 @@
+// The Tank War's view: simultaneous picks, a client of /v1/tank-war
+// holding no rules. Each round both players pick a tank; a pick is
+// hidden until both are chosen (by two people at one screen, or one
+// against the AI), then `apply` resolves the round with its events and
+// clocks. The equilibrium (`ai-move`, exact) is shown as probabilities
+// per pick; the review is `annotate`'s, exact. The game is kept in the
+// fragment (#game=tank-war&rounds=U.D.msU.msD,…&at=<n>&ai=U|D|none).
+
+import { $, act, buildGrid, client, clock, keyboard, roving, say, shell, status, t, writeFragment } from "./common.js";
+import { clearReview, showReview, verdictAt } from "./review.js";
+
+const GAME = "tank-war";
+const api = client(GAME);
+const PLAYERS = ["U", "D"];
+
+const state = {
+  start: null, // the default state
+  rounds: [], // [{U, D, elapsed_ms: {U, D}}]
+  states: [], // states[i]: after i rounds
+  events: null, // the last round's events, when it was played here
+  at: 0,
+  ai: "U", // the player the AI plays, or "none"
+  picks: {}, // this round's picks so far (hidden)
+  spent: {}, // ms each player took for this round's pick
+  since: 0, // when the round began (performance.now())
+  legal: null, // this round's pickable tanks per player
+  score: null,
+  strategy: null, // the equilibrium per player, when asked
+  reviewed: null,
+};
+
+const current = () => state.states[state.at];
+const latest = () => state.at === state.rounds.length;
+
+// The player whose pick is awaited: U, then D (the AI's is asked for
+// when the person's is in).
+function picker() {
+  if (!latest() || state.score?.finished) return null;
+  return PLAYERS.find((p) => p !== state.ai && !(p in state.picks)) || null;
+}
+
+// --- drawing ---------------------------------------------------------
+
+function tankOn(square) {
+  return current().tanks.find((tank) => tank.track[tank.at] === square);
+}
+
+function render() {
+  const s = current();
+  if (!s) return;
+  const board = $("war-board");
+  const cells = [...board.querySelectorAll(".square")];
+  const who = picker();
+  const pickable = new Set(who ? state.legal?.[who] || [] : []);
+  cells.forEach((cell, i) => {
+    const row = s.rows - Math.floor(i / s.cols);
+    const square = `${"abcdef"[i % s.cols]}${row}`;
+    const owner = s.territory[s.rows - row]?.[i % s.cols];
+    const tank = tankOn(square);
+    cell.dataset.square = square;
+    cell.className = `square territory-${owner}`;
+    cell.replaceChildren();
+    let label = t("board-war-square", { square, owner });
+    if (tank) {
+      const mark = document.createElement("span");
+      mark.className = `piece war ${tank.owner === "U" ? "black" : "white"}`;
+      mark.textContent = tank.name;
+      cell.append(mark);
+      cell.classList.add("occupied");
+      label = t("board-war-tank", { square, owner: tank.owner, name: tank.name, type: tank.type });
+      if (tank.owner === who && pickable.has(tank.name)) {
+        cell.classList.add("target");
+        label += ` (${t("board-war-pickable")})`;
+      }
+    }
+    cell.setAttribute("aria-label", label);
+  });
+  roving(board);
+  board.setAttribute("aria-label", t("board-war-board", { round: s.round }));
+  $("war-clocks").textContent = t("board-war-clocks", { u: clock(s.clock_ms.U), d: clock(s.clock_ms.D) });
+  renderPicks(who, [...pickable]);
+  renderEvents();
+  renderStrategy();
+  renderRounds();
+  $("war-previous").disabled = state.at === 0;
+  $("war-next").disabled = latest();
+  $("war-review").disabled = state.rounds.length === 0 || shell.busy;
+  $("war-ai").value = state.ai;
+  if (state.reviewed !== fragmentRounds()) {
+    state.reviewed = null;
+    clearReview();
+  }
+  verdictAt(state.at);
+  const entries = [];
+  if (state.rounds.length) entries.push(["rounds", fragmentRounds()]);
+  if (!latest()) entries.push(["at", String(state.at)]);
+  if (state.ai !== "U") entries.push(["ai", state.ai]);
+  writeFragment(GAME, entries);
+}
+
+function renderPicks(who, names) {
+  const box = $("war-picks");
+  box.replaceChildren();
+  $("war-picks-label").textContent = who ? t("board-war-pick-for", { player: who }) : "";
+  for (const name of names) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = name;
+    button.dataset.pick = name;
+    box.append(button);
+  }
+}
+
+function eventText(e) {
+  if (e.kind === "destroyed") {
+    const by = e.by.map((b) => `${b.player} ${b.tank} (${b.square})`).join(", ");
+    return t("board-war-event-destroyed", { player: e.player, tank: e.tank, square: e.square, by });
+  }
+  return t(`board-war-event-${e.kind}`, e);
+}
+
+function renderEvents() {
+  const list = $("war-events");
+  list.replaceChildren();
+  for (const e of (latest() && state.events) || []) {
+    const item = document.createElement("li");
+    item.textContent = eventText(e);
+    list.append(item);
+  }
+}
+
+function renderStrategy() {
+  const box = $("war-strategy");
+  box.replaceChildren();
+  if (!state.strategy) return;
+  for (const player of PLAYERS) {
+    const title = document.createElement("h4");
+    title.textContent = t("board-war-strategy-of", { player, value: state.strategy[player].expected_result.toFixed(3) });
+    const list = document.createElement("ul");
+    list.className = "strategy";
+    for (const entry of state.strategy[player].strategy) {
+      const item = document.createElement("li");
+      const bar = document.createElement("span");
+      bar.className = "bar";
+      bar.style.setProperty("--p", String(entry.probability));
+      item.append(bar, `${entry.move} ${(100 * entry.probability).toFixed(1)} %`);
+      list.append(item);
+    }
+    box.append(title, list);
+  }
+}
+
+function renderRounds() {
+  const list = $("war-rounds");
+  list.replaceChildren();
+  state.rounds.forEach((round, i) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = `${i + 1}. U ${round.U} · D ${round.D}`;
+    button.dataset.step = String(i + 1);
+    if (state.at === i + 1) button.setAttribute("aria-current", "step");
+    item.append(button);
+    list.append(item);
+  });
+}
+
+function fragmentRounds() {
+  return state.rounds
+    .map((r) => [r.U, r.D, r.elapsed_ms?.U ?? 0, r.elapsed_ms?.D ?? 0].join("."))
+    .join(",");
+}
+
+// --- the round -----------------------------------------------------------
+
+async function describe(happened = "") {
+  const score = await api("POST", "score", { state: current() });
+  state.score = score;
+  $("war-score").textContent = t("board-war-score", {
+    u: score.surviving.U,
+    d: score.surviving.D,
+    tu: score.territory.U,
+    td: score.territory.D,
+  });
+  let line;
+  if (score.finished && score.winner) line = t("board-finished-winner", { side: score.winner });
+  else if (score.finished) line = t("board-finished-draw");
+  else if (!latest()) line = t("board-war-looking", { round: state.at });
+  else {
+    state.legal ??= await api("POST", "legal-moves", { state: current() });
+    const who = picker();
+    line = who ? t("board-war-to-pick", { round: state.at + 1, player: who }) : "";
+  }
+  status(happened ? `${happened} ${line}` : line);
+}
+
+function newRound() {
+  state.picks = {};
+  state.spent = {};
+  state.legal = null;
+  state.strategy = null;
+  state.since = performance.now();
+}
+
+// `player` picks `name`: hidden until every pick is in; then the AI's
+// (when it plays) and the round resolved.
+async function pick(player, name) {
+  if (player !== picker() || !state.legal?.[player]?.includes(name)) return;
+  state.picks[player] = name;
+  state.spent[player] = Math.round(performance.now() - state.since);
+  say("");
+  if (picker()) {
+    await describe(t("board-war-picked", { player }));
+    return;
+  }
+  if (state.ai !== "none") {
+    status(t("board-thinking"));
+    const answer = await api("POST", "ai-move", { state: current(), player: state.ai, seed: state.at });
+    state.picks[state.ai] = answer.move;
+    state.spent[state.ai] = answer.time_ms;
+  }
+  const round = { U: state.picks.U, D: state.picks.D, elapsed_ms: { U: state.spent.U, D: state.spent.D } };
+  const answer = await api("POST", "apply", { state: current(), moves: { U: round.U, D: round.D }, elapsed_ms: round.elapsed_ms });
+  state.rounds.push(round);
+  state.states.push(answer.state);
+  state.events = answer.events;
+  state.at = state.rounds.length;
+  newRound();
+  await describe(t("board-war-resolved", { round: state.at, u: round.U, d: round.D }));
+}
+
+async function setUp(rounds, at) {
+  state.states = [state.start];
+  if (rounds.length) {
+    const replayed = await api("POST", "replay", { rounds });
+    state.states.push(...replayed.states);
+  }
+  state.rounds = rounds;
+  state.events = null;
+  state.at = Math.min(at, rounds.length);
+  newRound();
+  await describe();
+}
+
+async function show(at) {
+  state.at = Math.max(0, Math.min(at, state.rounds.length));
+  newRound();
+  render();
+  await act(describe);
+}
+
+async function equilibrium() {
+  status(t("board-thinking"));
+  const [u, d] = await Promise.all(PLAYERS.map((player) => api("POST", "ai-move", { state: current(), player })));
+  state.strategy = { U: u, D: d };
+  await describe(t("board-war-equilibrium", { value: u.expected_result.toFixed(3) }));
+}
+
+async function review() {
+  status(t("board-reviewing"));
+  const answer = await api("POST", "annotate", { rounds: state.rounds });
+  state.reviewed = fragmentRounds();
+  showReview(answer, t("board-game-tank-war"), "U", (step) => show(step));
+  await describe(t("board-reviewed", { count: (answer.plies || []).length }));
+}
+
+function parseRounds(text) {
+  return (text || "").split(",").filter(Boolean).map((r) => {
+    const [U, D, u, d] = r.split(".");
+    return { U, D, elapsed_ms: { U: Number(u) || 0, D: Number(d) || 0 } };
+  });
+}
+
+// --- the view ----------------------------------------------------------
+
+function wire() {
+  const board = $("war-board");
+  const pickOn = (square) => {
+    const tank = tankOn(square);
+    if (tank) return pick(tank.owner, tank.name);
+  };
+  board.addEventListener("click", (event) => {
+    const square = event.target.closest?.(".square")?.dataset.square;
+    if (square) act(() => pickOn(square));
+  });
+  keyboard(board, 6, { pick: pickOn, letGo: () => {} });
+  $("war-picks").addEventListener("click", (event) => {
+    const name = event.target.closest("button")?.dataset.pick;
+    if (name) act(() => pick(picker(), name));
+  });
+  $("war-ai").addEventListener("change", () => act(async () => {
+    state.ai = $("war-ai").value;
+    newRound();
+    await describe();
+  }));
+  $("war-equilibrium").addEventListener("click", () => act(equilibrium));
+  $("war-review").addEventListener("click", () => act(review));
+  $("war-new").addEventListener("click", () => act(() => setUp([], 0)));
+  $("war-previous").addEventListener("click", () => show(state.at - 1));
+  $("war-next").addEventListener("click", () => show(state.at + 1));
+  $("war-rounds").addEventListener("click", (event) => {
+    const step = Number(event.target.closest("button")?.dataset.step);
+    if (step) show(step);
+  });
+}
+
+export const view = {
+  game: GAME,
+  init() {
+    buildGrid($("war-board"), 6, 6);
+    wire();
+  },
+  render,
+  async open(params) {
+    state.start ??= await api("GET", "initial");
+    state.ai = ["U", "D", "none"].includes(params.get("ai")) ? params.get("ai") : "U";
+    const rounds = parseRounds(params.get("rounds"));
+    const at = params.has("at") ? Number(params.get("at")) : rounds.length;
+    try {
+      await setUp(rounds, at);
+    } catch (error) {
+      await setUp([], 0);
+      throw error;
+    }
+  },
+  refresh: () => describe(),
+};

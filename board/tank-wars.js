@@ -1,0 +1,360 @@
+// Tank Wars' view: one round of orders at a time, a client of
+// /v1/cobi-tank-wars holding no rules. A player gives each vehicle an
+// order (a click on the vehicle, then on one of its destinations from
+// `legal-moves`), places gunfire tokens, and confirms; the other
+// player's orders are the AI's (or a second person's, hidden until both
+// are in); `apply` resolves the round with its seed and events. The
+// review is `annotate`'s. The game is kept in the fragment
+// (#game=cobi-tank-wars&rounds=<JSON>&at=<n>&ai=P1|P2|none).
+
+import { $, act, buildGrid, client, keyboard, levels, roving, say, shell, status, t, writeFragment } from "./common.js";
+import { clearReview, showReview, verdictAt, written } from "./review.js";
+
+const GAME = "cobi-tank-wars";
+const api = client(GAME);
+const PLAYERS = ["P1", "P2"];
+// Gunfire tokens a player places a round (and asks the AI for).
+const GUNFIRE = 2;
+const COLS = "abcdefghijklmnop";
+
+const state = {
+  start: null,
+  rounds: [], // [{orders: {P1, P2}, gunfire: [squares], seed}]
+  states: [],
+  events: null,
+  at: 0,
+  ai: "P2",
+  given: {}, // player → orders confirmed this round (hidden)
+  orders: {}, // vehicle → {dir, dist, to}: the orders being given
+  gunfire: [], // squares of the gunfire being placed
+  placing: false, // a click places gunfire rather than an order
+  selected: null, // the vehicle picked
+  legal: null, // an answer of legal-moves for the shown state
+  score: null,
+  reviewed: null,
+};
+
+const current = () => state.states[state.at];
+const latest = () => state.at === state.rounds.length;
+
+function giver() {
+  if (!latest() || state.score?.finished) return null;
+  return PLAYERS.find((p) => p !== state.ai && !(p in state.given)) || null;
+}
+
+function vehicleOn(square) {
+  return current().vehicles.find((v) => v.square === square);
+}
+
+// --- drawing ---------------------------------------------------------
+
+function render() {
+  const s = current();
+  if (!s) return;
+  const board = $("cobi-board");
+  if (board.querySelectorAll(".square").length !== s.rows * s.cols) buildGrid(board, s.rows, s.cols);
+  const who = giver();
+  const targets = new Map();
+  if (who && state.selected) {
+    for (const o of state.legal?.[who]?.[state.selected] || []) targets.set(o.to, o);
+  }
+  const tokens = (kind) => new Set(s[kind]);
+  const [artillery, support, gunfire] = [tokens("artillery"), tokens("support"), tokens("gunfire")];
+  const planned = new Set(state.gunfire);
+  const ordered = new Map(Object.entries(state.orders).map(([id, o]) => [o.to, id]));
+  [...board.querySelectorAll(".square")].forEach((cell, i) => {
+    const square = `${COLS[i % s.cols]}${s.rows - Math.floor(i / s.cols)}`;
+    const vehicle = vehicleOn(square);
+    cell.dataset.square = square;
+    cell.className = "square";
+    cell.replaceChildren();
+    const said = [];
+    if (vehicle) {
+      const mark = document.createElement("span");
+      mark.className = `piece cobi ${vehicle.owner === "P1" ? "white" : "black"}`;
+      mark.textContent = `${vehicle.id.slice(-1)}·${vehicle.armor}`;
+      cell.append(mark);
+      cell.classList.add("occupied");
+      said.push(t("board-cobi-vehicle", { id: vehicle.id, armor: vehicle.armor, slot: vehicle.slot }));
+      if (vehicle.id === state.selected) cell.classList.add("selected");
+    }
+    for (const [kind, set] of [["artillery", artillery], ["support", support], ["gunfire", gunfire], ["planned", planned]]) {
+      if (!set.has(square)) continue;
+      cell.classList.add(kind);
+      said.push(t(`board-cobi-${kind}`));
+    }
+    if (targets.has(square)) {
+      cell.classList.add("target");
+      said.push(t("board-cobi-destination", { order: `${targets.get(square).dir}${targets.get(square).dist}` }));
+    }
+    if (ordered.has(square)) {
+      cell.classList.add("ordered");
+      said.push(t("board-cobi-ordered", { id: ordered.get(square) }));
+    }
+    cell.setAttribute("aria-label", [square, ...said].join(", "));
+    cell.setAttribute("aria-selected", vehicle?.id === state.selected ? "true" : "false");
+  });
+  roving(board);
+  board.setAttribute("aria-label", t("board-cobi-board", { round: s.round, first: s.first }));
+  renderOrders(who);
+  renderEvents();
+  renderRounds();
+  $("cobi-previous").disabled = state.at === 0;
+  $("cobi-next").disabled = latest();
+  $("cobi-review").disabled = state.rounds.length === 0 || shell.busy;
+  $("cobi-ai").value = state.ai;
+  $("cobi-gunfire").setAttribute("aria-pressed", String(state.placing));
+  if (state.reviewed !== JSON.stringify(state.rounds)) {
+    state.reviewed = null;
+    clearReview();
+  }
+  verdictAt(state.at);
+  const entries = [];
+  if (state.rounds.length) entries.push(["rounds", JSON.stringify(state.rounds)]);
+  if (!latest()) entries.push(["at", String(state.at)]);
+  if (state.ai !== "P2") entries.push(["ai", state.ai]);
+  writeFragment(GAME, entries);
+}
+
+function own(who) {
+  return current().vehicles.filter((v) => v.owner === who);
+}
+
+function renderOrders(who) {
+  const list = $("cobi-orders");
+  list.replaceChildren();
+  $("cobi-orders-label").textContent = who ? t("board-cobi-orders-for", { player: who }) : "";
+  const vehicles = who ? own(who) : [];
+  for (const v of vehicles) {
+    const item = document.createElement("li");
+    const o = state.orders[v.id];
+    item.textContent = o
+      ? t("board-cobi-order", { id: v.id, order: `${o.dir}${o.dist}`, to: o.to })
+      : t("board-cobi-no-order", { id: v.id });
+    list.append(item);
+  }
+  if (who) {
+    const item = document.createElement("li");
+    item.textContent = t("board-cobi-gunfire-placed", { squares: state.gunfire.join(", ") || "—", max: GUNFIRE });
+    list.append(item);
+  }
+  $("cobi-confirm").disabled = !who || vehicles.some((v) => !state.orders[v.id]) || shell.busy;
+}
+
+function eventText(e) {
+  return t(`board-cobi-event-${e.kind.replace("_", "-")}`, { ...e, to: e.to ?? "—" });
+}
+
+function renderEvents() {
+  const list = $("cobi-events");
+  list.replaceChildren();
+  for (const e of (latest() && state.events) || []) {
+    const item = document.createElement("li");
+    item.textContent = eventText(e);
+    list.append(item);
+  }
+}
+
+function renderRounds() {
+  const list = $("cobi-rounds");
+  list.replaceChildren();
+  state.rounds.forEach((round, i) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = `${i + 1}. ${PLAYERS.map((p) => written(round.orders[p])).join(" · ")}`;
+    button.dataset.step = String(i + 1);
+    if (state.at === i + 1) button.setAttribute("aria-current", "step");
+    item.append(button);
+    list.append(item);
+  });
+}
+
+// --- the round -----------------------------------------------------------
+
+async function describe(happened = "") {
+  const score = await api("POST", "score", { state: current() });
+  state.score = score;
+  $("cobi-score").textContent = t("board-cobi-score", {
+    v1: score.vehicles.P1,
+    v2: score.vehicles.P2,
+    a1: score.armor.P1,
+    a2: score.armor.P2,
+    s1: score.support_cards.P1,
+    s2: score.support_cards.P2,
+  });
+  let line;
+  if (score.finished && score.winner) line = t("board-finished-winner", { side: score.winner });
+  else if (score.finished) line = t("board-finished-draw");
+  else if (!latest()) line = t("board-cobi-looking", { round: state.at });
+  else {
+    state.legal ??= await api("POST", "legal-moves", { state: current() });
+    const who = giver();
+    line = who ? t("board-cobi-to-order", { round: state.at + 1, player: who }) : "";
+  }
+  status(happened ? `${happened} ${line}` : line);
+}
+
+function newRound() {
+  state.given = {};
+  state.orders = {};
+  state.gunfire = [];
+  state.placing = false;
+  state.selected = null;
+  state.legal = null;
+  $("cobi-seed").value = String(state.at + 1);
+}
+
+// A click on `square`: gunfire placed or taken back; a vehicle of the
+// player giving orders picked; a destination of the picked vehicle
+// ordered.
+async function click(square) {
+  const who = giver();
+  if (!who) return;
+  if (state.placing) {
+    if (state.gunfire.includes(square)) state.gunfire = state.gunfire.filter((s) => s !== square);
+    else if (state.gunfire.length < GUNFIRE) state.gunfire.push(square);
+    return;
+  }
+  const vehicle = vehicleOn(square);
+  const order = (state.legal?.[who]?.[state.selected] || []).find((o) => o.to === square);
+  if (order) {
+    state.orders[state.selected] = { dir: order.dir, dist: order.dist, to: order.to };
+    state.selected = null;
+  } else if (vehicle?.owner === who) {
+    state.selected = vehicle.id === state.selected ? null : vehicle.id;
+  } else {
+    state.selected = null;
+  }
+}
+
+const bare = (orders) =>
+  Object.fromEntries(Object.entries(orders).map(([id, o]) => [id, { dir: o.dir, dist: o.dist }]));
+
+// The orders given are hidden until the other player's are in; then the
+// round is resolved.
+async function confirm() {
+  const who = giver();
+  if (!who) return;
+  state.given[who] = { orders: bare(state.orders), gunfire: state.gunfire };
+  state.orders = {};
+  state.gunfire = [];
+  state.selected = null;
+  state.placing = false;
+  say("");
+  if (giver()) {
+    await describe(t("board-cobi-given", { player: who }));
+    return;
+  }
+  const seed = Math.max(0, Math.floor(Number($("cobi-seed").value) || 0));
+  if (state.ai !== "none") {
+    status(t("board-thinking"));
+    const level = Number($("cobi-level").value);
+    const answer = await api("POST", "ai-move", { state: current(), player: state.ai, level, gunfire_tokens: GUNFIRE, seed: state.at });
+    state.given[state.ai] = { orders: answer.orders, gunfire: answer.gunfire.map((g) => g.square) };
+  }
+  const s = current();
+  const gunfire = [...new Set(PLAYERS.flatMap((p) => state.given[p].gunfire))].filter((g) => !s.gunfire.includes(g));
+  const round = { orders: { P1: state.given.P1.orders, P2: state.given.P2.orders }, gunfire, seed };
+  const answer = await api("POST", "apply", {
+    state: { ...s, gunfire: [...s.gunfire, ...gunfire] },
+    orders: round.orders,
+    seed,
+  });
+  state.rounds.push(round);
+  state.states.push(answer.state);
+  state.events = answer.events;
+  state.at = state.rounds.length;
+  newRound();
+  await describe(t("board-cobi-resolved", { round: state.at }));
+}
+
+async function setUp(rounds, at) {
+  state.states = [state.start];
+  if (rounds.length) {
+    const replayed = await api("POST", "replay", { rounds });
+    state.states.push(...replayed.states);
+  }
+  state.rounds = rounds;
+  state.events = null;
+  state.at = Math.min(at, rounds.length);
+  newRound();
+  await describe();
+}
+
+async function show(at) {
+  state.at = Math.max(0, Math.min(at, state.rounds.length));
+  newRound();
+  render();
+  await act(describe);
+}
+
+async function review() {
+  status(t("board-reviewing"));
+  const answer = await api("POST", "annotate", { rounds: state.rounds });
+  state.reviewed = JSON.stringify(state.rounds);
+  showReview(answer, t("board-game-tank-wars"), "P1", (step) => show(step));
+  await describe(t("board-reviewed", { count: (answer.plies || []).length }));
+}
+
+function parseRounds(text) {
+  try {
+    const rounds = JSON.parse(text || "[]");
+    return Array.isArray(rounds) ? rounds : [];
+  } catch {
+    return [];
+  }
+}
+
+// --- the view ----------------------------------------------------------
+
+function wire() {
+  const board = $("cobi-board");
+  board.addEventListener("click", (event) => {
+    const square = event.target.closest?.(".square")?.dataset.square;
+    if (square) act(() => click(square));
+  });
+  keyboard(board, 8, { pick: click, letGo: () => { state.selected = null; } });
+  $("cobi-gunfire").addEventListener("click", () => {
+    state.placing = !state.placing;
+    state.selected = null;
+    render();
+  });
+  $("cobi-confirm").addEventListener("click", () => act(confirm));
+  $("cobi-ai").addEventListener("change", () => act(async () => {
+    state.ai = $("cobi-ai").value;
+    newRound();
+    await describe();
+  }));
+  $("cobi-review").addEventListener("click", () => act(review));
+  $("cobi-new").addEventListener("click", () => act(() => setUp([], 0)));
+  $("cobi-previous").addEventListener("click", () => show(state.at - 1));
+  $("cobi-next").addEventListener("click", () => show(state.at + 1));
+  $("cobi-rounds").addEventListener("click", (event) => {
+    const step = Number(event.target.closest("button")?.dataset.step);
+    if (step) show(step);
+  });
+}
+
+export const view = {
+  game: GAME,
+  init() {
+    levels($("cobi-level"));
+    buildGrid($("cobi-board"), 8, 8);
+    wire();
+  },
+  render,
+  async open(params) {
+    state.start ??= await api("GET", "initial");
+    state.ai = ["P1", "P2", "none"].includes(params.get("ai")) ? params.get("ai") : "P2";
+    const rounds = parseRounds(params.get("rounds"));
+    const at = params.has("at") ? Number(params.get("at")) : rounds.length;
+    try {
+      await setUp(rounds, at);
+    } catch (error) {
+      await setUp([], 0);
+      throw error;
+    }
+  },
+  refresh: () => describe(),
+};
