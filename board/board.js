@@ -13,6 +13,7 @@ import { view as tankWars } from "./tank-wars.js";
 
 const VIEWS = [tankBattle, tankWar, tankWars];
 let shown = null;
+const started = new Set();
 
 // The view the fragment names (Tank Battle when it names none), opened
 // on the state the fragment holds.
@@ -20,6 +21,11 @@ async function fromFragment() {
   const params = readFragment();
   const view = VIEWS.find((v) => v.game === params.get("game")) || tankBattle;
   if (view !== shown) {
+    // A view builds its board when first shown.
+    if (!started.has(view)) {
+      view.init();
+      started.add(view);
+    }
     shown = view;
     shell.render = view.render;
     for (const v of VIEWS) {
@@ -59,7 +65,6 @@ async function main() {
     || "en";
   $("lang").value = asked;
   await loadTexts(asked);
-  for (const view of VIEWS) view.init();
   wire();
   await act(fromFragment);
 }

@@ -209,10 +209,11 @@ function renderMoves() {
 }
 
 // The position's score and whose move it is (after `happened`, when
-// something did), as the status a screen reader announces.
-async function describe(happened = "") {
+// something did), as the status a screen reader announces; `score`, the
+// position's when it is known already.
+async function describe(happened = "", score = null) {
   const position = current();
-  const score = await api("POST", "score", { position });
+  score ??= await api("POST", "score", { position });
   $("score").textContent = t("board-score", score.score);
   let line;
   if (score.finished && score.winner) line = t("board-finished-winner", { side: t(`board-${score.winner}`) });
@@ -324,9 +325,8 @@ async function setUp(start, moves = [], at = moves.length) {
   if (moves.length) {
     const replayed = await api("POST", "replay", { start, moves });
     positions = positions.concat(replayed.positions);
-  } else {
-    await api("POST", "score", { position: start });
   }
+  const score = moves.length ? null : await api("POST", "score", { position: start });
   state.draft = null;
   state.start = start;
   state.moves = moves;
@@ -336,7 +336,7 @@ async function setUp(start, moves = [], at = moves.length) {
   state.arrow = null;
   letGo();
   say("");
-  await describe();
+  await describe("", score);
 }
 
 // --- input -----------------------------------------------------------
