@@ -23,10 +23,19 @@ shots=target/board-test
 mkdir -p "$shots"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 work=$(mktemp -d)
-cleanup() { kill "${server:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { kill "${server:-}" "${keyed_server:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 ./target/release/tank-rules --addr "127.0.0.1:$port" >"$work/server.log" 2>&1 &
 server=$!
-for _ in $(seq 50); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+# A second server that asks for API keys, with a quota of 8 requests a
+# minute for the page's key: the key box, then a 429 as a message.
+keyed=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+key=board-test-key-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+printf '{"keys":[{"key":"%s","name":"board","requests_per_minute":8}]}' "$key" >"$work/keys.json"
+./target/release/tank-rules --addr "127.0.0.1:$keyed" --api-keys-file "$work/keys.json" >"$work/keyed.log" 2>&1 &
+keyed_server=$!
+for p in "$port" "$keyed"; do
+  for _ in $(seq 50); do curl -sf "127.0.0.1:$p/healthz" >/dev/null && break; sleep 0.1; done
+done
 
-node tests/browser/board.mjs "http://127.0.0.1:$port" "$shots"
+node tests/browser/board.mjs "http://127.0.0.1:$port" "$shots" "http://127.0.0.1:$keyed" "$key"

@@ -1,6 +1,7 @@
 // The board in Debian's Chromium, driven through real input events
 // (playwright-core's trusted clicks and key presses), against a running
-// server: node board.mjs <base URL> <directory for screenshots>.
+// server: node board.mjs <base URL> <directory for screenshots> [<URL of a
+// server that asks for API keys> <a key of 8 requests a minute>].
 //
 // Tank Battle: a game played to its end by clicks from a near-finished
 // position opened by its link (our side's moves chosen by the API's
@@ -18,7 +19,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 
-const [base, shots] = process.argv.slice(2);
+const [base, shots, keyedBase, key] = process.argv.slice(2);
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 const MAX_PLIES = 40;
@@ -316,7 +317,47 @@ try {
   const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
   check(wide <= 390, `a phone's width (390 px): the page is ${wide} px wide`);
   await phone.screenshot({ path: `${shots}/tank-battle-phone.png`, fullPage: true });
+  for (const game of ["tank-war", "cobi-tank-wars"]) {
+    await phone.goto(`${base}/board/#game=${game}`);
+    await phone.waitForSelector(`[data-game="${game}"] .grid .piece`);
+    await idle(phone);
+    const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+    check(width <= 390, `${game} at a phone's width: ${width} px`);
+  }
   await phone.close();
+
+  // A server that asks for keys: the page loads, asks for a key at the
+  // first 401, goes on with it, and shows its 429 as a message with its
+  // wait; only those refusals are logged.
+  if (keyedBase) {
+    const keyed = await browser.newPage({ viewport: { width: 1100, height: 820 } });
+    const logged = [];
+    keyed.on("console", (m) => m.type() === "error" && logged.push(m.text()));
+    keyed.on("pageerror", (e) => logged.push(String(e)));
+    await keyed.goto(`${keyedBase}/board/`);
+    await keyed.waitForSelector("#key-box:not([hidden])");
+    await idle(keyed);
+    check((await keyed.textContent("#key-box")).includes("asks for an API key"), "the key asked for at the first 401");
+    await keyed.fill("#api-key", key);
+    await keyed.click("#use-key");
+    await keyed.waitForSelector('[data-square="k1"] .piece');
+    await idle(keyed);
+    check((await keyed.textContent("#status")).includes("White to move") && await keyed.isHidden("#key-box"),
+      "the page goes on with the key");
+    let message = "";
+    await keyed.selectOption("#level", "1");
+    for (let i = 0; i < 10 && !message.includes("Too many requests"); i++) {
+      await keyed.click("#ai-move");
+      await idle(keyed);
+      message = await keyed.textContent("#message");
+    }
+    check(/Too many requests: try again in \d+ s\./.test(message) && await keyed.isVisible('[data-square="k1"] .piece'),
+      `a 429 as a message, the board still there: "${message}"`);
+    const unexpected = logged.filter((e) => !/status of (401|429)/.test(e));
+    check(unexpected.length === 0, `only the 401 and 429 logged (${JSON.stringify(unexpected)})`);
+    await keyed.screenshot({ path: `${shots}/tank-battle-429.png` });
+    await keyed.close();
+  }
 
   // The page's Content-Security-Policy refuses an inline script.
   const probe = await context.newPage();
