@@ -6,19 +6,14 @@
 // per pick; the review is `annotate`'s, exact. The game is kept in the
 // fragment (#game=tank-war&rounds=U.D.msU.msD,…&at=<n>&ai=U|D|none).
 
-import { $, act, buildGrid, client, clock, keyboard, roving, say, shell, status, t, writeFragment } from "./common.js";
-import { clearReview, showReview, verdictAt } from "./review.js";
+import { $, act, buildGrid, client, clock, keyboard, roving, say, status, t, writeFragment } from "./common.js";
+import { Rounds } from "./rounds.js";
 
 const GAME = "tank-war";
 const api = client(GAME);
 const PLAYERS = ["U", "D"];
 
 const state = {
-  start: null, // the default state
-  rounds: [], // [{U, D, elapsed_ms: {U, D}}]
-  states: [], // states[i]: after i rounds
-  events: null, // the last round's events, when it was played here
-  at: 0,
   ai: "U", // the player the AI plays, or "none"
   picks: {}, // this round's picks so far (hidden)
   spent: {}, // ms each player took for this round's pick
@@ -26,11 +21,24 @@ const state = {
   legal: null, // this round's pickable tanks per player
   score: null,
   strategy: null, // the equilibrium per player, when asked
-  reviewed: null,
 };
 
-const current = () => state.states[state.at];
-const latest = () => state.at === state.rounds.length;
+const game = new Rounds({
+  api,
+  prefix: "war-",
+  name: "board-game-tank-war",
+  first: "U",
+  roundText: (round) => `U ${round.U} · D ${round.D}`,
+  eventText,
+  newRound,
+  describe: () => describe(),
+  // A round as U.D.msU.msD, the rounds joined by commas.
+  writeRounds: (rounds) =>
+    rounds.map((r) => [r.U, r.D, r.elapsed_ms?.U ?? 0, r.elapsed_ms?.D ?? 0].join(".")).join(","),
+});
+
+const current = () => game.current();
+const latest = () => game.latest();
 
 // The player whose pick is awaited: U, then D (the AI's is asked for
 // when the person's is in).
@@ -79,21 +87,10 @@ function render() {
   board.setAttribute("aria-label", t("board-war-board", { round: s.round }));
   $("war-clocks").textContent = t("board-war-clocks", { u: clock(s.clock_ms.U), d: clock(s.clock_ms.D) });
   renderPicks(who, [...pickable]);
-  renderEvents();
   renderStrategy();
-  renderRounds();
-  $("war-previous").disabled = state.at === 0;
-  $("war-next").disabled = latest();
-  $("war-review").disabled = state.rounds.length === 0 || shell.busy;
+  game.render();
   $("war-ai").value = state.ai;
-  if (state.reviewed !== fragmentRounds()) {
-    state.reviewed = null;
-    clearReview();
-  }
-  verdictAt(state.at);
-  const entries = [];
-  if (state.rounds.length) entries.push(["rounds", fragmentRounds()]);
-  if (!latest()) entries.push(["at", String(state.at)]);
+  const entries = game.entries();
   if (state.ai !== "U") entries.push(["ai", state.ai]);
   writeFragment(GAME, entries);
 }
@@ -119,16 +116,6 @@ function eventText(e) {
   return t(`board-war-event-${e.kind}`, e);
 }
 
-function renderEvents() {
-  const list = $("war-events");
-  list.replaceChildren();
-  for (const e of (latest() && state.events) || []) {
-    const item = document.createElement("li");
-    item.textContent = eventText(e);
-    list.append(item);
-  }
-}
-
 function renderStrategy() {
   const box = $("war-strategy");
   box.replaceChildren();
@@ -150,27 +137,6 @@ function renderStrategy() {
   }
 }
 
-function renderRounds() {
-  const list = $("war-rounds");
-  list.replaceChildren();
-  state.rounds.forEach((round, i) => {
-    const item = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = `${i + 1}. U ${round.U} · D ${round.D}`;
-    button.dataset.step = String(i + 1);
-    if (state.at === i + 1) button.setAttribute("aria-current", "step");
-    item.append(button);
-    list.append(item);
-  });
-}
-
-function fragmentRounds() {
-  return state.rounds
-    .map((r) => [r.U, r.D, r.elapsed_ms?.U ?? 0, r.elapsed_ms?.D ?? 0].join("."))
-    .join(",");
-}
-
 // --- the round -----------------------------------------------------------
 
 async function describe(happened = "") {
@@ -185,11 +151,11 @@ async function describe(happened = "") {
   let line;
   if (score.finished && score.winner) line = t("board-finished-winner", { side: score.winner });
   else if (score.finished) line = t("board-finished-draw");
-  else if (!latest()) line = t("board-war-looking", { round: state.at });
+  else if (!latest()) line = t("board-war-looking", { round: game.at });
   else {
     state.legal ??= await api("POST", "legal-moves", { state: current() });
     const who = picker();
-    line = who ? t("board-war-to-pick", { round: state.at + 1, player: who }) : "";
+    line = who ? t("board-war-to-pick", { round: game.at + 1, player: who }) : "";
   }
   status(happened ? `${happened} ${line}` : line);
 }
@@ -215,38 +181,14 @@ async function pick(player, name) {
   }
   if (state.ai !== "none") {
     status(t("board-thinking"));
-    const answer = await api("POST", "ai-move", { state: current(), player: state.ai, seed: state.at });
+    const answer = await api("POST", "ai-move", { state: current(), player: state.ai, seed: game.at });
     state.picks[state.ai] = answer.move;
     state.spent[state.ai] = answer.time_ms;
   }
   const round = { U: state.picks.U, D: state.picks.D, elapsed_ms: { U: state.spent.U, D: state.spent.D } };
   const answer = await api("POST", "apply", { state: current(), moves: { U: round.U, D: round.D }, elapsed_ms: round.elapsed_ms });
-  state.rounds.push(round);
-  state.states.push(answer.state);
-  state.events = answer.events;
-  state.at = state.rounds.length;
-  newRound();
-  await describe(t("board-war-resolved", { round: state.at, u: round.U, d: round.D }));
-}
-
-async function setUp(rounds, at) {
-  state.states = [state.start];
-  if (rounds.length) {
-    const replayed = await api("POST", "replay", { rounds });
-    state.states.push(...replayed.states);
-  }
-  state.rounds = rounds;
-  state.events = null;
-  state.at = Math.min(at, rounds.length);
-  newRound();
-  await describe();
-}
-
-async function show(at) {
-  state.at = Math.max(0, Math.min(at, state.rounds.length));
-  newRound();
-  render();
-  await act(describe);
+  game.played(round, answer);
+  await describe(t("board-war-resolved", { round: game.at, u: round.U, d: round.D }));
 }
 
 async function equilibrium() {
@@ -258,9 +200,7 @@ async function equilibrium() {
 
 async function review() {
   status(t("board-reviewing"));
-  const answer = await api("POST", "annotate", { rounds: state.rounds });
-  state.reviewed = fragmentRounds();
-  showReview(answer, t("board-game-tank-war"), "U", (step) => show(step));
+  const answer = await game.review();
   await describe(t("board-reviewed", { count: (answer.plies || []).length }));
 }
 
@@ -295,13 +235,7 @@ function wire() {
   }));
   $("war-equilibrium").addEventListener("click", () => act(equilibrium));
   $("war-review").addEventListener("click", () => act(review));
-  $("war-new").addEventListener("click", () => act(() => setUp([], 0)));
-  $("war-previous").addEventListener("click", () => show(state.at - 1));
-  $("war-next").addEventListener("click", () => show(state.at + 1));
-  $("war-rounds").addEventListener("click", (event) => {
-    const step = Number(event.target.closest("button")?.dataset.step);
-    if (step) show(step);
-  });
+  game.wire();
 }
 
 export const view = {
@@ -312,16 +246,9 @@ export const view = {
   },
   render,
   async open(params) {
-    state.start ??= await api("GET", "initial");
     state.ai = ["U", "D", "none"].includes(params.get("ai")) ? params.get("ai") : "U";
     const rounds = parseRounds(params.get("rounds"));
-    const at = params.has("at") ? Number(params.get("at")) : rounds.length;
-    try {
-      await setUp(rounds, at);
-    } catch (error) {
-      await setUp([], 0);
-      throw error;
-    }
+    await game.open(rounds, params.has("at") ? Number(params.get("at")) : rounds.length);
   },
   refresh: () => describe(),
 };

@@ -8,7 +8,8 @@
 // (#game=cobi-tank-wars&rounds=<JSON>&at=<n>&ai=P1|P2|none).
 
 import { $, act, buildGrid, client, keyboard, levels, roving, say, shell, status, t, writeFragment } from "./common.js";
-import { clearReview, showReview, verdictAt, written } from "./review.js";
+import { written } from "./review.js";
+import { Rounds } from "./rounds.js";
 
 const GAME = "cobi-tank-wars";
 const api = client(GAME);
@@ -18,11 +19,6 @@ const GUNFIRE = 2;
 const COLS = "abcdefghijklmnop";
 
 const state = {
-  start: null,
-  rounds: [], // [{orders: {P1, P2}, gunfire: [squares], seed}]
-  states: [],
-  events: null,
-  at: 0,
   ai: "P2",
   given: {}, // player → orders confirmed this round (hidden)
   orders: {}, // vehicle → {dir, dist, to}: the orders being given
@@ -31,11 +27,21 @@ const state = {
   selected: null, // the vehicle picked
   legal: null, // an answer of legal-moves for the shown state
   score: null,
-  reviewed: null,
 };
 
-const current = () => state.states[state.at];
-const latest = () => state.at === state.rounds.length;
+const game = new Rounds({
+  api,
+  prefix: "cobi-",
+  name: "board-game-tank-wars",
+  first: "P1",
+  roundText: (round) => PLAYERS.map((p) => written(round.orders[p])).join(" · "),
+  eventText,
+  newRound,
+  describe: () => describe(),
+});
+
+const current = () => game.current();
+const latest = () => game.latest();
 
 function giver() {
   if (!latest() || state.score?.finished) return null;
@@ -97,21 +103,10 @@ function render() {
   roving(board);
   board.setAttribute("aria-label", t("board-cobi-board", { round: s.round, first: s.first }));
   renderOrders(who);
-  renderEvents();
-  renderRounds();
-  $("cobi-previous").disabled = state.at === 0;
-  $("cobi-next").disabled = latest();
-  $("cobi-review").disabled = state.rounds.length === 0 || shell.busy;
+  game.render();
   $("cobi-ai").value = state.ai;
   $("cobi-gunfire").setAttribute("aria-pressed", String(state.placing));
-  if (state.reviewed !== JSON.stringify(state.rounds)) {
-    state.reviewed = null;
-    clearReview();
-  }
-  verdictAt(state.at);
-  const entries = [];
-  if (state.rounds.length) entries.push(["rounds", JSON.stringify(state.rounds)]);
-  if (!latest()) entries.push(["at", String(state.at)]);
+  const entries = game.entries();
   if (state.ai !== "P2") entries.push(["ai", state.ai]);
   writeFragment(GAME, entries);
 }
@@ -145,31 +140,6 @@ function eventText(e) {
   return t(`board-cobi-event-${e.kind.replace("_", "-")}`, { ...e, to: e.to ?? "—" });
 }
 
-function renderEvents() {
-  const list = $("cobi-events");
-  list.replaceChildren();
-  for (const e of (latest() && state.events) || []) {
-    const item = document.createElement("li");
-    item.textContent = eventText(e);
-    list.append(item);
-  }
-}
-
-function renderRounds() {
-  const list = $("cobi-rounds");
-  list.replaceChildren();
-  state.rounds.forEach((round, i) => {
-    const item = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = `${i + 1}. ${PLAYERS.map((p) => written(round.orders[p])).join(" · ")}`;
-    button.dataset.step = String(i + 1);
-    if (state.at === i + 1) button.setAttribute("aria-current", "step");
-    item.append(button);
-    list.append(item);
-  });
-}
-
 // --- the round -----------------------------------------------------------
 
 async function describe(happened = "") {
@@ -186,11 +156,11 @@ async function describe(happened = "") {
   let line;
   if (score.finished && score.winner) line = t("board-finished-winner", { side: score.winner });
   else if (score.finished) line = t("board-finished-draw");
-  else if (!latest()) line = t("board-cobi-looking", { round: state.at });
+  else if (!latest()) line = t("board-cobi-looking", { round: game.at });
   else {
     state.legal ??= await api("POST", "legal-moves", { state: current() });
     const who = giver();
-    line = who ? t("board-cobi-to-order", { round: state.at + 1, player: who }) : "";
+    line = who ? t("board-cobi-to-order", { round: game.at + 1, player: who }) : "";
   }
   status(happened ? `${happened} ${line}` : line);
 }
@@ -202,7 +172,7 @@ function newRound() {
   state.placing = false;
   state.selected = null;
   state.legal = null;
-  $("cobi-seed").value = String(state.at + 1);
+  $("cobi-seed").value = String(game.at + 1);
 }
 
 // A click on `square`: gunfire placed or taken back; a vehicle of the
@@ -250,7 +220,7 @@ async function confirm() {
   if (state.ai !== "none") {
     status(t("board-thinking"));
     const level = Number($("cobi-level").value);
-    const answer = await api("POST", "ai-move", { state: current(), player: state.ai, level, gunfire_tokens: GUNFIRE, seed: state.at });
+    const answer = await api("POST", "ai-move", { state: current(), player: state.ai, level, gunfire_tokens: GUNFIRE, seed: game.at });
     state.given[state.ai] = { orders: answer.orders, gunfire: answer.gunfire.map((g) => g.square) };
   }
   const s = current();
@@ -261,39 +231,13 @@ async function confirm() {
     orders: round.orders,
     seed,
   });
-  state.rounds.push(round);
-  state.states.push(answer.state);
-  state.events = answer.events;
-  state.at = state.rounds.length;
-  newRound();
-  await describe(t("board-cobi-resolved", { round: state.at }));
-}
-
-async function setUp(rounds, at) {
-  state.states = [state.start];
-  if (rounds.length) {
-    const replayed = await api("POST", "replay", { rounds });
-    state.states.push(...replayed.states);
-  }
-  state.rounds = rounds;
-  state.events = null;
-  state.at = Math.min(at, rounds.length);
-  newRound();
-  await describe();
-}
-
-async function show(at) {
-  state.at = Math.max(0, Math.min(at, state.rounds.length));
-  newRound();
-  render();
-  await act(describe);
+  game.played(round, answer);
+  await describe(t("board-cobi-resolved", { round: game.at }));
 }
 
 async function review() {
   status(t("board-reviewing"));
-  const answer = await api("POST", "annotate", { rounds: state.rounds });
-  state.reviewed = JSON.stringify(state.rounds);
-  showReview(answer, t("board-game-tank-wars"), "P1", (step) => show(step));
+  const answer = await game.review();
   await describe(t("board-reviewed", { count: (answer.plies || []).length }));
 }
 
@@ -327,13 +271,7 @@ function wire() {
     await describe();
   }));
   $("cobi-review").addEventListener("click", () => act(review));
-  $("cobi-new").addEventListener("click", () => act(() => setUp([], 0)));
-  $("cobi-previous").addEventListener("click", () => show(state.at - 1));
-  $("cobi-next").addEventListener("click", () => show(state.at + 1));
-  $("cobi-rounds").addEventListener("click", (event) => {
-    const step = Number(event.target.closest("button")?.dataset.step);
-    if (step) show(step);
-  });
+  game.wire();
 }
 
 export const view = {
@@ -345,16 +283,9 @@ export const view = {
   },
   render,
   async open(params) {
-    state.start ??= await api("GET", "initial");
     state.ai = ["P1", "P2", "none"].includes(params.get("ai")) ? params.get("ai") : "P2";
     const rounds = parseRounds(params.get("rounds"));
-    const at = params.has("at") ? Number(params.get("at")) : rounds.length;
-    try {
-      await setUp(rounds, at);
-    } catch (error) {
-      await setUp([], 0);
-      throw error;
-    }
+    await game.open(rounds, params.has("at") ? Number(params.get("at")) : rounds.length);
   },
   refresh: () => describe(),
 };

@@ -82,6 +82,11 @@ const COMPILED: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../board/review.js"),
     ),
     (
+        "/rounds.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../board/rounds.js"),
+    ),
+    (
         "/tank-battle.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../board/tank-battle.js"),
