@@ -88,14 +88,17 @@ export function sayFailure(error) {
     : t("board-failed", { status: error.status, detail: problem.detail || problem.title || "" }));
 }
 
-// One action at a time; a failure is a message, never a broken page.
+// One action at a time; a failure is a message, never a broken page (the
+// status as it was before the action, e.g. not "thinking").
 export async function act(action) {
   if (shell.busy) return;
   shell.busy = true;
   document.body.setAttribute("aria-busy", "true");
+  const before = $("status").textContent;
   try {
     await action();
   } catch (error) {
+    status(before);
     sayFailure(error);
   } finally {
     shell.busy = false;

@@ -351,8 +351,10 @@ try {
       await idle(keyed);
       message = await keyed.textContent("#message");
     }
-    check(/Too many requests: try again in \d+ s\./.test(message) && await keyed.isVisible('[data-square="k1"] .piece'),
-      `a 429 as a message, the board still there: "${message}"`);
+    const after = await keyed.textContent("#status");
+    check(/Too many requests: try again in \d+ s\./.test(message) && await keyed.isVisible('[data-square="k1"] .piece')
+      && after.includes("White to move"),
+      `a 429 as a message, the board and its status still there: "${message}" "${after}"`);
     const unexpected = logged.filter((e) => !/status of (401|429)/.test(e));
     check(unexpected.length === 0, `only the 401 and 429 logged (${JSON.stringify(unexpected)})`);
     await keyed.screenshot({ path: `${shots}/tank-battle-429.png` });
