@@ -6,17 +6,24 @@
 # Screenshots are kept under target/board-test/. Fails when it cannot run.
 #
 #   scripts/board-test.sh
+#   scripts/board-test.sh --install-only    # Chromium and the npm packages only (CI)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -x /usr/bin/chromium ]; then
-  sudo=()
-  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-  "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq chromium >/dev/null
-fi
-[ -x /usr/bin/chromium ] || { echo "FAIL: Debian's chromium could not be installed"; exit 1; }
-(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+install() {
+  if [ ! -x /usr/bin/chromium ]; then
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq chromium >/dev/null
+  fi
+  [ -x /usr/bin/chromium ] || { echo "FAIL: Debian's chromium could not be installed"; exit 1; }
+  if [ ! tests/browser/node_modules/.package-lock.json -nt tests/browser/package-lock.json ]; then
+    (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  fi
+}
+install
+[ "${1:-}" != --install-only ] || exit 0
 cargo build --release --quiet --bin tank-rules
 
 shots=target/board-test

@@ -22,6 +22,7 @@
 # when either cannot be reached.
 #
 #   scripts/clients-test.sh
+#   scripts/clients-test.sh --install-only    # the generators only (CI, beside the builds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,13 +42,24 @@ no_casts() {
   fi
 }
 
-# The generators from PyPI, in one virtualenv.
-if [ ! -x "$venv/bin/openapi-python-client" ] || ! "$venv/bin/pip" show -q mypy >/dev/null 2>&1 \
-  || [ "$("$venv/bin/openapi-generator-cli" version 2>/dev/null)" != "${OPENAPI_GENERATOR#*==}" ]; then
-  echo "installing $PYTHON_GENERATOR, $MYPY and $OPENAPI_GENERATOR in $venv…" >&2
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet "$PYTHON_GENERATOR" "$MYPY" "$OPENAPI_GENERATOR"
-fi
+# The generators and checkers: a venv from PyPI, and each TypeScript
+# client's packages from npm as its package-lock.json pins them (again
+# only when the lock file is newer than what was installed).
+install() {
+  if [ ! -x "$venv/bin/openapi-python-client" ] || ! "$venv/bin/pip" show -q mypy >/dev/null 2>&1 \
+    || [ "$("$venv/bin/openapi-generator-cli" version 2>/dev/null)" != "${OPENAPI_GENERATOR#*==}" ]; then
+    echo "installing $PYTHON_GENERATOR, $MYPY and $OPENAPI_GENERATOR in $venv…" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet "$PYTHON_GENERATOR" "$MYPY" "$OPENAPI_GENERATOR"
+  fi
+  for client in typescript typescript-fetch hey-api; do
+    if [ ! clients/$client/node_modules/.package-lock.json -nt clients/$client/package-lock.json ]; then
+      (cd clients/$client && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    fi
+  done
+}
+install
+[ "${1:-}" != --install-only ] || exit 0
 
 cargo build --release --quiet --bin tank-rules
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -63,7 +75,6 @@ url="http://127.0.0.1:$port"
 # --- TypeScript: openapi-typescript + openapi-fetch ----------------------
 (
   cd clients/typescript
-  npm ci --no-audit --no-fund --loglevel=error >/dev/null
   npm run --silent generate >/dev/null
   no_casts src/flow.ts
   npm run --silent build
@@ -73,7 +84,6 @@ url="http://127.0.0.1:$port"
 # --- TypeScript: openapi-generator typescript-fetch -----------------------
 (
   cd clients/typescript-fetch
-  npm ci --no-audit --no-fund --loglevel=error >/dev/null
   rm -rf src/generated
   "../../$venv/bin/openapi-generator-cli" generate -g typescript-fetch -i ../../openapi/openapi.json \
     -c generator.json -o src/generated >"$work/typescript-fetch-generate.out" 2>&1 \
@@ -96,7 +106,6 @@ url="http://127.0.0.1:$port"
 # --- TypeScript: @hey-api/openapi-ts --------------------------------------
 (
   cd clients/hey-api
-  npm ci --no-audit --no-fund --loglevel=error >/dev/null
   npm run --silent generate -- --no-log-file >"$work/hey-api-generate.out" 2>&1 \
     || { cat "$work/hey-api-generate.out"; exit 1; }
   if grep -qiE 'warn|error' "$work/hey-api-generate.out"; then

@@ -8,6 +8,7 @@
 #
 #   scripts/contract-test.sh
 #   EXAMPLES=50 scripts/contract-test.sh       # quicker
+#   scripts/contract-test.sh --install-only    # schemathesis only (CI, beside the builds)
 #
 # schemathesis.toml holds the one allowance: a schema-valid request may be
 # refused for a reason its schema cannot express (400 with a documented
@@ -20,11 +21,15 @@ EXAMPLES=${EXAMPLES:-200}
 SEED=${SEED:-20261123}
 venv=target/contract-venv
 
-if [ ! -x "$venv/bin/schemathesis" ] || ! "$venv/bin/schemathesis" --version | grep -q "$SCHEMATHESIS_VERSION"; then
-  echo "installing schemathesis $SCHEMATHESIS_VERSION in $venv…" >&2
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet "schemathesis==$SCHEMATHESIS_VERSION"
-fi
+install() {
+  if [ ! -x "$venv/bin/schemathesis" ] || ! "$venv/bin/schemathesis" --version | grep -q "$SCHEMATHESIS_VERSION"; then
+    echo "installing schemathesis $SCHEMATHESIS_VERSION in $venv…" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet "schemathesis==$SCHEMATHESIS_VERSION"
+  fi
+}
+install
+[ "${1:-}" != --install-only ] || exit 0
 cargo build --release --quiet --bin tank-rules
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
