@@ -2,7 +2,8 @@
 # The board's browser test (issue 54): Debian's Chromium (installed from
 # Debian's packages when missing) driven by playwright-core through real
 # input events, with axe-core, both pinned in tests/browser/package-lock.json
-# (from npm; no browser download), against a release build on loopback.
+# (from npm; no browser download), against the service on loopback
+# (scripts/service.sh).
 # Screenshots are kept under target/board-test/. Fails when it cannot run.
 #
 #   scripts/board-test.sh
@@ -24,7 +25,7 @@ install() {
 }
 install
 [ "${1:-}" != --install-only ] || exit 0
-cargo build --release --quiet --bin tank-rules
+. scripts/service.sh tank-rules
 
 shots=target/board-test
 mkdir -p "$shots"
@@ -32,14 +33,14 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 work=$(mktemp -d)
 cleanup() { kill "${server:-}" "${keyed_server:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
-./target/release/tank-rules --addr "127.0.0.1:$port" >"$work/server.log" 2>&1 &
+"$bin_dir/tank-rules" --addr "127.0.0.1:$port" >"$work/server.log" 2>&1 &
 server=$!
 # A second server that asks for API keys, with a quota of 8 requests a
 # minute for the page's key: the key box, then a 429 as a message.
 keyed=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 key=board-test-key-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 printf '{"keys":[{"key":"%s","name":"board","requests_per_minute":8}]}' "$key" >"$work/keys.json"
-./target/release/tank-rules --addr "127.0.0.1:$keyed" --api-keys-file "$work/keys.json" >"$work/keyed.log" 2>&1 &
+"$bin_dir/tank-rules" --addr "127.0.0.1:$keyed" --api-keys-file "$work/keys.json" >"$work/keyed.log" 2>&1 &
 keyed_server=$!
 for p in "$port" "$keyed"; do
   for _ in $(seq 50); do curl -sf "127.0.0.1:$p/healthz" >/dev/null && break; sleep 0.1; done

@@ -15,7 +15,7 @@
 # illegal step switched on its code, apply and a refused one read as a
 # Problem, ai-move at a level, score, a batch whose results are decoded to
 # the types their `op` names, a failed request among them, a picture; and a
-# call without the key, 401) against one release server on loopback that
+# call without the key, 401) against one server (scripts/service.sh) on loopback that
 # needs an API key. A generator's warning fails the run (typescript-fetch:
 # but for three known ones, below). Generator versions are pinned
 # (package-lock.json files, below). Needs the npm registry and PyPI; fails
@@ -61,13 +61,13 @@ install() {
 install
 [ "${1:-}" != --install-only ] || exit 0
 
-cargo build --release --quiet --bin tank-rules
+. scripts/service.sh tank-rules
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 work=$(mktemp -d)
 cleanup() { kill "${server:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 printf '{"keys":[{"key":"%s","name":"clients-test"}]}\n' "$KEY" >"$work/keys.json"
-./target/release/tank-rules --addr "127.0.0.1:$port" --api-keys-file "$work/keys.json" >"$work/server.log" 2>&1 &
+"$bin_dir/tank-rules" --addr "127.0.0.1:$port" --api-keys-file "$work/keys.json" >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 50); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 url="http://127.0.0.1:$port"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The conformance runner (issue 53) against a release build on a loopback
+# The conformance runner (issue 53) against the service (scripts/service.sh) on a loopback
 # port, for each game with a corpus: with the service adapter every case
 # passes; with the adapter that breaks a rule the runner fails, naming the
 # rule's tag and its first case (Tank Battle `mine`, The Tank War `pick`,
@@ -11,13 +11,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PORT=${PORT:-18188}
-cargo build --release --quiet --bin tank-rules
+. scripts/service.sh tank-rules
 
 work=$(mktemp -d)
 cleanup() { kill "${server:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-./target/release/tank-rules --addr "127.0.0.1:$PORT" >"$work/server.log" 2>&1 &
+"$bin_dir/tank-rules" --addr "127.0.0.1:$PORT" >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 100); do curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 

@@ -30,7 +30,7 @@ install() {
 }
 install
 [ "${1:-}" != --install-only ] || exit 0
-cargo build --release --quiet --bin tank-rules
+. scripts/service.sh tank-rules
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 work=$(mktemp -d)
@@ -43,7 +43,7 @@ shards=${SHARDS:-$(nproc)}
 # pool's one slot of a two-core machine (SERVICE_BUSY, as a slow run of
 # 2026-11-29 found). The pools' refusals are the hostile and security
 # tests' to check.
-./target/release/tank-rules --addr "127.0.0.1:$port" \
+"$bin_dir/tank-rules" --addr "127.0.0.1:$port" \
   --max-concurrent-searches "$shards" --max-concurrent-reviews "$shards" >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 50); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done

@@ -44,7 +44,7 @@ if [ -n "$missing" ]; then
   echo "installing$missing (Debian packages)…" >&2
   (apt-get update -qq && apt-get install -y -qq $missing) >/dev/null
 fi
-cargo build --release --quiet --bin tank-rules
+. scripts/service.sh tank-rules
 
 work=$(mktemp -d)
 pids=()
@@ -71,7 +71,7 @@ declare -a replica_pid
 REPLICA_FLAGS=()
 start_replica() { # n
   local n=$1
-  ./target/release/tank-rules --addr "127.0.0.1:$((BASE + n))" --admin-addr "127.0.0.1:$((BASE + 10 + n))" \
+  "$bin_dir/tank-rules" --addr "127.0.0.1:$((BASE + n))" --admin-addr "127.0.0.1:$((BASE + 10 + n))" \
     --redis-url "redis://127.0.0.1:$REDIS_PORT/0" --redis-secret-file "$work/redis-secret" \
     --workers 1 --shutdown-timeout-secs 10 \
     "${REPLICA_FLAGS[@]}" >>"$work/replica$n.log" 2>&1 &

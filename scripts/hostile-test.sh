@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile-client test (issue 12): starts a release build with default
+# Hostile-client test (issue 12): starts the service (scripts/service.sh) with default
 # flags on a loopback port and runs scripts/hostile.py against it: slow
 # bodies, 4,000 unfinished maximal heads (issue 50), replay amplification,
 # AI cache filling, abandoned searches, a batch of long searches, maximal
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 PORT=${PORT:-18183}
 SLOW=${SLOW:-2000}
 HEADS=${HEADS:-4000}
-cargo build --release --quiet --bin tank-rules
+. scripts/service.sh tank-rules
 
 work=$(mktemp -d)
 cleanup() { kill "${server:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
@@ -22,7 +22,7 @@ trap cleanup EXIT
 
 # The client needs a file per slow connection too.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-./target/release/tank-rules --addr "127.0.0.1:$PORT" >"$work/server.log" 2>&1 &
+"$bin_dir/tank-rules" --addr "127.0.0.1:$PORT" >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 50); do curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 slots=$(nproc)

@@ -19,13 +19,13 @@ if ! command -v wrk >/dev/null; then
   echo "installing wrk (Debian package)…" >&2
   (apt-get update -qq && apt-get install -y -qq wrk) >/dev/null
 fi
-cargo build --release --quiet --bin tank-rules
+. scripts/service.sh tank-rules
 
 work=$(mktemp -d)
 cleanup() { kill "${server:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-./target/release/tank-rules --addr "127.0.0.1:$PORT" --cache-mib "$CACHE_MIB" >"$work/server.log" 2>&1 &
+"$bin_dir/tank-rules" --addr "127.0.0.1:$PORT" --cache-mib "$CACHE_MIB" >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 50); do curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 WAR=$(curl -s "127.0.0.1:$PORT/v1/tank-war/initial")

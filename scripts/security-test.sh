@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Security test (issue 38, "The front door"): replays every attack of the
-# issue against release builds on loopback and through the project's
+# issue against the service (scripts/service.sh) on loopback and through the project's
 # HAProxy configuration (deploy/haproxy/haproxy.cfg), with
 # scripts/security.py for the HTTP:
 #   1. percent-encoded paths (/%761/…, /v%31/…, /%76%31/…) without a key,
@@ -72,8 +72,8 @@ fi
 for tool in redis-server redis-cli haproxy b3sum ip sysctl; do
   command -v "$tool" >/dev/null || { echo "security-test: FAIL — $tool could not be installed"; exit 1; }
 done
-cargo build --release --quiet --bin tank-rules
-bin=./target/release/tank-rules
+. scripts/service.sh tank-rules
+bin="$bin_dir/tank-rules"
 # Attack 50.3 holds thousands of sockets.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
