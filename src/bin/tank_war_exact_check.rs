@@ -2,7 +2,8 @@
 //! (issue 23's acceptance): from the default start, after each of the
 //! rules' illustration rounds, and from positions of random playouts of
 //! every length, it asks `ai-move` at the default limits for both players
-//! and checks that each answer is `"exact": true`, that its
+//! (or with `--max-time-ms`) and checks that each answer is
+//! `"exact": true`, that its
 //! `expected_result` is the game's value and that no reply of the
 //! opponent gains more than `--tolerance` against its strategy, by the
 //! values of a solve of the whole default game made here, without the
@@ -54,6 +55,12 @@ struct Args {
     /// the value.
     #[arg(long, default_value_t = 0.001)]
     tolerance: f64,
+    /// `ai-move`'s `max_time_ms` instead of the server's default: an
+    /// answer is exact when the game from its position is solved in half
+    /// the time, so a slower build (or machine) needs more for the same
+    /// answers.
+    #[arg(long)]
+    max_time_ms: Option<u64>,
 }
 
 /// One keep-alive HTTP/1.1 connection.
@@ -273,13 +280,21 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // An ai-move request, at the default limits or `--max-time-ms`.
+    let ai_move = |pos: &Position, player: Player, seed: u64| {
+        let mut request =
+            json!({"state": state_json(&setup, pos), "player": player.to_string(), "seed": seed});
+        if let Some(ms) = args.max_time_ms {
+            request["limits"] = json!({ "max_time_ms": ms });
+        }
+        request
+    };
     let mut latencies = Vec::new();
     let (mut answers, mut failures, mut worst_gain, mut worst_gap) = (0, 0, 0.0f64, 0.0f64);
     for (n, pos) in positions.iter().enumerate() {
         let value_u = value_of(&mut solver, pos);
         for player in Player::ALL {
-            let request =
-                json!({"state": state_json(&setup, pos), "player": player.to_string(), "seed": n});
+            let request = ai_move(pos, player, n as u64);
             let started = Instant::now();
             let reply = client.post("/v1/tank-war/ai-move", &request);
             latencies.push(started.elapsed().as_secs_f64() * 1e3);
@@ -371,13 +386,11 @@ fn main() -> ExitCode {
             let sign = if player == Player::U { 1.0 } else { -1.0 };
             let value = entry["value"].as_f64().unwrap_or(f64::NAN);
             let gap = (value - sign * value_of(&mut solver, pos)).abs();
-            let strategy = |who: Player, client: &mut Client| {
-                let request =
-                    json!({"state": state_json(&setup, pos), "player": who.to_string(), "seed": g});
-                match client.post("/v1/tank-war/ai-move", &request) {
-                    Ok((200, body)) => Some(support(&body["strategy"], "move", "probability")),
-                    _ => None,
-                }
+            let strategy = |who: Player, client: &mut Client| match client
+                .post("/v1/tank-war/ai-move", &ai_move(pos, who, g as u64))
+            {
+                Ok((200, body)) => Some(support(&body["strategy"], "move", "probability")),
+                _ => None,
             };
             let own = strategy(player, &mut client);
             let theirs = strategy(player.other(), &mut client);
