@@ -6,7 +6,8 @@
 # By default the release build (`cargo build --release`), the binary users
 # run. With TANK_RULES_PROFILE=test, the binaries `cargo test` builds
 # (target/debug: the service's code at opt-level 1 with debug assertions
-# and overflow checks, the dependencies unoptimised): CI runs its scripts
+# and overflow checks, the dependencies unoptimised but for those every
+# request goes through: Cargo.toml's test profile): CI runs its scripts
 # against those, having just built them, rather than spending a second
 # build of the whole tree on the release profile (BENCHMARKS, "The
 # project: tests and CI"); a check that holds there holds at least as
