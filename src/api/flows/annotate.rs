@@ -125,8 +125,9 @@ enum Line<G: GameApi> {
 /// equilibrium, the lines; 3: a settled game's entries kept as the judge
 /// wrote them, refutation included, and settled when answered; The Tank
 /// War's mixed equilibria in one order; 4: a forced result's plies counted
-/// from the position judged, `forced`, verifications).
-const REVIEW_VERSION: u32 = 6;
+/// from the position judged, `forced`, verifications; 7: Tank Battle's
+/// positions valued at the deepest even depth their search finished).
+const REVIEW_VERSION: u32 = 7;
 
 /// The cache key of a step's entries: the digest of everything its
 /// verdicts depend on (the game and its engine's version, the state and

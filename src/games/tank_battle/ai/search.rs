@@ -58,12 +58,26 @@ pub struct SearchResult {
     /// The last depth searched to the end (0 if none finished).
     pub depth: u32,
     pub nodes: u64,
+    /// What each finished iteration found, shallowest first (the last is
+    /// `depth`'s): a judge may value a position at a depth of its choice.
+    pub iterations: Vec<Iteration>,
     /// The principal variation, starting with `best`.
     pub pv: Vec<Move>,
     /// The best moves with their exact values, best first: as many as the
     /// style asked for (or the position has).
     pub lines: Vec<Line>,
     pub elapsed: Duration,
+}
+
+/// What one finished iteration of the search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    pub depth: u32,
+    /// Centipoints from the mover's point of view, as
+    /// [`SearchResult::evaluation`].
+    pub evaluation: i32,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<Move>,
 }
 
 /// A root move and what the last iteration found for it.
@@ -141,6 +155,7 @@ pub fn search_with(
         evaluation: 0,
         depth: 0,
         nodes: 0,
+        iterations: Vec::new(),
         pv: Vec::new(),
         lines: Vec::new(),
         elapsed: Duration::ZERO,
@@ -157,6 +172,15 @@ pub fn search_with(
         }
         best.evaluation = score;
         best.depth = depth;
+        best.iterations.push(Iteration {
+            depth,
+            evaluation: score,
+            pv: if pv.is_empty() {
+                vec![best.best]
+            } else {
+                pv.clone()
+            },
+        });
         best.pv = pv;
         finished = best_lines(&root_moves, lines);
         // A forced result is not going to change with more depth.
