@@ -11,6 +11,7 @@
     SEED_BASE=200 scripts/review-check.py levels tank-battle   # twenty other games
     scripts/review-check.py slopes reviews.jsonl 0.01 0.03   # the same reviews summed up on other curves
     scripts/review-check.py quality tank-battle 20   # the default judge against one at 10x its budget
+    scripts/review-check.py games 20 > games.jsonl   # quality's Tank Battle games, for judge_probe
 
 `quality` (issue 52) plays games between levels (fixed seeds, QUALITY_PLIES
 moves at most, 80 by default; Tank Wars 30 rounds) and reviews each twice,
@@ -457,6 +458,10 @@ if __name__ == "__main__":
         speed()
     elif command == "quality":
         quality(sys.argv[2] if len(sys.argv) > 2 else "tank-battle", int(sys.argv[3]) if len(sys.argv) > 3 else 20)
+    elif command == "games":
+        for n in range(int(sys.argv[2]) if len(sys.argv) > 2 else 20):
+            pair = PAIRS[n % len(PAIRS)]
+            print(json.dumps(tank_battle_game(pair, 700 + n, max_plies=QUALITY_PLIES)), flush=True)
     elif command == "tank-war":
         tank_war(int(sys.argv[2]) if len(sys.argv) > 2 else 200)
     else:
