@@ -141,10 +141,10 @@ pub struct Judge {
 /// with the parity of the depth a budget happens to reach, and two
 /// positions of a game, or two budgets, compared at different parities
 /// disagree by that swing. Measured over 20 games between levels (1,318
-/// moves): the verdicts of a judge at 1,000,000 positions a search
-/// agree with one at 2,000,000 on 94 % of the latter's mistakes and
-/// blunders (93 % of its own confirmed) by even depths, against 80 %
-/// (75 %) by the last depth (BENCHMARKS, "Reviewing a game").
+/// moves): a judge at 1,000,000 positions a search finds 94 % of the
+/// mistakes and blunders of one at 2,000,000 (90 % of its own confirmed)
+/// by even depths, against 76 % (72 %) by the last depth (BENCHMARKS,
+/// "Reviewing a game").
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Judged {
     /// Centipoints for the side to move.
