@@ -12,7 +12,7 @@
 //! A game is a line `{"start": TBN or null, "moves": [...]}` (as
 //! `scripts/review-check.py games` writes them); each position a line
 //! `{"game", "k", "over", "rows": [{"budget", "depth", "iterations":
-//! [[depth, centipoints, best], ...]}]}`, `over` the finished game's
+//! [[depth, centipoints, best, nodes], ...]}]}`, `over` the finished game's
 //! result for the side to move (1, 0, -1) and then no rows' searches.
 
 use std::io::{BufRead, Write};
@@ -75,7 +75,7 @@ fn probe(pos: &Position, layout: &Layout, budgets: &[u64]) -> (Option<i8>, Vec<V
                 .flat_map(|s| &s.iterations)
                 .map(|it| {
                     let best = it.pv.first().map(|mv| mv.to_notation());
-                    json!([it.depth, it.evaluation, best])
+                    json!([it.depth, it.evaluation, best, it.nodes])
                 })
                 .collect();
             json!({"budget": budget, "depth": searched.map(|s| s.depth), "iterations": iterations})

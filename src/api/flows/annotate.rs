@@ -76,13 +76,15 @@ fn check_game<G: GameApi>(
 
 /// The judge's search limits: what was asked within the server's caps,
 /// the level's budget in positions when a level and no `max_nodes` is
-/// asked, the game's budget when neither is, each search given
+/// asked, the game's budget for a review of `positions` positions when
+/// neither is ([`Review::default_nodes`]), each search given
 /// the server's AI time cap unless a time is asked. A budget under the
 /// judge's floor (positions, or time a position) is refused, naming the
 /// floor: its verdicts would mean nothing.
 fn judge_limits<G: Review>(
     judging: &Judging,
     caps: &Limits,
+    positions: usize,
 ) -> Result<(SearchLimits<'static>, Style), ApiError> {
     // A level is the judge's budget ([`review::judge_nodes`]); the judge
     // itself always plays at full strength.
@@ -108,7 +110,7 @@ fn judge_limits<G: Review>(
     let nodes = asked
         .max_nodes
         .or(level.map(review::judge_nodes::<G>))
-        .or(Some(G::JUDGE_NODES));
+        .or(Some(G::default_nodes(positions)));
     let time = asked.max_time_ms.or(Some(caps.ai_max_time_ms));
     Ok((caps.search_limits(time, asked.max_depth, nodes), style))
 }
@@ -126,8 +128,10 @@ enum Line<G: GameApi> {
 /// wrote them, refutation included, and settled when answered; The Tank
 /// War's mixed equilibria in one order; 4: a forced result's plies counted
 /// from the position judged, `forced`, verifications; 7: Tank Battle's
-/// positions valued at the deepest even depth their search finished).
-const REVIEW_VERSION: u32 = 7;
+/// positions valued at the deepest even depth their search finished; 8:
+/// its searches stop at the even depths they can finish, its judge of
+/// 200,000 positions verifying at 5x within a share of positions).
+const REVIEW_VERSION: u32 = 8;
 
 /// The cache key of a step's entries: the digest of everything its
 /// verdicts depend on (the game and its engine's version, the state and
@@ -423,7 +427,7 @@ pub async fn annotate<G: GameApi>(
 ) -> Result<AnnotateResponse<G>, ApiError> {
     let limits = services.limits;
     let (checked, judging) = check_game::<G>(request, &limits)?;
-    let search = judge_limits::<G>(&judging, &limits)?;
+    let search = judge_limits::<G>(&judging, &limits, checked.plies.len() + 1)?;
     let started = Instant::now();
     let deadline = review_deadline(&checked, &limits, shared, started)?;
     let cache = services.cache.clone();
@@ -509,7 +513,7 @@ pub async fn annotate_stream<G: GameApi>(
 ) -> Result<impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>>, ApiError> {
     let limits = services.limits;
     let (checked, judging) = check_game::<G>(request, &limits)?;
-    let search = judge_limits::<G>(&judging, &limits)?;
+    let search = judge_limits::<G>(&judging, &limits, checked.plies.len() + 1)?;
     let slot = services
         .slots_of(Operation::Annotate)
         .take_within(&limits)

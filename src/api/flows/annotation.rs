@@ -431,8 +431,8 @@ equilibrium strategy the move was measured against; absent elsewhere.",
                 ObjectBuilder::new().schema_type(Type::Boolean).description(Some(
                     "Tank Battle: `true` where the judge's search of the position and its \
 search after the move played disagreed by more than 5 chance points and both were searched \
-again with 4 times the budget (at most 1 + moves / 32 such verifications a review); absent \
-elsewhere.",
+again with 5 times the budget, at most 1,000,000 positions (verifications search at most as \
+many positions as the judge's own searches may, and 50 budgets a review); absent elsewhere.",
                 )),
             )
             .property(
@@ -537,7 +537,9 @@ player's chance from above 50 to below it) and each fall of 20 chance points or 
                     .minimum(Some(0.0))
                     .description(Some(
                         "How many entries are `verified` (Tank Battle; 0 elsewhere): the judge \
-searches at most 1 + moves / 32 pairs of positions again a review, each with 4 times its budget.",
+searches pairs of positions again with 5 times its budget (at most 1,000,000 positions; a judge \
+of that many does not verify) while its verifications have searched no more than its own \
+searches may ((moves + 1) budgets) and 50 budgets.",
                     )),
             )
             .required("verifications")

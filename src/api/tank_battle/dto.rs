@@ -460,8 +460,10 @@ pub struct AnnotateRequest {
     /// Moves in order, in move notation.
     #[schema(value_type = Vec<MoveNotation>)]
     pub moves: Vec<String>,
-    /// Each position's search; without `max_nodes`, 100,000 positions (the
-    /// same verdicts on any machine).
+    /// Each position's search; without `max_nodes`, 200,000 positions (the
+    /// same verdicts on any machine; a review of more than 100 moves shares
+    /// 20,200,000, at least 100,000 a position), each search stopping at
+    /// the deepest even depth it can finish.
     #[serde(default)]
     pub limits: Option<AskedLimits>,
     /// The judge's budget as a level (1-8): positions a search from a

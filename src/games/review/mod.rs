@@ -53,6 +53,14 @@ pub trait Review: Game<Step: Clone + Send> {
     /// whose judge searches each position once.
     const SETTLES: bool = false;
 
+    /// The judge's budget in positions a search when the client names
+    /// neither a budget nor a level, for a review of `positions`
+    /// positions (its moves and one): `JUDGE_NODES` unless the game
+    /// bounds what a long review searches.
+    fn default_nodes(_positions: usize) -> u64 {
+        Self::JUDGE_NODES
+    }
+
     /// What `judge` has searched so far (for the service's metrics).
     fn spent(judge: &Self::Judge) -> Spent;
 

@@ -127,10 +127,14 @@ pub fn forced_of(points: f64) -> Option<Forced> {
 /// moves judged and the verifications searched.
 #[derive(Debug, Default)]
 pub struct Judge {
-    after: Option<(Position, Option<Judged>)>,
+    /// Whether that search was a verification's (at `VERIFY_NODES`
+    /// times the budget).
+    after: Option<(Position, Option<Judged>, bool)>,
     spent: Spent,
     moves: u32,
     verifications: u32,
+    /// The positions the verifications searched.
+    verified_nodes: u64,
 }
 
 /// What the judge takes from a search of a position: the deepest
@@ -172,17 +176,40 @@ impl Judged {
 }
 
 /// How many times the judge's budget in positions a verification's
-/// searches get.
-pub const VERIFY_NODES: u64 = 4;
+/// searches get, at most [`VERIFY_MAX_NODES`]: at the default judge
+/// (200,000) 1,000,000 (BENCHMARKS, "Reviewing a game").
+pub const VERIFY_NODES: u64 = 5;
 
-/// One verification allowed for each this many moves judged (and one
-/// more): a review of N moves searches at most `1 + N / 32` pairs of
-/// positions again, about `8 + N / 4` searches' worth more than its
-/// N + 1. Measured on a 400-move game (random, mostly quiet moves, so
-/// that nearly every allowance is used): 17.5 s without verification,
-/// 37.9 s at one each 8 moves (51 verifications) — past the 30 s cap a
-/// review of `--annotate-max-plies` moves must finish within.
-pub const VERIFY_EVERY: u32 = 32;
+/// The most positions a verification's search gets: one of 1,000,000
+/// takes about half a second here, and a review's verifications are
+/// many. A judge searching that many already does not verify.
+pub const VERIFY_MAX_NODES: u64 = 1_000_000;
+
+/// The positions a review's verifications may search, as a multiple of
+/// those its judge's own searches may (`(N + 1) × max_nodes` after N
+/// moves), and at most [`VERIFY_MAX`] budgets: a verification starts
+/// only while the verifications before it searched no more (one that
+/// continues a verification, only within `VERIFY_MAX`), so a review of
+/// N moves searches at most `(N + 1 + VERIFY_MAX) × max_nodes`
+/// positions and one verification's two searches past that. Its
+/// searches stop at the even depths they can finish, so most of a
+/// budget is not spent: over the quality games a review searches 1.3x
+/// the positions of one at 100,000 positions a search without
+/// verification.
+pub const VERIFY_SHARE: u64 = 1;
+
+/// The positions the default judge's own searches share in a review:
+/// 200,000 a position for 101 positions ([`TankBattle::default_nodes`]).
+pub const REVIEW_NODES: u64 = 101 * 200_000;
+
+/// The least budget a position the default judge gives a long review.
+pub const LONG_REVIEW_NODES: u64 = 100_000;
+
+/// The most positions a review's verifications search, in the judge's
+/// budgets a search: five verifications each searching both positions
+/// to the end of its budget, more of them where the searches stop at
+/// the even depths they can finish.
+pub const VERIFY_MAX: u64 = 50;
 
 /// How far apart (chance points, 0-100) the position's value and what the
 /// move played keeps by the next position's search may be before both
@@ -190,9 +217,22 @@ pub const VERIFY_EVERY: u32 = 32;
 pub const VERIFY_WIDTH: f64 = Label::BOUNDS[1];
 
 impl Judge {
-    /// Whether another verification is allowed now.
-    fn may_verify(&self) -> bool {
-        self.verifications <= self.moves / VERIFY_EVERY
+    /// Whether another verification is allowed now, its searches at
+    /// `max_nodes` a search for the judge's own ([`VERIFY_SHARE`],
+    /// [`VERIFY_MAX`]). One that continues a verification (`deep`: the
+    /// position was searched by the verification of the move before)
+    /// needs only `VERIFY_MAX`: a verdict between a verified position and
+    /// one searched at the judge's budget compares two depths, and would
+    /// otherwise be left so when the share is spent (a judge's own
+    /// choice then lost what the deeper search saw beyond the shallower).
+    fn may_verify(&self, max_nodes: u64, deep: bool) -> bool {
+        let share = (u64::from(self.moves) + 1).saturating_mul(VERIFY_SHARE);
+        let budgets = if deep {
+            VERIFY_MAX
+        } else {
+            share.min(VERIFY_MAX)
+        };
+        self.verified_nodes <= budgets.saturating_mul(max_nodes)
     }
 }
 
@@ -206,13 +246,25 @@ impl Judge {
 impl Review for TankBattle {
     type Pick = Move;
     type Judge = Judge;
-    const JUDGE_NODES: u64 = 100_000;
-    /// A tenth of the default: below it a search of a middle game ends
-    /// at depth 2 or 3.
+    /// Chosen by measurement over the quality games (BENCHMARKS,
+    /// "Reviewing a game"): with searches stopping at the even depths
+    /// they can finish and verification at [`VERIFY_NODES`], within
+    /// twice the time of the former judge of 100,000 positions.
+    const JUDGE_NODES: u64 = 200_000;
+    /// Below it a search of a middle game ends at depth 2 or 3.
     const JUDGE_MIN_NODES: u64 = 10_000;
+
+    /// `JUDGE_NODES` a position up to [`REVIEW_NODES`] in all (a review
+    /// of 100 moves); a longer review shares those, never under
+    /// [`LONG_REVIEW_NODES`] a position: a review of 400 moves searches
+    /// no more than it did at the former judge of 100,000 positions.
+    fn default_nodes(positions: usize) -> u64 {
+        let positions = u64::try_from(positions.max(1)).unwrap_or(u64::MAX);
+        (REVIEW_NODES / positions).clamp(LONG_REVIEW_NODES, Self::JUDGE_NODES)
+    }
     /// Ten tanks' worth (a tank is 100): a forced result counts as that.
     const LOSS_CAP: f64 = 1_000.0;
-    /// A quarter of what its 100,000 positions take here (about 40 ms):
+    /// A quarter of what 100,000 positions take here (about 40 ms):
     /// below it a search ends at depth 3 or so.
     const JUDGE_FLOOR_MS: u64 = 10;
     /// One verdict a move, the players alternating: each settled with the
@@ -232,13 +284,14 @@ impl Review for TankBattle {
         };
         judge.moves += 1;
         let search = |pos: &Position, spent: &mut Spent, limits: SearchLimits<'_>| {
-            let searched = ai::search_with(pos, &layout, limits, 0, style);
-            spent.add(searched.as_ref().map_or(0, |s| s.nodes));
-            searched.map(Judged::of)
+            let searched = ai::search_even(pos, &layout, limits, style);
+            let nodes = searched.as_ref().map_or(0, |s| s.nodes);
+            spent.add(nodes);
+            (searched.map(Judged::of), nodes)
         };
-        let before = match judge.after.take() {
-            Some((pos, searched)) if pos == position => searched,
-            _ => search(&position, &mut judge.spent, limits),
+        let (before, deep) = match judge.after.take() {
+            Some((pos, searched, deep)) if pos == position => (searched, deep),
+            _ => (search(&position, &mut judge.spent, limits).0, false),
         };
         let Some(mut before) = before else {
             return Vec::new();
@@ -254,28 +307,44 @@ impl Review for TankBattle {
                 None => 0,
             },
             None => {
-                let mut searched = search(&next, &mut judge.spent, limits);
+                let mut searched = search(&next, &mut judge.spent, limits).0;
                 let value = |searched: &Option<Judged>| searched.as_ref().map_or(0, |s| s.value);
                 // The two searches disagree about the move played (or the
                 // judge's own choice): both are searched again, deeper.
                 let apart = (chance_of(f64::from(before.value))
                     - chance_of(Self::from_next(f64::from(value(&searched)))))
                 .abs();
-                if apart > VERIFY_WIDTH && judge.may_verify() {
-                    let deeper = SearchLimits {
-                        max_nodes: limits.max_nodes.saturating_mul(VERIFY_NODES),
-                        ..limits
+                let deeper = SearchLimits {
+                    max_nodes: limits
+                        .max_nodes
+                        .saturating_mul(VERIFY_NODES)
+                        .min(VERIFY_MAX_NODES),
+                    ..limits
+                };
+                if apart > VERIFY_WIDTH
+                    && deeper.max_nodes > limits.max_nodes
+                    && judge.may_verify(limits.max_nodes, deep)
+                {
+                    // A position a verification searched is not searched
+                    // again: the same search would find the same.
+                    let nodes = if deep {
+                        0
+                    } else {
+                        let (again, nodes) = search(&position, &mut judge.spent, deeper);
+                        if let Some(again) = again {
+                            before = again;
+                        }
+                        nodes
                     };
-                    if let Some(again) = search(&position, &mut judge.spent, deeper) {
-                        before = again;
-                    }
-                    searched = search(&next, &mut judge.spent, deeper);
+                    let (again, more) = search(&next, &mut judge.spent, deeper);
+                    searched = again;
+                    judge.verified_nodes = judge.verified_nodes.saturating_add(nodes + more);
                     judge.verifications += 1;
                     verified = true;
                 }
                 refutation = searched.as_ref().map(|s| s.pv.clone()).unwrap_or_default();
                 let next_value = value(&searched);
-                judge.after = Some((next, searched));
+                judge.after = Some((next, searched, verified));
                 next_value
             }
         };
@@ -336,6 +405,7 @@ mod tests {
                     depth as i32 * 10
                 },
                 pv: vec![mv(depth)],
+                nodes: u64::from(depth) * 1_000,
             })
             .collect();
         ai::SearchResult {
@@ -366,32 +436,75 @@ mod tests {
         assert_eq!(Judged::of(searched(5, -won)).pv, searched(5, -won).pv);
     }
 
-    /// A judge that could verify every move verifies at most one and one
-    /// more each eight moves.
+    /// A judge that could verify every move, each verification using its
+    /// whole budget, searches at most its share of positions in them
+    /// (and one verification's more), and verifies again as the moves
+    /// judged let it.
     #[test]
     fn verifications_are_bounded_by_the_moves_judged() {
-        for moves in [1, 7, 8, 9, 100, 400] {
+        let max_nodes = 1_000;
+        let verification = 2 * VERIFY_NODES * max_nodes;
+        for moves in [1u32, 7, 8, 9, 49, 50, 100, 400] {
             let mut judge = Judge::default();
             for _ in 0..moves {
                 judge.moves += 1;
-                if judge.may_verify() {
+                if judge.may_verify(max_nodes, false) {
                     judge.verifications += 1;
+                    judge.verified_nodes += verification;
                 }
             }
-            assert_eq!(judge.verifications, 1 + moves / VERIFY_EVERY, "{moves}");
+            let share = ((u64::from(moves) + 1) * VERIFY_SHARE).min(VERIFY_MAX) * max_nodes;
+            assert!(judge.verified_nodes <= share + verification, "{moves}");
+            assert!(judge.verified_nodes + verification > share, "{moves}");
         }
     }
 
-    /// A level is the judge's budget: 10,000 positions at level 1 to
-    /// 1,000,000 at level 8, rising with each level.
+    /// A verification that continues one goes past the share, never
+    /// past `VERIFY_MAX` budgets (and one verification's).
+    #[test]
+    fn continued_verifications_are_bounded_by_the_most() {
+        let max_nodes = 1_000;
+        let verification = 2 * VERIFY_NODES * max_nodes;
+        let mut judge = Judge::default();
+        let mut continued = 0;
+        for _ in 0..400 {
+            judge.moves += 1;
+            if judge.may_verify(max_nodes, true) {
+                continued += 1;
+                judge.verified_nodes += verification;
+            }
+        }
+        assert!(!judge.may_verify(max_nodes, false));
+        assert!(judge.verified_nodes <= VERIFY_MAX * max_nodes + verification);
+        assert_eq!(continued, VERIFY_MAX / (2 * VERIFY_NODES) + 1);
+    }
+
+    /// The default judge gives a review of up to 100 moves its whole
+    /// budget a position, a longer one a share of the same positions,
+    /// never under the floor for long reviews.
+    #[test]
+    fn a_long_review_shares_the_default_judges_positions() {
+        let nodes = TankBattle::default_nodes;
+        assert_eq!(nodes(1), TankBattle::JUDGE_NODES);
+        assert_eq!(nodes(101), TankBattle::JUDGE_NODES);
+        assert!(nodes(102) < TankBattle::JUDGE_NODES);
+        assert_eq!(nodes(150), REVIEW_NODES / 150);
+        assert_eq!(nodes(401), LONG_REVIEW_NODES);
+        assert_eq!(nodes(0), TankBattle::JUDGE_NODES);
+        let all: Vec<u64> = (1..=401).map(nodes).collect();
+        assert!(all.windows(2).all(|w| w[0] >= w[1]));
+    }
+
+    /// A level is the judge's budget: 20,000 positions at level 1 to
+    /// 2,000,000 at level 8, rising with each level.
     #[test]
     fn a_judges_level_is_its_budget() {
         use crate::games::level::Level;
         let nodes: Vec<u64> = Level::all()
             .map(crate::games::review::judge_nodes::<TankBattle>)
             .collect();
-        assert_eq!(nodes.first(), Some(&10_000));
-        assert_eq!(nodes.last(), Some(&1_000_000));
+        assert_eq!(nodes.first(), Some(&20_000));
+        assert_eq!(nodes.last(), Some(&2_000_000));
         assert!(nodes.windows(2).all(|w| w[0] < w[1]), "{nodes:?}");
         assert!(nodes[3] < TankBattle::JUDGE_NODES && TankBattle::JUDGE_NODES < nodes[4]);
     }

@@ -9,7 +9,9 @@ mod tt;
 mod zobrist;
 
 pub use eval::{Evaluator, POINT};
-pub use search::{search, search_with, Iteration, Line, SearchLimits, SearchResult, WIN};
+pub use search::{
+    search, search_even, search_with, Iteration, Line, SearchLimits, SearchResult, WIN,
+};
 pub use tt::MAX_TABLE_BYTES;
 pub use zobrist::hash;
 
