@@ -4,10 +4,11 @@
 without a server, on the same searches.
 
     scripts/review-check.py games 20 > games.jsonl        # the quality games (a server running)
-    cargo run --release --bin judge_probe -- 100000 200000 1000000 2000000 < games.jsonl > probe.jsonl
+    cargo run --release --bin judge_probe -- 100000 1000000 < games.jsonl > probe.jsonl
     scripts/judge-sim.py probe.jsonl games.jsonl 100000 1000000 even
     scripts/judge-sim.py probe.jsonl games.jsonl 100000 1000000 last
     scripts/judge-sim.py probe.jsonl games.jsonl 100000 1000000 even --verify 1000000 --width 10
+    scripts/judge-sim.py probe.jsonl games.jsonl 200000 1000000 even --stop --verify 1000000 --share 1 --pool 10e6 --chain
 
 A judge at budget J against a reference at budget R, both taking a
 position's value at `last` (the last depth the search finished) or `even`
@@ -16,12 +17,25 @@ the server settles them (src/games/review/settle.rs) and labelled as it
 labels (Label::of_chances). With --verify D, where the position's value
 and the next position's disagree by more than --width chance points, both
 are taken from the search at D instead (at most 1 + N / --every a review
-when --every is given); the reference does not verify. Prints recall
+when --every is given, or while the verifications searched at most
+--share times the positions the judge's own searches may, (moves + 1) x
+J, and at most --pool in all; with --chain, one whose position the
+verification before searched needs only --pool, as the server's). With
+--stop, every search (judge, verification, reference) stops
+after an even depth when the next even one is not expected to finish
+within its budget, as the judge's searches do (`search_even`,
+src/games/tank_battle/ai/search.rs; its growth constants are restated
+here): that needs a probe with each iteration's positions. A budget the
+probe lacks is read from the next larger one's search cut at the budget
+(near, not exact: the table's size differs). The reference does not
+verify (nor does the server's judge at 1,000,000 positions or more: a
+verification's searches get at most that, VERIFY_MAX_NODES). Prints recall
 (the reference's mistakes and blunders the judge finds), precision (the
 judge's confirmed by the reference), the same with inaccuracies, how
 often the best moves differ and the judge's positions searched against a
-judge of 100,000 positions a search without verification. The server's
-own verification (4x) is not simulated: at `last` and 100,000 against
+judge of 100,000 positions a search without verification (each search
+counted as the positions it searched). The reference's own verification
+is not simulated: at `last` and 100,000 against
 1,000,000 the simulation gives the server's settled figures of 63be2bd
 exactly (59 %, 66 %; BENCHMARKS).
 """
@@ -29,6 +43,8 @@ import argparse
 import collections
 import json
 import math
+
+EVEN_GROWTH_MIN, EVEN_GROWTH_SHARE = 4.0, 0.5  # src/games/tank_battle/ai/search.rs
 
 WIN = 1_000_000
 CHANCE_PER_CENTIPOINT = 0.0202  # src/games/tank_battle/game.rs
@@ -60,9 +76,25 @@ def label(before, after):
     return number
 
 
-def judged(row, depth_rule):
-    """(value, best) of one search as the judge takes it."""
-    iterations = row["iterations"]
+def stopped(row, budget, stop):
+    """The iterations a search at `budget` finishes (`stop`: stopping
+    after an even depth the next one of which is not expected to finish)
+    and the positions it searches."""
+    kept = []
+    for depth, value, best, *nodes in row["iterations"]:
+        kept.append((depth, value, best))
+        if forced(value):
+            return kept, nodes[0] if nodes else budget
+        if stop and depth % 2 == 0:
+            before = next((it[3] for it in row["iterations"] if it[0] == depth - 2), None)
+            growth = EVEN_GROWTH_MIN if not before else max(EVEN_GROWTH_MIN, EVEN_GROWTH_SHARE * nodes[0] / before)
+            if nodes[0] * growth > budget:
+                return kept, nodes[0]
+    return kept, budget
+
+
+def judged(iterations, depth_rule):
+    """(value, best) of one search's finished iterations as the judge takes it."""
     if not iterations:
         return 0, None
     last = iterations[-1]
@@ -93,34 +125,45 @@ def settled(raw):
     return labels
 
 
-def review(game, positions, budget, depth_rule, verify=None, width=5.0, every=None):
-    """Labels, best moves and positions searched (in units of `budget`'s
-    searches and deeper ones) of one game."""
-    values, bests = [], []
+def review(game, positions, budget, depth_rule, verify=None, width=5.0, every=None, share=None, stop=False,
+           pool=None, chain=False):
+    """Labels, best moves and positions searched of one game."""
+    values, bests, searched = [], [], [0]
     def at(k, b):
         position = positions[k]
         if position["over"] is not None:
             return position["over"] * WIN, None
-        return judged(next(r for r in position["rows"] if r["budget"] == b), depth_rule)
+        row = next((r for r in position["rows"] if r["budget"] == b), None)
+        if row is None:
+            larger = min((r for r in position["rows"] if r["budget"] > b), key=lambda r: r["budget"])
+            row = {"iterations": [it for it in larger["iterations"] if it[3] <= b]}
+        iterations, nodes = stopped(row, b, stop)
+        searched[0] += nodes
+        return judged(iterations, depth_rule)
     for k in range(len(game["moves"]) + 1):
         value, best = at(k, budget)
         values.append(value)
         bests.append(best)
-    deep, verifications, raw = set(), 0, []
+    deep, verifications, raw, verified = set(), 0, [], 0
     for k, played in enumerate(game["moves"]):
         apart = abs(chance(values[k]) - chance(from_next(values[k + 1])))
         allowed = every is None or verifications <= (k + 1) // every
+        if share is not None:
+            allowed = verified <= min(share * (k + 2) * budget, pool or math.inf)
+            if chain and k in deep:
+                allowed = verified <= (pool or math.inf)
         if verify and apart > width and positions[k + 1]["over"] is None and allowed:
+            before = searched[0]
             for j in (k, k + 1):
                 if j not in deep:
                     deep.add(j)
                     values[j], bests[j] = at(j, verify)
+            verified += searched[0] - before
             verifications += 1
         value = values[k]
         kept = value if played == bests[k] else from_next(values[k + 1])
         raw.append((value, kept, chance(value), chance(kept)))
-    searched = len(values) * budget + len(deep) * (verify or 0)
-    return settled(raw), bests, searched
+    return settled(raw), bests, searched[0]
 
 
 def main():
@@ -133,6 +176,13 @@ def main():
     parser.add_argument("--verify", type=int)
     parser.add_argument("--width", type=float, default=5.0)
     parser.add_argument("--every", type=int)
+    parser.add_argument("--share", type=float)
+    parser.add_argument("--pool", type=float, help="with --share: at most this many positions in all")
+    parser.add_argument("--chain", action="store_true",
+                        help="with --share: a verification whose position a verification searched needs only --pool")
+    parser.add_argument("--stop", action="store_true")
+    parser.add_argument("--plain-reference", action="store_true",
+                        help="with --stop: the reference's searches run every depth to the end of its budget")
     args = parser.parse_args()
     games = [json.loads(line) for line in open(args.games)]
     positions = collections.defaultdict(dict)
@@ -141,8 +191,10 @@ def main():
         positions[position["game"]][position["k"]] = position
     tally = collections.Counter()
     for g, game in enumerate(games):
-        mine, my_bests, searched = review(game, positions[g], args.judge, args.depth, args.verify, args.width, args.every)
-        theirs, their_bests, _ = review(game, positions[g], args.reference, args.depth)
+        mine, my_bests, searched = review(game, positions[g], args.judge, args.depth, args.verify, args.width,
+                                          args.every, args.share, args.stop, args.pool, args.chain)
+        theirs, their_bests, _ = review(game, positions[g], args.reference, args.depth,
+                                        stop=args.stop and not args.plain_reference)
         tally["searched"] += searched
         tally["plain"] += (len(game["moves"]) + 1) * 100_000
         for k, (m, t) in enumerate(zip(mine, theirs)):
@@ -154,7 +206,11 @@ def main():
                 tally[f"{name} both"] += m >= bound and t >= bound
     pct = lambda a, b: f"{100 * a / b:.0f} %" if b else "-"
     print(f"{args.judge} ({args.depth}{f', verifying at {args.verify} beyond {args.width}' if args.verify else ''}"
-          f"{f', at most 1 + N / {args.every}' if args.every else ''}) against {args.reference}, "
+          f"{f', at most 1 + N / {args.every}' if args.every else ''}"
+          f"{f', within {args.share}x the judge' if args.share is not None else ''}"
+          f"{f' and {args.pool:.0f} positions' if args.pool else ''}{', continued' if args.chain else ''}"
+          f"{', stopping at even depths' if args.stop else ''}) against {args.reference}"
+          f"{' (every depth)' if args.plain_reference else ''}, "
           f"{len(games)} games, {tally['entries']} entries:")
     print(f"  mistakes and blunders: recall {pct(tally['faults both'], tally['faults ref'])} "
           f"({tally['faults both']} of {tally['faults ref']}), precision {pct(tally['faults both'], tally['faults own'])} "

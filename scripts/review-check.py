@@ -12,6 +12,7 @@
     scripts/review-check.py slopes reviews.jsonl 0.01 0.03   # the same reviews summed up on other curves
     scripts/review-check.py quality tank-battle 20   # the default judge against one at 10x its budget
     scripts/review-check.py games 20 > games.jsonl   # quality's Tank Battle games, for judge_probe
+    scripts/review-check.py same-run http://127.0.0.1:8081 http://127.0.0.1:8082  # two builds' reviews, same run
 
 `quality` (issue 52) plays games between levels (fixed seeds, QUALITY_PLIES
 moves at most, 80 by default; Tank Wars 30 rounds) and reviews each twice,
@@ -205,6 +206,10 @@ def levels(games):
         accuracy_gap("cobi-tank-wars", 8, 1, 20)
 
 
+# The Tank Battle judge's default budget a position (TankBattle::JUDGE_NODES).
+TANK_BATTLE_JUDGE = 200_000
+
+
 def speed():
     # The first game between levels that lasts 100 moves, cut there.
     for seed in range(100):
@@ -225,7 +230,7 @@ def speed():
     assert again == review, "a kept review differs"
     # Streamed: the first line.
     request = urllib.request.Request(
-        BASE + "/tank-battle/annotate", data=json.dumps({**played, "limits": {"max_nodes": 100001}}).encode(),
+        BASE + "/tank-battle/annotate", data=json.dumps({**played, "limits": {"max_nodes": TANK_BATTLE_JUDGE + 1}}).encode(),
         headers={"content-type": "application/json", "accept": "application/x-ndjson"})
     start = time.perf_counter()
     with urllib.request.urlopen(request, timeout=300) as stream:
@@ -241,7 +246,7 @@ def speed():
     start = time.perf_counter()
     searched = 0
     for position in positions:
-        answer = post("/tank-battle/ai-move", {"position": position, "limits": {"max_nodes": 100000}, "seed": 99})
+        answer = post("/tank-battle/ai-move", {"position": position, "limits": {"max_nodes": TANK_BATTLE_JUDGE}, "seed": 99})
         searched += "move" in answer
     searches = time.perf_counter() - start
     print(f"annotate {whole:.2f} s, again (from the cache) {cached * 1000:.0f} ms; streamed: first line {first * 1000:.0f} ms, {lines} lines in {streamed:.2f} s; "
@@ -446,6 +451,30 @@ def quality(game, count):
           f"({reference_time / default_time:.1f}x)")
 
 
+def same_run(first, second, count=20):
+    """The quality games' default Tank Battle reviews on two servers
+    (`first`, `second`: their addresses, fresh), alternating which goes
+    first game by game: the same run's time of two builds' judges."""
+    def review(base, body):
+        request = urllib.request.Request(base + "/v1/tank-battle/annotate", data=json.dumps(body).encode(),
+                                         headers={"content-type": "application/json"})
+        start = time.perf_counter()
+        with urllib.request.urlopen(request, timeout=900) as answer:
+            json.load(answer)
+        return time.perf_counter() - start
+    totals = [0.0, 0.0]
+    for n in range(count):
+        pair = PAIRS[n % len(PAIRS)]
+        body = kept(["game", "tank-battle", pair, 700 + n, QUALITY_PLIES],
+                    lambda: tank_battle_game(pair, 700 + n, max_plies=QUALITY_PLIES))
+        order = (0, 1) if n % 2 == 0 else (1, 0)
+        took = {side: review((first, second)[side], body) for side in order}
+        totals[0] += took[0]
+        totals[1] += took[1]
+        print(f"game {n}: {len(body['moves'])} moves, {took[0]:.2f} s / {took[1]:.2f} s", flush=True)
+    print(f"{count} games: {totals[0]:.1f} s / {totals[1]:.1f} s, ratio {totals[1] / totals[0]:.2f}")
+
+
 if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else "levels"
     if command == "fit":
@@ -462,6 +491,8 @@ if __name__ == "__main__":
         for n in range(int(sys.argv[2]) if len(sys.argv) > 2 else 20):
             pair = PAIRS[n % len(PAIRS)]
             print(json.dumps(tank_battle_game(pair, 700 + n, max_plies=QUALITY_PLIES)), flush=True)
+    elif command == "same-run":
+        same_run(sys.argv[2], sys.argv[3])
     elif command == "tank-war":
         tank_war(int(sys.argv[2]) if len(sys.argv) > 2 else 200)
     else:
