@@ -2,7 +2,6 @@
 //! transposition table, an evaluation that knows the terrain, and clean
 //! stops on time or node limits.
 
-mod deepening;
 mod eval;
 pub mod levels;
 mod search;
