@@ -12,8 +12,9 @@ use crate::metrics::Metrics;
 use crate::redis::{Failure, Link};
 
 /// GCRA in Redis. `KEYS[1]`: the client's state; `ARGV`: the emission
-/// interval (µs), the burst (the quota), the cost of this request and the
-/// most digits a state may have ([`MAX_STATE_DIGITS`]).
+/// interval (µs), the burst (the quota), the cost of this request (a
+/// negative cost gives back what was spent, never more than a whole
+/// quota) and the most digits a state may have ([`MAX_STATE_DIGITS`]).
 /// Answers `{1, remaining, µs until whole, repaired}` or
 /// `{0, 0, µs until allowed, repaired}`.
 ///
@@ -52,6 +53,7 @@ if tat > horizon then
   repaired = 1
 end
 local new_tat = tat + cost * interval
+if new_tat < now then new_tat = now end
 local allowed_at = new_tat - burst * interval
 if allowed_at > now then
   if repaired == 1 then
@@ -104,6 +106,29 @@ impl Fleet {
         class: Class,
         quota: u32,
         cost: u32,
+    ) -> Result<Decision, Failure> {
+        self.run(id, class, quota, i64::from(cost)).await
+    }
+
+    /// Gives back `units` of the client `id`'s `class` quota, spent on
+    /// work that never ran.
+    pub async fn refund(
+        &self,
+        id: &str,
+        class: Class,
+        quota: u32,
+        units: u32,
+    ) -> Result<Decision, Failure> {
+        self.run(id, class, quota, -i64::from(units)).await
+    }
+
+    /// The script, for a cost (negative: a refund).
+    async fn run(
+        &self,
+        id: &str,
+        class: Class,
+        quota: u32,
+        cost: i64,
     ) -> Result<Decision, Failure> {
         // At least 1 µs: the script divides by it.
         let interval_us = (60_000_000 / u64::from(quota.max(1))).max(1);

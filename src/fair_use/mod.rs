@@ -27,6 +27,7 @@ mod client;
 pub mod fleet;
 pub mod keys;
 mod quota;
+mod refund;
 
 use address::Proxies;
 use attempts::FailedAttempts;
@@ -35,6 +36,7 @@ use fleet::{Decision, Fleet};
 use keys::KeyIndex;
 pub use keys::{presented_key, ApiKey, KeyEntry, KeysError, KeysFile};
 pub use quota::{policy_field, state_field, Class, Policy, Quotas, Verdict};
+use refund::Shared;
 
 /// How fair use is configured.
 #[derive(Clone, Debug)]
@@ -73,37 +75,48 @@ impl Default for FairUseConfig {
     }
 }
 
+/// The states of a limiter with one state per client network.
+type KeyedStates = Shared<DefaultKeyedStateStore<IpAddr>>;
 /// A limiter with one state per client network.
-type Keyed =
-    RateLimiter<IpAddr, DefaultKeyedStateStore<IpAddr>, DefaultClock, StateInformationMiddleware>;
-type Direct = RateLimiter<NotKeyed, InMemoryState, DefaultClock, StateInformationMiddleware>;
+type Keyed = RateLimiter<IpAddr, KeyedStates, DefaultClock, StateInformationMiddleware>;
+/// The state of a key's own limiter.
+type OwnState = Shared<InMemoryState>;
+type Direct = RateLimiter<NotKeyed, OwnState, DefaultClock, StateInformationMiddleware>;
 
-/// The limiters of one client class.
+/// The limiters of one client class, with the states they count in (for
+/// refunds) and their quota.
 enum Limiter {
     Off,
     /// One state per client network.
-    ByAddress(Arc<Keyed>, u32),
+    ByAddress(Arc<Keyed>, KeyedStates, u32),
     /// A key's own state.
-    Own(Arc<Direct>, u32),
+    Own(Arc<Direct>, OwnState, u32),
 }
 
 impl Limiter {
     fn keyed(quota: u32) -> Limiter {
         match NonZeroU32::new(quota) {
-            Some(q) => Limiter::ByAddress(
-                Arc::new(RateLimiter::keyed(Quota::per_minute(q)).with_middleware()),
-                quota,
-            ),
+            Some(q) => {
+                let states = Shared(Arc::default());
+                let limiter: Keyed = RateLimiter::new(
+                    Quota::per_minute(q),
+                    states.clone(),
+                    DefaultClock::default(),
+                );
+                Limiter::ByAddress(Arc::new(limiter), states, quota)
+            }
             None => Limiter::Off,
         }
     }
 
     fn direct(quota: u32) -> Limiter {
         match NonZeroU32::new(quota) {
-            Some(q) => Limiter::Own(
-                Arc::new(RateLimiter::direct(Quota::per_minute(q)).with_middleware()),
-                quota,
-            ),
+            Some(q) => {
+                let state = Shared(Arc::default());
+                let limiter: Direct =
+                    RateLimiter::new(Quota::per_minute(q), state.clone(), DefaultClock::default());
+                Limiter::Own(Arc::new(limiter), state, quota)
+            }
             None => Limiter::Off,
         }
     }
@@ -236,30 +249,56 @@ impl FairUse {
         }
     }
 
+    /// Gives back `n` of `client`'s `class` quota, spent on work that
+    /// never ran (a request answered 503): in this replica's count and in
+    /// the fleet's. A Redis that does not answer keeps what it counted.
+    pub async fn refund(&self, client: &Client, class: Class, n: u32) {
+        let quota = match (self.limiter(client, class), client) {
+            (Some(Limiter::ByAddress(_, states, q)), Client::Address(a)) => {
+                let back = refund::interval(*q) * u64::from(n);
+                refund::refund(states, &self.proxies.network(*a), back);
+                *q
+            }
+            (Some(Limiter::Own(_, state, q)), _) => {
+                let back = refund::interval(*q) * u64::from(n);
+                refund::refund(state, &governor::state::NotKeyed::NonKey, back);
+                *q
+            }
+            _ => return,
+        };
+        if let (Some(fleet), Some(id)) = (self.fleet.get(), self.fleet_id(client)) {
+            let _ = fleet.refund(&id, class, quota, n).await;
+        }
+    }
+
+    /// The limiter that counts `client`'s `class` quota.
+    fn limiter(&self, client: &Client, class: Class) -> Option<&Limiter> {
+        match client {
+            Client::Key(i) => self.key(*i).map(|key| match class {
+                Class::Cheap => &key.cheap,
+                Class::Search => &key.search,
+            }),
+            Client::Address(_) => Some(match class {
+                Class::Cheap => &self.cheap,
+                Class::Search => &self.search,
+            }),
+        }
+    }
+
     /// Spends `n` of `client`'s `class` quota in this replica's count.
     fn check_here(&self, client: &Client, class: Class, n: u32) -> Verdict {
         let Some(n) = NonZeroU32::new(n) else {
             return Verdict::Unlimited;
         };
-        let limiter = match client {
-            Client::Key(i) => match self.key(*i) {
-                Some(key) => match class {
-                    Class::Cheap => &key.cheap,
-                    Class::Search => &key.search,
-                },
-                None => return Verdict::Unlimited,
-            },
-            Client::Address(_) => match class {
-                Class::Cheap => &self.cheap,
-                Class::Search => &self.search,
-            },
+        let Some(limiter) = self.limiter(client, class) else {
+            return Verdict::Unlimited;
         };
         let (outcome, quota) = match (limiter, client) {
             (Limiter::Off, _) => return Verdict::Unlimited,
-            (Limiter::ByAddress(l, q), Client::Address(a)) => {
+            (Limiter::ByAddress(l, _, q), Client::Address(a)) => {
                 (l.check_key_n(&self.proxies.network(*a), n), *q)
             }
-            (Limiter::Own(l, q), _) => (l.check_n(n), *q),
+            (Limiter::Own(l, _, q), _) => (l.check_n(n), *q),
             (Limiter::ByAddress(..), Client::Key(_)) => return Verdict::Unlimited,
         };
         let policy = Policy {
@@ -288,7 +327,7 @@ impl FairUse {
     /// address tables hold only recent clients.
     pub fn forget_idle_clients(&self) {
         for limiter in [&self.cheap, &self.search] {
-            if let Limiter::ByAddress(l, _) = limiter {
+            if let Limiter::ByAddress(l, ..) = limiter {
                 l.retain_recent();
                 l.shrink_to_fit();
             }

@@ -131,6 +131,23 @@ impl Verdict {
         }
     }
 
+    /// The verdict once `units` it spent are given back: as many more
+    /// left (never more than the quota), whole again as much sooner.
+    pub fn refunded(&self, units: u32) -> Verdict {
+        match self {
+            Verdict::Allowed {
+                policy,
+                remaining,
+                reset,
+            } => Verdict::Allowed {
+                policy: *policy,
+                remaining: remaining.saturating_add(units).min(policy.quota),
+                reset: reset.saturating_sub(policy.window / policy.quota.max(1) * units),
+            },
+            other => other.clone(),
+        }
+    }
+
     /// The quota that decided, if one did.
     pub fn policy(&self) -> Option<Policy> {
         match self {

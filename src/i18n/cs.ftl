@@ -107,6 +107,7 @@ limit-answer = odpověď { $foreseen ->
     [yes] by měla
    *[no] má
 } asi { $bytes } bajtů, víc, než tento server zapíše ({ $max }); žádejte méně
+limit-answer-passed = odpověď přesáhla { $max } bajtů, nejvíc, co tento server zapíše, u `{ $field }`; žádejte méně
 limit-perft-depth = hloubka { $depth } je nad limitem perft tohoto serveru ({ $max })
 limit-perft-nodes = perft by generoval tahy pro víc než { $max } pozic; žádejte menší hloubku
 limit-perft-stopped = dávka vyčerpala svůj časový rozpočet na výpočty (časový limit AI serveru)
@@ -169,6 +170,7 @@ request-no-picks = `moves` musí uvést tah pro U, D nebo oba
 request-batch-item = každý požadavek musí být objekt s `op`
 request-batch-op = `op` musí být jedno z { $ops }
 request-compare-request = `request` tvrzení musí být objekt: tělo požadavku jeho operace
+request-compare-op = `request` tvrzení je tělo požadavku operace, kterou jmenuje `op` tvrzení: vlastní `op` nemá
 compare-listed-legal = služba tento tah považuje za platný, ale její seznam ho zapisuje jinak
 request-level = level musí být 1 až 8, ne { $value }
 request-multipv = multipv musí být 1 až { $max }, ne { $value }

@@ -107,6 +107,7 @@ limit-answer = the answer { $foreseen ->
     [yes] would be
    *[no] is
 } about { $bytes } bytes, more than this server writes ({ $max }); ask for less
+limit-answer-passed = the answer passed { $max } bytes, the most this server writes, at `{ $field }`; ask for less
 limit-perft-depth = depth { $depth } is over this server's perft cap of { $max }
 limit-perft-nodes = perft would generate moves for more than { $max } positions; ask for a smaller depth
 limit-perft-stopped = the batch has spent its search time budget (the server's AI time cap)
@@ -147,6 +148,7 @@ request-no-picks = `moves` must name a pick for U, D or both
 request-batch-item = each request must be an object with `op`
 request-batch-op = `op` must be one of { $ops }
 request-compare-request = a claim's `request` must be an object: the body of its operation's request
+request-compare-op = a claim's `request` is the body of the operation its claim's `op` names: it holds no `op` of its own
 compare-listed-legal = the service finds this move legal, but its list writes it otherwise
 request-level = level must be 1 to 8, not { $value }
 request-multipv = multipv must be 1 to { $max }, not { $value }

@@ -102,6 +102,109 @@ async fn no_answer_is_larger_than_the_cap() {
     assert_problem(&reply, 400, "LIMIT_EXCEEDED");
 }
 
+/// A batch whose answer would pass the cap is refused before it is
+/// built (issue 71): the request makes the service hold no more than the
+/// cap of answer and one item's, counted in bytes by the test's
+/// allocator, not the 8.3 MB the whole answer would be; and the items
+/// after the cap do not run. The same for NDJSON, and for replays, which
+/// are refused before they are played when what is left of the answer
+/// cannot hold them.
+#[actix_web::test]
+async fn a_batch_answer_is_refused_before_it_passes_the_cap() {
+    let cap = 256 << 10;
+    let app = app_with(Limits {
+        answer_max_bytes: cap,
+        ..Limits::default()
+    })
+    .await;
+    // 596 legal moves, about 33 KB of answer each: 250 items would be
+    // 8.3 MB.
+    let layout = format!(
+        "B{}/{}/{}W",
+        ".".repeat(10),
+        vec![".".repeat(11); 9].join("/"),
+        ".".repeat(10)
+    );
+    let position = "1TTTTTTT1TT/T7T2/T5T1t1T/T7T2/T8T1/T4T3T1/T8T1/T8T1/T6T3/T9T/TTTTTTTTT1T w 0";
+    let item = json!({"op": "legal-moves", "position": position, "layout": layout});
+    let one = post(
+        &app,
+        "/v1/tank-battle/legal-moves",
+        json!({"position": position, "layout": layout}),
+    )
+    .await;
+    assert_eq!(one.status, 200, "{one:?}");
+    let one_bytes = serde_json::to_vec(&one.body).unwrap().len();
+    assert!(one_bytes * 250 > 30 * cap, "{one_bytes} bytes an item");
+    let body = json!({"requests": vec![item.clone(); 250]});
+    let lines = vec![item.to_string(); 250].join("\n");
+    for ndjson in [false, true] {
+        let request = if ndjson {
+            test::TestRequest::post()
+                .uri("/v1/tank-battle/batch")
+                .insert_header(("content-type", "application/x-ndjson"))
+                .set_payload(lines.clone())
+        } else {
+            test::TestRequest::post()
+                .uri("/v1/tank-battle/batch")
+                .set_json(&body)
+        };
+        let start = crate::allocations::held();
+        crate::allocations::reset_peak();
+        let reply = send(&app, request).await;
+        let spent = crate::allocations::peak_since(start);
+        assert_problem(&reply, 400, "LIMIT_EXCEEDED");
+        let field = reply.body["field"].as_str().unwrap_or_default().to_owned();
+        let at: usize = field
+            .strip_prefix("requests[")
+            .and_then(|rest| rest.strip_suffix(']'))
+            .and_then(|index| index.parse().ok())
+            .unwrap_or(usize::MAX);
+        // Refused at the first item that does not fit (each result is
+        // the item's answer, its `op` and a separator).
+        assert!(
+            (cap / (one_bytes + 32)..=cap / one_bytes).contains(&at),
+            "{reply:?}"
+        );
+        // The answer's cap, one item's answer as a JSON value (several
+        // times its text) and the request's own (its body, its items).
+        let allowed = cap + 16 * one_bytes + 32 * lines.len();
+        assert!(
+            spent <= allowed,
+            "ndjson {ndjson}: {spent} bytes held at the peak, more than {allowed} (cap {cap})"
+        );
+    }
+    // A replay that what is left of the answer cannot hold is refused
+    // before it is played: the moves need not be legal.
+    let replay = json!({"op": "replay", "moves": vec!["k4-k5"; 2000]});
+    let alone = post(
+        &app,
+        "/v1/tank-battle/batch",
+        json!({"requests": [replay.clone()]}),
+    )
+    .await;
+    assert_eq!(alone.status, 200, "{alone:?}");
+    // Alone it fits (and is refused at its second move, an empty square).
+    assert_eq!(alone.body["results"][0]["status"], 422, "{alone:?}");
+    let mut items = vec![item.clone(); cap / (one_bytes + 32) - 1];
+    items.push(replay);
+    let reply = post(&app, "/v1/tank-battle/batch", json!({"requests": items})).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let last = reply.body["results"]
+        .as_array()
+        .and_then(|r| r.last())
+        .cloned();
+    let last = last.unwrap_or_default();
+    assert_eq!(last["code"], "LIMIT_EXCEEDED", "{last}");
+    assert!(
+        last["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("would be"),
+        "{last}"
+    );
+}
+
 #[actix_web::test]
 async fn replay_work_is_bounded_by_cells_times_steps() {
     let app = app_with(Limits {

@@ -211,3 +211,76 @@ async fn claims_are_checked_capped_and_run_in_a_batch() {
     .await;
     assert_problem(&reply, 400, "LIMIT_EXCEEDED");
 }
+
+/// A claim runs exactly the operation it names and is priced as (issue
+/// 71): a claim's request that names another `op` (a perft, a review, a
+/// replay under a cheap claim) is refused naming `request.op`, alone, in
+/// a JSON batch and in an NDJSON batch, in every game; nothing runs.
+#[actix_web::test]
+async fn a_claim_runs_only_the_operation_it_names() {
+    let app = app_with(Limits::default()).await;
+    let tank_battle = tank_rules::games::tank_battle::INITIAL_TBN;
+    let smuggled = [
+        (
+            "tank-battle",
+            json!({"op": "perft", "position": tank_battle, "depth": 3}),
+        ),
+        ("tank-battle", json!({"op": "annotate", "moves": ["j4-j5"]})),
+        ("tank-war", json!({"op": "replay", "rounds": []})),
+        ("cobi-tank-wars", json!({"op": "score"})),
+    ];
+    for (game, request) in smuggled {
+        let claimed = claim("legal-moves", request, json!({}));
+        let reply = post(
+            &app,
+            &format!("/v1/{game}/compare"),
+            json!({"claims": [claimed.clone()]}),
+        )
+        .await;
+        assert_problem(&reply, 400, "BAD_REQUEST");
+        assert_eq!(reply.body["field"], "claims[0].request.op", "{reply:?}");
+        let item = json!({"op": "compare", "claims": [claimed.clone(), claimed.clone()]});
+        let reply = post(
+            &app,
+            &format!("/v1/{game}/batch"),
+            json!({"requests": [item.clone()]}),
+        )
+        .await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+        let result = &reply.body["results"][0];
+        assert_eq!(result["op"], "problem", "{reply:?}");
+        assert_eq!(result["code"], "BAD_REQUEST", "{reply:?}");
+        assert_eq!(
+            result["field"], "requests[0].claims[0].request.op",
+            "{reply:?}"
+        );
+        let lines = format!("{item}\n{item}\n");
+        let reply = crate::common::send(
+            &app,
+            actix_web::test::TestRequest::post()
+                .uri(&format!("/v1/{game}/batch"))
+                .insert_header(("content-type", "application/x-ndjson"))
+                .set_payload(lines),
+        )
+        .await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+        let results: Vec<Value> = reply
+            .text
+            .lines()
+            .filter_map(|line| serde_json::from_str(line).ok())
+            .collect();
+        assert_eq!(results.len(), 2, "{reply:?}");
+        for (i, result) in results.iter().enumerate() {
+            assert_eq!(result["code"], "BAD_REQUEST", "{reply:?}");
+            assert_eq!(
+                result["field"],
+                format!("requests[{i}].claims[0].request.op"),
+                "{reply:?}"
+            );
+        }
+    }
+    // No perft ran: the long pool was never asked for a slot.
+    let asked =
+        crate::common::metric(&app, "tank_rules_slot_requests_total", &[("pool", "long")]).await;
+    assert_eq!(asked, 0.0);
+}

@@ -500,3 +500,83 @@ async fn a_key_blake3_keys_file_works_end_to_end() {
     }
     assert_eq!(seen, [401, 401, 429]);
 }
+
+/// The `RateLimit` field of `reply` for the policy `name`: what is left.
+fn remaining(reply: &common::Reply, name: &str) -> Option<u32> {
+    let field = reply.headers.get("ratelimit")?.to_str().ok()?;
+    field.split(", ").find_map(|item| {
+        let rest = item.strip_prefix(&format!("\"{name}\";r="))?;
+        rest.split(';').next()?.parse().ok()
+    })
+}
+
+/// A 503 costs nothing (issue 71): a search answered `SERVICE_BUSY` (no
+/// slot) leaves the client's search quota as it was, alone and as a
+/// batch's item, and says so in its `RateLimit` header; the header after
+/// a batch shows each quota after the batch's items were spent.
+#[actix_web::test]
+async fn a_503_costs_nothing_and_a_batch_says_what_it_left() {
+    let quotas = Quotas {
+        requests_per_minute: 100,
+        searches_per_minute: 6,
+    };
+    let limits = Limits {
+        max_concurrent_searches: 0,
+        search_wait_ms: 1,
+        ..Limits::default()
+    };
+    let state =
+        AppState::new(limits, CacheConfig::default()).with_fair_use(FairUse::new(FairUseConfig {
+            defaults: quotas,
+            ..FairUseConfig::default()
+        }));
+    let app = test::init_service(tank_rules::api::app(state)).await;
+    for seed in 0..10 {
+        let reply = send(&app, from("1.1.1.1:1000", search(seed))).await;
+        assert_problem(&reply, 503, "SERVICE_BUSY");
+        assert_eq!(remaining(&reply, "searches"), Some(6), "{reply:?}");
+    }
+    // A perft still runs (the long pool has its slot), and pays.
+    let perft = test::TestRequest::post()
+        .uri("/v1/tank-battle/perft")
+        .set_json(json!({"position": INITIAL, "depth": 1}));
+    let reply = send(&app, from("1.1.1.1:1000", perft)).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(remaining(&reply, "searches"), Some(5), "{reply:?}");
+    // A batch of two busy searches, a perft and a score: the perft and
+    // the score are paid for, the busy searches are not; the header says
+    // both quotas as the batch left them.
+    let batch = test::TestRequest::post()
+        .uri("/v1/tank-battle/batch")
+        .set_json(json!({"requests": [
+            {"op": "ai-move", "position": INITIAL, "seed": 1},
+            {"op": "perft", "position": INITIAL, "depth": 1},
+            {"op": "ai-move", "position": INITIAL, "seed": 2},
+            {"op": "score", "position": INITIAL},
+        ]}));
+    let reply = send(&app, from("1.1.1.1:1000", batch)).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(
+        reply.body["results"][0]["code"], "SERVICE_BUSY",
+        "{reply:?}"
+    );
+    assert_eq!(reply.body["results"][1]["nodes"], 45, "{reply:?}");
+    assert_eq!(remaining(&reply, "searches"), Some(4), "{reply:?}");
+    // One request: the door's, which pays for the one item that is not a
+    // search.
+    assert_eq!(remaining(&reply, "requests"), Some(99), "{reply:?}");
+    let policies = reply
+        .headers
+        .get("ratelimit-policy")
+        .unwrap()
+        .to_str()
+        .unwrap();
+    assert_eq!(
+        policies,
+        "\"requests\";q=100;w=60;qu=\"requests\", \"searches\";q=6;w=60;tank-rules-unit=\"search\""
+    );
+    // The next search pays from what the batch left.
+    let reply = send(&app, from("1.1.1.1:1000", search(99))).await;
+    assert_problem(&reply, 503, "SERVICE_BUSY");
+    assert_eq!(remaining(&reply, "searches"), Some(4), "{reply:?}");
+}

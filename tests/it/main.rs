@@ -2,6 +2,7 @@
 //! (the layout of rust-analyzer and matklad's "Delete Cargo Integration
 //! Tests"). Each module is one former test file.
 
+mod allocations;
 mod answers;
 mod architecture;
 mod architecture_doc;

@@ -22,18 +22,18 @@ use utoipa::ToSchema;
 use std::time::{Duration, Instant};
 
 use crate::api::game::GameApi;
+use crate::api::middleware::fair_use::Tab;
 use crate::api::services::Services;
 use crate::api::transport::problem::ApiError;
 use crate::api::transport::schema::{BatchItems, ItemSchemas};
 use crate::api::transport::{json, request_id};
-use crate::fair_use::Client;
 use crate::limits::Limits;
 use crate::operations::Operation;
 use crate::text::Text;
 
 use super::budget::SharedBudget;
 pub use super::items::{check, decode, to_json};
-use super::items::{check_caps, count_searches, locate_in, spend, split_op, Turn};
+use super::items::{check_caps, count_searches, locate_in, refund_busy, spend, split_op, Turn};
 use super::{ai, annotate, compare, replay, simple};
 
 /// The media type of a batch sent (and answered) one request a line.
@@ -219,7 +219,7 @@ async fn run<T, F, Fut>(
     mut dispatch: F,
 ) -> Result<HttpResponse, ApiError>
 where
-    F: FnMut(Operation, Value) -> Fut,
+    F: FnMut(Operation, Value, usize) -> Fut,
     Fut: Future<Output = Result<Value, ApiError>>,
 {
     check_caps(&body.requests, limits, ops, "requests")?;
@@ -238,39 +238,104 @@ where
     }
     // Each result is written as it comes, between the other connections'
     // turns, and only its bytes are kept: a batch holds its answer, not
-    // the answer's JSON values (several times its size).
-    let mut answer = Answer::new(body.ndjson);
+    // the answer's JSON values (several times its size). The answer is
+    // refused as soon as it would pass the cap, before the items after it
+    // run: a batch never holds more than the cap of answer.
+    let mut answer = Answer::new(body.ndjson, limits.answer_max_bytes);
     for (index, request) in body.requests.into_iter().enumerate() {
         let result = match request.and_then(|request| split_op(request, ops)) {
-            Ok((op, fields)) => dispatch(op, fields).await.map(|result| (op, result)),
+            Ok((op, fields)) => dispatch(op, fields, answer.room())
+                .await
+                .map(|result| (op, result)),
             Err(error) => Err(error),
         };
-        answer.push(&match result {
+        let pushed = answer.push(&match result {
             Ok((op, result)) => named(op.name(), result),
             Err(error) => named(PROBLEM, problem_result(&error, index)),
-        })?;
+        });
+        pushed.map_err(|full| full.at(index))?;
         turn.take().await;
     }
-    let (body, content_type) = answer.finish();
-    limits.check_answer(body.len(), false)?;
+    let (body, content_type) = answer.finish().map_err(|full| full.at(usize::MAX))?;
     Ok(HttpResponse::Ok().content_type(content_type).body(body))
 }
 
 /// A batch's answer, written a result at a time: `{"results":[…]}` as
-/// serde writes a [`BatchResponse`], or one result a line for NDJSON.
+/// serde writes a [`BatchResponse`], or one result a line for NDJSON;
+/// never more than its cap of bytes, its buffer's capacity included.
 struct Answer {
-    body: Vec<u8>,
+    body: Capped,
     ndjson: bool,
     results: usize,
 }
 
-impl Answer {
-    fn new(ndjson: bool) -> Answer {
-        let body = if ndjson {
-            Vec::new()
-        } else {
-            b"{\"results\":[".to_vec()
+/// An answer's bytes, never more than `cap` of them (the buffer grows by
+/// doubling up to the cap, not past it); a write that would pass the cap
+/// fails and writes nothing more.
+struct Capped {
+    bytes: Vec<u8>,
+    cap: usize,
+}
+
+impl std::io::Write for Capped {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        let len = self.bytes.len().saturating_add(data.len());
+        if len > self.cap {
+            return Err(std::io::Error::other(Full));
+        }
+        if len > self.bytes.capacity() {
+            let grown = len
+                .max(self.bytes.capacity().saturating_mul(2))
+                .min(self.cap);
+            self.bytes.reserve_exact(grown - self.bytes.len());
+        }
+        self.bytes.extend_from_slice(data);
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// An answer that would pass its cap.
+#[derive(Debug, thiserror::Error)]
+#[error("the answer is full")]
+struct Full;
+
+/// The refusal of a batch whose answer would pass `cap` bytes.
+struct Overflow {
+    cap: usize,
+}
+
+impl Overflow {
+    /// The refusal, naming the request whose result passed the cap (its
+    /// index; `usize::MAX` for the answer's closing bytes).
+    fn at(self, index: usize) -> ApiError {
+        let field = match index {
+            usize::MAX => "requests".to_owned(),
+            index => format!("requests[{index}]"),
         };
+        ApiError::limit_exceeded(
+            Text::new("limit-answer-passed")
+                .with("max", self.cap)
+                .with("field", field.as_str()),
+            &field,
+        )
+    }
+}
+
+impl Answer {
+    fn new(ndjson: bool, cap: usize) -> Answer {
+        let mut body = Capped {
+            bytes: Vec::new(),
+            cap,
+        };
+        if !ndjson {
+            // Within any cap a server may be given (a batch's answer is at
+            // least this).
+            body.bytes.extend_from_slice(b"{\"results\":[");
+        }
         Answer {
             body,
             ndjson,
@@ -278,27 +343,37 @@ impl Answer {
         }
     }
 
+    /// What is left of the cap.
+    fn room(&self) -> usize {
+        self.body.cap.saturating_sub(self.body.bytes.len())
+    }
+
     /// Writes one more result.
-    fn push(&mut self, result: &Value) -> Result<(), ApiError> {
-        if !self.ndjson && self.results > 0 {
-            self.body.push(b',');
-        }
-        serde_json::to_writer(&mut self.body, result)
-            .map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))?;
-        if self.ndjson {
-            self.body.push(b'\n');
-        }
+    fn push(&mut self, result: &Value) -> Result<(), Overflow> {
+        use std::io::Write;
+        let written = (|| {
+            if !self.ndjson && self.results > 0 {
+                self.body.write_all(b",")?;
+            }
+            serde_json::to_writer(&mut self.body, result).map_err(std::io::Error::other)?;
+            if self.ndjson {
+                self.body.write_all(b"\n")?;
+            }
+            Ok::<(), std::io::Error>(())
+        })();
         self.results += 1;
-        Ok(())
+        written.map_err(|_| Overflow { cap: self.body.cap })
     }
 
     /// The answer and its content type.
-    fn finish(mut self) -> (Vec<u8>, &'static str) {
+    fn finish(mut self) -> Result<(Vec<u8>, &'static str), Overflow> {
+        use std::io::Write;
         if self.ndjson {
-            (self.body, NDJSON)
+            Ok((self.body.bytes, NDJSON))
         } else {
-            self.body.extend_from_slice(b"]}");
-            (self.body, "application/json")
+            let cap = self.body.cap;
+            self.body.write_all(b"]}").map_err(|_| Overflow { cap })?;
+            Ok((self.body.bytes, "application/json"))
         }
     }
 }
@@ -352,17 +427,33 @@ fn problem_result(error: &ApiError, index: usize) -> Value {
 pub async fn batch<G: GameApi, T>(
     body: BatchBody<T>,
     services: &Services,
-    client: Option<Client>,
+    tab: Option<Tab>,
 ) -> Result<HttpResponse, ApiError> {
     let ops = operations::<G>();
-    let searches = spend(&body.requests, &ops, services, client).await?;
+    let tab = tab.as_ref();
+    let searches = spend(&body.requests, &ops, services, tab).await?;
     let cap = Duration::from_millis(services.limits.ai_max_time_ms);
     let shared = SharedBudget::new(cap, u64::from(searches), Instant::now());
+    let items = Items {
+        services,
+        shared: &shared,
+        tab,
+    };
     let check = item_check::<G>(services);
-    run(body, &services.limits, &ops, check, |op, fields| {
-        dispatch::<G>(op, fields, services, &shared)
+    run(body, &services.limits, &ops, check, |op, fields, room| {
+        dispatch::<G>(op, fields, items, room)
     })
     .await
+}
+
+/// What the items of one batch (or compare) run with: the services, the
+/// one time budget their searches share, and the request's tab (the
+/// quotas an item gives back to when it never ran).
+#[derive(Clone, Copy)]
+pub(super) struct Items<'a> {
+    services: &'a Services,
+    shared: &'a SharedBudget,
+    tab: Option<&'a Tab>,
 }
 
 /// How an item (`op` and its fields) is checked before anything runs: as
@@ -401,19 +492,37 @@ fn decodes<G: GameApi>(op: Operation, fields: &Value) -> Result<(), ApiError> {
     }
 }
 
-/// Runs one batched request through its endpoint's flow.
+/// Runs one batched request through its endpoint's flow, its answer to
+/// fit in `room` bytes (what is left of the batch's answer: a replay
+/// that cannot fit is refused before it is played). An item answered
+/// `SERVICE_BUSY` never ran: its price is given back.
 pub(super) async fn dispatch<G: GameApi>(
     op: Operation,
     fields: Value,
-    services: &Services,
-    shared: &SharedBudget,
+    items: Items<'_>,
+    room: usize,
 ) -> Result<Value, ApiError> {
+    let result = run_item::<G>(op, fields, items, room).await;
+    refund_busy(op, &result, items.services, items.tab).await;
+    result
+}
+
+/// One batched request through its endpoint's flow.
+async fn run_item<G: GameApi>(
+    op: Operation,
+    fields: Value,
+    items: Items<'_>,
+    room: usize,
+) -> Result<Value, ApiError> {
+    let Items {
+        services, shared, ..
+    } = items;
     match op {
         Operation::LegalMoves => to_json(simple::legal_moves::<G>(decode(fields)?, services)),
         Operation::Validate => to_json(simple::validate::<G>(decode(fields)?, services)),
         Operation::Apply => to_json(simple::apply::<G>(decode(fields)?, services)),
         Operation::Score => to_json(simple::score::<G>(decode(fields)?, services)),
-        Operation::Replay => to_json(replay::replay::<G>(decode(fields)?, services).await),
+        Operation::Replay => to_json(replay::replay::<G>(decode(fields)?, services, room).await),
         Operation::AiMove => ai::ai_move::<G>(decode(fields)?, services, Some(shared))
             .await?
             .into_value(),
@@ -423,7 +532,7 @@ pub(super) async fn dispatch<G: GameApi>(
         Operation::Compare => {
             // Boxed: a compare's claims come back here (never to another
             // compare: `compare::claim_ops`).
-            let compared = Box::pin(compare_in_batch::<G>(decode(fields)?, services, shared));
+            let compared = Box::pin(compare_in_batch::<G>(decode(fields)?, items));
             to_json(compared.await)
         }
         Operation::Perft | Operation::Initial | Operation::Batch | Operation::Render => {
@@ -441,26 +550,31 @@ pub(super) async fn dispatch<G: GameApi>(
 pub async fn compare<G: GameApi>(
     body: compare::CompareRequest,
     services: &Services,
-    client: Option<Client>,
+    tab: Option<Tab>,
 ) -> Result<compare::CompareResponse, ApiError> {
     let ops = compare::claim_ops::<G>();
-    let items = compare::items(&body.claims);
-    check_caps(&items, &services.limits, &ops, "claims")?;
-    let searches = spend(&items, &ops, services, client).await?;
+    let claims = compare::items(&body.claims);
+    check_caps(&claims, &services.limits, &ops, "claims")?;
+    let tab = tab.as_ref();
+    let searches = spend(&claims, &ops, services, tab).await?;
     let cap = Duration::from_millis(services.limits.ai_max_time_ms);
     let shared = SharedBudget::new(cap, u64::from(searches), Instant::now());
-    run_claims::<G>(body, items, services, &shared).await
+    let items = Items {
+        services,
+        shared: &shared,
+        tab,
+    };
+    run_claims::<G>(body, claims, items).await
 }
 
 /// `compare` as a batch's item: the batch checked its caps and spent its
 /// price, and its searches share the batch's budget.
 async fn compare_in_batch<G: GameApi>(
     body: compare::CompareRequest,
-    services: &Services,
-    shared: &SharedBudget,
+    items: Items<'_>,
 ) -> Result<compare::CompareResponse, ApiError> {
-    let items = compare::items(&body.claims);
-    run_claims::<G>(body, items, services, shared).await
+    let claims = compare::items(&body.claims);
+    run_claims::<G>(body, claims, items).await
 }
 
 /// Checks every claim's request as its endpoint would (a claim that breaks
@@ -468,16 +582,16 @@ async fn compare_in_batch<G: GameApi>(
 /// and compares each.
 async fn run_claims<G: GameApi>(
     body: compare::CompareRequest,
-    items: Vec<Result<Value, ApiError>>,
-    services: &Services,
-    shared: &SharedBudget,
+    claims: Vec<Result<Value, ApiError>>,
+    items: Items<'_>,
 ) -> Result<compare::CompareResponse, ApiError> {
+    let services = items.services;
     let ops = compare::claim_ops::<G>();
     let check = item_check::<G>(services);
-    let mut requests = Vec::with_capacity(items.len());
-    for (index, item) in items.into_iter().enumerate() {
+    let mut requests = Vec::with_capacity(claims.len());
+    for (index, item) in claims.into_iter().enumerate() {
         let located = |error: ApiError| locate_in(error, "claims", index, "request");
-        let item = item?;
+        let item = item.map_err(located)?;
         if !item.is_object() {
             return Err(located(ApiError::bad_request(
                 Text::new("request-compare-request"),
@@ -492,7 +606,9 @@ async fn run_claims<G: GameApi>(
     let mut verdicts = Vec::with_capacity(requests.len());
     let mut turn = Turn::new();
     for ((op, fields), claim) in requests.into_iter().zip(body.claims) {
-        let answer = dispatch::<G>(op, fields, services, shared).await;
+        // A claim's answer is compared, not returned: its own cap.
+        let room = services.limits.answer_max_bytes;
+        let answer = dispatch::<G>(op, fields, items, room).await;
         verdicts.push(compare::verdict::<G>(op, &claim, answer, services));
         turn.take().await;
     }
@@ -517,17 +633,17 @@ mod answer_tests {
         ];
         for count in 0..=results.len() {
             let some = &results[..count];
-            let mut json = Answer::new(false);
-            let mut lines = Answer::new(true);
+            let mut json = Answer::new(false, usize::MAX);
+            let mut lines = Answer::new(true, usize::MAX);
             for result in some {
-                json.push(result).unwrap();
-                lines.push(result).unwrap();
+                assert!(json.push(result).is_ok());
+                assert!(lines.push(result).is_ok());
             }
             let whole = serde_json::to_vec(&BatchResponse {
                 results: some.to_vec(),
             })
             .unwrap();
-            assert_eq!(json.finish(), (whole, "application/json"));
+            assert_eq!(json.finish().ok(), Some((whole, "application/json")));
             let each: Vec<u8> = some
                 .iter()
                 .flat_map(|r| {
@@ -536,7 +652,32 @@ mod answer_tests {
                     line
                 })
                 .collect();
-            assert_eq!(lines.finish(), (each, NDJSON));
+            assert_eq!(lines.finish().ok(), Some((each, NDJSON)));
+        }
+    }
+
+    /// An answer never holds more than its cap, its buffer's capacity
+    /// included: the result that would pass it is refused, and the answer
+    /// stays as it was before it.
+    #[test]
+    fn an_answer_never_holds_more_than_its_cap() {
+        let result = serde_json::json!({"op": "legal-moves", "moves": vec!["a1-a2"; 100]});
+        let one = serde_json::to_vec(&result).unwrap().len();
+        for cap in [one, one * 3 + 7, 10_000, 65_536] {
+            for ndjson in [false, true] {
+                let mut answer = Answer::new(ndjson, cap);
+                let mut written = 0;
+                while answer.push(&result).is_ok() {
+                    written += 1;
+                    assert!(answer.body.bytes.capacity() <= cap, "{cap}");
+                }
+                assert!(answer.body.bytes.capacity() <= cap, "{cap}");
+                assert!(answer.body.bytes.len() <= cap, "{cap}");
+                // As many results as fit, and not one more.
+                let per = one + 1;
+                assert!(written * per <= cap + 1, "{written} results in {cap}");
+                assert!((written + 1) * per + 14 > cap, "{written} results in {cap}");
+            }
         }
     }
 }

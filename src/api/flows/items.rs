@@ -9,10 +9,11 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::api::middleware::fair_use::Tab;
 use crate::api::services::Services;
 use crate::api::transport::json;
 use crate::api::transport::problem::ApiError;
-use crate::fair_use::{Class, Client};
+use crate::fair_use::Class;
 use crate::limits::Limits;
 use crate::operations::Operation;
 use crate::text::Text;
@@ -230,23 +231,34 @@ fn items_price(
 }
 
 /// Spends the price of a batch's (or a compare's) items, one request of
-/// which was spent at the door; answers their search units (the share
-/// of their budget).
+/// which was spent at the door, on the request's `tab`; answers their
+/// search units (the share of their budget).
 pub(super) async fn spend(
     requests: &[Result<Value, ApiError>],
     ops: &[Operation],
     services: &Services,
-    client: Option<Client>,
+    tab: Option<&Tab>,
 ) -> Result<u32, ApiError> {
     let [requests, searches] = items_price(requests, ops, &services.limits);
-    if let Some(client) = client {
+    if let Some(tab) = tab {
         let to_spend = [(requests.0, requests.1.saturating_sub(1)), searches];
-        for (class, units) in to_spend.into_iter().filter(|(_, units)| *units > 0) {
-            let verdict = services.fair_use.check(&client, class, units).await;
-            if let Some(refused) = verdict.refusal() {
-                return Err(refused);
-            }
+        for (class, units) in to_spend {
+            tab.spend(class, units).await?;
         }
     }
     Ok(searches.1)
+}
+
+/// Gives back an item's price when its answer is 503 (`SERVICE_BUSY`): it
+/// never ran.
+pub(super) async fn refund_busy<T>(
+    op: Operation,
+    result: &Result<T, ApiError>,
+    services: &Services,
+    tab: Option<&Tab>,
+) {
+    if let (Some(tab), Err(ApiError::Busy { .. })) = (tab, result) {
+        let price = op.price(&services.limits);
+        tab.refund(price.class, price.units).await;
+    }
 }

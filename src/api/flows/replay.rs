@@ -12,18 +12,24 @@ use crate::operations::Operation;
 
 /// `replay`: the state after each step, each step checked; the first
 /// refused one is the answer, with its `ply`. The work (cells times steps)
-/// and the answer's size are checked before anything is played; a large
+/// and the answer's size (within `room` bytes: the answer cap, or what is
+/// left of a batch's) are checked before anything is played; a large
 /// replay runs on the blocking pool in a work slot, so the HTTP workers
 /// stay free.
 pub async fn replay<G: GameApi>(
     request: G::ReplayRequest,
     services: &Services,
+    room: usize,
 ) -> Result<G::ReplayResponse, ApiError> {
     let limits = services.limits;
     let (state, steps) = G::decode_replay(request, &limits)?;
     let work = limits.check_replay_work(G::size(&state), steps.len(), G::REPLAY_STEPS)?;
     let per_state = serde_json::to_vec(&G::replay_state(&state)).map_or(0, |s| s.len() + 1);
-    limits.check_answer(per_state.saturating_mul(steps.len()), true)?;
+    let within = Limits {
+        answer_max_bytes: room.min(limits.answer_max_bytes),
+        ..limits
+    };
+    within.check_answer(per_state.saturating_mul(steps.len()), true)?;
     if work <= Limits::INLINE_REPLAY_WORK {
         return simulate::<G>(state, steps, &limits);
     }

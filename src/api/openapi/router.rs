@@ -398,32 +398,13 @@ where
             return Box::pin(async move { Ok(res) });
         }
         match (&self.fair_use, served.route.price) {
-            (Some(fair_use), Some(price)) => Box::pin(admitted(
-                fair_use.clone(),
-                price,
-                served.service.clone(),
-                req,
-            )),
+            (Some(fair_use), Some(price)) => {
+                let (fair_use, service) = (fair_use.clone(), served.service.clone());
+                Box::pin(async move { fair_use::admitted(fair_use, price, &*service, req).await })
+            }
             _ => served.service.call(req),
         }
     }
-}
-
-/// `req` through fair use (its client's quota, spending `price`), then
-/// `service`; the answer says what is left of the quota.
-async fn admitted(
-    fair_use: Arc<FairUse>,
-    price: Price,
-    service: Rc<RouteService>,
-    req: ServiceRequest,
-) -> Result<ServiceResponse, Error> {
-    let verdict = match fair_use::admit(&fair_use, price, &req).await {
-        Ok(verdict) => verdict,
-        Err(refusal) => return Ok(req.into_response(refusal)),
-    };
-    let mut res = service.call(req).await?;
-    fair_use::label(&mut res, verdict);
-    Ok(res)
 }
 
 /// A query parameter a GET route does not declare (one rule for every

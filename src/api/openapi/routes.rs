@@ -203,7 +203,7 @@ macro_rules! game_routes {
         async fn replay(
             JsonAndServices { body, services }: JsonAndServices<ReplayRequest>,
         ) -> Result<HttpResponse, ApiError> {
-            let answer = flows::replay::replay::<$game>(body, &services).await?;
+            let answer = flows::replay::replay::<$game>(body, &services, services.limits.answer_max_bytes).await?;
             respond(encode(&answer), &services.limits)
         }
 
@@ -317,13 +317,11 @@ macro_rules! game_routes {
             )
         )]
         async fn batch(
-            request: actix_web::HttpRequest,
+            tab: Option<crate::api::middleware::fair_use::Tab>,
             body: flows::batch::BatchBody<BatchRequest>,
             services: Data<Services>,
         ) -> Result<HttpResponse, ApiError> {
-            use actix_web::HttpMessage;
-            let client = request.extensions().get::<crate::fair_use::Client>().cloned();
-            flows::batch::batch::<$game, _>(body, &services, client).await
+            flows::batch::batch::<$game, _>(body, &services, tab).await
         }
 
         #[utoipa::path(
@@ -341,12 +339,10 @@ macro_rules! game_routes {
             )
         )]
         async fn compare(
-            request: actix_web::HttpRequest,
+            tab: Option<crate::api::middleware::fair_use::Tab>,
             JsonAndServices { body, services }: JsonAndServices<CompareRequest>,
         ) -> Result<HttpResponse, ApiError> {
-            use actix_web::HttpMessage;
-            let client = request.extensions().get::<crate::fair_use::Client>().cloned();
-            let answer = flows::batch::compare::<$game>(body.body, &services, client).await?;
+            let answer = flows::batch::compare::<$game>(body.body, &services, tab).await?;
             respond(encode(&answer), &services.limits)
         }
 

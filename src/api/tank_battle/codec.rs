@@ -57,9 +57,9 @@ pub(super) fn fault_text(fault: &NotationFault) -> Text {
         | NotationFault::Ply { found }
         | NotationFault::PlyTooLarge { found }
         | NotationFault::Move { found }
-        | NotationFault::Square { found } => text.with("found", found),
+        | NotationFault::Square { found } => text.quoting("found", found),
         NotationFault::Ranks { found } => text.with("found", *found),
-        NotationFault::EmptyRun { rank, found } => text.with("rank", *rank).with("found", found),
+        NotationFault::EmptyRun { rank, found } => text.with("rank", *rank).quoting("found", found),
         NotationFault::PieceCharacter { rank, found } => {
             text.with("rank", *rank).with("found", format!("{found:?}"))
         }

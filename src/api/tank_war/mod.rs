@@ -523,7 +523,9 @@ fn invalid_text(error: &crate::games::tank_war::StateError) -> crate::text::Text
     use crate::games::tank_war::{StateError as E, MAX_SIDE};
     use crate::text::Text;
     let tank = |id: &'static str, owner: &Player, name: &str| {
-        Text::new(id).with("owner", owner.name()).with("name", name)
+        Text::new(id)
+            .with("owner", owner.name())
+            .quoting("name", name)
     };
     match error {
         E::BoardSize { rows, cols } => Text::new("invalid-tank-war-board-size")

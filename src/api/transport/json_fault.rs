@@ -26,10 +26,43 @@ pub fn text(err: &serde_json::Error, at: Option<&str>) -> Text {
             Text::new("json-syntax").with("fault", syntax_fault(error))
         }
     };
-    text.with("error", error)
-        .with("line", line)
-        .with("column", column)
-        .with("in", "body")
+    text.with(
+        "error",
+        crate::text::quotes_cut(&without_types(error), &['`', '"']),
+    )
+    .with("line", line)
+    .with("column", column)
+    .with("in", "body")
+}
+
+/// serde's `message` without the service's Rust types it names
+/// (`expected struct MoveRequest`): what is expected said as JSON says
+/// it (an object, one of the known values).
+fn without_types(message: &str) -> std::borrow::Cow<'_, str> {
+    const KINDS: &[(&str, &str)] = &[
+        ("expected tuple struct ", "expected an array"),
+        ("expected newtype struct ", "expected a value"),
+        ("expected unit struct ", "expected null"),
+        ("expected struct variant ", "expected an object"),
+        ("expected tuple variant ", "expected an array"),
+        ("expected unit variant ", "expected a known value"),
+        ("expected newtype variant ", "expected a value"),
+        ("expected struct ", "expected an object"),
+        ("expected enum ", "expected a known value"),
+    ];
+    let Some((at, (kind, plain))) = KINDS
+        .iter()
+        .filter_map(|kind| Some((message.find(kind.0)?, kind)))
+        .min_by_key(|(at, _)| *at)
+    else {
+        return std::borrow::Cow::Borrowed(message);
+    };
+    let after = &message[at + kind.len()..];
+    let name_end = after
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(after.len());
+    let rest = without_types(&after[name_end..]).into_owned();
+    std::borrow::Cow::Owned(format!("{}{plain}{rest}", &message[..at]))
 }
 
 /// The same text, of a document sent in the query parameter `param`.
@@ -132,9 +165,9 @@ fn data(error: &str, at: Option<&str>) -> Text {
     };
     let (wanted, choices) = expected_kind(&expected);
     text.with("fault", fault)
-        .with("name", name)
+        .quoting("name", &name)
         .with("unexpected", unexpected)
-        .with("value", value)
+        .quoting("value", &value)
         .with("expected", wanted)
         .with("choices", choices)
 }
@@ -218,6 +251,31 @@ mod tests {
             .find(|(n, _)| *n == name)
             .map(|(_, v)| v.to_string())
             .unwrap_or_default()
+    }
+
+    /// A detail names no Rust type of the service's (issue 71): what was
+    /// expected is said as JSON says it.
+    #[test]
+    fn no_rust_type_is_named() {
+        assert_eq!(
+            without_types("invalid type: string \"x\", expected struct MoveRequest"),
+            "invalid type: string \"x\", expected an object"
+        );
+        assert_eq!(
+            without_types("invalid type: map, expected enum Side at line 1 column 9"),
+            "invalid type: map, expected a known value at line 1 column 9"
+        );
+        assert_eq!(
+            without_types("invalid length 1, expected tuple struct Pair"),
+            "invalid length 1, expected an array"
+        );
+        assert_eq!(without_types("expected `,` or `}`"), "expected `,` or `}`");
+        let (_, text) = fault(r#"{"count": 1, "side": {}}"#);
+        let english = i18n::write(Lang::En, &text);
+        assert!(
+            !english.contains("enum") && !english.contains("Side"),
+            "{english}"
+        );
     }
 
     /// English says what serde_json says, from the catalogue; Czech says

@@ -143,20 +143,22 @@ fn reachable(
     found
 }
 
-/// The most a schema fault quotes of the value at fault.
-const QUOTED_VALUE_CHARS: usize = 60;
-
 /// The catalogues' `request-schema` for `error` in the `op` request: the
 /// validator's words (English's), and the facts another language says it
 /// by: the fault's kind, the field named, the value (quoted in part), and
 /// what was expected or the limit.
 fn broken(op: &str, error: &jsonschema::ValidationError) -> Text {
+    use crate::text::quote;
     use jsonschema::error::{TypeKind, ValidationErrorKind as Kind};
-    let mut value = error.instance().to_string();
-    if let Some((end, _)) = value.char_indices().nth(QUOTED_VALUE_CHARS) {
-        value.truncate(end);
-        value.push('…');
-    }
+    // The validator's words begin with the value at fault, as JSON: it is
+    // quoted in part, as every value the client sent.
+    let value = error.instance().to_string();
+    let message = error.to_string();
+    let message = match message.strip_prefix(value.as_str()) {
+        Some(rest) => format!("{}{rest}", quote(&value)),
+        None => crate::text::quotes_cut(&message, &['\'']),
+    };
+    let value = quote(&value).into_owned();
     let quoted = |v: &serde_json::Value| match v {
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
@@ -165,7 +167,11 @@ fn broken(op: &str, error: &jsonschema::ValidationError) -> Text {
         Kind::Required { property } => ("required", quoted(property), String::new(), String::new()),
         Kind::AdditionalProperties { unexpected } => (
             "additional",
-            unexpected.join(", "),
+            unexpected
+                .iter()
+                .map(|name| quote(name))
+                .collect::<Vec<_>>()
+                .join(", "),
             String::new(),
             String::new(),
         ),
@@ -194,7 +200,7 @@ fn broken(op: &str, error: &jsonschema::ValidationError) -> Text {
     };
     Text::new("request-schema")
         .with("op", op)
-        .with("error", error.to_string())
+        .with("error", message)
         .with("fault", fault)
         .with("name", name)
         .with("value", value)

@@ -44,21 +44,26 @@ pub fn claim_ops<G: GameApi>() -> Vec<Operation> {
         .collect()
 }
 
-/// The claims as a batch's items: each its `op` and its request's fields
-/// (a request that is not an object stays as it is, to be refused).
+/// The claims as a batch's items: each its claim's `op` and its request's
+/// fields. A claim runs exactly the operation it names (and is priced
+/// as): a request that names an `op` of its own is refused, naming
+/// `request.op`, and one that is not an object stays as it is, to be
+/// refused.
 pub fn items(claims: &[Claim]) -> Vec<Result<Value, ApiError>> {
     claims
         .iter()
-        .map(|claim| {
-            Ok(match &claim.request {
-                Value::Object(fields) => {
-                    let mut item = Map::with_capacity(fields.len() + 1);
-                    item.insert("op".to_owned(), Value::from(claim.op.as_str()));
-                    item.extend(fields.iter().map(|(k, v)| (k.clone(), v.clone())));
-                    Value::Object(item)
-                }
-                _ => Value::Null,
-            })
+        .map(|claim| match &claim.request {
+            Value::Object(fields) if fields.contains_key("op") => Err(ApiError::bad_request(
+                Text::new("request-compare-op"),
+                Some("op"),
+            )),
+            Value::Object(fields) => {
+                let mut item = Map::with_capacity(fields.len() + 1);
+                item.insert("op".to_owned(), Value::from(claim.op.as_str()));
+                item.extend(fields.iter().map(|(k, v)| (k.clone(), v.clone())));
+                Ok(Value::Object(item))
+            }
+            _ => Ok(Value::Null),
         })
         .collect()
 }
