@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The attacks of issue 38 ("The front door") and the findings of issue 50
-("Priced by the work"), replayed against release builds on loopback; run
-by scripts/security-test.sh, which starts the servers, HAProxy and Redis
-and passes their ports (see there). Issue 38's checks are numbered `N.`,
-issue 50's `50.N` (its finding N).
+("Priced by the work") and issue 71, replayed against release builds on
+loopback; run by scripts/security-test.sh, which starts the servers,
+HAProxy and Redis and passes their ports (see there). Issue 38's checks
+are numbered `N.`, a later issue's `I.N` (issue I's finding N).
 
 Each attack prints one line per check, `PASS …` or `FAIL …` with its
 figures; the exit status is the number of failures. Attacks 5 and 6 start
@@ -287,6 +287,124 @@ def ipv6(args):
     check("4. ::ffff:4.4.4.4 after 4.4.4.4 used up its quota",
           got == [200] * 5 and mapped == 429,
           f"4.4.4.4: {statuses_text(got)}; then ::ffff:4.4.4.4: {mapped}")
+
+
+# ---------------------------------------------------------------------------
+# Issue 71, finding 7: the Deployment trusted all of 10.0.0.0/8, so any pod
+# that reached a replica picked its own client address.
+
+DEPLOYMENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "deploy", "k8s", "deployment.yaml")
+
+
+def deployment_env():
+    """The environment deploy/k8s/deployment.yaml gives the service: each
+    `- name: X` followed by `value: …` (a secret's valueFrom and comments
+    left out)."""
+    env, name = {}, None
+    with open(DEPLOYMENT) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("#"):
+                continue
+            if line.startswith("- name:"):
+                name = line.split(":", 1)[1].strip().strip('"')
+            elif line.startswith("value:") and name:
+                env[name] = line.split(":", 1)[1].strip().strip('"')
+                name = None
+            elif line:
+                name = None
+    return env
+
+
+def cluster_addresses(trusted):
+    """The balancer (the first address of the first trusted range) and
+    another pod (an address of 10.0.0.0/8 outside every trusted range; when
+    they cover all of it, 10.1.0.3, which the check then finds trusted)."""
+    import ipaddress
+    nets = [ipaddress.ip_network(n.strip(), strict=False) for n in trusted.split(",") if n.strip()]
+    v4 = [n for n in nets if n.version == 4]
+    if not v4:
+        raise ValueError(f"no IPv4 range in TANK_RULES_TRUSTED_PROXIES={trusted!r}")
+    balancer = next(v4[0].hosts(), v4[0].network_address)
+    pods = (ipaddress.ip_address(f"10.{a}.{b}.3") for a in range(1, 256) for b in range(256))
+    pod = next((p for p in pods if not any(p in n for n in nets)), ipaddress.ip_address("10.1.0.3"))
+    return str(balancer), str(pod)
+
+
+def trusted_range(args):
+    """71.7: a server run with the Deployment's environment as shipped
+    (its TANK_RULES_TRUSTED_PROXIES read from deploy/k8s/deployment.yaml)
+    in a network namespace where the peers have a cluster's addresses: the
+    balancer, at an address of the trusted range, and another pod, at an
+    address of 10.0.0.0/8 outside it. Each sends X-Forwarded-For naming a
+    new address every time: the pod's is ignored (it is counted, and
+    logged, by its own address: 5 answered of 7 under a quota of 5), the
+    balancer's honoured (7 clients, each answered). Then the same with
+    10.0.0.0/8 trusted, as shipped before: the pod picks its address."""
+    env = deployment_env()
+    trusted = env.get("TANK_RULES_TRUSTED_PROXIES", "")
+    ns = f"tr71-{os.getpid()}"
+    try:
+        balancer, pod = cluster_addresses(trusted)
+        setup = [["ip", "netns", "add", ns], ["ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up"]]
+        setup += [["ip", "netns", "exec", ns, "ip", "addr", "add", f"{a}/32", "dev", "lo"] for a in (balancer, pod)]
+        for cmd in setup:
+            subprocess.run(cmd, check=True, capture_output=True, timeout=10)
+        inside = subprocess.run(["ip", "netns", "exec", ns, sys.executable, os.path.abspath(__file__),
+                                 "--trusted-range", args.bin, args.work, balancer, pod],
+                                capture_output=True, text=True, timeout=120)
+        lines = inside.stdout.strip().splitlines()
+        result = json.loads(lines[-1]) if lines else {"error": inside.stderr[-300:]}
+    except (subprocess.SubprocessError, OSError, ValueError, json.JSONDecodeError) as e:
+        result = {"error": f"{type(e).__name__}: {e}"[:300]}
+    finally:
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    if "error" in result:
+        check("71.7 the Deployment's trusted proxies (could not run)", False, result["error"])
+        return
+    shipped, before = result["shipped"], result["before"]
+    check(f"71.7 another pod ({pod}; the Deployment's TANK_RULES_TRUSTED_PROXIES={trusted}) "
+          f"naming a new X-Forwarded-For each time (quota 5)",
+          shipped["pod"] == [200] * 5 + [429] * 2 and shipped["pod_clients"] == [pod],
+          f"{shipped['pod'].count(200)} of 7 answered ({statuses_text(shipped['pod'])}); "
+          f"logged as {shipped['pod_clients']}")
+    check(f"71.7 the balancer ({balancer}, in the trusted range) naming a new X-Forwarded-For each time",
+          shipped["balancer"] == [200] * 7 and len(shipped["balancer_clients"]) == 7
+          and balancer not in shipped["balancer_clients"],
+          f"{shipped['balancer'].count(200)} of 7 answered; logged as {len(shipped['balancer_clients'])} "
+          f"clients ({', '.join(shipped['balancer_clients'][:2])}, …)")
+    check("71.7 the same pod with 10.0.0.0/8 trusted (as shipped before): picks its address",
+          before["pod"] == [200] * 7 and pod not in before["pod_clients"],
+          f"{before['pod'].count(200)} of 7 answered; logged as {len(before['pod_clients'])} clients")
+
+
+def trusted_range_inside(binary, work, balancer, pod):
+    """71.7's side inside the namespace: the server with the Deployment's
+    environment (a quota of 5 requests a minute and the access log added),
+    then with 10.0.0.0/8 trusted; the balancer's and the pod's requests.
+    Prints one JSON line."""
+    result = {}
+    for label, trusted in [("shipped", None), ("before", "10.0.0.0/8")]:
+        env = deployment_env()
+        if trusted:
+            env["TANK_RULES_TRUSTED_PROXIES"] = trusted
+        server = Server(binary, work, f"trusted-{label}", 8080,
+                        ["--rate-limit-per-minute", "5", "--access-log", "--admin-addr", f"{HOST}:9090"], env)
+        if not server.ready:
+            print(json.dumps({"error": f"the server ({label}) did not start: " + server.stop()[-300:]}))
+            return 1
+        got = {}
+        for who, source in [("pod", pod), ("balancer", balancer)]:
+            c = Client(8080, source=source)
+            rids = [f"t71-{label}-{who}-{i}" for i in range(7)]
+            got[who] = [score(c, f"198.51.100.{i + 1}", rid) for i, rid in enumerate(rids)]
+            c.close()
+            time.sleep(0.3)  # the access log writes in batches of 50 ms
+            got[f"{who}_clients"] = sorted(set(clients_in_log(server.out_path, rids)))
+        server.stop()
+        result[label] = got
+    print(json.dumps(result))
+    return 0
 
 
 # ---------------------------------------------------------------------------
@@ -1388,6 +1506,7 @@ def main():
         lambda: (lambda sent: (search_quota(args, sent), encoded_names(args, sent)))(encoded_paths(args)),
         lambda: forwarded_for(args),
         lambda: ipv6(args),
+        lambda: trusted_range(args),
         lambda: secrets_in_logs(args),
         lambda: shared_tier(args),
         lambda: api_keys(args),
@@ -1414,4 +1533,6 @@ def main():
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--pinned-stream"]:
         sys.exit(pinned_stream_inside(*sys.argv[2:5]))
+    if sys.argv[1:2] == ["--trusted-range"]:
+        sys.exit(trusted_range_inside(*sys.argv[2:6]))
     sys.exit(main())
