@@ -10,6 +10,7 @@ mod cobi_tank_wars_oracle;
 mod common;
 mod conformance;
 mod container;
+mod deploy_config;
 mod engine_props;
 mod golden;
 mod http_ai_levels;
