@@ -17,13 +17,18 @@
 #   6. a client's own X-Forwarded-For through HAProxy: the replicas trust
 #      HAProxy (--trusted-proxies), a client from 127.0.0.2 names a new
 #      address in every request and is still counted as 127.0.0.2 (an
-#      address quota of XFF_QUOTA a minute, fleet-wide).
+#      address quota of XFF_QUOTA a minute, fleet-wide);
+#   7. a review at the cap through HAProxy (issue 71): a Tank Battle
+#      annotate of a 400-ply game, the replicas at their default caps (a
+#      review cut at 30 s), runs once: tank_rules_reviews_total rises by
+#      exactly 1 over the three replicas, and the client waits the cap,
+#      not twice it.
 # The replicas share a secret made for the run (--redis-secret-file), which
 # seals the answers they store in Redis; it must appear in none of their
 # output. HAProxy runs with the project's configuration,
 # deploy/haproxy/haproxy.cfg.
 # Installs redis-server, haproxy and wrk (Debian packages) when missing.
-# Bounded: about two and a half minutes. Ends with one summary line.
+# Bounded: about three and a half minutes. Ends with one summary line.
 #
 #   scripts/fleet-test.sh
 set -euo pipefail
@@ -351,6 +356,102 @@ for n in 1 2 3; do
 done
 echo "  quota checks decided by a replica alone meanwhile: $fallbacks"
 
+echo "== 7. a review at the cap through HAProxy, run once"
+# Issue 71: with `timeout server` equal to the review cap and `retry-on
+# all-retryable-errors`, HAProxy gave up on a review just before its answer
+# and ran it again on another replica (the client waited 60 s, two reviews
+# cut). The replicas at their default caps (--annotate-max-time-ms, 30 s:
+# what the shipped configuration must outwait), a game of 400 plies judged
+# with a budget no replica finishes within the cap.
+REPLICA_FLAGS=()
+for n in 1 2 3; do
+  kill -TERM "${replica_pid[$n]}"
+  wait "${replica_pid[$n]}" 2>/dev/null || true
+  start_replica "$n"
+done
+sleep 1 # health checks: all three back
+python3 - "$BASE" <<'PY' | tee "$work/review.txt" || status=1
+import http.client, json, random, re, sys, time
+base = int(sys.argv[1])
+START = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0"
+PLIES = 400
+def post(port, path, body, timeout=10):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+    response = conn.getresponse()
+    answer = response.read()
+    conn.close()
+    return response.status, answer
+def game(seed):
+    """A legal game of at most PLIES moves, played at random (seeded) through
+    replica 1's legal-moves and apply."""
+    rng, position, moves = random.Random(seed), START, []
+    while len(moves) < PLIES:
+        legal = json.loads(post(base + 1, "/v1/tank-battle/legal-moves", {"position": position})[1])["moves"]
+        if not legal:
+            break
+        applied = json.loads(post(base + 1, "/v1/tank-battle/apply",
+                                  {"position": position, "move": rng.choice(legal)["move"]})[1])
+        moves.append(applied["move"])
+        position = applied["position"]
+        if applied.get("finished"):
+            break
+    return moves
+def reviews(n):
+    """Replica n's tank_rules_reviews_total by result, the long-pool slots
+    it has given (a review takes one as it starts: this counts a review
+    whose client left before its answer, which tank_rules_reviews_total
+    does not), and those in use now."""
+    conn = http.client.HTTPConnection("127.0.0.1", base + 10 + n, timeout=10)
+    conn.request("GET", "/metrics")
+    text = conn.getresponse().read().decode()
+    conn.close()
+    counted, taken, busy = {}, 0.0, 0.0
+    for line in text.splitlines():
+        m = re.match(r'^tank_rules_reviews_total\{(.*)\} ([0-9.e+-]+)$', line)
+        if m:
+            result = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1))).get("result", "?")
+            counted[result] = counted.get(result, 0) + float(m.group(2))
+        long_pool = 'pool="long"' in line
+        if line.startswith("tank_rules_slot_requests_total{") and long_pool and 'result="busy"' not in line:
+            taken += float(line.rsplit(" ", 1)[1])
+        if line.startswith("tank_rules_slots_in_use{") and long_pool:
+            busy += float(line.rsplit(" ", 1)[1])
+    return counted, taken, busy
+with open("deploy/haproxy/haproxy.cfg") as f:
+    timeout = next(int(m.group(1)) for m in map(re.compile(r'^\s*timeout server (\d+)s\b').match, f) if m)
+moves = next(g for g in (game(seed) for seed in range(71, 91)) if len(g) == PLIES)
+before = {n: reviews(n) for n in (1, 2, 3)}
+started = time.monotonic()
+try:  # HAProxy's retries included: at most 1 + 3 tries, each up to its timeout
+    status, answer = post(base, "/v1/tank-battle/annotate", {"moves": moves, "limits": {"max_nodes": 20000000}},
+                          timeout=5 * timeout)
+except OSError as e:
+    status, answer = f"no answer ({type(e).__name__})", b""
+waited = time.monotonic() - started
+try:
+    code = json.loads(answer).get("code", "") if status != 200 else ""
+except (ValueError, AttributeError):  # not the service's: HAProxy's own page
+    code = "(" + answer.decode(errors="replace").strip().splitlines()[0][:60] + ")" if answer else "(empty)"
+# A review HAProxy ran again would still be running: wait for every
+# replica's long pool to be idle before counting.
+deadline = time.monotonic() + 2 * timeout
+while time.monotonic() < deadline and any(reviews(n)[2] for n in (1, 2, 3)):
+    time.sleep(0.5)
+after = {n: reviews(n) for n in (1, 2, 3)}
+rose = {n: {r: int(v - before[n][0].get(r, 0)) for r, v in after[n][0].items() if v > before[n][0].get(r, 0)}
+        for n in (1, 2, 3)}
+slots = {n: int(after[n][1] - before[n][1]) for n in (1, 2, 3)}
+total = sum(sum(r.values()) for r in rose.values())
+cut = sum(r.get("cut", 0) for r in rose.values())
+print(f"review of {len(moves)} plies through HAProxy (timeout server {timeout} s): {status} {code} after "
+      f"{waited:.1f} s; tank_rules_reviews_total rose "
+      + ", ".join(f"r{n} +{sum(rose[n].values())}" + (f" {rose[n]}" if rose[n] else "") for n in (1, 2, 3))
+      + f", long slots taken r1 +{slots[1]}, r2 +{slots[2]}, r3 +{slots[3]}"
+      + f"; {total} review(s) counted, {sum(slots.values())} run, in all (goal 1)")
+sys.exit(0 if total == 1 and cut == 1 and sum(slots.values()) == 1 and waited < timeout else 1)
+PY
+
 if grep -qi panick "$work"/replica*.log; then
   echo "FAIL: a replica panicked"; status=1
 fi
@@ -358,5 +459,5 @@ if grep -qF -f "$work/redis-secret" "$work"/replica*.log; then
   echo "FAIL: the Redis secret is in a replica's output"; status=1
 fi
 verdict=$([ "$status" = 0 ] && echo PASS || echo FAIL)
-echo "fleet-test: $verdict — kill: $(failed "$work/kill.txt") failed; rolling restart: $(failed "$work/rolling.txt") failed; Redis stopped: $(failed "$work/redis.txt") failed; $(cut -d';' -f1 "$work/quota.txt"); $(cut -d';' -f1 "$work/quota-fallback.txt"); $(cut -d';' -f1 "$work/xff.txt")"
+echo "fleet-test: $verdict — kill: $(failed "$work/kill.txt") failed; rolling restart: $(failed "$work/rolling.txt") failed; Redis stopped: $(failed "$work/redis.txt") failed; $(cut -d';' -f1 "$work/quota.txt"); $(cut -d';' -f1 "$work/quota-fallback.txt"); $(cut -d';' -f1 "$work/xff.txt"); $(cut -d';' -f1,3 "$work/review.txt")"
 exit "$status"
