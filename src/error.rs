@@ -187,6 +187,9 @@ pub enum RequestError {
     Busy {
         retry_after_secs: u64,
     },
+    /// The bytes in flight (bodies, answers) have no room for this
+    /// request's body or answer (503, with Retry-After).
+    NoRoom,
     PayloadTooLarge {
         limit: usize,
     },
@@ -348,6 +351,7 @@ impl RequestError {
             RequestError::Busy { retry_after_secs } => {
                 said(&Text::new("detail-busy").with("retry", *retry_after_secs))
             }
+            RequestError::NoRoom => said(&Text::new("detail-no-room").with("retry", 1)),
             RequestError::PayloadTooLarge { limit } => {
                 said(&Text::new("detail-body-too-large").with("max", *limit))
             }
@@ -412,7 +416,7 @@ impl RequestError {
             RequestError::BodyTimeout { .. } => "REQUEST_TIMEOUT",
             RequestError::Unauthorized { .. } => "UNAUTHORIZED",
             RequestError::TooManyRequests { .. } => "TOO_MANY_REQUESTS",
-            RequestError::Busy { .. } => "SERVICE_BUSY",
+            RequestError::Busy { .. } | RequestError::NoRoom => "SERVICE_BUSY",
             RequestError::PayloadTooLarge { .. } => "PAYLOAD_TOO_LARGE",
             RequestError::ExpectationFailed { .. } => "EXPECTATION_FAILED",
             RequestError::UnsupportedMediaType | RequestError::UnsupportedEncoding(_) => {
@@ -435,6 +439,12 @@ impl RequestError {
             RequestError::Refused(_) => "Refused by the rules",
             _ => "Request refused",
         })
+    }
+}
+
+impl From<crate::memory::NoRoom> for RequestError {
+    fn from(_: crate::memory::NoRoom) -> RequestError {
+        RequestError::NoRoom
     }
 }
 
@@ -519,6 +529,7 @@ mod tests {
             RequestError::Busy {
                 retry_after_secs: 1,
             },
+            RequestError::NoRoom,
             RequestError::PayloadTooLarge { limit: 1 },
             RequestError::ExpectationFailed { expect: "x".into() },
             RequestError::UnsupportedMediaType,

@@ -146,15 +146,15 @@ fn trim_heap() {
     }
 }
 
-/// The connections the memory budget holds (`--memory-budget-mib`), once
-/// `state` is built: the default lowered to fit, a figure given that does
-/// not fit refused.
+/// The connections and the bytes in flight the memory budget holds
+/// (`--memory-budget-mib`), once `state` is built: the default number of
+/// connections lowered to fit, a figure given that does not fit refused.
 fn connection_budget(
     args: &ServeArgs,
     state: &AppState,
     limits: &tank_rules::limits::Limits,
     workers: usize,
-) -> std::io::Result<usize> {
+) -> std::io::Result<(usize, u64)> {
     use tank_rules::memory;
     // The application once: the document made (the workers' applications
     // share it; the Tank War table is decoded already).
@@ -177,7 +177,8 @@ fn connection_budget(
     let fits = memory::connections(&spending, wanted, explicit)
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
     if fits < wanted {
-        tracing::warn!(
+        // The default is sized to the budget: said, not warned.
+        tracing::info!(
             wanted,
             allowed = fits,
             "--max-connections lowered to fit --memory-budget-mib: {spending}"
@@ -185,7 +186,7 @@ fn connection_budget(
     } else {
         tracing::info!(max_connections = wanted, "memory budget: {spending}");
     }
-    Ok(fits)
+    Ok((fits, spending.in_flight()))
 }
 
 fn serve(args: ServeArgs) -> std::io::Result<()> {
@@ -216,7 +217,9 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
         .workers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
         .max(1);
-    let max_connections = connection_cap(connection_budget(&args, &state, &limits, workers)?);
+    let (connections, in_flight) = connection_budget(&args, &state, &limits, workers)?;
+    let state = state.with_in_flight(in_flight);
+    let max_connections = connection_cap(connections);
     // SIGTERM stops accepting connections and lets in-flight requests
     // finish for up to the shutdown timeout (SIGINT and SIGQUIT stop at
     // once).

@@ -87,6 +87,9 @@ pub fn public(
                 // so that a search it started stops (HTTP/1.1 clients do
                 // not half-close and then wait for an answer).
                 .h1_allow_half_closed(false)
+                // A client that stops reading holds at most this and one
+                // piece of an answer (the memory budget counts both).
+                .h1_write_buffer_size(crate::memory::WRITE_BUFFER_BYTES)
                 .on_connect_ext(|io: &Guarded<TcpStream>, data: &mut Extensions| {
                     data.insert(io.ledger());
                 })

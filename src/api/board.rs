@@ -10,8 +10,8 @@
 //! Every file is answered with a strict Content-Security-Policy (scripts,
 //! styles and requests of the service's own origin only: no inline
 //! script), `nosniff`, no referrer, and a validator (`ETag`) so that a
-//! browser revalidates rather than refetches. `--no-board` leaves the
-//! router out.
+//! browser revalidates rather than refetches, gzip-encoded once
+//! ([`Asset`]). `--no-board` leaves the router out.
 
 use std::sync::OnceLock;
 
@@ -20,6 +20,7 @@ use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
 
 use crate::api::openapi::router::Router;
+use crate::api::transport::assets::Asset;
 use crate::i18n::{self, Lang};
 
 /// The page's route: its name in the metrics and the access log, for
@@ -36,25 +37,18 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
      style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; \
      form-action 'none'; frame-ancestors 'none'";
 
-/// One file of the page.
+/// One file of the page: its path under [`PREFIX`] (`/board.js`) and
+/// the file.
 struct File {
-    /// Its path under [`PREFIX`] (`/board.js`).
     path: String,
-    content_type: &'static str,
-    bytes: Bytes,
-    /// Its validator: the BLAKE3 hash of its bytes, quoted.
-    etag: String,
+    asset: Asset,
 }
 
 impl File {
     fn new(path: String, content_type: &'static str, bytes: Bytes) -> File {
-        let hash = blake3::hash(&bytes).to_hex();
-        let etag = format!("\"{}\"", hash.get(..32).unwrap_or(&hash));
         File {
             path,
-            content_type,
-            bytes,
-            etag,
+            asset: Asset::new(content_type, bytes),
         }
     }
 }
@@ -171,33 +165,16 @@ pub fn router() -> Router {
     router
 }
 
-/// `file`, or `304 Not Modified` to a browser that holds it already.
+/// `file` (gzip-encoded when the browser takes it), or `304 Not
+/// Modified` to a browser that holds it already.
 fn serve(file: &File, req: &HttpRequest) -> HttpResponse {
-    let held = req
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|tags| {
-            tags.split(',')
-                .any(|tag| tag.trim() == file.etag || tag.trim() == "*")
-        });
-    let mut answer = if held {
-        HttpResponse::NotModified()
-    } else {
-        HttpResponse::Ok()
-    };
+    let mut answer = HttpResponse::Ok();
     answer
-        .insert_header((header::ETAG, file.etag.as_str()))
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .insert_header((header::REFERRER_POLICY, "no-referrer"));
-    if held {
-        return answer.finish();
-    }
-    answer
-        .insert_header((header::CONTENT_TYPE, file.content_type))
-        .body(file.bytes.clone())
+    file.asset.serve(req, answer)
 }
 
 #[cfg(test)]
@@ -210,9 +187,11 @@ mod tests {
         for (i, file) in files.iter().enumerate() {
             for other in &files[i + 1..] {
                 assert_ne!(file.path, other.path);
-                assert_ne!(file.etag, other.etag, "{} and {}", file.path, other.path);
+                let (tag, other_tag) = (file.asset.etag(), other.asset.etag());
+                assert_ne!(tag, other_tag, "{} and {}", file.path, other.path);
             }
-            assert!(file.etag.starts_with('"') && file.etag.len() == 34);
+            let tag = file.asset.etag();
+            assert!(tag.starts_with('"') && tag.len() == 34);
         }
     }
 

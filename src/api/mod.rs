@@ -28,6 +28,7 @@ pub mod middleware;
 mod nim;
 pub mod openapi;
 pub mod services;
+pub mod swagger;
 pub mod tank_battle;
 pub mod tank_war;
 pub mod transport;
@@ -37,7 +38,6 @@ use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::{web, App};
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
-use utoipa_swagger_ui::{Config as SwaggerConfig, SwaggerUi};
 
 use crate::cache::{AnswerCache, CacheConfig};
 use crate::limits::Limits;
@@ -151,6 +151,15 @@ impl AppState {
     pub fn with_cors(self, cors: CorsOrigins) -> AppState {
         AppState { cors, ..self }
     }
+
+    /// The same state holding at most `bytes` in flight (bodies and
+    /// answers, all connections together).
+    pub fn with_in_flight(self, bytes: u64) -> AppState {
+        AppState {
+            services: self.services.with_in_flight(bytes),
+            ..self
+        }
+    }
 }
 
 /// The finished document of an application serving `games` (with
@@ -161,14 +170,17 @@ fn documented(
     games: &'static [GameEntry],
     metrics_public: bool,
     doc: utoipa::openapi::OpenApi,
-) -> (web::Bytes, transport::schema::BatchItems) {
+) -> (
+    std::sync::Arc<transport::assets::Asset>,
+    transport::schema::BatchItems,
+) {
     /// A document finished for the games at `games` (their list's address)
     /// with `/metrics` public or not, as it is served (its bytes, shared by
     /// every worker), and its batch items' schemas.
     struct FinishedDocument {
         games: usize,
         metrics_public: bool,
-        document: web::Bytes,
+        document: std::sync::Arc<transport::assets::Asset>,
         items: transport::schema::BatchItems,
     }
     static FINISHED: std::sync::Mutex<Vec<FinishedDocument>> = std::sync::Mutex::new(Vec::new());
@@ -187,6 +199,7 @@ fn documented(
     // Served as compact JSON; a document that would not serialize (never:
     // it is a `Value`) is served empty rather than stopping the server.
     let document = web::Bytes::from(serde_json::to_vec(&finished_doc).unwrap_or_default());
+    let document = std::sync::Arc::new(transport::assets::Asset::new("application/json", document));
     finished.push(FinishedDocument {
         games: games_at,
         metrics_public,
@@ -198,15 +211,15 @@ fn documented(
 
 /// The OpenAPI document at `path` for `GET`, as compact JSON: its bytes
 /// are made once at start and shared by every worker (Swagger UI loads it
-/// from here, and holds no copy of its own).
-fn document_at(path: &str, bytes: web::Bytes) -> actix_web::Resource {
-    web::resource(path).route(web::get().to(move || {
-        let bytes = bytes.clone();
-        async move {
-            actix_web::HttpResponse::Ok()
-                .content_type(actix_web::http::header::ContentType::json())
-                .body(bytes)
-        }
+/// from here, and holds no copy of its own), served as a static file
+/// (gzip-encoded once, with a validator).
+fn document_at(
+    path: &str,
+    document: std::sync::Arc<transport::assets::Asset>,
+) -> actix_web::Resource {
+    web::resource(path).route(web::get().to(move |req: actix_web::HttpRequest| {
+        let document = document.clone();
+        async move { document.serve(&req, actix_web::HttpResponse::Ok()) }
     }))
 }
 
@@ -255,15 +268,12 @@ pub fn app_of(
     } else {
         Vec::new()
     };
-    let undocumented: Vec<(&str, &str)> = [
-        ("GET", OPENAPI_PATH),
-        ("GET", "/"),
-        ("GET", "/swagger-ui"),
-        ("GET", "/swagger-ui/"),
-    ]
-    .into_iter()
-    .chain(board_paths.iter().map(|path| ("GET", path.as_str())))
-    .collect();
+    let swagger_paths = swagger::paths();
+    let undocumented: Vec<(&str, &str)> = [("GET", OPENAPI_PATH), ("GET", "/")]
+        .into_iter()
+        .chain(swagger_paths.iter().map(|path| ("GET", path.as_str())))
+        .chain(board_paths.iter().map(|path| ("GET", path.as_str())))
+        .collect();
     let route_table = meta::RouteTable::from_openapi(&doc, &undocumented, games);
     let (document, items) = documented(games, state.metrics_public, doc);
     let board = state.board;
@@ -271,6 +281,7 @@ pub fn app_of(
         services: state.services.with_batch_items(items),
         ..state
     };
+    let fair_use = state.services.fair_use.clone();
     let layers = Layers {
         metrics: state.metrics.clone(),
         fair_use: state.services.fair_use.clone(),
@@ -291,13 +302,12 @@ pub fn app_of(
             )
             .into()
         }))
-        .service(web::redirect("/swagger-ui", "/swagger-ui/"))
-        .service(web::redirect("/", "/swagger-ui/"))
+        .service(web::redirect("/", swagger::ROUTE))
         .service(document_at(OPENAPI_PATH, document))
-        .service(SwaggerUi::new("/swagger-ui/{_:.*}").config(SwaggerConfig::new([OPENAPI_PATH])))
         .configure(|cfg| {
+            cfg.service(swagger::router().admitting(Some(fair_use.clone())));
             if board {
-                cfg.service(board::router());
+                cfg.service(board::router().admitting(Some(fair_use.clone())));
             }
         })
         .default_service(web::to(meta::fallback))

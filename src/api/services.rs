@@ -24,6 +24,7 @@ use crate::api::transport::schema::BatchItems;
 use crate::cache::{AnswerCache, SharedTier};
 use crate::fair_use::{FairUse, FairUseConfig};
 use crate::limits::Limits;
+use crate::memory::InFlight;
 use crate::metrics::Metrics;
 use crate::operations::{Operation, Pool};
 use crate::slots::SearchSlots;
@@ -47,6 +48,9 @@ pub struct Services {
     /// The schemas a batch's items are checked against (from the
     /// document; none in an application built without it).
     pub batch_items: BatchItems,
+    /// The bytes requests hold in flight: bodies being read, answers
+    /// being written and waiting to be sent.
+    pub in_flight: InFlight,
 }
 
 /// A game endpoint's request as its handler takes it: the JSON body (read
@@ -65,7 +69,12 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonAndServices<T> {
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> ReadJsonAndServices<T> {
         match req.app_data::<web::Data<Services>>() {
             Some(services) => ReadJsonAndServices {
-                body: Some(ReadJson::new(req, payload, &services.limits)),
+                body: Some(ReadJson::new(
+                    req,
+                    payload,
+                    &services.limits,
+                    &services.in_flight,
+                )),
                 services: Some(services.clone()),
                 shape: PhantomData,
             },
@@ -118,6 +127,16 @@ impl Services {
             fair_use: Arc::new(FairUse::new(FairUseConfig::default())),
             metrics,
             batch_items: BatchItems::default(),
+            in_flight: InFlight::new(InFlight::DEFAULT_BYTES),
+        }
+    }
+
+    /// The same services holding at most `bytes` in flight (the memory
+    /// budget's share, [`crate::memory::Spending::in_flight`]).
+    pub fn with_in_flight(self, bytes: u64) -> Services {
+        Services {
+            in_flight: InFlight::new(bytes),
+            ..self
         }
     }
 

@@ -136,6 +136,7 @@ detail-unaffordable = tento požadavek stojí { $price } { $policy ->
    *[other] jednotek
 } z kvóty `{ $policy }`, víc než celá kvóta { $quota } za minutu; podle ní nemůže projít nikdy
 detail-busy = server je zaneprázdněn jinými výpočty; zkuste to znovu za { $retry } s
+detail-no-room = server drží tolik těl požadavků a odpovědí, kolik mu paměť dovolí; zkuste to znovu za { $retry } s
 detail-body-too-large = tělo je větší než limit { $max } bajtů
 detail-expectation = `Expect: { $expect }` nelze splnit: tento server splní jen `100-continue`
 detail-media-type = tělo musí být JSON odeslaný s `Content-Type: application/json`
@@ -169,6 +170,7 @@ request-in-batch = requests[{ $index }]: { $detail }
 request-no-picks = `moves` musí uvést tah pro U, D nebo oba
 request-batch-item = každý požadavek musí být objekt s `op`
 request-batch-op = `op` musí být jedno z { $ops }
+request-tank-name = jméno tanku má 1 až { $max } znaků
 request-compare-request = `request` tvrzení musí být objekt: tělo požadavku jeho operace
 request-compare-op = `request` tvrzení je tělo požadavku operace, kterou jmenuje `op` tvrzení: vlastní `op` nemá
 compare-listed-legal = služba tento tah považuje za platný, ale její seznam ho zapisuje jinak

@@ -2,17 +2,17 @@
 //! at its worst, checked once at start. The budget less what the process
 //! holds idle (read from `/proc/self/status` once its state is built, and
 //! each HTTP worker's own), the AI cache (`--cache-mib`) and every search
-//! slot's table at its largest is what connections may take; each may
-//! take
-//! [`per_connection_bytes`] (its buffers with a head at the cap). A
-//! `--max-connections` left at its default is lowered to fit; one given
-//! that does not fit is refused.
-//!
-//! Bodies in flight are not in the per-connection figure: a connection
-//! holds a body only while it arrives (within `--body-timeout-secs`), and
-//! counting the body limit for every connection would leave a pod a few
-//! hundred connections. What they may take at once is stated in
-//! deploy/README.md ("Security"), measured.
+//! slot's table at its largest is what requests may take: a third of it
+//! holds the bytes in flight, all connections together (bodies being
+//! read, answers being written and waiting to be sent: [`InFlight`]), and
+//! the rest the connections, each [`per_connection_bytes`] (its buffers
+//! with a head at the cap and a full write buffer). A `--max-connections`
+//! left at its default is lowered to fit; one given that does not fit is
+//! refused.
+
+mod in_flight;
+
+pub use in_flight::{Held, InFlight, NoRoom};
 
 use thiserror::Error;
 
@@ -31,11 +31,24 @@ pub const CONNECTION_BASE_BYTES: u64 = 16 << 10;
 /// own copy of the document for Swagger UI).
 pub const WORKER_BYTES: u64 = 2 << 20;
 
-/// What one connection may take at its worst: its base and a head at the
-/// cap (actix reads a head into a buffer it grows 8 KiB at a time).
+/// The most an HTTP/1 connection's write buffer holds before the server
+/// flushes it (actix's `h1_write_buffer_size`).
+pub const WRITE_BUFFER_BYTES: usize = 8 << 10;
+
+/// The most of an answer handed to a connection at once: a larger answer
+/// is handed over in pieces of this size, so that a client that stops
+/// reading makes its connection hold at most its write buffer and one
+/// piece, and the rest of the answer stays in flight, counted.
+pub const ANSWER_PIECE_BYTES: usize = 8 << 10;
+
+/// What one connection may take at its worst: its base (which holds an
+/// empty write buffer), a head at the cap (actix reads a head into a
+/// buffer it grows 8 KiB at a time) and a full write buffer with one
+/// piece of an answer.
 pub fn per_connection_bytes(max_head_bytes: usize) -> u64 {
     let head = (max_head_bytes as u64).div_ceil(8 << 10) * (8 << 10);
-    CONNECTION_BASE_BYTES + head
+    let writes = (WRITE_BUFFER_BYTES + ANSWER_PIECE_BYTES) as u64 - (8 << 10);
+    CONNECTION_BASE_BYTES + head + writes
 }
 
 /// What the budget is spent on, in bytes.
@@ -55,12 +68,24 @@ pub struct Spending {
 }
 
 impl Spending {
-    /// What is left for connections.
-    pub fn for_connections(&self) -> u64 {
+    /// What is left for requests: the bytes in flight and the
+    /// connections.
+    pub fn for_requests(&self) -> u64 {
         self.budget
             .saturating_sub(self.idle)
             .saturating_sub(self.cache)
             .saturating_sub(self.searches)
+    }
+
+    /// The bytes in flight, all connections together: a third of what is
+    /// left for requests.
+    pub fn in_flight(&self) -> u64 {
+        self.for_requests() / 3
+    }
+
+    /// What is left for connections.
+    pub fn for_connections(&self) -> u64 {
+        self.for_requests() - self.in_flight()
     }
 
     /// How many connections fit.
@@ -75,11 +100,13 @@ impl std::fmt::Display for Spending {
         write!(
             f,
             "budget {:.0} MiB − idle with the workers {:.1} MiB − AI cache {:.0} MiB − search tables {:.0} MiB \
-= {:.1} MiB for connections at {:.1} KiB each",
+= {:.1} MiB for requests: {:.1} MiB for bodies and answers in flight, {:.1} MiB for connections at {:.1} KiB each",
             mib(self.budget),
             mib(self.idle),
             mib(self.cache),
             mib(self.searches),
+            mib(self.for_requests()),
+            mib(self.in_flight()),
             mib(self.for_connections()),
             self.per_connection as f64 / 1024.0
         )
@@ -158,25 +185,30 @@ mod tests {
 
     #[test]
     fn connections_fit_the_budget_or_are_lowered_or_refused() {
-        let s = spending(24 << 10);
-        assert_eq!(s.for_connections(), 96 * MIB);
+        let s = spending(16 << 10);
+        assert_eq!(s.for_requests(), 96 * MIB);
+        // A third in flight, the rest for connections.
+        assert_eq!(s.in_flight(), 32 * MIB);
+        assert_eq!(s.for_connections(), 64 * MIB);
         assert_eq!(s.connections(), 4_096);
         assert_eq!(connections(&s, 4_096, true), Ok(4_096));
         let s = spending(32 << 10);
-        assert_eq!(s.connections(), 3_072);
+        assert_eq!(s.connections(), 2_048);
         // The default is lowered; an explicit figure is refused, naming the
         // figures.
-        assert_eq!(connections(&s, 4_096, false), Ok(3_072));
+        assert_eq!(connections(&s, 4_096, false), Ok(2_048));
         let refused = connections(&s, 4_096, true).unwrap_err();
-        assert_eq!(refused.fits, 3_072);
+        assert_eq!(refused.fits, 2_048);
         let text = refused.to_string();
         for figure in [
             "4096",
-            "3072",
+            "2048",
             "256 MiB",
             "workers 64.0 MiB",
             "32 MiB",
             "64 MiB",
+            "96.0 MiB for requests",
+            "32.0 MiB for bodies and answers in flight",
             "32.0 KiB",
         ] {
             assert!(text.contains(figure), "{figure}: {text}");
@@ -191,13 +223,15 @@ mod tests {
 
     #[test]
     fn a_connection_costs_its_base_and_its_head_in_8_kib_steps() {
+        // The base, the head, and the write buffer's growth past the
+        // base's empty one: a full buffer and a piece of an answer.
         assert_eq!(
             per_connection_bytes(8 << 10),
-            CONNECTION_BASE_BYTES + (8 << 10)
+            CONNECTION_BASE_BYTES + (8 << 10) + (8 << 10)
         );
         assert_eq!(
             per_connection_bytes((8 << 10) + 1),
-            CONNECTION_BASE_BYTES + (16 << 10)
+            CONNECTION_BASE_BYTES + (16 << 10) + (8 << 10)
         );
     }
 

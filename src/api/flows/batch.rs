@@ -24,10 +24,12 @@ use std::time::{Duration, Instant};
 use crate::api::game::GameApi;
 use crate::api::middleware::fair_use::Tab;
 use crate::api::services::Services;
+use crate::api::transport::pieces::Pieces;
 use crate::api::transport::problem::ApiError;
 use crate::api::transport::schema::{BatchItems, ItemSchemas};
 use crate::api::transport::{json, request_id};
 use crate::limits::Limits;
+use crate::memory::Held;
 use crate::operations::Operation;
 use crate::text::Text;
 
@@ -148,7 +150,7 @@ impl<T: DeserializeOwned + Into<Vec<Value>> + 'static> FromRequest for BatchBody
             let missing = ApiError::Internal("the app serves no Services".to_owned());
             return Box::pin(async move { Err(missing) });
         };
-        let body = json::read_body(req, payload, &services.limits);
+        let body = json::read_body(req, payload, &services.limits, &services.in_flight);
         Box::pin(async move {
             if !(is_json || ndjson) {
                 return Err(ApiError::UnsupportedMediaType);
@@ -213,7 +215,7 @@ pub fn items_of_document(doc: &Value) -> BatchItems {
 /// format. Only the caps fail the whole batch.
 async fn run<T, F, Fut>(
     body: BatchBody<T>,
-    limits: &Limits,
+    services: &Services,
     ops: &[Operation],
     check: impl Fn(Operation, &Value) -> Result<(), ApiError>,
     mut dispatch: F,
@@ -222,6 +224,7 @@ where
     F: FnMut(Operation, Value, usize) -> Fut,
     Fut: Future<Output = Result<Value, ApiError>>,
 {
+    let limits = &services.limits;
     check_caps(&body.requests, limits, ops, "requests")?;
     let mut turn = Turn::new();
     if !body.ndjson {
@@ -241,7 +244,8 @@ where
     // the answer's JSON values (several times its size). The answer is
     // refused as soon as it would pass the cap, before the items after it
     // run: a batch never holds more than the cap of answer.
-    let mut answer = Answer::new(body.ndjson, limits.answer_max_bytes);
+    let room = services.in_flight.none();
+    let mut answer = Answer::new(body.ndjson, limits.answer_max_bytes, room);
     for (index, request) in body.requests.into_iter().enumerate() {
         let result = match request.and_then(|request| split_op(request, ops)) {
             Ok((op, fields)) => dispatch(op, fields, answer.room())
@@ -256,13 +260,16 @@ where
         pushed.map_err(|full| full.at(index))?;
         turn.take().await;
     }
-    let (body, content_type) = answer.finish().map_err(|full| full.at(usize::MAX))?;
-    Ok(HttpResponse::Ok().content_type(content_type).body(body))
+    let (body, held, content_type) = answer.finish().map_err(|full| full.at(usize::MAX))?;
+    Ok(HttpResponse::Ok()
+        .content_type(content_type)
+        .body(Pieces::new(body, Some(held))))
 }
 
 /// A batch's answer, written a result at a time: `{"results":[…]}` as
 /// serde writes a [`BatchResponse`], or one result a line for NDJSON;
-/// never more than its cap of bytes, its buffer's capacity included.
+/// never more than its cap of bytes, its buffer's capacity included, and
+/// that buffer held in flight.
 struct Answer {
     body: Capped,
     ndjson: bool,
@@ -270,23 +277,32 @@ struct Answer {
 }
 
 /// An answer's bytes, never more than `cap` of them (the buffer grows by
-/// doubling up to the cap, not past it); a write that would pass the cap
-/// fails and writes nothing more.
+/// doubling up to the cap, not past it), its buffer held in flight as it
+/// grows; a write that would pass the cap, or that the bytes in flight
+/// have no room for, fails and writes nothing more.
 struct Capped {
     bytes: Vec<u8>,
     cap: usize,
+    held: Held,
+    /// Why a write failed.
+    stopped: Option<Overflow>,
 }
 
 impl std::io::Write for Capped {
     fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
         let len = self.bytes.len().saturating_add(data.len());
         if len > self.cap {
-            return Err(std::io::Error::other(Full));
+            self.stopped = Some(Overflow::Cap(self.cap));
+            return Err(std::io::Error::other("the answer is full"));
         }
         if len > self.bytes.capacity() {
             let grown = len
                 .max(self.bytes.capacity().saturating_mul(2))
                 .min(self.cap);
+            if self.held.grow_to(grown).is_err() {
+                self.stopped = Some(Overflow::NoRoom);
+                return Err(std::io::Error::other("no room in flight"));
+            }
             self.bytes.reserve_exact(grown - self.bytes.len());
         }
         self.bytes.extend_from_slice(data);
@@ -298,27 +314,29 @@ impl std::io::Write for Capped {
     }
 }
 
-/// An answer that would pass its cap.
-#[derive(Debug, thiserror::Error)]
-#[error("the answer is full")]
-struct Full;
-
-/// The refusal of a batch whose answer would pass `cap` bytes.
-struct Overflow {
-    cap: usize,
+/// Why a batch's answer was refused.
+#[derive(Clone, Copy, Debug)]
+enum Overflow {
+    /// It would pass this cap of bytes.
+    Cap(usize),
+    /// The bytes in flight have no room for it.
+    NoRoom,
 }
 
 impl Overflow {
     /// The refusal, naming the request whose result passed the cap (its
     /// index; `usize::MAX` for the answer's closing bytes).
     fn at(self, index: usize) -> ApiError {
+        let Overflow::Cap(cap) = self else {
+            return ApiError::NoRoom;
+        };
         let field = match index {
             usize::MAX => "requests".to_owned(),
             index => format!("requests[{index}]"),
         };
         ApiError::limit_exceeded(
             Text::new("limit-answer-passed")
-                .with("max", self.cap)
+                .with("max", cap)
                 .with("field", field.as_str()),
             &field,
         )
@@ -326,14 +344,17 @@ impl Overflow {
 }
 
 impl Answer {
-    fn new(ndjson: bool, cap: usize) -> Answer {
+    /// An answer of at most `cap` bytes, held in flight by `held`.
+    fn new(ndjson: bool, cap: usize, held: Held) -> Answer {
         let mut body = Capped {
             bytes: Vec::new(),
             cap,
+            held,
+            stopped: None,
         };
         if !ndjson {
             // Within any cap a server may be given (a batch's answer is at
-            // least this).
+            // least this), and within the unit bytes are held in.
             body.bytes.extend_from_slice(b"{\"results\":[");
         }
         Answer {
@@ -346,6 +367,11 @@ impl Answer {
     /// What is left of the cap.
     fn room(&self) -> usize {
         self.body.cap.saturating_sub(self.body.bytes.len())
+    }
+
+    /// Why the last write failed.
+    fn stopped(&self) -> Overflow {
+        self.body.stopped.unwrap_or(Overflow::Cap(self.body.cap))
     }
 
     /// Writes one more result.
@@ -362,19 +388,19 @@ impl Answer {
             Ok::<(), std::io::Error>(())
         })();
         self.results += 1;
-        written.map_err(|_| Overflow { cap: self.body.cap })
+        written.map_err(|_| self.stopped())
     }
 
-    /// The answer and its content type.
-    fn finish(mut self) -> Result<(Vec<u8>, &'static str), Overflow> {
+    /// The answer, what holds it in flight and its content type.
+    fn finish(mut self) -> Result<(Vec<u8>, Held, &'static str), Overflow> {
         use std::io::Write;
         if self.ndjson {
-            Ok((self.body.bytes, NDJSON))
-        } else {
-            let cap = self.body.cap;
-            self.body.write_all(b"]}").map_err(|_| Overflow { cap })?;
-            Ok((self.body.bytes, "application/json"))
+            return Ok((self.body.bytes, self.body.held, NDJSON));
         }
+        if self.body.write_all(b"]}").is_err() {
+            return Err(self.stopped());
+        }
+        Ok((self.body.bytes, self.body.held, "application/json"))
     }
 }
 
@@ -440,7 +466,7 @@ pub async fn batch<G: GameApi, T>(
         tab,
     };
     let check = item_check::<G>(services);
-    run(body, &services.limits, &ops, check, |op, fields, room| {
+    run(body, services, &ops, check, |op, fields, room| {
         dispatch::<G>(op, fields, items, room)
     })
     .await
@@ -633,8 +659,9 @@ mod answer_tests {
         ];
         for count in 0..=results.len() {
             let some = &results[..count];
-            let mut json = Answer::new(false, usize::MAX);
-            let mut lines = Answer::new(true, usize::MAX);
+            let share = crate::memory::InFlight::new(1 << 20);
+            let mut json = Answer::new(false, usize::MAX, share.none());
+            let mut lines = Answer::new(true, usize::MAX, share.none());
             for result in some {
                 assert!(json.push(result).is_ok());
                 assert!(lines.push(result).is_ok());
@@ -643,7 +670,8 @@ mod answer_tests {
                 results: some.to_vec(),
             })
             .unwrap();
-            assert_eq!(json.finish().ok(), Some((whole, "application/json")));
+            let (written, _, media) = json.finish().ok().unwrap();
+            assert_eq!((written, media), (whole, "application/json"));
             let each: Vec<u8> = some
                 .iter()
                 .flat_map(|r| {
@@ -652,8 +680,28 @@ mod answer_tests {
                     line
                 })
                 .collect();
-            assert_eq!(lines.finish().ok(), Some((each, NDJSON)));
+            let (written, _, media) = lines.finish().ok().unwrap();
+            assert_eq!((written, media), (each, NDJSON));
         }
+    }
+
+    /// An answer the bytes in flight have no room for is refused as it
+    /// grows past them, and gives back what it held.
+    #[test]
+    fn an_answer_without_room_in_flight_is_refused() {
+        let share = crate::memory::InFlight::new(16 << 10);
+        let result = serde_json::json!({"op": "legal-moves", "moves": vec!["a1-a2"; 100]});
+        let mut answer = Answer::new(false, 1 << 20, share.none());
+        let refused = loop {
+            if let Err(overflow) = answer.push(&result) {
+                break overflow;
+            }
+        };
+        assert!(matches!(refused, Overflow::NoRoom), "{refused:?}");
+        assert!(matches!(refused.at(3), ApiError::NoRoom));
+        assert!(share.held() <= 16 << 10);
+        drop(answer);
+        assert_eq!(share.held(), 0);
     }
 
     /// An answer never holds more than its cap, its buffer's capacity
@@ -663,9 +711,10 @@ mod answer_tests {
     fn an_answer_never_holds_more_than_its_cap() {
         let result = serde_json::json!({"op": "legal-moves", "moves": vec!["a1-a2"; 100]});
         let one = serde_json::to_vec(&result).unwrap().len();
+        let share = crate::memory::InFlight::new(1 << 20);
         for cap in [one, one * 3 + 7, 10_000, 65_536] {
             for ndjson in [false, true] {
-                let mut answer = Answer::new(ndjson, cap);
+                let mut answer = Answer::new(ndjson, cap, share.none());
                 let mut written = 0;
                 while answer.push(&result).is_ok() {
                     written += 1;

@@ -15,7 +15,9 @@ use actix_web::{HttpMessage, HttpResponse, ResponseError};
 
 use crate::api::transport::request_id;
 use crate::error::RequestError;
-use crate::fair_use::{policy_field, presented_key, state_field, Class, Client, FairUse, Verdict};
+use crate::fair_use::{
+    policy_field, presented_key, state_field, Class, Client, FairUse, Unidentified, Verdict,
+};
 use crate::operations::Price;
 
 /// The answer's quota policy (draft-ietf-httpapi-ratelimit-headers).
@@ -109,14 +111,22 @@ impl actix_web::FromRequest for Tab {
 pub async fn admit(
     fair_use: &Arc<FairUse>,
     price: Price,
+    keyless: bool,
     req: &ServiceRequest,
 ) -> Result<Tab, HttpResponse> {
     let header = |name: &str| req.headers().get(name).map(HeaderValue::as_bytes);
     let key = presented_key(header("x-api-key"), header("authorization"));
     let peer = req.peer_addr().map(|addr| addr.ip());
-    let forwarded_for = req.headers().get_all("x-forwarded-for");
-    let client = match fair_use.identify(peer, forwarded_for.map(HeaderValue::as_bytes), key) {
+    let forwarded_for = || {
+        req.headers()
+            .get_all("x-forwarded-for")
+            .map(HeaderValue::as_bytes)
+    };
+    let client = match fair_use.identify(peer, forwarded_for(), key) {
         Ok(client) => client,
+        Err(Unidentified::MissingKey) if keyless => {
+            Client::Address(fair_use.address(peer, forwarded_for()))
+        }
         // 401, or 429 for too many wrong keys.
         Err(why) => return Err(why.refusal().error_response()),
     };
@@ -147,6 +157,7 @@ pub async fn admit(
 pub async fn admitted<S>(
     fair_use: Arc<FairUse>,
     price: Price,
+    keyless: bool,
     service: &S,
     req: ServiceRequest,
 ) -> Result<ServiceResponse, actix_web::Error>
@@ -157,7 +168,7 @@ where
         Error = actix_web::Error,
     >,
 {
-    let tab = match admit(&fair_use, price, &req).await {
+    let tab = match admit(&fair_use, price, keyless, &req).await {
         Ok(tab) => tab,
         Err(refusal) => return Ok(req.into_response(refusal)),
     };

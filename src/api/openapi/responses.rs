@@ -110,17 +110,31 @@ impl IntoResponses for RouteErrors {
     }
 }
 
+/// What a route that reads a body may answer besides: [`BodyProblems`],
+/// and 503 when the server has no room for the body or its answer in
+/// flight ([`BusyError`]).
+pub struct BodyErrors;
+
+impl IntoResponses for BodyErrors {
+    fn responses() -> BTreeMap<String, RefOr<Response>> {
+        let mut responses = BodyProblems::responses();
+        responses.extend(BusyError::responses());
+        responses
+    }
+}
+
 problems! {
-    /// What a route that reads a body may answer besides.
-    BodyErrors:
+    /// What a body that cannot be read is answered.
+    BodyProblems:
         (408, "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed"),
         (413, "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default); a body announced so with `Expect: 100-continue` is refused before it is sent"),
         (415, "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed"),
 }
 
 problems! {
-    /// What work in a slot (`ai-move`, `perft`, `replay`) may answer besides.
-    BusyError: (503, "`SERVICE_BUSY`: every slot for this work is taken; retry after `Retry-After` seconds",
+    /// What work in a slot (`ai-move`, `perft`, `replay`), and any route
+    /// that reads a body, may answer besides.
+    BusyError: (503, "`SERVICE_BUSY`: the server has no room for this request now: every slot for its work is taken, or it holds as many request bodies and answers as its memory allows; retry after `Retry-After` seconds (nothing is spent of a quota)",
         "Retry-After": u64 = "Seconds to wait")
 }
 

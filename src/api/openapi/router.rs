@@ -156,10 +156,12 @@ impl Router {
     }
 
     /// Adds `handler` for `GET` at the exact path `path` under the prefix:
-    /// a file of a page (the board's), named `name` in the metrics and the
-    /// access log with the page's other files, open to every client (no
-    /// price, no key), taking no query parameters, and not in the API's
-    /// document (a page is not an operation).
+    /// a file of a page (the board's, Swagger UI's), named `name` in the
+    /// metrics and the access log with the page's other files, costing one
+    /// request as any other (a client without a key, where keys are
+    /// configured, counted by its address: a browser loads a page's files
+    /// without the key the page asks for), taking no query parameters, and
+    /// not in the API's document (a page is not an operation).
     pub fn page_file<F, Args>(&mut self, name: &str, path: &str, handler: F) -> &mut Router
     where
         F: Handler<Args>,
@@ -169,7 +171,8 @@ impl Router {
         let route = Route {
             name: name.into(),
             operation: None,
-            price: None,
+            price: Some(Price::REQUEST),
+            keyless: true,
             query: Box::new([]),
         };
         self.routes.push(Entry {
@@ -215,6 +218,7 @@ impl Router {
                 name: name.as_str().into(),
                 operation,
                 price,
+                keyless: false,
                 query: query_parameters(&paths, &name, &method),
             };
             self.routes.push(Entry {
@@ -400,7 +404,10 @@ where
         match (&self.fair_use, served.route.price) {
             (Some(fair_use), Some(price)) => {
                 let (fair_use, service) = (fair_use.clone(), served.service.clone());
-                Box::pin(async move { fair_use::admitted(fair_use, price, &*service, req).await })
+                let keyless = served.route.keyless;
+                Box::pin(async move {
+                    fair_use::admitted(fair_use, price, keyless, &*service, req).await
+                })
             }
             _ => served.service.call(req),
         }

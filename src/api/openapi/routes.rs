@@ -121,7 +121,7 @@ macro_rules! game_routes {
             JsonAndServices { body, services }: JsonAndServices<LegalMovesRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::simple::legal_moves::<$game>(body, &services)?;
-            respond(encode(&answer), &services.limits)
+            respond(encode(&answer), &services.limits, &services.in_flight)
         }
 
         $(#[$v_doc])*
@@ -141,7 +141,7 @@ macro_rules! game_routes {
             JsonAndServices { body, services }: JsonAndServices<ValidateRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::simple::validate::<$game>(body, &services)?;
-            respond(encode(&answer), &services.limits)
+            respond(encode(&answer), &services.limits, &services.in_flight)
         }
 
         $(#[$a_doc])*
@@ -162,7 +162,7 @@ macro_rules! game_routes {
             JsonAndServices { body, services }: JsonAndServices<ApplyRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::simple::apply::<$game>(body, &services)?;
-            respond(encode(&answer), &services.limits)
+            respond(encode(&answer), &services.limits, &services.in_flight)
         }
 
         $(#[$s_doc])*
@@ -182,7 +182,7 @@ macro_rules! game_routes {
             JsonAndServices { body, services }: JsonAndServices<ScoreRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::simple::score::<$game>(body, &services)?;
-            respond(encode(&answer), &services.limits)
+            respond(encode(&answer), &services.limits, &services.in_flight)
         }
 
         $(#[$r_doc])*
@@ -204,7 +204,7 @@ macro_rules! game_routes {
             JsonAndServices { body, services }: JsonAndServices<ReplayRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::replay::replay::<$game>(body, &services, services.limits.answer_max_bytes).await?;
-            respond(encode(&answer), &services.limits)
+            respond(encode(&answer), &services.limits, &services.in_flight)
         }
 
         $(#[$ai_doc])*
@@ -226,7 +226,7 @@ macro_rules! game_routes {
             JsonAndServices { body, services }: JsonAndServices<AiMoveRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::ai::ai_move::<$game>(body, &services, None).await?;
-            respond(answer.into_json(), &services.limits)
+            respond(answer.into_json(), &services.limits, &services.in_flight)
         }
 
         /// Reviews a played game: every move judged against the best.
@@ -297,7 +297,7 @@ macro_rules! game_routes {
                 }
                 Format::Json => {
                     let answer = flows::annotate::annotate::<$game>(body, &services, None).await?;
-                    respond(encode(&answer), &services.limits)
+                    respond(encode(&answer), &services.limits, &services.in_flight)
                 }
             }
         }
@@ -343,7 +343,7 @@ macro_rules! game_routes {
             JsonAndServices { body, services }: JsonAndServices<CompareRequest>,
         ) -> Result<HttpResponse, ApiError> {
             let answer = flows::batch::compare::<$game>(body.body, &services, tab).await?;
-            respond(encode(&answer), &services.limits)
+            respond(encode(&answer), &services.limits, &services.in_flight)
         }
 
         $(#[$render_doc])*

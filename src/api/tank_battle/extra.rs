@@ -53,7 +53,7 @@ pub(super) async fn initial(
     if layout == Layout::STANDARD {
         return respond_constant(&STANDARD, answer);
     }
-    respond(answer(), &services.limits)
+    respond(answer(), &services.limits, &services.in_flight)
 }
 
 /// Counts the leaves of the legal-move tree (perft), optionally per move.

@@ -54,8 +54,9 @@ pub enum TankTypeName {
 #[schema(as = TankWarTank)]
 pub struct TankDto {
     pub owner: PlayerName,
-    /// Side-relative name, unique for its owner (`LA`, `RC`, …).
-    #[schema(example = "LA", value_type = String)]
+    /// Side-relative name, unique for its owner (`LA`, `RC`, …); at most
+    /// [`TankDto::NAME_MAX`] characters.
+    #[schema(example = "LA", value_type = String, min_length = 1, max_length = 16)]
     pub name: CompactString,
     #[serde(rename = "type")]
     pub kind: TankTypeName,
@@ -65,6 +66,11 @@ pub struct TankDto {
     pub track: Vec<CompactString>,
     /// Index of the tank's square in `track`.
     pub at: usize,
+}
+
+impl TankDto {
+    /// The longest tank name, in characters (the schema's `maxLength`).
+    pub const NAME_MAX: usize = 16;
 }
 
 /// Remaining thinking time of each player, milliseconds.

@@ -161,6 +161,21 @@ impl JsonState for TankWar {
                 field,
             ));
         }
+        if let Some(at) = dto
+            .tanks
+            .iter()
+            .position(|t| t.name.is_empty() || t.name.chars().count() > TankDto::NAME_MAX)
+        {
+            let name = format!("tanks[{at}].name");
+            let name = match field {
+                "" => name,
+                field => format!("{field}.{name}"),
+            };
+            return Err(ApiError::bad_request(
+                Text::new("request-tank-name").with("max", TankDto::NAME_MAX),
+                Some(&name),
+            ));
+        }
         if let Some(tank) = dto
             .tanks
             .iter()

@@ -17,9 +17,11 @@ use serde::de::DeserializeOwned;
 
 use super::connection::Ledger;
 use super::json_fault;
+use super::pieces::Pieces;
 use super::problem::ApiError;
 use super::strict::Strict;
 use crate::limits::Limits;
+use crate::memory::{Held, InFlight, ANSWER_PIECE_BYTES};
 use crate::text::Text;
 
 /// A JSON request body of type `T`, read within the server's limits and
@@ -32,9 +34,15 @@ pub struct ReadJson<T> {
 }
 
 impl<T> ReadJson<T> {
-    /// Reads the request's JSON body within `limits`.
-    pub(crate) fn new(req: &HttpRequest, payload: &mut Payload, limits: &Limits) -> ReadJson<T> {
-        let mut body = read_body(req, payload, limits);
+    /// Reads the request's JSON body within `limits`, its bytes held in
+    /// flight.
+    pub(crate) fn new(
+        req: &HttpRequest,
+        payload: &mut Payload,
+        limits: &Limits,
+        in_flight: &InFlight,
+    ) -> ReadJson<T> {
+        let mut body = read_body(req, payload, limits, in_flight);
         if !is_json(req) {
             body.refused = Some(ApiError::UnsupportedMediaType);
         }
@@ -83,9 +91,16 @@ fn compressed(req: &HttpRequest) -> Option<String> {
 
 /// The request body, read when the future is polled: one over the
 /// server's size (`limits`; declared or sent) is refused with 413, a
-/// compressed one with 415, and one that does not arrive whole within the
-/// body deadline with 408 (and the connection closed).
-pub(crate) fn read_body(req: &HttpRequest, payload: &mut Payload, limits: &Limits) -> ReadBody {
+/// compressed one with 415, one that does not arrive whole within the
+/// body deadline with 408 (and the connection closed), and one the bytes
+/// in flight have no room for with 503. Its bytes are held in flight
+/// (`in_flight`) as they arrive, until the body is dropped.
+pub(crate) fn read_body(
+    req: &HttpRequest,
+    payload: &mut Payload,
+    limits: &Limits,
+    in_flight: &InFlight,
+) -> ReadBody {
     let limit = limits.body_bytes;
     // The length its head declares, as the connection's ledger read it.
     let declared = Ledger::framing_of(req)
@@ -108,6 +123,22 @@ pub(crate) fn read_body(req: &HttpRequest, payload: &mut Payload, limits: &Limit
         polled: false,
         timeout: Duration::from_millis(limits.body_timeout_ms),
         deadline: None,
+        held: Some(in_flight.none()),
+    }
+}
+
+/// A request's body as read, its bytes held in flight until it is
+/// dropped.
+pub struct Body {
+    bytes: web::Bytes,
+    _held: Option<Held>,
+}
+
+impl std::ops::Deref for Body {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.bytes
     }
 }
 
@@ -135,6 +166,8 @@ pub(crate) struct ReadBody {
     polled: bool,
     timeout: Duration,
     deadline: Option<Pin<Box<tokio::time::Sleep>>>,
+    /// The body's bytes in flight.
+    held: Option<Held>,
 }
 
 impl ReadBody {
@@ -146,6 +179,18 @@ impl ReadBody {
             .map_or(self.first.len(), |body| body.len());
         if len + chunk.len() > self.limit {
             return Err(ApiError::PayloadTooLarge { limit: self.limit });
+        }
+        let holds = match &self.joined {
+            Some(body) => body.capacity().max(len + chunk.len()),
+            None if self.first.is_empty() => chunk.len(),
+            None => self
+                .declared
+                .unwrap_or(0)
+                .min(self.limit)
+                .max(len + chunk.len()),
+        };
+        if let Some(held) = &mut self.held {
+            held.grow_to(holds)?;
         }
         match &mut self.joined {
             Some(body) => body.extend_from_slice(&chunk),
@@ -167,7 +212,7 @@ impl ReadBody {
 }
 
 impl Future for ReadBody {
-    type Output = Result<web::Bytes, ApiError>;
+    type Output = Result<Body, ApiError>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
@@ -185,7 +230,10 @@ impl Future for ReadBody {
                 }
                 Poll::Ready(None) => {
                     let first = std::mem::take(&mut this.first);
-                    return Poll::Ready(Ok(this.joined.take().map_or(first, |b| b.freeze())));
+                    return Poll::Ready(Ok(Body {
+                        bytes: this.joined.take().map_or(first, |b| b.freeze()),
+                        _held: this.held.take(),
+                    }));
                 }
                 Poll::Pending => break,
             }
@@ -246,7 +294,9 @@ pub(crate) fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
 /// the one of the wrong type or value, the unknown one, or the missing one
 /// (none when the whole document is at fault).
 pub(crate) fn bad_json(err: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
-    let path = err.path().to_string();
+    // The path names the client's keys (an unknown field's among them):
+    // quoted in part, as any value the client sent.
+    let path = crate::text::quote(&err.path().to_string()).into_owned();
     let inner = err.into_inner();
     let at = (path != ".").then_some(path);
     let data = inner.classify() == serde_json::error::Category::Data;
@@ -308,16 +358,33 @@ fn json_content_type() -> (header::HeaderName, header::HeaderValue) {
     (header::CONTENT_TYPE, JSON)
 }
 
-/// A 200 JSON answer, no larger than the answer limit.
+/// A 200 JSON answer, no larger than the answer limit; a large one held
+/// in flight and handed over in pieces ([`Pieces`]), or refused (503)
+/// when the bytes in flight have no room for it.
 pub fn respond(
     body: serde_json::Result<Vec<u8>>,
     limits: &Limits,
+    in_flight: &InFlight,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))?;
     limits.check_answer(body.len(), false)?;
-    Ok(HttpResponse::Ok()
-        .insert_header(json_content_type())
-        .body(body))
+    let mut answer = HttpResponse::Ok();
+    answer.insert_header(json_content_type());
+    answered(answer, body, in_flight)
+}
+
+/// `answer` with `body`: as it is when small, else held in flight and
+/// handed over in pieces.
+pub fn answered(
+    mut answer: actix_web::HttpResponseBuilder,
+    body: Vec<u8>,
+    in_flight: &InFlight,
+) -> Result<HttpResponse, ApiError> {
+    if body.len() <= ANSWER_PIECE_BYTES {
+        return Ok(answer.body(body));
+    }
+    let held = in_flight.hold(body.len())?;
+    Ok(answer.body(Pieces::new(body, Some(held))))
 }
 
 /// A 200 JSON answer that is the same for every request (a game's start):

@@ -1,15 +1,18 @@
 //! How requests and answers travel, for every route: what a connection
 //! may cost ([`connection`]: the largest head, a deadline for every head
 //! and every send, where heads and bodies end by [`framing`]), the JSON body
-//! extractor and JSON answers ([`json`]) and the strict reading they use
+//! extractor and JSON answers ([`json`]), large answers handed over in
+//! pieces ([`pieces`]), and the strict reading they use
 //! ([`strict`]), problem+json for every error ([`problem`]), HTTP hygiene
 //! ([`hygiene`]: `HEAD`, `Connection: close`, `Expect` ([`expect`]),
 //! other layers' errors),
 //! compression of large answers ([`compression`]), request ids
 //! ([`request_id`]), what a request matched ([`route`]), JSON Schema
-//! checks of batch items ([`schema`]), SVG answers with entity tags
+//! checks of batch items ([`schema`]), static files compressed once
+//! ([`assets`]), SVG answers with entity tags
 //! ([`svg`]) and every answer's `Vary` ([`vary`]).
 
+pub mod assets;
 pub mod compression;
 pub mod connection;
 pub mod expect;
@@ -17,6 +20,7 @@ pub mod framing;
 pub mod hygiene;
 pub mod json;
 pub mod json_fault;
+pub mod pieces;
 pub mod problem;
 pub mod request_id;
 pub mod route;

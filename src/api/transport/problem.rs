@@ -129,6 +129,8 @@ impl ApiError {
             }
             _ => (None, None),
         };
+        // A field's path may name the client's keys: quoted in part.
+        let field = field.map(|field| crate::text::quote(&field).into_owned());
         let title = crate::i18n::title(lang, code).unwrap_or_else(|| self.title());
         let detail = self.detail(lang);
         Problem {
@@ -163,7 +165,7 @@ impl ResponseError for ApiError {
             | ApiError::LimitExceeded { .. }
             | ApiError::Unaffordable { .. } => StatusCode::BAD_REQUEST,
             ApiError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Busy { .. } | ApiError::NoRoom => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
@@ -210,6 +212,9 @@ impl ResponseError for ApiError {
         }
         if let ApiError::Busy { retry_after_secs } = self {
             response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
+        }
+        if let ApiError::NoRoom = self {
+            response.insert_header((header::RETRY_AFTER, "1"));
         }
         if let ApiError::Internal(message) = self {
             tracing::error!(request_id = %super::request_id::current(), %message, "internal error");

@@ -25,6 +25,10 @@ pub struct Route {
     /// keys are configured; `None` for the operator endpoints
     /// (`/healthz`, `/readyz`, `/metrics`), which are open.
     pub price: Option<Price>,
+    /// Whether a client may come without a key where keys are configured:
+    /// counted by its address (a page's files, which a browser loads
+    /// without the key the page asks for).
+    pub keyless: bool,
     /// The query parameters it declares (unknown ones are refused).
     pub query: Box<[Box<str>]>,
 }

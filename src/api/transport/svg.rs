@@ -41,7 +41,9 @@ pub fn respond(request: &HttpRequest, body: String) -> HttpResponse {
     if fresh {
         response.finish()
     } else {
-        response.content_type(SVG).body(body)
+        response
+            .content_type(SVG)
+            .body(super::pieces::Pieces::new(body, None))
     }
 }
 
