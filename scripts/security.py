@@ -11,7 +11,8 @@ servers of their own (they need fresh processes: a server's output from
 its start, an empty in-process cache). Attack 6 also replays issue 50's
 finding 4 (the shared tier trusted with more than it should be): forged
 answers, a far-future quota entry, six 64 MB values, Redis without a
-secret.
+secret. Issue 71's finding 2 (a claim smuggling priced work) runs
+against servers of its own too.
 
 Loopback only. Clients that must come from another address than the
 proxy's bind their sockets to 127.0.0.2 or 127.0.0.3 (on Linux every
@@ -1487,6 +1488,186 @@ def board(args):
     check("54.5 the board's files are one route in the metrics", routes == {"/board/"}, f"{routes}")
 
 
+# ---------------------------------------------------------------------------
+# Issue 71 ("Every byte bounded and every search paid"), finding 2,
+# against a server of its own on the spare port.
+
+TANK_WAR_ROUNDS = [{"U": "LA", "D": "RC"}, {"U": "LC", "D": "RB"}]
+COBI_ROUNDS = [{"orders": {"P1": {"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1},
+                                  "P1-3": {"dir": "W", "dist": 1}},
+                           "P2": {"P2-1": {"dir": "S", "dist": 3}, "P2-2": {"dir": "S", "dist": 1},
+                                  "P2-3": {"dir": "E", "dist": 1}}},
+                "gunfire": ["e6"], "seed": 1}]
+
+
+def smuggled(states):
+    """The priced operations smuggled under a cheap claim: (game, the
+    claim's op, the op its request names, the rest of that request: a
+    request of the smuggled op that would run)."""
+    tw, cobi = states["tank-war"], states["cobi-tank-wars"]
+    return [
+        ("tank-battle", "legal-moves", "perft", {"position": START, "depth": 3}),
+        ("tank-battle", "score", "ai-move", {"position": START, "limits": {"max_depth": 1}, "seed": 71}),
+        ("tank-battle", "legal-moves", "annotate", {"moves": ["i3-i7"], "limits": {"max_nodes": 10000}}),
+        ("tank-war", "score", "ai-move", {"state": tw, "player": "U", "seed": 71}),
+        ("tank-war", "score", "replay", {"rounds": TANK_WAR_ROUNDS}),
+        ("tank-war", "legal-moves", "annotate", {"rounds": TANK_WAR_ROUNDS}),
+        ("cobi-tank-wars", "score", "ai-move", {"state": cobi, "player": "P1", "limits": {"max_nodes": 20000}}),
+        ("cobi-tank-wars", "score", "replay", {"rounds": COBI_ROUNDS}),
+    ]
+
+
+def plain_score(game, states):
+    """A `score` request of `game` at its start."""
+    return {"position": START} if game == "tank-battle" else {"state": states[game]}
+
+
+def worked(port):
+    """What the server has run off its HTTP workers: slot requests by pool
+    (every result) and AI searches."""
+    samples, _ = metrics(port)
+    got = {pool: sample(samples, "tank_rules_slot_requests_total", pool=pool) for pool in ("live", "long", "work")}
+    got["searches"] = sample(samples, "tank_rules_ai_searches_total")
+    return got
+
+
+def smuggled_claims(args):
+    """71.2: a compare claim priced by its `op` ran its request's own `op`
+    (the issue: 200 perfts in one batch, charged as 200 cheap requests).
+    Now a claim's request naming an `op` of its own is refused naming
+    `…request.op`, nothing run: standalone, in a batch, in an NDJSON batch;
+    perft, ai-move, annotate and replay smuggled in the three games. And a
+    claimed perft is priced as the search it is."""
+    server = Server(args.bin, args.work, "smuggle", args.spare,
+                    ["--search-rate-limit-per-minute", "1", "--rate-limit-per-minute", "100000"])
+    if not server.ready:
+        check("71.2 claims smuggling priced work (server started)", False, server.stop()[-300:])
+        return
+    try:
+        states = smuggled_priced(args)
+    finally:
+        server.stop()
+    smuggled_control(args, states)
+
+
+def smuggled_priced(args):
+    """71.2 against the server of one search a minute; the games' start
+    states."""
+    c = Client(args.spare, timeout=60)
+    states = {g: json.loads(c.request("GET", f"/v1/{g}/initial")[2]) for g in ("tank-war", "cobi-tank-wars")}
+    before = worked(args.spare)
+    # The issue's body, as it was sent.
+    issue_claim = {"op": "legal-moves", "request": {"op": "perft", "position": START, "depth": 3}, "answer": {}}
+    t = time.monotonic()
+    status, hdrs, body = c.request("POST", "/v1/tank-battle/batch",
+                                   {"requests": [{"op": "compare", "claims": [issue_claim] * 200}]})
+    took = time.monotonic() - t
+    results = json.loads(body).get("results", []) if status == 200 else []
+    fields = [r.get("field") for r in results]
+    after_issue = worked(args.spare)
+    check("71.2 the issue's batch: one compare of 200 legal-moves claims whose request is a depth-3 perft "
+          "(search quota 1)",
+          status == 200 and len(results) == 1 and results[0].get("code") == "BAD_REQUEST"
+          and fields == ["requests[0].claims[0].request.op"] and after_issue["long"] == before["long"],
+          f"{status} in {took * 1000:.0f} ms ({len(body)} bytes; the issue: 200 perfts run in 0.13 s); results "
+          f"{[(r.get('status'), r.get('code'), r.get('field')) for r in results]}; long-pool slot requests "
+          f"{before['long']:.0f} -> {after_issue['long']:.0f}")
+    if status != 200:
+        return states
+
+    # Each smuggled op, in each game, in each form. A cheap honest claim
+    # comes first (claims[1] is the smuggler), and in a batch an honest
+    # item first (requests[1] is the compare).
+    wrong, tried, seen, counts = [], 0, set(), []
+    for game, claim_op, op, request in smuggled(states):
+        honest = {"op": "score", "request": plain_score(game, states), "answer": {}}
+        smuggler = {"op": claim_op, "request": dict(request, op=op), "answer": {}}
+        # 199 of it, or as many as a 64 KiB body holds (a game's state is
+        # about a kilobyte).
+        n = min(199, (60_000 - len(json.dumps(honest))) // (len(json.dumps(smuggler)) + 2))
+        counts.append(n)
+        claims = [honest] + [smuggler] * n
+        item = {"op": "compare", "claims": claims}
+        first = dict(plain_score(game, states), op="score")
+        forms = {
+            "compare": ("/compare", {"claims": claims}, "application/json"),
+            "batch": ("/batch", {"requests": [first, item]}, "application/json"),
+            "ndjson": ("/batch", (json.dumps(first) + "\n" + json.dumps(item) + "\n").encode(),
+                       "application/x-ndjson"),
+        }
+        for form, (path, body, ctype) in forms.items():
+            tried += 1
+            status, _, answer = c.request("POST", f"/v1/{game}{path}", body, {"Content-Type": ctype})
+            if form == "compare":
+                problem = json.loads(answer or b"{}")
+                got = (status, problem.get("code"), problem.get("field"))
+                ok = got == (400, "BAD_REQUEST", "claims[1].request.op")
+            else:
+                lines = ([json.loads(l) for l in answer.decode().splitlines() if l.strip()] if form == "ndjson"
+                         else json.loads(answer or b"{}").get("results", []))
+                last = lines[-1] if len(lines) == 2 else {}
+                got = (status, len(lines), lines[0].get("op") if lines else None, last.get("code"), last.get("field"))
+                ok = (status == 200 and len(lines) == 2 and lines[0].get("op") != "problem"
+                      and last.get("op") == "problem" and last.get("code") == "BAD_REQUEST"
+                      and last.get("field") == "requests[1].claims[1].request.op")
+            seen.add(str(got[-1]))
+            if not ok:
+                wrong.append(f"{game} {claim_op}<-{op} ({form}): {got}")
+    after = worked(args.spare)
+    ran = {k: after[k] - after_issue[k] for k in after}
+    check(f"71.2 perft, ai-move, annotate and replay smuggled under score and legal-moves claims in the three "
+          f"games, as a compare, in a batch and in an NDJSON batch ({tried} requests)",
+          not wrong and not any(ran.values()),
+          f"{tried - len(wrong)}/{tried} refused naming the smuggling claim's request.op (fields {sorted(seen)}; "
+          f"an honest score claim then {min(counts)}-{max(counts)} smugglers each); "
+          f"run meanwhile: live {ran['live']:.0f}, long {ran['long']:.0f}, work {ran['work']:.0f} slot requests, "
+          f"{ran['searches']:.0f} AI searches" + (f"; wrong: {wrong[:4]}" if wrong else ""))
+
+    # A claimed perft is a search: with one search unit a minute, two
+    # are over the whole quota, one passes, the next waits.
+    perft = {"op": "perft", "request": {"position": START, "depth": 1}, "answer": {}}
+    two, _, over = c.request("POST", "/v1/tank-battle/compare", {"claims": [perft] * 2})
+    over = json.loads(over or b"{}")
+    one, hdrs_one, _ = c.request("POST", "/v1/tank-battle/compare", {"claims": [perft]})
+    again, hdrs_again, late = c.request("POST", "/v1/tank-battle/compare", {"claims": [perft]})
+    late = json.loads(late or b"{}")
+    batched, _, _ = c.request("POST", "/v1/tank-battle/batch", {"requests": [{"op": "compare", "claims": [perft]}]})
+    end = worked(args.spare)
+    check("71.2 claimed perfts are searches: 2 over a quota of 1 search a minute, then 1, 1 and 1 in a batch",
+          two == 400 and over.get("code") == "LIMIT_EXCEEDED" and over.get("policy") == "searches"
+          and over.get("price") == 2 and one == 200 and again == 429 and late.get("policy") == "searches"
+          and "retry-after" in hdrs_again and batched == 429 and end["long"] - after["long"] == 1,
+          f"2 claims: {two} {over.get('code')} (policy {over.get('policy')}, price {over.get('price')}); "
+          f"1 claim: {one} (RateLimit {hdrs_one.get('ratelimit')}); another: {again} {late.get('policy')} "
+          f"(Retry-After {hdrs_again.get('retry-after')}); in a batch: {batched}; long-pool slot requests "
+          f"+{end['long'] - after['long']:.0f}")
+    c.close()
+    return states
+
+
+def smuggled_control(args, states):
+    """71.2's control: each smuggled request is work its own op runs (200
+    at its own path, on a server without quotas)."""
+    plain = Server(args.bin, args.work, "smuggle-control", args.spare, [])
+    if not plain.ready:
+        check("71.2 the smuggled requests run at their own paths (server started)", False, plain.stop()[-300:])
+        return
+    try:
+        c = Client(args.spare, timeout=60)
+        answered, t = [], time.monotonic()
+        for game, _, op, request in smuggled(states):
+            status, _, _ = c.request("POST", f"/v1/{game}/{op}", request)
+            answered.append(f"{game}/{op} {status}")
+        took = time.monotonic() - t
+        ran = worked(args.spare)
+        c.close()
+    finally:
+        plain.stop()
+    check("71.2 (control) each smuggled request is work: at its own path it runs",
+          all(a.endswith(" 200") for a in answered),
+          f"{', '.join(answered)} in {took:.2f} s; slot requests live {ran['live']:.0f}, long {ran['long']:.0f}")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--bin", required=True)
@@ -1530,6 +1711,7 @@ def main():
         lambda: render_arrows(args),
         lambda: compare_claims(args),
         lambda: board(args),
+        lambda: smuggled_claims(args),
     ]
     for attack in attacks:
         try:
