@@ -1490,8 +1490,9 @@ def board(args):
 
 
 # ---------------------------------------------------------------------------
-# Issue 71 ("Every byte bounded and every search paid"), findings 2, 5
-# and 7, each against a server of its own on the spare port.
+# Issue 71 ("Every byte bounded and every search paid"), findings 2, 5, 6
+# and 7, each against a server of its own on the spare port (finding 6 on
+# the front server).
 
 TANK_WAR_ROUNDS = [{"U": "LA", "D": "RC"}, {"U": "LC", "D": "RB"}]
 COBI_ROUNDS = [{"orders": {"P1": {"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1},
@@ -1829,6 +1830,44 @@ def static_checks(args, server, quota, key):
           f"address without a key: RateLimit {doc_keyless.get('ratelimit')!r}", flush=True)
 
 
+def echoes(args):
+    """71.6: a 60 KB unknown field name came back three times in a 180 KB
+    problem, a 60 KB move whole. Now each is a problem under 2 KB, in
+    English and in Czech, naming no Rust type."""
+    c = Client(args.front)
+    big = "x" * 60_000
+    _, _, initial = c.request("GET", "/v1/tank-war/initial", None, {"X-Api-Key": args.keys["main"]})
+    tank_war = json.loads(initial)
+    tank_war["tanks"][0]["name"] = big
+    attempts = {
+        "a 60 KB unknown field name": ("/v1/tank-battle/score", {"position": START, big: 1}),
+        "a 60 KB move": ("/v1/tank-battle/apply", {"position": START, "move": big}),
+        "a 60 KB Tank War tank name": ("/v1/tank-war/score", {"state": tank_war}),
+        "a 60 KB unknown field name in a batch's item": (
+            "/v1/tank-battle/batch", {"requests": [{"op": "score", "position": START, big: 1}]}),
+    }
+    figures, wrong = [], []
+    for lang in ("en", "cs"):
+        for what, (path, body) in attempts.items():
+            status, hdrs, answer = c.request("POST", path, body,
+                                             {"X-Api-Key": args.keys["main"], "Accept-Language": lang})
+            problem = json.loads(answer or b"{}")
+            if status == 200 and path.endswith("/batch"):  # the item's result, or the whole batch refused
+                problem = (problem.get("results") or [{}])[0]
+                ok = problem.get("op") == "problem"
+            else:
+                ok = status == 400 and hdrs.get("content-type", "").startswith("application/problem+json")
+            text = answer.decode("utf-8", "replace")
+            ok = (ok and len(answer) < 2048 and problem.get("code") is not None
+                  and hdrs.get("content-language") == lang and "struct " not in text and "enum " not in text)
+            figures.append(f"{lang} {what}: {status} {problem.get('code')} {len(answer)} B")
+            if not ok:
+                wrong.append(f"{lang} {what}: {status} {len(answer)} B {text[:160]!r}")
+    check("71.6 60 KB echoed: an unknown field name, a move, a Tank War tank's name (en, cs): "
+          "each a problem under 2 KB",
+          not wrong, "; ".join(figures) + (f"; wrong: {wrong[:3]}" if wrong else ""))
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--bin", required=True)
@@ -1876,6 +1915,7 @@ def main():
         lambda: busy_is_free(args),
         lambda: batch_rate_limit(args),
         lambda: static_files(args),
+        lambda: echoes(args),
     ]
     for attack in attacks:
         try:
