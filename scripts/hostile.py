@@ -257,8 +257,11 @@ def answer_key(status, hdrs, body):
     return key
 
 
-async def slow_bodies(port, count, timeout_s):
-    """1. Heads that promise 60000 bytes, send a few, then nothing."""
+async def slow_bodies(port, count, timeout_s, max_connections):
+    """1. Heads that promise 60000 bytes, send a few, then nothing. Past
+    the server's connection cap they wait in the listen backlog, and are
+    taken as the ones before them are answered: each round of them is
+    answered at its body deadline."""
     stop = asyncio.Event()
     latencies = []
     probe = asyncio.create_task(healthz_probe(port, stop, latencies))
@@ -300,10 +303,12 @@ async def slow_bodies(port, count, timeout_s):
     slow = [s for s, st in latencies if st == 200]
     bad = [st for _, st in latencies if st != 200]
     worst = max(answered_in) if answered_in else 0
+    rounds = -(-count // max(1, max_connections))
     check(
         f"slow bodies ({count} connections) get 408 within the deadline",
-        statuses.get("408 problem+json", 0) == count and worst < timeout_s + 0.5,
-        f"answers {statuses}; 408 after {min(answered_in or [0]):.2f}-{worst:.2f} s, "
+        statuses.get("408 problem+json", 0) == count and worst < timeout_s * rounds + 0.5,
+        f"answers {statuses}; 408 after {min(answered_in or [0]):.2f}-{worst:.2f} s "
+        f"({rounds} round(s) of at most {max_connections} connections), "
         f"closed after {min(closed_in or [0]):.2f}-{max(closed_in or [0]):.2f} s",
     )
     check(
@@ -379,13 +384,17 @@ async def maximal_heads(port, pid, count, max_head, head_timeout, max_connection
     took = time.monotonic() - t
     ok = [s for s, st in latencies if st == 200]
     bad = [st for _, st in latencies if st != 200]
-    per = (peak[0] - before) / max(1, held)
+    # The server holds at most its cap; the rest wait in the listen
+    # backlog (the kernel's memory, not the process's) and are answered
+    # in the rounds after.
+    served = min(held, max_connections)
+    per = (peak[0] - before) / max(1, served)
     waited = max(0, count + 1 - max_connections)
     check(
         f"{count} unfinished maximal heads ({max_head - 1} B each) cost a bounded amount",
-        peak[0] <= 200 * 1024 and statuses.get("408 problem+json", 0) == held == count,
-        f"{held} held at once; RSS {before // 1024} -> peak {peak[0] // 1024} MB ({per:.1f} kB a connection); "
-        f"answers {statuses} after {took:.1f} s",
+        peak[0] <= 200 * 1024 and statuses.get("408 problem+json", 0) == count,
+        f"{held} connected at once, {served} held by the server; RSS {before // 1024} -> peak "
+        f"{peak[0] // 1024} MB ({per:.1f} kB a connection held); answers {statuses} after {took:.1f} s",
     )
     check(
         "healthz answers throughout the maximal heads",
@@ -1110,18 +1119,23 @@ def served_as_is(seen, at_least=1024):
 async def static_assets(args):
     """Issue 71, finding 5: Swagger UI's 1.45 MB bundle and the board's
     assets are compressed once and served with caching headers: 8
-    connections of the bundle for 10 s cost the server under a quarter of
-    a core; the board's page and what it links, lighter: 4 connections of
-    at most 25 requests/s each for 5 s. Each answer of 1 KB or more is
-    gzip, each carries Cache-Control or ETag."""
+    connections of the bundle for 10 s cost the server under 2 ms of
+    processor a request (gzipped on every request it cost 11.8 ms: 0.98
+    of a core at 83 requests/s; as many requests as the clients can make
+    measure the copying of 400 KB answers, not the gzip); the board's page
+    and what it links, lighter: 4 connections of at most 25 requests/s
+    each for 5 s, under a quarter of a core. Each answer of 1 KB or more
+    is gzip, each carries Cache-Control or ETag."""
     bundle = "/swagger-ui/swagger-ui-bundle.js"
     async with Watch(args) as watch:
         rate, cores, statuses, seen = await static_load(args.port, args.pid, [bundle], 8, 10.0)
     hdrs, size = seen.get(bundle, ({}, 0))
     lacking = served_as_is(seen)
+    per_request_ms = 1000 * cores / max(rate, 1e-9)
     check("Swagger UI's bundle is compressed once and cached",
-          not lacking and cores < 0.25 and set(statuses) == {200},
-          f"8 connections for 10 s: {rate:.0f} requests/s {statuses}, server CPU {cores:.2f} of a core; "
+          not lacking and per_request_ms < 2.0 and set(statuses) == {200},
+          f"8 connections for 10 s: {rate:.0f} requests/s {statuses}, server CPU {cores:.2f} of a core "
+          f"({per_request_ms:.2f} ms a request); "
           f"{size} B, Content-Encoding {hdrs.get('content-encoding')}, Cache-Control {hdrs.get('cache-control')}, "
           f"ETag {hdrs.get('etag')}")
     watch.report("Swagger UI's bundle")
@@ -1251,7 +1265,7 @@ async def main():
     idle = await idle_rss(args.pid)
     print(f"server RSS idle after a warm-up of one request of each kind {warmed}: {idle} kB", flush=True)
     async with Watch(args) as watch:
-        await slow_bodies(args.port, args.slow, args.body_timeout)
+        await slow_bodies(args.port, args.slow, args.body_timeout, args.max_connections)
     watch.report("slow bodies")
     # The server gives freed memory back every 5 s: the thousands of
     # connections of the attacks before and after this one are not counted

@@ -107,9 +107,12 @@ pub struct ServeArgs {
     /// nothing); then the connection is dropped with its answer.
     #[arg(long, env = "TANK_RULES_SEND_TIMEOUT_SECS", default_value_t = Limits::DEFAULT_SEND_TIMEOUT_MS as f64 / 1000.0)]
     pub send_timeout_secs: f64,
-    /// Memory the process may use at its worst, MiB (the pod's limit): the
-    /// memory held idle, the AI cache, the search slots' tables and
-    /// --max-connections connections with a head at the cap must fit.
+    /// Memory the process may hold at its worst, MiB: the memory held idle,
+    /// the AI cache, the search slots' tables, the bytes in flight (bodies
+    /// and answers: a third of what is left) and --max-connections
+    /// connections with a head at the cap must fit. The default is a 256
+    /// MiB pod's less a quarter for what it does not count (the binary's
+    /// pages, the allocator's slack).
     #[arg(long, env = "TANK_RULES_MEMORY_BUDGET_MIB", default_value_t = ServeArgs::DEFAULT_MEMORY_BUDGET_MIB)]
     pub memory_budget_mib: u64,
     /// Deepest perft a request may ask for.
@@ -377,7 +380,7 @@ impl ServeArgs {
 
     pub const DEFAULT_MAX_CONNECTIONS: usize = 4_096;
     /// The pod's memory limit (deploy/k8s/deployment.yaml).
-    pub const DEFAULT_MEMORY_BUDGET_MIB: u64 = 256;
+    pub const DEFAULT_MEMORY_BUDGET_MIB: u64 = 192;
 
     /// The connections wanted, and whether they were asked for (not the
     /// default).

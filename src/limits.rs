@@ -106,9 +106,9 @@ impl Limits {
     /// The largest request head by default (`--max-head-bytes`): 8 KiB,
     /// the longest request line and 1,997 bytes of header fields (a
     /// browser sends 0.5-1 KB; an API key, a request id and a proxy's
-    /// `X-Forwarded-For` add about 200). At this size a connection holding
-    /// an unfinished head costs at most 24 KiB, so that the default 4,096
-    /// connections fit a 256 MiB pod (`--memory-budget-mib`; 4,317 would).
+    /// `X-Forwarded-For` add about 200). At this size a connection costs
+    /// at most 32 KiB with its write buffer full
+    /// ([`crate::memory::per_connection_bytes`]).
     pub const DEFAULT_MAX_HEAD_BYTES: usize = 8 << 10;
     /// Time a write to a client may make no progress by default
     /// (`--send-timeout-secs`): 5 s, as long as a client has to send a

@@ -170,7 +170,6 @@ pub fn router() -> Router {
 fn serve(file: &File, req: &HttpRequest) -> HttpResponse {
     let mut answer = HttpResponse::Ok();
     answer
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
         .insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .insert_header((header::REFERRER_POLICY, "no-referrer"));

@@ -208,7 +208,7 @@ pub trait GameApi: Review {
         _fields: Value,
         _services: &Services,
         _shared: &SharedBudget,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<crate::api::flows::items::Written, ApiError> {
         Err(not_dispatched(op))
     }
 }

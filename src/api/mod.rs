@@ -212,15 +212,18 @@ fn documented(
 /// The OpenAPI document at `path` for `GET`, as compact JSON: its bytes
 /// are made once at start and shared by every worker (Swagger UI loads it
 /// from here, and holds no copy of its own), served as a static file
-/// (gzip-encoded once, with a validator).
+/// (gzip-encoded once, with a validator) by a router of its one path,
+/// costing a request as a page's file does.
 fn document_at(
     path: &str,
     document: std::sync::Arc<transport::assets::Asset>,
-) -> actix_web::Resource {
-    web::resource(path).route(web::get().to(move |req: actix_web::HttpRequest| {
+) -> openapi::router::Router {
+    let mut router = openapi::router::Router::new(path);
+    router.page_file(path, "", move |req: actix_web::HttpRequest| {
         let document = document.clone();
         async move { document.serve(&req, actix_web::HttpResponse::Ok()) }
-    }))
+    });
+    router
 }
 
 /// The whole application serving every game ([`catalogue::SERVED`]):
@@ -303,7 +306,7 @@ pub fn app_of(
             .into()
         }))
         .service(web::redirect("/", swagger::ROUTE))
-        .service(document_at(OPENAPI_PATH, document))
+        .service(document_at(OPENAPI_PATH, document).admitting(Some(fair_use.clone())))
         .configure(|cfg| {
             cfg.service(swagger::router().admitting(Some(fair_use.clone())));
             if board {

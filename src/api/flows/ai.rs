@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::api::game::{GameApi, UnfitAnswer};
 use crate::api::services::{run_stoppable, Services};
@@ -37,11 +36,13 @@ impl<R: Serialize> AiMove<R> {
         }
     }
 
-    /// The answer as a JSON value (a batch's result).
-    pub fn into_value(self) -> Result<Value, ApiError> {
+    /// The answer as JSON text (a batch's result).
+    pub fn into_written(self) -> Result<super::items::Written, ApiError> {
         match self {
-            AiMove::Searched(answer) => serde_json::to_value(answer),
-            AiMove::Cached(bytes) => serde_json::from_slice(&bytes),
+            AiMove::Searched(answer) => serde_json::value::to_raw_value(&answer),
+            AiMove::Cached(bytes) => std::str::from_utf8(&bytes)
+                .map_err(serde::de::Error::custom)
+                .and_then(|text| serde_json::value::RawValue::from_string(text.to_owned())),
         }
         .map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))
     }

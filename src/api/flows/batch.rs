@@ -34,7 +34,7 @@ use crate::operations::Operation;
 use crate::text::Text;
 
 use super::budget::SharedBudget;
-pub use super::items::{check, decode, to_json};
+pub use super::items::{check, decode, to_json, Written};
 use super::items::{check_caps, count_searches, locate_in, refund_busy, spend, split_op, Turn};
 use super::{ai, annotate, compare, replay, simple};
 
@@ -222,7 +222,7 @@ async fn run<T, F, Fut>(
 ) -> Result<HttpResponse, ApiError>
 where
     F: FnMut(Operation, Value, usize) -> Fut,
-    Fut: Future<Output = Result<Value, ApiError>>,
+    Fut: Future<Output = Result<Written, ApiError>>,
 {
     let limits = &services.limits;
     check_caps(&body.requests, limits, ops, "requests")?;
@@ -253,10 +253,10 @@ where
                 .map(|result| (op, result)),
             Err(error) => Err(error),
         };
-        let pushed = answer.push(&match result {
-            Ok((op, result)) => named(op.name(), result),
-            Err(error) => named(PROBLEM, problem_result(&error, index)),
-        });
+        let pushed = match result {
+            Ok((op, result)) => answer.push(op.name(), &result),
+            Err(error) => answer.push(PROBLEM, &problem_result(&error, index)),
+        };
         pushed.map_err(|full| full.at(index))?;
         turn.take().await;
     }
@@ -374,14 +374,29 @@ impl Answer {
         self.body.stopped.unwrap_or(Overflow::Cap(self.body.cap))
     }
 
-    /// Writes one more result.
-    fn push(&mut self, result: &Value) -> Result<(), Overflow> {
+    /// Writes one more result: `result` (an object's JSON text) named by
+    /// `op`, its first field (what generated clients discriminate results
+    /// by).
+    fn push(&mut self, op: &str, result: &Written) -> Result<(), Overflow> {
         use std::io::Write;
         let written = (|| {
             if !self.ndjson && self.results > 0 {
                 self.body.write_all(b",")?;
             }
-            serde_json::to_writer(&mut self.body, result).map_err(std::io::Error::other)?;
+            let text = result.get();
+            match text.strip_prefix('{') {
+                Some(fields) => {
+                    self.body.write_all(b"{\"op\":")?;
+                    serde_json::to_writer(&mut self.body, op).map_err(std::io::Error::other)?;
+                    let fields = fields.trim_start();
+                    if !fields.starts_with('}') {
+                        self.body.write_all(b",")?;
+                    }
+                    self.body.write_all(fields.as_bytes())?;
+                }
+                // Not an object (no endpoint answers one): as it is.
+                None => self.body.write_all(text.as_bytes())?,
+            }
             if self.ndjson {
                 self.body.write_all(b"\n")?;
             }
@@ -407,18 +422,6 @@ impl Answer {
 /// The `op` of a failed request's result: its problem document.
 pub const PROBLEM: &str = "problem";
 
-/// A result naming what it is, first: the op that answered it, or
-/// [`PROBLEM`] (what generated clients discriminate results by).
-fn named(op: &str, result: Value) -> Value {
-    match result {
-        Value::Object(mut fields) => {
-            fields.shift_insert(0, "op".to_owned(), Value::from(op));
-            Value::Object(fields)
-        }
-        other => other,
-    }
-}
-
 impl<T> BatchBody<T> {
     /// How many of the batch's requests are searches.
     pub fn searches(&self, ops: &[Operation]) -> usize {
@@ -428,7 +431,7 @@ impl<T> BatchBody<T> {
 
 /// The problem document of a failed request, its `field` located in the
 /// batch.
-fn problem_result(error: &ApiError, index: usize) -> Value {
+fn problem_result(error: &ApiError, index: usize) -> Written {
     if let ApiError::Internal(message) = error {
         tracing::error!(
             request_id = %request_id::current(),
@@ -444,7 +447,12 @@ fn problem_result(error: &ApiError, index: usize) -> Value {
         Some(field) => format!("requests[{index}].{field}"),
         None => format!("requests[{index}]"),
     });
-    serde_json::to_value(problem).unwrap_or_default()
+    serde_json::value::to_raw_value(&problem).unwrap_or_else(|_| empty_object())
+}
+
+/// `{}`, as an answer's text.
+fn empty_object() -> Written {
+    serde_json::value::RawValue::from_string("{}".to_owned()).unwrap_or_default()
 }
 
 /// `batch`: every request through its endpoint's flow, in order, its price
@@ -527,7 +535,7 @@ pub(super) async fn dispatch<G: GameApi>(
     fields: Value,
     items: Items<'_>,
     room: usize,
-) -> Result<Value, ApiError> {
+) -> Result<Written, ApiError> {
     let result = run_item::<G>(op, fields, items, room).await;
     refund_busy(op, &result, items.services, items.tab).await;
     result
@@ -539,7 +547,7 @@ async fn run_item<G: GameApi>(
     fields: Value,
     items: Items<'_>,
     room: usize,
-) -> Result<Value, ApiError> {
+) -> Result<Written, ApiError> {
     let Items {
         services, shared, ..
     } = items;
@@ -551,7 +559,7 @@ async fn run_item<G: GameApi>(
         Operation::Replay => to_json(replay::replay::<G>(decode(fields)?, services, room).await),
         Operation::AiMove => ai::ai_move::<G>(decode(fields)?, services, Some(shared))
             .await?
-            .into_value(),
+            .into_written(),
         Operation::Annotate => {
             to_json(annotate::annotate::<G>(decode(fields)?, services, Some(shared)).await)
         }
@@ -648,40 +656,56 @@ async fn run_claims<G: GameApi>(
 mod answer_tests {
     use super::*;
 
+    /// `fields` as an answer's text.
+    fn written(fields: &Value) -> Written {
+        serde_json::value::to_raw_value(fields).unwrap()
+    }
+
     /// A batch's answer written a result at a time is what serde writes
-    /// for the whole `BatchResponse`, and one result a line for NDJSON.
+    /// for the whole `BatchResponse` (each result named by its op, first),
+    /// and one result a line for NDJSON.
     #[test]
     fn an_answer_written_a_result_at_a_time_is_serdes() {
         let results = [
-            serde_json::json!({"op": "score", "score": {"white": 1}}),
-            serde_json::json!({"op": "problem", "detail": "é \"quoted\"\n"}),
-            serde_json::json!([]),
+            ("score", serde_json::json!({"score": {"white": 1}})),
+            ("problem", serde_json::json!({"detail": "é \"quoted\"\n"})),
+            ("apply", serde_json::json!({})),
+            ("odd", serde_json::json!([])),
         ];
+        let named = |(op, fields): &(&str, Value)| match fields {
+            Value::Object(fields) => {
+                let mut named = serde_json::Map::new();
+                named.insert("op".to_owned(), Value::from(*op));
+                named.extend(fields.clone());
+                Value::Object(named)
+            }
+            other => other.clone(),
+        };
         for count in 0..=results.len() {
             let some = &results[..count];
             let share = crate::memory::InFlight::new(1 << 20);
             let mut json = Answer::new(false, usize::MAX, share.none());
             let mut lines = Answer::new(true, usize::MAX, share.none());
-            for result in some {
-                assert!(json.push(result).is_ok());
-                assert!(lines.push(result).is_ok());
+            for (op, fields) in some {
+                assert!(json.push(op, &written(fields)).is_ok());
+                assert!(lines.push(op, &written(fields)).is_ok());
             }
             let whole = serde_json::to_vec(&BatchResponse {
-                results: some.to_vec(),
+                results: some.iter().map(named).collect(),
             })
             .unwrap();
-            let (written, _, media) = json.finish().ok().unwrap();
-            assert_eq!((written, media), (whole, "application/json"));
+            let (text, _, media) = json.finish().ok().unwrap();
+            assert_eq!((text, media), (whole, "application/json"));
             let each: Vec<u8> = some
                 .iter()
-                .flat_map(|r| {
-                    let mut line = serde_json::to_vec(r).unwrap();
+                .flat_map(|result| {
+                    let mut line = serde_json::to_vec(&named(result)).unwrap();
                     line.push(b'\n');
                     line
                 })
                 .collect();
-            let (written, _, media) = lines.finish().ok().unwrap();
-            assert_eq!((written, media), (each, NDJSON));
+            let (text, _, media) = lines.finish().ok().unwrap();
+            assert_eq!((text, media), (each, NDJSON));
         }
     }
 
@@ -690,10 +714,10 @@ mod answer_tests {
     #[test]
     fn an_answer_without_room_in_flight_is_refused() {
         let share = crate::memory::InFlight::new(16 << 10);
-        let result = serde_json::json!({"op": "legal-moves", "moves": vec!["a1-a2"; 100]});
+        let result = written(&serde_json::json!({"moves": vec!["a1-a2"; 100]}));
         let mut answer = Answer::new(false, 1 << 20, share.none());
         let refused = loop {
-            if let Err(overflow) = answer.push(&result) {
+            if let Err(overflow) = answer.push("legal-moves", &result) {
                 break overflow;
             }
         };
@@ -709,23 +733,25 @@ mod answer_tests {
     /// stays as it was before it.
     #[test]
     fn an_answer_never_holds_more_than_its_cap() {
-        let result = serde_json::json!({"op": "legal-moves", "moves": vec!["a1-a2"; 100]});
-        let one = serde_json::to_vec(&result).unwrap().len();
+        let fields = serde_json::json!({"moves": vec!["a1-a2"; 100]});
+        let result = written(&fields);
+        // `"op":"legal-moves",` and the result.
+        let one = result.get().len() + 19;
         let share = crate::memory::InFlight::new(1 << 20);
         for cap in [one, one * 3 + 7, 10_000, 65_536] {
             for ndjson in [false, true] {
                 let mut answer = Answer::new(ndjson, cap, share.none());
-                let mut written = 0;
-                while answer.push(&result).is_ok() {
-                    written += 1;
+                let mut count = 0;
+                while answer.push("legal-moves", &result).is_ok() {
+                    count += 1;
                     assert!(answer.body.bytes.capacity() <= cap, "{cap}");
                 }
                 assert!(answer.body.bytes.capacity() <= cap, "{cap}");
                 assert!(answer.body.bytes.len() <= cap, "{cap}");
                 // As many results as fit, and not one more.
                 let per = one + 1;
-                assert!(written * per <= cap + 1, "{written} results in {cap}");
-                assert!((written + 1) * per + 14 > cap, "{written} results in {cap}");
+                assert!(count * per <= cap + 1, "{count} results in {cap}");
+                assert!((count + 1) * per + 14 > cap, "{count} results in {cap}");
             }
         }
     }

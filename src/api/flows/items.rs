@@ -34,10 +34,21 @@ pub fn check<T: DeserializeOwned>(fields: &Value) -> Result<(), ApiError> {
         .map_err(json::bad_json)
 }
 
+/// A batched request's answer: its JSON text (a batch writes it into its
+/// answer as it is; a value's tree would be several times its size).
+pub type Written = Box<serde_json::value::RawValue>;
+
 /// An endpoint's answer as a batch result.
-pub fn to_json<R: Serialize>(answer: Result<R, ApiError>) -> Result<Value, ApiError> {
-    serde_json::to_value(answer?)
+pub fn to_json<R: Serialize>(answer: Result<R, ApiError>) -> Result<Written, ApiError> {
+    serde_json::value::to_raw_value(&answer?)
         .map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))
+}
+
+/// A batched request's answer read back as a value (a compare's claim,
+/// compared field by field).
+pub fn value_of(written: &Written) -> Result<Value, ApiError> {
+    serde_json::from_str(written.get())
+        .map_err(|e| ApiError::Internal(format!("reading an answer failed: {e}")))
 }
 
 /// A batch's turn on its HTTP worker: it gives the worker back to the

@@ -387,7 +387,7 @@ impl GameApi for TankBattle {
         fields: Value,
         services: &Services,
         shared: &SharedBudget,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<batching::Written, ApiError> {
         match op {
             Operation::Perft => {
                 let request = batching::decode(fields)?;

@@ -64,10 +64,13 @@ impl Asset {
 
     /// The answer to `req`: `304 Not Modified` to a client that holds
     /// this version (`If-None-Match`), else the file, gzip-encoded when
-    /// the client takes gzip; `answer` carries the page's own headers.
+    /// the client takes gzip; `answer` carries the page's own headers. A
+    /// client may keep it, asking again whether it is current
+    /// (`Cache-Control: no-cache`): the files change with the service.
     pub fn serve(&self, req: &HttpRequest, mut answer: HttpResponseBuilder) -> HttpResponse {
         answer
             .insert_header((header::ETAG, self.etag.clone()))
+            .insert_header((header::CACHE_CONTROL, HeaderValue::from_static("no-cache")))
             .insert_header((header::VARY, HeaderValue::from_static("Accept-Encoding")));
         if holds(req, self.etag()) {
             answer.status(actix_web::http::StatusCode::NOT_MODIFIED);

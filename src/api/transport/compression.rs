@@ -23,6 +23,11 @@ const MIN_COMPRESSED: u64 = 8 * 1024;
 /// alone: it compresses nothing that already has a `Content-Encoding`.
 /// [`finish`] removes the marker again.
 pub fn keep_small_answers_plain(res: &mut ServiceResponse<BoxBody>) {
+    // An answer encoded already (a static file, gzipped once) is left as
+    // it is: marking it would take its encoding off.
+    if res.headers().contains_key(header::CONTENT_ENCODING) {
+        return;
+    }
     let small =
         matches!(res.response().body().size(), body::BodySize::Sized(n) if n < MIN_COMPRESSED);
     if small {

@@ -72,7 +72,7 @@ pub fn items(claims: &[Claim]) -> Vec<Result<Value, ApiError>> {
 pub fn verdict<G: GameApi>(
     op: Operation,
     claim: &Claim,
-    answer: Result<Value, ApiError>,
+    answer: Result<items::Written, ApiError>,
     services: &Services,
 ) -> Verdict {
     let mut verdict = Verdict {
@@ -81,7 +81,7 @@ pub fn verdict<G: GameApi>(
     };
     let mut found = Found::default();
     let mut refused_at = None;
-    match answer {
+    match answer.and_then(|written| items::value_of(&written)) {
         Ok(expected) if op == Operation::LegalMoves => {
             compare_moves::<G>(
                 &claim.request,
@@ -246,7 +246,8 @@ fn why_not<G: GameApi>(
     let lang = request_id::current_lang();
     let fields = G::validate_listed(request, at, key);
     let answer = items::decode::<G::ValidateRequest>(fields)
-        .and_then(|request| items::to_json(super::simple::validate::<G>(request, services)));
+        .and_then(|request| items::to_json(super::simple::validate::<G>(request, services)))
+        .and_then(|written| items::value_of(&written));
     match answer {
         Ok(answer) => match G::listed_refusal(&answer, at) {
             Some((code, message)) => (Some(code), message),
