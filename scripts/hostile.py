@@ -345,7 +345,9 @@ async def maximal_heads(port, pid, count, max_head, head_timeout, max_connection
         try:
             writer.write(head)
             await writer.drain()
-            data = await asyncio.wait_for(reader.read(65536), head_timeout + 15)
+            # Past the cap it waits in the backlog for the rounds before it.
+            rounds = -(-(count + 1) // max(1, max_connections))
+            data = await asyncio.wait_for(reader.read(65536), head_timeout * rounds + 15)
             while len(data) < 4096:
                 more = await asyncio.wait_for(reader.read(65536), 5)
                 if not more:

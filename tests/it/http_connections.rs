@@ -117,6 +117,46 @@ fn a_head_at_the_cap_is_served_one_byte_over_is_431_and_closed() {
     assert_eq!(server.closed(ConnectionClosed::HeadTooLarge), 3);
 }
 
+/// A head actix-http cannot take is answered problem+json, as every
+/// refusal (issue 71): more header fields than it reads (431), an
+/// HTTP/1.1 request without `Host` or a malformed line (400); each after
+/// a request served on the same connection too. `100 Continue` stays as
+/// it is.
+#[test]
+fn a_head_actix_cannot_take_is_answered_problem_json() {
+    let server = Server::start();
+    let max = tank_rules::api::transport::connection::MAX_HEADER_FIELDS;
+    let many: String = (0..=max).map(|i| format!("X-F{i}: 1\r\n")).collect();
+    let fields = format!("GET /healthz HTTP/1.1\r\nHost: x\r\n{many}\r\n");
+    let exactly: String = (0..max - 1).map(|i| format!("X-F{i}: 1\r\n")).collect();
+    let fit = format!("GET /healthz HTTP/1.1\r\nHost: x\r\n{exactly}\r\n");
+    let cases: [(&[u8], u16, &str); 3] = [
+        (fields.as_bytes(), 431, "HEADERS_TOO_LARGE"),
+        (b"GET /healthz HTTP/1.1\r\n\r\n", 400, "BAD_REQUEST"),
+        (
+            b"GET /healthz HTTP/1.1\r\nHost: x\r\nBad Name: 1\r\n\r\n",
+            400,
+            "BAD_REQUEST",
+        ),
+    ];
+    for (head, status, code) in cases {
+        let mut stream = server.connect();
+        stream.write_all(head).unwrap();
+        assert_problem(&answer(&mut stream).unwrap(), status, code);
+        assert!(closed(&mut stream));
+        // After a request served on the same connection.
+        let mut stream = server.connect();
+        stream.write_all(fit.as_bytes()).unwrap();
+        assert_eq!(answer(&mut stream).unwrap().0, 200);
+        stream.write_all(head).unwrap();
+        assert_problem(&answer(&mut stream).unwrap(), status, code);
+    }
+    // HTTP/1.0 needs no Host.
+    let mut stream = server.connect();
+    stream.write_all(b"GET /healthz HTTP/1.0\r\n\r\n").unwrap();
+    assert_eq!(answer(&mut stream).unwrap().0, 200);
+}
+
 #[test]
 fn every_head_of_a_kept_alive_connection_gets_the_whole_cap() {
     let server = Server::start();
@@ -363,6 +403,34 @@ Transfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n",
     assert_eq!(status, 413, "{head}");
     let problem: Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(problem["code"], "PAYLOAD_TOO_LARGE");
+}
+
+/// A chunked body whose framing (here one chunk's extension) passes the
+/// head cap is answered 413 problem+json as soon as it does, not 408 at
+/// the body deadline (issue 71), and its connection closed.
+#[test]
+fn chunk_framing_past_its_cap_is_413() {
+    let server = Server::start();
+    let mut stream = server.connect();
+    stream
+        .write_all(
+            b"POST /v1/tank-battle/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+Transfer-Encoding: chunked\r\n\r\n",
+        )
+        .unwrap();
+    let extension = format!("1;{}\r\n{{\r\n", "e".repeat(CAP + 1_000));
+    let _ = stream.write_all(extension.as_bytes());
+    let refused = answer(&mut stream).unwrap();
+    assert_problem(&refused, 413, "PAYLOAD_TOO_LARGE");
+    let problem: Value = serde_json::from_slice(&refused.2).unwrap();
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("framing"),
+        "{problem}"
+    );
+    assert!(closed(&mut stream));
 }
 
 /// The default head is made from the document: every `GET` operation's

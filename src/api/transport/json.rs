@@ -124,6 +124,7 @@ pub(crate) fn read_body(
         timeout: Duration::from_millis(limits.body_timeout_ms),
         deadline: None,
         held: Some(in_flight.none()),
+        ledger: Ledger::of(req),
     }
 }
 
@@ -168,6 +169,9 @@ pub(crate) struct ReadBody {
     deadline: Option<Pin<Box<tokio::time::Sleep>>>,
     /// The body's bytes in flight.
     held: Option<Held>,
+    /// The connection's ledger, which says when a chunked body's framing
+    /// passes its cap (none in tests without sockets).
+    ledger: Option<Ledger>,
 }
 
 impl ReadBody {
@@ -237,6 +241,12 @@ impl Future for ReadBody {
                 }
                 Poll::Pending => break,
             }
+        }
+        if let Some(cap) = this.ledger.as_ref().and_then(Ledger::framing_over) {
+            return Poll::Ready(Err(ApiError::status(
+                413,
+                Text::new("detail-chunk-framing").with("max", cap),
+            )));
         }
         if !std::mem::replace(&mut this.polled, true) {
             cx.waker().wake_by_ref();

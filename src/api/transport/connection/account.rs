@@ -169,6 +169,31 @@ pub struct Account {
 }
 
 impl Account {
+    /// Whether what is written now can only be actix-http's own answer to
+    /// a head it could not take (too many header fields, no `Host`, a
+    /// malformed line): a head has been read to its end and no request was
+    /// called for it, nor is one answering. (After an answer the account
+    /// awaits the next head, read from nothing yet: an answer being
+    /// written then is the service's.)
+    pub fn answers_a_head_itself(&self) -> bool {
+        self.in_flight == 0
+            && self.streaming == 0
+            && self.verdict.is_none()
+            && matches!(self.phase, Phase::Parsed { .. })
+    }
+
+    /// Whether the chunked body being read has more framing (sizes,
+    /// extensions, trailers) than the head cap allows: nothing more of it
+    /// is read, and the request is answered 413.
+    pub fn framing_over(&self) -> bool {
+        matches!(self.phase, Phase::Chunked { framing } if framing.framing > self.cap)
+    }
+
+    /// The most framing a chunked body may have: the head cap.
+    pub fn framing_cap(&self) -> u64 {
+        self.cap
+    }
+
     /// Whether a head has been read to its end and its request not yet
     /// called.
     pub fn head_parsed(&self) -> bool {

@@ -151,6 +151,13 @@ impl Ledger {
         }
     }
 
+    /// When the chunked body being read has more framing than the server
+    /// reads (then it is answered 413: nothing more of it is read): the
+    /// most it may have.
+    pub fn framing_over(&self) -> Option<u64> {
+        self.read(|a| a.framing_over().then(|| a.framing_cap()))
+    }
+
     /// A request is answered with `res`: the answer closes the connection
     /// when the account says so, and a streamed one tells the ledger when
     /// it ends.

@@ -51,6 +51,10 @@ mod ledger;
 pub use account::{Account, Bounds, Framing, Verdict};
 pub use ledger::Ledger;
 
+/// The most header fields actix-http reads in a head (its parser's
+/// `MAX_HEADERS`): a head with more is answered 431.
+pub const MAX_HEADER_FIELDS: usize = 96;
+
 /// How long the server waits, after its own answer, for the client to
 /// stop sending (so that what it sent does not reset the connection
 /// before the answer is read): actix's own figure for this.
@@ -116,6 +120,11 @@ pub struct Guarded<T> {
     send_armed: bool,
     /// The server's own answer, and how much of it is written.
     answer: Option<(Bytes, usize)>,
+    /// Whether actix-http's own answer to a head it could not take is
+    /// being dropped for the server's (which `answer` holds).
+    replacing: bool,
+    /// Whether the task was woken for a chunked body over its framing cap.
+    told_framing_over: bool,
     /// After the server's own answer: until when the client's bytes are
     /// read and dropped.
     linger: Option<Pin<Box<Sleep>>>,
@@ -135,6 +144,8 @@ impl<T> Guarded<T> {
             send_deadline: None,
             send_armed: false,
             answer: None,
+            replacing: false,
+            told_framing_over: false,
             linger: None,
             guard,
         }
@@ -183,6 +194,64 @@ impl<T> Guarded<T> {
             Verdict::Close => return,
         };
         self.answer = Some((written(&refusal), 0));
+    }
+
+    /// Writes what is left of the server's own answer, if it has one; once
+    /// it is written, what the client still sends is to be lingered over.
+    fn write_answer(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>>
+    where
+        T: AsyncWrite + Unpin,
+    {
+        while let Some((answer, written)) = &mut self.answer {
+            let Some(rest) = answer.get(*written..).filter(|r| !r.is_empty()) else {
+                self.answer = None;
+                self.linger = Some(Box::pin(tokio::time::sleep(LINGER)));
+                break;
+            };
+            match Pin::new(&mut self.io).poll_write(cx, rest) {
+                Poll::Ready(Ok(0)) => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                Poll::Ready(Ok(n)) => {
+                    *written += n;
+                    self.send_armed = false;
+                }
+                Poll::Ready(Err(err)) => return Poll::Ready(Err(err)),
+                Poll::Pending => return self.stalled(cx),
+            }
+        }
+        Poll::Ready(Ok(()))
+    }
+
+    /// Whether `data`, about to be written, is actix-http's own answer to a
+    /// head it could not take (a 4xx or 5xx status line while no request
+    /// is called: 431 for more header fields than it reads, 400 for a
+    /// missing `Host` or a malformed line), which it writes as a bare
+    /// status: then the server's problem+json for that status is made
+    /// instead, and the connection closes with it.
+    fn replaces(&mut self, data: &[u8]) -> bool {
+        if self.replacing {
+            return true;
+        }
+        if self.answer.is_some() || !self.ledger.read(Account::answers_a_head_itself) {
+            return false;
+        }
+        let status = data
+            .strip_prefix(b"HTTP/1.1 ")
+            .and_then(|rest| rest.get(..3))
+            .and_then(|digits| std::str::from_utf8(digits).ok())
+            .and_then(|digits| digits.parse::<u16>().ok());
+        let refusal = match status {
+            Some(431) => ApiError::status(
+                431,
+                Text::new("detail-head-fields").with("max", MAX_HEADER_FIELDS),
+            ),
+            Some(status @ 400..=599) => ApiError::status(status, Text::new("detail-head-unread")),
+            // 100 Continue, and anything else: as it is.
+            _ => return false,
+        };
+        // (actix-http logs the head it could not take: `logs` counts it.)
+        self.answer = Some((written(&refusal), 0));
+        self.replacing = true;
+        true
     }
 
     /// Whether the head awaited is late, and then answered 408 (the task
@@ -313,6 +382,13 @@ impl<T: AsyncRead + Peek + Unpin> AsyncRead for Guarded<T> {
                 this.end_with(verdict);
                 return Poll::Ready(Ok(()));
             }
+            if this.ledger.read(Account::framing_over) {
+                // The body reader (a task the socket no longer wakes)
+                // answers 413 when it is polled again: once.
+                if !std::mem::replace(&mut this.told_framing_over, true) {
+                    cx.waker().wake_by_ref();
+                }
+            }
             return this.park(cx);
         }
         let before = buf.filled().len();
@@ -391,6 +467,11 @@ impl<T: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Guarded<T> {
         data: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
+        if this.replaces(data) {
+            // actix-http's own answer (a bare status, no body) is dropped
+            // once the server's is written in its place.
+            return this.write_answer(cx).map_ok(|()| data.len());
+        }
         match Pin::new(&mut this.io).poll_write(cx, data) {
             Poll::Pending => this.stalled(cx),
             done => {
@@ -414,22 +495,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Guarded<T> {
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         // The server's own answer first.
-        while let Some((answer, written)) = &mut this.answer {
-            let Some(rest) = answer.get(*written..).filter(|r| !r.is_empty()) else {
-                this.answer = None;
-                this.linger = Some(Box::pin(tokio::time::sleep(LINGER)));
-                break;
-            };
-            match Pin::new(&mut this.io).poll_write(cx, rest) {
-                Poll::Ready(Ok(0)) => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
-                Poll::Ready(Ok(n)) => {
-                    *written += n;
-                    this.send_armed = false;
-                }
-                Poll::Ready(Err(err)) => return Poll::Ready(Err(err)),
-                Poll::Pending => return this.stalled(cx),
-            }
-        }
+        std::task::ready!(this.write_answer(cx))?;
         let shut = Pin::new(&mut this.io).poll_shutdown(cx);
         let Some(linger) = &mut this.linger else {
             return shut;
