@@ -280,7 +280,8 @@ async def slow_bodies(port, count, timeout_s, max_connections):
                      b"Content-Type: application/json\r\nContent-Length: 60000\r\n\r\n{\"pos")
         try:
             await writer.drain()
-            data = await asyncio.wait_for(reader.read(65536), timeout_s + 10)
+            rounds = -(-count // max(1, max_connections))
+            data = await asyncio.wait_for(reader.read(65536), timeout_s * rounds + 10)
             answered_in.append(time.monotonic() - t)
             while True:
                 more = await asyncio.wait_for(reader.read(65536), 10)

@@ -115,26 +115,30 @@ fn connection_cap(wanted: usize) -> usize {
 
 /// How glibc's allocator keeps memory, set before any thread starts, and
 /// freed heap memory given back to the system every few seconds: glibc
-/// keeps it in per-thread arenas after a spike (a large replay, a burst of
-/// searches) unless asked. Cheap: a few microseconds when there is little
-/// to return.
+/// keeps it after a spike (a large replay, a burst of searches, batches
+/// refused at the answer cap) unless asked. Cheap: a few microseconds when
+/// there is little to return.
 ///
 /// A block of 128 KiB or more (an answer, a body, a search's table) is its
 /// own mapping, given back the moment it is freed: glibc would otherwise
 /// raise that threshold to the largest block freed so far (up to 32 MiB),
-/// and keep 2 MB answers in its arenas, scattered among small blocks that
-/// pin their pages. Two arenas, not eight a core: each thread's own arena
-/// keeps what a burst left in it. (Measured with scripts/hostile.py:
-/// jemalloc and mimalloc, preloaded, started at 90-96 MB and peaked at
-/// 261-264 MB where glibc so set starts at 47 and peaks at 163.)
+/// and keep 2 MB answers in its heap, scattered among small blocks that
+/// pin their pages. One arena, not eight a core: `malloc_trim` gives back
+/// the free top of the main arena only, so what a burst freed at the top
+/// of another arena stays resident (in `scripts/hostile.py`, 40 batches
+/// refused at the answer cap left 11 MB so with two arenas, 1.5 MB with
+/// one). Threads keep their own caches of small blocks, so they seldom
+/// wait for the arena's lock. An operator's `GLIBC_TUNABLES` wins.
 fn tune_heap() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
-        // SAFETY: mallopt only sets glibc's allocator's parameters; called
-        // before any other thread exists.
-        unsafe {
-            libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
-            libc::mallopt(libc::M_ARENA_MAX, 2);
+        // An operator's own settings (glibc's tunables) win.
+        if std::env::var_os("GLIBC_TUNABLES").is_none() {
+            // SAFETY: mallopt only sets glibc's allocator's parameters.
+            unsafe {
+                libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
+                libc::mallopt(libc::M_ARENA_MAX, 1);
+            }
         }
         let spawned = std::thread::Builder::new()
             .name("heap-trim".to_owned())

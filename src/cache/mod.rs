@@ -42,8 +42,13 @@ impl Default for CacheConfig {
     }
 }
 
-/// What one entry costs besides its answer: the key, moka's bookkeeping.
-const ENTRY_OVERHEAD: u64 = 96;
+/// What one entry costs besides its answer's bytes: the answer's own
+/// allocation, the key, moka's bookkeeping (its map's bucket, its two
+/// queues' nodes, the entry's timestamps and counters), and the allocator's
+/// header on each of those allocations. The test crate counts what the
+/// entries truly hold (`tests/it/cache_weight.rs`): the memory budget
+/// counts the cache at its bound, so this must not be less.
+const ENTRY_OVERHEAD: u64 = 384;
 
 /// A bounded cache of encoded answers.
 #[derive(Clone)]

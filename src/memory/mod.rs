@@ -19,14 +19,14 @@ use thiserror::Error;
 /// What a connection holds at its worst, apart from its head: actix's
 /// dispatcher, its write buffer, the task, the socket's registration and
 /// the connection's accounting, and what the allocator keeps of their
-/// churn. Measured with `scripts/hostile.py` (4,000 connections each
-/// holding a head at the cap, 8 KiB: 18.3 to 24.5 KiB a connection over
-/// five runs; see deploy/README.md).
+/// churn. Measured with `scripts/hostile.py`: connections each holding a
+/// head at the cap, 8 KiB, cost 18 to 25 KiB each.
 pub const CONNECTION_BASE_BYTES: u64 = 16 << 10;
 
 /// What one HTTP worker holds of its own (its runtime, its instance of
-/// the application; the OpenAPI document's bytes are shared, not the
-/// worker's): 1.6 MB measured (anonymous memory idle with 1, 2 and 4
+/// the application, the 128 requests and heads actix keeps for reuse,
+/// small since `hygiene::unpin_headers`; the OpenAPI document's bytes are
+/// shared, not the worker's): 1.6 MB measured (anonymous memory idle with 1, 2 and 4
 /// workers: 25.0, 26.7 and 29.9 MB; 5.1 MB a worker while each kept its
 /// own copy of the document for Swagger UI).
 pub const WORKER_BYTES: u64 = 2 << 20;

@@ -6,6 +6,7 @@ mod allocations;
 mod answers;
 mod architecture;
 mod architecture_doc;
+mod cache_weight;
 mod cobi_tank_wars_oracle;
 mod common;
 mod conformance;

@@ -185,8 +185,10 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&self, req: ServiceRequest) -> Self::Future {
+    fn call(&self, mut req: ServiceRequest) -> Self::Future {
         let started = Instant::now();
+        // The only layer before it is actix's: the request is its own.
+        hygiene::unpin_headers(req.headers_mut());
         let method = method_label(req.method());
         let peer = req.peer_addr().map(|addr| addr.ip());
         let id = RequestId::of(&req, self.fair_use.is_trusted_peer(peer));

@@ -30,6 +30,33 @@ pub fn after_close(req: ServiceRequest) -> ServiceResponse<BoxBody> {
     res
 }
 
+/// A request's headers in a map of their own, sized to them, each value
+/// in bytes of its own. actix-http parses header values as slices of the
+/// connection's read buffer (8 KiB and up, grown with the body pieces
+/// read with it) into a map made for 16 fields and grown to the most a
+/// request had, and actix keeps up to 128 finished requests a worker (and
+/// as many heads again) for reuse, headers and all: after a burst of
+/// connections every pooled request would pin a read buffer, and after
+/// requests of 96 fields a 25 KB map, long after its connection closed,
+/// in no budget. A few small copies a request, against some 8 MB a server
+/// kept after a burst (`scripts/hostile.py`, idle after the run).
+pub fn unpin_headers(headers: &mut header::HeaderMap) {
+    let mut own = header::HeaderMap::with_capacity(headers.len());
+    for (name, value) in headers.iter() {
+        // A value the parser took is one `from_bytes` takes; were it not,
+        // the slice is kept rather than the header lost.
+        let copy = match header::HeaderValue::from_bytes(value.as_bytes()) {
+            Ok(mut copy) => {
+                copy.set_sensitive(value.is_sensitive());
+                copy
+            }
+            Err(_) => value.clone(),
+        };
+        own.append(name.clone(), copy);
+    }
+    *headers = own;
+}
+
 /// The longest text of another layer's error answer kept as `detail`.
 const MAX_DETAIL: usize = 300;
 
@@ -102,4 +129,45 @@ pub fn is_problem<B>(res: &ServiceResponse<B>) -> bool {
     res.headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|v| v.as_bytes() == super::problem::CONTENT_TYPE.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::web::Bytes;
+
+    #[test]
+    fn unpinned_headers_keep_nothing_of_the_read_buffer() {
+        // A read buffer as actix-http's: the values are slices of it.
+        let buffer = Bytes::from(vec![b'v'; 64 << 10]);
+        let inside = buffer.as_ptr_range();
+        let mut headers = header::HeaderMap::with_capacity(128);
+        for i in 0..4 {
+            let value =
+                header::HeaderValue::from_maybe_shared(buffer.slice(i * 10..i * 10 + 10)).unwrap();
+            headers.append(header::HeaderName::from_static("x-a"), value);
+        }
+        let mut secret = header::HeaderValue::from_maybe_shared(buffer.slice(0..5)).unwrap();
+        secret.set_sensitive(true);
+        headers.insert(header::AUTHORIZATION, secret);
+
+        unpin_headers(&mut headers);
+
+        assert_eq!(headers.len(), 5);
+        assert!(
+            headers.capacity() < 128,
+            "sized to its fields: {}",
+            headers.capacity()
+        );
+        for (_, value) in headers.iter() {
+            assert!(
+                !inside.contains(&value.as_bytes().as_ptr()),
+                "a value still in the buffer"
+            );
+        }
+        assert_eq!(headers.get_all("x-a").count(), 4);
+        assert!(headers
+            .get(header::AUTHORIZATION)
+            .is_some_and(|v| v.is_sensitive()));
+    }
 }
