@@ -174,3 +174,25 @@ async fn track_game_pictures_take_the_state_as_json() {
     let (svg, _) = picture(&app, &uri).await;
     assert!(!svg.contains("<b>"));
 }
+
+/// A picture is an answer like any other: over a piece's size it is held
+/// in flight, and refused 503 when the bytes in flight have no room.
+#[actix_web::test]
+async fn a_large_picture_is_held_in_flight_or_refused() {
+    let state = |bytes| {
+        tank_rules::api::AppState::new(Limits::default(), tank_rules::cache::CacheConfig::default())
+            .with_in_flight(bytes)
+    };
+    let roomy = actix_web::test::init_service(tank_rules::api::app(state(1 << 20))).await;
+    let reply = get(&roomy, "/v1/tank-battle/render.svg").await;
+    assert_eq!(reply.status, 200);
+    assert!(
+        reply.text.len() > tank_rules::memory::ANSWER_PIECE_BYTES,
+        "a picture larger than a piece: {} bytes",
+        reply.text.len()
+    );
+    let full = actix_web::test::init_service(tank_rules::api::app(state(4 << 10))).await;
+    let refused = get(&full, "/v1/tank-battle/render.svg").await;
+    assert_problem(&refused, 503, "SERVICE_BUSY");
+    assert!(refused.headers.contains_key("retry-after"));
+}

@@ -17,5 +17,5 @@ pub fn render<G: GameApi>(
     services: &Services,
 ) -> Result<HttpResponse, ApiError> {
     let picture = G::render(query, &services.limits, current_lang())?;
-    Ok(svg::respond(request, picture))
+    svg::respond(request, picture, &services.in_flight)
 }

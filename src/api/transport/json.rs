@@ -17,11 +17,10 @@ use serde::de::DeserializeOwned;
 
 use super::connection::Ledger;
 use super::json_fault;
-use super::pieces::Pieces;
 use super::problem::ApiError;
 use super::strict::Strict;
 use crate::limits::Limits;
-use crate::memory::{Held, InFlight, ANSWER_PIECE_BYTES};
+use crate::memory::{Held, InFlight};
 use crate::text::Text;
 
 /// A JSON request body of type `T`, read within the server's limits and
@@ -380,21 +379,7 @@ pub fn respond(
     limits.check_answer(body.len(), false)?;
     let mut answer = HttpResponse::Ok();
     answer.insert_header(json_content_type());
-    answered(answer, body, in_flight)
-}
-
-/// `answer` with `body`: as it is when small, else held in flight and
-/// handed over in pieces.
-pub fn answered(
-    mut answer: actix_web::HttpResponseBuilder,
-    body: Vec<u8>,
-    in_flight: &InFlight,
-) -> Result<HttpResponse, ApiError> {
-    if body.len() <= ANSWER_PIECE_BYTES {
-        return Ok(answer.body(body));
-    }
-    let held = in_flight.hold(body.len())?;
-    Ok(answer.body(Pieces::new(body, Some(held))))
+    super::pieces::answer(answer, body, in_flight)
 }
 
 /// A 200 JSON answer that is the same for every request (a game's start):

@@ -12,7 +12,23 @@ use std::task::{Context, Poll};
 use actix_web::body::{BodySize, MessageBody};
 use actix_web::web::Bytes;
 
-use crate::memory::{Held, ANSWER_PIECE_BYTES};
+use crate::api::transport::problem::ApiError;
+use crate::memory::{Held, InFlight, ANSWER_PIECE_BYTES};
+
+/// `answer` with `body`: as it is when small, else held in flight and
+/// handed over in pieces, or refused (503) when the bytes in flight have
+/// no room for it.
+pub fn answer(
+    mut answer: actix_web::HttpResponseBuilder,
+    body: Vec<u8>,
+    in_flight: &InFlight,
+) -> Result<actix_web::HttpResponse, ApiError> {
+    if body.len() <= ANSWER_PIECE_BYTES {
+        return Ok(answer.body(body));
+    }
+    let held = in_flight.hold(body.len())?;
+    Ok(answer.body(Pieces::new(body, Some(held))))
+}
 
 /// An answer's bytes, yielded in pieces of at most
 /// [`ANSWER_PIECE_BYTES`] (each a view of the same buffer: nothing is

@@ -7,6 +7,9 @@ use std::hash::{Hash, Hasher};
 use actix_web::http::header::{self, EntityTag, IfNoneMatch};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse};
 
+use super::problem::ApiError;
+use crate::memory::InFlight;
+
 /// The media type of the pictures.
 pub const SVG: &str = "image/svg+xml";
 
@@ -22,8 +25,14 @@ fn entity_tag(body: &str) -> EntityTag {
     EntityTag::new_strong(format!("{:016x}-{:x}", hasher.finish(), body.len()))
 }
 
-/// The picture, or 304 Not Modified when the client already has it.
-pub fn respond(request: &HttpRequest, body: String) -> HttpResponse {
+/// The picture, or 304 Not Modified when the client already has it; a
+/// large picture held in flight as a large JSON answer is (503 when the
+/// bytes in flight have no room for it).
+pub fn respond(
+    request: &HttpRequest,
+    body: String,
+    in_flight: &InFlight,
+) -> Result<HttpResponse, ApiError> {
     let tag = entity_tag(&body);
     let fresh = match request.get_header::<IfNoneMatch>() {
         Some(IfNoneMatch::Any) => true,
@@ -39,12 +48,10 @@ pub fn respond(request: &HttpRequest, body: String) -> HttpResponse {
         .insert_header((header::ETAG, tag.to_string()))
         .insert_header((header::CACHE_CONTROL, CACHE_CONTROL));
     if fresh {
-        response.finish()
-    } else {
-        response
-            .content_type(SVG)
-            .body(super::pieces::Pieces::new(body, None))
+        return Ok(response.finish());
     }
+    response.content_type(SVG);
+    super::pieces::answer(response, body.into_bytes(), in_flight)
 }
 
 #[cfg(test)]
