@@ -11,13 +11,14 @@
     SEED_BASE=200 scripts/review-check.py levels tank-battle   # twenty other games
     scripts/review-check.py slopes reviews.jsonl 0.01 0.03   # the same reviews summed up on other curves
     scripts/review-check.py quality tank-battle 20   # the default judge against one at 10x its budget
+    EQUAL=1 scripts/review-check.py quality tank-battle 20   # the same, games between equal levels
     scripts/review-check.py games 20 > games.jsonl   # quality's Tank Battle games, for judge_probe
     scripts/review-check.py same-run http://127.0.0.1:8081 http://127.0.0.1:8082  # two builds' reviews, same run
 
 `quality` (issue 52) plays games between levels (fixed seeds, QUALITY_PLIES
 moves at most, 80 by default; Tank Wars 30 rounds) and reviews each twice,
 the game's default judge and a reference of the same engine at 10x its
-positions a search (Tank Battle 1,000,000, Tank Wars 200,000); it prints,
+positions a search (Tank Battle 2,000,000, Tank Wars 200,000); it prints,
 over all games, how many of the reference's mistakes and blunders the
 default review finds too (recall), how many of the default's are
 confirmed by the reference (precision), the same counting inaccuracies
@@ -357,7 +358,7 @@ def slopes(path, ks):
 
 
 QUALITY_PLIES = int(os.environ.get("QUALITY_PLIES", "80"))
-REFERENCE_NODES = {"tank-battle": 1_000_000, "cobi-tank-wars": 200_000}
+REFERENCE_NODES = {"tank-battle": 2_000_000, "cobi-tank-wars": 200_000}
 if os.environ.get("REFERENCE_NODES"):
     REFERENCE_NODES = {game: int(os.environ["REFERENCE_NODES"]) for game in REFERENCE_NODES}
 # Where `quality` keeps its games and the reference's reviews (JSON lines,
@@ -368,6 +369,11 @@ if os.environ.get("REFERENCE_NODES"):
 # compared with that build's reference).
 REFERENCE_CACHE = os.environ.get("REFERENCE_CACHE")
 FAULTS = ("mistake", "blunder")
+# The chance a mistake loses at least (the label's lower bound).
+MISTAKE_WIDTH = 10.0
+# `quality` between equal levels (EQUAL=1) instead of PAIRS.
+EQUAL = os.environ.get("EQUAL") == "1"
+EQUAL_PAIRS = [(8, 8), (7, 7), (6, 6), (5, 5)]
 
 
 def kept(key, make):
@@ -408,8 +414,10 @@ def quality(game, count):
     default_time = reference_time = 0.0
     print("| game | levels | entries | default faults | reference faults | both | default s | reference s |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
+    pairs = EQUAL_PAIRS if EQUAL else PAIRS
+    best_kept = best_faulted = 0
     for n in range(count):
-        pair = PAIRS[n % len(PAIRS)]
+        pair = pairs[n % len(pairs)]
         if game == "tank-battle":
             body = kept(["game", game, pair, 700 + n, QUALITY_PLIES],
                         lambda: tank_battle_game(pair, 700 + n, max_plies=QUALITY_PLIES))
@@ -436,6 +444,14 @@ def quality(game, count):
                 tally["ref_found"] += t and mine["label"] in (FAULTS if kinds is FAULTS else FLAWS)
                 tally["own_confirmed"] += m and t
             both += mine["label"] in FAULTS and theirs["label"] in FAULTS
+            # The reference's own loss confirms a fault (at least the
+            # mistake width), and a move equal to its best is no fault.
+            confirmed = theirs["win_chance_loss"] >= MISTAKE_WIDTH
+            if mine["label"] in FAULTS:
+                found["own_lost"] = found.get("own_lost", 0) + confirmed
+            if mine["played"] in theirs.get("best", [])[:1]:
+                best_kept += 1
+                best_faulted += mine["label"] in FLAWS
         faults = lambda review: sum(e["label"] in FAULTS for e in review["plies"])
         print(f"| {n} | {pair[0]}-{pair[1]} | {len(default['plies'])} | {faults(default)} | "
               f"{faults(reference)} | {both} | {default_s:.1f} | {reference_s:.1f} |", flush=True)
@@ -447,6 +463,10 @@ def quality(game, count):
     print(f"  counting inaccuracies too: recall {pct(loose['ref_found'], loose['ref']):.0f} % "
           f"({loose['ref_found']} of {loose['ref']}), precision {pct(loose['own_confirmed'], loose['own']):.0f} % "
           f"({loose['own_confirmed']} of {loose['own']}); best move differs at {pct(best_differs, entries):.0f} % of entries")
+    print(f"  the default's mistakes and blunders where the reference's own loss is at least "
+          f"{MISTAKE_WIDTH}: {found.get('own_lost', 0)} of {found['own']} "
+          f"({pct(found.get('own_lost', 0), found['own']):.0f} %); of the {best_kept} moves equal to the "
+          f"reference's best, {best_faulted} labelled inaccuracy or worse ({pct(best_faulted, best_kept):.1f} %)")
     print(f"  time: default reviews {default_time:.1f} s, reference reviews {reference_time:.1f} s "
           f"({reference_time / default_time:.1f}x)")
 

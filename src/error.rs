@@ -190,6 +190,12 @@ pub enum RequestError {
     /// The bytes in flight (bodies, answers) have no room for this
     /// request's body or answer (503, with Retry-After).
     NoRoom,
+    /// A review ran past the server's time cap (`cap_ms`) before it was
+    /// done (503, with Retry-After): the server's time, not the client's
+    /// fault; the verdicts it found are kept, so a retry goes further.
+    ReviewUnfinished {
+        cap_ms: u64,
+    },
     PayloadTooLarge {
         limit: usize,
     },
@@ -352,6 +358,11 @@ impl RequestError {
                 said(&Text::new("detail-busy").with("retry", *retry_after_secs))
             }
             RequestError::NoRoom => said(&Text::new("detail-no-room").with("retry", 1)),
+            RequestError::ReviewUnfinished { cap_ms } => said(
+                &Text::new("detail-review-unfinished")
+                    .with("cap", *cap_ms)
+                    .with("retry", 1),
+            ),
             RequestError::PayloadTooLarge { limit } => {
                 said(&Text::new("detail-body-too-large").with("max", *limit))
             }
@@ -416,7 +427,9 @@ impl RequestError {
             RequestError::BodyTimeout { .. } => "REQUEST_TIMEOUT",
             RequestError::Unauthorized { .. } => "UNAUTHORIZED",
             RequestError::TooManyRequests { .. } => "TOO_MANY_REQUESTS",
-            RequestError::Busy { .. } | RequestError::NoRoom => "SERVICE_BUSY",
+            RequestError::Busy { .. }
+            | RequestError::NoRoom
+            | RequestError::ReviewUnfinished { .. } => "SERVICE_BUSY",
             RequestError::PayloadTooLarge { .. } => "PAYLOAD_TOO_LARGE",
             RequestError::ExpectationFailed { .. } => "EXPECTATION_FAILED",
             RequestError::UnsupportedMediaType | RequestError::UnsupportedEncoding(_) => {
@@ -530,6 +543,7 @@ mod tests {
                 retry_after_secs: 1,
             },
             RequestError::NoRoom,
+            RequestError::ReviewUnfinished { cap_ms: 30_000 },
             RequestError::PayloadTooLarge { limit: 1 },
             RequestError::ExpectationFailed { expect: "x".into() },
             RequestError::UnsupportedMediaType,

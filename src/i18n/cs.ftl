@@ -99,7 +99,6 @@ limit-tanks = { $count } tanků je víc, než tento server přijímá ({ $max })
 limit-track = dráha tanku { $tank } má { $count } polí, víc, než tento server přijímá ({ $max })
 limit-batch-requests = { $count } požadavků je víc, než tento server provede v jedné dávce ({ $max })
 limit-batch-searches = { $count } výpočtů ({ $names }) je víc, než tento server provede v jedné dávce ({ $max })
-limit-review-time = rozbor trval déle, než tento server dovoluje ({ $cap } ms)
 limit-review-steps = { $count } kroků v poli `{ $field }` je víc, než tento server najednou rozebere ({ $max })
 limit-replay-steps = { $count } kroků v poli `{ $field }` je víc, než tento server najednou přehraje ({ $max })
 limit-replay-work = přehrát { $steps } kroků ve stavu o { $cells } polích je { $work } jednotek práce, víc, než tento server udělá pro jedno přehrání ({ $max })
@@ -140,6 +139,7 @@ detail-unaffordable = tento požadavek stojí { $price } { $policy ->
 } z kvóty `{ $policy }`, víc než celá kvóta { $quota } za minutu; podle ní nemůže projít nikdy
 detail-busy = server je zaneprázdněn jinými výpočty; zkuste to znovu za { $retry } s
 detail-no-room = server drží tolik těl požadavků a odpovědí, kolik mu paměť dovolí; zkuste to znovu za { $retry } s
+detail-review-unfinished = rozbor trval déle, než tento server dovoluje ({ $cap } ms); dosavadní verdikty si server pamatuje, takže opakovaný dotaz za { $retry } s naváže tam, kde tento skončil
 detail-body-too-large = tělo je větší než limit { $max } bajtů
 detail-expectation = `Expect: { $expect }` nelze splnit: tento server splní jen `100-continue`
 detail-media-type = tělo musí být JSON odeslaný s `Content-Type: application/json`

@@ -254,3 +254,39 @@ async fn cobi_analysis_starts_with_the_ai_orders_and_levels_repeat() {
     // Within level 2's recipe: 5,000 simulated rounds.
     assert!(first.body["simulations"].as_u64().unwrap_or(u64::MAX) <= 5_000 + 64);
 }
+
+/// Issue 72's finding 4: a search the request governs by positions, cut
+/// by a server's time cap, says so (`cut`) and is not cached; a server
+/// whose cap lets it finish answers the full search, `cut: false`, and
+/// keeps it.
+#[actix_web::test]
+async fn an_answer_cut_by_a_cap_says_so_and_is_not_kept() {
+    let body = json!({
+        "position": "ctttt6/tttt7/t1t8/11/1t1t4T2/t10/7T3/5T3TT/8T1T/8T1T/6TTTTC b 7",
+        "limits": {"max_nodes": 400_000}
+    });
+    let capped = app_with(Limits {
+        ai_max_time_ms: 2,
+        ..Limits::default()
+    })
+    .await;
+    for _ in 0..2 {
+        let reply = post(&capped, "/v1/tank-battle/ai-move", body.clone()).await;
+        assert_eq!(reply.status, 200, "{reply:?}");
+        assert_eq!(reply.body["cut"], true, "{}", reply.body);
+        assert_eq!(reply.body["cached"], false, "{}", reply.body);
+        assert!(
+            reply.body["nodes"].as_u64().unwrap_or(0) < 400_000,
+            "{}",
+            reply.body
+        );
+    }
+    let free = app_with(Limits::default()).await;
+    let full = post(&free, "/v1/tank-battle/ai-move", body.clone()).await;
+    assert_eq!(full.status, 200, "{full:?}");
+    assert_eq!(full.body["cut"], false, "{}", full.body);
+    assert_eq!(full.body["nodes"], 400_000, "{}", full.body);
+    let again = post(&free, "/v1/tank-battle/ai-move", body).await;
+    assert_eq!(again.body["cached"], true, "{}", again.body);
+    assert_eq!(content(again.body), content(full.body));
+}

@@ -422,9 +422,10 @@ async fn every_endpoint_rejects_each_kind_of_broken_body() {
 }
 
 /// Absurd AI limits are clamped to the server's caps: the search is the
-/// one a request asking exactly the caps makes (the cache key is built from
-/// the limits searched with, so that request is answered from the cache),
-/// and it visits no more positions than the cap.
+/// one a request asking exactly the caps makes, and it visits no more
+/// positions than the cap. Where the node cap stopped it short of the
+/// positions asked, it says so (`cut`) and is not kept; the request that
+/// asks exactly the caps got what it asked, and is kept.
 #[actix_web::test]
 async fn absurd_ai_limits_are_clamped() {
     let limits = Limits {
@@ -453,10 +454,25 @@ async fn absurd_ai_limits_are_clamped() {
             reply.body["nodes"].as_u64().unwrap() <= 20_000,
             "{path}: past the node cap: {reply:?}"
         );
+        let cut = reply.body["cut"] == true;
+        if reply.body["nodes"].as_u64() == Some(20_000) {
+            assert!(cut, "{path}: stopped by the node cap: {reply:?}");
+        }
         let capped = common::post(&app, path, with(&caps)).await;
+        assert_eq!(capped.body["cached"], !cut, "{path}: {capped:?}");
+        assert_eq!(capped.body["cut"], false, "{path}: {capped:?}");
+        let content = |mut answer: Value| {
+            for field in ["time_ms", "cached", "cut"] {
+                answer.as_object_mut().map(|o| o.remove(field));
+            }
+            answer
+        };
         assert_eq!(
-            capped.body["cached"], true,
-            "{path}: the absurd limits were not searched as the caps: {capped:?}"
+            content(reply.body),
+            content(capped.body),
+            "{path}: the absurd limits were not searched as the caps"
         );
+        let again = common::post(&app, path, with(&caps)).await;
+        assert_eq!(again.body["cached"], true, "{path}: {again:?}");
     }
 }

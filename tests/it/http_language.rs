@@ -433,15 +433,17 @@ async fn every_language_says_as_much_as_english() {
         .last()
         .and_then(|line| serde_json::from_str(line).ok())
         .unwrap_or(Value::Null);
-    assert_eq!(last["code"], "LIMIT_EXCEEDED", "{}", stream.text);
+    assert_eq!(last["code"], "SERVICE_BUSY", "{}", stream.text);
     let cut = i18n::write(
         Lang::Cs,
-        &tank_rules::text::Text::new("limit-review-time").with("cap", 0u64),
+        &tank_rules::text::Text::new("detail-review-unfinished")
+            .with("cap", 0u64)
+            .with("retry", 1),
     );
     assert_eq!(last["detail"], cut.as_str());
     assert_eq!(
         last["title"],
-        i18n::title(Lang::Cs, "LIMIT_EXCEEDED").unwrap_or_default()
+        i18n::title(Lang::Cs, "SERVICE_BUSY").unwrap_or_default()
     );
 
     // The chart.

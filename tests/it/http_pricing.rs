@@ -180,12 +180,12 @@ async fn reviews_and_their_searches_are_counted() {
     .await;
     assert_eq!(reply.status, 200, "{reply:?}");
     let game = [("game", "tank-battle")];
-    // Four moves, five positions: five searches, and two more for each
-    // verification.
+    // Four moves: a search each (the position before it), and one more
+    // for each verification.
     let verifications = reply.body["verifications"].as_f64().unwrap_or(-1.0);
     assert_eq!(
         metric(&app, "tank_rules_ai_searches_total", &game).await,
-        5.0 + 2.0 * verifications
+        4.0 + verifications
     );
     assert!(metric(&app, "tank_rules_ai_nodes_total", &game).await >= 5.0);
     let finished = [("game", "tank-battle"), ("result", "finished")];

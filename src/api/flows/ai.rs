@@ -50,7 +50,7 @@ impl<R: Serialize> AiMove<R> {
 
 /// How the cache keeps answers; part of every key, so that a tier shared
 /// with servers that keep them otherwise never serves theirs.
-const CACHE_FORMAT: u32 = 2;
+const CACHE_FORMAT: u32 = 3;
 
 /// The cache key of an AI request: the digest of everything its answer
 /// depends on (the game and its engine's version, the state and question,
@@ -108,7 +108,8 @@ pub(super) fn key_text<G: GameApi>(
 /// `ai-move`: the answer from the cache, or a search run on the blocking
 /// pool in a search slot and then cached. The search stops when the
 /// client goes away, or when a batch's `shared` budget runs out; an answer
-/// cut short by either (or given less time than asked) is not cached.
+/// cut short by either, or by a cap the request did not set, says so
+/// (`cut`) and is not cached.
 pub async fn ai_move<G: GameApi>(
     request: G::AiMoveRequest,
     services: &Services,
@@ -148,7 +149,7 @@ pub async fn ai_move<G: GameApi>(
         ..search
     };
     let asked_question = question.clone();
-    let (answer, stopped) = run_stoppable(
+    let ((answer, ran), stopped) = run_stoppable(
         services.slots_of(Operation::AiMove),
         caps,
         deadline,
@@ -157,8 +158,10 @@ pub async fn ai_move<G: GameApi>(
                 stop: Some(stop),
                 ..search
             };
-            G::suggest(&state, &asked_question, search, seed, style)
-                .map(|found| G::encode_ai(&state, found))
+            let began = Instant::now();
+            let found = G::suggest(&state, &asked_question, search, seed, style)
+                .map(|found| G::encode_ai(&state, found));
+            (found, began.elapsed())
         },
     )
     .await?;
@@ -168,13 +171,17 @@ pub async fn ai_move<G: GameApi>(
     services
         .metrics
         .ai_search(G::ID, answer.work(), elapsed.as_secs_f64());
-    // An answer is cached when it is the one the request would get alone:
-    // not stopped, and not cut by a batch's shorter time. A search that
-    // ended before half its time was not cut: each engine stops early
-    // only past half its time (between iterations) or at a limit (see
-    // `Game::suggest`).
-    let cut = time < asked_time && elapsed * 2 >= time;
-    if !stopped && !cut {
+    // An answer is cached when it is the one the request would get on any
+    // server: not stopped, and not cut by a time or a cap the request did
+    // not set. A search that ran less than half its time was not stopped
+    // by it: each engine stops early only past half its time (between
+    // iterations) or at a limit (see `Game::suggest`).
+    let timed_out = ran * 2 >= time && !answer.ended_within(&search);
+    let capped =
+        asked.max_nodes.is_some_and(|n| n > search.max_nodes) && answer.work() >= search.max_nodes;
+    let cut = stopped || (timed_out && asked.own_time(caps, &style) != Some(time)) || capped;
+    answer.set_cut(cut);
+    if !cut {
         let mut kept = answer.clone();
         kept.mark_cached();
         if let Ok(encoded) = serde_json::to_vec(&kept) {
@@ -216,7 +223,7 @@ enum SharedRejection {
     #[error("not this game's answer: {0}")]
     Undecodable(#[from] serde_json::Error),
     /// It decodes, but is not byte for byte what this server writes: a
-    /// field added, left out, reordered, re-spelled or not `cached`.
+    /// field added, left out, reordered, re-spelled, not `cached` or `cut`.
     #[error("not an answer as this server writes it")]
     NotAsWritten,
     #[error("not legal for the request: {0}")]
@@ -225,8 +232,8 @@ enum SharedRejection {
 
 /// Takes a value of the shared tier for `question` in `state` when it is
 /// exactly an answer as this server stores it (decoded as the game's
-/// answer and written again, the same bytes, `cached` set: no unknown or
-/// missing field) and every move it names is legal there
+/// answer and written again, the same bytes, `cached` set and not `cut`:
+/// no unknown or missing field) and every move it names is legal there
 /// ([`GameApi::check_ai_answer`]).
 fn shared_answer<G: GameApi>(
     bytes: &[u8],
@@ -235,6 +242,7 @@ fn shared_answer<G: GameApi>(
 ) -> Result<(), SharedRejection> {
     let mut answer = serde_json::from_slice::<G::AiMoveResponse>(bytes)?;
     answer.mark_cached();
+    answer.set_cut(false);
     if serde_json::to_vec(&answer)? != bytes {
         return Err(SharedRejection::NotAsWritten);
     }
@@ -261,22 +269,35 @@ mod tests {
             turn: Player::First,
         };
         let answer = |text: &str| shared_answer::<Nim>(text.as_bytes(), &state, &());
-        assert!(answer(r#"{"take":2,"time_ms":3,"cached":true}"#).is_ok());
+        assert!(answer(r#"{"take":2,"time_ms":3,"cached":true,"cut":false}"#).is_ok());
         for (text, why) in [
-            (r#"{"take":2,"time_ms":3,"cached":false}"#, "not cached"),
             (
-                r#"{"take":2,"time_ms":3,"cached":true,"x":1}"#,
+                r#"{"take":2,"time_ms":3,"cached":false,"cut":false}"#,
+                "not cached",
+            ),
+            (
+                r#"{"take":2,"time_ms":3,"cached":true,"cut":false,"x":1}"#,
                 "a field added",
             ),
             (
-                r#"{"take":2,"cached":true,"time_ms":3}"#,
+                r#"{"take":2,"cached":true,"time_ms":3,"cut":false}"#,
                 "fields reordered",
             ),
-            (r#"{"take": 2,"time_ms":3,"cached":true}"#, "spaced"),
-            (r#"{"take":2,"time_ms":3}"#, "a field missing"),
-            (r#"{"take":3,"time_ms":3,"cached":true}"#, "an illegal take"),
             (
-                r#"{"take":4294967298,"time_ms":3,"cached":true}"#,
+                r#"{"take": 2,"time_ms":3,"cached":true,"cut":false}"#,
+                "spaced",
+            ),
+            (r#"{"take":2,"time_ms":3,"cached":true}"#, "a field missing"),
+            (
+                r#"{"take":2,"time_ms":3,"cached":true,"cut":true}"#,
+                "a cut answer",
+            ),
+            (
+                r#"{"take":3,"time_ms":3,"cached":true,"cut":false}"#,
+                "an illegal take",
+            ),
+            (
+                r#"{"take":4294967298,"time_ms":3,"cached":true,"cut":false}"#,
                 "a take past u32",
             ),
             ("hello", "not JSON"),
@@ -284,7 +305,7 @@ mod tests {
             assert!(answer(text).is_err(), "{why}: {text}");
         }
         assert!(matches!(
-            answer(r#"{"take":3,"time_ms":3,"cached":true}"#),
+            answer(r#"{"take":3,"time_ms":3,"cached":true,"cut":false}"#),
             Err(SharedRejection::Unfit(_))
         ));
     }

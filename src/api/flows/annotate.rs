@@ -7,7 +7,6 @@
 //! line an entry as soon as it is judged, the summary last), stopped when
 //! the client leaves. Its answer's types are in [`super::annotation`].
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -130,8 +129,10 @@ enum Line<G: GameApi> {
 /// from the position judged, `forced`, verifications; 7: Tank Battle's
 /// positions valued at the deepest even depth their search finished; 8:
 /// its searches stop at the even depths they can finish, its judge of
-/// 200,000 positions verifying at 5x within a share of positions).
-const REVIEW_VERSION: u32 = 8;
+/// 200,000 positions verifying at 5x within a share of positions; 9: a
+/// move's loss read within its position's search, the move played valued
+/// there, no settling).
+const REVIEW_VERSION: u32 = 9;
 
 /// The cache key of a step's entries: the digest of everything its
 /// verdicts depend on (the game and its engine's version, the state and
@@ -163,7 +164,8 @@ fn kept_entries<G: GameApi>(
 /// A step judged afresh: its entries, kept in the cache when they are
 /// the ones any server would write — no search of the step was cut by
 /// time (the step took less than half the time a search may take; a
-/// search stops for time only after half of it) or by the stop flag.
+/// search stops for time only after half of it) or by the stop flag;
+/// else each says it was `cut`.
 fn judge_step<G: GameApi>(
     judge: &mut G::Judge,
     (ply, state, step): (usize, &G::State, &G::Step),
@@ -172,15 +174,19 @@ fn judge_step<G: GameApi>(
 ) -> Result<Vec<(Annotation<G>, usize)>, ApiError> {
     let started = Instant::now();
     let verdicts = G::judge(judge, state, step, limits, style);
-    let entries = verdicts
+    let mut entries = verdicts
         .iter()
         .map(|verdict| Ok((Annotation::new(ply, state, verdict)?, verdict.player)))
         .collect::<Result<Vec<_>, serde_json::Error>>()
         .map_err(|e| ApiError::Internal(format!("writing a verdict failed: {e}")))?;
-    let uncut = limits
+    let timed_out = limits
         .max_time
-        .is_none_or(|time| started.elapsed() * 2 < time);
-    if uncut && !limits.stop_requested() {
+        .is_some_and(|time| started.elapsed() * 2 >= time);
+    if timed_out || limits.stop_requested() {
+        for (entry, _) in &mut entries {
+            entry.cut = true;
+        }
+    } else {
         let written: Vec<&Annotation<G>> = entries.iter().map(|(entry, _)| entry).collect();
         if let Ok(bytes) = serde_json::to_vec(&written) {
             cache.insert(key, bytes.into());
@@ -224,9 +230,6 @@ fn judge_steps<G: GameApi>(
         verifications += usize::from(entry.verified);
         emit(Line::Entry(Box::new(entry)))
     };
-    // A settled game's entries as the judge wrote them, each answered
-    // once the two after it are judged (or the game has ended).
-    let mut waiting: VecDeque<(Annotation<G>, usize)> = VecDeque::new();
     for (ply, (state, step)) in checked.plies.iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
             return Ok(false);
@@ -237,30 +240,13 @@ fn judge_steps<G: GameApi>(
             None => judge_step::<G>(judge, (ply, state, step), (limits, style), (cache, key))?,
         };
         for entry in entries {
-            if !G::SETTLES {
-                if !answer(entry) {
-                    return Ok(false);
-                }
-                continue;
-            }
-            waiting.push_back(entry);
-            if waiting.len() < 3 {
-                continue;
-            }
-            if let Some(entry) = settled(&mut waiting) {
-                if !answer(entry) {
-                    return Ok(false);
-                }
+            if !answer(entry) {
+                return Ok(false);
             }
         }
     }
     if stop.load(Ordering::Relaxed) {
         return Ok(false);
-    }
-    while let Some(entry) = settled(&mut waiting) {
-        if !answer(entry) {
-            return Ok(false);
-        }
     }
     let players = tally
         .summaries()
@@ -269,7 +255,7 @@ fn judge_steps<G: GameApi>(
         .map(|(i, summary)| PlayerReview::new(G::player_name(i).to_owned(), summary))
         .collect();
     let series = tally.series();
-    let moments = review::moments(&series)
+    let moments = review::moments(&tally.judged())
         .iter()
         .map(|moment| MomentEntry::new(moment, G::player_name(moment.player)))
         .collect();
@@ -284,29 +270,12 @@ fn judge_steps<G: GameApi>(
     })))
 }
 
-/// The first of the `waiting` entries (as the judge wrote them), settled
-/// with the next two ([`review::settle`]) and taken out.
-fn settled<G: GameApi>(
-    waiting: &mut VecDeque<(Annotation<G>, usize)>,
-) -> Option<(Annotation<G>, usize)> {
-    let numbers = |at: usize| waiting.get(at).map(|(entry, _)| entry.numbers());
-    let (next, after_next) = (numbers(1), numbers(2));
-    let (mut entry, player) = waiting.pop_front()?;
-    entry.settle(review::settle(
-        entry.numbers(),
-        next,
-        after_next,
-        G::from_next,
-    ));
-    Some((entry, player))
-}
-
-/// What took the review too long.
+/// A review the server's time cap stopped: 503, to be retried (the
+/// verdicts it found are kept in the cache).
 fn too_long(limits: &Limits) -> ApiError {
-    RequestError::limit_exceeded(
-        Text::new("limit-review-time").with("cap", limits.annotate_max_time_ms),
-        "",
-    )
+    RequestError::ReviewUnfinished {
+        cap_ms: limits.annotate_max_time_ms,
+    }
 }
 
 /// Counts a review of `G` that ended as `finished` says (cut when its

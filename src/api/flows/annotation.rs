@@ -14,7 +14,7 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::forced::{ForcedResult, ForcedResults};
 use crate::api::game::{schema_name, GameApi};
-use crate::games::review::{self, Judged, Label, Moment, MomentKind, Numbers, Summary, Verdict};
+use crate::games::review::{Judged, Label, Moment, MomentKind, Summary, Verdict};
 
 /// A move's label, by the chance to win it lost (0-100): `best` none,
 /// `excellent` under 2, `good` under 5, `inaccuracy` under 10, `mistake`
@@ -47,8 +47,9 @@ impl From<Label> for LabelName {
     }
 }
 
-/// What makes a step a turning point: the player's chance went from
-/// above 50 to below it (`lead_change`), or fell by 20 or more (`drop`).
+/// What makes a move a turning point: by its own verdict, it took the
+/// player's chance from above 50 to below it (`lead_change`), or lost 20
+/// or more of it (`drop`).
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = AnnotationMomentKind)]
@@ -57,8 +58,9 @@ pub enum MomentKindName {
     Drop,
 }
 
-/// A turning point of the game: at step `ply`, `player`'s own chance to
-/// win (0-100) went from `chance_before` to `chance_after`.
+/// A turning point of the game: at step `ply`, `player`'s move took its
+/// own chance to win (0-100) from `chance_before` to `chance_after` (the
+/// entry's `win_chance` and `win_chance_played`).
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
 #[schema(as = AnnotationMoment)]
 pub struct MomentEntry {
@@ -196,6 +198,10 @@ pub struct Annotation<G: GameApi> {
     /// Where the position or the move played has a forced result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forced: Option<ForcedResults>,
+    /// Whether a limit the review did not set (the server's time cap on a
+    /// search, the stop flag) cut one of the judge's searches of the step.
+    #[serde(default)]
+    pub cut: bool,
     /// Whether the verdict was verified (Tank Battle; absent when not).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub verified: bool,
@@ -250,11 +256,10 @@ impl<G: GameApi> Annotation<G> {
                 verdict.value_played,
                 verdict.exact,
             ),
+            cut: false,
             verified: verdict.verified,
             best_line: verdict.line.iter().map(pick).collect::<Result<_, _>>()?,
-            // A settled verdict's label is known only when it is settled
-            // (see [`Annotation::settle`]): its refutation is kept till then.
-            refutation: if G::SETTLES || verdict.label() >= Label::Inaccuracy {
+            refutation: if verdict.label() >= Label::Inaccuracy {
                 verdict
                     .refutation
                     .iter()
@@ -265,38 +270,6 @@ impl<G: GameApi> Annotation<G> {
             },
             game: PhantomData,
         })
-    }
-
-    /// The entry's numbers, as the judge wrote them or settled.
-    pub fn numbers(&self) -> Numbers {
-        Numbers {
-            value: self.value,
-            value_played: self.value_played,
-            chance: self.win_chance,
-            chance_played: self.win_chance_played,
-        }
-    }
-
-    /// The entry with its verdict settled with its neighbours' (`numbers`,
-    /// from [`review::settle`]): its loss, accuracy and label follow, and
-    /// the refutation is shown only for an inaccuracy or worse.
-    pub fn settle(&mut self, numbers: Numbers) {
-        self.value = numbers.value;
-        self.value_played = numbers.value_played;
-        self.win_chance = numbers.chance;
-        self.win_chance_played = numbers.chance_played;
-        self.loss = (numbers.value - numbers.value_played).max(0.0) + 0.0;
-        self.win_chance_loss = (numbers.chance - numbers.chance_played).max(0.0) + 0.0;
-        self.accuracy = review::accuracy(self.win_chance_loss);
-        let label = Label::of_chances(numbers.chance, numbers.chance_played);
-        self.label = label.into();
-        if let Some(player) = self.player_index() {
-            self.forced =
-                ForcedResults::of::<G>(player, numbers.value, numbers.value_played, self.exact);
-        }
-        if label < Label::Inaccuracy {
-            self.refutation.clear();
-        }
     }
 
     /// The index of the player who moved, as the game names players.
@@ -426,13 +399,19 @@ equilibrium strategy the move was measured against; absent elsewhere.",
             .property("label", Ref::from_schema_name(LabelName::name()))
             .property("exact", ObjectBuilder::new().schema_type(Type::Boolean).description(Some("Whether the values are the game's exact values.")))
             .property("forced", Ref::from_schema_name(ForcedResults::name()))
+            .property("cut", ObjectBuilder::new().schema_type(Type::Boolean).description(Some(
+                "Whether a limit the review did not set (the server's time cap on a search, or \
+the review's own time) cut one of the judge's searches of this step before the judge's budget \
+was reached: the verdict may differ from the same review's on a quieter server, and is not \
+cached.",
+            )))
             .property(
                 "verified",
                 ObjectBuilder::new().schema_type(Type::Boolean).description(Some(
-                    "Tank Battle: `true` where the judge's search of the position and its \
-search after the move played disagreed by more than 5 chance points and both were searched \
-again with 5 times the budget, at most 1,000,000 positions (verifications search at most as \
-many positions as the judge's own searches may, and 50 budgets a review); absent elsewhere.",
+                    "Tank Battle: `true` where the judge's search found the move played losing 5 \
+chance points or more and the position was searched again with 10 times the budget, at most \
+2,000,000 positions, to confirm it (verifications search at most as many positions as the \
+judge's own searches may, and 50 budgets a review); absent elsewhere.",
                 )),
             )
             .property(
@@ -464,6 +443,7 @@ ended the game.",
             "accuracy",
             "label",
             "exact",
+            "cut",
         ] {
             object = object.required(field);
         }
@@ -525,8 +505,9 @@ each (in the simultaneous games, after each round): the curve the chart draws.",
                 ArrayBuilder::new()
                     .items(Ref::from_schema_name(MomentEntry::name()))
                     .description(Some(
-                        "The game's turning points, in order of step: each lead lost (the \
-player's chance from above 50 to below it) and each fall of 20 chance points or more.",
+                        "The game's turning points, in order of step: each move that lost its player the \
+lead (its `win_chance` above 50, its `win_chance_played` below) and each that lost 20 chance \
+points or more.",
                     )),
             )
             .required("moments")
@@ -537,9 +518,10 @@ player's chance from above 50 to below it) and each fall of 20 chance points or 
                     .minimum(Some(0.0))
                     .description(Some(
                         "How many entries are `verified` (Tank Battle; 0 elsewhere): the judge \
-searches pairs of positions again with 5 times its budget (at most 1,000,000 positions; a judge \
-of that many does not verify) while its verifications have searched no more than its own \
-searches may ((moves + 1) budgets) and 50 budgets.",
+searches a position again with 10 times its budget (at most 2,000,000 positions; a judge of that \
+many does not verify) where the move played loses 5 chance points or more, while its \
+verifications have searched no more than its own searches may (a budget a move) and 50 \
+budgets.",
                     )),
             )
             .required("verifications")

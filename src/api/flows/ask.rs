@@ -8,6 +8,8 @@
 
 use std::borrow::Cow;
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 use utoipa::openapi::schema::Schema;
 use utoipa::openapi::RefOr;
@@ -94,6 +96,25 @@ impl AskedLimits {
         };
         caps.search_limits(time_ms, self.max_depth, self.max_nodes)
     }
+
+    /// The time limit the request sets its search, if time governs it:
+    /// the time it asks, or the server's default time when it asks no
+    /// limit and no level. Any other time that stops a search (the
+    /// server's cap lowering the time asked or guarding a search governed
+    /// by depth, positions or a level; a batch's share) cuts it.
+    pub fn own_time(&self, caps: &Limits, style: &Style) -> Option<Duration> {
+        let ms = match self.max_time_ms {
+            Some(ms) => ms,
+            None if self.max_depth.is_none()
+                && self.max_nodes.is_none()
+                && style.level.is_none() =>
+            {
+                caps.ai_default_time_ms.min(caps.ai_max_time_ms)
+            }
+            None => return None,
+        };
+        Some(Duration::from_millis(ms.max(1)))
+    }
 }
 
 /// An `ai-move` request, decoded: the state, what the AI is asked, the
@@ -145,6 +166,14 @@ pub trait AiAnswer: Clone + Send + Sync + 'static {
     fn mark_cached(&mut self);
     /// Records how long the search took.
     fn set_time_ms(&mut self, time_ms: u64);
+    /// Records that a limit the request did not set stopped the search.
+    fn set_cut(&mut self, cut: bool);
+    /// Whether the answer shows that its search ended at one of `limits`'
+    /// depth or positions, or at a forced result, rather than at a time:
+    /// unknown (false) unless the game's answer says.
+    fn ended_within(&self, _limits: &SearchLimits) -> bool {
+        false
+    }
     /// The work its search did (positions or simulated rounds), for the
     /// metrics.
     fn work(&self) -> u64;
@@ -167,6 +196,9 @@ pub struct Suggested<T> {
     pub time_ms: u64,
     /// Whether the answer came from the cache.
     pub cached: bool,
+    /// Whether a limit the request did not set stopped the search: the
+    /// server's caps or a batch's share of its time (never cached).
+    pub cut: bool,
 }
 
 impl<T> Suggested<T> {
@@ -177,9 +209,15 @@ impl<T> Suggested<T> {
             suggestion,
             time_ms: 0,
             cached: false,
+            cut: false,
         }
     }
 }
+
+/// What `cut` says, in the document.
+pub const CUT: &str = "Whether a limit the request did not set stopped the search before the \
+limits it set were reached: the server's time or node cap, or a batch's share of its time. A cut \
+answer may differ from the same request's on a quieter server, and is never cached.";
 
 impl<T: Work + Clone + Send + Sync + 'static> AiAnswer for Suggested<T> {
     fn mark_cached(&mut self) {
@@ -188,6 +226,10 @@ impl<T: Work + Clone + Send + Sync + 'static> AiAnswer for Suggested<T> {
 
     fn set_time_ms(&mut self, time_ms: u64) {
         self.time_ms = time_ms;
+    }
+
+    fn set_cut(&mut self, cut: bool) {
+        self.cut = cut;
     }
 
     fn work(&self) -> u64 {
@@ -210,11 +252,13 @@ impl<T: ToSchema> PartialSchema for Suggested<T> {
                 "Search time, milliseconds (of the original search when `cached`).",
             );
             let cached = described(bool::schema(), "Whether the answer came from the cache.");
+            let cut = described(bool::schema(), CUT);
             object.properties.insert("time_ms".to_owned(), time_ms);
             object.properties.insert("cached".to_owned(), cached);
+            object.properties.insert("cut".to_owned(), cut);
             object
                 .required
-                .extend(["time_ms".to_owned(), "cached".to_owned()]);
+                .extend(["time_ms", "cached", "cut"].map(str::to_owned));
         }
         schema
     }

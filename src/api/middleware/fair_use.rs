@@ -13,6 +13,7 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{HttpMessage, HttpResponse, ResponseError};
 
+use crate::api::transport::problem::WorkDone;
 use crate::api::transport::request_id;
 use crate::error::RequestError;
 use crate::fair_use::{
@@ -173,7 +174,8 @@ where
         Err(refusal) => return Ok(req.into_response(refusal)),
     };
     let mut res = service.call(req).await?;
-    if res.status() == StatusCode::SERVICE_UNAVAILABLE {
+    let work_done = res.response().extensions().contains::<WorkDone>();
+    if res.status() == StatusCode::SERVICE_UNAVAILABLE && !work_done {
         tab.refund(price.class, price.units).await;
     }
     label(&mut res, &tab);

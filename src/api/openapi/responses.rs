@@ -134,7 +134,7 @@ problems! {
 problems! {
     /// What work in a slot (`ai-move`, `perft`, `replay`), and any route
     /// that reads a body, may answer besides.
-    BusyError: (503, "`SERVICE_BUSY`: the server has no room for this request now: every slot for its work is taken, or it holds as many request bodies and answers as its memory allows; retry after `Retry-After` seconds (nothing is spent of a quota)",
+    BusyError: (503, "`SERVICE_BUSY`: the server has no room for this request now: every slot for its work is taken, or it holds as many request bodies and answers as its memory allows (nothing is spent of a quota); or a review ran past the server's time cap (the verdicts it found are kept, so a retry goes on from them); retry after `Retry-After` seconds",
         "Retry-After": u64 = "Seconds to wait")
 }
 

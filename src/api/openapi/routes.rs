@@ -270,7 +270,7 @@ macro_rules! game_routes {
             responses(
                 (status = 200, description = "The game reviewed",
                  content((AnnotateResponse = "application/json"), (String = "application/x-ndjson"), (String = "image/svg+xml"))),
-                (status = 400, description = "`BAD_REQUEST` (a body or a step that breaks its schema or notation, a `level` out of 1-8) or `LIMIT_EXCEEDED` (more steps than the server reviews; the review took longer than its cap)", body = Problem, content_type = "application/problem+json"),
+                (status = 400, description = "`BAD_REQUEST` (a body or a step that breaks its schema or notation, a `level` out of 1-8) or `LIMIT_EXCEEDED` (more steps than the server reviews)", body = Problem, content_type = "application/problem+json"),
                 (status = 422, description = "A step is illegal: the first one, with its `ply`, as in `replay`", body = Problem, content_type = "application/problem+json"),
                 RouteErrors,
                 BodyErrors,

@@ -7,6 +7,7 @@ use utoipa::ToSchema;
 use crate::api::flows::ask::{AiAnswer, AskedLimits};
 use crate::api::openapi::notation::{LayoutText, Tbn};
 use crate::games::tank_battle as engine;
+use crate::games::SearchLimits;
 
 /// A position to find a move for.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -99,6 +100,11 @@ pub struct AiMoveResponse {
     /// Whether the answer came from the cache of earlier identical
     /// requests (same layout, position, limits and seed).
     pub cached: bool,
+    /// Whether a limit the request did not set stopped the search before
+    /// the limits it set were reached: the server's time or node cap, or
+    /// a batch's share of its time. A cut answer may differ from the same
+    /// request's on a quieter server, and is never cached.
+    pub cut: bool,
 }
 
 impl AiAnswer for AiMoveResponse {
@@ -108,6 +114,16 @@ impl AiAnswer for AiMoveResponse {
 
     fn set_time_ms(&mut self, time_ms: u64) {
         self.time_ms = time_ms;
+    }
+
+    fn set_cut(&mut self, cut: bool) {
+        self.cut = cut;
+    }
+
+    fn ended_within(&self, limits: &SearchLimits) -> bool {
+        self.depth >= limits.max_depth
+            || self.nodes >= limits.max_nodes
+            || self.evaluation.abs() > engine::ai::WIN - 1000
     }
 
     fn work(&self) -> u64 {

@@ -165,7 +165,9 @@ impl ResponseError for ApiError {
             | ApiError::LimitExceeded { .. }
             | ApiError::Unaffordable { .. } => StatusCode::BAD_REQUEST,
             ApiError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::Busy { .. } | ApiError::NoRoom => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Busy { .. } | ApiError::NoRoom | ApiError::ReviewUnfinished { .. } => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
@@ -213,15 +215,24 @@ impl ResponseError for ApiError {
         if let ApiError::Busy { retry_after_secs } = self {
             response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
         }
-        if let ApiError::NoRoom = self {
+        if let ApiError::NoRoom | ApiError::ReviewUnfinished { .. } = self {
             response.insert_header((header::RETRY_AFTER, "1"));
         }
         if let ApiError::Internal(message) = self {
             tracing::error!(request_id = %super::request_id::current(), %message, "internal error");
         }
-        response.json(self.problem())
+        let mut answer = response.json(self.problem());
+        if let ApiError::ReviewUnfinished { .. } = self {
+            answer.extensions_mut().insert(WorkDone);
+        }
+        answer
     }
 }
+
+/// Marks a 503 whose work was done (a review the server's time cap
+/// stopped): unlike a 503 for want of a slot, its price is not refunded.
+#[derive(Clone, Copy, Debug)]
+pub struct WorkDone;
 
 #[cfg(test)]
 mod tests {

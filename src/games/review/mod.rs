@@ -5,10 +5,6 @@
 //! player's chance to win on 0-100, where the labels and the accuracy are
 //! read, so they mean the same in every game.
 
-mod settle;
-
-pub use settle::{settle, Numbers};
-
 use crate::games::level::Level;
 use crate::games::{Game, SearchLimits, Style};
 
@@ -48,11 +44,6 @@ pub trait Review: Game<Step: Clone + Send> {
         style: Style,
     ) -> Vec<Verdict<Self::Pick>>;
 
-    /// Whether each move's verdict is settled with its neighbours'
-    /// ([`settle`]): a game of alternating moves, one verdict a step,
-    /// whose judge searches each position once.
-    const SETTLES: bool = false;
-
     /// The judge's budget in positions a search when the client names
     /// neither a budget nor a level, for a review of `positions`
     /// positions (its moves and one): `JUDGE_NODES` unless the game
@@ -69,13 +60,6 @@ pub trait Review: Game<Step: Clone + Send> {
     /// stands for one: only a judge that proves results finds them.
     fn forced(_value: f64, _exact: bool) -> Option<Forced> {
         None
-    }
-
-    /// What the next position's value (to the player to move there) is
-    /// worth to the player who moved into it: negated, and where a value
-    /// counts the plies to a forced end, one ply further from it.
-    fn from_next(value: f64) -> f64 {
-        -value + 0.0
     }
 }
 
@@ -440,31 +424,30 @@ pub struct Moment {
     pub chance_after: f64,
 }
 
-/// The turning points of `series` (each player's chance to win at each
-/// step boundary, as [`chances`] gives them), in order of step, player
-/// and kind: each lead lost (above 50 before the step, below after) and
-/// each fall of [`DROP`] or more.
-pub fn moments(series: &[Vec<f64>; 2]) -> Vec<Moment> {
-    let steps = series[0].len().saturating_sub(1);
+/// The turning points of a game's judged moves, in order of step, player
+/// and kind: each move that lost its player the lead (above 50 before it,
+/// below after) and each that lost [`DROP`] or more, each by its own
+/// verdict (the chance before the move and what the move kept, from one
+/// search), so that a turning point is always a move's loss, never the
+/// difference between two positions' searches.
+pub fn moments(moves: &[Judged]) -> Vec<Moment> {
     let mut found = Vec::new();
-    for ply in 0..steps {
-        for (player, line) in series.iter().enumerate() {
-            let (Some(&before), Some(&after)) = (line.get(ply), line.get(ply + 1)) else {
-                continue;
-            };
-            let moment = |kind| Moment {
-                ply,
-                player,
-                kind,
-                chance_before: before,
-                chance_after: after,
-            };
-            if before > 50.0 && after < 50.0 {
-                found.push(moment(MomentKind::LeadChange));
-            }
-            if before - after >= DROP {
-                found.push(moment(MomentKind::Drop));
-            }
+    let mut moves = moves.to_vec();
+    moves.sort_by_key(|judged| (judged.ply, judged.player));
+    for judged in moves {
+        let (before, after) = (judged.chance, judged.chance_played);
+        let moment = |kind| Moment {
+            ply: judged.ply,
+            player: judged.player,
+            kind,
+            chance_before: before,
+            chance_after: after,
+        };
+        if before > 50.0 && after < 50.0 {
+            found.push(moment(MomentKind::LeadChange));
+        }
+        if before - after >= DROP {
+            found.push(moment(MomentKind::Drop));
         }
     }
     found
@@ -568,109 +551,6 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Raw numbers as a judge of alternating moves writes them: position
-    /// values `t` (each to its player), the move at k keeping `-t[k+1]`,
-    /// but never more than `t[k]`, and the judge's own choice (`own[k]`)
-    /// keeping `t[k]`; chances on a symmetric logistic.
-    fn raw(t: &[f64], own: &[bool]) -> Vec<Numbers> {
-        raw_with(t, own, |v| -v + 0.0)
-    }
-
-    /// The same, the move at k keeping `from_next(t[k+1])`.
-    fn raw_with(t: &[f64], own: &[bool], from_next: fn(f64) -> f64) -> Vec<Numbers> {
-        // Certain beyond 900, as a forced result is.
-        let chance = |v: f64| match v {
-            v if v >= 900.0 => 100.0,
-            v if v <= -900.0 => 0.0,
-            v => logistic_chance(v, 0.02),
-        };
-        (0..t.len() - 1)
-            .map(|k| {
-                let played = if own[k] {
-                    t[k]
-                } else {
-                    from_next(t[k + 1]).min(t[k])
-                };
-                Numbers {
-                    value: t[k],
-                    value_played: played,
-                    chance: chance(t[k]),
-                    chance_played: chance(played),
-                }
-            })
-            .collect()
-    }
-
-    /// A value that counts plies to a forced end (beyond 900 in size, as
-    /// Tank Battle's beyond `WIN - 1000`), one ply further away.
-    fn counting_plies(value: f64) -> f64 {
-        if value.abs() >= 900.0 {
-            -(value - value.signum()) + 0.0
-        } else {
-            -value + 0.0
-        }
-    }
-
-    fn settled(raw: &[Numbers]) -> Vec<Numbers> {
-        settled_with(raw, |v| -v + 0.0)
-    }
-
-    fn settled_with(raw: &[Numbers], from_next: fn(f64) -> f64) -> Vec<Numbers> {
-        (0..raw.len())
-            .map(|k| {
-                let (next, after_next) = (raw.get(k + 1).copied(), raw.get(k + 2).copied());
-                settle(raw[k], next, after_next, from_next)
-            })
-            .collect()
-    }
-
-    #[test]
-    fn a_judge_that_agrees_with_itself_is_left_as_it_was() {
-        let t = [10.0, -10.0, 10.0, -10.0];
-        let raw = raw(&t, &[true, true, true]);
-        assert_eq!(settled(&raw), raw);
-    }
-
-    #[test]
-    fn the_judges_own_choice_loses_what_the_next_search_finds() {
-        // Issue 52's finding 3: the judge's choice at 50 (for the mover),
-        // the next search 300 for the opponent.
-        let raw = raw(&[50.0, 300.0, -300.0], &[true, true]);
-        let first = settled(&raw)[0];
-        assert_eq!((first.value, first.value_played), (50.0, -300.0));
-        assert!(Label::of_chances(first.chance, first.chance_played) >= Label::Blunder);
-    }
-
-    proptest::proptest! {
-        /// Every loss is at least 0, and the chance after a move is the
-        /// chance before the next, whatever the searches found; with
-        /// values that count plies to a forced end too.
-        #[test]
-        fn settled_verdicts_are_one_account_of_the_game(
-            // Forced values well beyond the band's edge (900), as a
-            // search's are (within 96 plies of the end): a shift of a
-            // ply or two never takes one out of the band.
-            t in proptest::collection::vec(
-                proptest::prop_oneof![-700i32..700, 950i32..1_000, -1_000i32..-950],
-                2..12,
-            ),
-            own in proptest::collection::vec(proptest::bool::ANY, 12),
-            plies in proptest::bool::ANY,
-        ) {
-            let t: Vec<f64> = t.into_iter().map(f64::from).collect();
-            let from_next: fn(f64) -> f64 = if plies { counting_plies } else { |v| -v + 0.0 };
-            let settled = settled_with(&raw_with(&t, &own, from_next), from_next);
-            for (k, entry) in settled.iter().enumerate() {
-                proptest::prop_assert!(entry.value >= entry.value_played, "{k}: {entry:?}");
-                proptest::prop_assert!(entry.chance >= entry.chance_played - 1e-9, "{k}: {entry:?}");
-                if let Some(next) = settled.get(k + 1) {
-                    proptest::prop_assert_eq!(entry.value_played, from_next(next.value));
-                    proptest::prop_assert!((entry.chance_played - (100.0 - next.chance)).abs() < 1e-9);
-                }
-            }
-        }
-    }
 
     #[test]
     fn labels_rise_with_the_loss() {
@@ -777,20 +657,31 @@ mod tests {
     }
 
     /// Turning points: a lead lost and a fall of 20 or more, each the
-    /// player's whose chance moved, on the player's own view.
+    /// moving player's, by its own verdict.
     #[test]
     fn moments_are_the_leads_lost_and_the_big_falls() {
-        let first = vec![50.0, 55.0, 45.0, 70.0, 48.0, 47.0];
-        let second: Vec<f64> = first.iter().map(|c| 100.0 - c).collect();
-        let found = moments(&[first, second]);
+        let judged = |ply, player, chance, chance_played| Judged {
+            ply,
+            player,
+            chance,
+            chance_played,
+        };
+        let moves = [
+            judged(2, 1, 55.0, 45.0),
+            judged(0, 0, 50.0, 50.0),
+            judged(1, 1, 55.0, 30.0),
+            judged(3, 0, 70.0, 48.0),
+            judged(4, 1, 48.0, 47.0),
+        ];
+        let found = moments(&moves);
         let seen: Vec<(usize, usize, MomentKind)> =
             found.iter().map(|m| (m.ply, m.player, m.kind)).collect();
         assert_eq!(
             seen,
             [
-                (1, 0, MomentKind::LeadChange),
+                (1, 1, MomentKind::LeadChange),
+                (1, 1, MomentKind::Drop),
                 (2, 1, MomentKind::LeadChange),
-                (2, 1, MomentKind::Drop),
                 (3, 0, MomentKind::LeadChange),
                 (3, 0, MomentKind::Drop),
             ]
@@ -799,7 +690,7 @@ mod tests {
             (found[4].chance_before, found[4].chance_after),
             (70.0, 48.0)
         );
-        assert!(moments(&[vec![50.0], vec![50.0]]).is_empty());
+        assert!(moments(&[]).is_empty());
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod zobrist;
 
 pub use eval::{Evaluator, POINT};
 pub use search::{
-    search, search_even, search_with, Iteration, Line, SearchLimits, SearchResult, WIN,
+    search, search_judging, search_with, Iteration, Line, SearchLimits, SearchResult, WIN,
 };
 pub use tt::MAX_TABLE_BYTES;
 pub use zobrist::hash;

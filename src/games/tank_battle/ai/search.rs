@@ -81,6 +81,9 @@ pub struct Iteration {
     /// Positions searched when it finished (counting the iterations
     /// before it).
     pub nodes: u64,
+    /// The move the search was asked to value exactly
+    /// ([`search_judging`]): its value and line at this depth.
+    pub kept: Option<Line>,
 }
 
 /// A root move and what the last iteration found for it.
@@ -115,20 +118,44 @@ pub fn search_with(
     seed: u64,
     style: Style,
 ) -> Option<SearchResult> {
-    deepen(pos, layout, limits, seed, style, Deepening::EveryDepth)
+    let judging = Judging {
+        deepening: Deepening::EveryDepth,
+        kept: None,
+    };
+    deepen(pos, layout, limits, seed, style, judging)
 }
 
-/// Searches `pos` as [`search_with`] does (seed 0), for a reader of its
-/// even depths only, as a review's judge is: iterations that could not
-/// change what it reads are not run ([`Deepening::EvenDepths`]). `None`
-/// when the game is over.
-pub fn search_even(
+/// Searches `pos` as [`search_with`] does (seed 0), for a review's judge:
+/// `kept` (the move played there) is valued exactly at every depth, as
+/// the best move is, so that the two are compared within one iteration
+/// ([`Iteration::kept`]). The judge reads the last two depths finished:
+/// unless `every_depth` (a verification, which reads whatever depths its
+/// budget finishes), iterations that could not change what it reads are
+/// not run ([`Deepening::EvenDepths`]). `None` when the game is over.
+pub fn search_judging(
     pos: &Position,
     layout: &Layout,
     limits: SearchLimits,
     style: Style,
+    (kept, every_depth): (Move, bool),
 ) -> Option<SearchResult> {
-    deepen(pos, layout, limits, 0, style, Deepening::EvenDepths)
+    let judging = Judging {
+        deepening: if every_depth {
+            Deepening::EveryDepth
+        } else {
+            Deepening::EvenDepths
+        },
+        kept: Some(kept),
+    };
+    deepen(pos, layout, limits, 0, style, judging)
+}
+
+/// How a search runs for its reader: which iterations, and which root
+/// move besides the best it values exactly.
+#[derive(Clone, Copy, Debug)]
+struct Judging {
+    deepening: Deepening,
+    kept: Option<Move>,
 }
 
 /// Which iterations a search is worth running to.
@@ -183,7 +210,7 @@ fn deepen(
     limits: SearchLimits,
     seed: u64,
     style: Style,
-    deepening: Deepening,
+    Judging { deepening, kept }: Judging,
 ) -> Option<SearchResult> {
     let start = Instant::now();
     let moves = pos.legal_moves(layout);
@@ -235,7 +262,7 @@ fn deepen(
     };
     let mut finished: Vec<RootMove> = Vec::new();
     for depth in 1..=limits.max_depth.min(MAX_PLY as u32 - 1) {
-        let score = searcher.root(pos, &mut root_moves, depth, lines);
+        let score = searcher.root(pos, &mut root_moves, (depth, lines), kept);
         if searcher.stopped {
             break;
         }
@@ -254,6 +281,14 @@ fn deepen(
                 pv.clone()
             },
             nodes: searcher.nodes,
+            kept: kept.and_then(|kept| {
+                let root = root_moves.iter().find(|r| r.mv == kept && r.exact)?;
+                Some(Line {
+                    mv: root.mv,
+                    evaluation: root.score,
+                    pv: root.pv.clone(),
+                })
+            }),
         });
         best.pv = pv;
         finished = best_lines(&root_moves, lines);
@@ -382,9 +417,16 @@ impl Searcher<'_> {
 
     /// One iteration over the root moves. The first `lines` of them get
     /// exact values (the search window at the root opens at the
-    /// `lines`-th best value found so far); the rest only bounds. With one
-    /// line this is plain principal-variation search.
-    fn root(&mut self, pos: &Position, moves: &mut [RootMove], depth: u32, lines: usize) -> i32 {
+    /// `lines`-th best value found so far); the rest only bounds, but for
+    /// `kept`, always searched with the whole window. With one line and
+    /// nothing kept this is plain principal-variation search.
+    fn root(
+        &mut self,
+        pos: &Position,
+        moves: &mut [RootMove],
+        (depth, lines): (u32, usize),
+        kept: Option<Move>,
+    ) -> i32 {
         // The previous iteration's best move first, the rest by ordering
         // score; the sort is stable, so the seeded order breaks ties. The
         // same order whatever the lines: equal moves are then decided alike
@@ -398,7 +440,7 @@ impl Searcher<'_> {
         // The exact values found so far, best first (at most `lines`).
         let mut top: Vec<i32> = Vec::with_capacity(lines.min(64));
         for root in moves.iter_mut() {
-            let alpha = if top.len() < lines {
+            let alpha = if top.len() < lines || Some(root.mv) == kept {
                 -INFINITY
             } else {
                 top.last().copied().unwrap_or(-INFINITY)
