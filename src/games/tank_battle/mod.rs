@@ -11,6 +11,7 @@ mod attacks;
 mod bitboard;
 mod error;
 mod game;
+mod judge;
 mod layout;
 mod movegen;
 mod moves;
