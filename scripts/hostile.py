@@ -525,7 +525,7 @@ async def batch_budget(port, cap_s):
 async def maximal_reviews(port, slots, review_cap_s):
     """6. The largest review a client may ask: as many moves as a review
     takes, each position searched to the server's caps. It ends at the
-    review's time cap (LIMIT_EXCEEDED), one streamed and abandoned frees its
+    review's time cap (503 SERVICE_BUSY, Retry-After), one streamed and abandoned frees its
     slot at once, and more of them than slots are refused, not queued."""
     moves = ["i3-i7", "c9-e9", "i7-i3", "e9-c9"] * 100
     body = {"moves": moves, "limits": {"max_time_ms": 5000, "max_nodes": 20_000_000}}
@@ -546,7 +546,7 @@ async def maximal_reviews(port, slots, review_cap_s):
     codes = [json.loads(answer).get("code") if answer.startswith(b"{") else None for _, _, answer in replies]
     check(
         "a maximal review ends at its time cap",
-        all(status == 400 for status, _, _ in replies) and set(codes) == {"LIMIT_EXCEEDED"}
+        all(status == 503 for status, _, _ in replies) and set(codes) == {"SERVICE_BUSY"}
         and took < review_cap_s + 1.0,
         f"{slots} x {len(moves)} moves at 5 s a search: {[r[0] for r in replies]} {sorted(set(codes))} "
         f"in {took:.2f} s (cap {review_cap_s:.0f} s)",

@@ -672,6 +672,7 @@ async fn forged_answers_in_redis_are_ignored_and_counted() {
         "lines": [],
         "time_ms": 0,
         "cached": true,
+        "cut": false,
     });
     let forged = serde_json::to_vec(&forged).unwrap();
     let tagged = |tag: &[u8], answer: &[u8]| [tag, answer].concat();
