@@ -217,16 +217,29 @@ try {
   await idle(page);
   const curve = await page.$eval("#chart polyline", (l) => l.getAttribute("points").split(" ").length);
   check(curve === sequence + 1, `the review's chart: ${curve} points for ${sequence} moves and the start`);
-  const blunders = await page.$$eval("#chart circle.blunder", (c) => c.map((x) => Number(x.dataset.step)));
-  check(blunders.length >= 1, `the chart marks the level-1 side's blunders (at ${blunders.join(", ")})`);
-  if (blunders.length) {
-    await page.click(`#chart circle.blunder[data-step="${blunders[0]}"]`);
+  // The chart marks exactly the faults the review names (the judge's
+  // business, not the board's: in this game, lost before it starts, issue
+  // 72's judge names none), and one opened from the chart, a blunder first,
+  // shows its verdict and refutation.
+  const faults = await page.$$eval("#chart circle", (c) =>
+    c.map((x) => [Number(x.dataset.step), x.getAttribute("class")]));
+  const reviewed = await page.$$eval("#moves button", (b) => b.map((x) => x.textContent.replace(/^\d+\.\s*/, "").trim()));
+  const review = await api("annotate", { start: NEAR_END, moves: reviewed });
+  const named = (review.plies || [])
+    .filter((e) => ["inaccuracy", "mistake", "blunder"].includes(e.label) && e.ply < reviewed.length)
+    .map((e) => [e.ply + 1, e.label]);
+  check(Array.isArray(review.plies) && review.plies.length === reviewed.length
+    && JSON.stringify(faults) === JSON.stringify(named),
+    `the chart marks the faults the review names: ${JSON.stringify(faults)} (the review: ${JSON.stringify(named)})`);
+  if (faults.length) {
+    const [step, label] = faults.find(([, l]) => l === "blunder") || faults[0];
+    await page.click(`#chart circle[data-step="${step}"]`);
     await idle(page);
     const verdict = await page.textContent("#verdict");
     const current = await page.$eval("#moves [aria-current]", (b) => b.textContent).catch(() => "");
-    check(/blunder/.test(verdict) && current.startsWith(`${blunders[0]}.`),
-      `the blunder opened from the chart: move ${current}, "${verdict}"`);
-    check(page.url().includes(`at=${blunders[0]}`), "its position is the link's");
+    check(verdict.includes(label) && current.startsWith(`${step}.`),
+      `the ${label} opened from the chart: move ${current}, "${verdict}"`);
+    check(page.url().includes(`at=${step}`), "its position is the link's");
     check((await page.$$eval("#arrows line", (l) => l.length)) === 1, "the refutation drawn as an arrow");
   }
   await page.screenshot({ path: `${shots}/tank-battle-review.png`, fullPage: true });
