@@ -4,6 +4,7 @@
 
     target/release/tank-rules --annotate-max-time-ms 900000 &
     scripts/calibrate.py play 200           # games 0-199, appended to the data
+    scripts/calibrate.py judge              # the games judged again by this judge
     scripts/calibrate.py fit                # the slope and the calibration table
 
 `play N` plays N games between two equal AIs at the judge's strength
@@ -17,13 +18,17 @@ its result for White (1, 0.5, 0), and each judged position's `value` (to
 the player to move, centipoints) and `win_chance` as served. Games already
 in DATA are skipped, so an interrupted run goes on where it stopped.
 
+`judge` reviews every game in DATA again with the server's judge and
+keeps its values and chances (the games stay): run it, then `fit`,
+whenever the judge or the evaluation changes.
+
 `fit` reads DATA, finds the maximum-likelihood slope of the logistic curve
 `chance = 1 / (1 + e^(-k * value))` over the positions that are not forced
 results, and prints the calibration table of the chances as served and of
 the fitted curve: for each 10-point bucket of predicted chance, the
 positions in it, the mean predicted chance and the share of them whose
 player went on to win (a draw counting half). The slope is the engine's
-`CHANCE_PER_CENTIPOINT` (src/games/tank_battle/game.rs): refit whenever
+`CHANCE_PER_CENTIPOINT` (src/games/tank_battle/judge.rs): refit whenever
 the evaluation or the judge changes, with this script.
 """
 import json
@@ -64,9 +69,7 @@ def play_one(n):
             break
         moves.append(answer["move"])
         position = post("/tank-battle/apply", {"position": position, "move": answer["move"]})["position"]
-    review = post("/tank-battle/annotate", {"moves": moves})
-    if "plies" not in review:
-        sys.exit(f"game {n}: the review failed: {str(review)[:300]}")
+    review = reviewed(n, moves)
     final = review["final"]
     if final.get("winner"):
         white = 1.0 if final["winner"] == "white" else 0.0
@@ -75,9 +78,33 @@ def play_one(n):
         white = 0.5 if score["white"] == score["black"] else float(score["white"] > score["black"])
     return {
         "game": n, "level": LEVEL, "plies": len(moves), "finished": final["finished"],
-        "white": white, "moves": moves,
-        "judged": [[e["player"], e["value"], e["win_chance"]] for e in review["plies"]],
+        "white": white, "moves": moves, "judged": judged(review),
     }
+
+
+def reviewed(n, moves):
+    """Game n's review by the default judge."""
+    review = post("/tank-battle/annotate", {"moves": moves})
+    if "plies" not in review:
+        sys.exit(f"game {n}: the review failed: {str(review)[:300]}")
+    return review
+
+
+def judged(review):
+    """Each judged position's player, value and chance as served."""
+    return [[e["player"], e["value"], e["win_chance"]] for e in review["plies"]]
+
+
+def judge_again():
+    """Every game in DATA reviewed again by the server's judge (the games
+    stay; their values and chances are the current judge's)."""
+    games = read()
+    for game in games:
+        game["judged"] = judged(reviewed(game["game"], game["moves"]))
+    with open(DATA + ".new", "w") as lines:
+        lines.writelines(json.dumps(game) + "\n" for game in games)
+    os.replace(DATA + ".new", DATA)
+    print(f"{len(games)} games judged again")
 
 
 def read():
@@ -165,6 +192,8 @@ if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else ""
     if command == "play":
         play(int(sys.argv[2]) if len(sys.argv) > 2 else 200)
+    elif command == "judge":
+        judge_again()
     elif command == "fit":
         fit()
     else:

@@ -206,7 +206,7 @@ fn judge_game<G: GameApi>(
     (stop, cache): (&AtomicBool, &AnswerCache),
     emit: impl FnMut(Line<G>) -> bool,
 ) -> (Result<bool, ApiError>, Spent) {
-    let mut judge = G::Judge::default();
+    let mut judge = G::judge_for(checked.plies.len());
     let finished = judge_steps::<G>(&mut judge, checked, search, (stop, cache), emit);
     (finished, G::spent(&judge))
 }

@@ -408,10 +408,11 @@ cached.",
             .property(
                 "verified",
                 ObjectBuilder::new().schema_type(Type::Boolean).description(Some(
-                    "Tank Battle: `true` where the judge's search found the move played losing 5 \
-chance points or more and the position was searched again with 10 times the budget, at most \
-2,000,000 positions, to confirm it (verifications search at most as many positions as the \
-judge's own searches may, and 50 budgets a review); absent elsewhere.",
+                    "Tank Battle: `true` where either depth the judge read found a fault (an \
+inaccuracy or worse, a forced result found or lost) and the position was judged again with 10 \
+times the budget, at most 2,000,000 positions, because that budget reads further \
+(verifications search at most as many positions as the judge's own searches may, and 40 \
+budgets a review); absent elsewhere.",
                 )),
             )
             .property(

@@ -52,6 +52,11 @@ pub trait Review: Game<Step: Clone + Send> {
         Self::JUDGE_NODES
     }
 
+    /// The judge for a review of `moves` steps.
+    fn judge_for(_moves: usize) -> Self::Judge {
+        Self::Judge::default()
+    }
+
     /// What `judge` has searched so far (for the service's metrics).
     fn spent(judge: &Self::Judge) -> Spent;
 

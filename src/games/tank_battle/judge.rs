@@ -4,7 +4,7 @@
 //! search's centipoints.
 
 use super::ai;
-use super::{Move, MoveText, State, TankBattle};
+use super::{Move, MoveText, Position, State, TankBattle};
 use crate::games::review::{logistic_chance, Forced, Label, Review, Spent, Verdict};
 use crate::games::{SearchLimits, Style};
 
@@ -39,14 +39,16 @@ pub fn forced_of(points: f64) -> Option<Forced> {
     })
 }
 
-/// What the judge keeps between moves: what it searched, and so whether
-/// its share of verifications allows another. Nothing else: a move's
+/// What the judge keeps between moves: the review's length, what it
+/// searched, and so whether its share of verifications allows another.
+/// Nothing else: a move's
 /// verdict depends on its position, the move and whether it was verified
 /// alone, so a verdict kept in the cache is one any review could write.
 #[derive(Debug, Default)]
 pub struct Judge {
     spent: Spent,
-    moves: u32,
+    /// The moves the review judges.
+    moves: u64,
     verifications: u32,
     /// The positions the verifications searched.
     verified_nodes: u64,
@@ -54,9 +56,8 @@ pub struct Judge {
 
 /// What the judge reads from a search of a position with the move played
 /// there valued exactly ([`ai::search_judging`]): the last iteration it
-/// finished and the one before it (the judge's own search stops after an
-/// even depth; a verification's, wherever its budget ends), or a forced
-/// result as found.
+/// finished and the one before it (the search stops after an even depth),
+/// or a forced result as found.
 ///
 /// A move's loss is read within one iteration: the best move's value and
 /// the move played's at the same depth, their leaves the same distance
@@ -68,12 +69,11 @@ pub struct Judge {
 /// only as far as both depths read see it: a move that only one parity
 /// finds wanting (a tank offered for an even exchange looks lost when the
 /// horizon falls after the capture and before the recapture) loses what
-/// the other finds. Where either depth finds a loss worth a label, the
-/// position is searched again deeper ([`VERIFY_NODES`]) and judged by
-/// that search's last two depths: a move only a shallow odd depth liked
-/// is then measured by a deeper one. What the position is worth (the chance to win, the
-/// curve) is the mean of the two depths, whose edges are the two sides':
-/// a shuffle there and back is worth the same to both sides.
+/// the other finds. Where either depth finds a fault, the position is
+/// judged again by the same judge at a larger budget ([`VERIFY_NODES`]),
+/// if that budget reads further, and that judgement stands. What the position is worth (the chance to
+/// win, the curve) is the mean of the two depths, whose edges are the two
+/// sides': a shuffle there and back is worth the same to both sides.
 #[derive(Clone, Debug, PartialEq)]
 struct Judged {
     /// Centipoints for the side to move at the depth read.
@@ -164,6 +164,23 @@ impl Judged {
         }
     }
 
+    /// Whether the best move's value is a forced win the move played
+    /// does not keep.
+    fn gives_up_a_win(&self) -> bool {
+        let won = |v: i32| matches!(forced_of(f64::from(v)), Some(Forced { win: true, .. }));
+        won(self.value) && self.played.as_ref().is_some_and(|(kept, _)| !won(*kept))
+    }
+
+    /// The move played keeps `value` (its position's, searched after it,
+    /// for the side that played it) where that is a forced win: the win
+    /// is longer, not given up.
+    fn keep_if_forced(&mut self, value: i32) {
+        let won = matches!(forced_of(f64::from(value)), Some(Forced { win: true, .. }));
+        if let (true, Some((kept, _))) = (won, self.played.as_mut()) {
+            *kept = value;
+        }
+    }
+
     /// The line after the move played (the reply first).
     fn refutation(&self) -> Vec<Move> {
         self.played
@@ -176,9 +193,10 @@ impl Judged {
 
 /// How many times the judge's budget in positions a verification's
 /// search gets, at most [`VERIFY_MAX_NODES`]: at the default judge
-/// (200,000, which finishes depth 4 in a middle game) 2,000,000, which
-/// finishes depth 5 there, so that its last two depths are past the
-/// judge's (BENCHMARKS, "Reviewing a game").
+/// (200,000) 2,000,000, the budget of the reference the review is
+/// measured against (`scripts/review-check.py quality`), so that a fault
+/// named is one the reference's judge names too (where the even depths it
+/// reads are past the judge's: an end game, a forced result).
 pub const VERIFY_NODES: u64 = 10;
 
 /// The most positions a verification's search gets: one of 2,000,000
@@ -187,11 +205,13 @@ pub const VERIFY_NODES: u64 = 10;
 pub const VERIFY_MAX_NODES: u64 = 2_000_000;
 
 /// The positions a review's verifications may search, as a multiple of
-/// those its judge's own searches may (`N × max_nodes` after N moves),
-/// and at most [`VERIFY_MAX`] budgets: a verification starts only while
-/// the verifications before it searched no more, so a review of N moves
-/// searches at most `(N + VERIFY_MAX) × max_nodes` positions and one
-/// verification's search past that.
+/// those its judge's own searches may (`N × max_nodes` for a review of N
+/// moves), and at most [`VERIFY_MAX`] budgets: a verification starts only
+/// while the verifications before it searched no more, so a review of N
+/// moves searches at most `(N + min(N, VERIFY_MAX)) × max_nodes`
+/// positions and one verification's search past that. The share is the
+/// whole review's from its first move, so that a game's opening, where
+/// faults come thick, is verified as its end is.
 pub const VERIFY_SHARE: u64 = 1;
 
 /// The positions the default judge's own searches share in a review:
@@ -202,33 +222,39 @@ pub const REVIEW_NODES: u64 = 101 * 200_000;
 pub const LONG_REVIEW_NODES: u64 = 100_000;
 
 /// The most positions a review's verifications search, in the judge's
-/// budgets a search: ten verifications each searching to the end of its
+/// budgets a search: four verifications each searching to the end of its
 /// budget, more of them where the searches stop at the even depths they
-/// can finish.
-pub const VERIFY_MAX: u64 = 50;
-
-/// How much of the chance to win (0-100) a move must lose, by the judge's
-/// search, before the position is searched again, deeper, to confirm
-/// it: the `good` width (5), so that every inaccuracy, mistake and
-/// blunder is confirmed while the share lasts.
-pub const VERIFY_WIDTH: f64 = Label::BOUNDS[1];
+/// can finish; chosen so that a review's time stays within 1.5 times the
+/// judge's before verifications read only further depths (BENCHMARKS,
+/// "Verdicts on one footing").
+pub const VERIFY_MAX: u64 = 40;
 
 impl Judge {
     /// Whether another verification is allowed now, its searches at
-    /// `max_nodes` a search for the judge's own ([`VERIFY_SHARE`],
+    /// `max_nodes` a search for the judge's own: while the verifications
+    /// have searched no more than the share ([`VERIFY_SHARE`],
     /// [`VERIFY_MAX`]).
     fn may_verify(&self, max_nodes: u64) -> bool {
-        let share = u64::from(self.moves).saturating_mul(VERIFY_SHARE);
+        let share = self.moves.saturating_mul(VERIFY_SHARE);
         self.verified_nodes <= share.min(VERIFY_MAX).saturating_mul(max_nodes)
     }
 }
 
 /// One search a position, the move played there valued within it
-/// ([`Judged`]): a game of N moves costs N searches, and a move whose
-/// loss reaches [`VERIFY_WIDTH`] one more, deeper.
+/// ([`Judged`]): a game of N moves costs N searches, and a move either
+/// of the depths read labels an inaccuracy or worse one more, the same
+/// judge's at [`VERIFY_NODES`] times the budget, where that budget reads
+/// further and while the share lasts.
 impl Review for TankBattle {
     type Pick = Move;
     type Judge = Judge;
+
+    fn judge_for(moves: usize) -> Judge {
+        Judge {
+            moves: u64::try_from(moves).unwrap_or(u64::MAX),
+            ..Judge::default()
+        }
+    }
     /// Chosen by measurement over the quality games (BENCHMARKS,
     /// "Reviewing a game").
     const JUDGE_NODES: u64 = 200_000;
@@ -256,22 +282,9 @@ impl Review for TankBattle {
         style: Style,
     ) -> Vec<Verdict<Move>> {
         let State { layout, position } = *state;
-        let Ok((_, played)) = position.play(&layout, *step) else {
+        let Ok((next, played)) = position.play(&layout, *step) else {
             return Vec::new();
         };
-        judge.moves += 1;
-        let search = |spent: &mut Spent, limits: SearchLimits<'_>, every_depth: bool| {
-            let judging = (played, every_depth);
-            let searched = ai::search_judging(&position, &layout, limits, style, judging);
-            let nodes = searched.as_ref().map_or(0, |s| s.nodes);
-            spent.add(nodes);
-            (searched.map(|s| Judged::of(s, played)), nodes)
-        };
-        let Some(mut judged) = search(&mut judge.spent, limits, false).0 else {
-            return Vec::new();
-        };
-        // Either depth finding a loss is a doubt to settle deeper.
-        let (value, value_played) = judged.doubted();
         let deeper = SearchLimits {
             max_nodes: limits
                 .max_nodes
@@ -279,16 +292,59 @@ impl Review for TankBattle {
                 .min(VERIFY_MAX_NODES),
             ..limits
         };
-        let verified = chance_of(value) - chance_of(value_played) >= VERIFY_WIDTH
-            && deeper.max_nodes > limits.max_nodes
-            && judge.may_verify(limits.max_nodes);
-        if verified {
-            let (again, nodes) = search(&mut judge.spent, deeper, true);
-            if let Some(again) = again {
-                judged = again;
+        let search = |spent: &mut Spent, at: &Position, limits, kept: Option<Move>| {
+            let searched = ai::search_judging(at, &layout, limits, style, kept);
+            spent.add(searched.as_ref().map_or(0, |s| s.nodes));
+            searched
+        };
+        // The judgement, its positions, and whether the larger budget
+        // would read further.
+        let judging = |spent: &mut Spent, limits| {
+            let searched = search(spent, &position, limits, Some(played))?;
+            let further = ai::reads_further(&searched, limits, deeper.max_nodes);
+            Some((searched.nodes, further, Judged::of(searched, played)))
+        };
+        let Some((_, further, mut judged)) = judging(&mut judge.spent, limits) else {
+            return Vec::new();
+        };
+        // Where either depth read finds a fault (a forced result found or
+        // lost among them), the position is judged again at the larger
+        // budget, if that reads further (else it would read the same
+        // depths) and while the share lasts.
+        let (value, value_played) = judged.doubted();
+        let doubt =
+            Label::of_chances(chance_of(value), chance_of(value_played)) >= Label::Inaccuracy;
+        let verified = doubt && further && judge.may_verify(limits.max_nodes);
+        let limits = if verified {
+            if let Some((nodes, _, verdict)) = judging(&mut judge.spent, deeper) {
+                judged = verdict;
+                judge.verified_nodes = judge.verified_nodes.saturating_add(nodes);
             }
-            judge.verified_nodes = judge.verified_nodes.saturating_add(nodes);
             judge.verifications += 1;
+            deeper
+        } else {
+            limits
+        };
+        // A forced win the move played seems to give up may only have
+        // moved past the horizon: it stands if the position the move
+        // leaves is lost by force for the reply's side, searched alone
+        // (at the larger budget while the share lasts).
+        if judged.gives_up_a_win() {
+            let larger = !verified
+                && deeper.max_nodes > limits.max_nodes
+                && judge.may_verify(limits.max_nodes);
+            let after = search(
+                &mut judge.spent,
+                &next,
+                if larger { deeper } else { limits },
+                None,
+            );
+            if let Some(after) = after {
+                if larger {
+                    judge.verified_nodes = judge.verified_nodes.saturating_add(after.nodes);
+                }
+                judged.keep_if_forced(-after.evaluation);
+            }
         }
         let (value, value_played) = judged.numbers();
         let line = judged.pv.clone();
@@ -431,24 +487,83 @@ mod tests {
         assert_eq!(value, played);
     }
 
+    /// A forced win the move played seems to give up stands when the
+    /// position it leaves is lost by force for the reply's side (the win
+    /// is longer, not gone); a search of that position that finds less
+    /// leaves the move charged.
+    #[test]
+    fn a_forced_win_kept_past_the_horizon_is_not_given_up() {
+        let won = ai::WIN - 5;
+        let mut given_up = searched(4, won);
+        if let Some(kept) = given_up
+            .iterations
+            .last_mut()
+            .and_then(|it| it.kept.as_mut())
+        {
+            kept.evaluation = 300;
+        }
+        let judged = Judged::of(given_up, third());
+        assert!(judged.gives_up_a_win());
+        let mut kept = judged.clone();
+        kept.keep_if_forced(ai::WIN - 9);
+        assert!(!kept.gives_up_a_win());
+        assert_eq!(kept.numbers(), (f64::from(won), f64::from(ai::WIN - 9)));
+        let mut still = judged.clone();
+        still.keep_if_forced(320);
+        assert_eq!(still, judged);
+        assert!(!Judged::of(searched(4, 40), third()).gives_up_a_win());
+        assert!(!Judged::of(searched(5, won), third()).gives_up_a_win());
+    }
+
+    /// A judging search stopped at an even depth for its budget, or cut
+    /// by it, reads further with a larger one; one stopped by a forced
+    /// result or its depth does not, nor one given no more.
+    #[test]
+    fn a_larger_budget_reads_further_only_where_the_budget_stopped() {
+        let limits = |max_depth, max_nodes| SearchLimits {
+            max_time: None,
+            max_depth,
+            max_nodes,
+            stop: None,
+        };
+        // Depth 4 after 4,000 positions, depth 2 after 2,000: depth 6
+        // expected at 16,000.
+        let four = searched(4, 40);
+        assert!(ai::reads_further(&four, limits(64, 8_000), 1_000_000));
+        assert!(!ai::reads_further(&four, limits(64, 1_000), 8_000));
+        assert!(!ai::reads_further(&four, limits(5, 8_000), 1_000_000));
+        assert!(!ai::reads_further(&four, limits(64, 1_000_000), 1_000_000));
+        assert!(!ai::reads_further(
+            &searched(5, 50),
+            limits(64, 8_000),
+            1_000_000
+        ));
+        let won = searched(4, ai::WIN - 5);
+        assert!(!ai::reads_further(&won, limits(64, 8_000), 1_000_000));
+        let mut cut = searched(5, 50);
+        cut.nodes = 8_000;
+        assert!(ai::reads_further(&cut, limits(64, 8_000), 80_000));
+        assert!(!ai::reads_further(&cut, limits(5, 8_000), 80_000));
+    }
+
     /// A judge that could verify every move, each verification using its
-    /// whole budget, searches at most its share of positions in them
-    /// (and one verification's more), and verifies again as the moves
-    /// judged let it.
+    /// whole budget, searches at most its review's share of positions in
+    /// them (and one verification's more), and verifies from the first
+    /// move while the share lasts.
     #[test]
     fn verifications_are_bounded_by_the_moves_judged() {
         let max_nodes = 1_000;
         let verification = VERIFY_NODES * max_nodes;
-        for moves in [1u32, 7, 8, 9, 49, 50, 100, 400] {
-            let mut judge = Judge::default();
+        for moves in [1u64, 7, 8, 9, 49, 50, 100, 400] {
+            let mut judge = TankBattle::judge_for(moves as usize);
+            assert!(judge.may_verify(max_nodes));
             for _ in 0..moves {
-                judge.moves += 1;
                 if judge.may_verify(max_nodes) {
                     judge.verifications += 1;
                     judge.verified_nodes += verification;
                 }
             }
-            let share = (u64::from(moves) * VERIFY_SHARE).min(VERIFY_MAX) * max_nodes;
+            let share = (moves * VERIFY_SHARE).min(VERIFY_MAX) * max_nodes;
             assert!(judge.verified_nodes <= share + verification, "{moves}");
             assert!(judge.verified_nodes + verification > share, "{moves}");
         }
@@ -578,7 +693,7 @@ mod tests {
                 max_nodes: TankBattle::JUDGE_MIN_NODES,
                 stop: None,
             };
-            let mut judge = Judge::default();
+            let mut judge = TankBattle::judge_for(2 * shuffle.len());
             let mut at = state;
             let mut verdicts = Vec::new();
             for step in shuffle.iter().chain(shuffle.iter()) {

@@ -10,7 +10,8 @@ mod zobrist;
 
 pub use eval::{Evaluator, POINT};
 pub use search::{
-    search, search_judging, search_with, Iteration, Line, SearchLimits, SearchResult, WIN,
+    reads_further, search, search_judging, search_with, Iteration, Line, SearchLimits,
+    SearchResult, WIN,
 };
 pub use tt::MAX_TABLE_BYTES;
 pub use zobrist::hash;

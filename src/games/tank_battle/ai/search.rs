@@ -126,28 +126,43 @@ pub fn search_with(
 }
 
 /// Searches `pos` as [`search_with`] does (seed 0), for a review's judge:
-/// `kept` (the move played there) is valued exactly at every depth, as
-/// the best move is, so that the two are compared within one iteration
-/// ([`Iteration::kept`]). The judge reads the last two depths finished:
-/// unless `every_depth` (a verification, which reads whatever depths its
-/// budget finishes), iterations that could not change what it reads are
-/// not run ([`Deepening::EvenDepths`]). `None` when the game is over.
+/// `kept` (the move played there, if any) is valued exactly at every
+/// depth, as the best move is, so that the two are compared within one
+/// iteration ([`Iteration::kept`]). The judge reads the last two depths
+/// finished: iterations that could not change what it reads are not run
+/// ([`Deepening::EvenDepths`]), so that where a larger budget would
+/// stop at the same depth ([`reads_further`]) it reads the same depths.
+/// `None` when the game is over.
 pub fn search_judging(
     pos: &Position,
     layout: &Layout,
     limits: SearchLimits,
     style: Style,
-    (kept, every_depth): (Move, bool),
+    kept: Option<Move>,
 ) -> Option<SearchResult> {
     let judging = Judging {
-        deepening: if every_depth {
-            Deepening::EveryDepth
-        } else {
-            Deepening::EvenDepths
-        },
-        kept: Some(kept),
+        deepening: Deepening::EvenDepths,
+        kept,
     };
     deepen(pos, layout, limits, 0, style, judging)
+}
+
+/// Whether a judging search that ended where `result` did, within
+/// `limits`, would have read further with `max_nodes` positions: the node
+/// budget cut an iteration, or it stopped at an even depth (short of
+/// `max_depth` and of a forced result) because the next even one was not
+/// expected to fit, and with `max_nodes` it is.
+pub fn reads_further(result: &SearchResult, limits: SearchLimits, max_nodes: u64) -> bool {
+    result.iterations.last().is_some_and(|last| {
+        let short = last.depth < limits.max_depth && last.evaluation.abs() <= WIN - MAX_PLY as i32;
+        let cut = result.nodes >= limits.max_nodes;
+        short
+            && max_nodes > limits.max_nodes
+            && (cut
+                || (last.depth % 2 == 0
+                    && last.depth + 2 <= limits.max_depth
+                    && next_even_fits(&result.iterations, max_nodes)))
+    })
 }
 
 /// How a search runs for its reader: which iterations, and which root
