@@ -131,8 +131,10 @@ enum Line<G: GameApi> {
 /// its searches stop at the even depths they can finish, its judge of
 /// 200,000 positions verifying at 5x within a share of positions; 9: a
 /// move's loss read within its position's search, the move played valued
-/// there, no settling).
-const REVIEW_VERSION: u32 = 9;
+/// there, no settling; 10: a forced win pushed past the horizon kept,
+/// doubts verified only where the larger budget reads further, the share
+/// the whole review's).
+const REVIEW_VERSION: u32 = 10;
 
 /// The cache key of a step's entries: the digest of everything its
 /// verdicts depend on (the game and its engine's version, the state and
