@@ -12,7 +12,7 @@
     scripts/review-check.py slopes reviews.jsonl 0.01 0.03   # the same reviews summed up on other curves
     scripts/review-check.py quality tank-battle 20   # the default judge against one at 10x its budget
     EQUAL=1 scripts/review-check.py quality tank-battle 20   # the same, games between equal levels
-    scripts/review-check.py games 20 > games.jsonl   # quality's Tank Battle games, for judge_probe
+    scripts/review-check.py games 20 > games.jsonl   # quality's Tank Battle games, one a line
     scripts/review-check.py same-run http://127.0.0.1:8081 http://127.0.0.1:8082  # two builds' reviews, same run
 
 `quality` (issue 52) plays games between levels (fixed seeds, QUALITY_PLIES
