@@ -224,9 +224,9 @@ pub const LONG_REVIEW_NODES: u64 = 100_000;
 /// The most positions a review's verifications search, in the judge's
 /// budgets a search: four verifications each searching to the end of its
 /// budget, more of them where the searches stop at the even depths they
-/// can finish; chosen so that a review's time stays within 1.5 times the
-/// judge's before verifications read only further depths (BENCHMARKS,
-/// "Verdicts on one footing").
+/// can finish; chosen so that a review costs at most 1.5 times what the
+/// former judge's did, which 50 exceeded (BENCHMARKS, "Verdicts on one
+/// footing").
 pub const VERIFY_MAX: u64 = 40;
 
 impl Judge {
