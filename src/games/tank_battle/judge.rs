@@ -415,6 +415,20 @@ mod tests {
         }
     }
 
+    /// A search at depth 4 finding the forced win `won`, the kept move
+    /// valued at 300 at that depth.
+    fn win_given_up(won: i32) -> ai::SearchResult {
+        let mut given_up = searched(4, won);
+        if let Some(kept) = given_up
+            .iterations
+            .last_mut()
+            .and_then(|it| it.kept.as_mut())
+        {
+            kept.evaluation = 300;
+        }
+        given_up
+    }
+
     fn third() -> Move {
         let layout = Layout::STANDARD;
         Position::initial(&layout).legal_moves(&layout)[2]
@@ -456,16 +470,8 @@ mod tests {
         let won = ai::WIN - 5;
         let (value, played) = Judged::of(searched(5, won), third()).numbers();
         assert_eq!((value, played), (f64::from(won), f64::from(won - 25)));
-        let mut given_up = searched(4, won);
-        if let Some(kept) = given_up
-            .iterations
-            .last_mut()
-            .and_then(|it| it.kept.as_mut())
-        {
-            kept.evaluation = 300;
-        }
         assert_eq!(
-            Judged::of(given_up, third()).numbers(),
+            Judged::of(win_given_up(won), third()).numbers(),
             (f64::from(won), 300.0)
         );
         // A loss only one of the two depths sees is not charged: the kept
@@ -494,15 +500,7 @@ mod tests {
     #[test]
     fn a_forced_win_kept_past_the_horizon_is_not_given_up() {
         let won = ai::WIN - 5;
-        let mut given_up = searched(4, won);
-        if let Some(kept) = given_up
-            .iterations
-            .last_mut()
-            .and_then(|it| it.kept.as_mut())
-        {
-            kept.evaluation = 300;
-        }
-        let judged = Judged::of(given_up, third());
+        let judged = Judged::of(win_given_up(won), third());
         assert!(judged.gives_up_a_win());
         let mut kept = judged.clone();
         kept.keep_if_forced(ai::WIN - 9);
