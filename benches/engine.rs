@@ -80,8 +80,9 @@ fn tank_battle(c: &mut Criterion) {
         stop: None,
     };
     for (name, pos) in positions() {
+        let state = tank_rules::games::tank_battle::State::new(layout, pos);
         group.bench_function(BenchmarkId::new("depth_4", name), |b| {
-            b.iter(|| ai::search(black_box(&pos), &layout, limits, 0))
+            b.iter(|| ai::search(black_box(&state), limits, 0))
         });
     }
     group.finish();

@@ -156,6 +156,18 @@ pub struct ServeArgs {
     /// Longest time one `annotate` may take, milliseconds.
     #[arg(long, env = "TANK_RULES_ANNOTATE_MAX_TIME_MS", default_value_t = Limits::DEFAULT_ANNOTATE_MAX_TIME_MS)]
     pub annotate_max_time_ms: u64,
+    /// Ends every Tank Battle game once this many moves are played, the
+    /// higher score winning, for requests that name no `rules` (default:
+    /// the rules as written, no limit).
+    #[arg(long, env = "TANK_RULES_TANK_BATTLE_MAX_PLIES",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub tank_battle_max_plies: Option<u64>,
+    /// Ends a Tank Battle game whose moves a request carries when one
+    /// position has stood this many times (2-100), for requests that name
+    /// no `rules` (default: no repetition rule).
+    #[arg(long, env = "TANK_RULES_TANK_BATTLE_REPETITION",
+          value_parser = clap::value_parser!(u32).range(2..=100))]
+    pub tank_battle_repetition: Option<u32>,
     /// Most tanks in a Tank War state.
     #[arg(long, env = "TANK_RULES_TANK_WAR_MAX_TANKS", default_value_t = Limits::DEFAULT_TANK_WAR_MAX_TANKS)]
     pub tank_war_max_tanks: usize,
@@ -418,6 +430,10 @@ impl ServeArgs {
             replay_max_moves: self.replay_max_moves,
             annotate_max_plies: self.annotate_max_plies,
             annotate_max_time_ms: self.annotate_max_time_ms,
+            tank_battle_rules: crate::games::tank_battle::EndPolicy {
+                max_plies: self.tank_battle_max_plies,
+                repetition: self.tank_battle_repetition,
+            },
             tank_war_max_tanks: self.tank_war_max_tanks,
             tank_war_max_track: self.tank_war_max_track,
             batch_max_requests: self.batch_max_requests,

@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use crate::error::RequestError;
+use crate::games::tank_battle::EndPolicy;
 pub use crate::games::SearchLimits;
 use crate::text::Text;
 
@@ -59,6 +60,9 @@ pub struct Limits {
     pub annotate_max_plies: usize,
     /// Longest time one `annotate` may take, milliseconds.
     pub annotate_max_time_ms: u64,
+    /// The end policy of a Tank Battle request that names none (its
+    /// `rules`): the rules as written unless the operator sets one.
+    pub tank_battle_rules: EndPolicy,
 }
 
 impl Limits {
@@ -160,6 +164,7 @@ impl Default for Limits {
             batch_max_searches: Limits::DEFAULT_BATCH_MAX_SEARCHES,
             annotate_max_plies: Limits::DEFAULT_ANNOTATE_MAX_PLIES,
             annotate_max_time_ms: Limits::DEFAULT_ANNOTATE_MAX_TIME_MS,
+            tank_battle_rules: EndPolicy::AS_WRITTEN,
         }
     }
 }

@@ -48,10 +48,15 @@ struct Args {
     /// `full-8`. All when absent.
     #[arg(long, value_delimiter = ',')]
     pairs: Vec<String>,
-    /// Plies (Tank Battle) or rounds (Tank Wars) after which a game is
-    /// adjudicated by score.
+    /// Plies (Tank Battle: the end policy's ply limit, which its AI sees
+    /// coming) or rounds (Tank Wars) after which a game is adjudicated by
+    /// score.
     #[arg(long, default_value_t = 300)]
     max_plies: u32,
+    /// Tank Battle: the end policy's repetition rule (a position standing
+    /// this many times ends the game); none when absent.
+    #[arg(long)]
+    repetition: Option<u32>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at once.
@@ -112,17 +117,29 @@ impl Agent {
 /// A game's result for the first agent: 1 a win, 0.5 a draw, 0 a loss.
 type Result01 = f64;
 
-/// Tank Battle, `a` as White when `a_first`.
-fn play_tank_battle(a: Agent, b: Agent, a_first: bool, seed: u64, args: &Args) -> Result01 {
+/// Tank Battle under the end policy `--max-plies` and `--repetition` make,
+/// `a` as White when `a_first`; the result and what ended the game.
+fn play_tank_battle(
+    a: Agent,
+    b: Agent,
+    a_first: bool,
+    seed: u64,
+    args: &Args,
+) -> (Result01, &'static str) {
     let level8 = tb::ai::levels::RECIPES[7].nodes;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut state = TankBattle::initial();
+    let mut state = TankBattle::initial().under(tb::EndPolicy {
+        max_plies: Some(u64::from(args.max_plies)),
+        repetition: args.repetition,
+    });
+    let mut past = tb::Past::default();
+    TankBattle::remember(&mut past, &mut state);
     let a_side = if a_first {
         tb::Side::White
     } else {
         tb::Side::Black
     };
-    while state.position.ply() < u64::from(args.max_plies) && !TankBattle::is_over(&state) {
+    while !TankBattle::is_over(&state) {
         let agent = if state.position.turn() == a_side {
             a
         } else {
@@ -136,10 +153,12 @@ fn play_tank_battle(a: Agent, b: Agent, a_first: bool, seed: u64, args: &Args) -
         };
         let Some(mv) = mv else { break };
         state.position.play_unchecked(mv);
+        TankBattle::remember(&mut past, &mut state);
     }
     let score = TankBattle::score(&state);
     let (mine, theirs) = (score.side(a_side).total(), score.side(!a_side).total());
-    result01(mine.cmp(&theirs))
+    let end = state.end_reason().map_or("unfinished", tb::EndReason::code);
+    (result01(mine.cmp(&theirs)), end)
 }
 
 /// The Tank War from the default setup, `a` as U when `a_first`.
@@ -180,7 +199,13 @@ fn play_tank_war(a: Agent, b: Agent, a_first: bool, seed: u64) -> Result01 {
 /// Tank Wars from the default state with eight random artillery tokens on
 /// rows 3-6; each round each player places the one gunfire token its AI
 /// suggests (the baseline: its sampler's). `a` is P1 when `a_first`.
-fn play_cobi(a: Agent, b: Agent, a_first: bool, seed: u64, args: &Args) -> Result01 {
+fn play_cobi(
+    a: Agent,
+    b: Agent,
+    a_first: bool,
+    seed: u64,
+    args: &Args,
+) -> (Result01, &'static str) {
     let level8 = cobi::ai::RECIPES[7].simulations;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut state = cobi::State::initial();
@@ -226,15 +251,21 @@ fn play_cobi(a: Agent, b: Agent, a_first: bool, seed: u64, args: &Args) -> Resul
         cobi::resolve(&mut state, &orders, rng.random());
     }
     match cobi::outcome(&state) {
-        Some(Some(w)) => result01(if w == a_player {
-            std::cmp::Ordering::Greater
-        } else {
-            std::cmp::Ordering::Less
-        }),
-        Some(None) => 0.5,
+        Some(Some(w)) => (
+            result01(if w == a_player {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Less
+            }),
+            "finished",
+        ),
+        Some(None) => (0.5, "finished"),
         None => {
             let m = cobi::ai::material(&state, a_player);
-            result01(m.partial_cmp(&0.0).unwrap_or(std::cmp::Ordering::Equal))
+            (
+                result01(m.partial_cmp(&0.0).unwrap_or(std::cmp::Ordering::Equal)),
+                "round limit",
+            )
         }
     }
 }
@@ -247,10 +278,12 @@ fn result01(order: std::cmp::Ordering) -> Result01 {
     }
 }
 
-/// The results of one pair, for its upper side.
+/// The results of one pair, for its upper side, and what ended its games
+/// (Tank Battle's end reasons; `finished` or `unfinished` elsewhere).
 #[derive(Default)]
 struct Tally {
     results: Vec<Result01>,
+    ends: BTreeMap<&'static str, usize>,
 }
 
 impl Tally {
@@ -303,8 +336,8 @@ fn main() {
         "{:?}: {} games a pair, colours alternating, seed {}",
         args.game, args.games, args.seed
     );
-    println!("| pair | games | W-D-L | score (95%) | Elo difference (95%) | wall |");
-    println!("|---|---|---|---|---|---|");
+    println!("| pair | games | W-D-L | score (95%) | Elo difference (95%) | ended by | wall |");
+    println!("|---|---|---|---|---|---|---|");
     for (a, b) in pairs {
         let started = Instant::now();
         let tally = Mutex::new(Tally::default());
@@ -322,13 +355,14 @@ fn main() {
                         .wrapping_add(game as u64 / 2);
                     // Both colours play from the same seed: a pair of games.
                     let a_first = game.is_multiple_of(2);
-                    let r = match args.game {
+                    let (r, end) = match args.game {
                         GameKind::TankBattle => play_tank_battle(a, b, a_first, seed, &args),
-                        GameKind::TankWar => play_tank_war(a, b, a_first, seed),
+                        GameKind::TankWar => (play_tank_war(a, b, a_first, seed), "finished"),
                         GameKind::CobiTankWars => play_cobi(a, b, a_first, seed, &args),
                     };
                     if let Ok(mut t) = tally.lock() {
                         t.results.push(r);
+                        *t.ends.entry(end).or_default() += 1;
                     }
                 });
             }
@@ -338,8 +372,13 @@ fn main() {
         let (score, half) = t.score();
         let e = elo(score, n);
         let (lo, hi) = (elo(score - half, n), elo(score + half, n));
+        let ends: Vec<String> = t
+            .ends
+            .iter()
+            .map(|(end, count)| format!("{end} {count}"))
+            .collect();
         println!(
-            "| {} vs {} | {n} | {}-{}-{} | {:.1}% ± {:.1} | {e:+.0} ({lo:+.0} to {hi:+.0}) | {:.0} s |",
+            "| {} vs {} | {n} | {}-{}-{} | {:.1}% ± {:.1} | {e:+.0} ({lo:+.0} to {hi:+.0}) | {} | {:.0} s |",
             a.label(),
             b.label(),
             t.count(1.0),
@@ -347,6 +386,7 @@ fn main() {
             t.count(0.0),
             100.0 * score,
             100.0 * half,
+            ends.join(", "),
             started.elapsed().as_secs_f64()
         );
     }

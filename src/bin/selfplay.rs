@@ -318,7 +318,13 @@ fn play(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
             let seed = rng.next_seed();
             stats
                 .search(
-                    || search(&pos, &layout, limits, seed),
+                    || {
+                        search(
+                            &tank_rules::games::tank_battle::State::new(layout, pos),
+                            limits,
+                            seed,
+                        )
+                    },
                     |r| (r.depth, r.nodes),
                 )
                 .map(|r| r.best)

@@ -72,8 +72,18 @@ pub trait Game: Sized + 'static {
     /// The AI's answer.
     type Suggestion: Send + 'static;
 
+    /// What a game remembers of the states it passed through, for a rule
+    /// that looks back (Tank Battle's repetition rule): `()` for a game
+    /// whose rules never do. Only a request that carries a game's steps
+    /// (a replay, a review) keeps one.
+    type Past: Default + Send;
+
     /// The default start of a game.
     fn initial() -> Self::State;
+
+    /// Counts `state`, just reached (a game's start, or the state after a
+    /// step), in `past`: a rule that looks back may end the game there.
+    fn remember(_past: &mut Self::Past, _state: &mut Self::State) {}
 
     /// The result when the game is over, `None` while it goes on.
     fn outcome(state: &Self::State) -> Option<Self::Outcome>;

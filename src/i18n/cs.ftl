@@ -194,6 +194,8 @@ request-query-string = řetězec dotazu nelze přečíst: { $fault ->
 request-path = cestu nelze přečíst: { $error }
 request-body-read = čtení těla selhalo: { $error }
 request-judge-nodes = rozhodčí potřebuje aspoň { $min } pozic na jedno hledání, aby jeho verdikt něco znamenal, ne { $value }
+request-rules-max-plies = limit tahů musí být aspoň 1, ne { $value }
+request-rules-repetition = pravidlo opakování potřebuje, aby pozice nastala 2krát až 100krát, ne { $value }
 request-judge-time = rozhodčí potřebuje aspoň { $min } ms na jednu pozici, aby jeho verdikt něco znamenal, ne { $value }
 request-schema = požadavek `{ $op }` porušuje své schéma: { $fault ->
     [required] chybí povinné pole `{ $name }`

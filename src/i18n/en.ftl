@@ -168,6 +168,8 @@ request-query-string = query string: { $error }
 request-path = path: { $error }
 request-body-read = reading the body failed: { $error }
 request-judge-nodes = the judge needs at least { $min } positions a search to mean anything, not { $value }
+request-rules-max-plies = a ply limit must be at least 1, not { $value }
+request-rules-repetition = a repetition rule needs a position to stand 2 to 100 times, not { $value }
 request-judge-time = the judge needs at least { $min } ms a position to mean anything, not { $value }
 request-schema = the `{ $op }` request breaks its schema: { $error }
 

@@ -240,7 +240,9 @@ async fn apply_plays_moves_captures_and_ends_games() {
             "finished": false,
             "winner": null,
             "draw": false,
-            "score": {"white": 14, "black": 14}
+            "reason": null,
+            "score": {"white": 14, "black": 14},
+            "turn": "black"
         })
     );
 
@@ -262,6 +264,7 @@ async fn apply_plays_moves_captures_and_ends_games() {
     assert_eq!(reply.body["finished"], true);
     assert_eq!(reply.body["winner"], "white");
     assert_eq!(reply.body["draw"], false);
+    assert_eq!(reply.body["reason"], "all_in_base");
     assert_eq!(reply.body["score"], json!({"white": 3, "black": 0}));
     assert_eq!(
         reply.body["position"],
@@ -312,6 +315,7 @@ async fn score_reproduces_the_rules_example() {
             "finished": true,
             "winner": "black",
             "draw": false,
+            "reason": "all_in_base",
             "breakdown": {
                 "white": {"commander_on_start": 0, "commander_in_base": 2, "tanks_in_base": 0, "tanks_on_field": 2},
                 "black": {"commander_on_start": 3, "commander_in_base": 0, "tanks_in_base": 4, "tanks_on_field": 0}

@@ -24,6 +24,7 @@ mod http_compare;
 mod http_compare_divide;
 mod http_connections;
 mod http_contract;
+mod http_end_policy;
 mod http_expect;
 mod http_fair_use;
 mod http_front_door;

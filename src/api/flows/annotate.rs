@@ -50,6 +50,8 @@ fn check_game<G: GameApi>(
     limits.check_replay_work(G::size(&state), steps.len(), G::REPLAY_STEPS)?;
     let mut plies = Vec::with_capacity(steps.len());
     let mut unjudged = Vec::new();
+    let mut past = G::Past::default();
+    G::remember(&mut past, &mut state);
     for (ply, step) in steps.into_iter().enumerate() {
         unjudged.extend(
             G::unjudged(&step)
@@ -61,6 +63,7 @@ fn check_game<G: GameApi>(
         let before = state.clone();
         let played = step.clone();
         G::play(&mut state, step).map_err(|e| G::refusal(e, Some(ply)))?;
+        G::remember(&mut past, &mut state);
         plies.push((before, played));
     }
     Ok((

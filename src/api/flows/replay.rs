@@ -59,9 +59,12 @@ fn simulate<G: GameApi>(
     limits: &Limits,
 ) -> Result<G::ReplayResponse, ApiError> {
     let mut states = Vec::with_capacity(steps.len());
+    let mut past = G::Past::default();
+    G::remember(&mut past, &mut state);
     for (ply, step) in steps.into_iter().enumerate() {
         let step = G::replay_step(&mut state, step, ply, limits)?;
         G::play(&mut state, step).map_err(|e| G::refusal(e, Some(ply)))?;
+        G::remember(&mut past, &mut state);
         states.push(G::replay_state(&state));
     }
     let last = G::encode_score(&state);

@@ -27,6 +27,10 @@ pub struct AiMoveRequest {
     #[serde(default)]
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
+    /// What ends the game besides rule 7; the server's default when
+    /// absent. The search plays toward its ply limit.
+    #[serde(default)]
+    pub rules: Option<super::Rules>,
     #[serde(default)]
     pub limits: Option<AskedLimits>,
     /// Breaks ties between equally good moves, and draws a level's choice;

@@ -2,12 +2,12 @@
 //! 400, the decoding of a request's position, layout, move and square, and
 //! the score and status its answers report.
 
-use super::{ScorePair, SideName};
+use super::{EndReasonName, Rules, ScorePair, SideName};
 use crate::api::transport::problem::ApiError;
 use crate::error::NotationKind;
 use crate::games::tank_battle::{
-    self as engine, Layout, Move, MoveText, Notation, NotationFault, Outcome, ParseError, Position,
-    Score, Square, State, TankBattle,
+    self as engine, EndPolicy, Layout, Move, MoveText, Notation, NotationFault, Outcome,
+    ParseError, Position, Score, Square, State, TankBattle,
 };
 use crate::games::Game;
 use crate::limits::Limits;
@@ -148,10 +148,44 @@ pub(super) fn decode_square(text: &str, field: &str) -> Result<Square, ApiError>
     text.parse().map_err(|e| notation(e, field, None))
 }
 
-pub(super) fn decode(position: &str, layout: Option<&str>) -> Result<State, ApiError> {
+/// A request's position on its layout under its end policy (the server's
+/// default when it names none).
+pub(super) fn decode(
+    position: &str,
+    layout: Option<&str>,
+    rules: Option<Rules>,
+    limits: &Limits,
+) -> Result<State, ApiError> {
     let layout = decode_layout(layout)?;
     let position = decode_position(position, &layout, "position")?;
-    Ok(State { layout, position })
+    Ok(State::new(layout, position).under(decode_rules(rules, limits)?))
+}
+
+/// A request's end policy: its `rules`, or the server's default.
+pub(super) fn decode_rules(rules: Option<Rules>, limits: &Limits) -> Result<EndPolicy, ApiError> {
+    let Some(Rules {
+        max_plies,
+        repetition,
+    }) = rules
+    else {
+        return Ok(limits.tank_battle_rules);
+    };
+    if let Some(value) = max_plies.filter(|&n| n < 1) {
+        return Err(ApiError::bad_request(
+            Text::new("request-rules-max-plies").with("value", value),
+            Some("rules.max_plies"),
+        ));
+    }
+    if let Some(value) = repetition.filter(|n| !(2..=100).contains(n)) {
+        return Err(ApiError::bad_request(
+            Text::new("request-rules-repetition").with("value", value),
+            Some("rules.repetition"),
+        ));
+    }
+    Ok(EndPolicy {
+        max_plies,
+        repetition,
+    })
 }
 
 pub(super) fn score_pair(score: &Score) -> ScorePair {
@@ -161,13 +195,15 @@ pub(super) fn score_pair(score: &Score) -> ScorePair {
     }
 }
 
-/// Whether the game is over, the winner, whether it is drawn.
-pub(super) fn status(state: &State) -> (bool, Option<SideName>, bool) {
+/// Whether the game is over, the winner, whether it is drawn, and what
+/// ended it.
+pub(super) fn status(state: &State) -> (bool, Option<SideName>, bool, Option<EndReasonName>) {
     let outcome = TankBattle::outcome(state);
     (
         outcome.is_some(),
         outcome.and_then(Outcome::winner).map(SideName::from),
         outcome == Some(Outcome::Draw),
+        state.end_reason().map(EndReasonName::from),
     )
 }
 

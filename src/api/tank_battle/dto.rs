@@ -30,6 +30,60 @@ impl From<Side> for SideName {
     }
 }
 
+/// An end policy (SPEC 2.8): what ends a game besides rule 7. The rules as
+/// written end a game only when every tank of one side stands in the
+/// other's base or the side to move cannot move, so a game between two
+/// careful players need not end; a policy ends it at a ply limit or at a
+/// repeated position, and the rule-8 score decides then, as at rule 7.
+/// When a request has no `rules`, the server's default applies (the rules
+/// as written unless its operator set one); `{}` asks for the rules as
+/// written.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = TankBattleRules, example = json!({"max_plies": 300, "repetition": 3}))]
+pub struct Rules {
+    /// The game is finished once this many moves have been played: when
+    /// the position's ply counter (TBN's third field) reaches it (reason
+    /// `ply_limit`). The AI's search sees the limit coming.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, example = 300)]
+    pub max_plies: Option<u64>,
+    /// The game is finished when one position (the tanks and the side to
+    /// move) has stood this many times (reason `repetition`), the start
+    /// counted. Only a request that carries the game's moves (`replay`,
+    /// `annotate`) can see a repetition; elsewhere it is accepted and
+    /// changes nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 2, maximum = 100, example = 3)]
+    pub repetition: Option<u32>,
+}
+
+/// Why a Tank Battle game is over.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = TankBattleEndReason)]
+pub enum EndReasonName {
+    /// Rule 7: every remaining tank of one side stands in the other's base.
+    AllInBase,
+    /// Rule 7: the side to move has no legal move.
+    NoMove,
+    /// The end policy's repetition rule.
+    Repetition,
+    /// The end policy's ply limit.
+    PlyLimit,
+}
+
+impl From<engine::EndReason> for EndReasonName {
+    fn from(reason: engine::EndReason) -> EndReasonName {
+        match reason {
+            engine::EndReason::AllInBase => EndReasonName::AllInBase,
+            engine::EndReason::NoMove => EndReasonName::NoMove,
+            engine::EndReason::Repetition => EndReasonName::Repetition,
+            engine::EndReason::PlyLimit => EndReasonName::PlyLimit,
+        }
+    }
+}
+
 /// Query of `initial`.
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -96,6 +150,10 @@ pub struct PositionRequest {
     #[serde(default)]
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
+    /// What ends the game besides rule 7; the server's default when
+    /// absent.
+    #[serde(default)]
+    pub rules: Option<Rules>,
 }
 
 /// A position, its layout, and optionally one tank to list moves for.
@@ -115,6 +173,10 @@ pub struct LegalMovesRequest {
     #[serde(default)]
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
+    /// What ends the game besides rule 7; the server's default when
+    /// absent.
+    #[serde(default)]
+    pub rules: Option<Rules>,
     /// Only list the moves of the tank on this square (e.g. `j4`).
     #[serde(default)]
     #[schema(value_type = Option<SquareName>)]
@@ -220,6 +282,10 @@ pub struct MoveRequest {
     #[serde(default)]
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
+    /// What ends the game besides rule 7; the server's default when
+    /// absent.
+    #[serde(default)]
+    pub rules: Option<Rules>,
     /// Two squares with `-`, `x` or nothing between them, either case:
     /// `j4-j5`, `d10xd4`, `J4J5`.
     #[serde(rename = "move")]
@@ -357,7 +423,8 @@ pub struct ApplyResponse {
     /// The captured tank, or null.
     #[schema(required = true)]
     pub captured: Option<Captured>,
-    /// Whether the game is over after the move (rule 7).
+    /// Whether the game is over after the move (rule 7, or the end
+    /// policy).
     pub finished: bool,
     /// The winner of a finished game by score; null while it goes on or on
     /// a draw.
@@ -365,7 +432,12 @@ pub struct ApplyResponse {
     pub winner: Option<SideName>,
     /// Whether a finished game is drawn (equal scores).
     pub draw: bool,
+    /// What ended the game; null while it goes on.
+    #[schema(required = true)]
+    pub reason: Option<EndReasonName>,
     pub score: ScorePair,
+    /// The side to move next (also in `position`).
+    pub turn: SideName,
 }
 
 /// Points of one side by source; they add up to its score.
@@ -406,13 +478,16 @@ pub struct BreakdownPair {
 #[schema(as = TankBattleScoreResponse)]
 pub struct ScoreResponse {
     pub score: ScorePair,
-    /// Whether the game is over (rule 7).
+    /// Whether the game is over (rule 7, or the end policy).
     pub finished: bool,
     /// Winner of a finished game; null while it goes on or on a draw.
     #[schema(required = true)]
     pub winner: Option<SideName>,
     /// Whether a finished game is drawn.
     pub draw: bool,
+    /// What ended the game; null while it goes on.
+    #[schema(required = true)]
+    pub reason: Option<EndReasonName>,
     pub breakdown: BreakdownPair,
 }
 
@@ -433,6 +508,10 @@ pub struct ReplayRequest {
     #[serde(default)]
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
+    /// What ends the game besides rule 7; the server's default when
+    /// absent.
+    #[serde(default)]
+    pub rules: Option<Rules>,
     /// Moves in order, in move notation.
     #[schema(value_type = Vec<MoveNotation>)]
     pub moves: Vec<String>,
@@ -457,6 +536,10 @@ pub struct AnnotateRequest {
     #[serde(default)]
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
+    /// What ends the game besides rule 7; the server's default when
+    /// absent.
+    #[serde(default)]
+    pub rules: Option<Rules>,
     /// Moves in order, in move notation.
     #[schema(value_type = Vec<MoveNotation>)]
     pub moves: Vec<String>,
@@ -522,6 +605,10 @@ pub struct PerftRequest {
     #[serde(default)]
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
+    /// What ends the game besides rule 7; the server's default when
+    /// absent.
+    #[serde(default)]
+    pub rules: Option<Rules>,
     /// Depth in plies, 0 up to the server's cap (default 5).
     #[schema(example = 3)]
     pub depth: u32,

@@ -88,7 +88,18 @@ pub(super) async fn run_perft(
     deadline: Option<Instant>,
 ) -> Result<PerftResponse, ApiError> {
     let limits = &services.limits;
-    let State { layout, position } = decode(&request.position, request.layout.as_deref())?;
+    let State {
+        layout,
+        position,
+        policy,
+        ..
+    } = decode(
+        &request.position,
+        request.layout.as_deref(),
+        request.rules,
+        limits,
+    )?;
+    let max_plies = policy.max_plies;
     if request.depth > limits.perft_max_depth {
         return Err(ApiError::limit_exceeded(
             Text::new("limit-perft-depth")
@@ -105,20 +116,22 @@ pub(super) async fn run_perft(
         deadline,
         move |stop| {
             if want_divide {
-                perft::divide_until(&position, &layout, depth, budget, Some(stop)).map(|parts| {
-                    let nodes = if depth == 0 {
-                        1
-                    } else {
-                        parts.iter().map(|(_, n)| n).sum()
-                    };
-                    let divide = parts
-                        .into_iter()
-                        .map(|(mv, n)| (mv.to_string(), n))
-                        .collect();
-                    (nodes, Some(divide))
-                })
+                perft::divide_until(&position, &layout, depth, budget, Some(stop), max_plies).map(
+                    |parts| {
+                        let nodes = if depth == 0 {
+                            1
+                        } else {
+                            parts.iter().map(|(_, n)| n).sum()
+                        };
+                        let divide = parts
+                            .into_iter()
+                            .map(|(mv, n)| (mv.to_string(), n))
+                            .collect();
+                        (nodes, Some(divide))
+                    },
+                )
             } else {
-                perft::perft_until(&position, &layout, depth, budget, Some(stop))
+                perft::perft_until(&position, &layout, depth, budget, Some(stop), max_plies)
                     .map(|nodes| (nodes, None))
             }
         },

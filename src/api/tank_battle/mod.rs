@@ -9,8 +9,8 @@ mod dto;
 mod extra;
 pub use ai_move::*;
 use codec::{
-    decode, decode_arrows, decode_layout, decode_move, decode_position, decode_square, notation,
-    notation_kind, score_pair, status,
+    decode, decode_arrows, decode_layout, decode_move, decode_position, decode_rules,
+    decode_square, notation, notation_kind, score_pair, status,
 };
 pub use dto::*;
 use extra::{__path_initial, __path_perft_count, initial, perft_count, run_perft};
@@ -93,9 +93,14 @@ impl GameApi for TankBattle {
 
     fn run_legal_moves(
         request: LegalMovesRequest,
-        _: &Limits,
+        limits: &Limits,
     ) -> Result<LegalMovesResponse, ApiError> {
-        let state = decode(&request.position, request.layout.as_deref())?;
+        let state = decode(
+            &request.position,
+            request.layout.as_deref(),
+            request.rules,
+            limits,
+        )?;
         let from = match request.from.as_deref() {
             Some(text) => Some(decode_square(text, "from")?),
             None => None,
@@ -111,10 +116,15 @@ impl GameApi for TankBattle {
         })
     }
 
-    fn run_validate(request: MoveRequest, _: &Limits) -> Result<ValidateResponse, ApiError> {
-        let State { layout, position } = decode(&request.position, request.layout.as_deref())?;
+    fn run_validate(request: MoveRequest, limits: &Limits) -> Result<ValidateResponse, ApiError> {
+        let state = decode(
+            &request.position,
+            request.layout.as_deref(),
+            request.rules,
+            limits,
+        )?;
         let text = decode_move(&request.notation, "move")?;
-        Ok(match position.validate(&layout, text) {
+        Ok(match state.validate(text) {
             Ok(mv) => ValidateResponse {
                 legal: true,
                 notation: Some(mv),
@@ -175,13 +185,18 @@ impl GameApi for TankBattle {
         ))
     }
 
-    fn decode_apply(request: MoveRequest, _: &Limits) -> Result<(State, MoveText), ApiError> {
-        let state = decode(&request.position, request.layout.as_deref())?;
+    fn decode_apply(request: MoveRequest, limits: &Limits) -> Result<(State, MoveText), ApiError> {
+        let state = decode(
+            &request.position,
+            request.layout.as_deref(),
+            request.rules,
+            limits,
+        )?;
         Ok((state, decode_move(&request.notation, "move")?))
     }
 
     fn encode_apply(after: &State, mv: Move) -> ApplyResponse {
-        let (finished, winner, draw) = status(after);
+        let (finished, winner, draw, reason) = status(after);
         ApplyResponse {
             position: after.position,
             notation: mv,
@@ -194,22 +209,30 @@ impl GameApi for TankBattle {
             finished,
             winner,
             draw,
+            reason,
             score: score_pair(&TankBattle::score(after)),
+            turn: after.position.turn().into(),
         }
     }
 
-    fn decode_score(request: PositionRequest, _: &Limits) -> Result<State, ApiError> {
-        decode(&request.position, request.layout.as_deref())
+    fn decode_score(request: PositionRequest, limits: &Limits) -> Result<State, ApiError> {
+        decode(
+            &request.position,
+            request.layout.as_deref(),
+            request.rules,
+            limits,
+        )
     }
 
     fn encode_score(state: &State) -> ScoreResponse {
         let tally = TankBattle::score(state);
-        let (finished, winner, draw) = status(state);
+        let (finished, winner, draw, reason) = status(state);
         ScoreResponse {
             score: score_pair(&tally),
             finished,
             winner,
             draw,
+            reason,
             breakdown: BreakdownPair {
                 white: tally.white.into(),
                 black: tally.black.into(),
@@ -227,7 +250,8 @@ impl GameApi for TankBattle {
             Some(start) => decode_position(start, &layout, "start")?,
             None => Position::initial(&layout),
         };
-        Ok((State { layout, position }, request.moves))
+        let policy = decode_rules(request.rules, limits)?;
+        Ok((State::new(layout, position).under(policy), request.moves))
     }
 
     fn decode_annotate(
@@ -237,6 +261,7 @@ impl GameApi for TankBattle {
         let AnnotateRequest {
             start,
             layout,
+            rules,
             moves,
             limits: asked,
             level,
@@ -245,6 +270,7 @@ impl GameApi for TankBattle {
             ReplayRequest {
                 start,
                 layout,
+                rules,
                 moves,
             },
             limits,
@@ -306,8 +332,13 @@ impl GameApi for TankBattle {
         }
     }
 
-    fn decode_ai(request: AiMoveRequest, _: &Limits) -> Result<AiRequest<Self>, ApiError> {
-        let state = decode(&request.position, request.layout.as_deref())?;
+    fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {
+        let state = decode(
+            &request.position,
+            request.layout.as_deref(),
+            request.rules,
+            limits,
+        )?;
         AiRequest::new(state, (), request.limits, request.seed)
             .styled(request.level, request.multipv)
     }
@@ -325,6 +356,11 @@ impl GameApi for TankBattle {
         } else {
             write!(text, "{}|{}", state.layout, state.position)
         };
+        // The search plays toward a ply limit; the rules as written keep
+        // the keys they always had.
+        if let Some(max) = state.policy.max_plies {
+            let _ = write!(text, "|max_plies={max}");
+        }
         Ok(text)
     }
 

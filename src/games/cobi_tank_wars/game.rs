@@ -127,6 +127,7 @@ impl Game for CobiTankWars {
     type Moves = Vec<(usize, Vec<LegalOrder>)>;
     type Question = Question;
     type Suggestion = ai::Suggestion;
+    type Past = ();
 
     fn initial() -> State {
         State::initial()

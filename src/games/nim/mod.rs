@@ -87,6 +87,7 @@ impl Game for Nim {
     type Question = ();
     /// How many to take.
     type Suggestion = u32;
+    type Past = ();
 
     fn initial() -> State {
         State {

@@ -1,26 +1,11 @@
-//! Tank Battle as a [`Game`]: a state is a position on its layout, a step
-//! one move.
+//! Tank Battle as a [`Game`]: a state is a position on its layout under
+//! an end policy ([`State`]), a step one move.
 
 use super::ai;
-use super::{IllegalMove, Layout, Move, MoveText, Outcome, Position, Score};
+use super::end::Past;
+use super::state::State;
+use super::{IllegalMove, Layout, Move, MoveText, Outcome, Score};
 use crate::games::{Game, SearchLimits, Style};
-
-/// A position together with the layout it was checked against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct State {
-    pub layout: Layout,
-    pub position: Position,
-}
-
-impl State {
-    /// The start position of `layout`.
-    pub fn initial(layout: Layout) -> State {
-        State {
-            position: Position::initial(&layout),
-            layout,
-        }
-    }
-}
 
 /// The marker type of Tank Battle's [`Game`] implementation.
 #[derive(Clone, Copy, Debug)]
@@ -42,36 +27,47 @@ impl Game for TankBattle {
     /// The side to move is in the position.
     type Question = ();
     type Suggestion = ai::SearchResult;
+    /// How often each position has stood, for the repetition rule.
+    type Past = Past;
 
     /// The standard layout's start position.
     fn initial() -> State {
         State::initial(Layout::STANDARD)
     }
 
+    fn remember(past: &mut Past, state: &mut State) {
+        state.remember(past);
+    }
+
     fn outcome(state: &State) -> Option<Outcome> {
-        state.position.outcome(&state.layout)
+        state.end_reason()?;
+        Some(state.position.decided(&state.layout))
     }
 
     fn is_over(state: &State) -> bool {
-        state.position.is_finished(&state.layout)
+        state.end_reason().is_some()
     }
 
     fn score(state: &State) -> Score {
         state.position.score(&state.layout)
     }
 
-    /// Sorted by `from` (file, then rank), then `to`.
+    /// Sorted by `from` (file, then rank), then `to`; none when the
+    /// policy ended the game.
     fn legal_moves(state: &State) -> Vec<Move> {
+        if state.policy_ended() {
+            return Vec::new();
+        }
         state.position.legal_moves_file_major(&state.layout)
     }
 
     fn check(state: &State, step: &MoveText) -> Result<(), IllegalMove> {
-        state.position.validate(&state.layout, *step).map(|_| ())
+        state.validate(*step).map(|_| ())
     }
 
     fn play(state: &mut State, step: MoveText) -> Result<Move, IllegalMove> {
-        let (next, mv) = state.position.play(&state.layout, step)?;
-        state.position = next;
+        let mv = state.validate(step)?;
+        state.position.play_unchecked(mv);
         Ok(mv)
     }
 
@@ -82,7 +78,7 @@ impl Game for TankBattle {
         seed: u64,
         style: Style,
     ) -> Option<ai::SearchResult> {
-        ai::search_with(&state.position, &state.layout, limits, seed, style)
+        ai::search_with(state, limits, seed, style)
     }
 
     fn size(_: &State) -> usize {

@@ -4,7 +4,7 @@
 //! search's centipoints.
 
 use super::ai;
-use super::{Move, MoveText, Position, State, TankBattle};
+use super::{Move, MoveText, State, TankBattle};
 use crate::games::review::{logistic_chance, Forced, Label, Review, Spent, Verdict};
 use crate::games::{SearchLimits, Style};
 
@@ -281,10 +281,12 @@ impl Review for TankBattle {
         limits: SearchLimits<'_>,
         style: Style,
     ) -> Vec<Verdict<Move>> {
-        let State { layout, position } = *state;
-        let Ok((next, played)) = position.play(&layout, *step) else {
+        let position = state.position;
+        let Ok(played) = state.validate(*step) else {
             return Vec::new();
         };
+        let mut next = *state;
+        next.position.play_unchecked(played);
         let deeper = SearchLimits {
             max_nodes: limits
                 .max_nodes
@@ -292,15 +294,15 @@ impl Review for TankBattle {
                 .min(VERIFY_MAX_NODES),
             ..limits
         };
-        let search = |spent: &mut Spent, at: &Position, limits, kept: Option<Move>| {
-            let searched = ai::search_judging(at, &layout, limits, style, kept);
+        let search = |spent: &mut Spent, at: &State, limits, kept: Option<Move>| {
+            let searched = ai::search_judging(at, limits, style, kept);
             spent.add(searched.as_ref().map_or(0, |s| s.nodes));
             searched
         };
         // The judgement, its positions, and whether the larger budget
         // would read further.
         let judging = |spent: &mut Spent, limits| {
-            let searched = search(spent, &position, limits, Some(played))?;
+            let searched = search(spent, state, limits, Some(played))?;
             let further = ai::reads_further(&searched, limits, deeper.max_nodes);
             Some((searched.nodes, further, Judged::of(searched, played)))
         };
@@ -666,7 +668,7 @@ mod tests {
             check = check.play(&layout, step).ok()?.0;
         }
         // (The same placement again, one move later by the ply count.)
-        Some((State { layout, position }, shuffle))
+        Some((State::new(layout, position), shuffle))
     }
 
     proptest::proptest! {

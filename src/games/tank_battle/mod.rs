@@ -9,6 +9,7 @@
 pub mod ai;
 mod attacks;
 mod bitboard;
+mod end;
 mod error;
 mod game;
 mod judge;
@@ -22,12 +23,14 @@ mod piece;
 mod position;
 mod side;
 mod square;
+mod state;
 mod tbn;
 mod validate;
 
 pub use bitboard::Bitboard;
+pub use end::{EndPolicy, EndReason, Past};
 pub use error::{IllegalMove, PositionError, Reason};
-pub use game::{State, TankBattle};
+pub use game::TankBattle;
 pub use layout::{Layout, Terrain, STANDARD_NAME, STANDARD_TEXT};
 pub use moves::{Move, MoveText};
 pub use outcome::{Outcome, Score, SideScore};
@@ -36,6 +39,7 @@ pub use piece::{Piece, Role};
 pub use position::{Position, Setup};
 pub use side::Side;
 pub use square::{Square, SQUARES};
+pub use state::State;
 pub use tbn::{INITIAL_TBN, SCORING_EXAMPLE_TBN};
 
 /// Parses TBN `text` and checks it against `layout`.

@@ -62,18 +62,22 @@ impl Position {
         self.a_side_is_home(layout) || !self.can_move(layout)
     }
 
-    /// The result when the game is over, `None` while it goes on.
+    /// The result when the game is over (under the rules as written),
+    /// `None` while it goes on.
     pub fn outcome(&self, layout: &Layout) -> Option<Outcome> {
-        if !self.is_finished(layout) {
-            return None;
-        }
+        self.is_finished(layout).then(|| self.decided(layout))
+    }
+
+    /// The result if the game ended here, whatever ended it: the higher
+    /// score wins (rule 7).
+    pub fn decided(&self, layout: &Layout) -> Outcome {
         let score = self.score(layout);
         let (white, black) = (score.white.total(), score.black.total());
-        Some(match white.cmp(&black) {
+        match white.cmp(&black) {
             std::cmp::Ordering::Greater => Outcome::Winner(Side::White),
             std::cmp::Ordering::Less => Outcome::Winner(Side::Black),
             std::cmp::Ordering::Equal => Outcome::Draw,
-        })
+        }
     }
 
     /// The current score (rule 8), computable at any time.

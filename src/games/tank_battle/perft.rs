@@ -2,7 +2,8 @@
 //! move generators against each other.
 //!
 //! perft(0) = 1; a finished position has perft 0 at any depth above 0;
-//! otherwise perft(d) is the sum of perft(d - 1) over the children.
+//! otherwise perft(d) is the sum of perft(d - 1) over the children. Under
+//! an end policy's ply limit, a position at the limit is finished.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -44,7 +45,7 @@ pub fn perft(pos: &Position, layout: &Layout, depth: u32) -> u64 {
         left: u64::MAX,
         stop: None,
     };
-    walk(pos, layout, depth, &mut unlimited).unwrap_or(0)
+    walk(pos, layout, depth, &mut unlimited, u64::MAX).unwrap_or(0)
 }
 
 /// perft of each legal move's child at `depth - 1`, in generation order,
@@ -56,19 +57,22 @@ pub fn divide(
     depth: u32,
     budget: u64,
 ) -> Result<Vec<(Move, u64)>, BudgetExceeded> {
-    divide_until(pos, layout, depth, budget, None)
+    divide_until(pos, layout, depth, budget, None, None)
 }
 
-/// [`divide`], which also fails when `stop` is raised.
+/// [`divide`], which also fails when `stop` is raised, counting a position
+/// at `max_plies` (an end policy's ply limit) as finished.
 pub fn divide_until(
     pos: &Position,
     layout: &Layout,
     depth: u32,
     budget: u64,
     stop: Option<&AtomicBool>,
+    max_plies: Option<u64>,
 ) -> Result<Vec<(Move, u64)>, BudgetExceeded> {
     let exceeded = BudgetExceeded { budget };
-    if depth == 0 {
+    let limit = max_plies.unwrap_or(u64::MAX);
+    if depth == 0 || pos.ply() >= limit {
         return Ok(Vec::new());
     }
     let mut left = Budget {
@@ -80,7 +84,7 @@ pub fn divide_until(
         .map(|mv| {
             let mut child = *pos;
             child.play_unchecked(mv);
-            walk(&child, layout, depth - 1, &mut left)
+            walk(&child, layout, depth - 1, &mut left, limit)
                 .map(|n| (mv, n))
                 .ok_or(exceeded)
         })
@@ -94,27 +98,40 @@ pub fn perft_budgeted(
     depth: u32,
     budget: u64,
 ) -> Result<u64, BudgetExceeded> {
-    perft_until(pos, layout, depth, budget, None)
+    perft_until(pos, layout, depth, budget, None, None)
 }
 
-/// [`perft_budgeted`], which also fails when `stop` is raised.
+/// [`perft_budgeted`], which also fails when `stop` is raised, counting a
+/// position at `max_plies` (an end policy's ply limit) as finished.
 pub fn perft_until(
     pos: &Position,
     layout: &Layout,
     depth: u32,
     budget: u64,
     stop: Option<&AtomicBool>,
+    max_plies: Option<u64>,
 ) -> Result<u64, BudgetExceeded> {
     let mut left = Budget { left: budget, stop };
-    walk(pos, layout, depth, &mut left).ok_or(BudgetExceeded { budget })
+    let limit = max_plies.unwrap_or(u64::MAX);
+    walk(pos, layout, depth, &mut left, limit).ok_or(BudgetExceeded { budget })
 }
 
 /// Depth-first count with bulk counting at depth 1. Each position whose
 /// moves are generated (every one above depth 0) costs one unit of
-/// `budget`; `None` when the budget runs out.
-fn walk(pos: &Position, layout: &Layout, depth: u32, budget: &mut Budget<'_>) -> Option<u64> {
+/// `budget`; `None` when the budget runs out. A position at ply `limit`
+/// is finished.
+fn walk(
+    pos: &Position,
+    layout: &Layout,
+    depth: u32,
+    budget: &mut Budget<'_>,
+    limit: u64,
+) -> Option<u64> {
     if depth == 0 {
         return Some(1);
+    }
+    if pos.ply() >= limit {
+        return Some(0);
     }
     budget.spend()?;
     match depth {
@@ -126,7 +143,7 @@ fn walk(pos: &Position, layout: &Layout, depth: u32, budget: &mut Budget<'_>) ->
             for mv in moves {
                 let mut child = *pos;
                 child.play_unchecked(mv);
-                nodes += walk(&child, layout, depth - 1, budget)?;
+                nodes += walk(&child, layout, depth - 1, budget, limit)?;
             }
             Some(nodes)
         }

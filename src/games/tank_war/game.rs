@@ -90,6 +90,7 @@ impl Game for TankWar {
     /// The player to pick for.
     type Question = Player;
     type Suggestion = ai::SearchResult;
+    type Past = ();
 
     fn initial() -> State {
         State::initial()

@@ -9,6 +9,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::super::state::State;
 use super::super::{Layout, Move, Position, Role, Square};
 use super::eval::{Evaluator, POINT};
 use super::levels::recipe;
@@ -98,13 +99,8 @@ struct RootMove {
 
 /// Searches `pos` for the side to move at full strength. `None` when the
 /// game is over.
-pub fn search(
-    pos: &Position,
-    layout: &Layout,
-    limits: SearchLimits,
-    seed: u64,
-) -> Option<SearchResult> {
-    search_with(pos, layout, limits, seed, Style::FULL)
+pub fn search(state: &State, limits: SearchLimits, seed: u64) -> Option<SearchResult> {
+    search_with(state, limits, seed, Style::FULL)
 }
 
 /// Searches `pos` for the side to move as `style` asks: at a level (its
@@ -112,8 +108,7 @@ pub fn search(
 /// drawn with `seed`), reporting `style.lines` best moves. `None` when the
 /// game is over.
 pub fn search_with(
-    pos: &Position,
-    layout: &Layout,
+    state: &State,
     limits: SearchLimits,
     seed: u64,
     style: Style,
@@ -122,7 +117,7 @@ pub fn search_with(
         deepening: Deepening::EveryDepth,
         kept: None,
     };
-    deepen(pos, layout, limits, seed, style, judging)
+    deepen(state, limits, seed, style, judging)
 }
 
 /// Searches `pos` as [`search_with`] does (seed 0), for a review's judge:
@@ -134,8 +129,7 @@ pub fn search_with(
 /// stop at the same depth ([`reads_further`]) it reads the same depths.
 /// `None` when the game is over.
 pub fn search_judging(
-    pos: &Position,
-    layout: &Layout,
+    state: &State,
     limits: SearchLimits,
     style: Style,
     kept: Option<Move>,
@@ -144,7 +138,7 @@ pub fn search_judging(
         deepening: Deepening::EvenDepths,
         kept,
     };
-    deepen(pos, layout, limits, 0, style, judging)
+    deepen(state, limits, 0, style, judging)
 }
 
 /// Whether a judging search that ended where `result` did, within
@@ -220,18 +214,22 @@ const EVEN_GROWTH_MIN: f64 = 4.0;
 const EVEN_GROWTH_SHARE: f64 = 0.5;
 
 fn deepen(
-    pos: &Position,
-    layout: &Layout,
+    state: &State,
     limits: SearchLimits,
     seed: u64,
     style: Style,
     Judging { deepening, kept }: Judging,
 ) -> Option<SearchResult> {
     let start = Instant::now();
-    let moves = pos.legal_moves(layout);
-    if moves.is_empty() {
+    let State {
+        ref layout,
+        position: ref pos,
+        ..
+    } = *state;
+    if state.end_reason().is_some() {
         return None;
     }
+    let moves = pos.legal_moves(layout);
     let recipe = style.level.map(recipe);
     let limits = match recipe {
         Some(recipe) => limits.within(recipe.depth, recipe.nodes),
@@ -255,6 +253,7 @@ fn deepen(
     root_moves.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
     let mut searcher = Searcher {
         layout,
+        max_plies: state.policy.max_plies,
         eval: Evaluator::new(layout),
         tt: Table::new(table_size(limits)),
         killers: vec![[None; 2]; MAX_PLY + 1],
@@ -388,6 +387,8 @@ fn table_size(limits: SearchLimits) -> usize {
 
 struct Searcher<'a> {
     layout: &'a Layout,
+    /// The end policy's ply limit: a position at it is finished.
+    max_plies: Option<u64>,
     eval: Evaluator,
     tt: Table,
     killers: Vec<[Option<Move>; 2]>,
@@ -415,6 +416,21 @@ impl Searcher<'_> {
                     .is_some_and(|deadline| Instant::now() >= deadline);
         }
         self.stopped
+    }
+
+    /// Whether the end policy's ply limit finishes `pos`.
+    fn at_ply_limit(&self, pos: &Position) -> bool {
+        self.max_plies.is_some_and(|max| pos.ply() >= max)
+    }
+
+    /// The transposition table's key of `pos`: under a ply limit its value
+    /// depends on the plies left, so the ply is part of it.
+    fn key(&self, pos: &Position) -> u64 {
+        let key = zobrist::hash(pos);
+        match self.max_plies {
+            Some(_) => key ^ zobrist::ply_key(pos.ply()),
+            None => key,
+        }
     }
 
     /// Value of a finished position for the side to move.
@@ -515,7 +531,10 @@ impl Searcher<'_> {
         if depth == 0 || ply >= MAX_PLY {
             return self.quiescence(pos, alpha, beta, ply, 0, None);
         }
-        let key = zobrist::hash(pos);
+        if self.at_ply_limit(pos) {
+            return self.terminal(pos, ply);
+        }
+        let key = self.key(pos);
         let entry = self.tt.probe(key);
         let tt_move = entry.and_then(|e| e.best());
         if let Some(e) = entry {
@@ -608,7 +627,7 @@ impl Searcher<'_> {
         self.nodes += 1;
         let mut moves = Vec::with_capacity(64);
         pos.legal_moves_into(self.layout, &mut moves);
-        if moves.is_empty() {
+        if moves.is_empty() || self.at_ply_limit(pos) {
             return self.terminal(pos, ply);
         }
         let stand = self.eval.evaluate(pos);

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 
-use super::super::{parse_position, Layout, MoveText, Position, Side, SCORING_EXAMPLE_TBN};
+use super::super::{parse_position, Layout, MoveText, Position, Side, State, SCORING_EXAMPLE_TBN};
 use super::{search, search_with, SearchLimits, WIN};
 use crate::games::{Level, Style};
 
@@ -21,7 +21,7 @@ fn depth_limited(depth: u32) -> SearchLimits<'static> {
 fn best(tbn: &str, depth: u32) -> (String, i32) {
     let layout = Layout::STANDARD;
     let pos = parse_position(tbn, &layout).unwrap();
-    let result = search(&pos, &layout, depth_limited(depth), 0).unwrap();
+    let result = search(&State::new(layout, pos), depth_limited(depth), 0).unwrap();
     (result.best.to_string(), result.evaluation)
 }
 
@@ -71,8 +71,8 @@ fn respects_the_node_limit_and_is_deterministic() {
         max_nodes: 5_000,
         stop: None,
     };
-    let a = search(&pos, &layout, limits, 7).unwrap();
-    let mut b = search(&pos, &layout, limits, 7).unwrap();
+    let a = search(&State::new(layout, pos), limits, 7).unwrap();
+    let mut b = search(&State::new(layout, pos), limits, 7).unwrap();
     assert!(a.nodes <= 5_000, "{} nodes", a.nodes);
     // Identical but for the time taken.
     b.elapsed = a.elapsed;
@@ -91,7 +91,7 @@ fn stops_on_time() {
         max_nodes: u64::MAX,
         stop: None,
     };
-    let result = search(&pos, &layout, limits, 0).unwrap();
+    let result = search(&State::new(layout, pos), limits, 0).unwrap();
     assert!(result.depth >= 1 && result.depth < 64);
 }
 
@@ -99,7 +99,7 @@ fn stops_on_time() {
 fn a_finished_position_has_no_move() {
     let layout = Layout::STANDARD;
     let pos = parse_position(SCORING_EXAMPLE_TBN, &layout).unwrap();
-    assert_eq!(search(&pos, &layout, depth_limited(3), 0), None);
+    assert_eq!(search(&State::new(layout, pos), depth_limited(3), 0), None);
 }
 
 fn random_position() -> impl Strategy<Value = Position> {
@@ -123,7 +123,7 @@ proptest! {
     #[test]
     fn always_answers_a_legal_move(pos in random_position(), seed in any::<u64>(), depth in 1u32..4) {
         let layout = Layout::STANDARD;
-        match search(&pos, &layout, depth_limited(depth), seed) {
+        match search(&State::new(layout, pos), depth_limited(depth), seed) {
             None => prop_assert!(pos.is_finished(&layout)),
             Some(result) => {
                 let text = MoveText { from: result.best.from, to: result.best.to };
@@ -146,9 +146,9 @@ proptest! {
     #[test]
     fn analysis_starts_with_the_best_move(pos in random_position(), seed in any::<u64>(), depth in 1u32..4, lines in 2usize..6) {
         let layout = Layout::STANDARD;
-        let single = search(&pos, &layout, depth_limited(depth), seed);
+        let single = search(&State::new(layout, pos), depth_limited(depth), seed);
         let style = Style { level: None, lines };
-        let analysis = search_with(&pos, &layout, depth_limited(depth), seed, style);
+        let analysis = search_with(&State::new(layout, pos), depth_limited(depth), seed, style);
         match (single, analysis) {
             (None, None) => prop_assert!(pos.is_finished(&layout)),
             (Some(single), Some(analysis)) => {
@@ -174,8 +174,8 @@ proptest! {
         let layout = Layout::STANDARD;
         let unbounded = depth_limited(64);
         let Some(level) = Level::new(level) else { return Ok(()) };
-        let a = search_with(&pos, &layout, unbounded, seed, Style::at(level));
-        let b = search_with(&pos, &layout, unbounded, seed, Style::at(level));
+        let a = search_with(&State::new(layout, pos), unbounded, seed, Style::at(level));
+        let b = search_with(&State::new(layout, pos), unbounded, seed, Style::at(level));
         let strip = |r: Option<super::SearchResult>| r.map(|r| (r.best, r.evaluation, r.depth, r.nodes, r.pv));
         let recipe = super::levels::recipe(level);
         if let Some(result) = &a {
@@ -196,7 +196,11 @@ fn play_out(mut pos: Position, white: u32, black: u32, plies: usize) -> (Positio
         } else {
             black
         };
-        let Some(result) = search(&pos, &layout, depth_limited(depth), played as u64) else {
+        let Some(result) = search(
+            &State::new(layout, pos),
+            depth_limited(depth),
+            played as u64,
+        ) else {
             return (pos, played);
         };
         pos.play_unchecked(result.best);

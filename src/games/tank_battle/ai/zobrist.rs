@@ -40,6 +40,12 @@ pub fn piece_key(side: Side, commander: bool, sq: Square) -> u64 {
     KEYS[side.index()][usize::from(commander)][sq.index()]
 }
 
+/// The key of a position's ply, for a search under a ply limit (where the
+/// same tanks are worth what the plies left make them).
+pub fn ply_key(ply: u64) -> u64 {
+    splitmix(ply ^ 0x0050_4C59_0000_0000)
+}
+
 /// The Zobrist key of `pos`.
 pub fn hash(pos: &Position) -> u64 {
     let mut key = if pos.turn() == Side::Black {
