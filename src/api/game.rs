@@ -44,6 +44,10 @@ pub trait GameApi: Review {
     type AnnotateRequest: DeserializeOwned + 'static;
     /// A move (pick, orders) as a review names it.
     type PickDto: Serialize + utoipa::ToSchema + Send + 'static;
+    /// What `ai-move` with `play` takes beside the AI's answer to make the
+    /// step `apply` plays: nothing in Tank Battle; the other player's pick
+    /// or orders (and what else a round needs) in the simultaneous games.
+    type PlayWith: Send + 'static;
 
     /// The prefix of the game's schema names in the document.
     const SCHEMA_PREFIX: &'static str;
@@ -150,6 +154,22 @@ pub trait GameApi: Review {
         request: Self::AiMoveRequest,
         limits: &Limits,
     ) -> Result<AiRequest<Self>, ApiError>;
+
+    /// `ai-move`'s `play`: what the request gives beside the AI's answer
+    /// to make the step `apply` plays ([`GameApi::PlayWith`]); `None` when
+    /// it does not ask to play, a 400 when it asks wrongly.
+    fn play_with(request: &Self::AiMoveRequest) -> Result<Option<Self::PlayWith>, ApiError>;
+
+    /// The step `apply` would be given for the AI's `answer` to `question`
+    /// in `state`, with what the request gave beside it; it may first
+    /// change the state, as `apply` does (Tank Wars places the round's
+    /// gunfire).
+    fn played_step(
+        state: &mut Self::State,
+        question: &Self::Question,
+        answer: &Self::AiMoveResponse,
+        with: Self::PlayWith,
+    ) -> Result<Self::Step, ApiError>;
 
     /// Canonical text of a state and a question to the AI: equal
     /// requests, equal text (part of the AI cache key); an error only for

@@ -102,6 +102,9 @@ pub struct AiMoveRequest {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 8)]
     pub level: Option<u32>,
+    /// Also take what the AI suggests, as `apply` would (`applied`).
+    #[serde(default)]
+    pub play: bool,
 }
 
 /// The AI's take.
@@ -196,6 +199,7 @@ impl GameApi for Nim {
     type AiMoveResponse = Suggested<AiSuggestion>;
     type ReplayStep = Take;
     type PickDto = Take;
+    type PlayWith = ();
 
     fn encode_pick(_: &State, take: &u32) -> Take {
         Take(*take)
@@ -286,6 +290,20 @@ impl GameApi for Nim {
     fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         AiRequest::new(state, (), request.limits, request.seed).styled(request.level, None)
+    }
+
+    fn play_with(request: &AiMoveRequest) -> Result<Option<()>, ApiError> {
+        Ok(request.play.then_some(()))
+    }
+
+    fn played_step(
+        _: &mut State,
+        (): &(),
+        answer: &Suggested<AiSuggestion>,
+        (): (),
+    ) -> Result<u32, ApiError> {
+        u32::try_from(answer.suggestion.take)
+            .map_err(|_| ApiError::Internal("the AI took past u32".to_owned()))
     }
 
     fn encode_ai(_: &State, take: u32) -> Suggested<AiSuggestion> {

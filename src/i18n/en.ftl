@@ -170,6 +170,8 @@ request-body-read = reading the body failed: { $error }
 request-judge-nodes = the judge needs at least { $min } positions a search to mean anything, not { $value }
 request-rules-max-plies = a ply limit must be at least 1, not { $value }
 request-rules-repetition = a repetition rule needs a position to stand 2 to 100 times, not { $value }
+request-play-only = `{ $field }` is given only with `"play": true`
+request-play-other = `"play": true` needs the other player's step in `{ $field }` (and not { $player }'s: the AI decides it)
 request-judge-time = the judge needs at least { $min } ms a position to mean anything, not { $value }
 request-schema = the `{ $op }` request breaks its schema: { $error }
 

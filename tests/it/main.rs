@@ -32,6 +32,7 @@ mod http_hostile;
 mod http_language;
 mod http_limits;
 mod http_ops;
+mod http_play;
 mod http_pricing;
 mod http_render;
 mod http_request_id;

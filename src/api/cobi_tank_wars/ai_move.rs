@@ -5,8 +5,9 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::dto::{example_state, PlayerName, StateDto, SuggestedOrders};
+use super::dto::{example_state, PlayerName, StateDto, SuggestedOrders, VehicleOrders};
 use crate::api::flows::ask::{AskedLimits, Work};
+use crate::api::openapi::notation::GridSquare;
 
 /// A state to find orders for.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -45,6 +46,21 @@ pub struct AiMoveRequest {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 16, example = 3)]
     pub multipv: Option<u32>,
+    /// Also play the round, as `apply` would: the AI's orders for
+    /// `player` and its `gunfire` squares, with the other player's
+    /// `orders` and `gunfire` given here, the supply drop seeded by
+    /// `seed`. The answer then carries `applied`, exactly `apply`'s answer
+    /// for that round. The AI does not see the other player's decisions
+    /// (they are hidden until the round is resolved).
+    #[serde(default)]
+    pub play: bool,
+    /// With `play`: the other player's orders, one per vehicle, by id.
+    #[serde(default)]
+    pub orders: Option<VehicleOrders>,
+    /// With `play`: the other player's gunfire tokens for the round.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<GridSquare>>)]
+    pub gunfire: Option<Vec<String>>,
 }
 
 /// Joint orders with their measured value.

@@ -173,6 +173,18 @@ pub enum DirectionName {
     W,
 }
 
+impl DirectionName {
+    /// The direction as orders write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            DirectionName::N => "N",
+            DirectionName::E => "E",
+            DirectionName::S => "S",
+            DirectionName::W => "W",
+        }
+    }
+}
+
 impl From<Dir> for DirectionName {
     fn from(dir: Dir) -> DirectionName {
         match dir {
@@ -287,6 +299,13 @@ pub struct ValidateResponse {
 pub struct ApplyRequest {
     pub state: StateDto,
     pub orders: OrdersDto,
+    /// Gunfire tokens placed for this round before the orders are
+    /// executed, both players' (added to the state's, as a replay round's
+    /// `gunfire`; a square named twice, or already holding a token, is one
+    /// token).
+    #[serde(default)]
+    #[schema(example = json!(["e6"]), value_type = Vec<GridSquare>)]
+    pub gunfire: Vec<String>,
     /// Seeds the supply drop (SplitMix64); 0 when absent.
     #[serde(default)]
     #[schema(example = 42)]
@@ -373,8 +392,9 @@ pub struct ScoreResponse {
 #[schema(as = CobiTankWarsReplayRound)]
 pub struct ReplayRound {
     pub orders: OrdersDto,
-    /// Gunfire tokens placed for this round before the orders are executed
-    /// (added to the state's).
+    /// Gunfire tokens placed for this round before the orders are executed,
+    /// both players' (added to the state's; a square named twice, or
+    /// already holding a token, is one token).
     #[serde(default)]
     #[schema(example = json!(["e6"]), value_type = Vec<GridSquare>)]
     pub gunfire: Vec<String>,

@@ -116,6 +116,14 @@ impl JsonState for CobiTankWars {
     }
 }
 
+/// Places a round's gunfire tokens given in `field` (a request's, not the
+/// state's: a square off the board is that field's fault).
+fn place_gunfire(state: &mut State, squares: &[String], field: &str) -> Result<(), ApiError> {
+    state
+        .place_gunfire(squares)
+        .map_err(|e| ApiError::invalid_position(invalid_text(&e), field))
+}
+
 impl GameApi for CobiTankWars {
     json_state_api!();
     type LegalMovesRequest = json_state::LegalMovesRequest<Self>;
@@ -129,6 +137,8 @@ impl GameApi for CobiTankWars {
     type AiMoveResponse = Suggested<AiSuggestion>;
     type ReplayStep = ReplayStep;
     type PickDto = SuggestedOrders;
+    /// The other player's orders and gunfire, and the round's seed.
+    type PlayWith = (VehicleOrders, Vec<String>, u64);
 
     fn encode_pick(_: &State, orders: &Vec<(String, Order)>) -> SuggestedOrders {
         encode_orders(orders.iter().cloned())
@@ -210,7 +220,8 @@ impl GameApi for CobiTankWars {
     }
 
     fn decode_apply(request: ApplyRequest, limits: &Limits) -> Result<(State, Round), ApiError> {
-        let state = Self::decode_state(&request.state, "state", limits)?;
+        let mut state = Self::decode_state(&request.state, "state", limits)?;
+        place_gunfire(&mut state, &request.gunfire, "gunfire")?;
         let round = Round {
             orders: decode_orders(request.orders),
             seed: request.seed.unwrap_or(0),
@@ -259,13 +270,9 @@ impl GameApi for CobiTankWars {
         state: &mut State,
         round: ReplayRound,
         ply: usize,
-        limits: &Limits,
+        _: &Limits,
     ) -> Result<Round, ApiError> {
-        if !round.gunfire.is_empty() {
-            let mut dto = Self::encode_state(state);
-            dto.gunfire.extend(round.gunfire);
-            *state = Self::decode_state(&dto, &format!("rounds[{ply}].gunfire"), limits)?;
-        }
+        place_gunfire(state, &round.gunfire, &format!("rounds[{ply}].gunfire"))?;
         Ok(Round {
             orders: decode_orders(round.orders),
             seed: round.seed.unwrap_or(0),
@@ -333,6 +340,84 @@ impl GameApi for CobiTankWars {
             .styled(request.level, request.multipv)
     }
 
+    /// `orders` and `gunfire` are the other player's, given only with
+    /// `play` (which needs the orders: a player without vehicles gives
+    /// `{}`).
+    fn play_with(
+        request: &AiMoveRequest,
+    ) -> Result<Option<(VehicleOrders, Vec<String>, u64)>, ApiError> {
+        if !request.play {
+            let stray = [
+                ("orders", request.orders.is_some()),
+                ("gunfire", request.gunfire.is_some()),
+            ];
+            return match stray.into_iter().find(|(_, given)| *given) {
+                Some((field, _)) => Err(ApiError::bad_request(
+                    Text::new("request-play-only").with("field", field),
+                    Some(field),
+                )),
+                None => Ok(None),
+            };
+        }
+        let player: Player = request.player.into();
+        let Some(orders) = request.orders.clone() else {
+            return Err(ApiError::bad_request(
+                Text::new("request-play-other")
+                    .with("field", "orders")
+                    .with("player", player.name()),
+                Some("orders"),
+            ));
+        };
+        let gunfire = request.gunfire.clone().unwrap_or_default();
+        Ok(Some((orders, gunfire, request.seed.unwrap_or(0))))
+    }
+
+    /// The AI's gunfire squares and the other player's are placed, then
+    /// both players' orders make the round.
+    fn played_step(
+        state: &mut State,
+        question: &Question,
+        answer: &Suggested<AiSuggestion>,
+        (theirs, gunfire, seed): (VehicleOrders, Vec<String>, u64),
+    ) -> Result<Round, ApiError> {
+        let suggestion = &answer.suggestion;
+        let squares: Vec<String> = suggestion
+            .gunfire
+            .iter()
+            .map(|target| target.square.clone())
+            .chain(gunfire)
+            .collect();
+        place_gunfire(state, &squares, "gunfire")?;
+        let mine = VehicleOrders(
+            suggestion
+                .orders
+                .0
+                .iter()
+                .map(|(id, order)| {
+                    let order = OrderDto {
+                        dir: order.dir.name().to_owned(),
+                        dist: i64::from(order.dist),
+                    };
+                    (id.clone(), order)
+                })
+                .collect(),
+        );
+        let orders = match question.player {
+            Player::P1 => OrdersDto {
+                p1: mine,
+                p2: theirs,
+            },
+            Player::P2 => OrdersDto {
+                p1: theirs,
+                p2: mine,
+            },
+        };
+        Ok(Round {
+            orders: decode_orders(orders),
+            seed,
+        })
+    }
+
     fn encode_ai(_: &State, s: ai::Suggestion) -> Suggested<AiSuggestion> {
         Suggested::new(AiSuggestion {
             orders: encode_orders(s.orders),
@@ -374,14 +459,8 @@ impl GameApi for CobiTankWars {
                 .0
                 .iter()
                 .map(|(id, order)| {
-                    let dir = match order.dir {
-                        DirectionName::N => "N",
-                        DirectionName::E => "E",
-                        DirectionName::S => "S",
-                        DirectionName::W => "W",
-                    };
                     let data = OrderData {
-                        dir: dir.to_owned(),
+                        dir: order.dir.name().to_owned(),
                         dist: i64::from(order.dist),
                     };
                     (id.clone(), data)

@@ -16,23 +16,25 @@ use crate::cache::{Key, Lookup};
 use crate::games::{SearchLimits, Style};
 use crate::operations::Operation;
 
-use super::ask::{AiAnswer, AiRequest};
+use super::ask::{AiAnswer, AiRequest, Played};
 use super::budget::SharedBudget;
 
 /// An `ai-move` answer: a search's, or the bytes a cache tier keeps, which
 /// are the answer as served from the cache (`"cached": true`) and go out
-/// as they are.
-pub enum AiMove<R> {
+/// as they are; or either with its move played (`play`).
+pub enum AiMove<R, A> {
     Searched(R),
     Cached(Arc<[u8]>),
+    Played(Box<Played<R, A>>),
 }
 
-impl<R: Serialize> AiMove<R> {
+impl<R: Serialize, A: Serialize> AiMove<R, A> {
     /// The answer as JSON text.
     pub fn into_json(self) -> serde_json::Result<Vec<u8>> {
         match self {
             AiMove::Searched(answer) => crate::api::transport::json::encode(&answer),
             AiMove::Cached(bytes) => Ok(bytes.to_vec()),
+            AiMove::Played(played) => crate::api::transport::json::encode(&played),
         }
     }
 
@@ -40,6 +42,7 @@ impl<R: Serialize> AiMove<R> {
     pub fn into_written(self) -> Result<super::items::Written, ApiError> {
         match self {
             AiMove::Searched(answer) => serde_json::value::to_raw_value(&answer),
+            AiMove::Played(played) => serde_json::value::to_raw_value(&played),
             AiMove::Cached(bytes) => std::str::from_utf8(&bytes)
                 .map_err(serde::de::Error::custom)
                 .and_then(|text| serde_json::value::RawValue::from_string(text.to_owned())),
@@ -109,12 +112,53 @@ pub(super) fn key_text<G: GameApi>(
 /// pool in a search slot and then cached. The search stops when the
 /// client goes away, or when a batch's `shared` budget runs out; an answer
 /// cut short by either, or by a cap the request did not set, says so
-/// (`cut`) and is not cached.
+/// (`cut`) and is not cached. With `play`, the answer's move is then
+/// played as `apply` plays it, and its answer added.
 pub async fn ai_move<G: GameApi>(
     request: G::AiMoveRequest,
     services: &Services,
     shared: Option<&SharedBudget>,
-) -> Result<AiMove<G::AiMoveResponse>, ApiError> {
+) -> Result<AiMove<G::AiMoveResponse, G::ApplyResponse>, ApiError> {
+    let with = G::play_with(&request)?;
+    let decoded = G::decode_ai(request, &services.limits)?;
+    let Some(with) = with else {
+        return search::<G>(decoded, services, shared).await;
+    };
+    let (state, question) = (decoded.state.clone(), decoded.question.clone());
+    let answer = search::<G>(decoded, services, shared).await?;
+    play::<G>(state, &question, answer, with)
+}
+
+/// `ai-move`'s `play`: the answer's move played in `state` as `apply`
+/// plays it, with what the request gave beside it (`with`); refused as
+/// `apply` refuses a step (the other player's, in a simultaneous game).
+fn play<G: GameApi>(
+    mut state: G::State,
+    question: &G::Question,
+    answer: AiMove<G::AiMoveResponse, G::ApplyResponse>,
+    with: G::PlayWith,
+) -> Result<AiMove<G::AiMoveResponse, G::ApplyResponse>, ApiError> {
+    let answer = match answer {
+        AiMove::Searched(answer) => answer,
+        // The cache keeps what this server wrote (the shared tier's values
+        // are checked before they are served).
+        AiMove::Cached(bytes) => serde_json::from_slice(&bytes)
+            .map_err(|e| ApiError::Internal(format!("a cached answer does not read: {e}")))?,
+        AiMove::Played(played) => return Ok(AiMove::Played(played)),
+    };
+    let step = G::played_step(&mut state, question, &answer, with)?;
+    let events = G::play(&mut state, step).map_err(|e| G::refusal(e, None))?;
+    let applied = G::encode_apply(&state, events);
+    Ok(AiMove::Played(Box::new(Played { answer, applied })))
+}
+
+/// The AI's answer to a decoded request: from a cache tier, or searched
+/// and then cached.
+async fn search<G: GameApi>(
+    request: AiRequest<G>,
+    services: &Services,
+    shared: Option<&SharedBudget>,
+) -> Result<AiMove<G::AiMoveResponse, G::ApplyResponse>, ApiError> {
     let caps = &services.limits;
     let AiRequest {
         state,
@@ -122,7 +166,7 @@ pub async fn ai_move<G: GameApi>(
         asked,
         seed,
         style,
-    } = G::decode_ai(request, caps)?;
+    } = request;
     if G::is_over(&state) {
         return Err(G::game_over(&question).into());
     }

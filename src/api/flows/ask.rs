@@ -273,3 +273,48 @@ impl<T: ToSchema> ToSchema for Suggested<T> {
         T::schemas(schemas);
     }
 }
+
+/// An `ai-move` answer whose move the request asked to `play`: the answer
+/// as ever, and `applied`, exactly what `apply` answers for the move (for
+/// a simultaneous game, for the round it makes with the other player's
+/// step the request gave). The document shows it as the answer's schema
+/// (and name) with `applied` added, present only when asked.
+#[derive(Debug, Serialize)]
+pub struct Played<R, A> {
+    #[serde(flatten)]
+    pub answer: R,
+    pub applied: A,
+}
+
+/// What `applied` says, in the document.
+pub const APPLIED: &str = "Exactly what `apply` answers for the move (in a simultaneous game, for \
+the round it makes with the other player's step the request gave), so a site plays the AI's turn \
+in one call; absent unless the request asked to `play`.";
+
+impl<R: ToSchema, A: ToSchema> PartialSchema for Played<R, A> {
+    fn schema() -> RefOr<Schema> {
+        let mut schema = R::schema();
+        if let RefOr::T(Schema::Object(object)) = &mut schema {
+            let applied = utoipa::openapi::schema::AllOfBuilder::new()
+                .item(utoipa::openapi::Ref::from_schema_name(A::name()))
+                .description(Some(APPLIED))
+                .build();
+            object
+                .properties
+                .insert("applied".to_owned(), RefOr::T(Schema::AllOf(applied)));
+        }
+        schema
+    }
+}
+
+impl<R: ToSchema, A: ToSchema> ToSchema for Played<R, A> {
+    fn name() -> Cow<'static, str> {
+        R::name()
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        R::schemas(schemas);
+        schemas.push((A::name().into_owned(), A::schema()));
+        A::schemas(schemas);
+    }
+}

@@ -56,6 +56,8 @@ macro_rules! game_routes {
         type ReplayResponse = <$game as GameApi>::ReplayResponse;
         type AiMoveRequest = <$game as GameApi>::AiMoveRequest;
         type AiMoveResponse = <$game as GameApi>::AiMoveResponse;
+        /// The answer as documented: `applied` added for `play`.
+        type AiMoveAnswer = flows::ask::Played<AiMoveResponse, ApplyResponse>;
         type RenderQuery = <$game as GameApi>::RenderQuery;
         type AnnotateRequest = <$game as GameApi>::AnnotateRequest;
         type AnnotateResponse = flows::annotate::AnnotateResponse<$game>;
@@ -214,7 +216,7 @@ macro_rules! game_routes {
             operation_id = concat!($prefix, "_ai_move"),
             request_body(content = AiMoveRequest, examples($(($ai_example = (summary = $ai_summary, value = json!($ai_value)))),+)),
             responses(
-                (status = 200, description = $ai_ok, body = AiMoveResponse),
+                (status = 200, description = $ai_ok, body = AiMoveAnswer),
                 (status = 400, description = $ai_400, body = Problem, content_type = "application/problem+json"),
                 (status = 422, description = $ai_422, body = Problem, content_type = "application/problem+json"),
                 RouteErrors,

@@ -52,6 +52,12 @@ pub struct AiMoveRequest {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 16, example = 3)]
     pub multipv: Option<u32>,
+    /// Also play the move, as `apply` would: the answer then carries
+    /// `applied`, exactly `apply`'s answer for it (the position after it,
+    /// the side to move, whether and why the game ended), so the AI's
+    /// turn is one call.
+    #[serde(default)]
+    pub play: bool,
 }
 
 /// One of the best moves, with its value and line.

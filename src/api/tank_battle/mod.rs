@@ -54,6 +54,7 @@ impl GameApi for TankBattle {
     type ReplayState = ReplayState;
     type AnnotateRequest = AnnotateRequest;
     type PickDto = PlayedMove;
+    type PlayWith = ();
     const SCHEMA_PREFIX: &'static str = "TankBattle";
 
     fn problem_codes() -> Vec<&'static str> {
@@ -341,6 +342,22 @@ impl GameApi for TankBattle {
         )?;
         AiRequest::new(state, (), request.limits, request.seed)
             .styled(request.level, request.multipv)
+    }
+
+    fn play_with(request: &AiMoveRequest) -> Result<Option<()>, ApiError> {
+        Ok(request.play.then_some(()))
+    }
+
+    fn played_step(
+        _: &mut State,
+        (): &(),
+        answer: &AiMoveResponse,
+        (): (),
+    ) -> Result<MoveText, ApiError> {
+        answer
+            .notation
+            .parse()
+            .map_err(|e| ApiError::Internal(format!("the AI's move does not read: {e}")))
     }
 
     fn step_text(state: &State, step: &MoveText) -> Result<String, ApiError> {

@@ -424,6 +424,31 @@ pub struct AiMoveRequest {
     #[serde(default)]
     #[schema(minimum = 1, maximum = 8, example = 5)]
     pub level: Option<u32>,
+    /// Also play the round, as `apply` would, with the AI's pick for
+    /// `player` and the other player's from `moves`: the answer then
+    /// carries `applied`, exactly `apply`'s answer for that round. The AI
+    /// does not see the other pick (the moves are simultaneous).
+    #[serde(default)]
+    pub play: bool,
+    /// With `play`: the other player's pick, as `apply`'s `moves` names it
+    /// (`{"D": "RC"}` when `player` is `U`).
+    #[serde(default)]
+    pub moves: Option<OtherPick>,
+    /// With `play`: the round's thinking time charged to each clock, as
+    /// `apply`'s.
+    #[serde(default)]
+    pub elapsed_ms: Option<Elapsed>,
+}
+
+/// One player's pick, by player: the other player's, beside the AI's.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = TankWarOtherPick, example = json!({"D": "RC"}))]
+pub struct OtherPick {
+    #[serde(rename = "U", default)]
+    pub u: Option<String>,
+    #[serde(rename = "D", default)]
+    pub d: Option<String>,
 }
 
 /// One pick of a mixed strategy.

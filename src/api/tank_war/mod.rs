@@ -235,6 +235,8 @@ impl GameApi for TankWar {
     type AiMoveResponse = Suggested<AiSuggestion>;
     type ReplayStep = ReplayStep;
     type PickDto = TankPick;
+    /// The other player's pick and the round's clock charges.
+    type PlayWith = (String, [u64; 2]);
 
     fn encode_pick(state: &State, id: &usize) -> TankPick {
         TankPick(tank_name(&state.setup, *id))
@@ -387,6 +389,60 @@ impl GameApi for TankWar {
         let state = Self::decode_state(&request.state, "state", limits)?;
         let player = request.player.into();
         AiRequest::new(state, player, request.limits, request.seed).styled(request.level, None)
+    }
+
+    /// `moves` holds the other player's pick, and only it, when `play`
+    /// asks; neither it nor `elapsed_ms` is given without `play`.
+    fn play_with(request: &AiMoveRequest) -> Result<Option<(String, [u64; 2])>, ApiError> {
+        let player: Player = request.player.into();
+        let other = player.other();
+        if !request.play {
+            let stray = [
+                ("moves", request.moves.is_some()),
+                ("elapsed_ms", request.elapsed_ms.is_some()),
+            ];
+            return match stray.into_iter().find(|(_, given)| *given) {
+                Some((field, _)) => Err(ApiError::bad_request(
+                    Text::new("request-play-only").with("field", field),
+                    Some(field),
+                )),
+                None => Ok(None),
+            };
+        }
+        let moves = request.moves.as_ref();
+        let pick = |p: Player| {
+            moves.and_then(|m| match p {
+                Player::U => m.u.clone(),
+                Player::D => m.d.clone(),
+            })
+        };
+        let field = format!("moves.{other}");
+        match (pick(player), pick(other)) {
+            (None, Some(theirs)) => {
+                let elapsed = request.elapsed_ms.unwrap_or_default();
+                Ok(Some((theirs, [elapsed.u, elapsed.d])))
+            }
+            _ => Err(ApiError::bad_request(
+                Text::new("request-play-other")
+                    .with("field", field.as_str())
+                    .with("player", player.name()),
+                Some(&field),
+            )),
+        }
+    }
+
+    fn played_step(
+        _: &mut State,
+        player: &Player,
+        answer: &Suggested<AiSuggestion>,
+        (theirs, elapsed_ms): (String, [u64; 2]),
+    ) -> Result<Round, ApiError> {
+        let mine = answer.suggestion.pick.clone();
+        let picks = match player {
+            Player::U => [mine, theirs],
+            Player::D => [theirs, mine],
+        };
+        Ok(Round { picks, elapsed_ms })
     }
 
     fn encode_ai(state: &State, result: ai::SearchResult) -> Suggested<AiSuggestion> {

@@ -132,6 +132,25 @@ fn tokens(board: Board, kind: &'static str, texts: &[String]) -> Result<Vec<Cell
 }
 
 impl State {
+    /// Places a round's gunfire tokens (both players', before the orders
+    /// are executed). A square already holding a token keeps one: the
+    /// rules cost a vehicle 1 armor for ending on a field "where the
+    /// Gunfire token is located", so two players' tokens on one field are
+    /// one hit, and a site need not merge them. A square off the board is
+    /// refused, and nothing is placed.
+    pub fn place_gunfire(&mut self, squares: &[String]) -> Result<(), StateError> {
+        let cells = squares
+            .iter()
+            .map(|text| square(self.board, text))
+            .collect::<Result<Vec<Cell>, StateError>>()?;
+        for cell in cells {
+            if !self.gunfire.contains(&cell) {
+                self.gunfire.push(cell);
+            }
+        }
+        Ok(())
+    }
+
     /// Checks `data` against the invariants of the rules.
     pub fn from_data(data: &StateData) -> Result<State, StateError> {
         let board = Board::checked(data.rows, data.cols, 2).ok_or(StateError::BoardSize {
