@@ -160,7 +160,7 @@ pub struct ServeArgs {
     /// higher score winning, for requests that name no `rules` (default:
     /// the rules as written, no limit).
     #[arg(long, env = "TANK_RULES_TANK_BATTLE_MAX_PLIES",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub tank_battle_max_plies: Option<u64>,
     /// Ends a Tank Battle game whose moves a request carries when one
     /// position has stood this many times (2-100), for requests that name

@@ -520,7 +520,7 @@ fn header() -> Value {
             "round": "orders, the seed of its supply drop and the square it chose (supply_drop, null for none): an implementation places the token at supply_drop"
         },
         "kinds": {
-            "legal": "standing: what score answers; moves: each vehicle's legal orders as legal-moves lists them; results: for a sample of rounds, what apply answers (state, events, finished, winner, draw)",
+            "legal": "standing: what score answers; moves: each vehicle's legal orders as legal-moves lists them; results: for a sample of rounds, what apply answers (state, events, finished, winner, draw, reason, score)",
             "illegal": "orders are refused: reasons lists every fault as validate does (player, vehicle, code; P1's first, by vehicle id), reason the first one's code",
             "playthrough": "from start, each step places its gunfire tokens, then plays its orders with its supply drop, reaching the step's state with the step's events, and the state's score is the step's score; after the last step, the game's finished, winner and draw"
         },

@@ -363,7 +363,7 @@ fn header() -> Value {
             "round": "both players' picks, {\"U\", \"D\"}, and the time each spent, elapsed_ms {\"U\", \"D\"} (charged first)"
         },
         "kinds": {
-            "legal": "standing: what score answers for the state; moves: each player's legal picks (sorted); results: for a sample of rounds, what apply answers (state, events, finished, winner, draw, reason)",
+            "legal": "standing: what score answers for the state; moves: each player's legal picks (sorted); results: for a sample of rounds, what apply answers (state, events, finished, winner, draw, reason, score)",
             "illegal": "player's pick is refused with reason (a code of SPEC 3.3)",
             "playthrough": "from start, each step's round (moves and elapsed_ms) reaches the step's state with the step's events, and the state's score is the step's score; after the last step, the game's finished, winner, draw and reason"
         },

@@ -194,10 +194,11 @@ request-query-string = řetězec dotazu nelze přečíst: { $fault ->
 request-path = cestu nelze přečíst: { $error }
 request-body-read = čtení těla selhalo: { $error }
 request-judge-nodes = rozhodčí potřebuje aspoň { $min } pozic na jedno hledání, aby jeho verdikt něco znamenal, ne { $value }
-request-rules-max-plies = limit tahů musí být aspoň 1, ne { $value }
-request-rules-repetition = pravidlo opakování potřebuje, aby pozice nastala 2krát až 100krát, ne { $value }
+request-rules-max-plies = limit tahů je 1 až { $max }, ne { $value }
+request-rules-repetition = pravidlo opakování dovolí pozici nastat 2krát až { $max }krát, ne { $value }
 request-play-only = `{ $field }` se zadává jen s `"play": true`
 request-play-other = `"play": true` potřebuje tah druhého hráče v `{ $field }` (a ne tah hráče { $player }: ten určí AI)
+request-record-game = toto je záznam hry { $found }, ne hry `{ $game }`
 request-judge-time = rozhodčí potřebuje aspoň { $min } ms na jednu pozici, aby jeho verdikt něco znamenal, ne { $value }
 request-schema = požadavek `{ $op }` porušuje své schéma: { $fault ->
     [required] chybí povinné pole `{ $name }`

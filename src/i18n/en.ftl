@@ -168,10 +168,11 @@ request-query-string = query string: { $error }
 request-path = path: { $error }
 request-body-read = reading the body failed: { $error }
 request-judge-nodes = the judge needs at least { $min } positions a search to mean anything, not { $value }
-request-rules-max-plies = a ply limit must be at least 1, not { $value }
-request-rules-repetition = a repetition rule needs a position to stand 2 to 100 times, not { $value }
+request-rules-max-plies = a ply limit is 1 to { $max }, not { $value }
+request-rules-repetition = a repetition rule lets a position stand 2 to { $max } times, not { $value }
 request-play-only = `{ $field }` is given only with `"play": true`
 request-play-other = `"play": true` needs the other player's step in `{ $field }` (and not { $player }'s: the AI decides it)
+request-record-game = this is a record of { $found }, not of `{ $game }`
 request-judge-time = the judge needs at least { $min } ms a position to mean anything, not { $value }
 request-schema = the `{ $op }` request breaks its schema: { $error }
 

@@ -179,6 +179,9 @@ impl Game {
             "finished": finished,
             "winner": winner.map(|p| PLAYERS[p]),
             "draw": draw,
+            // A game ends only when a side has lost every vehicle.
+            "reason": finished.then_some("destroyed"),
+            "score": {"P1": self.count(0), "P2": self.count(1)},
         })
     }
 

@@ -327,7 +327,8 @@ async fn score_counts_and_decides() {
         json!({
             "vehicles": {"P1": 3, "P2": 3}, "armor": {"P1": 7, "P2": 9},
             "support_cards": {"P1": 2, "P2": 5},
-            "finished": false, "winner": null, "draw": false
+            "finished": false, "winner": null, "draw": false,
+            "reason": null, "score": {"P1": 3, "P2": 3}
         })
     );
     state["vehicles"] = json!([]);

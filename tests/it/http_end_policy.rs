@@ -226,6 +226,11 @@ async fn a_policy_out_of_range_is_a_bad_request() {
         (json!({"repetition": 1}), Some("rules.repetition")),
         (json!({"repetition": 101}), Some("rules.repetition")),
         (json!({"max_plies": 0}), Some("rules.max_plies")),
+        (
+            json!({"max_plies": EndPolicy::MAX_PLIES + 1}),
+            Some("rules.max_plies"),
+        ),
+        (json!({"max_plies": u64::MAX}), Some("rules.max_plies")),
         (json!({"max_plies": -1}), None),
         (json!({"max_moves": 10}), None),
         (json!("300"), None),
@@ -241,4 +246,22 @@ async fn a_policy_out_of_range_is_a_bad_request() {
             assert_eq!(reply.body["field"], field, "{reply:?}");
         }
     }
+}
+
+/// The document's bounds of `rules` are the engine's.
+#[test]
+fn the_documented_bounds_are_the_engines() {
+    let doc = tank_rules::api::openapi::document();
+    let rules = &doc["components"]["schemas"]["TankBattleRules"]["properties"];
+    let bound = |field: &str, end: &str| rules[field][end].as_f64();
+    assert_eq!(bound("max_plies", "minimum"), Some(1.0));
+    assert_eq!(
+        bound("max_plies", "maximum"),
+        Some(EndPolicy::MAX_PLIES as f64)
+    );
+    assert_eq!(bound("repetition", "minimum"), Some(2.0));
+    assert_eq!(
+        bound("repetition", "maximum"),
+        Some(f64::from(EndPolicy::MAX_REPETITION))
+    );
 }

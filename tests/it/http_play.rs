@@ -305,3 +305,120 @@ async fn a_play_asked_wrongly_is_refused() {
     assert_eq!(reply.body["applied"]["move"], reply.body["move"]);
     assert_eq!(reply.body["applied"]["turn"], "black");
 }
+
+/// The fields every game's `apply`, `score` and `replay`'s `final` share
+/// (SPEC 1): how a finished game is told, in one shape.
+fn standing(answer: &Value) -> Value {
+    json!({
+        "finished": answer["finished"],
+        "winner": answer["winner"],
+        "draw": answer["draw"],
+        "reason": answer["reason"],
+        "score": answer["score"],
+    })
+}
+
+/// A site hosting a game to its end with one call a turn: each turn the
+/// AI's move played (`play`), the other player's step in the simultaneous
+/// games the AI's for that player; the game kept as a record (the
+/// replay's body with `game` and `result`), which `replay` and `annotate`
+/// take as it is and whose replay ends as the last answer said.
+#[actix_web::test]
+async fn a_game_is_hosted_to_its_end_and_kept_as_a_record() {
+    let app = app_with(Limits::default()).await;
+    for game in [Game::TankBattle, Game::TankWar, Game::CobiTankWars] {
+        let base = format!("/v1/{}", game.id());
+        let start = get(&app, &format!("{base}/initial")).await.body;
+        let mut state = match game {
+            Game::TankBattle => start["position"].clone(),
+            Game::TankWar | Game::CobiTankWars => start.clone(),
+        };
+        let mut steps: Vec<Value> = Vec::new();
+        let mut last = Value::Null;
+        // Tank Battle ends by its end policy at the latest; Tank Wars has
+        // none, and is stopped after 30 rounds.
+        let rules = json!({"max_plies": 40, "repetition": 3});
+        for ply in 0..60usize {
+            let player = game.mover(&state, ply);
+            let seed = ply as u64;
+            let mut ask = game.ask(&state, player, seed);
+            if let Game::TankBattle = game {
+                ask["rules"] = rules.clone();
+            }
+            let theirs = match game {
+                Game::TankBattle => Value::Null,
+                _ => {
+                    let other = game.other(player);
+                    post(
+                        &app,
+                        &format!("{base}/ai-move"),
+                        game.ask(&state, other, !seed),
+                    )
+                    .await
+                    .body
+                }
+            };
+            game.play(&mut ask, player, &theirs);
+            let played = post(&app, &format!("{base}/ai-move"), ask).await;
+            assert_eq!(played.status, 200, "{} ply {ply}: {played:?}", game.id());
+            let applied = &played.body["applied"];
+            // The record's step, from the answer (and the other player's
+            // step the site gave).
+            steps.push(match game {
+                Game::TankBattle => applied["move"].clone(),
+                Game::TankWar => {
+                    let mut round = json!({ player: played.body["move"] });
+                    round[game.other(player)] = theirs["move"].clone();
+                    round
+                }
+                Game::CobiTankWars => {
+                    let body = game.apply(&state, player, &played.body, &theirs, seed);
+                    json!({"orders": body["orders"], "gunfire": body["gunfire"], "seed": seed})
+                }
+            });
+            state = game.state_of(applied);
+            last = standing(applied);
+            if applied["finished"] == true || (matches!(game, Game::CobiTankWars) && ply == 29) {
+                break;
+            }
+        }
+        assert!(
+            last["finished"] == true || matches!(game, Game::CobiTankWars),
+            "{} did not end: {last}",
+            game.id()
+        );
+        let mut record = json!({"game": game.id(), "result": last});
+        match game {
+            Game::TankBattle => {
+                record["layout"] = json!("standard");
+                record["rules"] = rules.clone();
+                record["moves"] = Value::Array(steps);
+            }
+            _ => record["rounds"] = Value::Array(steps),
+        }
+        let replayed = post(&app, &format!("{base}/replay"), record.clone()).await;
+        assert_eq!(replayed.status, 200, "{}: {replayed:?}", game.id());
+        assert_eq!(standing(&replayed.body["final"]), last, "{}", game.id());
+        let scored = match game {
+            Game::TankBattle => json!({"position": state, "rules": rules}),
+            _ => json!({"state": state}),
+        };
+        let scored = post(&app, &format!("{base}/score"), scored).await;
+        assert_eq!(standing(&scored.body), last, "{}", game.id());
+
+        let mut review = record.clone();
+        review["limits"] = json!({"max_nodes": 10_000});
+        if let Game::CobiTankWars = game {
+            review["limits"] = json!({"max_nodes": 2_000});
+        }
+        let reviewed = post(&app, &format!("{base}/annotate"), review).await;
+        assert_eq!(reviewed.status, 200, "{}: {reviewed:?}", game.id());
+        assert_eq!(standing(&reviewed.body["final"]), last, "{}", game.id());
+
+        // A record of another game is refused, whole.
+        record["game"] = json!("chess");
+        let refused = post(&app, &format!("{base}/replay"), record).await;
+        assert_problem(&refused, 400, "BAD_REQUEST");
+        assert_eq!(refused.body["field"], "game");
+    }
+}

@@ -112,6 +112,7 @@ async fn the_illustration_replays_through_apply_and_replay() {
     assert_eq!(
         reply.body["final"],
         json!({"finished": false, "winner": null, "draw": false, "reason": null,
+               "score": {"U": 4, "D": 4},
                "surviving": {"U": 4, "D": 4}, "territory": {"U": 17, "D": 19}})
     );
 }

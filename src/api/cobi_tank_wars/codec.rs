@@ -75,9 +75,14 @@ pub(super) fn encode_event(event: Event) -> EventDto {
 }
 
 /// Whether the game is over, the winner, whether it is drawn.
-pub(super) fn status(state: &State) -> (bool, Option<PlayerName>, bool) {
+pub(super) fn status(state: &State) -> (bool, Option<PlayerName>, bool, Option<EndReasonName>) {
     match CobiTankWars::outcome(state) {
-        None => (false, None, false),
-        Some(winner) => (true, winner.map(PlayerName::from), winner.is_none()),
+        None => (false, None, false, None),
+        Some(winner) => (
+            true,
+            winner.map(PlayerName::from),
+            winner.is_none(),
+            Some(EndReasonName::Destroyed),
+        ),
     }
 }

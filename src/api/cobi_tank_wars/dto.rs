@@ -365,6 +365,12 @@ pub struct ApplyResponse {
     pub winner: Option<PlayerName>,
     /// Neither player has vehicles.
     pub draw: bool,
+    /// Why the game ended; null while it goes on.
+    #[schema(required = true)]
+    pub reason: Option<EndReasonName>,
+    /// Each player's vehicles left: the number that decides (a player
+    /// with none has lost).
+    pub score: Counts,
 }
 
 /// How the game stands.
@@ -384,6 +390,21 @@ pub struct ScoreResponse {
     #[schema(required = true)]
     pub winner: Option<PlayerName>,
     pub draw: bool,
+    /// Why the game ended; null while it goes on.
+    #[schema(required = true)]
+    pub reason: Option<EndReasonName>,
+    /// Each player's vehicles left, the number that decides (as every
+    /// game's `score` names it; `vehicles` too).
+    pub score: Counts,
+}
+
+/// Why a Tank Wars game ended.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = CobiTankWarsEndReason)]
+pub enum EndReasonName {
+    /// A player's vehicles were all destroyed (both players': a draw).
+    Destroyed,
 }
 
 /// One round of a replay.

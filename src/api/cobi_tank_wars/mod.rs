@@ -230,18 +230,21 @@ impl GameApi for CobiTankWars {
     }
 
     fn encode_apply(after: &State, events: Vec<Event>) -> ApplyResponse {
-        let (finished, winner, draw) = status(after);
+        let (finished, winner, draw, reason) = status(after);
+        let [p1, p2] = CobiTankWars::score(after).vehicles;
         ApplyResponse {
             state: Self::encode_state(after),
             events: events.into_iter().map(encode_event).collect(),
             finished,
             winner,
             draw,
+            reason,
+            score: Counts { p1, p2 },
         }
     }
 
     fn encode_score(state: &State) -> ScoreResponse {
-        let (finished, winner, draw) = status(state);
+        let (finished, winner, draw, reason) = status(state);
         let tally = CobiTankWars::score(state);
         let per_player = |[p1, p2]: [u32; 2]| Counts { p1, p2 };
         ScoreResponse {
@@ -251,6 +254,8 @@ impl GameApi for CobiTankWars {
             finished,
             winner,
             draw,
+            reason,
+            score: per_player(tally.vehicles),
         }
     }
 

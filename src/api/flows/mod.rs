@@ -16,6 +16,7 @@ pub mod budget;
 pub mod compare;
 pub mod forced;
 pub mod items;
+pub mod record;
 pub mod render;
 pub mod replay;
 pub mod simple;

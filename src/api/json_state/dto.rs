@@ -22,6 +22,7 @@ use utoipa::{IntoParams, PartialSchema, ToSchema};
 use super::codec::JsonState;
 use crate::api::flows::ask::AskedLimits;
 use crate::api::flows::batch::items_schema;
+use crate::api::flows::record;
 use crate::api::game::schema_name;
 
 /// A state (`score`; Nim's `legal-moves`).
@@ -46,10 +47,16 @@ pub struct LegalMovesRequest<G: JsonState> {
 #[serde(deny_unknown_fields)]
 #[serde(bound(deserialize = "G::ReplayStep: serde::de::DeserializeOwned"))]
 pub struct ReplayRequest<G: JsonState> {
+    /// A game record's game ([`record`]).
+    #[serde(default)]
+    pub game: Option<String>,
     /// The start state; the game's default start when absent.
     #[serde(default)]
     pub start: Option<G::StateDto>,
     pub rounds: Vec<G::ReplayStep>,
+    /// A game record's result, not read ([`record`]).
+    #[serde(default)]
+    pub result: record::RecordResult,
 }
 
 /// A game to review (`annotate`): a replay's body and what it asks of the
@@ -58,9 +65,15 @@ pub struct ReplayRequest<G: JsonState> {
 #[serde(deny_unknown_fields)]
 #[serde(bound(deserialize = "G::ReplayStep: serde::de::DeserializeOwned"))]
 pub struct AnnotateRequest<G: JsonState> {
+    /// A game record's game ([`record`]).
+    #[serde(default)]
+    pub game: Option<String>,
     #[serde(default)]
     pub start: Option<G::StateDto>,
     pub rounds: Vec<G::ReplayStep>,
+    /// A game record's result, not read ([`record`]).
+    #[serde(default)]
+    pub result: record::RecordResult,
     /// Each position's search; the game's fixed budget when absent.
     #[serde(default)]
     pub limits: Option<AskedLimits>,
@@ -199,13 +212,17 @@ where
 {
     fn schema() -> RefOr<Schema> {
         let object = ObjectBuilder::new()
+            .property("game", record::game_schema())
             .property("start", optional::<G::StateDto>(G::DOCS.start))
             .property(
                 "rounds",
                 ArrayBuilder::new().items(reference::<G::ReplayStep>()),
             )
             .required("rounds")
-            .description(Some("A game to replay."));
+            .property("result", record::result_schema())
+            .description(Some(
+                "A game to replay: its start and rounds, or its game record as it is.",
+            ));
         body(object, G::examples().map(|e| e.replay))
     }
 }
@@ -230,12 +247,14 @@ where
 {
     fn schema() -> RefOr<Schema> {
         let object = ObjectBuilder::new()
+            .property("game", record::game_schema())
             .property("start", optional::<G::StateDto>(G::DOCS.start))
             .property(
                 "rounds",
                 ArrayBuilder::new().items(reference::<G::ReplayStep>()),
             )
             .required("rounds")
+            .property("result", record::result_schema())
             .property(
                 "limits",
                 optional::<AskedLimits>(
@@ -254,7 +273,9 @@ the game's default budget (level 1) to ten times it (level 8), about 1.93 times 
 `limits.max_nodes`, when given, wins. The default budget when absent.",
                     )),
             )
-            .description(Some("A game to review: the replay's body and what it asks of the judge."));
+            .description(Some(
+                "A game to review: the replay's body (or a game record as it is) and what it asks of the judge.",
+            ));
         body(object, G::examples().map(|e| e.replay))
     }
 }

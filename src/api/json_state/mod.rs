@@ -111,6 +111,7 @@ pub fn decode_replay<G: JsonState>(
     request: ReplayRequest<G>,
     limits: &Limits,
 ) -> Result<(G::State, Vec<G::ReplayStep>), ApiError> {
+    crate::api::flows::record::check_game::<G>(request.game.as_deref())?;
     limits.check_replay(request.rounds.len(), G::REPLAY_STEPS)?;
     let start = match &request.start {
         Some(start) => G::decode_state(start, "start", limits)?,
@@ -125,12 +126,20 @@ pub fn decode_annotate<G: JsonState>(
     limits: &Limits,
 ) -> Result<ToJudge<G::State, G::ReplayStep>, ApiError> {
     let AnnotateRequest {
+        game,
         start,
         rounds,
+        result,
         limits: asked,
         level,
     } = request;
-    let (state, rounds) = decode_replay::<G>(ReplayRequest { start, rounds }, limits)?;
+    let replay = ReplayRequest {
+        game,
+        start,
+        rounds,
+        result,
+    };
+    let (state, rounds) = decode_replay::<G>(replay, limits)?;
     Ok((
         state,
         rounds,

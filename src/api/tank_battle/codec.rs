@@ -170,15 +170,19 @@ pub(super) fn decode_rules(rules: Option<Rules>, limits: &Limits) -> Result<EndP
     else {
         return Ok(limits.tank_battle_rules);
     };
-    if let Some(value) = max_plies.filter(|&n| n < 1) {
+    if let Some(value) = max_plies.filter(|n| !(1..=EndPolicy::MAX_PLIES).contains(n)) {
         return Err(ApiError::bad_request(
-            Text::new("request-rules-max-plies").with("value", value),
+            Text::new("request-rules-max-plies")
+                .with("value", value)
+                .with("max", EndPolicy::MAX_PLIES),
             Some("rules.max_plies"),
         ));
     }
-    if let Some(value) = repetition.filter(|n| !(2..=100).contains(n)) {
+    if let Some(value) = repetition.filter(|n| !(2..=EndPolicy::MAX_REPETITION).contains(n)) {
         return Err(ApiError::bad_request(
-            Text::new("request-rules-repetition").with("value", value),
+            Text::new("request-rules-repetition")
+                .with("value", value)
+                .with("max", EndPolicy::MAX_REPETITION),
             Some("rules.repetition"),
         ));
     }

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::flows::ask::AskedLimits;
+use crate::api::flows::record::RecordResult;
 use crate::api::openapi::notation::{LayoutText, MoveList, MoveNotation, SquareName, Tbn};
 use crate::games::tank_battle::{
     self as engine, IllegalMove, Move, Position, Reason, Role, Side, SideScore, Square,
@@ -46,7 +47,7 @@ pub struct Rules {
     /// the position's ply counter (TBN's third field) reaches it (reason
     /// `ply_limit`). The AI's search sees the limit coming.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(minimum = 1, example = 300)]
+    #[schema(minimum = 1, maximum = 1_000_000, example = 300)]
     pub max_plies: Option<u64>,
     /// The game is finished when one position (the tanks and the side to
     /// move) has stood this many times (reason `repetition`), the start
@@ -491,7 +492,8 @@ pub struct ScoreResponse {
     pub breakdown: BreakdownPair,
 }
 
-/// A game to replay: a start position and moves.
+/// A game to replay: a start position and moves, or a game record as it
+/// is.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({
@@ -500,6 +502,12 @@ pub struct ScoreResponse {
 }))]
 #[schema(as = TankBattleReplayRequest)]
 pub struct ReplayRequest {
+    /// The game the record is of, when the body is a game record: the
+    /// route's game id (anything else is refused); absent in a plain
+    /// replay body.
+    #[serde(default)]
+    #[schema(example = "tank-battle")]
+    pub game: Option<String>,
     /// Start position in TBN; the layout's initial position when absent.
     #[serde(default)]
     #[schema(value_type = Option<Tbn>)]
@@ -515,6 +523,12 @@ pub struct ReplayRequest {
     /// Moves in order, in move notation.
     #[schema(value_type = Vec<MoveNotation>)]
     pub moves: Vec<String>,
+    /// How the game ended, as a game record keeps it (the `final` of its
+    /// replay): not read, the answer's `final` is the service's; absent
+    /// in a plain replay body.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub result: RecordResult,
 }
 
 /// A game to review (`annotate`): the replay's body and what it asks of
@@ -528,6 +542,12 @@ pub struct ReplayRequest {
 }))]
 #[schema(as = TankBattleAnnotateRequest)]
 pub struct AnnotateRequest {
+    /// The game the record is of, when the body is a game record: the
+    /// route's game id (anything else is refused); absent in a plain
+    /// replay body.
+    #[serde(default)]
+    #[schema(example = "tank-battle")]
+    pub game: Option<String>,
     /// Start position in TBN; the layout's initial position when absent.
     #[serde(default)]
     #[schema(value_type = Option<Tbn>)]
@@ -543,6 +563,12 @@ pub struct AnnotateRequest {
     /// Moves in order, in move notation.
     #[schema(value_type = Vec<MoveNotation>)]
     pub moves: Vec<String>,
+    /// How the game ended, as a game record keeps it (the `final` of its
+    /// replay): not read, the answer's `final` is the service's; absent
+    /// in a plain replay body.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub result: RecordResult,
     /// Each position's search; without `max_nodes`, 200,000 positions (the
     /// same verdicts on any machine; a review of more than 100 moves shares
     /// 20,200,000, at least 100,000 a position), each search stopping at

@@ -245,6 +245,7 @@ impl GameApi for TankBattle {
         request: ReplayRequest,
         limits: &Limits,
     ) -> Result<(State, Vec<String>), ApiError> {
+        super::flows::record::check_game::<Self>(request.game.as_deref())?;
         limits.check_replay(request.moves.len(), "moves")?;
         let layout = decode_layout(request.layout.as_deref())?;
         let position = match request.start.as_deref() {
@@ -260,19 +261,23 @@ impl GameApi for TankBattle {
         limits: &Limits,
     ) -> Result<(State, Vec<String>, Judging), ApiError> {
         let AnnotateRequest {
+            game,
             start,
             layout,
             rules,
             moves,
+            result,
             limits: asked,
             level,
         } = request;
         let (state, moves) = Self::decode_replay(
             ReplayRequest {
+                game,
                 start,
                 layout,
                 rules,
                 moves,
+                result,
             },
             limits,
         )?;

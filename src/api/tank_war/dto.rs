@@ -350,6 +350,9 @@ pub struct ApplyResponse {
     /// Why the game ended; null while it goes on.
     #[schema(required = true)]
     pub reason: Option<EndReasonName>,
+    /// Each player's surviving tanks: the number that decides a game
+    /// ended by `no_moves` (territory breaks a tie; `score` gives both).
+    pub score: PerPlayer,
 }
 
 /// Counts per player.
@@ -376,6 +379,10 @@ pub struct ScoreResponse {
     /// Why the game ended; null while it goes on.
     #[schema(required = true)]
     pub reason: Option<EndReasonName>,
+    /// Each player's surviving tanks, the number that decides a game
+    /// ended by `no_moves` (as every game's `score` names it; territory
+    /// breaks a tie).
+    pub score: PerPlayer,
     /// Living tanks.
     pub surviving: PerPlayer,
     /// Owned squares.

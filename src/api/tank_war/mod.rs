@@ -323,6 +323,7 @@ impl GameApi for TankWar {
 
     fn encode_apply(after: &State, events: Vec<Event>) -> ApplyResponse {
         let (finished, winner, draw, reason) = status(after);
+        let [u, d] = TankWar::score(after).surviving;
         ApplyResponse {
             state: Self::encode_state(after),
             events: events.into_iter().map(|e| encode_event(after, e)).collect(),
@@ -330,6 +331,7 @@ impl GameApi for TankWar {
             winner,
             draw,
             reason,
+            score: PerPlayer { u, d },
         }
     }
 
@@ -342,6 +344,7 @@ impl GameApi for TankWar {
             winner,
             draw,
             reason,
+            score: per_player(tally.surviving),
             surviving: per_player(tally.surviving),
             territory: per_player(tally.territory),
         }

@@ -26,6 +26,13 @@ pub struct EndPolicy {
 }
 
 impl EndPolicy {
+    /// The largest ply limit a policy may set: far past any game played
+    /// (random games end within 1,000 plies), and well inside every
+    /// client's integers.
+    pub const MAX_PLIES: u64 = 1_000_000;
+    /// The most times a repetition rule may let a position stand.
+    pub const MAX_REPETITION: u32 = 100;
+
     /// The rules as written: nothing ends a game but rule 7.
     pub const AS_WRITTEN: EndPolicy = EndPolicy {
         max_plies: None,

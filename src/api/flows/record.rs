@@ -1,0 +1,65 @@
+//! A game record (SPEC 1): one JSON document a game, which `replay` and
+//! `annotate` take as they are. A record is a replay's body (the start,
+//! Tank Battle's layout and `rules`, every move or round with what
+//! replaying it needs) with two fields more: `game`, the game it is of,
+//! and `result`, how it ended as the site kept it. `game` is checked
+//! against the route, so a record is never replayed as another game's;
+//! `result` is the site's and not read: the answer's `final` is the
+//! service's.
+
+use serde::de::IgnoredAny;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
+
+use crate::api::transport::problem::ApiError;
+use crate::games::Game;
+use crate::text::Text;
+
+/// What `game` says, in the document.
+pub const GAME: &str = "The game the record is of, when the body is a game record: the route's \
+game id (anything else is refused); absent in a plain replay body.";
+
+/// What `result` says, in the document.
+pub const RESULT: &str = "How the game ended, as a game record keeps it (the `final` of its \
+replay): not read, the answer's `final` is the service's; absent in a plain replay body.";
+
+/// `game` names `G`, when it is given.
+pub fn check_game<G: Game>(game: Option<&str>) -> Result<(), ApiError> {
+    match game {
+        Some(id) if id != G::ID => {
+            let shown: String = id.chars().take(64).collect();
+            Err(ApiError::bad_request(
+                Text::new("request-record-game")
+                    .quoting("found", &shown)
+                    .with("game", G::ID),
+                Some("game"),
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A record's `result`, accepted and not read.
+pub type RecordResult = Option<IgnoredAny>;
+
+/// The schema of a record's `game`: a string, or null.
+pub fn game_schema() -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::String,
+            Type::Null,
+        ]))
+        .description(Some(GAME))
+        .into()
+}
+
+/// The schema of a record's `result`: any object, or null.
+pub fn result_schema() -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::Object,
+            Type::Null,
+        ]))
+        .description(Some(RESULT))
+        .into()
+}
