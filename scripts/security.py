@@ -1368,6 +1368,66 @@ def render_arrows(args):
 
 
 # ---------------------------------------------------------------------------
+# Issue 73: what a hosted game adds (the end policy, `play`, the game
+# record, `format`) is bounded as the rest: out-of-range rules refused,
+# perft under a ply limit still capped, a played move priced and refused as
+# the step it is, a record's fields checked, not trusted.
+
+def hosting(args):
+    c = Client(args.front)
+    key = {"X-Api-Key": args.keys["main"]}
+    tb = "/v1/tank-battle"
+    statuses = {}
+    for name, rules in [("max_plies 0", {"max_plies": 0}), ("max_plies 1,000,001", {"max_plies": 1_000_001}),
+                        ("max_plies 2^64-1", {"max_plies": 2**64 - 1}), ("max_plies 2^64", {"max_plies": 2**64}),
+                        ("repetition 1", {"repetition": 1}), ("repetition 2^32", {"repetition": 2**32}),
+                        ("an unknown rule", {"max_moves": 10})]:
+        statuses[name], _, _ = c.request("POST", f"{tb}/score", {"position": START, "rules": rules}, key)
+    check("73.1 rules out of range or unknown are 400", set(statuses.values()) == {400}, str(statuses))
+    deep, _, body = c.request("POST", f"{tb}/perft",
+                              {"position": START, "depth": 6, "rules": {"max_plies": 1_000_000}}, key)
+    code = json.loads(body or b"{}").get("code")
+    cut, _, cut_body = c.request("POST", f"{tb}/perft", {"position": START, "depth": 5, "rules": {"max_plies": 1}}, key)
+    nodes = json.loads(cut_body or b"{}").get("nodes")
+    check("73.2 perft under a ply limit: the depth cap still holds; a limit ends the count",
+          deep == 400 and code == "LIMIT_EXCEEDED" and cut == 200 and nodes == 0,
+          f"depth 6: {deep} {code}; depth 5 under max_plies 1: {cut}, {nodes} nodes")
+    war_status, _, war = c.request("GET", "/v1/tank-war/initial", headers=key)
+    state = json.loads(war or b"{}")
+    refused, _, body = c.request("POST", "/v1/tank-war/ai-move",
+                                 {"state": state, "player": "U", "play": True, "moves": {"D": "ZZ"},
+                                  "limits": {"max_depth": 2}}, key)
+    refused_code = json.loads(body or b"{}").get("code")
+    own, _, _ = c.request("POST", "/v1/tank-war/ai-move",
+                          {"state": state, "player": "U", "play": True, "moves": {"U": "LA", "D": "RC"}}, key)
+    check("73.3 play: the other player's illegal pick is apply's 422; the AI's own pick given is 400",
+          war_status == 200 and refused == 422 and refused_code == "NO_SUCH_TANK" and own == 400,
+          f"illegal pick {refused} {refused_code}; own pick given {own}")
+    other, _, _ = c.request("POST", f"{tb}/replay", {"game": "tank-war", "moves": ["k4-k5"]}, key)
+    junk = {"a": [[[[{"b": "x" * 100}]]]] * 400}
+    kept, _, kept_body = c.request("POST", f"{tb}/replay", {"game": "tank-battle", "moves": ["k4-k5"],
+                                                            "result": junk}, key)
+    # A result nested as deep as the body limit allows: skipped without
+    # recursion (serde_json's IgnoredAny), never a stack overflow.
+    depth = 10_800
+    nested_body = ('{"moves":["k4-k5"],"result":' + '{"r":' * depth + "null" + "}" * depth + "}").encode()
+    nested, _, _ = c.request("POST", f"{tb}/replay", nested_body, key)
+    alive, _, _ = c.request("GET", "/healthz", headers=key)
+    check("73.4 a record of another game is 400; its result is not read (50 KB of junk, or 10,800 levels deep)",
+          other == 400 and kept == 200 and b"positions" in kept_body and nested in (200, 400) and alive == 200,
+          f"other game {other}; 50 KB of junk result {kept}; {depth}-deep result {nested}; then healthz {alive}")
+    formats = {}
+    for name, query in [("ndjson", "format=ndjson"), ("svg", "format=svg"), ("xml", "format=xml"),
+                        ("twice", "format=ndjson&format=svg"), ("3,000 characters", "format=" + "n" * 3000)]:
+        formats[name], _, _ = c.request("POST", f"{tb}/annotate?{query}",
+                                         {"moves": ["k4-k5"], "limits": {"max_nodes": 10000}}, key)
+    check("73.5 annotate's format: ndjson and svg served, anything else 400 (a long query 400 or 414)",
+          formats["ndjson"] == 200 and formats["svg"] == 200 and formats["xml"] == 400
+          and formats["twice"] == 400 and formats["3,000 characters"] in (400, 414),
+          str(formats))
+
+
+# ---------------------------------------------------------------------------
 # Issue 53: compare's claims are a batch's items: capped, priced (a claimed
 # perft a search) and bounded in what a verdict lists.
 
@@ -1916,6 +1976,7 @@ def main():
         lambda: batch_rate_limit(args),
         lambda: static_files(args),
         lambda: echoes(args),
+        lambda: hosting(args),
     ]
     for attack in attacks:
         try:

@@ -450,12 +450,49 @@ async fn a_streamed_review_is_one_line_an_entry_then_the_summary() {
         .collect();
     let plies = whole.body["plies"].as_array().expect("plies");
     assert_eq!(lines.len(), plies.len() + 1);
+    // Each line says what it is: an entry (the answer's, tagged) ...
     for (line, entry) in lines.iter().zip(plies) {
-        assert_eq!(line, entry);
+        let mut untagged = line.clone();
+        let tag = untagged.as_object_mut().and_then(|l| l.remove("line"));
+        assert_eq!(tag, Some(json!("entry")), "{line}");
+        assert_eq!(&untagged, entry);
     }
+    // ... then the summary: the answer's fields but `plies`.
     let last = lines.last().expect("a summary");
-    assert_eq!(last["players"], whole.body["players"]);
-    assert_eq!(last["final"], whole.body["final"]);
+    assert_eq!(last["line"], "summary");
+    let mut summary = whole.body.clone();
+    if let Some(fields) = summary.as_object_mut() {
+        fields.remove("plies");
+        fields.insert("line".to_owned(), json!("summary"));
+    }
+    assert_eq!(last, &summary);
+    // `format` names the same, for a client that cannot set `Accept`,
+    // and wins over it.
+    let request = test::TestRequest::post()
+        .uri("/v1/tank-war/annotate?format=ndjson")
+        .insert_header(("accept", "application/json"))
+        .set_json(json!({"rounds": tank_war_rounds()}));
+    let named = send(&app, request).await;
+    assert_eq!(named.content_type, "application/x-ndjson");
+    assert_eq!(named.text.lines().count(), lines.len());
+    let request = test::TestRequest::post()
+        .uri("/v1/tank-war/annotate?format=svg")
+        .set_json(json!({"rounds": tank_war_rounds()}));
+    let chart = send(&app, request).await;
+    assert_eq!(chart.content_type, "image/svg+xml");
+    assert!(chart.text.starts_with("<svg"), "{}", chart.text);
+    let request = test::TestRequest::post()
+        .uri("/v1/tank-war/annotate?format=json")
+        .insert_header(("accept", "application/x-ndjson"))
+        .set_json(json!({"rounds": tank_war_rounds()}));
+    assert_eq!(send(&app, request).await.body, whole.body);
+    for query in ["format=xml", "format=", "shape=ndjson"] {
+        let request = test::TestRequest::post()
+            .uri(&format!("/v1/tank-war/annotate?{query}"))
+            .set_json(json!({"rounds": tank_war_rounds()}));
+        let reply = send(&app, request).await;
+        assert_problem(&reply, 400, "BAD_REQUEST");
+    }
     // JSON when JSON is preferred.
     let request = test::TestRequest::post()
         .uri("/v1/tank-war/annotate")

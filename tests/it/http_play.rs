@@ -422,3 +422,24 @@ async fn a_game_is_hosted_to_its_end_and_kept_as_a_record() {
         assert_eq!(refused.body["field"], "game");
     }
 }
+
+/// A record's `result` is an object (or null), not read: anything else is
+/// refused as the document says.
+#[actix_web::test]
+async fn a_records_result_is_an_object() {
+    let app = app_with(Limits::default()).await;
+    for (result, status) in [
+        (
+            json!({"finished": false, "anything": [1, {"a": null}]}),
+            200,
+        ),
+        (Value::Null, 200),
+        (json!("won"), 400),
+        (json!([1, 2]), 400),
+        (json!(7), 400),
+    ] {
+        let body = json!({"game": "tank-battle", "moves": ["k4-k5"], "result": result});
+        let reply = post(&app, "/v1/tank-battle/replay", body).await;
+        assert_eq!(reply.status, status, "{result}: {reply:?}");
+    }
+}

@@ -128,6 +128,7 @@ fn query_parameters_are_plain_strings() {
 fn schema_names_carry_their_games_prefix() {
     const SHARED: &[&str] = &[
         "AiLimits",
+        "AnnotateFormat",
         "AnnotationForced",
         "AnnotationForcedResult",
         "AnnotationLabel",

@@ -34,11 +34,16 @@ function ok<T>(answer: { data?: T; error?: unknown; response: Response }, what: 
   return answer.data;
 }
 
-// A review in JSON: `annotate` also speaks NDJSON and SVG (by `Accept`),
-// so its 200 body is typed as the JSON answer or a string.
-function reviewed<T extends object>(body: T | string, what: string): T {
-  if (typeof body === "string") {
-    throw new Error(`${what}: a JSON review was asked for, got text`);
+// A review in JSON: `annotate` also speaks NDJSON (lines of their own
+// schema, told apart by `line`) and SVG (by `format` or `Accept`), so its
+// 200 body is typed as the JSON answer, a line or a string.
+function isReview<B extends object>(body: B): body is Extract<B, { plies: unknown }> {
+  return "plies" in body;
+}
+
+function reviewed<B extends object>(body: B | string, what: string): Extract<B, { plies: unknown }> {
+  if (typeof body === "string" || !isReview(body)) {
+    throw new Error(`${what}: a JSON review was asked for, got a line or text`);
   }
   return body;
 }

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use codec::{decode_orders, encode_event, encode_orders, status};
 
-use super::flows::ask::{AiRequest, Suggested};
+use super::flows::ask::{other_step_needed, refuse_without_play, AiRequest, Suggested};
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
 use super::transport::problem::ApiError;
@@ -352,26 +352,15 @@ impl GameApi for CobiTankWars {
         request: &AiMoveRequest,
     ) -> Result<Option<(VehicleOrders, Vec<String>, u64)>, ApiError> {
         if !request.play {
-            let stray = [
+            refuse_without_play(&[
                 ("orders", request.orders.is_some()),
                 ("gunfire", request.gunfire.is_some()),
-            ];
-            return match stray.into_iter().find(|(_, given)| *given) {
-                Some((field, _)) => Err(ApiError::bad_request(
-                    Text::new("request-play-only").with("field", field),
-                    Some(field),
-                )),
-                None => Ok(None),
-            };
+            ])?;
+            return Ok(None);
         }
         let player: Player = request.player.into();
         let Some(orders) = request.orders.clone() else {
-            return Err(ApiError::bad_request(
-                Text::new("request-play-other")
-                    .with("field", "orders")
-                    .with("player", player.name()),
-                Some("orders"),
-            ));
+            return Err(other_step_needed("orders", player.name()));
         };
         let gunfire = request.gunfire.clone().unwrap_or_default();
         Ok(Some((orders, gunfire, request.seed.unwrap_or(0))))

@@ -15,7 +15,8 @@ use actix_web::web::Bytes;
 
 use super::ai::key_text;
 pub use super::annotation::{
-    AnnotateResponse, AnnotateSummary, Annotation, MomentEntry, PlayerReview, Unjudged,
+    AnnotateLine, AnnotateResponse, AnnotateSummary, Annotation, MomentEntry, PlayerReview,
+    StreamLine, Unjudged,
 };
 use super::ask::{style, Judging};
 use super::budget::SharedBudget;
@@ -338,6 +339,41 @@ pub enum Format {
     Chart,
 }
 
+/// `annotate`'s query: the format asked by name, for a client that
+/// cannot set `Accept` (a generated client calls an operation with its
+/// parameters; OpenAPI leaves `Accept` out of them).
+#[derive(Debug, Default, serde::Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct AnnotateQuery {
+    /// `json` (one answer), `ndjson` (a line an entry as it is judged, then
+    /// the summary: each line an `AnnotateLine`) or `svg` (the chart); it
+    /// wins over `Accept`, which decides when it is absent (JSON when
+    /// neither names a format).
+    pub format: Option<FormatName>,
+}
+
+/// A review's format, by name: `json`, `ndjson` or `svg`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = AnnotateFormat)]
+pub enum FormatName {
+    Json,
+    Ndjson,
+    Svg,
+}
+
+/// The format asked: `format` when the query names one, else the one
+/// `Accept` prefers ([`negotiate`]).
+pub fn format_of(query: &AnnotateQuery, request: &actix_web::HttpRequest) -> Format {
+    match query.format {
+        Some(FormatName::Json) => Format::Json,
+        Some(FormatName::Ndjson) => Format::Lines,
+        Some(FormatName::Svg) => Format::Chart,
+        None => negotiate(request),
+    }
+}
+
 /// The format `Accept` prefers: the highest `q` among the media types a
 /// review is written in (the first on a tie); JSON when none is named.
 pub fn negotiate(request: &actix_web::HttpRequest) -> Format {
@@ -511,8 +547,8 @@ pub async fn annotate_stream<G: GameApi>(
             let _slot = slot;
             let (finished, spent) = judge_game::<G>(checked, search, (&flag, &cache), |line| {
                 let written = match line {
-                    Line::Entry(entry) => serde_json::to_vec(&entry),
-                    Line::Summary(summary) => serde_json::to_vec(&summary),
+                    Line::Entry(entry) => serde_json::to_vec(&StreamLine::Entry(&entry)),
+                    Line::Summary(summary) => serde_json::to_vec(&StreamLine::Summary(&summary)),
                 };
                 match written {
                     Ok(mut bytes) => {
@@ -530,7 +566,7 @@ pub async fn annotate_stream<G: GameApi>(
             };
             if let Some(error) = failed.filter(|_| !lines.is_closed()) {
                 let problem = error.problem();
-                if let Ok(mut bytes) = serde_json::to_vec(&problem) {
+                if let Ok(mut bytes) = serde_json::to_vec(&StreamLine::<G>::Problem(&problem)) {
                     bytes.push(b'\n');
                     // Never waits: the stream is over either way.
                     let _ = lines.try_send(Bytes::from(bytes));

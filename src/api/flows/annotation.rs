@@ -477,9 +477,10 @@ where
     fn schema() -> RefOr<Schema> {
         ObjectBuilder::new()
             .description(Some(
-                "A game reviewed. With `Accept: application/x-ndjson` the same, streamed: one \
-line an entry of `plies` as it is judged, then a line with `players`, `curve`, `moments`, \
-`verifications`, `unjudged` and `final` (or, past the server's time cap, a problem document).",
+                "A game reviewed. With `format=ndjson` (or `Accept: application/x-ndjson`) the \
+same, streamed (`AnnotateLine`): one line an entry of `plies` as it is judged (`\"line\": \"entry\"`), \
+then a line with `players`, `curve`, `moments`, `verifications`, `unjudged` and `final` \
+(`\"line\": \"summary\"`; or, past the server's time cap, the problem, `\"line\": \"problem\"`).",
             ))
             .property(
                 "plies",
@@ -519,10 +520,9 @@ points or more.",
                     .minimum(Some(0.0))
                     .description(Some(
                         "How many entries are `verified` (Tank Battle; 0 elsewhere): the judge \
-searches a position again with 10 times its budget (at most 2,000,000 positions; a judge of that \
-many does not verify) where the move played loses 5 chance points or more, while its \
-verifications have searched no more than its own searches may (a budget a move) and 50 \
-budgets.",
+searches a position again with 10 times its budget (at most 2,000,000 positions) where either \
+depth it read finds a fault (an inaccuracy or worse, a forced result found or lost) and the \
+larger budget reads further, while the review's share lasts (40 budgets).",
                     )),
             )
             .required("verifications")
@@ -568,5 +568,118 @@ where
             G::ScoreResponse::schema(),
         ));
         G::ScoreResponse::schemas(schemas);
+    }
+}
+
+/// One line of a streamed review (NDJSON), told apart by its `line`: an
+/// entry as it is judged, the summary last, or, in its place when the
+/// review stops short, the problem that stopped it.
+#[derive(Serialize)]
+#[serde(tag = "line", rename_all = "snake_case")]
+#[serde(bound(serialize = ""))]
+pub enum StreamLine<'a, G: GameApi> {
+    Entry(&'a Annotation<G>),
+    Summary(&'a AnnotateSummary<G>),
+    Problem(&'a crate::api::transport::problem::Problem),
+}
+
+/// The document's schema of a streamed review's lines: one of an entry,
+/// the summary and a problem, each with its `line` (a discriminator every
+/// generator reads).
+pub struct AnnotateLine<G>(PhantomData<G>);
+
+/// The `line` member of a line's schema: its one value.
+fn line_tag(value: &str, description: &str) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .property(
+            "line",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some([value]))
+                .description(Some(description)),
+        )
+        .required("line")
+}
+
+impl<G: GameApi> AnnotateLine<G>
+where
+    G::PickDto: ToSchema,
+    G::ScoreResponse: ToSchema,
+{
+    /// Each kind of line: the schema of what it carries, with `line`
+    /// added (objects in the document are closed, so a line is one
+    /// object, not a composition). The document names them after their
+    /// `line` and makes it their discriminator (`TankWarAnnotateLineEntry`,
+    /// …; see `openapi::fixups`).
+    fn kinds() -> [RefOr<Schema>; 3] {
+        let tagged = |mut schema: RefOr<Schema>, tag: &str, description: &str| {
+            if let RefOr::T(Schema::Object(object)) = &mut schema {
+                object.properties.remove("line");
+                let line = line_tag(tag, "").build().properties.remove("line");
+                if let Some(line) = line {
+                    object.properties.insert("line".to_owned(), line);
+                }
+                object.required.retain(|field| field != "line");
+                object.required.insert(0, "line".to_owned());
+                object.description = Some(description.to_owned());
+                object.example = None;
+            }
+            schema
+        };
+        let mut summary = AnnotateResponse::<G>::schema();
+        if let RefOr::T(Schema::Object(object)) = &mut summary {
+            object.properties.remove("plies");
+            object.required.retain(|field| field != "plies");
+        }
+        [
+            tagged(
+                Annotation::<G>::schema(),
+                "entry",
+                "A line of a streamed review: one entry of `plies`, as it is judged.",
+            ),
+            tagged(
+                summary,
+                "summary",
+                "The last line of a streamed review: the answer's fields but `plies`.",
+            ),
+            tagged(
+                <crate::api::transport::problem::Problem as PartialSchema>::schema(),
+                "problem",
+                "In place of the summary, when the review stopped short (past the server's time \
+cap): the problem, as the one answer would be.",
+            ),
+        ]
+    }
+}
+
+impl<G: GameApi> PartialSchema for AnnotateLine<G>
+where
+    G::PickDto: ToSchema,
+    G::ScoreResponse: ToSchema,
+{
+    fn schema() -> RefOr<Schema> {
+        let mut one_of = utoipa::openapi::schema::OneOfBuilder::new().description(Some(
+            "One line of a streamed review (`application/x-ndjson`, `format=ndjson`), told apart \
+by `line`: an `entry` as it is judged, then the `summary`, or a `problem` in its place when the \
+review stops short.",
+        ));
+        for kind in Self::kinds() {
+            one_of = one_of.item(kind);
+        }
+        one_of.into()
+    }
+}
+
+impl<G: GameApi> ToSchema for AnnotateLine<G>
+where
+    G::PickDto: ToSchema,
+    G::ScoreResponse: ToSchema,
+{
+    fn name() -> Cow<'static, str> {
+        schema_name::<G>("AnnotateLine")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        AnnotateResponse::<G>::schemas(schemas);
     }
 }

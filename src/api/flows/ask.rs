@@ -318,3 +318,26 @@ impl<R: ToSchema, A: ToSchema> ToSchema for Played<R, A> {
         A::schemas(schemas);
     }
 }
+
+/// `ai-move` without `play`: none of the fields only `play` reads may be
+/// given (`given`: each field's name and whether the request has it).
+pub fn refuse_without_play(given: &[(&'static str, bool)]) -> Result<(), ApiError> {
+    match given.iter().find(|(_, present)| *present) {
+        Some(&(field, _)) => Err(ApiError::bad_request(
+            Text::new("request-play-only").with("field", field),
+            Some(field),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `ai-move` with `play` in a simultaneous game, without the other
+/// player's step in `field` (or with the AI's own, which it decides).
+pub fn other_step_needed(field: &str, player: &str) -> ApiError {
+    ApiError::bad_request(
+        Text::new("request-play-other")
+            .with("field", field)
+            .with("player", player),
+        Some(field),
+    )
+}

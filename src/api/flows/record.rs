@@ -39,8 +39,35 @@ pub fn check_game<G: Game>(game: Option<&str>) -> Result<(), ApiError> {
     }
 }
 
-/// A record's `result`, accepted and not read.
-pub type RecordResult = Option<IgnoredAny>;
+/// A record's `result`, accepted and not read: any JSON object (its
+/// members skipped as they are read, without recursion), or null.
+pub type RecordResult = Option<SkippedObject>;
+
+/// A JSON object whose members are skipped as they are read.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SkippedObject;
+
+impl<'de> serde::Deserialize<'de> for SkippedObject {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = SkippedObject;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(SkippedObject)
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
+}
 
 /// The schema of a record's `game`: a string, or null.
 pub fn game_schema() -> RefOr<Schema> {

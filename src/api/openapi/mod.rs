@@ -54,6 +54,8 @@ with a stable `code`: 400 for malformed requests and notation (`BAD_REQUEST`, `B
         contact(name = "tank-rules maintainers")
     ),
     servers((url = "/", description = "This server")),
+    // Referred to by a query parameter, which utoipa does not collect.
+    components(schemas(crate::api::flows::annotate::FormatName)),
     tags(
         (name = "service", description = "Health and the catalogue of games.")
     )

@@ -61,6 +61,7 @@ macro_rules! game_routes {
         type RenderQuery = <$game as GameApi>::RenderQuery;
         type AnnotateRequest = <$game as GameApi>::AnnotateRequest;
         type AnnotateResponse = flows::annotate::AnnotateResponse<$game>;
+        type AnnotateLine = flows::annotate::AnnotateLine<$game>;
         type CompareRequest = flows::compare::GameCompareRequest<$game>;
 
         /// Adds the game's routes to the `/v1` router, under `/{game}`,
@@ -268,10 +269,11 @@ macro_rules! game_routes {
             post, path = crate::operations::Operation::Annotate.path(),
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_annotate"),
+            params(flows::annotate::AnnotateQuery),
             request_body = AnnotateRequest,
             responses(
-                (status = 200, description = "The game reviewed",
-                 content((AnnotateResponse = "application/json"), (String = "application/x-ndjson"), (String = "image/svg+xml"))),
+                (status = 200, description = "The game reviewed: one JSON answer, NDJSON lines (`format=ndjson` or `Accept: application/x-ndjson`) or the SVG chart (`format=svg` or `Accept: image/svg+xml`)",
+                 content((AnnotateResponse = "application/json"), (AnnotateLine = "application/x-ndjson"), (String = "image/svg+xml"))),
                 (status = 400, description = "`BAD_REQUEST` (a body or a step that breaks its schema or notation, a `level` out of 1-8) or `LIMIT_EXCEEDED` (more steps than the server reviews)", body = Problem, content_type = "application/problem+json"),
                 (status = 422, description = "A step is illegal: the first one, with its `ply`, as in `replay`", body = Problem, content_type = "application/problem+json"),
                 RouteErrors,
@@ -281,10 +283,11 @@ macro_rules! game_routes {
         )]
         async fn annotate(
             request: actix_web::HttpRequest,
+            query: actix_web::web::Query<flows::annotate::AnnotateQuery>,
             JsonAndServices { body, services }: JsonAndServices<AnnotateRequest>,
         ) -> Result<HttpResponse, ApiError> {
             use flows::annotate::Format;
-            match flows::annotate::negotiate(&request) {
+            match flows::annotate::format_of(&query, &request) {
                 Format::Lines => {
                     let lines = flows::annotate::annotate_stream::<$game>(body, &services).await?;
                     Ok(HttpResponse::Ok()

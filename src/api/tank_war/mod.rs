@@ -9,7 +9,7 @@ pub use dto::*;
 use compact_str::CompactString;
 use serde_json::Value;
 
-use super::flows::ask::{AiRequest, Suggested};
+use super::flows::ask::{other_step_needed, refuse_without_play, AiRequest, Suggested};
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
 use super::transport::problem::ApiError;
@@ -400,17 +400,11 @@ impl GameApi for TankWar {
         let player: Player = request.player.into();
         let other = player.other();
         if !request.play {
-            let stray = [
+            refuse_without_play(&[
                 ("moves", request.moves.is_some()),
                 ("elapsed_ms", request.elapsed_ms.is_some()),
-            ];
-            return match stray.into_iter().find(|(_, given)| *given) {
-                Some((field, _)) => Err(ApiError::bad_request(
-                    Text::new("request-play-only").with("field", field),
-                    Some(field),
-                )),
-                None => Ok(None),
-            };
+            ])?;
+            return Ok(None);
         }
         let moves = request.moves.as_ref();
         let pick = |p: Player| {
@@ -425,12 +419,7 @@ impl GameApi for TankWar {
                 let elapsed = request.elapsed_ms.unwrap_or_default();
                 Ok(Some((theirs, [elapsed.u, elapsed.d])))
             }
-            _ => Err(ApiError::bad_request(
-                Text::new("request-play-other")
-                    .with("field", field.as_str())
-                    .with("player", player.name()),
-                Some(&field),
-            )),
+            _ => Err(other_step_needed(&field, player.name())),
         }
     }
 
