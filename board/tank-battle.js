@@ -213,12 +213,13 @@ function renderMoves() {
 // position's when it is known already.
 async function describe(happened = "", score = null) {
   const position = current();
-  score ??= await api("POST", "score", { position });
+  score ??= await api("POST", "score", { position, rules: rules() });
   $("score").textContent = t("board-score", score.score);
   let line;
   if (score.finished && score.winner) line = t("board-finished-winner", { side: t(`board-${score.winner}`) });
   else if (score.finished) line = t("board-finished-draw");
   else line = t("board-to-move", { side: t(`board-${sideToMove(position)}`) });
+  if (score.reason === "ply_limit") line = `${t("board-ply-limit")} ${line}`;
   status(happened ? `${happened} ${line}` : line);
   return score;
 }
@@ -227,7 +228,7 @@ async function describe(happened = "", score = null) {
 
 async function legalMoves(position) {
   if (!state.legal.has(position)) {
-    const answer = await api("POST", "legal-moves", { position });
+    const answer = await api("POST", "legal-moves", { position, rules: rules() });
     state.legal.set(position, answer.moves);
   }
   return state.legal.get(position);
@@ -246,7 +247,7 @@ async function pick(square) {
   if (state.selected && state.targets.has(square)) return play(state.targets.get(square));
   if (state.selected && square !== state.selected && !(piece && isOwn(piece, position))) {
     const move = `${state.selected}-${square}`;
-    const verdict = await api("POST", "validate", { position, move });
+    const verdict = await api("POST", "validate", { position, move, rules: rules() });
     letGo();
     say(verdict.legal ? "" : t("board-refused", { move, reason: verdict.reason?.message || "" }));
     return;
@@ -267,7 +268,7 @@ const isOwn = (piece, position) => (piece === piece.toUpperCase()) === (sideToMo
 async function play(move, byAi = false) {
   letGo();
   const position = current();
-  const answer = await api("POST", "apply", { position, move });
+  const answer = await api("POST", "apply", { position, move, rules: rules() });
   state.moves = state.moves.slice(0, state.at).concat(move);
   state.positions = state.positions.slice(0, state.at + 1).concat(answer.position);
   state.at = state.moves.length;
@@ -286,15 +287,23 @@ function level() {
   return Number($("level").value);
 }
 
+// The end policy the player chose: a ply limit, or the rules as written
+// (`{}`, whatever the server's default), so that a game on the board ends
+// where the player said.
+function rules() {
+  const limit = Number($("max-plies").value);
+  return Number.isInteger(limit) && limit >= 1 ? { max_plies: limit } : {};
+}
+
 async function aiPlays() {
   status(t("board-thinking"));
-  const answer = await api("POST", "ai-move", { position: current(), level: level() });
+  const answer = await api("POST", "ai-move", { position: current(), level: level(), rules: rules() });
   await play(answer.move, true);
 }
 
 async function suggest() {
   status(t("board-thinking"));
-  const answer = await api("POST", "ai-move", { position: current(), level: level(), multipv: 3 });
+  const answer = await api("POST", "ai-move", { position: current(), level: level(), multipv: 3, rules: rules() });
   state.arrow = squaresOf(answer.move);
   const lines = $("lines");
   lines.replaceChildren();
@@ -323,10 +332,10 @@ async function show(at, arrow = null) {
 async function setUp(start, moves = [], at = moves.length) {
   let positions = [start];
   if (moves.length) {
-    const replayed = await api("POST", "replay", { start, moves });
+    const replayed = await api("POST", "replay", { start, moves, rules: rules() });
     positions = positions.concat(replayed.positions);
   }
-  const score = moves.length ? null : await api("POST", "score", { position: start });
+  const score = moves.length ? null : await api("POST", "score", { position: start, rules: rules() });
   state.draft = null;
   state.start = start;
   state.moves = moves;
@@ -433,6 +442,10 @@ function wire() {
     render();
   });
   $("review-game").addEventListener("click", () => act(review));
+  $("max-plies").addEventListener("change", () => {
+    state.legal.clear();
+    act(describe);
+  });
   $("first").addEventListener("click", () => show(0));
   $("previous").addEventListener("click", () => show(state.at - 1));
   $("next").addEventListener("click", () => show(state.at + 1));
@@ -446,7 +459,7 @@ function wire() {
 // move that refutes it as the arrow.
 async function review() {
   status(t("board-reviewing"));
-  const answer = await api("POST", "annotate", { start: state.start, moves: state.moves });
+  const answer = await api("POST", "annotate", { start: state.start, moves: state.moves, rules: rules() });
   state.reviewed = state.moves.join(",");
   showReview(answer, t("board-game-tank-battle"), t("board-white"), (step) => {
     const entry = (answer.plies || []).find((e) => e.ply + 1 === step);

@@ -7,8 +7,8 @@
 // position opened by its link (our side's moves chosen by the API's
 // level 1, the page's AI playing the other side at level 8; at most
 // MAX_PLIES), reviewed, and a blunder opened from the review's chart; a
-// refused move and its rule, the AI's lines, a move by the keyboard
-// alone, Czech. The Tank War: a round against the AI by a click, a
+// refused move and its rule, a move limit ending the game, the AI's lines,
+// a move by the keyboard alone, Czech. The Tank War: a round against the AI by a click, a
 // round between two people at one screen (the first pick hidden), the
 // equilibrium, the review. Tank Wars: a round of orders and gunfire by
 // clicks against the AI, its events, the review. Every page: no console
@@ -101,6 +101,19 @@ try {
   await page.waitForSelector('[data-square="a8"] .piece');
   await idle(page);
   check((await page.$$eval("#moves button", (b) => b.length)) === 1, "the move taken back");
+
+  // The end policy: a move limit reached ends the game there, the score
+  // deciding; no limit, and the game goes on.
+  await page.fill("#max-plies", "1");
+  await page.dispatchEvent("#max-plies", "change");
+  await idle(page);
+  const limited = await page.textContent("#status");
+  check(limited.includes("The move limit is reached.") && limited.includes("a draw"),
+    `a move limit of 1 ends the game after g1-c5: "${limited}"`);
+  await page.fill("#max-plies", "");
+  await page.dispatchEvent("#max-plies", "change");
+  await idle(page);
+  check((await page.textContent("#status")).includes("Black to move"), "without a limit the game goes on");
 
   // A refused move names its rule.
   await page.click('[data-square="a8"]');
