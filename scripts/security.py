@@ -1374,8 +1374,30 @@ def render_arrows(args):
 # the step it is, a record's fields checked, not trusted.
 
 def hosting(args):
-    c = Client(args.front)
-    key = {"X-Api-Key": args.keys["main"]}
+    """On a server of its own: the front server's search quota (2 a
+    minute) would answer the plays and reviews 429 before their checks."""
+    on_own_server(args, "hosting", [], "73 hosting", lambda server: hosting_checks(args.spare))
+    on_own_server(args, "play-priced", ["--search-rate-limit-per-minute", "2"], "73.6 play priced",
+                  lambda server: play_priced(args.spare))
+
+
+def play_priced(port):
+    """73.6: a played move is priced as the search it is, no more and no
+    less: two plays spend a quota of 2 searches, the third is 429."""
+    c = Client(port)
+    got = []
+    for seed in range(3):
+        status, _, _ = c.request("POST", "/v1/tank-battle/ai-move",
+                                 {"position": START, "play": True, "limits": {"max_depth": 1}, "seed": 7300 + seed})
+        got.append(status)
+    c.close()
+    check("73.6 ai-move with play costs one search: a quota of 2 answers two plays, then 429",
+          got == [200, 200, 429], statuses_text(got))
+
+
+def hosting_checks(port):
+    c = Client(port)
+    key = {}
     tb = "/v1/tank-battle"
     statuses = {}
     for name, rules in [("max_plies 0", {"max_plies": 0}), ("max_plies 1,000,001", {"max_plies": 1_000_001}),
