@@ -7,6 +7,7 @@ mod ai_move;
 mod codec;
 mod compare;
 mod dto;
+mod play;
 pub use ai_move::*;
 pub use dto::*;
 
@@ -16,7 +17,7 @@ use serde_json::Value;
 
 use codec::{decode_orders, encode_event, encode_orders, status};
 
-use super::flows::ask::{other_step_needed, refuse_without_play, AiRequest, Suggested};
+use super::flows::ask::{AiRequest, Suggested};
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
 use super::transport::problem::ApiError;
@@ -345,71 +346,21 @@ impl GameApi for CobiTankWars {
             .styled(request.level, request.multipv)
     }
 
-    /// `orders` and `gunfire` are the other player's, given only with
-    /// `play` (which needs the orders: a player without vehicles gives
-    /// `{}`).
     fn play_with(
         request: &AiMoveRequest,
     ) -> Result<Option<(VehicleOrders, Vec<String>, u64)>, ApiError> {
-        if !request.play {
-            refuse_without_play(&[
-                ("orders", request.orders.is_some()),
-                ("gunfire", request.gunfire.is_some()),
-            ])?;
-            return Ok(None);
-        }
-        let player: Player = request.player.into();
-        let Some(orders) = request.orders.clone() else {
-            return Err(other_step_needed("orders", player.name()));
-        };
-        let gunfire = request.gunfire.clone().unwrap_or_default();
-        Ok(Some((orders, gunfire, request.seed.unwrap_or(0))))
+        play::play_with(request)
     }
 
-    /// The AI's gunfire squares and the other player's are placed, then
-    /// both players' orders make the round.
     fn played_step(
         state: &mut State,
         question: &Question,
         answer: &Suggested<AiSuggestion>,
-        (theirs, gunfire, seed): (VehicleOrders, Vec<String>, u64),
+        with: (VehicleOrders, Vec<String>, u64),
     ) -> Result<Round, ApiError> {
-        let suggestion = &answer.suggestion;
-        let squares: Vec<String> = suggestion
-            .gunfire
-            .iter()
-            .map(|target| target.square.clone())
-            .chain(gunfire)
-            .collect();
-        place_gunfire(state, &squares, "gunfire")?;
-        let mine = VehicleOrders(
-            suggestion
-                .orders
-                .0
-                .iter()
-                .map(|(id, order)| {
-                    let order = OrderDto {
-                        dir: order.dir.name().to_owned(),
-                        dist: i64::from(order.dist),
-                    };
-                    (id.clone(), order)
-                })
-                .collect(),
-        );
-        let orders = match question.player {
-            Player::P1 => OrdersDto {
-                p1: mine,
-                p2: theirs,
-            },
-            Player::P2 => OrdersDto {
-                p1: theirs,
-                p2: mine,
-            },
-        };
-        Ok(Round {
-            orders: decode_orders(orders),
-            seed,
-        })
+        let (gunfire, round) = play::played_round(question, answer, with);
+        place_gunfire(state, &gunfire, "gunfire")?;
+        Ok(round)
     }
 
     fn encode_ai(_: &State, s: ai::Suggestion) -> Suggested<AiSuggestion> {

@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 use actix_web::web::Bytes;
 
 use super::ai::key_text;
+pub use super::annotate_line::{AnnotateLine, StreamLine};
 pub use super::annotation::{
-    AnnotateLine, AnnotateResponse, AnnotateSummary, Annotation, MomentEntry, PlayerReview,
-    StreamLine, Unjudged,
+    AnnotateResponse, AnnotateSummary, Annotation, MomentEntry, PlayerReview, Unjudged,
 };
 use super::ask::{style, Judging};
 use super::budget::SharedBudget;

@@ -9,6 +9,7 @@
 
 pub mod ai;
 pub mod annotate;
+pub mod annotate_line;
 pub mod annotation;
 pub mod ask;
 pub mod batch;

@@ -4,12 +4,13 @@
 //! `api::flows`.
 
 mod dto;
+mod play;
 pub use dto::*;
 
 use compact_str::CompactString;
 use serde_json::Value;
 
-use super::flows::ask::{other_step_needed, refuse_without_play, AiRequest, Suggested};
+use super::flows::ask::{AiRequest, Suggested};
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
 use super::transport::problem::ApiError;
@@ -394,47 +395,17 @@ impl GameApi for TankWar {
         AiRequest::new(state, player, request.limits, request.seed).styled(request.level, None)
     }
 
-    /// `moves` holds the other player's pick, and only it, when `play`
-    /// asks; neither it nor `elapsed_ms` is given without `play`.
     fn play_with(request: &AiMoveRequest) -> Result<Option<(String, [u64; 2])>, ApiError> {
-        let player: Player = request.player.into();
-        let other = player.other();
-        if !request.play {
-            refuse_without_play(&[
-                ("moves", request.moves.is_some()),
-                ("elapsed_ms", request.elapsed_ms.is_some()),
-            ])?;
-            return Ok(None);
-        }
-        let moves = request.moves.as_ref();
-        let pick = |p: Player| {
-            moves.and_then(|m| match p {
-                Player::U => m.u.clone(),
-                Player::D => m.d.clone(),
-            })
-        };
-        let field = format!("moves.{other}");
-        match (pick(player), pick(other)) {
-            (None, Some(theirs)) => {
-                let elapsed = request.elapsed_ms.unwrap_or_default();
-                Ok(Some((theirs, [elapsed.u, elapsed.d])))
-            }
-            _ => Err(other_step_needed(&field, player.name())),
-        }
+        play::play_with(request)
     }
 
     fn played_step(
-        _: &mut State,
+        state: &mut State,
         player: &Player,
         answer: &Suggested<AiSuggestion>,
-        (theirs, elapsed_ms): (String, [u64; 2]),
+        with: (String, [u64; 2]),
     ) -> Result<Round, ApiError> {
-        let mine = answer.suggestion.pick.clone();
-        let picks = match player {
-            Player::U => [mine, theirs],
-            Player::D => [theirs, mine],
-        };
-        Ok(Round { picks, elapsed_ms })
+        play::played_step(state, player, answer, with)
     }
 
     fn encode_ai(state: &State, result: ai::SearchResult) -> Suggested<AiSuggestion> {
