@@ -15,8 +15,10 @@
 # illegal step switched on its code, apply and a refused one read as a
 # Problem, ai-move at a level, score, a batch whose results are decoded to
 # the types their `op` names, a failed request among them, a picture; and a
-# call without the key, 401) against one server (scripts/service.sh) on loopback that
-# needs an API key. A generator's warning fails the run (typescript-fetch:
+# call without the key, 401), then a whole game of each game hosted to its
+# end through `ai-move` with `play`, its game record reviewed as JSON and as
+# NDJSON (`annotate.ndjson`) and its final position drawn (issue 73); against
+# one server (scripts/service.sh) on loopback that needs an API key. A generator's warning fails the run (typescript-fetch:
 # but for three known ones, below). Generator versions are pinned
 # (package-lock.json files, below). Needs the npm registry and PyPI; fails
 # when either cannot be reached.

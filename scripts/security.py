@@ -191,14 +191,18 @@ def search_quota(args, sent):
     # without a key 401; with the search key it is priced in search units
     # (issue 50: 6 at the default caps, more than the key's whole quota of
     # 2: 400 naming the policy and the price).
+    # So are its one-format operations (issue 73), annotate.ndjson and
+    # annotate.svg: the same review at the same price, however written.
     body = {"moves": ["i3-i7"], "limits": {"max_nodes": 10000}}
-    bare, _, _ = c.request("POST", "/v1/tank-battle/annot%61te", body)
-    spent, _, answer = c.request("POST", "/v1/tank-battle/annot%61te", body, {"X-Api-Key": args.keys["search"]})
-    problem = json.loads(answer or b"{}")
-    check("2. /v1/tank-battle/annot%61te needs a key and is priced in the search quota",
-          bare == 401 and spent == 400 and problem.get("policy") == "searches" and problem.get("price") == 6,
-          f"without a key {bare}; with the search key {spent} {problem.get('code')}, "
-          f"policy {problem.get('policy')}, price {problem.get('price')}")
+    for path in ["/v1/tank-battle/annot%61te", "/v1/tank-battle/annotate%2Endjson",
+                 "/v1/tank-battle/annot%61te.svg"]:
+        bare, _, _ = c.request("POST", path, body)
+        spent, _, answer = c.request("POST", path, body, {"X-Api-Key": args.keys["search"]})
+        problem = json.loads(answer or b"{}")
+        check(f"2. {path} needs a key and is priced in the search quota",
+              bare == 401 and spent == 400 and problem.get("policy") == "searches" and problem.get("price") == 6,
+              f"without a key {bare}; with the search key {spent} {problem.get('code')}, "
+              f"policy {problem.get('policy')}, price {problem.get('price')}")
 
 
 def encoded_names(args, sent):
@@ -1447,6 +1451,20 @@ def hosting_checks(port):
           formats["ndjson"] == 200 and formats["svg"] == 200 and formats["xml"] == 400
           and formats["twice"] == 400 and formats["3,000 characters"] in (400, 414),
           str(formats))
+    # The one-format operations are the review, caps included: more moves
+    # than --annotate-max-plies (400) refused before any is judged, and no
+    # batch runs them (a batch's review is `annotate`, in JSON).
+    long_game = {"moves": ["k4-k5"] * 401}
+    capped = {}
+    for op in ["annotate", "annotate.ndjson", "annotate.svg"]:
+        status, _, body = c.request("POST", f"{tb}/{op}", long_game, key)
+        capped[op] = f"{status} {json.loads(body or b'{}').get('code')}"
+    batched, _, body = c.request("POST", f"{tb}/batch",
+                                 {"requests": [{"op": "annotate.ndjson", "moves": ["k4-k5"]}]}, key)
+    batched_field = json.loads(body or b"{}").get("field")
+    check("73.7 annotate.ndjson and annotate.svg keep the review's caps (401 moves: 400) and no batch runs them",
+          set(capped.values()) == {"400 LIMIT_EXCEEDED"} and batched == 400 and batched_field == "requests[0].op",
+          f"{capped}; batched {batched} field {batched_field}")
 
 
 # ---------------------------------------------------------------------------

@@ -33,6 +33,8 @@ pub enum Operation {
     Replay,
     AiMove,
     Annotate,
+    AnnotateLines,
+    AnnotateChart,
     Perft,
     Batch,
     Compare,
@@ -119,7 +121,7 @@ impl Price {
 
 impl Operation {
     /// Every operation, in the order the document's batch lists them.
-    pub const ALL: [Operation; 12] = [
+    pub const ALL: [Operation; 14] = [
         Operation::Initial,
         Operation::LegalMoves,
         Operation::Validate,
@@ -129,6 +131,8 @@ impl Operation {
         Operation::Perft,
         Operation::AiMove,
         Operation::Annotate,
+        Operation::AnnotateLines,
+        Operation::AnnotateChart,
         Operation::Batch,
         Operation::Compare,
         Operation::Render,
@@ -185,6 +189,26 @@ impl Operation {
                 "/annotate",
                 Post,
                 true,
+                true,
+                Review,
+                Some(Pool::Long),
+            ),
+            // The review in one format, for a client that reads one media
+            // type an operation (generated clients do).
+            Operation::AnnotateLines => (
+                "annotate.ndjson",
+                "/annotate.ndjson",
+                Post,
+                false,
+                true,
+                Review,
+                Some(Pool::Long),
+            ),
+            Operation::AnnotateChart => (
+                "annotate.svg",
+                "/annotate.svg",
+                Post,
+                false,
                 true,
                 Review,
                 Some(Pool::Long),
@@ -374,7 +398,13 @@ mod tests {
             .collect();
         assert_eq!(
             searches,
-            [Operation::Perft, Operation::AiMove, Operation::Annotate]
+            [
+                Operation::Perft,
+                Operation::AiMove,
+                Operation::Annotate,
+                Operation::AnnotateLines,
+                Operation::AnnotateChart
+            ]
         );
         assert_eq!(Operation::AiMove.pool(), Some(Pool::Live));
         assert_eq!(Operation::Annotate.pool(), Some(Pool::Long));

@@ -1,7 +1,8 @@
 """A game site's calls through the Python client generated from
 openapi/openapi.json by openapi-python-client (clients/python/config.yaml):
 every game from its start to an AI's move, a batch with typed results and a
-picture. Checked with `mypy --strict`: every value read here is typed by the
+picture; then a whole game of each hosted to its end, reviewed and drawn.
+Checked with `mypy --strict`: every value read here is typed by the
 document.
 
     python3 flow.py http://127.0.0.1:8080 [api-key]
@@ -10,12 +11,13 @@ document.
 import json
 import sys
 from http import HTTPStatus
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from tank_rules_client import AuthenticatedClient
 from tank_rules_client.api.cobi_tank_wars import (
     cobi_tank_wars_ai_move,
     cobi_tank_wars_annotate,
+    cobi_tank_wars_annotate_lines,
     cobi_tank_wars_apply,
     cobi_tank_wars_batch,
     cobi_tank_wars_initial,
@@ -27,6 +29,7 @@ from tank_rules_client.api.cobi_tank_wars import (
 from tank_rules_client.api.tank_battle import (
     tank_battle_ai_move,
     tank_battle_annotate,
+    tank_battle_annotate_lines,
     tank_battle_apply,
     tank_battle_batch,
     tank_battle_initial,
@@ -38,6 +41,8 @@ from tank_rules_client.api.tank_battle import (
 from tank_rules_client.api.tank_war import (
     tank_war_ai_move,
     tank_war_annotate,
+    tank_war_annotate_chart,
+    tank_war_annotate_lines,
     tank_war_apply,
     tank_war_batch,
     tank_war_initial,
@@ -50,7 +55,10 @@ from tank_rules_client.models import (
     AiLimits,
     AnnotationLabel,
     BatchProblem,
+    CobiTankWarsAnnotateLineEntry,
+    CobiTankWarsAnnotateLineSummary,
     CobiTankWarsAnnotateRequest,
+    CobiTankWarsAnnotateRequestResultType0,
     CobiTankWarsAnnotateResponse,
     CobiTankWarsReplayRound,
     CobiTankWarsAiMoveRequest,
@@ -85,7 +93,10 @@ from tank_rules_client.models import (
     ProblemCode,
     TankBattleAiMoveRequest,
     TankBattleAiMoveResponse,
+    TankBattleAnnotateLineEntry,
+    TankBattleAnnotateLineSummary,
     TankBattleAnnotateRequest,
+    TankBattleAnnotateRequestResultType0,
     TankBattleAnnotateResponse,
     TankBattleApplyResponse,
     TankBattleBatchApply,
@@ -101,11 +112,15 @@ from tank_rules_client.models import (
     TankBattleMoveRequest,
     TankBattlePositionRequest,
     TankBattleReasonCode,
+    TankBattleRules,
     TankBattleScoreResponse,
     TankBattleValidateResponse,
     TankWarAiMoveRequest,
     TankWarAiMoveResponse,
+    TankWarAnnotateLineEntry,
+    TankWarAnnotateLineSummary,
     TankWarAnnotateRequest,
+    TankWarAnnotateRequestResultType0,
     TankWarAnnotateResponse,
     TankWarApplyRequest,
     TankWarApplyResponse,
@@ -124,6 +139,7 @@ from tank_rules_client.models import (
     TankWarLegalMovesRequest,
     TankWarLegalMovesResponse,
     TankWarOptionalPicks,
+    TankWarOtherPick,
     TankWarPickCode,
     TankWarPicks,
     TankWarPlayerName,
@@ -577,6 +593,223 @@ def cobi_tank_wars(client: AuthenticatedClient) -> None:
     check(isinstance(picture.parsed, str) and "<svg" in picture.parsed, "cobi-tank-wars picture")
 
 
+# --- Hosting whole games ---------------------------------------------------
+# A site's game against the AI, each game from its start to its end: one
+# `ai-move` with `play` a turn (the other side's step from an `ai-move`
+# too), the game record kept from the answers alone, then the record
+# reviewed as JSON and as NDJSON lines and the final position drawn.
+
+STANDING = ("finished", "winner", "draw", "reason", "score")
+
+
+def standing(answer_fields: dict[str, Any]) -> dict[str, Any]:
+    """A game record's `result`: the standing fields of an answer."""
+    return {name: value for name, value in answer_fields.items() if name in STANDING}
+
+
+def ndjson(response: Answered[object], what: str) -> list[dict[str, Any]]:
+    """A streamed review's lines, each a JSON object told apart by `line`."""
+    text = answer(response, str, what)
+    decoded: list[dict[str, Any]] = [json.loads(line) for line in text.splitlines() if line]
+    check(len(decoded) >= 2 and decoded[-1].get("line") == "summary", f"{what}: entries, then the summary")
+    return decoded
+
+
+def tank_battle_hosted(client: AuthenticatedClient) -> None:
+    rules = TankBattleRules(max_plies=24)
+    position = answer(
+        tank_battle_initial.sync_detailed(client=client, layout="standard"),
+        TankBattleInitialResponse,
+        "tank-battle initial",
+    ).position
+    moves: list[str] = []
+    last: TankBattleApplyResponse | None = None
+    while last is None or not last.finished:
+        check(len(moves) < 24, "tank-battle ends by its ply limit")
+        played = answer(
+            tank_battle_ai_move.sync_detailed(
+                client=client,
+                body=TankBattleAiMoveRequest(position=position, rules=rules, level=2, seed=len(moves), play=True),
+            ),
+            TankBattleAiMoveResponse,
+            "tank-battle ai-move play",
+        )
+        if isinstance(played.applied, Unset):
+            raise AssertionError("ai-move with play answers `applied`")
+        last = played.applied
+        check(last.move == played.move, "applied is the AI's move")
+        moves.append(played.move)
+        position = last.position
+    check(len(moves) == 24 and last.reason is not None and last.reason.value == "ply_limit", "ended at the limit")
+
+    record = TankBattleAnnotateRequest(
+        game="tank-battle",
+        layout="standard",
+        rules=rules,
+        moves=moves,
+        result=TankBattleAnnotateRequestResultType0.from_dict(standing(last.to_dict())),
+        limits=AiLimits(max_nodes=10000),
+    )
+    review = answer(
+        tank_battle_annotate.sync_detailed(client=client, body=record),
+        TankBattleAnnotateResponse,
+        "tank-battle review",
+    )
+    check(len(review.plies) == len(moves), "a verdict a move")
+    check(standing(review.final.to_dict()) == standing(last.to_dict()), "the review ends as the game did")
+    lines = ndjson(
+        tank_battle_annotate_lines.sync_detailed(client=client, body=record), "tank-battle lines"
+    )
+    entries = [TankBattleAnnotateLineEntry.from_dict(line) for line in lines if line["line"] == "entry"]
+    summary = TankBattleAnnotateLineSummary.from_dict(lines[-1])
+    check([e.played for e in entries] == [e.played for e in review.plies], "the lines judge the same moves")
+    check(summary.final.to_dict() == review.final.to_dict(), "the summary's final is the review's")
+
+    picture = tank_battle_render.sync_detailed(client=client, position=position, last_move=moves[-1])
+    check(isinstance(picture.parsed, str) and "<svg" in picture.parsed, "tank-battle final position")
+
+
+def tank_war_hosted(client: AuthenticatedClient) -> None:
+    state = tank_war_state(
+        answer(tank_war_initial.sync_detailed(client=client), TankWarStateAnswer, "tank-war initial")
+    )
+    rounds: list[TankWarReplayRound] = []
+    last: TankWarApplyResponse | None = None
+    while last is None or not last.finished:
+        check(len(rounds) < 60, "tank-war ends")
+        seed = len(rounds)
+        other = answer(
+            tank_war_ai_move.sync_detailed(
+                client=client,
+                body=TankWarAiMoveRequest(state=state, player=TankWarPlayerName.D, level=1, seed=seed),
+            ),
+            TankWarAiMoveResponse,
+            "tank-war D's pick",
+        )
+        elapsed = TankWarElapsed(u=4000, d=3000)
+        played = answer(
+            tank_war_ai_move.sync_detailed(
+                client=client,
+                body=TankWarAiMoveRequest(
+                    state=state,
+                    player=TankWarPlayerName.U,
+                    level=1,
+                    seed=seed,
+                    play=True,
+                    moves=TankWarOtherPick(d=other.move),
+                    elapsed_ms=elapsed,
+                ),
+            ),
+            TankWarAiMoveResponse,
+            "tank-war ai-move play",
+        )
+        if isinstance(played.applied, Unset):
+            raise AssertionError("ai-move with play answers `applied`")
+        last = played.applied
+        rounds.append(TankWarReplayRound(u=played.move, d=other.move, elapsed_ms=elapsed))
+        state = tank_war_state(last.state)
+    check(last.reason is not None, "tank-war says why it ended")
+
+    record = TankWarAnnotateRequest(
+        game="tank-war",
+        rounds=rounds,
+        result=TankWarAnnotateRequestResultType0.from_dict(standing(last.to_dict())),
+    )
+    review = answer(
+        tank_war_annotate.sync_detailed(client=client, body=record), TankWarAnnotateResponse, "tank-war review"
+    )
+    check(len(review.plies) == 2 * len(rounds), "a verdict a player a round")
+    check(standing(review.final.to_dict()) == standing(last.to_dict()), "the review ends as the game did")
+    lines = ndjson(tank_war_annotate_lines.sync_detailed(client=client, body=record), "tank-war lines")
+    entries = [TankWarAnnotateLineEntry.from_dict(line) for line in lines if line["line"] == "entry"]
+    summary = TankWarAnnotateLineSummary.from_dict(lines[-1])
+    check([e.played for e in entries] == [e.played for e in review.plies], "the lines judge the same picks")
+    check(summary.final.to_dict() == review.final.to_dict(), "the summary's final is the review's")
+    chart = tank_war_annotate_chart.sync_detailed(client=client, body=record)
+    check(isinstance(chart.parsed, str) and "<svg" in chart.parsed, "tank-war review chart")
+
+    picture = tank_war_render.sync_detailed(client=client, state=json.dumps(state.to_dict()))
+    check(isinstance(picture.parsed, str) and "<svg" in picture.parsed, "tank-war final position")
+
+
+def cobi_tank_wars_hosted(client: AuthenticatedClient) -> None:
+    state = cobi_tank_wars_state(
+        answer(
+            cobi_tank_wars_initial.sync_detailed(client=client), CobiTankWarsStateAnswer, "cobi-tank-wars initial"
+        )
+    )
+    rounds: list[CobiTankWarsReplayRound] = []
+    last: CobiTankWarsApplyResponse | None = None
+    while last is None or not last.finished:
+        check(len(rounds) < 60, "cobi-tank-wars ends")
+        seed = 100 + len(rounds)
+        other = answer(
+            cobi_tank_wars_ai_move.sync_detailed(
+                client=client,
+                body=CobiTankWarsAiMoveRequest(state=state, player=CobiTankWarsPlayerName.P2, level=3, seed=seed),
+            ),
+            CobiTankWarsAiMoveResponse,
+            "cobi-tank-wars P2's orders",
+        )
+        # An answer's orders as a request's (answers have their own schemas).
+        their_orders = CobiTankWarsVehicleOrders.from_dict(other.orders.to_dict())
+        their_fire = [target.square for target in other.gunfire]
+        played = answer(
+            cobi_tank_wars_ai_move.sync_detailed(
+                client=client,
+                body=CobiTankWarsAiMoveRequest(
+                    state=state,
+                    player=CobiTankWarsPlayerName.P1,
+                    level=3,
+                    seed=seed,
+                    play=True,
+                    orders=their_orders,
+                    gunfire=their_fire,
+                ),
+            ),
+            CobiTankWarsAiMoveResponse,
+            "cobi-tank-wars ai-move play",
+        )
+        if isinstance(played.applied, Unset):
+            raise AssertionError("ai-move with play answers `applied`")
+        last = played.applied
+        rounds.append(
+            CobiTankWarsReplayRound(
+                orders=CobiTankWarsOrders(
+                    p1=CobiTankWarsVehicleOrders.from_dict(played.orders.to_dict()), p2=their_orders
+                ),
+                gunfire=[target.square for target in played.gunfire] + their_fire,
+                seed=seed,
+            )
+        )
+        state = cobi_tank_wars_state(last.state)
+    check(last.reason is not None, "cobi-tank-wars says why it ended")
+
+    record = CobiTankWarsAnnotateRequest(
+        game="cobi-tank-wars",
+        rounds=rounds,
+        result=CobiTankWarsAnnotateRequestResultType0.from_dict(standing(last.to_dict())),
+        limits=AiLimits(max_nodes=2000),
+    )
+    review = answer(
+        cobi_tank_wars_annotate.sync_detailed(client=client, body=record),
+        CobiTankWarsAnnotateResponse,
+        "cobi-tank-wars review",
+    )
+    check(len(review.plies) == 2 * len(rounds), "a verdict a player a round")
+    check(standing(review.final.to_dict()) == standing(last.to_dict()), "the review ends as the game did")
+    lines = ndjson(
+        cobi_tank_wars_annotate_lines.sync_detailed(client=client, body=record), "cobi-tank-wars lines"
+    )
+    entries = [CobiTankWarsAnnotateLineEntry.from_dict(line) for line in lines if line["line"] == "entry"]
+    summary = CobiTankWarsAnnotateLineSummary.from_dict(lines[-1])
+    check([e.played for e in entries] == [e.played for e in review.plies], "the lines judge the same orders")
+    check(summary.final.to_dict() == review.final.to_dict(), "the summary's final is the review's")
+
+    picture = cobi_tank_wars_render.sync_detailed(client=client, state=json.dumps(state.to_dict()))
+    check(isinstance(picture.parsed, str) and "<svg" in picture.parsed, "cobi-tank-wars final position")
+
+
 def keys(base_url: str, key: str | None) -> None:
     """Without a key, a server run with keys answers 401."""
     if key is None:
@@ -604,6 +837,9 @@ def main() -> None:
     tank_battle(client)
     tank_war(client)
     cobi_tank_wars(client)
+    tank_battle_hosted(client)
+    tank_war_hosted(client)
+    cobi_tank_wars_hosted(client)
     print(f"python: {checks} checks passed against {base_url}")
 
 

@@ -116,7 +116,34 @@ impl Document {
                     reply.content_type
                 )
             })?;
-        if media.ends_with("json") {
+        if media == "application/x-ndjson" {
+            // Each line a JSON object of the review's line schema: the
+            // documented one, or (where the document types the stream as
+            // text, for generated clients) `annotate`'s.
+            let mut schema = format!("{response}/content/{}/schema", escape(&key));
+            if self
+                .doc
+                .pointer(&schema)
+                .and_then(|s| s.get("$ref"))
+                .is_none()
+            {
+                let review = path.trim_end_matches(".ndjson");
+                schema = format!(
+                    "/paths/{}/{method}/responses/{status}/content/application~1x-ndjson/schema",
+                    escape(review)
+                );
+            }
+            for line in reply.text.lines().filter(|l| !l.is_empty()) {
+                let body: Value = serde_json::from_str(line).map_err(|e| {
+                    format!("{method} {path} {status}: a line not JSON ({e}): {line}")
+                })?;
+                if let Some(errors) = self.errors(&schema, &body) {
+                    return Err(format!(
+                        "{method} {path} {status}: {errors}\n  line: {body}"
+                    ));
+                }
+            }
+        } else if media.ends_with("json") {
             let body: Value = serde_json::from_str(&reply.text)
                 .map_err(|e| format!("{method} {path} {status}: not JSON ({e}): {reply:?}"))?;
             let schema = format!("{response}/content/{}/schema", escape(&key));
@@ -637,6 +664,14 @@ async fn sampled_tank_battle_answers_are_as_documented() {
                 json!({"moves": played, "limits": {"max_nodes": 10000}}),
             ),
             (
+                "annotate.ndjson",
+                json!({"moves": played, "limits": {"max_nodes": 10000}}),
+            ),
+            (
+                "annotate.svg",
+                json!({"moves": played, "limits": {"max_nodes": 10000}}),
+            ),
+            (
                 "annotate",
                 json!({"moves": with_last(&played, json!(illegal)), "limits": {"max_nodes": 10000}}),
             ),
@@ -647,7 +682,7 @@ async fn sampled_tank_battle_answers_are_as_documented() {
             let reply = client.post(&format!("{game}/{op}"), body.clone()).await;
             claims.push(claim_of(op, body, &reply));
             // (A batch holds at most four searches: its three `ai-move`s.)
-            if !["perft", "annotate"].contains(op) {
+            if *op != "perft" && !op.starts_with("annotate") {
                 let mut item = body.clone();
                 item["op"] = json!(op);
                 batch.push(item);
@@ -755,6 +790,8 @@ async fn sampled_tank_war_answers_are_as_documented() {
                 json!({"state": state, "player": player, "limits": {"max_depth": 1}}),
             ),
             ("annotate", json!({"rounds": played})),
+            ("annotate.ndjson", json!({"rounds": played})),
+            ("annotate.svg", json!({"rounds": played})),
             (
                 "annotate",
                 json!({"rounds": with_last(&played, json!({"U": "ZZ", "D": "RC"}))}),
@@ -766,7 +803,7 @@ async fn sampled_tank_war_answers_are_as_documented() {
             let reply = client.post(&format!("{game}/{op}"), body.clone()).await;
             claims.push(claim_of(op, body, &reply));
             // (A batch holds at most four searches: its `ai-move`s.)
-            if *op == "annotate" {
+            if op.starts_with("annotate") {
                 continue;
             }
             let mut item = body.clone();
@@ -793,7 +830,7 @@ async fn sampled_tank_war_answers_are_as_documented() {
 /// problem's status and code (and a replay's ply); `None` for the AI's
 /// operations, which a compare does not take.
 fn claim_of(op: &str, body: &Value, reply: &Reply) -> Option<Value> {
-    if ["ai-move", "annotate"].contains(&op) {
+    if op == "ai-move" || op.starts_with("annotate") {
         return None;
     }
     let answer = if reply.status == 200 {
@@ -928,6 +965,14 @@ async fn sampled_cobi_tank_wars_answers_are_as_documented() {
                 json!({"rounds": played, "limits": {"max_nodes": 2000}}),
             ),
             (
+                "annotate.ndjson",
+                json!({"rounds": played, "limits": {"max_nodes": 2000}}),
+            ),
+            (
+                "annotate.svg",
+                json!({"rounds": played, "limits": {"max_nodes": 2000}}),
+            ),
+            (
                 "annotate",
                 json!({"rounds": with_last(&played, json!({"orders": far})), "limits": {"max_nodes": 2000}}),
             ),
@@ -950,7 +995,7 @@ async fn sampled_cobi_tank_wars_answers_are_as_documented() {
             let reply = client.post(&format!("{game}/{op}"), body.clone()).await;
             claims.push(claim_of(op, body, &reply));
             // (A batch holds at most four searches: its `ai-move`s.)
-            if *op == "annotate" {
+            if op.starts_with("annotate") {
                 continue;
             }
             let mut item = body.clone();

@@ -129,9 +129,9 @@ async fn every_operation_written_any_way_needs_its_key_and_spends_its_quota() {
             assert_eq!(plain.status, 200, "{method} {path}: {}", plain.text);
         }
         let spent = policy(&plain);
-        let search = ["/ai-move", "/perft", "/annotate"]
+        let search = tank_rules::operations::Operation::ALL
             .iter()
-            .any(|op| path.ends_with(op));
+            .any(|op| op.is_search() && path.ends_with(op.path()));
         let expected = if search { "searches" } else { "requests" };
         assert_eq!(spent.as_deref(), Some(expected), "{method} {path}");
         for variant in variants(&path) {

@@ -2,7 +2,8 @@
 // from openapi/openapi.json (types, one SDK function per operation, the
 // bundled fetch client): every game from its start to an AI's move, a
 // batch whose results are read to their types (a failed request among
-// them) and a picture. Compiled with `tsc --strict`; no casts, no `any`:
+// them) and a picture; then a whole game of each hosted to its end,
+// reviewed and drawn. Compiled with `tsc --strict`; no casts, no `any`:
 // every value read here is typed by the document.
 //
 //   node dist/flow.js http://127.0.0.1:8080 [api-key]
@@ -11,6 +12,7 @@ import { createClient, createConfig } from "./client/client/index.js";
 import {
   cobiTankWarsAiMove,
   cobiTankWarsAnnotate,
+  cobiTankWarsAnnotateLines,
   cobiTankWarsApply,
   cobiTankWarsBatch,
   cobiTankWarsInitial,
@@ -20,6 +22,7 @@ import {
   cobiTankWarsValidate,
   tankBattleAiMove,
   tankBattleAnnotate,
+  tankBattleAnnotateLines,
   tankBattleApply,
   tankBattleBatch,
   tankBattleInitial,
@@ -29,6 +32,8 @@ import {
   tankBattleValidate,
   tankWarAiMove,
   tankWarAnnotate,
+  tankWarAnnotateChart,
+  tankWarAnnotateLines,
   tankWarApply,
   tankWarBatch,
   tankWarInitial,
@@ -37,7 +42,22 @@ import {
   tankWarScore,
   tankWarValidate,
 } from "./client/index.js";
-import type { CobiTankWarsOrders } from "./client/index.js";
+import type {
+  CobiTankWarsAnnotateLineEntry,
+  CobiTankWarsAnnotateLineSummary,
+  CobiTankWarsApplyResponse,
+  CobiTankWarsOrders,
+  CobiTankWarsReplayRound,
+  CobiTankWarsState,
+  TankBattleAnnotateLineEntry,
+  TankBattleAnnotateLineSummary,
+  TankBattleApplyResponse,
+  TankWarAnnotateLineEntry,
+  TankWarAnnotateLineSummary,
+  TankWarApplyResponse,
+  TankWarReplayRound,
+  TankWarState,
+} from "./client/index.js";
 
 const [baseUrl = "http://127.0.0.1:8080", apiKey] = process.argv.slice(2);
 // The key for the `ApiKey` scheme (`X-Api-Key`) only, not for `BearerKey`.
@@ -356,6 +376,211 @@ async function cobiTankWars(): Promise<void> {
   check((await text(picture, "cobi-tank-wars render")).includes("<svg"), "cobi-tank-wars picture");
 }
 
+// --- Hosting whole games ---------------------------------------------------
+// A site's game against the AI, each game from its start to its end: one
+// `ai-move` with `play` a turn (the other side's step from an `ai-move`
+// too), the game record kept from the answers alone, then the record
+// reviewed as JSON and as NDJSON lines (`annotate.ndjson`) and the final
+// position drawn.
+
+/** A game record's `result`: the standing an answer ends with. */
+function standing(answer: {
+  finished: boolean;
+  winner: string | null;
+  draw: boolean;
+  reason: string | null;
+  score: object;
+}): { finished: boolean; winner: string | null; draw: boolean; reason: string | null; score: object } {
+  const { finished, winner, draw, reason, score } = answer;
+  return { finished, winner, draw, reason, score };
+}
+
+/** A streamed review's lines, each a JSON object told apart by `line`. */
+function ndjson(answer: { data?: string; response: Response }, what: string): unknown[] {
+  const text = ok(answer, what);
+  const lines = text
+    .split("\n")
+    .filter((line) => line.length > 0)
+    .map((line): unknown => JSON.parse(line));
+  check(lines.length >= 2, `${what}: entries, then the summary`);
+  return lines;
+}
+
+/** Whether a decoded line is the `kind` of line `L` is (its discriminator). */
+function isLine<L extends { line: string }>(kind: L["line"]): (value: unknown) => value is L {
+  return (value: unknown): value is L =>
+    typeof value === "object" && value !== null && "line" in value && value.line === kind;
+}
+
+/** A review's NDJSON lines against its JSON answer: the same verdicts, the same end. */
+function sameReview<E extends { line: "entry"; played: unknown }, S extends { line: "summary"; final: object }>(
+  lines: unknown[],
+  review: { plies: { played: unknown }[]; final: object },
+  entry: (value: unknown) => value is E,
+  summary: (value: unknown) => value is S,
+  what: string,
+): void {
+  const entries = lines.filter(entry);
+  const last = lines.at(-1);
+  check(
+    JSON.stringify(entries.map((e) => e.played)) === JSON.stringify(review.plies.map((e) => e.played)),
+    `${what}: the lines judge the same steps`,
+  );
+  check(summary(last) && JSON.stringify(last.final) === JSON.stringify(review.final), `${what}: the same final`);
+}
+
+async function tankBattleHosted(): Promise<void> {
+  const rules = { max_plies: 24 };
+  let position = ok(await tankBattleInitial({ client, query: { layout: "standard" } }), "tank-battle initial").position;
+  const moves: string[] = [];
+  let last: TankBattleApplyResponse | undefined;
+  while (last === undefined || !last.finished) {
+    check(moves.length < 24, "tank-battle ends by its ply limit");
+    const played = ok(
+      await tankBattleAiMove({
+        client,
+        body: { position, rules, level: 2, seed: moves.length, play: true },
+      }),
+      "tank-battle ai-move play",
+    );
+    if (played.applied === undefined) {
+      throw new Error("ai-move with play answers `applied`");
+    }
+    last = played.applied;
+    moves.push(played.move);
+    position = last.position;
+  }
+  check(moves.length === 24 && last.reason === "ply_limit", "ended at the limit");
+
+  const record = {
+    game: "tank-battle",
+    layout: "standard",
+    rules,
+    moves,
+    result: standing(last),
+    limits: { max_nodes: 10000 },
+  };
+  const review = ok(await tankBattleAnnotate({ client, body: record }), "tank-battle review");
+  check(review.plies.length === moves.length, "a verdict a move");
+  check(JSON.stringify(standing(review.final)) === JSON.stringify(standing(last)), "the review ends as the game did");
+  const lines = ndjson(
+    await tankBattleAnnotateLines({ client, body: record, parseAs: "text" }),
+    "tank-battle lines",
+  );
+  sameReview(
+    lines,
+    review,
+    isLine<TankBattleAnnotateLineEntry>("entry"),
+    isLine<TankBattleAnnotateLineSummary>("summary"),
+    "tank-battle lines",
+  );
+
+  const picture = await tankBattleRender({ client, query: { position, last_move: moves.at(-1) } });
+  check((await text(picture, "tank-battle render")).includes("<svg"), "tank-battle final position");
+}
+
+async function tankWarHosted(): Promise<void> {
+  let state: TankWarState = ok(await tankWarInitial({ client }), "tank-war initial");
+  const rounds: TankWarReplayRound[] = [];
+  let last: TankWarApplyResponse | undefined;
+  while (last === undefined || !last.finished) {
+    check(rounds.length < 60, "tank-war ends");
+    const seed = rounds.length;
+    const other = ok(
+      await tankWarAiMove({ client, body: { state, player: "D", level: 1, seed } }),
+      "tank-war D's pick",
+    );
+    const elapsed_ms = { U: 4000, D: 3000 };
+    const played = ok(
+      await tankWarAiMove({
+        client,
+        body: { state, player: "U", level: 1, seed, play: true, moves: { D: other.move }, elapsed_ms },
+      }),
+      "tank-war ai-move play",
+    );
+    if (played.applied === undefined) {
+      throw new Error("ai-move with play answers `applied`");
+    }
+    last = played.applied;
+    rounds.push({ U: played.move, D: other.move, elapsed_ms });
+    state = last.state;
+  }
+  check(last.reason !== null, "tank-war says why it ended");
+
+  const record = { game: "tank-war", rounds, result: standing(last) };
+  const review = ok(await tankWarAnnotate({ client, body: record }), "tank-war review");
+  check(review.plies.length === 2 * rounds.length, "a verdict a player a round");
+  check(JSON.stringify(standing(review.final)) === JSON.stringify(standing(last)), "the review ends as the game did");
+  const lines = ndjson(
+    await tankWarAnnotateLines({ client, body: record, parseAs: "text" }),
+    "tank-war lines",
+  );
+  sameReview(
+    lines,
+    review,
+    isLine<TankWarAnnotateLineEntry>("entry"),
+    isLine<TankWarAnnotateLineSummary>("summary"),
+    "tank-war lines",
+  );
+  const chart = await tankWarAnnotateChart({ client, body: record });
+  check((await text(chart, "tank-war review chart")).includes("<svg"), "tank-war review chart");
+
+  const picture = await tankWarRender({ client, query: { state: JSON.stringify(state) } });
+  check((await text(picture, "tank-war render")).includes("<svg"), "tank-war final position");
+}
+
+async function cobiTankWarsHosted(): Promise<void> {
+  let state: CobiTankWarsState = ok(await cobiTankWarsInitial({ client }), "cobi-tank-wars initial");
+  const rounds: CobiTankWarsReplayRound[] = [];
+  let last: CobiTankWarsApplyResponse | undefined;
+  while (last === undefined || !last.finished) {
+    check(rounds.length < 60, "cobi-tank-wars ends");
+    const seed = 100 + rounds.length;
+    const other = ok(
+      await cobiTankWarsAiMove({ client, body: { state, player: "P2", level: 3, seed } }),
+      "cobi-tank-wars P2's orders",
+    );
+    const theirFire = other.gunfire.map((target) => target.square);
+    const played = ok(
+      await cobiTankWarsAiMove({
+        client,
+        body: { state, player: "P1", level: 3, seed, play: true, orders: other.orders, gunfire: theirFire },
+      }),
+      "cobi-tank-wars ai-move play",
+    );
+    if (played.applied === undefined) {
+      throw new Error("ai-move with play answers `applied`");
+    }
+    last = played.applied;
+    rounds.push({
+      orders: { P1: played.orders, P2: other.orders },
+      gunfire: [...played.gunfire.map((target) => target.square), ...theirFire],
+      seed,
+    });
+    state = last.state;
+  }
+  check(last.reason !== null, "cobi-tank-wars says why it ended");
+
+  const record = { game: "cobi-tank-wars", rounds, result: standing(last), limits: { max_nodes: 2000 } };
+  const review = ok(await cobiTankWarsAnnotate({ client, body: record }), "cobi-tank-wars review");
+  check(review.plies.length === 2 * rounds.length, "a verdict a player a round");
+  check(JSON.stringify(standing(review.final)) === JSON.stringify(standing(last)), "the review ends as the game did");
+  const lines = ndjson(
+    await cobiTankWarsAnnotateLines({ client, body: record, parseAs: "text" }),
+    "cobi-tank-wars lines",
+  );
+  sameReview(
+    lines,
+    review,
+    isLine<CobiTankWarsAnnotateLineEntry>("entry"),
+    isLine<CobiTankWarsAnnotateLineSummary>("summary"),
+    "cobi-tank-wars lines",
+  );
+
+  const picture = await cobiTankWarsRender({ client, query: { state: JSON.stringify(state) } });
+  check((await text(picture, "cobi-tank-wars render")).includes("<svg"), "cobi-tank-wars final position");
+}
+
 async function keys(): Promise<void> {
   if (!apiKey) {
     return;
@@ -375,4 +600,7 @@ await keys();
 await tankBattle();
 await tankWar();
 await cobiTankWars();
+await tankBattleHosted();
+await tankWarHosted();
+await cobiTankWarsHosted();
 console.log(`hey-api: ${checks} checks passed against ${baseUrl}`);

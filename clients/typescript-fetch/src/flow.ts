@@ -2,23 +2,42 @@
 // `typescript-fetch` generates from openapi/openapi.json (classes per tag,
 // models with FromJSON/ToJSON that rename fields to camelCase): every game
 // from its start to an AI's move, a batch whose results are decoded to
-// their types (a failed request among them) and a picture. Compiled with
+// their types (a failed request among them) and a picture; then a whole
+// game of each hosted to its end, reviewed and drawn. Compiled with
 // `tsc --strict`; no casts, no `any`: every value read here is typed by
 // the document.
 //
 //   node dist/flow.js http://127.0.0.1:8080 [api-key]
 
 import {
+  CobiTankWarsAnnotateLineFromJSON,
   CobiTankWarsApi,
+  CobiTankWarsApplyResponseToJSONTyped,
   CobiTankWarsStateAnswerToJSON,
+  CobiTankWarsStateToJSON,
   Configuration,
   ProblemFromJSON,
   ResponseError,
+  TankBattleAnnotateLineFromJSON,
   TankBattleApi,
+  TankBattleApplyResponseToJSONTyped,
+  TankWarAnnotateLineFromJSON,
   TankWarApi,
+  TankWarApplyResponseToJSONTyped,
   TankWarStateAnswerToJSON,
+  TankWarStateToJSON,
 } from "./generated/index.js";
-import type { CobiTankWarsOrders, Problem } from "./generated/index.js";
+import type {
+  CobiTankWarsApplyResponse,
+  CobiTankWarsOrders,
+  CobiTankWarsReplayRound,
+  CobiTankWarsState,
+  Problem,
+  TankBattleApplyResponse,
+  TankWarApplyResponse,
+  TankWarReplayRound,
+  TankWarState,
+} from "./generated/index.js";
 
 const [baseUrl = "http://127.0.0.1:8080", apiKey] = process.argv.slice(2);
 // Only the `ApiKey` scheme (`X-Api-Key`); `accessToken` would also send it
@@ -385,6 +404,204 @@ async function cobiTankWars(): Promise<void> {
   check(picture.includes("<svg"), "cobi-tank-wars picture");
 }
 
+// --- Hosting whole games ---------------------------------------------------
+// A site's game against the AI, each game from its start to its end: one
+// `ai-move` with `play` a turn (the other side's step from an `ai-move`
+// too), the game record kept from the answers alone, then the record
+// reviewed as JSON and as NDJSON lines (`annotate.ndjson`, each line
+// decoded by the generated `…AnnotateLineFromJSON`) and the final position
+// drawn.
+
+/** The standing fields of an answer (the models' camelCase names). */
+function standing(answer: { finished: boolean; winner: string | null; draw: boolean; reason: string | null; score: object }): string {
+  return JSON.stringify([answer.finished, answer.winner, answer.draw, answer.reason, answer.score]);
+}
+
+/** A game record's `result`: the standing of an answer as it travels (JSON
+ * names: the generated `…ToJSONTyped`'s). */
+function result(wire: { [key: string]: unknown }): { [key: string]: unknown } {
+  const { finished, winner, draw, reason, score } = wire;
+  return { finished, winner, draw, reason, score };
+}
+
+/** A streamed review's lines, each decoded by `decode`. */
+function ndjson<L>(text: string, decode: (json: unknown) => L, what: string): L[] {
+  const lines = text
+    .split("\n")
+    .filter((line) => line.length > 0)
+    .map((line) => decode(JSON.parse(line)));
+  check(lines.length >= 2, `${what}: entries, then the summary`);
+  return lines;
+}
+
+/** A review's NDJSON lines against its JSON answer: the same verdicts, the same end. */
+function sameReview(
+  lines: ({ line: "entry"; played: unknown } | { line: "summary"; _final: object } | { line: "problem" })[],
+  review: { plies: { played: unknown }[]; _final: object },
+  what: string,
+): void {
+  const played = lines.flatMap((line) => (line.line === "entry" ? [line.played] : []));
+  check(JSON.stringify(played) === JSON.stringify(review.plies.map((e) => e.played)), `${what}: the same steps judged`);
+  const last = lines.at(-1);
+  check(
+    last !== undefined && last.line === "summary" && JSON.stringify(last._final) === JSON.stringify(review._final),
+    `${what}: the same final`,
+  );
+}
+
+async function tankBattleHosted(): Promise<void> {
+  const rules = { maxPlies: 24 };
+  let position = (await ok(tankBattleApi.tankBattleInitial({ layout: "standard" }), "tank-battle initial")).position;
+  const moves: string[] = [];
+  let last: TankBattleApplyResponse | undefined;
+  while (last === undefined || !last.finished) {
+    check(moves.length < 24, "tank-battle ends by its ply limit");
+    const played = await ok(
+      tankBattleApi.tankBattleAiMove({
+        tankBattleAiMoveRequest: { position, rules, level: 2, seed: moves.length, play: true },
+      }),
+      "tank-battle ai-move play",
+    );
+    if (played.applied === undefined) {
+      throw new Error("ai-move with play answers `applied`");
+    }
+    last = played.applied;
+    moves.push(played.move);
+    position = last.position;
+  }
+  check(moves.length === 24 && last.reason === "ply_limit", "ended at the limit");
+
+  const record = {
+    game: "tank-battle",
+    layout: "standard",
+    rules,
+    moves,
+    result: result(TankBattleApplyResponseToJSONTyped(last)),
+    limits: { maxNodes: 10000 },
+  };
+  const review = await ok(tankBattleApi.tankBattleAnnotate({ tankBattleAnnotateRequest: record }), "tank-battle review");
+  check(review.plies.length === moves.length, "a verdict a move");
+  check(standing(review._final) === standing(last), "the review ends as the game did");
+  const text = await ok(
+    tankBattleApi.tankBattleAnnotateLines({ tankBattleAnnotateRequest: record }),
+    "tank-battle lines",
+  );
+  sameReview(ndjson(text, TankBattleAnnotateLineFromJSON, "tank-battle lines"), review, "tank-battle lines");
+
+  const picture = await ok(
+    tankBattleApi.tankBattleRender({ position, lastMove: moves.at(-1) }),
+    "tank-battle render",
+  );
+  check(picture.includes("<svg"), "tank-battle final position");
+}
+
+async function tankWarHosted(): Promise<void> {
+  let state: TankWarState = await ok(tankWarApi.tankWarInitial(), "tank-war initial");
+  const rounds: TankWarReplayRound[] = [];
+  let last: TankWarApplyResponse | undefined;
+  while (last === undefined || !last.finished) {
+    check(rounds.length < 60, "tank-war ends");
+    const seed = rounds.length;
+    const other = await ok(
+      tankWarApi.tankWarAiMove({ tankWarAiMoveRequest: { state, player: "D", level: 1, seed } }),
+      "tank-war D's pick",
+    );
+    const elapsedMs = { u: 4000, d: 3000 };
+    const played = await ok(
+      tankWarApi.tankWarAiMove({
+        tankWarAiMoveRequest: { state, player: "U", level: 1, seed, play: true, moves: { d: other.move }, elapsedMs },
+      }),
+      "tank-war ai-move play",
+    );
+    if (played.applied === undefined) {
+      throw new Error("ai-move with play answers `applied`");
+    }
+    last = played.applied;
+    rounds.push({ u: played.move, d: other.move, elapsedMs });
+    state = last.state;
+  }
+  check(last.reason !== null, "tank-war says why it ended");
+
+  const record = { game: "tank-war", rounds, result: result(TankWarApplyResponseToJSONTyped(last)) };
+  const review = await ok(tankWarApi.tankWarAnnotate({ tankWarAnnotateRequest: record }), "tank-war review");
+  check(review.plies.length === 2 * rounds.length, "a verdict a player a round");
+  check(standing(review._final) === standing(last), "the review ends as the game did");
+  const text = await ok(tankWarApi.tankWarAnnotateLines({ tankWarAnnotateRequest: record }), "tank-war lines");
+  sameReview(ndjson(text, TankWarAnnotateLineFromJSON, "tank-war lines"), review, "tank-war lines");
+  const chart = await ok(tankWarApi.tankWarAnnotateChart({ tankWarAnnotateRequest: record }), "tank-war chart");
+  check(chart.includes("<svg"), "tank-war review chart");
+
+  const picture = await ok(
+    tankWarApi.tankWarRender({ state: JSON.stringify(TankWarStateToJSON(state)) }),
+    "tank-war render",
+  );
+  check(picture.includes("<svg"), "tank-war final position");
+}
+
+async function cobiTankWarsHosted(): Promise<void> {
+  let state: CobiTankWarsState = await ok(cobiApi.cobiTankWarsInitial(), "cobi-tank-wars initial");
+  const rounds: CobiTankWarsReplayRound[] = [];
+  let last: CobiTankWarsApplyResponse | undefined;
+  while (last === undefined || !last.finished) {
+    check(rounds.length < 60, "cobi-tank-wars ends");
+    const seed = 100 + rounds.length;
+    const other = await ok(
+      cobiApi.cobiTankWarsAiMove({ cobiTankWarsAiMoveRequest: { state, player: "P2", level: 3, seed } }),
+      "cobi-tank-wars P2's orders",
+    );
+    const theirFire = other.gunfire.map((target) => target.square);
+    const played = await ok(
+      cobiApi.cobiTankWarsAiMove({
+        cobiTankWarsAiMoveRequest: {
+          state,
+          player: "P1",
+          level: 3,
+          seed,
+          play: true,
+          orders: other.orders,
+          gunfire: theirFire,
+        },
+      }),
+      "cobi-tank-wars ai-move play",
+    );
+    if (played.applied === undefined) {
+      throw new Error("ai-move with play answers `applied`");
+    }
+    last = played.applied;
+    rounds.push({
+      orders: { p1: played.orders, p2: other.orders },
+      gunfire: [...played.gunfire.map((target) => target.square), ...theirFire],
+      seed,
+    });
+    state = last.state;
+  }
+  check(last.reason !== null, "cobi-tank-wars says why it ended");
+
+  const record = {
+    game: "cobi-tank-wars",
+    rounds,
+    result: result(CobiTankWarsApplyResponseToJSONTyped(last)),
+    limits: { maxNodes: 2000 },
+  };
+  const review = await ok(
+    cobiApi.cobiTankWarsAnnotate({ cobiTankWarsAnnotateRequest: record }),
+    "cobi-tank-wars review",
+  );
+  check(review.plies.length === 2 * rounds.length, "a verdict a player a round");
+  check(standing(review._final) === standing(last), "the review ends as the game did");
+  const text = await ok(
+    cobiApi.cobiTankWarsAnnotateLines({ cobiTankWarsAnnotateRequest: record }),
+    "cobi-tank-wars lines",
+  );
+  sameReview(ndjson(text, CobiTankWarsAnnotateLineFromJSON, "cobi-tank-wars lines"), review, "cobi-tank-wars lines");
+
+  const picture = await ok(
+    cobiApi.cobiTankWarsRender({ state: JSON.stringify(CobiTankWarsStateToJSON(state)) }),
+    "cobi-tank-wars render",
+  );
+  check(picture.includes("<svg"), "cobi-tank-wars final position");
+}
+
 async function keys(): Promise<void> {
   if (!apiKey) {
     return;
@@ -404,4 +621,7 @@ await keys();
 await tankBattle();
 await tankWar();
 await cobiTankWars();
+await tankBattleHosted();
+await tankWarHosted();
+await cobiTankWarsHosted();
 console.log(`typescript-fetch: ${checks} checks passed against ${baseUrl}`);

@@ -92,7 +92,8 @@ where
 {
     fn schema() -> RefOr<Schema> {
         let mut one_of = utoipa::openapi::schema::OneOfBuilder::new().description(Some(
-            "One line of a streamed review (`application/x-ndjson`, `format=ndjson`), told apart \
+            "One line of a streamed review (`application/x-ndjson`: `annotate.ndjson`, or `annotate` \
+with `format=ndjson`), told apart \
 by `line`: an `entry` as it is judged, then the `summary`, or a `problem` in its place when the \
 review stops short.",
         ));

@@ -477,7 +477,8 @@ where
     fn schema() -> RefOr<Schema> {
         ObjectBuilder::new()
             .description(Some(
-                "A game reviewed. With `format=ndjson` (or `Accept: application/x-ndjson`) the \
+                "A game reviewed. From `annotate.ndjson`, or with `format=ndjson` (or `Accept: \
+application/x-ndjson`), the \
 same, streamed (`AnnotateLine`): one line an entry of `plies` as it is judged (`\"line\": \"entry\"`), \
 then a line with `players`, `curve`, `moments`, `verifications`, `unjudged` and `final` \
 (`\"line\": \"summary\"`; or, past the server's time cap, the problem, `\"line\": \"problem\"`).",

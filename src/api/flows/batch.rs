@@ -520,9 +520,12 @@ fn decodes<G: GameApi>(op: Operation, fields: &Value) -> Result<(), ApiError> {
         Operation::AiMove => check::<G::AiMoveRequest>(fields),
         Operation::Annotate => check::<G::AnnotateRequest>(fields),
         Operation::Compare => check::<compare::CompareRequest>(fields),
-        Operation::Perft | Operation::Initial | Operation::Batch | Operation::Render => {
-            G::extra_decodes(op, fields)
-        }
+        Operation::Perft
+        | Operation::Initial
+        | Operation::Batch
+        | Operation::Render
+        | Operation::AnnotateLines
+        | Operation::AnnotateChart => G::extra_decodes(op, fields),
     }
 }
 
@@ -569,9 +572,12 @@ async fn run_item<G: GameApi>(
             let compared = Box::pin(compare_in_batch::<G>(decode(fields)?, items));
             to_json(compared.await)
         }
-        Operation::Perft | Operation::Initial | Operation::Batch | Operation::Render => {
-            G::extra_op(op, fields, services, shared).await
-        }
+        Operation::Perft
+        | Operation::Initial
+        | Operation::Batch
+        | Operation::Render
+        | Operation::AnnotateLines
+        | Operation::AnnotateChart => G::extra_op(op, fields, services, shared).await,
     }
 }
 

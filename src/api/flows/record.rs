@@ -80,13 +80,39 @@ pub fn game_schema() -> RefOr<Schema> {
         .into()
 }
 
-/// The schema of a record's `result`: any object, or null.
+/// The schema of a record's `result`: null, or the free-form object
+/// [`SkippedObject`] documents (a component of its own, referenced as
+/// every optional field's schema is, which every generator reads).
 pub fn result_schema() -> RefOr<Schema> {
-    ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
-            Type::Object,
-            Type::Null,
-        ]))
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .item(utoipa::openapi::Ref::from_schema_name(
+            <SkippedObject as utoipa::ToSchema>::name(),
+        ))
         .description(Some(RESULT))
         .into()
+}
+
+impl utoipa::PartialSchema for SkippedObject {
+    /// Any object: its members are declared free-form
+    /// (`additionalProperties: true`), since generators read an object
+    /// schema without them as one that holds nothing.
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .additional_properties(Some(
+                utoipa::openapi::schema::AdditionalProperties::<Schema>::FreeForm(true),
+            ))
+            .description(Some(
+                "A game's standing as a site keeps it in its record: any object (the answers' \
+`finished`, `winner`, `draw`, `reason` and `score`, say). The service does not read it.",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for SkippedObject {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "GameRecordResult".into()
+    }
 }

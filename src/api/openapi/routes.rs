@@ -80,6 +80,8 @@ macro_rules! game_routes {
                 $(.operation(under, Operation::Initial, { let _ = $initial_ok; __path_initial }, initial))?
                 .operation(under, Operation::Replay, __path_replay, replay)
                 .operation(under, Operation::Annotate, __path_annotate, annotate)
+                .operation(under, Operation::AnnotateLines, __path_annotate_lines, annotate_lines)
+                .operation(under, Operation::AnnotateChart, __path_annotate_chart, annotate_chart)
                 $(.operation(under, $extra_op, $extra_doc, $extra))*
                 .operation(under, Operation::Batch, __path_batch, batch)
                 .operation(under, Operation::Compare, __path_compare, compare)
@@ -286,22 +288,87 @@ macro_rules! game_routes {
             query: actix_web::web::Query<flows::annotate::AnnotateQuery>,
             JsonAndServices { body, services }: JsonAndServices<AnnotateRequest>,
         ) -> Result<HttpResponse, ApiError> {
+            review(flows::annotate::format_of(&query, &request), body, &services).await
+        }
+
+        /// Reviews a played game, streamed: `annotate` answering NDJSON.
+        ///
+        /// The same review as `annotate` with `format=ndjson`, at the same
+        /// price, for a client that reads one media type an operation (a
+        /// generated one): one `AnnotateLine` a line, each entry as soon as
+        /// it is judged, then the line with `players` and `final` (or, past
+        /// a cap, one with the problem). Each line is a JSON object told
+        /// apart by `line` (`entry`, `summary`, `problem`).
+        #[utoipa::path(
+            post, path = crate::operations::Operation::AnnotateLines.path(),
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_annotate_lines"),
+            request_body = AnnotateRequest,
+            responses(
+                (status = 200, description = "The review as NDJSON: one JSON object a line, each as the game's `AnnotateLine` schema describes it (`TankBattleAnnotateLine`, …)",
+                 content((String = "application/x-ndjson"))),
+                (status = 400, description = "`BAD_REQUEST` (a body or a step that breaks its schema or notation, a `level` out of 1-8) or `LIMIT_EXCEEDED` (more steps than the server reviews)", body = Problem, content_type = "application/problem+json"),
+                (status = 422, description = "A step is illegal: the first one, with its `ply`, as in `replay`", body = Problem, content_type = "application/problem+json"),
+                RouteErrors,
+                BodyErrors,
+                BusyError,
+            )
+        )]
+        async fn annotate_lines(
+            JsonAndServices { body, services }: JsonAndServices<AnnotateRequest>,
+        ) -> Result<HttpResponse, ApiError> {
+            review(flows::annotate::Format::Lines, body, &services).await
+        }
+
+        /// Reviews a played game, drawn: `annotate` answering its chart.
+        ///
+        /// The same review as `annotate` with `format=svg`, at the same
+        /// price, for a client that reads one media type an operation: the
+        /// SVG chart of each player's chance to win across the game, its
+        /// mistakes and blunders marked.
+        #[utoipa::path(
+            post, path = crate::operations::Operation::AnnotateChart.path(),
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_annotate_chart"),
+            request_body = AnnotateRequest,
+            responses(
+                (status = 200, description = "The review's chart", body = String, content_type = "image/svg+xml"),
+                (status = 400, description = "`BAD_REQUEST` (a body or a step that breaks its schema or notation, a `level` out of 1-8) or `LIMIT_EXCEEDED` (more steps than the server reviews)", body = Problem, content_type = "application/problem+json"),
+                (status = 422, description = "A step is illegal: the first one, with its `ply`, as in `replay`", body = Problem, content_type = "application/problem+json"),
+                RouteErrors,
+                BodyErrors,
+                BusyError,
+            )
+        )]
+        async fn annotate_chart(
+            JsonAndServices { body, services }: JsonAndServices<AnnotateRequest>,
+        ) -> Result<HttpResponse, ApiError> {
+            review(flows::annotate::Format::Chart, body, &services).await
+        }
+
+        /// A review answered in `format`: the one writer of the three
+        /// annotate operations.
+        async fn review(
+            format: flows::annotate::Format,
+            body: AnnotateRequest,
+            services: &Services,
+        ) -> Result<HttpResponse, ApiError> {
             use flows::annotate::Format;
-            match flows::annotate::format_of(&query, &request) {
+            match format {
                 Format::Lines => {
-                    let lines = flows::annotate::annotate_stream::<$game>(body, &services).await?;
+                    let lines = flows::annotate::annotate_stream::<$game>(body, services).await?;
                     Ok(HttpResponse::Ok()
                         .content_type("application/x-ndjson")
                         .streaming(lines))
                 }
                 Format::Chart => {
-                    let answer = flows::annotate::annotate::<$game>(body, &services, None).await?;
+                    let answer = flows::annotate::annotate::<$game>(body, services, None).await?;
                     Ok(HttpResponse::Ok()
                         .content_type("image/svg+xml")
                         .body(flows::annotate::chart(&answer)))
                 }
                 Format::Json => {
-                    let answer = flows::annotate::annotate::<$game>(body, &services, None).await?;
+                    let answer = flows::annotate::annotate::<$game>(body, services, None).await?;
                     respond(encode(&answer), &services.limits, &services.in_flight)
                 }
             }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::api::flows::ask::AskedLimits;
-use crate::api::flows::record::RecordResult;
+use crate::api::flows::record::{self, RecordResult};
 use crate::api::openapi::notation::{LayoutText, MoveList, MoveNotation, SquareName, Tbn};
 use crate::games::tank_battle::{
     self as engine, IllegalMove, Move, Position, Reason, Role, Side, SideScore, Square,
@@ -523,11 +523,10 @@ pub struct ReplayRequest {
     /// Moves in order, in move notation.
     #[schema(value_type = Vec<MoveNotation>)]
     pub moves: Vec<String>,
-    /// How the game ended, as a game record keeps it (the `final` of its
-    /// replay): not read, the answer's `final` is the service's; absent
-    /// in a plain replay body.
+    /// How the game ended, as a game record keeps it: the schema and its
+    /// description are the records' one ([`record::result_schema`]).
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
+    #[schema(schema_with = record::result_schema)]
     pub result: RecordResult,
 }
 
@@ -563,11 +562,10 @@ pub struct AnnotateRequest {
     /// Moves in order, in move notation.
     #[schema(value_type = Vec<MoveNotation>)]
     pub moves: Vec<String>,
-    /// How the game ended, as a game record keeps it (the `final` of its
-    /// replay): not read, the answer's `final` is the service's; absent
-    /// in a plain replay body.
+    /// How the game ended, as a game record keeps it: the schema and its
+    /// description are the records' one ([`record::result_schema`]).
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
+    #[schema(schema_with = record::result_schema)]
     pub result: RecordResult,
     /// Each position's search; without `max_nodes`, 200,000 positions (the
     /// same verdicts on any machine; a review of more than 100 moves shares
