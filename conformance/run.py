@@ -186,14 +186,20 @@ def run_case(adapter, game, case):
     if game == "cobi-tank-wars":
         return run_cobi_tank_wars_case(adapter, game, case)
     at = {"game": game, "position": case.get("position"), "layout": case["layout"]}
+    # The end-policy corpus (end-policy.jsonl): each case under `rules`,
+    # each standing with its `reason`.
+    if "rules" in case:
+        at["rules"] = case["rules"]
     kind = case["kind"]
     if kind == "legal":
-        expect(adapter, dict(at, op="score"), case["standing"], standing)
-        expected = sorted(case["moves"])
-        expect(adapter, dict(at, op="legal_moves"), expected, lambda a: sorted(a["moves"]))
+        expected = case["standing"]
+        expect(adapter, dict(at, op="score"), expected, lambda a: dict(standing(a), **fields(a, expected.keys() - {"score"})))
+        moves = sorted(case["moves"])
+        expect(adapter, dict(at, op="legal_moves"), moves, lambda a: sorted(a["moves"]))
         for result in case["results"]:
             request = dict(at, op="apply", move=result["move"])
-            expect(adapter, request, fields(result, RESULT), lambda a: fields(a, RESULT))
+            names = [name for name in result if name != "move"] if "rules" in case else RESULT
+            expect(adapter, request, fields(result, names), lambda a: fields(a, names))
     elif kind == "illegal":
         request = dict(at, op="validate", move=case["move"])
         expected = {"legal": False, "reason": case["reason"], "square": case["square"]}
@@ -206,17 +212,22 @@ def run_case(adapter, game, case):
         position = case["start"]
         steps = case["steps"]
         for i, step in enumerate(steps):
-            request = {"game": game, "op": "apply", "position": position,
-                       "layout": case["layout"], "move": step["move"]}
+            request = dict(at, op="apply", position=position, move=step["move"])
             expected = {"position": step["position"], "score": step["score"]}
             answer = expect(adapter, request, expected,
                             lambda a: {"position": a["position"], "score": a["score"]})
             if i == len(steps) - 1:
-                end = {"finished": case["finished"], "winner": case["winner"], "draw": case["draw"]}
+                names = ["finished", "winner", "draw"] + (["reason"] if "reason" in case else [])
+                end = fields(case, names)
                 got = {k: answer.get(k) for k in end}
                 if got != end:
                     raise Failure(request, end, got)
             position = step["position"]
+    elif kind == "replay":
+        request = dict(at, op="replay", start=case["start"], moves=case["moves"])
+        del request["position"]
+        names = ["finished", "winner", "draw", "reason", "score"]
+        expect(adapter, request, fields(case, names), lambda a: fields(a, names))
     else:
         raise ProtocolError(f"case {case['id']}: unknown kind {kind}")
 

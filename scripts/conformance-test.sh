@@ -3,8 +3,8 @@
 # port, for each game with a corpus: with the service adapter every case
 # passes; with the adapter that breaks a rule the runner fails, naming the
 # rule's tag and its first case (Tank Battle `mine`, The Tank War `pick`,
-# Tank Wars `orders`).
-# About 15 seconds.
+# Tank Wars `orders`); and Tank Battle's end-policy corpus passes with the
+# service adapter. About 15 seconds.
 #
 #   scripts/conformance-test.sh
 set -euo pipefail
@@ -48,6 +48,15 @@ for game in tank-battle tank-war cobi-tank-wars; do
     failed=1
   fi
 done
+# Tank Battle under an end policy (issue 73): its own corpus, every case with
+# `rules`, the repetition rule through `replay`.
+if python3 conformance/run.py --corpus conformance/tank-battle/end-policy.jsonl \
+  -- conformance/adapters/service.py "$base" | tee "$work/service.out"; then
+  echo "PASS tank-battle/end-policy: the service adapter passes every case"
+else
+  echo "FAIL tank-battle/end-policy: the service adapter failed"
+  failed=1
+fi
 if [ "$failed" -ne 0 ]; then
   echo "conformance-test: FAIL"
   exit 1

@@ -28,10 +28,12 @@ pub enum Command {
     /// Count Tank Battle perft (bulk-counted, one thread) and print the
     /// leaf rate.
     Perft(PerftArgs),
-    /// Print a game's conformance corpus (as committed in
-    /// conformance/<game>/corpus.jsonl).
+    /// Print a conformance corpus (as committed under conformance/: a
+    /// game's, conformance/<game>/corpus.jsonl, or Tank Battle's under an
+    /// end policy, tank-battle/end-policy).
     Conformance {
-        /// The game's path name (`tank-battle`).
+        /// The corpus: a game's path name (`tank-battle`), or
+        /// `tank-battle/end-policy`.
         game: String,
     },
 }

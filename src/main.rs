@@ -21,8 +21,10 @@ fn main() -> ExitCode {
         Some(Command::Conformance { game }) => match tank_rules::conformance::corpus(&game) {
             Some(corpus) => std::io::stdout().write_all(corpus.as_bytes()),
             None => Err(std::io::Error::other(format!(
-                "no conformance corpus for {game:?} (games: {})",
-                tank_rules::conformance::GAMES.join(", ")
+                "no conformance corpus {game:?} (corpora: {})",
+                tank_rules::conformance::CORPORA
+                    .map(|(name, _)| name)
+                    .join(", ")
             ))),
         },
         Some(Command::Serve) | None => serve(cli.serve),

@@ -82,7 +82,9 @@ def main():
             sys.stdout.write(json.dumps(answer) + "\n")
             sys.stdout.flush()
             continue
-        at = {"position": request["position"], "layout": request["layout"]}
+        at = {"position": request.get("position"), "layout": request["layout"]}
+        if "rules" in request:
+            at["rules"] = request["rules"]
         if op == "legal_moves":
             status, body = post(game, "legal-moves", at)
             answer = {"moves": [m["move"] for m in body["moves"]]} if status == 200 else None
@@ -90,7 +92,7 @@ def main():
             status, body = post(game, "apply", dict(at, move=request["move"]))
             answer = None
             if status == 200:
-                answer = {k: body[k] for k in ["position", "captured", "finished", "winner", "draw"]}
+                answer = {k: body[k] for k in ["position", "captured", "finished", "winner", "draw", "reason"]}
                 answer["score"] = {"white": body["score"]["white"], "black": body["score"]["black"]}
         elif op == "validate":
             status, body = post(game, "validate", dict(at, move=request["move"]))
@@ -104,8 +106,18 @@ def main():
             status, body = post(game, "score", at)
             answer = None
             if status == 200:
-                answer = {k: body[k] for k in ["finished", "winner", "draw"]}
+                answer = {k: body[k] for k in ["finished", "winner", "draw", "reason"]}
                 answer["score"] = {"white": body["score"]["white"], "black": body["score"]["black"]}
+        elif op == "replay":
+            body = {"start": request["start"], "layout": request["layout"], "moves": request["moves"]}
+            if "rules" in request:
+                body["rules"] = request["rules"]
+            status, body = post(game, "replay", body)
+            answer = None
+            if status == 200:
+                final = body["final"]
+                answer = {k: final[k] for k in ["finished", "winner", "draw", "reason"]}
+                answer["score"] = {"white": final["score"]["white"], "black": final["score"]["black"]}
         elif op == "perft":
             status, body = post(game, "perft", dict(at, depth=request["depth"]))
             answer = {"nodes": body["nodes"]} if status == 200 else None

@@ -20,16 +20,23 @@ pub mod tank_war;
 
 pub use tag::Tag;
 
-/// The games with a corpus, by their path names.
-pub const GAMES: [&str; 3] = ["tank-battle", "tank-war", "cobi-tank-wars"];
+/// The corpora by name, each with its file under `conformance/`: a
+/// game's (by its path name), and Tank Battle's under an end policy.
+pub const CORPORA: [(&str, &str); 4] = [
+    ("tank-battle", "tank-battle/corpus.jsonl"),
+    ("tank-war", "tank-war/corpus.jsonl"),
+    ("cobi-tank-wars", "cobi-tank-wars/corpus.jsonl"),
+    ("tank-battle/end-policy", "tank-battle/end-policy.jsonl"),
+];
 
-/// The corpus of `game` (a path name of [`GAMES`]) as JSON Lines, each
-/// line ending in a newline; `None` for a game without one.
-pub fn corpus(game: &str) -> Option<String> {
-    let lines = match game {
+/// The corpus `name` (of [`CORPORA`]) as JSON Lines, each line ending in
+/// a newline; `None` for no such corpus.
+pub fn corpus(name: &str) -> Option<String> {
+    let lines = match name {
         "tank-battle" => tank_battle::corpus(),
         "tank-war" => tank_war::corpus(),
         "cobi-tank-wars" => cobi_tank_wars::corpus(),
+        "tank-battle/end-policy" => tank_battle::end_policy::corpus(),
         _ => return None,
     };
     let mut text = String::new();
@@ -70,16 +77,13 @@ mod tests {
     /// use: BENCHMARKS, "Mutation testing").
     #[test]
     fn each_committed_corpus_is_what_the_rules_answer() {
-        for game in GAMES {
-            let path = format!(
-                "{}/conformance/{game}/corpus.jsonl",
-                env!("CARGO_MANIFEST_DIR")
-            );
+        for (name, file) in CORPORA {
+            let path = format!("{}/conformance/{file}", env!("CARGO_MANIFEST_DIR"));
             let committed = std::fs::read_to_string(path).unwrap_or_default();
             assert!(
-                corpus(game).as_deref() == Some(committed.as_str()),
-                "conformance/{game}/corpus.jsonl is out of date with the rules; write it again \
-                 with\n\n    cargo run -- conformance {game} > conformance/{game}/corpus.jsonl\n\n\
+                corpus(name).as_deref() == Some(committed.as_str()),
+                "conformance/{file} is out of date with the rules; write it again \
+                 with\n\n    cargo run -- conformance {name} > conformance/{file}\n\n\
                  (and bump the game's RULES_VERSION when a rule's answer changed)"
             );
         }

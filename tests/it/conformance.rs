@@ -8,10 +8,11 @@ use crate::common::{app_with, post};
 use tank_rules::limits::Limits;
 
 fn committed(game: &str) -> String {
-    let path = format!(
-        "{}/conformance/{game}/corpus.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    committed_file(&format!("{game}/corpus.jsonl"))
+}
+
+fn committed_file(file: &str) -> String {
+    let path = format!("{}/conformance/{file}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(path).unwrap_or_default()
 }
 
@@ -119,6 +120,77 @@ async fn the_service_answers_every_tank_battle_case() {
                 });
                 assert_eq!(standing(&reply.body["final"]), expected, "{id}");
                 checked[3] += 1;
+            }
+            kind => panic!("{id}: unknown kind {kind}"),
+        }
+    }
+    assert!(checked.iter().all(|&n| n > 0), "{checked:?}");
+}
+
+/// Tank Battle's end-policy corpus (issue 73) over HTTP: each case's
+/// `rules` sent with it, each standing with its `reason`; the repetition
+/// rule through `replay`, which carries the game's moves.
+#[actix_web::test]
+async fn the_service_answers_every_tank_battle_end_policy_case() {
+    let app = app_with(Limits::default()).await;
+    let corpus = committed_file("tank-battle/end-policy.jsonl");
+    let mut lines = corpus
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap());
+    let header = lines.next().unwrap();
+    assert_eq!(header["header"]["game"], "tank-battle");
+    // What a standing says, reason included.
+    let ended = |answer: &Value| {
+        let mut standing = standing(answer);
+        standing["reason"] = answer["reason"].clone();
+        standing
+    };
+    let mut checked = [0usize; 3];
+    for case in lines {
+        let id = &case["id"];
+        let rules = &case["rules"];
+        assert!(rules.is_object(), "{id}: no rules");
+        match case["kind"].as_str().unwrap() {
+            "legal" => {
+                let at =
+                    json!({"position": case["position"], "layout": case["layout"], "rules": rules});
+                let reply = post(&app, "/v1/tank-battle/legal-moves", at.clone()).await;
+                assert_eq!(reply.status, 200, "{id}: {reply:?}");
+                let moves: Vec<&Value> = reply.body["moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| &m["move"])
+                    .collect();
+                let expected: Vec<&Value> = case["moves"].as_array().unwrap().iter().collect();
+                assert_eq!(moves, expected, "{id}");
+                let reply = post(&app, "/v1/tank-battle/score", at.clone()).await;
+                assert_eq!(ended(&reply.body), case["standing"], "{id}");
+                for result in case["results"].as_array().unwrap() {
+                    let mut body = at.clone();
+                    body["move"] = result["move"].clone();
+                    let reply = post(&app, "/v1/tank-battle/apply", body).await;
+                    assert_eq!(reply.status, 200, "{id}: {reply:?}");
+                    assert_eq!(reply.body["position"], result["position"], "{id}");
+                    assert_eq!(ended(&reply.body), ended(result), "{id} {}", result["move"]);
+                }
+                checked[0] += 1;
+            }
+            "playthrough" | "replay" => {
+                let moves: Vec<Value> = match case["steps"].as_array() {
+                    Some(steps) => steps.iter().map(|s| s["move"].clone()).collect(),
+                    None => case["moves"].as_array().cloned().unwrap_or_default(),
+                };
+                let body = json!({"start": case["start"], "layout": case["layout"],
+                    "rules": rules, "moves": moves});
+                let reply = post(&app, "/v1/tank-battle/replay", body).await;
+                assert_eq!(reply.status, 200, "{id}: {reply:?}");
+                let last = &reply.body["final"];
+                for field in ["finished", "winner", "draw", "reason"] {
+                    assert_eq!(last[field], case[field], "{id} {field}");
+                }
+                let index = if case["kind"] == "replay" { 2 } else { 1 };
+                checked[index] += 1;
             }
             kind => panic!("{id}: unknown kind {kind}"),
         }

@@ -10,6 +10,7 @@
 //! reasons its side's tanks' lines are refused and what its legal moves
 //! do (capture, cross the centre, end the game).
 
+pub mod end_policy;
 mod positions;
 mod tags;
 
