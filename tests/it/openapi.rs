@@ -146,6 +146,7 @@ fn schema_names_carry_their_games_prefix() {
         "CompareResponse",
         "CompareVerdict",
         "GameInfo",
+        "GameRecordResult",
         "GamesResponse",
         "GridSquare",
         "Health",
