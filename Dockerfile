@@ -4,26 +4,30 @@
 
 FROM rust:1-bookworm AS build
 WORKDIR /src
-# Dependencies first, so source edits do not rebuild them. The manifest
-# names [[bench]] engine and its [[bin]]s (the tools under src/bin/) without
-# paths, so their files come along for it to parse (tests/it/container.rs
-# checks it); examples/ are discovered, so their absence is harmless. Only
-# the service binary is built (not the tools).
+# Dependencies first, so source edits do not rebuild them. The workspace's
+# manifests (the service's and the engines') name [[bench]] engine and the
+# engines' [[bin]]s (the tools under engines/src/bin/) without paths, so
+# their files come along for cargo to parse (tests/it/container.rs checks
+# it); examples/ are discovered, so their absence is harmless. Only the
+# service binary is built (not the tools).
 COPY Cargo.toml Cargo.lock ./
+COPY engines/Cargo.toml ./engines/
 COPY benches ./benches
-COPY src/bin ./src/bin
-RUN mkdir -p src && echo 'fn main() {}' > src/main.rs && touch src/lib.rs \
+COPY engines/src/bin ./engines/src/bin
+RUN mkdir -p src && echo 'fn main() {}' > src/main.rs && touch src/lib.rs engines/src/lib.rs \
     && cargo build --release --locked --bin tank-rules \
-    && rm -rf src
+    && rm -rf src engines/src/lib.rs
 # Everything the build reads: the sources, and the data they include at
 # compile time (tests/it/container.rs checks that every `include_bytes!`
 # and `include_str!` path is copied here).
 COPY src ./src
+COPY engines/src ./engines/src
 COPY data ./data
 COPY board ./board
 # COPY keeps the context's mtimes, which can be older than the dummy build's
-# artifacts: touch so cargo rebuilds the crate itself.
-RUN touch src/main.rs src/lib.rs && cargo build --release --locked --bin tank-rules
+# artifacts: touch so cargo rebuilds the crates themselves.
+RUN touch src/main.rs src/lib.rs engines/src/lib.rs \
+    && cargo build --release --locked --bin tank-rules
 
 FROM debian:bookworm-slim
 # A fixed uid *and* gid (10001), matching Kubernetes' runAsUser/runAsGroup

@@ -28,7 +28,7 @@ results, and prints the calibration table of the chances as served and of
 the fitted curve: for each 10-point bucket of predicted chance, the
 positions in it, the mean predicted chance and the share of them whose
 player went on to win (a draw counting half). The slope is the engine's
-`CHANCE_PER_CENTIPOINT` (src/games/tank_battle/judge.rs): refit whenever
+`CHANCE_PER_CENTIPOINT` (engines/src/games/tank_battle/judge.rs): refit whenever
 the evaluation or the judge changes, with this script.
 """
 import json

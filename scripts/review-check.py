@@ -288,7 +288,7 @@ def lichess_accuracy(loss):
 
 
 def summaries(plies, chance_of):
-    """Each player's accuracy as the server sums a game up (src/games/review/mod.rs:
+    """Each player's accuracy as the server sums a game up (engines/src/games/review/mod.rs:
     volatility-weighted mean and harmonic mean, averaged), from
     `chance_of(entry) -> (chance, chance_played)`."""
     players = []

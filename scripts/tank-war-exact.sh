@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Tank War's exact AI over HTTP (issue 23): starts the service
 # (scripts/service.sh) with default flags on a loopback port, notes its
-# memory at start, then runs the checker (src/bin/tank_war_exact_check.rs):
+# memory at start, then runs the checker (engines/src/bin/tank_war_exact_check.rs):
 # ai-move at the default limits (or MAX_TIME_MS) for both players from the
 # start, the illustration's rounds and 1,000 positions of random
 # playouts, each answer checked exact and an equilibrium against a solve

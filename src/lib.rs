@@ -1,7 +1,8 @@
 //! tank-rules: a stateless rules engine for tank board games, served over
 //! HTTP.
 //!
-//! - [`games`] holds the engines; they know nothing of HTTP;
+//! - [`games`] holds the engines, a crate of their own
+//!   (`tank-rules-engines`, re-exported here): they know nothing of HTTP;
 //! - [`api`] is the actix-web layer, documented with utoipa;
 //! - [`render`] draws game states as SVG (pure functions, no HTTP);
 //! - [`i18n`] holds the languages answers speak and their catalogues;
@@ -20,7 +21,7 @@ pub mod config;
 pub mod conformance;
 pub mod error;
 pub mod fair_use;
-pub mod games;
+pub use tank_rules_engines::games;
 pub mod i18n;
 pub mod limits;
 pub mod logs;

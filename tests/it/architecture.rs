@@ -1,10 +1,11 @@
 //! The layering docs/ARCHITECTURE.md claims, checked on the module graph
 //! of `src/` as `syn` reads it ([`crate::modules`]): no import circle
-//! anywhere; the engines (`games`) and the shared pieces below the HTTP
-//! layer (cache, limits, metrics, error, render, fair use, the Redis link,
-//! the access log) use nothing of the HTTP layer (`api`), the server or
-//! the command line; the engines and the pictures name no HTTP or OpenAPI
-//! library.
+//! anywhere; the shared pieces below the HTTP layer (cache, limits,
+//! metrics, error, render, fair use, the Redis link, the access log) use
+//! nothing of the HTTP layer (`api`), the server or the command line; the
+//! pictures name no HTTP or OpenAPI library. The engines are a crate of
+//! their own (`engines/`): Cargo holds them to their manifest, which names
+//! no HTTP crate.
 
 use std::path::Path;
 
@@ -91,17 +92,55 @@ fn nothing_below_the_http_layer_uses_it_the_server_or_the_command_line() {
 }
 
 #[test]
-fn the_engines_and_pictures_know_nothing_of_http() {
+fn the_pictures_know_nothing_of_http() {
     let graph = graph();
     let mut found = Vec::new();
-    for module in under(&graph, &["games", "render"]) {
+    for module in under(&graph, &["render"]) {
         for krate in &graph.externs[module] {
             if krate.starts_with("actix") || krate.starts_with("utoipa") {
                 found.push(format!("{} names {krate}", name(module)));
             }
         }
     }
-    assert!(found.is_empty(), "HTTP in an engine:\n{}", found.join("\n"));
+    assert!(found.is_empty(), "HTTP in a picture:\n{}", found.join("\n"));
+}
+
+/// The engines are a crate of their own: what they may depend on is its
+/// manifest's, and Cargo holds them to it. The manifest names no HTTP,
+/// OpenAPI, Redis or logging-setup crate, and not the service.
+#[test]
+fn the_engines_crate_depends_on_no_http() {
+    let manifest =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("engines/Cargo.toml"))
+            .unwrap();
+    let mut section = "";
+    let mut dependencies = Vec::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line;
+        } else if section.ends_with("dependencies]") {
+            if let Some((name, _)) = line.split_once('=') {
+                dependencies.push(name.trim().to_owned());
+            }
+        }
+    }
+    assert!(
+        dependencies.contains(&"rand".to_owned()),
+        "{dependencies:?}"
+    );
+    let forbidden = [
+        "actix",
+        "utoipa",
+        "redis",
+        "tracing-subscriber",
+        "tokio",
+        "tank-rules",
+    ];
+    let found: Vec<&String> = dependencies
+        .iter()
+        .filter(|d| forbidden.iter().any(|f| d.starts_with(f)))
+        .collect();
+    assert!(found.is_empty(), "the engines depend on {found:?}");
 }
 
 /// The checks can fail: a grouped `use` is an edge, a circle through
@@ -290,9 +329,9 @@ fn a_route_registered_beside_the_routers_is_found() {
 /// so a test written in one would never run: there must be none.
 #[test]
 fn the_binaries_hold_no_tests() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = vec![src.join("main.rs")];
-    rust_files(&src.join("bin"), &mut files);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("src/main.rs")];
+    rust_files(&root.join("engines/src/bin"), &mut files);
     let with_tests: Vec<String> = files
         .iter()
         .filter(|path| {

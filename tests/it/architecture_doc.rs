@@ -1,8 +1,8 @@
 //! docs/ARCHITECTURE.md stays true: every file it names exists, and every
-//! file under `src/` is named in it.
+//! file under `src/` and `engines/src/` is named in it.
 //!
 //! A name is a backticked path ending in `.rs`: from the repository root
-//! when it starts with `src/`, `tests/` or `benches/`, else relative to
+//! when it starts with `src/`, `engines/`, `tests/` or `benches/`, else relative to
 //! the folder of the section it is in (a heading whose backticked text
 //! ends in `/`; a heading that names several folders makes each of them
 //! the section's folder, and a name must exist in one).
@@ -44,7 +44,7 @@ fn named(doc: &str) -> Vec<(String, Vec<String>, usize)> {
         for text in backticked(line) {
             // One backticked text may name several files ("a.rs, b.rs").
             for name in text.split([',', ' ']).filter(|t| t.ends_with(".rs")) {
-                let rooted = ["src/", "tests/", "benches/", "examples/"]
+                let rooted = ["src/", "engines/", "tests/", "benches/", "examples/"]
                     .iter()
                     .any(|top| name.starts_with(top));
                 let within = if rooted || folders.is_empty() {
@@ -99,6 +99,7 @@ fn the_map_names_every_source_file_and_only_files_that_exist() {
     );
     let mut sources = Vec::new();
     files_under(&root.join("src"), &mut sources);
+    files_under(&root.join("engines/src"), &mut sources);
     let unnamed: Vec<String> = sources
         .iter()
         .map(|path| {

@@ -86,7 +86,16 @@ fn the_dockerfile_copies_every_file_the_build_reads() {
     let copied = copied();
     assert!(copied.iter().any(|c| c == Path::new("src")), "{copied:?}");
     let mut reads = vec![PathBuf::from("Cargo.toml"), PathBuf::from("Cargo.lock")];
-    included(&root().join("src"), &mut reads);
+    for member in MEMBERS {
+        let dir = root().join(member);
+        reads.push(
+            dir.join("Cargo.toml")
+                .strip_prefix(root())
+                .unwrap()
+                .to_owned(),
+        );
+        included(&dir.join("src"), &mut reads);
+    }
     assert!(reads.len() > 2, "no include found: {reads:?}");
     if root().join("build.rs").exists() {
         reads.push(PathBuf::from("build.rs"));
@@ -117,8 +126,27 @@ fn assert_copied(file: &Path, copied: &[PathBuf], who: &str, when: &str) {
 /// were declared in the manifest).
 #[test]
 fn the_dependency_layer_holds_every_target_file_the_manifest_names() {
-    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
     let early = copied_before(Some("cargo build"));
+    let mut found = 0;
+    for member in MEMBERS {
+        found += assert_targets_copied(member, &early);
+    }
+    assert!(found > 2, "{found} targets");
+}
+
+/// The workspace's packages, by their directories: the service at the
+/// root, the engines below it.
+const MEMBERS: [&str; 2] = ["", "engines"];
+
+/// Asserts that every target the manifest of `member` names without a
+/// path is copied in `early`; how many there are.
+fn assert_targets_copied(member: &str, early: &[PathBuf]) -> usize {
+    let dir = Path::new(member);
+    let manifest = std::fs::read_to_string(root().join(dir).join("Cargo.toml")).unwrap();
+    assert!(
+        member.is_empty() || early.iter().any(|c| c == &dir.join("Cargo.toml")),
+        "the dependency layer needs {member}/Cargo.toml: {early:?}"
+    );
     let mut section = String::new();
     let mut targets: Vec<(String, Option<String>, Option<String>)> = Vec::new();
     for line in manifest.lines().map(str::trim) {
@@ -141,21 +169,22 @@ fn the_dependency_layer_holds_every_target_file_the_manifest_names() {
             }
         }
     }
-    assert!(targets.len() > 2, "{targets:?}");
+    let count = targets.len();
     for (kind, name, path) in targets {
         if path.is_some() {
             continue; // the dummy step writes src/main.rs
         }
         let name = name.unwrap();
         let file = match kind.as_str() {
-            "[[bin]]" => PathBuf::from(format!("src/bin/{name}.rs")),
-            _ => PathBuf::from(format!("benches/{name}.rs")),
+            "[[bin]]" => dir.join(format!("src/bin/{name}.rs")),
+            _ => dir.join(format!("benches/{name}.rs")),
         };
         assert_copied(
             &file,
-            &early,
+            early,
             "the manifest names",
             " before its first build",
         );
     }
+    count
 }

@@ -2,7 +2,7 @@
 //! entries, labels and summaries, the first illegal step as `replay`
 //! reports it, NDJSON streaming, and a client that leaves stopping the
 //! judge. The Tank War's exactness against the whole game's solve is
-//! tested beside the judge (`src/games/tank_war/ai/judge.rs`).
+//! tested beside the judge (`engines/src/games/tank_war/ai/judge.rs`).
 
 use actix_web::body::MessageBody;
 use actix_web::test;

@@ -24,8 +24,8 @@ pub struct Graph {
 }
 
 impl Graph {
-    /// The library crate under `src` (its binaries, `main.rs` and
-    /// `src/bin/`, are crates of their own and left out).
+    /// The library crate under `src` (its binary, `main.rs`, is a crate
+    /// of its own and left out).
     pub fn of_crate(src: &Path) -> Graph {
         let mut files = Vec::new();
         collect(src, src, &mut files);

@@ -23,11 +23,11 @@ use std::time::Instant;
 use clap::{Parser, ValueEnum};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tank_rules::games::cobi_tank_wars::{self as cobi, Order};
-use tank_rules::games::grid::Cell;
-use tank_rules::games::tank_battle::{self as tb, TankBattle};
-use tank_rules::games::tank_war::{self as war, TankWar};
-use tank_rules::games::{Game, Level, SearchLimits, Style};
+use tank_rules_engines::games::cobi_tank_wars::{self as cobi, Order};
+use tank_rules_engines::games::grid::Cell;
+use tank_rules_engines::games::tank_battle::{self as tb, TankBattle};
+use tank_rules_engines::games::tank_war::{self as war, TankWar};
+use tank_rules_engines::games::{Game, Level, SearchLimits, Style};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum GameKind {

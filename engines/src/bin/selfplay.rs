@@ -21,8 +21,8 @@ use clap::{Parser, ValueEnum};
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use tank_rules::games::tank_battle::ai::{search, SearchLimits};
-use tank_rules::games::tank_battle::{Layout, Move, Position, Side};
+use tank_rules_engines::games::tank_battle::ai::{search, SearchLimits};
+use tank_rules_engines::games::tank_battle::{Layout, Move, Position, Side};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Game {
@@ -133,7 +133,7 @@ fn baseline_move(
 
 /// Plays one game of Tank War; returns the AI's result (1 win, 0 draw, -1 loss).
 fn play_tank_war(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
-    use tank_rules::games::tank_war::{self as war, ai as war_ai, Player};
+    use tank_rules_engines::games::tank_war::{self as war, ai as war_ai, Player};
     let (setup, mut pos) = war::default_state();
     let ai_player = if game.is_multiple_of(2) {
         Player::U
@@ -212,8 +212,10 @@ fn record(tally: &Mutex<Tally>, result: i32, plies: u64, stats: &AiStats) {
 /// the material the AI counts (armor plus 3 a vehicle, 2 a support card).
 fn play_cobi(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
     use std::collections::BTreeMap;
-    use tank_rules::games::cobi_tank_wars::{self as cobi, ai as cobi_ai, Order, Player, State};
-    use tank_rules::games::grid::Cell;
+    use tank_rules_engines::games::cobi_tank_wars::{
+        self as cobi, ai as cobi_ai, Order, Player, State,
+    };
+    use tank_rules_engines::games::grid::Cell;
 
     let ai_player = if game.is_multiple_of(2) {
         Player::P1
@@ -320,7 +322,7 @@ fn play(game: usize, args: &Args, tally: &Mutex<Tally>) -> i32 {
                 .search(
                     || {
                         search(
-                            &tank_rules::games::tank_battle::State::new(layout, pos),
+                            &tank_rules_engines::games::tank_battle::State::new(layout, pos),
                             limits,
                             seed,
                         )

@@ -30,9 +30,9 @@ use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
-use tank_rules::games::tank_war::solve::table::default_game;
-use tank_rules::games::tank_war::solve::{Bounds, Solver};
-use tank_rules::games::tank_war::{
+use tank_rules_engines::games::tank_war::solve::table::default_game;
+use tank_rules_engines::games::tank_war::solve::{Bounds, Solver};
+use tank_rules_engines::games::tank_war::{
     default_state, pickable, play_round, Player, Position, Setup, ILLUSTRATION,
 };
 

@@ -1,5 +1,5 @@
 //! Solves the default game of The Tank War exactly and writes the table
-//! the server answers its first rounds from (`src/games/tank_war/solve/
+//! the server answers its first rounds from (`engines/src/games/tank_war/solve/
 //! table.rs` says what it holds). Deterministic: the same engine writes
 //! the same bytes. Rebuild it whenever the rules or the solver change
 //! (then bump the engine version: the tests refuse a table of another):
@@ -13,9 +13,9 @@
 use std::time::Instant;
 
 use clap::Parser;
-use tank_rules::games::tank_war::default_state;
-use tank_rules::games::tank_war::solve::table::{default_game, default_positions, ROUNDS};
-use tank_rules::games::tank_war::solve::{Bounds, Solver, Table};
+use tank_rules_engines::games::tank_war::default_state;
+use tank_rules_engines::games::tank_war::solve::table::{default_game, default_positions, ROUNDS};
+use tank_rules_engines::games::tank_war::solve::{Bounds, Solver, Table};
 
 #[derive(Debug, Parser)]
 #[command(about = "Solves the default Tank War game and writes its table")]

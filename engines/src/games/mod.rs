@@ -4,7 +4,7 @@ pub mod cobi_tank_wars;
 mod game;
 pub mod grid;
 pub mod level;
-#[cfg(test)]
+#[cfg(any(test, feature = "nim"))]
 pub mod nim;
 pub mod review;
 pub mod tank_battle;

@@ -5,9 +5,9 @@
 
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
-use tank_rules::games::tank_battle::{Layout, Move, Position};
-use tank_rules::games::tank_war::{self as war, Player, Position as WarPosition, Setup};
-use tank_rules::games::SearchLimits;
+use tank_rules_engines::games::tank_battle::{Layout, Move, Position};
+use tank_rules_engines::games::tank_war::{self as war, Player, Position as WarPosition, Setup};
+use tank_rules_engines::games::SearchLimits;
 
 /// Tank Battle: the move that maximises own score minus the opponent's
 /// after it, ties broken at random.

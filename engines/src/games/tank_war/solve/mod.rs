@@ -9,7 +9,7 @@
 //! would remember more positions than its cap, at its deadline, or when
 //! its stop flag is raised, and says which ([`Unsolved`]). The default
 //! game's first rounds, too large to solve within a request, come from a
-//! [`table`] made offline by `src/bin/tank_war_table.rs`; a request's
+//! [`table`] made offline by `engines/src/bin/tank_war_table.rs`; a request's
 //! setup is translated into the solver's terms (the default game and its
 //! table, or the setup on its own) by [`compiled`].
 

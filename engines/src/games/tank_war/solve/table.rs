@@ -1,6 +1,6 @@
 //! The default game's table: the value of every unfinished position the
 //! default setup reaches within its first [`ROUNDS`] rounds, made once,
-//! offline, by `src/bin/tank_war_table.rs` (a solve of the whole game),
+//! offline, by `engines/src/bin/tank_war_table.rs` (a solve of the whole game),
 //! committed as `data/tank_war_default.table.zst` and built into the
 //! binary. A position reached within `ROUNDS − 1` rounds is answered from
 //! the table alone; from one later, the rest of the game is small enough
@@ -26,7 +26,7 @@ pub const ROUNDS: u32 = 7;
 const MAGIC: &[u8; 8] = b"TWTABLE1";
 
 /// The committed table, compressed.
-static FILE: &[u8] = include_bytes!("../../../../data/tank_war_default.table.zst");
+static FILE: &[u8] = include_bytes!("../../../../../data/tank_war_default.table.zst");
 
 static DEFAULT: LazyLock<(Setup, Position)> = LazyLock::new(default_state);
 static DEFAULT_GAME: LazyLock<Option<Packed>> =

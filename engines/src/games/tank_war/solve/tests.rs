@@ -290,7 +290,7 @@ fn the_table_round_trips_and_refuses_damage() {
 /// saying which file and how to make it again: never a search without it.
 #[test]
 fn a_damaged_table_is_refused_with_the_way_to_rebuild_it() {
-    let file = include_bytes!("../../../../data/tank_war_default.table.zst");
+    let file = include_bytes!("../../../../../data/tank_war_default.table.zst");
     assert!(table::load(file).is_ok_and(|table| Table::built_in() == Ok(&table)));
     let mut damaged = file.to_vec();
     let middle = damaged.len() / 2;
