@@ -656,7 +656,7 @@ def tank_battle_hosted(client: AuthenticatedClient) -> None:
         "tank-battle review",
     )
     check(len(review.plies) == len(moves), "a verdict a move")
-    check(standing(review.final.to_dict()) == standing(last.to_dict()), "the review ends as the game did")
+    check(standing(review.final.to_dict()) == standing(last.to_dict()), "the review ends where the game did")
     lines = ndjson(
         tank_battle_annotate_lines.sync_detailed(client=client, body=record), "tank-battle lines"
     )
@@ -719,7 +719,7 @@ def tank_war_hosted(client: AuthenticatedClient) -> None:
         tank_war_annotate.sync_detailed(client=client, body=record), TankWarAnnotateResponse, "tank-war review"
     )
     check(len(review.plies) == 2 * len(rounds), "a verdict a player a round")
-    check(standing(review.final.to_dict()) == standing(last.to_dict()), "the review ends as the game did")
+    check(standing(review.final.to_dict()) == standing(last.to_dict()), "the review ends where the game did")
     lines = ndjson(tank_war_annotate_lines.sync_detailed(client=client, body=record), "tank-war lines")
     entries = [TankWarAnnotateLineEntry.from_dict(line) for line in lines if line["line"] == "entry"]
     summary = TankWarAnnotateLineSummary.from_dict(lines[-1])
@@ -797,7 +797,7 @@ def cobi_tank_wars_hosted(client: AuthenticatedClient) -> None:
         "cobi-tank-wars review",
     )
     check(len(review.plies) == 2 * len(rounds), "a verdict a player a round")
-    check(standing(review.final.to_dict()) == standing(last.to_dict()), "the review ends as the game did")
+    check(standing(review.final.to_dict()) == standing(last.to_dict()), "the review ends where the game did")
     lines = ndjson(
         cobi_tank_wars_annotate_lines.sync_detailed(client=client, body=record), "cobi-tank-wars lines"
     )

@@ -462,7 +462,7 @@ async function tankBattleHosted(): Promise<void> {
   };
   const review = ok(await tankBattleAnnotate({ client, body: record }), "tank-battle review");
   check(review.plies.length === moves.length, "a verdict a move");
-  check(JSON.stringify(standing(review.final)) === JSON.stringify(standing(last)), "the review ends as the game did");
+  check(JSON.stringify(standing(review.final)) === JSON.stringify(standing(last)), "the review ends where the game did");
   const lines = ndjson(
     await tankBattleAnnotateLines({ client, body: record, parseAs: "text" }),
     "tank-battle lines",
@@ -510,7 +510,7 @@ async function tankWarHosted(): Promise<void> {
   const record = { game: "tank-war", rounds, result: standing(last) };
   const review = ok(await tankWarAnnotate({ client, body: record }), "tank-war review");
   check(review.plies.length === 2 * rounds.length, "a verdict a player a round");
-  check(JSON.stringify(standing(review.final)) === JSON.stringify(standing(last)), "the review ends as the game did");
+  check(JSON.stringify(standing(review.final)) === JSON.stringify(standing(last)), "the review ends where the game did");
   const lines = ndjson(
     await tankWarAnnotateLines({ client, body: record, parseAs: "text" }),
     "tank-war lines",
@@ -564,7 +564,7 @@ async function cobiTankWarsHosted(): Promise<void> {
   const record = { game: "cobi-tank-wars", rounds, result: standing(last), limits: { max_nodes: 2000 } };
   const review = ok(await cobiTankWarsAnnotate({ client, body: record }), "cobi-tank-wars review");
   check(review.plies.length === 2 * rounds.length, "a verdict a player a round");
-  check(JSON.stringify(standing(review.final)) === JSON.stringify(standing(last)), "the review ends as the game did");
+  check(JSON.stringify(standing(review.final)) === JSON.stringify(standing(last)), "the review ends where the game did");
   const lines = ndjson(
     await cobiTankWarsAnnotateLines({ client, body: record, parseAs: "text" }),
     "cobi-tank-wars lines",

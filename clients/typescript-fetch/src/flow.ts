@@ -417,8 +417,8 @@ function standing(answer: { finished: boolean; winner: string | null; draw: bool
   return JSON.stringify([answer.finished, answer.winner, answer.draw, answer.reason, answer.score]);
 }
 
-/** A game record's `result`: the standing of an answer as it travels (JSON
- * names: the generated `…ToJSONTyped`'s). */
+/** A game record's `result`: the standing of an answer in its JSON form
+ * (the names the generated `…ToJSONTyped` writes). */
 function result(wire: { [key: string]: unknown }): { [key: string]: unknown } {
   const { finished, winner, draw, reason, score } = wire;
   return { finished, winner, draw, reason, score };
@@ -481,7 +481,7 @@ async function tankBattleHosted(): Promise<void> {
   };
   const review = await ok(tankBattleApi.tankBattleAnnotate({ tankBattleAnnotateRequest: record }), "tank-battle review");
   check(review.plies.length === moves.length, "a verdict a move");
-  check(standing(review._final) === standing(last), "the review ends as the game did");
+  check(standing(review._final) === standing(last), "the review ends where the game did");
   const text = await ok(
     tankBattleApi.tankBattleAnnotateLines({ tankBattleAnnotateRequest: record }),
     "tank-battle lines",
@@ -525,7 +525,7 @@ async function tankWarHosted(): Promise<void> {
   const record = { game: "tank-war", rounds, result: result(TankWarApplyResponseToJSONTyped(last)) };
   const review = await ok(tankWarApi.tankWarAnnotate({ tankWarAnnotateRequest: record }), "tank-war review");
   check(review.plies.length === 2 * rounds.length, "a verdict a player a round");
-  check(standing(review._final) === standing(last), "the review ends as the game did");
+  check(standing(review._final) === standing(last), "the review ends where the game did");
   const text = await ok(tankWarApi.tankWarAnnotateLines({ tankWarAnnotateRequest: record }), "tank-war lines");
   sameReview(ndjson(text, TankWarAnnotateLineFromJSON, "tank-war lines"), review, "tank-war lines");
   const chart = await ok(tankWarApi.tankWarAnnotateChart({ tankWarAnnotateRequest: record }), "tank-war chart");
@@ -588,7 +588,7 @@ async function cobiTankWarsHosted(): Promise<void> {
     "cobi-tank-wars review",
   );
   check(review.plies.length === 2 * rounds.length, "a verdict a player a round");
-  check(standing(review._final) === standing(last), "the review ends as the game did");
+  check(standing(review._final) === standing(last), "the review ends where the game did");
   const text = await ok(
     cobiApi.cobiTankWarsAnnotateLines({ cobiTankWarsAnnotateRequest: record }),
     "cobi-tank-wars lines",

@@ -448,7 +448,7 @@ async function tankBattleHosted(): Promise<void> {
     "tank-battle review",
   );
   check(review.plies.length === moves.length, "a verdict a move");
-  check(JSON.stringify(standing(review.final)) === JSON.stringify(standing(last)), "the review ends as the game did");
+  check(JSON.stringify(standing(review.final)) === JSON.stringify(standing(last)), "the review ends where the game did");
   const lines = ndjson(
     await client.POST("/v1/tank-battle/annotate.ndjson", { body: record, parseAs: "text" }),
     "tank-battle lines",
@@ -501,7 +501,7 @@ async function tankWarHosted(): Promise<void> {
     "tank-war review",
   );
   check(review.plies.length === 2 * rounds.length, "a verdict a player a round");
-  check(JSON.stringify(standing(review.final)) === JSON.stringify(standing(last)), "the review ends as the game did");
+  check(JSON.stringify(standing(review.final)) === JSON.stringify(standing(last)), "the review ends where the game did");
   const lines = ndjson(
     await client.POST("/v1/tank-war/annotate.ndjson", { body: record, parseAs: "text" }),
     "tank-war lines",
@@ -560,7 +560,7 @@ async function cobiTankWarsHosted(): Promise<void> {
     "cobi-tank-wars review",
   );
   check(review.plies.length === 2 * rounds.length, "a verdict a player a round");
-  check(JSON.stringify(standing(review.final)) === JSON.stringify(standing(last)), "the review ends as the game did");
+  check(JSON.stringify(standing(review.final)) === JSON.stringify(standing(last)), "the review ends where the game did");
   const lines = ndjson(
     await client.POST("/v1/cobi-tank-wars/annotate.ndjson", { body: record, parseAs: "text" }),
     "cobi-tank-wars lines",
