@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::flows::ask::{AiAnswer, AiRequest, ToJudge};
 use super::flows::budget::SharedBudget;
 use super::services::Services;
-use super::transport::problem::ApiError;
+use super::transport::problem::RequestError;
 use crate::error::Refusal;
 use crate::games::review::Review;
 use crate::limits::Limits;
@@ -73,29 +73,32 @@ pub trait GameApi: Review {
     fn run_legal_moves(
         request: Self::LegalMovesRequest,
         limits: &Limits,
-    ) -> Result<Self::LegalMovesResponse, ApiError>;
+    ) -> Result<Self::LegalMovesResponse, RequestError>;
 
     fn run_validate(
         request: Self::ValidateRequest,
         limits: &Limits,
-    ) -> Result<Self::ValidateResponse, ApiError>;
+    ) -> Result<Self::ValidateResponse, RequestError>;
 
     /// The picture of `render.svg`, its texts in `lang`.
     fn render(
         query: Self::RenderQuery,
         limits: &Limits,
         lang: crate::i18n::Lang,
-    ) -> Result<String, ApiError>;
+    ) -> Result<String, RequestError>;
 
     fn decode_apply(
         request: Self::ApplyRequest,
         limits: &Limits,
-    ) -> Result<(Self::State, Self::Step), ApiError>;
+    ) -> Result<(Self::State, Self::Step), RequestError>;
 
     /// The answer of `apply`: the state after the step and its events.
     fn encode_apply(after: &Self::State, events: Self::Events) -> Self::ApplyResponse;
 
-    fn decode_score(request: Self::ScoreRequest, limits: &Limits) -> Result<Self::State, ApiError>;
+    fn decode_score(
+        request: Self::ScoreRequest,
+        limits: &Limits,
+    ) -> Result<Self::State, RequestError>;
 
     fn encode_score(state: &Self::State) -> Self::ScoreResponse;
 
@@ -104,7 +107,7 @@ pub trait GameApi: Review {
     fn decode_replay(
         request: Self::ReplayRequest,
         limits: &Limits,
-    ) -> Result<(Self::State, Vec<Self::ReplayStep>), ApiError>;
+    ) -> Result<(Self::State, Vec<Self::ReplayStep>), RequestError>;
 
     /// The step at `ply` of a replay; it may first change the state (Tank
     /// Wars places the round's gunfire tokens).
@@ -113,7 +116,7 @@ pub trait GameApi: Review {
         step: Self::ReplayStep,
         ply: usize,
         limits: &Limits,
-    ) -> Result<Self::Step, ApiError>;
+    ) -> Result<Self::Step, RequestError>;
 
     fn replay_state(state: &Self::State) -> Self::ReplayState;
 
@@ -135,7 +138,7 @@ pub trait GameApi: Review {
     fn decode_annotate(
         request: Self::AnnotateRequest,
         limits: &Limits,
-    ) -> Result<ToJudge<Self::State, Self::ReplayStep>, ApiError>;
+    ) -> Result<ToJudge<Self::State, Self::ReplayStep>, RequestError>;
 
     /// A move of a review's verdict, in the game's notation (`state` is
     /// the state it was played in).
@@ -153,12 +156,12 @@ pub trait GameApi: Review {
     fn decode_ai(
         request: Self::AiMoveRequest,
         limits: &Limits,
-    ) -> Result<AiRequest<Self>, ApiError>;
+    ) -> Result<AiRequest<Self>, RequestError>;
 
     /// `ai-move`'s `play`: what the request gives beside the AI's answer
     /// to make the step `apply` plays ([`GameApi::PlayWith`]); `None` when
     /// it does not ask to play, a 400 when it asks wrongly.
-    fn play_with(request: &Self::AiMoveRequest) -> Result<Option<Self::PlayWith>, ApiError>;
+    fn play_with(request: &Self::AiMoveRequest) -> Result<Option<Self::PlayWith>, RequestError>;
 
     /// The step `apply` would be given for the AI's `answer` to `question`
     /// in `state`, with what the request gave beside it; it may first
@@ -169,17 +172,17 @@ pub trait GameApi: Review {
         question: &Self::Question,
         answer: &Self::AiMoveResponse,
         with: Self::PlayWith,
-    ) -> Result<Self::Step, ApiError>;
+    ) -> Result<Self::Step, RequestError>;
 
     /// Canonical text of a state and a question to the AI: equal
     /// requests, equal text (part of the AI cache key); an error only for
     /// a bug of the server (a state it cannot write).
-    fn canonical(state: &Self::State, question: &Self::Question) -> Result<String, ApiError>;
+    fn canonical(state: &Self::State, question: &Self::Question) -> Result<String, RequestError>;
 
     /// Canonical text of a step played in a state: equal text, equal
     /// verdicts of a review (part of its cache key); an error only for a
     /// bug of the server.
-    fn step_text(state: &Self::State, step: &Self::Step) -> Result<String, ApiError>;
+    fn step_text(state: &Self::State, step: &Self::Step) -> Result<String, RequestError>;
 
     /// The answer of `ai-move`, but for `time_ms` and `cached`, which the
     /// flow fills in.
@@ -216,7 +219,7 @@ pub trait GameApi: Review {
 
     /// Whether the fields of one of [`GameApi::EXTRA_OPS`] decode as its
     /// endpoint's body.
-    fn extra_decodes(op: Operation, _fields: &Value) -> Result<(), ApiError> {
+    fn extra_decodes(op: Operation, _fields: &Value) -> Result<(), RequestError> {
         Err(not_dispatched(op))
     }
 
@@ -228,7 +231,7 @@ pub trait GameApi: Review {
         _fields: Value,
         _services: &Services,
         _shared: &SharedBudget,
-    ) -> Result<crate::api::flows::items::Written, ApiError> {
+    ) -> Result<crate::api::flows::items::Written, RequestError> {
         Err(not_dispatched(op))
     }
 }
@@ -265,6 +268,6 @@ impl UnfitAnswer {
 
 /// What `dispatch` answers for an operation a batch runs that it does not
 /// handle: a bug of the server, never of the request.
-pub fn not_dispatched(op: Operation) -> ApiError {
-    ApiError::Internal(format!("the batch op `{}` has no dispatch", op.name()))
+pub fn not_dispatched(op: Operation) -> RequestError {
+    RequestError::Internal(format!("the batch op `{}` has no dispatch", op.name()))
 }

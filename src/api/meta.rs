@@ -11,7 +11,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use super::openapi::responses::{NoQuery, RouteErrors, ServiceErrors};
 use super::openapi::router::{endpoint, Router};
-use super::transport::problem::ApiError;
+use super::transport::problem::RequestError;
 use crate::api::catalogue::GameEntry;
 
 const TAG: &str = "service";
@@ -188,14 +188,14 @@ async fn list_games(routes: web::Data<RouteTable>) -> web::Json<GamesResponse> {
 pub async fn fallback(
     req: HttpRequest,
     routes: web::Data<RouteTable>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, RequestError> {
     let path = req.match_info().as_str();
     Err(match routes.allowed(path) {
-        Some(methods) => ApiError::MethodNotAllowed {
+        Some(methods) => RequestError::MethodNotAllowed {
             method: req.method().to_string(),
             allow: methods.join(", "),
         },
-        None => ApiError::not_found(path),
+        None => RequestError::not_found(path),
     })
 }
 
@@ -214,9 +214,11 @@ pub async fn fallback(
         ServiceErrors,
     )
 )]
-async fn metrics(metrics: web::Data<crate::metrics::Metrics>) -> Result<HttpResponse, ApiError> {
+async fn metrics(
+    metrics: web::Data<crate::metrics::Metrics>,
+) -> Result<HttpResponse, RequestError> {
     let (text, content_type) = metrics
         .render()
-        .map_err(|e| ApiError::Internal(format!("encoding the metrics failed: {e}")))?;
+        .map_err(|e| RequestError::Internal(format!("encoding the metrics failed: {e}")))?;
     Ok(HttpResponse::Ok().content_type(content_type).body(text))
 }

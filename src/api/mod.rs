@@ -48,7 +48,7 @@ use middleware::cors::CorsOrigins;
 use middleware::layers::Layers;
 use openapi::{ApiDoc, OPENAPI_PATH};
 use services::Services;
-use transport::problem::ApiError;
+use transport::problem::RequestError;
 
 /// What every worker shares: the services, the metrics and the CORS
 /// policy.
@@ -296,10 +296,10 @@ pub fn app_of(
         .app_data(web::Data::new(state.metrics))
         .app_data(web::Data::new(route_table))
         .app_data(web::QueryConfig::default().error_handler(|err, _req| {
-            ApiError::bad_query(query_string_fault(&err.to_string()), None).into()
+            RequestError::bad_query(query_string_fault(&err.to_string()), None).into()
         }))
         .app_data(web::PathConfig::default().error_handler(|err, _req| {
-            ApiError::bad_request(
+            RequestError::bad_request(
                 Text::new("request-path").with("error", err.to_string()),
                 None,
             )

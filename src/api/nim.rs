@@ -13,7 +13,7 @@ use super::catalogue::{About, GameEntry};
 use super::flows::ask::{AiRequest, AskedLimits, Suggested, Work};
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, JsonState, StateRequest};
-use super::transport::problem::ApiError;
+use super::transport::problem::RequestError;
 use crate::error::Refusal;
 use crate::games::nim::{IllegalTake, Nim, Player, State};
 use crate::games::Game;
@@ -165,9 +165,9 @@ impl JsonState for Nim {
         serde_json::Value::from(*take)
     }
 
-    fn decode_state(dto: &StateDto, field: &str, _: &Limits) -> Result<State, ApiError> {
+    fn decode_state(dto: &StateDto, field: &str, _: &Limits) -> Result<State, RequestError> {
         if dto.pile > 1000 {
-            return Err(ApiError::invalid_position(
+            return Err(RequestError::invalid_position(
                 crate::text::Text::new("invalid-nim-pile").with("max", 1000u32),
                 field,
             ));
@@ -230,7 +230,7 @@ impl GameApi for Nim {
     fn run_legal_moves(
         request: StateRequest<Self>,
         limits: &Limits,
-    ) -> Result<LegalMovesResponse, ApiError> {
+    ) -> Result<LegalMovesResponse, RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         Ok(LegalMovesResponse {
             takes: Nim::legal_moves(&state),
@@ -240,7 +240,7 @@ impl GameApi for Nim {
     fn run_validate(
         request: ValidateRequest,
         limits: &Limits,
-    ) -> Result<ValidateResponse, ApiError> {
+    ) -> Result<ValidateResponse, RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         let checked = Nim::check(&state, &request.take);
         Ok(ValidateResponse {
@@ -249,7 +249,7 @@ impl GameApi for Nim {
         })
     }
 
-    fn decode_apply(request: ApplyRequest, limits: &Limits) -> Result<(State, u32), ApiError> {
+    fn decode_apply(request: ApplyRequest, limits: &Limits) -> Result<(State, u32), RequestError> {
         Ok((
             Self::decode_state(&request.state, "state", limits)?,
             request.take,
@@ -271,7 +271,7 @@ impl GameApi for Nim {
         }
     }
 
-    fn replay_step(_: &mut State, take: Take, _: usize, _: &Limits) -> Result<u32, ApiError> {
+    fn replay_step(_: &mut State, take: Take, _: usize, _: &Limits) -> Result<u32, RequestError> {
         Ok(take.0)
     }
 
@@ -283,16 +283,16 @@ impl GameApi for Nim {
         Self::refusal(IllegalTake::GameOver, None)
     }
 
-    fn canonical(state: &State, (): &()) -> Result<String, ApiError> {
+    fn canonical(state: &State, (): &()) -> Result<String, RequestError> {
         Self::state_text(state)
     }
 
-    fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {
+    fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         AiRequest::new(state, (), request.limits, request.seed).styled(request.level, None)
     }
 
-    fn play_with(request: &AiMoveRequest) -> Result<Option<()>, ApiError> {
+    fn play_with(request: &AiMoveRequest) -> Result<Option<()>, RequestError> {
         Ok(request.play.then_some(()))
     }
 
@@ -301,9 +301,9 @@ impl GameApi for Nim {
         (): &(),
         answer: &Suggested<AiSuggestion>,
         (): (),
-    ) -> Result<u32, ApiError> {
+    ) -> Result<u32, RequestError> {
         u32::try_from(answer.suggestion.take)
-            .map_err(|_| ApiError::Internal("the AI took past u32".to_owned()))
+            .map_err(|_| RequestError::Internal("the AI took past u32".to_owned()))
     }
 
     fn encode_ai(_: &State, take: u32) -> Suggested<AiSuggestion> {

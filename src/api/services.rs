@@ -18,7 +18,7 @@ use actix_web::{web, FromRequest, HttpRequest};
 use serde::de::DeserializeOwned;
 
 use crate::api::transport::json::ReadJson;
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 use crate::api::transport::request_id;
 use crate::api::transport::schema::BatchItems;
 use crate::cache::{AnswerCache, SharedTier};
@@ -63,7 +63,7 @@ pub struct JsonAndServices<T> {
 }
 
 impl<T: DeserializeOwned + 'static> FromRequest for JsonAndServices<T> {
-    type Error = ApiError;
+    type Error = RequestError;
     type Future = ReadJsonAndServices<T>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> ReadJsonAndServices<T> {
@@ -96,11 +96,11 @@ pub struct ReadJsonAndServices<T> {
 }
 
 impl<T: DeserializeOwned> Future for ReadJsonAndServices<T> {
-    type Output = Result<JsonAndServices<T>, ApiError>;
+    type Output = Result<JsonAndServices<T>, RequestError>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
-        let missing = || ApiError::Internal("the app serves no Services".to_owned());
+        let missing = || RequestError::Internal("the app serves no Services".to_owned());
         let Some(body) = this.body.as_mut() else {
             return Poll::Ready(Err(missing()));
         };
@@ -195,7 +195,7 @@ pub async fn run_stoppable<T: Send + 'static>(
     limits: &Limits,
     deadline: Option<Instant>,
     work: impl FnOnce(&AtomicBool) -> T + Send + 'static,
-) -> Result<(T, bool), ApiError> {
+) -> Result<(T, bool), RequestError> {
     let slot = slots.take_within(limits).await?;
     let stop = Arc::new(AtomicBool::new(false));
     let _raise_when_abandoned = RaiseOnDrop(stop.clone());
@@ -221,5 +221,5 @@ pub async fn run_stoppable<T: Send + 'static>(
             }
         }
     };
-    finished.map_err(|e| ApiError::Internal(format!("search worker failed: {e}")))
+    finished.map_err(|e| RequestError::Internal(format!("search worker failed: {e}")))
 }

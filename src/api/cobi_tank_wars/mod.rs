@@ -20,7 +20,7 @@ use codec::{decode_orders, encode_event, encode_orders, status};
 use super::flows::ask::{AiRequest, Suggested};
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
-use super::transport::problem::ApiError;
+use super::transport::problem::RequestError;
 use crate::error::Refusal;
 use crate::games::cobi_tank_wars::{
     ai, check_orders, CobiTankWars, Event, IllegalOrders, Order, OrderData, OrderError, OrderFault,
@@ -87,7 +87,7 @@ impl JsonState for CobiTankWars {
         serde_json::json!([orders(p1), orders(p2), round.seed])
     }
 
-    fn decode_state(dto: &StateDto, field: &str, _limits: &Limits) -> Result<State, ApiError> {
+    fn decode_state(dto: &StateDto, field: &str, _limits: &Limits) -> Result<State, RequestError> {
         let data = StateData {
             cols: dto.cols,
             rows: dto.rows,
@@ -109,7 +109,7 @@ impl JsonState for CobiTankWars {
             support_cards: [dto.support_cards.p1, dto.support_cards.p2],
             round: dto.round,
         };
-        State::from_data(&data).map_err(|e| ApiError::invalid_position(invalid_text(&e), field))
+        State::from_data(&data).map_err(|e| RequestError::invalid_position(invalid_text(&e), field))
     }
 
     fn draw(state: &State, lang: crate::i18n::Lang) -> String {
@@ -119,10 +119,10 @@ impl JsonState for CobiTankWars {
 
 /// Places a round's gunfire tokens given in `field` (a request's, not the
 /// state's: a square off the board is that field's fault).
-fn place_gunfire(state: &mut State, squares: &[String], field: &str) -> Result<(), ApiError> {
+fn place_gunfire(state: &mut State, squares: &[String], field: &str) -> Result<(), RequestError> {
     state
         .place_gunfire(squares)
-        .map_err(|e| ApiError::invalid_position(invalid_text(&e), field))
+        .map_err(|e| RequestError::invalid_position(invalid_text(&e), field))
 }
 
 impl GameApi for CobiTankWars {
@@ -157,7 +157,7 @@ impl GameApi for CobiTankWars {
     fn run_validate(
         request: ValidateRequest,
         limits: &Limits,
-    ) -> Result<ValidateResponse, ApiError> {
+    ) -> Result<ValidateResponse, RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         let round = Round {
             orders: decode_orders(request.orders),
@@ -194,7 +194,7 @@ impl GameApi for CobiTankWars {
     fn run_legal_moves(
         request: json_state::LegalMovesRequest<Self>,
         limits: &Limits,
-    ) -> Result<LegalMovesResponse, ApiError> {
+    ) -> Result<LegalMovesResponse, RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         let moves = CobiTankWars::legal_moves(&state);
         let list = |player: Player| {
@@ -220,7 +220,10 @@ impl GameApi for CobiTankWars {
         })
     }
 
-    fn decode_apply(request: ApplyRequest, limits: &Limits) -> Result<(State, Round), ApiError> {
+    fn decode_apply(
+        request: ApplyRequest,
+        limits: &Limits,
+    ) -> Result<(State, Round), RequestError> {
         let mut state = Self::decode_state(&request.state, "state", limits)?;
         place_gunfire(&mut state, &request.gunfire, "gunfire")?;
         let round = Round {
@@ -277,7 +280,7 @@ impl GameApi for CobiTankWars {
         round: ReplayRound,
         ply: usize,
         _: &Limits,
-    ) -> Result<Round, ApiError> {
+    ) -> Result<Round, RequestError> {
         place_gunfire(state, &round.gunfire, &format!("rounds[{ply}].gunfire"))?;
         Ok(Round {
             orders: decode_orders(round.orders),
@@ -313,7 +316,7 @@ impl GameApi for CobiTankWars {
         }
     }
 
-    fn canonical(state: &State, question: &Question) -> Result<String, ApiError> {
+    fn canonical(state: &State, question: &Question) -> Result<String, RequestError> {
         let Question {
             player,
             gunfire_tokens,
@@ -324,14 +327,14 @@ impl GameApi for CobiTankWars {
         ))
     }
 
-    fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {
+    fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         let tokens = request.gunfire_tokens.unwrap_or(1);
         let gunfire_tokens = usize::try_from(tokens)
             .ok()
             .filter(|t| *t <= ai::MAX_GUNFIRE_TOKENS)
             .ok_or_else(|| {
-                ApiError::bad_request(
+                RequestError::bad_request(
                     Text::new("request-gunfire-tokens")
                         .with("max", ai::MAX_GUNFIRE_TOKENS)
                         .with("value", tokens),
@@ -348,7 +351,7 @@ impl GameApi for CobiTankWars {
 
     fn play_with(
         request: &AiMoveRequest,
-    ) -> Result<Option<(VehicleOrders, Vec<String>, u64)>, ApiError> {
+    ) -> Result<Option<(VehicleOrders, Vec<String>, u64)>, RequestError> {
         play::play_with(request)
     }
 
@@ -357,7 +360,7 @@ impl GameApi for CobiTankWars {
         question: &Question,
         answer: &Suggested<AiSuggestion>,
         with: (VehicleOrders, Vec<String>, u64),
-    ) -> Result<Round, ApiError> {
+    ) -> Result<Round, RequestError> {
         let (gunfire, round) = play::played_round(question, answer, with);
         place_gunfire(state, &gunfire, "gunfire")?;
         Ok(round)

@@ -5,7 +5,7 @@ use super::ai_move::{AiMoveRequest, AiSuggestion};
 use super::codec::decode_orders;
 use super::dto::{OrderDto, OrdersDto, VehicleOrders};
 use crate::api::flows::ask::{other_step_needed, refuse_without_play, Suggested};
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 use crate::games::cobi_tank_wars::{Player, Question, Round};
 
 /// `orders` and `gunfire` are the other player's, given only with
@@ -13,7 +13,7 @@ use crate::games::cobi_tank_wars::{Player, Question, Round};
 /// `{}`).
 pub(super) fn play_with(
     request: &AiMoveRequest,
-) -> Result<Option<(VehicleOrders, Vec<String>, u64)>, ApiError> {
+) -> Result<Option<(VehicleOrders, Vec<String>, u64)>, RequestError> {
     if !request.play {
         refuse_without_play(&[
             ("orders", request.orders.is_some()),

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::api::game::{GameApi, UnfitAnswer};
 use crate::api::services::{run_stoppable, Services};
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 use crate::cache::{Key, Lookup};
 use crate::games::{SearchLimits, Style};
 use crate::operations::Operation;
@@ -39,7 +39,7 @@ impl<R: Serialize, A: Serialize> AiMove<R, A> {
     }
 
     /// The answer as JSON text (a batch's result).
-    pub fn into_written(self) -> Result<super::items::Written, ApiError> {
+    pub fn into_written(self) -> Result<super::items::Written, RequestError> {
         match self {
             AiMove::Searched(answer) => serde_json::value::to_raw_value(&answer),
             AiMove::Played(played) => serde_json::value::to_raw_value(&played),
@@ -47,7 +47,7 @@ impl<R: Serialize, A: Serialize> AiMove<R, A> {
                 .map_err(serde::de::Error::custom)
                 .and_then(|text| serde_json::value::RawValue::from_string(text.to_owned())),
         }
-        .map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))
+        .map_err(|e| RequestError::Internal(format!("writing the answer failed: {e}")))
     }
 }
 
@@ -65,7 +65,7 @@ fn cache_key<G: GameApi>(
     style: &Style,
     search: &SearchLimits,
     seed: u64,
-) -> Result<Key, ApiError> {
+) -> Result<Key, RequestError> {
     let canonical = G::canonical(state, question)?;
     Ok(Key::digest(
         key_text::<G>(&canonical, style, search, seed).as_bytes(),
@@ -118,7 +118,7 @@ pub async fn ai_move<G: GameApi>(
     request: G::AiMoveRequest,
     services: &Services,
     shared: Option<&SharedBudget>,
-) -> Result<AiMove<G::AiMoveResponse, G::ApplyResponse>, ApiError> {
+) -> Result<AiMove<G::AiMoveResponse, G::ApplyResponse>, RequestError> {
     let with = G::play_with(&request)?;
     let decoded = G::decode_ai(request, &services.limits)?;
     let Some(with) = with else {
@@ -137,13 +137,13 @@ fn play<G: GameApi>(
     question: &G::Question,
     answer: AiMove<G::AiMoveResponse, G::ApplyResponse>,
     with: G::PlayWith,
-) -> Result<AiMove<G::AiMoveResponse, G::ApplyResponse>, ApiError> {
+) -> Result<AiMove<G::AiMoveResponse, G::ApplyResponse>, RequestError> {
     let answer = match answer {
         AiMove::Searched(answer) => answer,
         // The cache keeps what this server wrote (the shared tier's values
         // are checked before they are served).
         AiMove::Cached(bytes) => serde_json::from_slice(&bytes)
-            .map_err(|e| ApiError::Internal(format!("a cached answer does not read: {e}")))?,
+            .map_err(|e| RequestError::Internal(format!("a cached answer does not read: {e}")))?,
         AiMove::Played(played) => return Ok(AiMove::Played(played)),
     };
     let step = G::played_step(&mut state, question, &answer, with)?;
@@ -158,7 +158,7 @@ async fn search<G: GameApi>(
     request: AiRequest<G>,
     services: &Services,
     shared: Option<&SharedBudget>,
-) -> Result<AiMove<G::AiMoveResponse, G::ApplyResponse>, ApiError> {
+) -> Result<AiMove<G::AiMoveResponse, G::ApplyResponse>, RequestError> {
     let caps = &services.limits;
     let AiRequest {
         state,
@@ -209,7 +209,7 @@ async fn search<G: GameApi>(
         },
     )
     .await?;
-    let mut answer = answer.ok_or_else(|| ApiError::from(G::game_over(&question)))?;
+    let mut answer = answer.ok_or_else(|| RequestError::from(G::game_over(&question)))?;
     let elapsed = started.elapsed();
     answer.set_time_ms(elapsed.as_millis() as u64);
     services

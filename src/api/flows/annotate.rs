@@ -22,9 +22,8 @@ use super::ask::{style, Judging};
 use super::budget::SharedBudget;
 use crate::api::game::GameApi;
 use crate::api::services::{run_stoppable, RaiseOnDrop, Services};
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 use crate::cache::{AnswerCache, Key};
-use crate::error::RequestError;
 use crate::games::review::{self, Label, Review, Spent, Tally};
 use crate::games::{SearchLimits, Style};
 use crate::limits::Limits;
@@ -45,7 +44,7 @@ struct Checked<G: GameApi> {
 fn check_game<G: GameApi>(
     request: G::AnnotateRequest,
     limits: &Limits,
-) -> Result<(Checked<G>, Judging), ApiError> {
+) -> Result<(Checked<G>, Judging), RequestError> {
     let (mut state, steps, judging) = G::decode_annotate(request, limits)?;
     limits.check_annotate(steps.len(), G::REPLAY_STEPS)?;
     limits.check_replay_work(G::size(&state), steps.len(), G::REPLAY_STEPS)?;
@@ -88,14 +87,14 @@ fn judge_limits<G: Review>(
     judging: &Judging,
     caps: &Limits,
     positions: usize,
-) -> Result<(SearchLimits<'static>, Style), ApiError> {
+) -> Result<(SearchLimits<'static>, Style), RequestError> {
     // A level is the judge's budget ([`review::judge_nodes`]); the judge
     // itself always plays at full strength.
     let level = style(judging.level, None)?.level;
     let style = Style::FULL;
     let asked = judging.limits.unwrap_or_default();
     if let Some(nodes) = asked.max_nodes.filter(|n| *n < G::JUDGE_MIN_NODES) {
-        return Err(ApiError::bad_request(
+        return Err(RequestError::bad_request(
             Text::new("request-judge-nodes")
                 .with("value", nodes)
                 .with("min", G::JUDGE_MIN_NODES),
@@ -103,7 +102,7 @@ fn judge_limits<G: Review>(
         ));
     }
     if let Some(ms) = asked.max_time_ms.filter(|ms| *ms < G::JUDGE_FLOOR_MS) {
-        return Err(ApiError::bad_request(
+        return Err(RequestError::bad_request(
             Text::new("request-judge-time")
                 .with("value", ms)
                 .with("min", G::JUDGE_FLOOR_MS),
@@ -148,7 +147,7 @@ fn step_key<G: GameApi>(
     state: &G::State,
     step: &G::Step,
     (limits, style): (&SearchLimits, &Style),
-) -> Result<Key, ApiError> {
+) -> Result<Key, RequestError> {
     let canonical = format!("annotate|r{REVIEW_VERSION}|{}", G::step_text(state, step)?);
     Ok(Key::digest(
         key_text::<G>(&canonical, style, limits, 0).as_bytes(),
@@ -177,14 +176,14 @@ fn judge_step<G: GameApi>(
     (ply, state, step): (usize, &G::State, &G::Step),
     (limits, style): (SearchLimits, Style),
     (cache, key): (&AnswerCache, Key),
-) -> Result<Vec<(Annotation<G>, usize)>, ApiError> {
+) -> Result<Vec<(Annotation<G>, usize)>, RequestError> {
     let started = Instant::now();
     let verdicts = G::judge(judge, state, step, limits, style);
     let mut entries = verdicts
         .iter()
         .map(|verdict| Ok((Annotation::new(ply, state, verdict)?, verdict.player)))
         .collect::<Result<Vec<_>, serde_json::Error>>()
-        .map_err(|e| ApiError::Internal(format!("writing a verdict failed: {e}")))?;
+        .map_err(|e| RequestError::Internal(format!("writing a verdict failed: {e}")))?;
     let timed_out = limits
         .max_time
         .is_some_and(|time| started.elapsed() * 2 >= time);
@@ -211,7 +210,7 @@ fn judge_game<G: GameApi>(
     search: (SearchLimits<'static>, Style),
     (stop, cache): (&AtomicBool, &AnswerCache),
     emit: impl FnMut(Line<G>) -> bool,
-) -> (Result<bool, ApiError>, Spent) {
+) -> (Result<bool, RequestError>, Spent) {
     let mut judge = G::judge_for(checked.plies.len());
     let finished = judge_steps::<G>(&mut judge, checked, search, (stop, cache), emit);
     (finished, G::spent(&judge))
@@ -224,7 +223,7 @@ fn judge_steps<G: GameApi>(
     (limits, style): (SearchLimits<'static>, Style),
     (stop, cache): (&AtomicBool, &AnswerCache),
     mut emit: impl FnMut(Line<G>) -> bool,
-) -> Result<bool, ApiError> {
+) -> Result<bool, RequestError> {
     let limits = SearchLimits {
         stop: Some(stop),
         ..limits
@@ -278,7 +277,7 @@ fn judge_steps<G: GameApi>(
 
 /// A review the server's time cap stopped: 503, to be retried (the
 /// verdicts it found are kept in the cache).
-fn too_long(limits: &Limits) -> ApiError {
+fn too_long(limits: &Limits) -> RequestError {
     RequestError::ReviewUnfinished {
         cap_ms: limits.annotate_max_time_ms,
     }
@@ -289,7 +288,7 @@ fn too_long(limits: &Limits) -> ApiError {
 /// searched.
 fn record<G: GameApi>(
     services: &Services,
-    finished: &Result<bool, ApiError>,
+    finished: &Result<bool, RequestError>,
     deadline: Instant,
     spent: Spent,
 ) {
@@ -313,7 +312,7 @@ fn review_deadline<G: GameApi>(
     limits: &Limits,
     shared: Option<&SharedBudget>,
     now: Instant,
-) -> Result<Instant, ApiError> {
+) -> Result<Instant, RequestError> {
     let capped = now + Duration::from_millis(limits.annotate_max_time_ms);
     let Some(shared) = shared else {
         return Ok(capped);
@@ -434,7 +433,7 @@ pub async fn annotate<G: GameApi>(
     request: G::AnnotateRequest,
     services: &Services,
     shared: Option<&SharedBudget>,
-) -> Result<AnnotateResponse<G>, ApiError> {
+) -> Result<AnnotateResponse<G>, RequestError> {
     let limits = services.limits;
     let (checked, judging) = check_game::<G>(request, &limits)?;
     let search = judge_limits::<G>(&judging, &limits, checked.plies.len() + 1)?;
@@ -520,7 +519,7 @@ fn send_within(lines: &tokio::sync::mpsc::Sender<Bytes>, bytes: Bytes, stop: &At
 pub async fn annotate_stream<G: GameApi>(
     request: G::AnnotateRequest,
     services: &Services,
-) -> Result<impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>>, ApiError> {
+) -> Result<impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>>, RequestError> {
     let limits = services.limits;
     let (checked, judging) = check_game::<G>(request, &limits)?;
     let search = judge_limits::<G>(&judging, &limits, checked.plies.len() + 1)?;

@@ -15,7 +15,7 @@ use utoipa::openapi::schema::Schema;
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 use crate::games::{Game, Level, SearchLimits, Style};
 use crate::limits::Limits;
 use crate::text::Text;
@@ -40,16 +40,16 @@ pub type ToJudge<S, R> = (S, Vec<R>, Judging);
 /// The style of an `ai-move` from its `level` and `multipv` fields: a
 /// level 1 to 8 (full strength when absent) and 1 to [`MAX_LINES`] lines
 /// (1 when absent).
-pub fn style(level: Option<u32>, multipv: Option<u32>) -> Result<Style, ApiError> {
+pub fn style(level: Option<u32>, multipv: Option<u32>) -> Result<Style, RequestError> {
     let level = match level {
         None => None,
         Some(n) => Some(u8::try_from(n).ok().and_then(Level::new).ok_or_else(|| {
-            ApiError::bad_request(Text::new("request-level").with("value", n), Some("level"))
+            RequestError::bad_request(Text::new("request-level").with("value", n), Some("level"))
         })?),
     };
     let lines = multipv.unwrap_or(1);
     if !(1..=MAX_LINES).contains(&lines) {
-        return Err(ApiError::bad_request(
+        return Err(RequestError::bad_request(
             Text::new("request-multipv")
                 .with("max", MAX_LINES)
                 .with("value", lines),
@@ -151,7 +151,7 @@ impl<G: Game> AiRequest<G> {
         self,
         level: Option<u32>,
         multipv: Option<u32>,
-    ) -> Result<AiRequest<G>, ApiError> {
+    ) -> Result<AiRequest<G>, RequestError> {
         Ok(AiRequest {
             style: style(level, multipv)?,
             ..self
@@ -321,9 +321,9 @@ impl<R: ToSchema, A: ToSchema> ToSchema for Played<R, A> {
 
 /// `ai-move` without `play`: none of the fields only `play` reads may be
 /// given (`given`: each field's name and whether the request has it).
-pub fn refuse_without_play(given: &[(&'static str, bool)]) -> Result<(), ApiError> {
+pub fn refuse_without_play(given: &[(&'static str, bool)]) -> Result<(), RequestError> {
     match given.iter().find(|(_, present)| *present) {
-        Some(&(field, _)) => Err(ApiError::bad_request(
+        Some(&(field, _)) => Err(RequestError::bad_request(
             Text::new("request-play-only").with("field", field),
             Some(field),
         )),
@@ -333,8 +333,8 @@ pub fn refuse_without_play(given: &[(&'static str, bool)]) -> Result<(), ApiErro
 
 /// `ai-move` with `play` in a simultaneous game, without the other
 /// player's step in `field` (or with the AI's own, which it decides).
-pub fn other_step_needed(field: &str, player: &str) -> ApiError {
-    ApiError::bad_request(
+pub fn other_step_needed(field: &str, player: &str) -> RequestError {
+    RequestError::bad_request(
         Text::new("request-play-other")
             .with("field", field)
             .with("player", player),

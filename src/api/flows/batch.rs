@@ -25,7 +25,7 @@ use crate::api::game::GameApi;
 use crate::api::middleware::fair_use::Tab;
 use crate::api::services::Services;
 use crate::api::transport::pieces::Pieces;
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 use crate::api::transport::schema::{BatchItems, ItemSchemas};
 use crate::api::transport::{json, request_id};
 use crate::limits::Limits;
@@ -130,14 +130,14 @@ JSON, or not a request, is a `BAD_REQUEST` result).",
 /// A batch body: JSON decoded as `T` (the game's `BatchRequest`), or NDJSON with one request a line (blank lines
 /// skipped). A line that is not JSON fails alone, as its own result.
 pub struct BatchBody<T> {
-    requests: Vec<Result<Value, ApiError>>,
+    requests: Vec<Result<Value, RequestError>>,
     ndjson: bool,
     shape: PhantomData<T>,
 }
 
 impl<T: DeserializeOwned + Into<Vec<Value>> + 'static> FromRequest for BatchBody<T> {
-    type Error = ApiError;
-    type Future = Pin<Box<dyn Future<Output = Result<BatchBody<T>, ApiError>>>>;
+    type Error = RequestError;
+    type Future = Pin<Box<dyn Future<Output = Result<BatchBody<T>, RequestError>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let ndjson = req
@@ -147,13 +147,13 @@ impl<T: DeserializeOwned + Into<Vec<Value>> + 'static> FromRequest for BatchBody
             .is_some_and(|mime| mime.essence_str() == NDJSON);
         let is_json = json::is_json(req);
         let Some(services) = req.app_data::<actix_web::web::Data<Services>>() else {
-            let missing = ApiError::Internal("the app serves no Services".to_owned());
+            let missing = RequestError::Internal("the app serves no Services".to_owned());
             return Box::pin(async move { Err(missing) });
         };
         let body = json::read_body(req, payload, &services.limits, &services.in_flight);
         Box::pin(async move {
             if !(is_json || ndjson) {
-                return Err(ApiError::UnsupportedMediaType);
+                return Err(RequestError::UnsupportedMediaType);
             }
             let body = body.await?;
             let requests = if ndjson {
@@ -217,12 +217,12 @@ async fn run<T, F, Fut>(
     body: BatchBody<T>,
     services: &Services,
     ops: &[Operation],
-    check: impl Fn(Operation, &Value) -> Result<(), ApiError>,
+    check: impl Fn(Operation, &Value) -> Result<(), RequestError>,
     mut dispatch: F,
-) -> Result<HttpResponse, ApiError>
+) -> Result<HttpResponse, RequestError>
 where
     F: FnMut(Operation, Value, usize) -> Fut,
-    Fut: Future<Output = Result<Written, ApiError>>,
+    Fut: Future<Output = Result<Written, RequestError>>,
 {
     let limits = &services.limits;
     check_caps(&body.requests, limits, ops, "requests")?;
@@ -326,15 +326,15 @@ enum Overflow {
 impl Overflow {
     /// The refusal, naming the request whose result passed the cap (its
     /// index; `usize::MAX` for the answer's closing bytes).
-    fn at(self, index: usize) -> ApiError {
+    fn at(self, index: usize) -> RequestError {
         let Overflow::Cap(cap) = self else {
-            return ApiError::NoRoom;
+            return RequestError::NoRoom;
         };
         let field = match index {
             usize::MAX => "requests".to_owned(),
             index => format!("requests[{index}]"),
         };
-        ApiError::limit_exceeded(
+        RequestError::limit_exceeded(
             Text::new("limit-answer-passed")
                 .with("max", cap)
                 .with("field", field.as_str()),
@@ -431,8 +431,8 @@ impl<T> BatchBody<T> {
 
 /// The problem document of a failed request, its `field` located in the
 /// batch.
-fn problem_result(error: &ApiError, index: usize) -> Written {
-    if let ApiError::Internal(message) = error {
+fn problem_result(error: &RequestError, index: usize) -> Written {
+    if let RequestError::Internal(message) = error {
         tracing::error!(
             request_id = %request_id::current(),
             %message,
@@ -462,7 +462,7 @@ pub async fn batch<G: GameApi, T>(
     body: BatchBody<T>,
     services: &Services,
     tab: Option<Tab>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, RequestError> {
     let ops = operations::<G>();
     let tab = tab.as_ref();
     let searches = spend(&body.requests, &ops, services, tab).await?;
@@ -495,7 +495,7 @@ pub(super) struct Items<'a> {
 /// (patterns, ranges).
 pub(super) fn item_check<G: GameApi>(
     services: &Services,
-) -> impl Fn(Operation, &Value) -> Result<(), ApiError> + '_ {
+) -> impl Fn(Operation, &Value) -> Result<(), RequestError> + '_ {
     let schemas = services.batch_items.of(G::ID);
     move |op: Operation, item: &Value| {
         if let Some(schemas) = schemas {
@@ -510,7 +510,7 @@ pub(super) fn item_check<G: GameApi>(
 }
 
 /// Whether a batched request's fields decode as its endpoint's body.
-fn decodes<G: GameApi>(op: Operation, fields: &Value) -> Result<(), ApiError> {
+fn decodes<G: GameApi>(op: Operation, fields: &Value) -> Result<(), RequestError> {
     match op {
         Operation::LegalMoves => check::<G::LegalMovesRequest>(fields),
         Operation::Validate => check::<G::ValidateRequest>(fields),
@@ -538,7 +538,7 @@ pub(super) async fn dispatch<G: GameApi>(
     fields: Value,
     items: Items<'_>,
     room: usize,
-) -> Result<Written, ApiError> {
+) -> Result<Written, RequestError> {
     let result = run_item::<G>(op, fields, items, room).await;
     refund_busy(op, &result, items.services, items.tab).await;
     result
@@ -550,7 +550,7 @@ async fn run_item<G: GameApi>(
     fields: Value,
     items: Items<'_>,
     room: usize,
-) -> Result<Written, ApiError> {
+) -> Result<Written, RequestError> {
     let Items {
         services, shared, ..
     } = items;
@@ -591,7 +591,7 @@ pub async fn compare<G: GameApi>(
     body: compare::CompareRequest,
     services: &Services,
     tab: Option<Tab>,
-) -> Result<compare::CompareResponse, ApiError> {
+) -> Result<compare::CompareResponse, RequestError> {
     let ops = compare::claim_ops::<G>();
     let claims = compare::items(&body.claims);
     check_caps(&claims, &services.limits, &ops, "claims")?;
@@ -612,7 +612,7 @@ pub async fn compare<G: GameApi>(
 async fn compare_in_batch<G: GameApi>(
     body: compare::CompareRequest,
     items: Items<'_>,
-) -> Result<compare::CompareResponse, ApiError> {
+) -> Result<compare::CompareResponse, RequestError> {
     let claims = compare::items(&body.claims);
     run_claims::<G>(body, claims, items).await
 }
@@ -622,18 +622,18 @@ async fn compare_in_batch<G: GameApi>(
 /// and compares each.
 async fn run_claims<G: GameApi>(
     body: compare::CompareRequest,
-    claims: Vec<Result<Value, ApiError>>,
+    claims: Vec<Result<Value, RequestError>>,
     items: Items<'_>,
-) -> Result<compare::CompareResponse, ApiError> {
+) -> Result<compare::CompareResponse, RequestError> {
     let services = items.services;
     let ops = compare::claim_ops::<G>();
     let check = item_check::<G>(services);
     let mut requests = Vec::with_capacity(claims.len());
     for (index, item) in claims.into_iter().enumerate() {
-        let located = |error: ApiError| locate_in(error, "claims", index, "request");
+        let located = |error: RequestError| locate_in(error, "claims", index, "request");
         let item = item.map_err(located)?;
         if !item.is_object() {
-            return Err(located(ApiError::bad_request(
+            return Err(located(RequestError::bad_request(
                 Text::new("request-compare-request"),
                 None,
             )));
@@ -728,7 +728,7 @@ mod answer_tests {
             }
         };
         assert!(matches!(refused, Overflow::NoRoom), "{refused:?}");
-        assert!(matches!(refused.at(3), ApiError::NoRoom));
+        assert!(matches!(refused.at(3), RequestError::NoRoom));
         assert!(share.held() <= 16 << 10);
         drop(answer);
         assert_eq!(share.held(), 0);

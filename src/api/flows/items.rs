@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::api::middleware::fair_use::Tab;
 use crate::api::services::Services;
 use crate::api::transport::json;
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 use crate::fair_use::Class;
 use crate::limits::Limits;
 use crate::operations::Operation;
@@ -21,14 +21,14 @@ use crate::text::Text;
 /// Decodes one request's fields (its `op` removed) into an endpoint's
 /// request type, failing as the body extractor would: `BAD_REQUEST` naming
 /// the field (prefixed with `requests[i].` when the result is written).
-pub fn decode<T: DeserializeOwned>(fields: Value) -> Result<T, ApiError> {
+pub fn decode<T: DeserializeOwned>(fields: Value) -> Result<T, RequestError> {
     serde_path_to_error::deserialize(crate::api::transport::strict::Strict(fields))
         .map_err(json::bad_json)
 }
 
 /// Whether one request's fields decode into an endpoint's request type,
 /// failing as [`decode`] does; nothing is kept.
-pub fn check<T: DeserializeOwned>(fields: &Value) -> Result<(), ApiError> {
+pub fn check<T: DeserializeOwned>(fields: &Value) -> Result<(), RequestError> {
     serde_path_to_error::deserialize::<_, T>(crate::api::transport::strict::Strict(fields))
         .map(drop)
         .map_err(json::bad_json)
@@ -39,16 +39,16 @@ pub fn check<T: DeserializeOwned>(fields: &Value) -> Result<(), ApiError> {
 pub type Written = Box<serde_json::value::RawValue>;
 
 /// An endpoint's answer as a batch result.
-pub fn to_json<R: Serialize>(answer: Result<R, ApiError>) -> Result<Written, ApiError> {
+pub fn to_json<R: Serialize>(answer: Result<R, RequestError>) -> Result<Written, RequestError> {
     serde_json::value::to_raw_value(&answer?)
-        .map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))
+        .map_err(|e| RequestError::Internal(format!("writing the answer failed: {e}")))
 }
 
 /// A batched request's answer read back as a value (a compare's claim,
 /// compared field by field).
-pub fn value_of(written: &Written) -> Result<Value, ApiError> {
+pub fn value_of(written: &Written) -> Result<Value, RequestError> {
     serde_json::from_str(written.get())
-        .map_err(|e| ApiError::Internal(format!("reading an answer failed: {e}")))
+        .map_err(|e| RequestError::Internal(format!("reading an answer failed: {e}")))
 }
 
 /// A batch's turn on its HTTP worker: it gives the worker back to the
@@ -93,12 +93,12 @@ impl Turn {
 /// batch (or compare: its `claims`, named by `field`) before anything
 /// runs. A compare's claims count as items of a batch that holds it.
 pub(super) fn check_caps(
-    requests: &[Result<Value, ApiError>],
+    requests: &[Result<Value, RequestError>],
     limits: &Limits,
     ops: &[Operation],
     field: &str,
-) -> Result<(), ApiError> {
-    let too_many = |text: Text| ApiError::limit_exceeded(text, field);
+) -> Result<(), RequestError> {
+    let too_many = |text: Text| RequestError::limit_exceeded(text, field);
     let count = items_run(requests, ops).count();
     if count > limits.batch_max_requests {
         return Err(too_many(
@@ -128,7 +128,7 @@ pub(super) fn check_caps(
 /// one of `ops`: a request one item, a `compare` one for each of its
 /// claims (an operation a compare may claim, or `None`).
 fn items_run<'a>(
-    requests: &'a [Result<Value, ApiError>],
+    requests: &'a [Result<Value, RequestError>],
     ops: &'a [Operation],
 ) -> impl Iterator<Item = Option<Operation>> + 'a {
     let named = |request: &Value, claimed: bool| {
@@ -161,16 +161,22 @@ fn items_run<'a>(
 }
 
 /// How many of the requests' items are searches.
-pub(super) fn count_searches(requests: &[Result<Value, ApiError>], ops: &[Operation]) -> usize {
+pub(super) fn count_searches(requests: &[Result<Value, RequestError>], ops: &[Operation]) -> usize {
     items_run(requests, ops)
         .filter(|op| op.is_some_and(Operation::is_search))
         .count()
 }
 
 /// A request's operation (one of `ops`) and its other fields.
-pub(super) fn split_op(request: Value, ops: &[Operation]) -> Result<(Operation, Value), ApiError> {
+pub(super) fn split_op(
+    request: Value,
+    ops: &[Operation],
+) -> Result<(Operation, Value), RequestError> {
     let Value::Object(mut fields) = request else {
-        return Err(ApiError::bad_request(Text::new("request-batch-item"), None));
+        return Err(RequestError::bad_request(
+            Text::new("request-batch-item"),
+            None,
+        ));
     };
     let op = match fields.remove("op") {
         Some(Value::String(name)) => ops.iter().copied().find(|op| op.name() == name),
@@ -178,7 +184,7 @@ pub(super) fn split_op(request: Value, ops: &[Operation]) -> Result<(Operation, 
     }
     .ok_or_else(|| {
         let names: Vec<&str> = ops.iter().map(|op| op.name()).collect();
-        ApiError::bad_request(
+        RequestError::bad_request(
             Text::new("request-batch-op").with("ops", names.join(", ")),
             Some("op"),
         )
@@ -189,7 +195,12 @@ pub(super) fn split_op(request: Value, ops: &[Operation]) -> Result<(Operation, 
 /// The error of item `index` of the body's `list` (`requests`, `claims`),
 /// its field located in the body: under the item's `within` field when
 /// one is given (a claim's `request`).
-pub(super) fn locate_in(error: ApiError, list: &str, index: usize, within: &str) -> ApiError {
+pub(super) fn locate_in(
+    error: RequestError,
+    list: &str,
+    index: usize,
+    within: &str,
+) -> RequestError {
     let within = |field: Option<String>| {
         let item = match within {
             "" => format!("{list}[{index}]"),
@@ -201,13 +212,13 @@ pub(super) fn locate_in(error: ApiError, list: &str, index: usize, within: &str)
         })
     };
     match error {
-        ApiError::BadRequest { text, field, .. } => ApiError::BadRequest {
+        RequestError::BadRequest { text, field, .. } => RequestError::BadRequest {
             text,
             field: within(field),
             // A batch's detail names its request; a claim's field says it.
             item: (list == "requests").then_some(index),
         },
-        ApiError::Json { text, field } => ApiError::Json {
+        RequestError::Json { text, field } => RequestError::Json {
             text: crate::api::transport::json_fault::in_list(text, list, index),
             field: within(field),
         },
@@ -219,7 +230,7 @@ pub(super) fn locate_in(error: ApiError, list: &str, index: usize, within: &str)
 /// item that is not a search (at least one: the batch's own, spent at the
 /// door), and each search's search units; by quota class.
 fn items_price(
-    requests: &[Result<Value, ApiError>],
+    requests: &[Result<Value, RequestError>],
     ops: &[Operation],
     limits: &Limits,
 ) -> [(Class, u32); 2] {
@@ -245,11 +256,11 @@ fn items_price(
 /// which was spent at the door, on the request's `tab`; answers their
 /// search units (the share of their budget).
 pub(super) async fn spend(
-    requests: &[Result<Value, ApiError>],
+    requests: &[Result<Value, RequestError>],
     ops: &[Operation],
     services: &Services,
     tab: Option<&Tab>,
-) -> Result<u32, ApiError> {
+) -> Result<u32, RequestError> {
     let [requests, searches] = items_price(requests, ops, &services.limits);
     if let Some(tab) = tab {
         let to_spend = [(requests.0, requests.1.saturating_sub(1)), searches];
@@ -264,11 +275,11 @@ pub(super) async fn spend(
 /// never ran.
 pub(super) async fn refund_busy<T>(
     op: Operation,
-    result: &Result<T, ApiError>,
+    result: &Result<T, RequestError>,
     services: &Services,
     tab: Option<&Tab>,
 ) {
-    if let (Some(tab), Err(ApiError::Busy { .. })) = (tab, result) {
+    if let (Some(tab), Err(RequestError::Busy { .. })) = (tab, result) {
         let price = op.price(&services.limits);
         tab.refund(price.class, price.units).await;
     }

@@ -11,7 +11,7 @@ use serde::de::IgnoredAny;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
 
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 use crate::games::Game;
 use crate::text::Text;
 
@@ -24,11 +24,11 @@ pub const RESULT: &str = "How the game ended, as a game record keeps it (the `fi
 replay): not read, the answer's `final` is the service's; absent in a plain replay body.";
 
 /// `game` names `G`, when it is given.
-pub fn check_game<G: Game>(game: Option<&str>) -> Result<(), ApiError> {
+pub fn check_game<G: Game>(game: Option<&str>) -> Result<(), RequestError> {
     match game {
         Some(id) if id != G::ID => {
             let shown: String = id.chars().take(64).collect();
-            Err(ApiError::bad_request(
+            Err(RequestError::bad_request(
                 Text::new("request-record-game")
                     .quoting("found", &shown)
                     .with("game", G::ID),

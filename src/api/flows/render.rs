@@ -5,7 +5,7 @@ use actix_web::{HttpRequest, HttpResponse};
 
 use crate::api::game::GameApi;
 use crate::api::services::Services;
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 use crate::api::transport::request_id::current_lang;
 use crate::api::transport::svg;
 
@@ -15,7 +15,7 @@ pub fn render<G: GameApi>(
     request: &HttpRequest,
     query: G::RenderQuery,
     services: &Services,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, RequestError> {
     let picture = G::render(query, &services.limits, current_lang())?;
     svg::respond(request, picture, &services.in_flight)
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use crate::api::game::GameApi;
 use crate::api::services::{run_stoppable, Services};
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 use crate::limits::Limits;
 use crate::operations::Operation;
 
@@ -20,7 +20,7 @@ pub async fn replay<G: GameApi>(
     request: G::ReplayRequest,
     services: &Services,
     room: usize,
-) -> Result<G::ReplayResponse, ApiError> {
+) -> Result<G::ReplayResponse, RequestError> {
     let limits = services.limits;
     let (state, steps) = G::decode_replay(request, &limits)?;
     let work = limits.check_replay_work(G::size(&state), steps.len(), G::REPLAY_STEPS)?;
@@ -41,7 +41,7 @@ pub async fn replay<G: GameApi>(
             simulate::<G>(state, steps, &limits).and_then(|answer| {
                 // A client that went away gets nothing; stop writing states.
                 if stop.load(Ordering::Relaxed) {
-                    Err(ApiError::Internal("the client went away".to_owned()))
+                    Err(RequestError::Internal("the client went away".to_owned()))
                 } else {
                     Ok(answer)
                 }
@@ -57,7 +57,7 @@ fn simulate<G: GameApi>(
     mut state: G::State,
     steps: Vec<G::ReplayStep>,
     limits: &Limits,
-) -> Result<G::ReplayResponse, ApiError> {
+) -> Result<G::ReplayResponse, RequestError> {
     let mut states = Vec::with_capacity(steps.len());
     let mut past = G::Past::default();
     G::remember(&mut past, &mut state);

@@ -3,13 +3,13 @@
 
 use crate::api::game::GameApi;
 use crate::api::services::Services;
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 
 /// `legal-moves`.
 pub fn legal_moves<G: GameApi>(
     request: G::LegalMovesRequest,
     services: &Services,
-) -> Result<G::LegalMovesResponse, ApiError> {
+) -> Result<G::LegalMovesResponse, RequestError> {
     G::run_legal_moves(request, &services.limits)
 }
 
@@ -17,7 +17,7 @@ pub fn legal_moves<G: GameApi>(
 pub fn validate<G: GameApi>(
     request: G::ValidateRequest,
     services: &Services,
-) -> Result<G::ValidateResponse, ApiError> {
+) -> Result<G::ValidateResponse, RequestError> {
     G::run_validate(request, &services.limits)
 }
 
@@ -25,7 +25,7 @@ pub fn validate<G: GameApi>(
 pub fn apply<G: GameApi>(
     request: G::ApplyRequest,
     services: &Services,
-) -> Result<G::ApplyResponse, ApiError> {
+) -> Result<G::ApplyResponse, RequestError> {
     let (mut state, step) = G::decode_apply(request, &services.limits)?;
     let events = G::play(&mut state, step).map_err(|e| G::refusal(e, None))?;
     Ok(G::encode_apply(&state, events))
@@ -35,7 +35,7 @@ pub fn apply<G: GameApi>(
 pub fn score<G: GameApi>(
     request: G::ScoreRequest,
     services: &Services,
-) -> Result<G::ScoreResponse, ApiError> {
+) -> Result<G::ScoreResponse, RequestError> {
     let state = G::decode_score(request, &services.limits)?;
     Ok(G::encode_score(&state))
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::api::game::GameApi;
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 use crate::limits::Limits;
 
 /// A game whose state travels as one JSON object (The Tank War, Tank
@@ -34,7 +34,7 @@ pub trait JsonState: GameApi {
         dto: &Self::StateDto,
         field: &str,
         limits: &Limits,
-    ) -> Result<Self::State, ApiError>;
+    ) -> Result<Self::State, RequestError>;
 
     /// The picture of a state, its texts in `lang`.
     fn draw(state: &Self::State, lang: crate::i18n::Lang) -> String;
@@ -49,9 +49,10 @@ pub trait JsonState: GameApi {
     /// The state's JSON text: equal states, equal text. (A state that
     /// could not be written is a bug of the server: an error, never an
     /// empty text that every such state would share as a cache key.)
-    fn state_text(state: &Self::State) -> Result<String, ApiError> {
-        serde_json::to_string(&Self::encode_state(state))
-            .map_err(|err| ApiError::Internal(format!("a state that serde cannot write: {err}")))
+    fn state_text(state: &Self::State) -> Result<String, RequestError> {
+        serde_json::to_string(&Self::encode_state(state)).map_err(|err| {
+            RequestError::Internal(format!("a state that serde cannot write: {err}"))
+        })
     }
 }
 

@@ -13,7 +13,7 @@ pub use dto::*;
 
 use super::flows::ask::{Judging, ToJudge};
 use super::transport::json::parse_param;
-use super::transport::problem::ApiError;
+use super::transport::problem::RequestError;
 use crate::games::Game;
 use crate::limits::Limits;
 
@@ -41,7 +41,7 @@ macro_rules! json_state_api {
                 Vec<Self::ReplayStep>,
                 $crate::api::flows::ask::Judging,
             ),
-            $crate::api::transport::problem::ApiError,
+            $crate::api::transport::problem::RequestError,
         > {
             $crate::api::json_state::decode_annotate::<Self>(request, limits)
         }
@@ -50,7 +50,7 @@ macro_rules! json_state_api {
         fn step_text(
             state: &Self::State,
             step: &Self::Step,
-        ) -> Result<String, $crate::api::transport::problem::ApiError> {
+        ) -> Result<String, $crate::api::transport::problem::RequestError> {
             let state = <Self as $crate::api::json_state::JsonState>::state_text(state)?;
             let step = <Self as $crate::api::json_state::JsonState>::step_json(step);
             Ok(format!("{state}|{step}"))
@@ -59,15 +59,17 @@ macro_rules! json_state_api {
         fn decode_score(
             request: Self::ScoreRequest,
             limits: &$crate::limits::Limits,
-        ) -> Result<Self::State, $crate::api::transport::problem::ApiError> {
+        ) -> Result<Self::State, $crate::api::transport::problem::RequestError> {
             $crate::api::json_state::decode_score::<Self>(request, limits)
         }
 
         fn decode_replay(
             request: Self::ReplayRequest,
             limits: &$crate::limits::Limits,
-        ) -> Result<(Self::State, Vec<Self::ReplayStep>), $crate::api::transport::problem::ApiError>
-        {
+        ) -> Result<
+            (Self::State, Vec<Self::ReplayStep>),
+            $crate::api::transport::problem::RequestError,
+        > {
             $crate::api::json_state::decode_replay::<Self>(request, limits)
         }
 
@@ -89,7 +91,7 @@ macro_rules! json_state_api {
             query: Self::RenderQuery,
             limits: &$crate::limits::Limits,
             lang: $crate::i18n::Lang,
-        ) -> Result<String, $crate::api::transport::problem::ApiError> {
+        ) -> Result<String, $crate::api::transport::problem::RequestError> {
             $crate::api::json_state::render::<Self>(query, limits, lang)
         }
     };
@@ -100,7 +102,7 @@ pub(crate) use json_state_api;
 pub fn decode_score<G: JsonState>(
     request: StateRequest<G>,
     limits: &Limits,
-) -> Result<G::State, ApiError> {
+) -> Result<G::State, RequestError> {
     G::decode_state(&request.state, "state", limits)
 }
 
@@ -110,7 +112,7 @@ pub fn decode_score<G: JsonState>(
 pub fn decode_replay<G: JsonState>(
     request: ReplayRequest<G>,
     limits: &Limits,
-) -> Result<(G::State, Vec<G::ReplayStep>), ApiError> {
+) -> Result<(G::State, Vec<G::ReplayStep>), RequestError> {
     crate::api::flows::record::check_game::<G>(request.game.as_deref())?;
     limits.check_replay(request.rounds.len(), G::REPLAY_STEPS)?;
     let start = match &request.start {
@@ -124,7 +126,7 @@ pub fn decode_replay<G: JsonState>(
 pub fn decode_annotate<G: JsonState>(
     request: AnnotateRequest<G>,
     limits: &Limits,
-) -> Result<ToJudge<G::State, G::ReplayStep>, ApiError> {
+) -> Result<ToJudge<G::State, G::ReplayStep>, RequestError> {
     let AnnotateRequest {
         game,
         start,
@@ -156,7 +158,7 @@ pub fn render<G: JsonState>(
     query: RenderQuery<G>,
     limits: &Limits,
     lang: crate::i18n::Lang,
-) -> Result<String, ApiError> {
+) -> Result<String, RequestError> {
     let state = match query.state.as_deref() {
         Some(text) => {
             Limits::check_query(text, Limits::QUERY_STATE_MAX_CHARS, "state")?;

@@ -46,7 +46,7 @@ use utoipa::openapi::RefOr;
 use utoipa_actix_web::OpenApiFactory;
 
 use crate::api::middleware::fair_use;
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 use crate::api::transport::route::Route;
 use crate::fair_use::FairUse;
 use crate::limits::Limits;
@@ -417,7 +417,7 @@ where
 /// A query parameter a GET route does not declare (one rule for every
 /// route: unknown query parameters are refused, as unknown body fields
 /// are).
-fn unknown_query_parameter(req: &ServiceRequest, route: &Route) -> Option<ApiError> {
+fn unknown_query_parameter(req: &ServiceRequest, route: &Route) -> Option<RequestError> {
     let query = req.query_string();
     if query.is_empty() || req.method() != Method::GET {
         return None;
@@ -433,7 +433,7 @@ fn unknown_query_parameter(req: &ServiceRequest, route: &Route) -> Option<ApiErr
     } else {
         known.join(", ")
     };
-    Some(ApiError::bad_query(
+    Some(RequestError::bad_query(
         Text::new("request-query-unknown")
             .with("param", unknown)
             .with("known", known),

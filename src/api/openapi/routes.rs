@@ -41,7 +41,7 @@ macro_rules! game_routes {
         use crate::api::openapi::responses::{BodyErrors, BusyError, RouteErrors};
         use crate::api::services::{JsonAndServices, Services};
         use crate::api::transport::json::{encode, respond};
-        use crate::api::transport::problem::{ApiError, Problem};
+        use crate::api::transport::problem::{RequestError, Problem};
 
         // The game's DTOs, as its `GameApi` names them.
         type LegalMovesRequest = <$game as GameApi>::LegalMovesRequest;
@@ -100,7 +100,7 @@ macro_rules! game_routes {
                 RouteErrors,
             )
         )]
-        async fn initial() -> Result<HttpResponse, ApiError> {
+        async fn initial() -> Result<HttpResponse, RequestError> {
             use crate::games::Game;
             static START: std::sync::OnceLock<actix_web::web::Bytes> = std::sync::OnceLock::new();
             crate::api::transport::json::respond_constant(&START, || {
@@ -124,7 +124,7 @@ macro_rules! game_routes {
         )]
         async fn legal_moves(
             JsonAndServices { body, services }: JsonAndServices<LegalMovesRequest>,
-        ) -> Result<HttpResponse, ApiError> {
+        ) -> Result<HttpResponse, RequestError> {
             let answer = flows::simple::legal_moves::<$game>(body, &services)?;
             respond(encode(&answer), &services.limits, &services.in_flight)
         }
@@ -144,7 +144,7 @@ macro_rules! game_routes {
         )]
         async fn validate(
             JsonAndServices { body, services }: JsonAndServices<ValidateRequest>,
-        ) -> Result<HttpResponse, ApiError> {
+        ) -> Result<HttpResponse, RequestError> {
             let answer = flows::simple::validate::<$game>(body, &services)?;
             respond(encode(&answer), &services.limits, &services.in_flight)
         }
@@ -165,7 +165,7 @@ macro_rules! game_routes {
         )]
         async fn apply(
             JsonAndServices { body, services }: JsonAndServices<ApplyRequest>,
-        ) -> Result<HttpResponse, ApiError> {
+        ) -> Result<HttpResponse, RequestError> {
             let answer = flows::simple::apply::<$game>(body, &services)?;
             respond(encode(&answer), &services.limits, &services.in_flight)
         }
@@ -185,7 +185,7 @@ macro_rules! game_routes {
         )]
         async fn score(
             JsonAndServices { body, services }: JsonAndServices<ScoreRequest>,
-        ) -> Result<HttpResponse, ApiError> {
+        ) -> Result<HttpResponse, RequestError> {
             let answer = flows::simple::score::<$game>(body, &services)?;
             respond(encode(&answer), &services.limits, &services.in_flight)
         }
@@ -207,7 +207,7 @@ macro_rules! game_routes {
         )]
         async fn replay(
             JsonAndServices { body, services }: JsonAndServices<ReplayRequest>,
-        ) -> Result<HttpResponse, ApiError> {
+        ) -> Result<HttpResponse, RequestError> {
             let answer = flows::replay::replay::<$game>(body, &services, services.limits.answer_max_bytes).await?;
             respond(encode(&answer), &services.limits, &services.in_flight)
         }
@@ -229,7 +229,7 @@ macro_rules! game_routes {
         )]
         async fn ai_move(
             JsonAndServices { body, services }: JsonAndServices<AiMoveRequest>,
-        ) -> Result<HttpResponse, ApiError> {
+        ) -> Result<HttpResponse, RequestError> {
             let answer = flows::ai::ai_move::<$game>(body, &services, None).await?;
             respond(answer.into_json(), &services.limits, &services.in_flight)
         }
@@ -287,7 +287,7 @@ macro_rules! game_routes {
             request: actix_web::HttpRequest,
             query: actix_web::web::Query<flows::annotate::AnnotateQuery>,
             JsonAndServices { body, services }: JsonAndServices<AnnotateRequest>,
-        ) -> Result<HttpResponse, ApiError> {
+        ) -> Result<HttpResponse, RequestError> {
             review(flows::annotate::format_of(&query, &request), body, &services).await
         }
 
@@ -316,7 +316,7 @@ macro_rules! game_routes {
         )]
         async fn annotate_lines(
             JsonAndServices { body, services }: JsonAndServices<AnnotateRequest>,
-        ) -> Result<HttpResponse, ApiError> {
+        ) -> Result<HttpResponse, RequestError> {
             review(flows::annotate::Format::Lines, body, &services).await
         }
 
@@ -342,7 +342,7 @@ macro_rules! game_routes {
         )]
         async fn annotate_chart(
             JsonAndServices { body, services }: JsonAndServices<AnnotateRequest>,
-        ) -> Result<HttpResponse, ApiError> {
+        ) -> Result<HttpResponse, RequestError> {
             review(flows::annotate::Format::Chart, body, &services).await
         }
 
@@ -352,7 +352,7 @@ macro_rules! game_routes {
             format: flows::annotate::Format,
             body: AnnotateRequest,
             services: &Services,
-        ) -> Result<HttpResponse, ApiError> {
+        ) -> Result<HttpResponse, RequestError> {
             use flows::annotate::Format;
             match format {
                 Format::Lines => {
@@ -392,7 +392,7 @@ macro_rules! game_routes {
             tab: Option<crate::api::middleware::fair_use::Tab>,
             body: flows::batch::BatchBody<BatchRequest>,
             services: Data<Services>,
-        ) -> Result<HttpResponse, ApiError> {
+        ) -> Result<HttpResponse, RequestError> {
             flows::batch::batch::<$game, _>(body, &services, tab).await
         }
 
@@ -413,7 +413,7 @@ macro_rules! game_routes {
         async fn compare(
             tab: Option<crate::api::middleware::fair_use::Tab>,
             JsonAndServices { body, services }: JsonAndServices<CompareRequest>,
-        ) -> Result<HttpResponse, ApiError> {
+        ) -> Result<HttpResponse, RequestError> {
             let answer = flows::batch::compare::<$game>(body.body, &services, tab).await?;
             respond(encode(&answer), &services.limits, &services.in_flight)
         }
@@ -444,7 +444,7 @@ macro_rules! game_routes {
             request: actix_web::HttpRequest,
             query: actix_web::web::Query<RenderQuery>,
             services: Data<Services>,
-        ) -> Result<HttpResponse, ApiError> {
+        ) -> Result<HttpResponse, RequestError> {
             flows::render::render::<$game>(&request, query.into_inner(), &services)
         }
         }

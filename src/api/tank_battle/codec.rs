@@ -3,7 +3,7 @@
 //! the score and status its answers report.
 
 use super::{EndReasonName, Rules, ScorePair, SideName};
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 use crate::error::NotationKind;
 use crate::games::tank_battle::{
     self as engine, EndPolicy, Layout, Move, MoveText, Notation, NotationFault, Outcome,
@@ -24,8 +24,8 @@ pub(super) fn notation_kind(notation: Notation) -> NotationKind {
 }
 
 /// A notation error as the 400 it is.
-pub(super) fn notation(error: ParseError, field: &str, ply: Option<usize>) -> ApiError {
-    ApiError::Notation {
+pub(super) fn notation(error: ParseError, field: &str, ply: Option<usize>) -> RequestError {
+    RequestError::Notation {
         kind: notation_kind(error.notation),
         text: fault_text(&error.fault),
         field: field.to_owned(),
@@ -95,7 +95,7 @@ pub(super) fn fault_text(fault: &NotationFault) -> Text {
     }
 }
 
-pub(super) fn decode_layout(text: Option<&str>) -> Result<Layout, ApiError> {
+pub(super) fn decode_layout(text: Option<&str>) -> Result<Layout, RequestError> {
     match text {
         None => Ok(Layout::STANDARD),
         Some(text) => Layout::parse(text).map_err(|e| notation(e, "layout", None)),
@@ -106,25 +106,25 @@ pub(super) fn decode_position(
     text: &str,
     layout: &Layout,
     field: &str,
-) -> Result<Position, ApiError> {
+) -> Result<Position, RequestError> {
     engine::parse_position(text, layout).map_err(|err| match err {
         engine::PositionParseError::Parse(error) => notation(error, field, None),
         engine::PositionParseError::Invalid(error) => {
-            ApiError::invalid_position(invalid_text(error), field)
+            RequestError::invalid_position(invalid_text(error), field)
         }
     })
 }
 
-pub(super) fn decode_move(text: &str, field: &str) -> Result<MoveText, ApiError> {
+pub(super) fn decode_move(text: &str, field: &str) -> Result<MoveText, RequestError> {
     text.parse().map_err(|e| notation(e, field, None))
 }
 
 /// `render.svg`'s `arrows`: moves separated by commas, at most
 /// [`Limits::RENDER_MAX_ARROWS`] (drawn as given, not played).
-pub(super) fn decode_arrows(text: &str) -> Result<Vec<Move>, ApiError> {
+pub(super) fn decode_arrows(text: &str) -> Result<Vec<Move>, RequestError> {
     let count = text.split(',').count();
     if count > Limits::RENDER_MAX_ARROWS {
-        return Err(ApiError::bad_query(
+        return Err(RequestError::bad_query(
             Text::new("request-too-many-arrows")
                 .with("param", "arrows")
                 .with("count", count)
@@ -144,7 +144,7 @@ pub(super) fn decode_arrows(text: &str) -> Result<Vec<Move>, ApiError> {
         .collect()
 }
 
-pub(super) fn decode_square(text: &str, field: &str) -> Result<Square, ApiError> {
+pub(super) fn decode_square(text: &str, field: &str) -> Result<Square, RequestError> {
     text.parse().map_err(|e| notation(e, field, None))
 }
 
@@ -155,14 +155,17 @@ pub(super) fn decode(
     layout: Option<&str>,
     rules: Option<Rules>,
     limits: &Limits,
-) -> Result<State, ApiError> {
+) -> Result<State, RequestError> {
     let layout = decode_layout(layout)?;
     let position = decode_position(position, &layout, "position")?;
     Ok(State::new(layout, position).under(decode_rules(rules, limits)?))
 }
 
 /// A request's end policy: its `rules`, or the server's default.
-pub(super) fn decode_rules(rules: Option<Rules>, limits: &Limits) -> Result<EndPolicy, ApiError> {
+pub(super) fn decode_rules(
+    rules: Option<Rules>,
+    limits: &Limits,
+) -> Result<EndPolicy, RequestError> {
     let Some(Rules {
         max_plies,
         repetition,
@@ -171,7 +174,7 @@ pub(super) fn decode_rules(rules: Option<Rules>, limits: &Limits) -> Result<EndP
         return Ok(limits.tank_battle_rules);
     };
     if let Some(value) = max_plies.filter(|n| !(1..=EndPolicy::MAX_PLIES).contains(n)) {
-        return Err(ApiError::bad_request(
+        return Err(RequestError::bad_request(
             Text::new("request-rules-max-plies")
                 .with("value", value)
                 .with("max", EndPolicy::MAX_PLIES),
@@ -179,7 +182,7 @@ pub(super) fn decode_rules(rules: Option<Rules>, limits: &Limits) -> Result<EndP
         ));
     }
     if let Some(value) = repetition.filter(|n| !(2..=EndPolicy::MAX_REPETITION).contains(n)) {
-        return Err(ApiError::bad_request(
+        return Err(RequestError::bad_request(
             Text::new("request-rules-repetition")
                 .with("value", value)
                 .with("max", EndPolicy::MAX_REPETITION),

@@ -11,7 +11,7 @@ use super::dto::{InitialQuery, InitialResponse, PerftRequest, PerftResponse};
 use crate::api::openapi::responses::{BodyErrors, BusyError, RouteErrors};
 use crate::api::services::{run_stoppable, JsonAndServices, Services};
 use crate::api::transport::json::{respond, respond_constant};
-use crate::api::transport::problem::{ApiError, Problem};
+use crate::api::transport::problem::{Problem, RequestError};
 use crate::games::tank_battle::{perft, Layout, Position, State, TankBattle};
 use crate::games::Game;
 use crate::limits::Limits;
@@ -36,7 +36,7 @@ use crate::text::Text;
 pub(super) async fn initial(
     query: web::Query<InitialQuery>,
     services: web::Data<Services>,
-) -> Result<actix_web::HttpResponse, ApiError> {
+) -> Result<actix_web::HttpResponse, RequestError> {
     if let Some(text) = &query.layout {
         Limits::check_query(text, Limits::QUERY_NOTATION_MAX_CHARS, "layout")?;
     }
@@ -76,7 +76,7 @@ pub(super) async fn initial(
 )]
 pub(super) async fn perft_count(
     JsonAndServices { body, services }: JsonAndServices<PerftRequest>,
-) -> Result<web::Json<PerftResponse>, ApiError> {
+) -> Result<web::Json<PerftResponse>, RequestError> {
     run_perft(body, &services, None).await.map(web::Json)
 }
 
@@ -86,7 +86,7 @@ pub(super) async fn run_perft(
     request: PerftRequest,
     services: &Services,
     deadline: Option<Instant>,
-) -> Result<PerftResponse, ApiError> {
+) -> Result<PerftResponse, RequestError> {
     let limits = &services.limits;
     let State {
         layout,
@@ -101,7 +101,7 @@ pub(super) async fn run_perft(
     )?;
     let max_plies = policy.max_plies;
     if request.depth > limits.perft_max_depth {
-        return Err(ApiError::limit_exceeded(
+        return Err(RequestError::limit_exceeded(
             Text::new("limit-perft-depth")
                 .with("depth", request.depth)
                 .with("max", limits.perft_max_depth),
@@ -143,7 +143,7 @@ pub(super) async fn run_perft(
         } else {
             Text::new("limit-perft-nodes").with("max", e.budget)
         };
-        ApiError::limit_exceeded(why, "depth")
+        RequestError::limit_exceeded(why, "depth")
     })?;
     Ok(PerftResponse { nodes, divide })
 }

@@ -25,7 +25,7 @@ use super::flows::budget::SharedBudget;
 use super::game::not_dispatched;
 use super::game::{GameApi, UnfitAnswer};
 use super::services::Services;
-use super::transport::problem::ApiError;
+use super::transport::problem::RequestError;
 use crate::error::Refusal;
 use crate::games::tank_battle::ai::SearchResult;
 use crate::games::tank_battle::{
@@ -95,7 +95,7 @@ impl GameApi for TankBattle {
     fn run_legal_moves(
         request: LegalMovesRequest,
         limits: &Limits,
-    ) -> Result<LegalMovesResponse, ApiError> {
+    ) -> Result<LegalMovesResponse, RequestError> {
         let state = decode(
             &request.position,
             request.layout.as_deref(),
@@ -117,7 +117,10 @@ impl GameApi for TankBattle {
         })
     }
 
-    fn run_validate(request: MoveRequest, limits: &Limits) -> Result<ValidateResponse, ApiError> {
+    fn run_validate(
+        request: MoveRequest,
+        limits: &Limits,
+    ) -> Result<ValidateResponse, RequestError> {
         let state = decode(
             &request.position,
             request.layout.as_deref(),
@@ -139,7 +142,11 @@ impl GameApi for TankBattle {
         })
     }
 
-    fn render(query: RenderQuery, _: &Limits, lang: crate::i18n::Lang) -> Result<String, ApiError> {
+    fn render(
+        query: RenderQuery,
+        _: &Limits,
+        lang: crate::i18n::Lang,
+    ) -> Result<String, RequestError> {
         for (text, field) in [
             (&query.position, "position"),
             (&query.layout, "layout"),
@@ -186,7 +193,10 @@ impl GameApi for TankBattle {
         ))
     }
 
-    fn decode_apply(request: MoveRequest, limits: &Limits) -> Result<(State, MoveText), ApiError> {
+    fn decode_apply(
+        request: MoveRequest,
+        limits: &Limits,
+    ) -> Result<(State, MoveText), RequestError> {
         let state = decode(
             &request.position,
             request.layout.as_deref(),
@@ -216,7 +226,7 @@ impl GameApi for TankBattle {
         }
     }
 
-    fn decode_score(request: PositionRequest, limits: &Limits) -> Result<State, ApiError> {
+    fn decode_score(request: PositionRequest, limits: &Limits) -> Result<State, RequestError> {
         decode(
             &request.position,
             request.layout.as_deref(),
@@ -244,7 +254,7 @@ impl GameApi for TankBattle {
     fn decode_replay(
         request: ReplayRequest,
         limits: &Limits,
-    ) -> Result<(State, Vec<String>), ApiError> {
+    ) -> Result<(State, Vec<String>), RequestError> {
         super::flows::record::check_game::<Self>(request.game.as_deref())?;
         limits.check_replay(request.moves.len(), "moves")?;
         let layout = decode_layout(request.layout.as_deref())?;
@@ -259,7 +269,7 @@ impl GameApi for TankBattle {
     fn decode_annotate(
         request: AnnotateRequest,
         limits: &Limits,
-    ) -> Result<(State, Vec<String>, Judging), ApiError> {
+    ) -> Result<(State, Vec<String>, Judging), RequestError> {
         let AnnotateRequest {
             game,
             start,
@@ -304,7 +314,7 @@ impl GameApi for TankBattle {
         text: String,
         ply: usize,
         _: &Limits,
-    ) -> Result<MoveText, ApiError> {
+    ) -> Result<MoveText, RequestError> {
         text.parse()
             .map_err(|e| notation(e, &format!("moves[{ply}]"), Some(ply)))
     }
@@ -338,7 +348,7 @@ impl GameApi for TankBattle {
         }
     }
 
-    fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {
+    fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, RequestError> {
         let state = decode(
             &request.position,
             request.layout.as_deref(),
@@ -349,7 +359,7 @@ impl GameApi for TankBattle {
             .styled(request.level, request.multipv)
     }
 
-    fn play_with(request: &AiMoveRequest) -> Result<Option<()>, ApiError> {
+    fn play_with(request: &AiMoveRequest) -> Result<Option<()>, RequestError> {
         Ok(request.play.then_some(()))
     }
 
@@ -358,18 +368,18 @@ impl GameApi for TankBattle {
         (): &(),
         answer: &AiMoveResponse,
         (): (),
-    ) -> Result<MoveText, ApiError> {
+    ) -> Result<MoveText, RequestError> {
         answer
             .notation
             .parse()
-            .map_err(|e| ApiError::Internal(format!("the AI's move does not read: {e}")))
+            .map_err(|e| RequestError::Internal(format!("the AI's move does not read: {e}")))
     }
 
-    fn step_text(state: &State, step: &MoveText) -> Result<String, ApiError> {
+    fn step_text(state: &State, step: &MoveText) -> Result<String, RequestError> {
         Ok(format!("{}|{step}", Self::canonical(state, &())?))
     }
 
-    fn canonical(state: &State, (): &()) -> Result<String, ApiError> {
+    fn canonical(state: &State, (): &()) -> Result<String, RequestError> {
         use std::fmt::Write;
         let mut text = String::with_capacity(200);
         // Writing to a `String` cannot fail.
@@ -433,7 +443,7 @@ impl GameApi for TankBattle {
         Ok(())
     }
 
-    fn extra_decodes(op: Operation, fields: &Value) -> Result<(), ApiError> {
+    fn extra_decodes(op: Operation, fields: &Value) -> Result<(), RequestError> {
         match op {
             Operation::Perft => batching::check::<PerftRequest>(fields),
             _ => Err(not_dispatched(op)),
@@ -445,7 +455,7 @@ impl GameApi for TankBattle {
         fields: Value,
         services: &Services,
         shared: &SharedBudget,
-    ) -> Result<batching::Written, ApiError> {
+    ) -> Result<batching::Written, RequestError> {
         match op {
             Operation::Perft => {
                 let request = batching::decode(fields)?;

@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::flows::ask::{AiRequest, Suggested};
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
-use super::transport::problem::ApiError;
+use super::transport::problem::RequestError;
 use crate::error::Refusal;
 use crate::games::tank_war::{
     self as engine, ai, Event, IllegalPick, Outcome, PickError, Player, Round, Setup, State,
@@ -153,9 +153,9 @@ impl JsonState for TankWar {
         serde_json::json!([u, d, u_ms, d_ms])
     }
 
-    fn decode_state(dto: &StateDto, field: &str, limits: &Limits) -> Result<State, ApiError> {
+    fn decode_state(dto: &StateDto, field: &str, limits: &Limits) -> Result<State, RequestError> {
         if dto.tanks.len() > limits.tank_war_max_tanks {
-            return Err(ApiError::limit_exceeded(
+            return Err(RequestError::limit_exceeded(
                 Text::new("limit-tanks")
                     .with("count", dto.tanks.len())
                     .with("max", limits.tank_war_max_tanks),
@@ -172,7 +172,7 @@ impl JsonState for TankWar {
                 "" => name,
                 field => format!("{field}.{name}"),
             };
-            return Err(ApiError::bad_request(
+            return Err(RequestError::bad_request(
                 Text::new("request-tank-name").with("max", TankDto::NAME_MAX),
                 Some(&name),
             ));
@@ -182,7 +182,7 @@ impl JsonState for TankWar {
             .iter()
             .find(|t| t.track.len() > limits.tank_war_max_track)
         {
-            return Err(ApiError::limit_exceeded(
+            return Err(RequestError::limit_exceeded(
                 Text::new("limit-track")
                     .with("tank", tank.name.as_str())
                     .with("count", tank.track.len())
@@ -214,7 +214,7 @@ impl JsonState for TankWar {
             clock_ms: [dto.clock_ms.u, dto.clock_ms.d],
         };
         let (setup, position) = Setup::from_data(&data)
-            .map_err(|e| ApiError::invalid_position(invalid_text(&e), field))?;
+            .map_err(|e| RequestError::invalid_position(invalid_text(&e), field))?;
         Ok(State { setup, position })
     }
 
@@ -255,14 +255,14 @@ impl GameApi for TankWar {
     fn run_validate(
         request: ValidateRequest,
         limits: &Limits,
-    ) -> Result<ValidateResponse, ApiError> {
+    ) -> Result<ValidateResponse, RequestError> {
         let State { setup, position } = Self::decode_state(&request.state, "state", limits)?;
         let picks = [
             (PlayerName::U, request.moves.u),
             (PlayerName::D, request.moves.d),
         ];
         if picks.iter().all(|(_, p)| p.is_none()) {
-            return Err(ApiError::bad_request(
+            return Err(RequestError::bad_request(
                 Text::new("request-no-picks"),
                 Some("moves"),
             ));
@@ -302,7 +302,7 @@ impl GameApi for TankWar {
     fn run_legal_moves(
         request: json_state::LegalMovesRequest<Self>,
         limits: &Limits,
-    ) -> Result<LegalMovesResponse, ApiError> {
+    ) -> Result<LegalMovesResponse, RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         let [u, d] = TankWar::legal_moves(&state);
         let wanted = |p: PlayerName| request.player.is_none_or(|asked| asked == p);
@@ -312,7 +312,10 @@ impl GameApi for TankWar {
         })
     }
 
-    fn decode_apply(request: ApplyRequest, limits: &Limits) -> Result<(State, Round), ApiError> {
+    fn decode_apply(
+        request: ApplyRequest,
+        limits: &Limits,
+    ) -> Result<(State, Round), RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         let elapsed = request.elapsed_ms.unwrap_or_default();
         let round = Round {
@@ -356,7 +359,7 @@ impl GameApi for TankWar {
         round: ReplayRound,
         _: usize,
         _: &Limits,
-    ) -> Result<Round, ApiError> {
+    ) -> Result<Round, RequestError> {
         let elapsed = round.elapsed_ms.unwrap_or_default();
         Ok(Round {
             picks: [round.u, round.d],
@@ -385,17 +388,17 @@ impl GameApi for TankWar {
         }
     }
 
-    fn canonical(state: &State, player: &Player) -> Result<String, ApiError> {
+    fn canonical(state: &State, player: &Player) -> Result<String, RequestError> {
         Ok(format!("{}|{player}", Self::state_text(state)?))
     }
 
-    fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, ApiError> {
+    fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         let player = request.player.into();
         AiRequest::new(state, player, request.limits, request.seed).styled(request.level, None)
     }
 
-    fn play_with(request: &AiMoveRequest) -> Result<Option<(String, [u64; 2])>, ApiError> {
+    fn play_with(request: &AiMoveRequest) -> Result<Option<(String, [u64; 2])>, RequestError> {
         play::play_with(request)
     }
 
@@ -404,7 +407,7 @@ impl GameApi for TankWar {
         player: &Player,
         answer: &Suggested<AiSuggestion>,
         with: (String, [u64; 2]),
-    ) -> Result<Round, ApiError> {
+    ) -> Result<Round, RequestError> {
         play::played_step(state, player, answer, with)
     }
 

@@ -3,12 +3,14 @@
 
 use super::dto::{AiMoveRequest, AiSuggestion};
 use crate::api::flows::ask::{other_step_needed, refuse_without_play, Suggested};
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 use crate::games::tank_war::{Player, Round, State};
 
 /// `moves` holds the other player's pick, and only it, when `play`
 /// asks; neither it nor `elapsed_ms` is given without `play`.
-pub(super) fn play_with(request: &AiMoveRequest) -> Result<Option<(String, [u64; 2])>, ApiError> {
+pub(super) fn play_with(
+    request: &AiMoveRequest,
+) -> Result<Option<(String, [u64; 2])>, RequestError> {
     let player: Player = request.player.into();
     let other = player.other();
     if !request.play {
@@ -40,7 +42,7 @@ pub(super) fn played_step(
     player: &Player,
     answer: &Suggested<AiSuggestion>,
     (theirs, elapsed_ms): (String, [u64; 2]),
-) -> Result<Round, ApiError> {
+) -> Result<Round, RequestError> {
     let mine = answer.suggestion.pick.clone();
     let picks = match player {
         Player::U => [mine, theirs],

@@ -7,12 +7,12 @@
 
 use actix_web::http::header::{self, HeaderMap};
 
-use super::problem::ApiError;
+use super::problem::RequestError;
 
 /// Whether a request's expectations can be met: none, or `100-continue`
 /// for a body of at most `body_limit` bytes (as `Content-Length`
 /// announces it).
-pub fn judge(headers: &HeaderMap, body_limit: usize) -> Result<(), ApiError> {
+pub fn judge(headers: &HeaderMap, body_limit: usize) -> Result<(), RequestError> {
     unknown(headers)?;
     let announced = headers
         .get(header::CONTENT_LENGTH)
@@ -20,7 +20,7 @@ pub fn judge(headers: &HeaderMap, body_limit: usize) -> Result<(), ApiError> {
         .and_then(|v| v.trim().parse::<u64>().ok());
     match announced {
         Some(length) if length > body_limit as u64 => {
-            Err(ApiError::PayloadTooLarge { limit: body_limit })
+            Err(RequestError::PayloadTooLarge { limit: body_limit })
         }
         _ => Ok(()),
     }
@@ -28,14 +28,14 @@ pub fn judge(headers: &HeaderMap, body_limit: usize) -> Result<(), ApiError> {
 
 /// An expectation other than `100-continue`, in any `Expect` line (the
 /// members of a list are compared without case, empty ones skipped).
-pub fn unknown(headers: &HeaderMap) -> Result<(), ApiError> {
+pub fn unknown(headers: &HeaderMap) -> Result<(), RequestError> {
     for line in headers.get_all(header::EXPECT) {
         let members = line.as_bytes().split(|&b| b == b',');
         for member in members.map(<[u8]>::trim_ascii) {
             if !member.is_empty() && !member.eq_ignore_ascii_case(b"100-continue") {
                 let shown = String::from_utf8_lossy(member);
                 let shown: String = shown.chars().take(40).collect();
-                return Err(ApiError::ExpectationFailed { expect: shown });
+                return Err(RequestError::ExpectationFailed { expect: shown });
             }
         }
     }

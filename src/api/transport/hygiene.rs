@@ -15,14 +15,14 @@ use actix_web::http::header;
 use actix_web::http::{ConnectionType, Method};
 use actix_web::{HttpResponse, ResponseError};
 
-use super::problem::ApiError;
+use super::problem::RequestError;
 use crate::text::Text;
 
 /// The answer to a request pipelined after one that asked to close the
 /// connection (RFC 9112 §9.6: it is not processed): 400, and the
 /// connection closed.
 pub fn after_close(req: ServiceRequest) -> ServiceResponse<BoxBody> {
-    let refused = ApiError::status(400, Text::new("detail-after-close"));
+    let refused = RequestError::status(400, Text::new("detail-after-close"));
     let mut res = req.into_response(refused.error_response());
     res.response_mut()
         .head_mut()
@@ -110,7 +110,7 @@ async fn as_problem(res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
             .unwrap_or("request refused")
             .to_owned()
     });
-    let problem = ApiError::other_layer(status.as_u16(), detail);
+    let problem = RequestError::other_layer(status.as_u16(), detail);
     let mut replaced = problem.error_response();
     // Keep what the other layer said in its headers (Allow, CORS, …).
     for (name, value) in head.headers() {

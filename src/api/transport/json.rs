@@ -17,14 +17,14 @@ use serde::de::DeserializeOwned;
 
 use super::connection::Ledger;
 use super::json_fault;
-use super::problem::ApiError;
+use super::problem::RequestError;
 use super::strict::Strict;
 use crate::limits::Limits;
 use crate::memory::{Held, InFlight};
 use crate::text::Text;
 
 /// A JSON request body of type `T`, read within the server's limits and
-/// parsed; unlike `actix_web::web::Json`, every failure is an [`ApiError`]
+/// parsed; unlike `actix_web::web::Json`, every failure is an [`RequestError`]
 /// (so it is served as problem+json) naming the field that failed. Written
 /// out rather than boxed, as nearly every request makes one.
 pub struct ReadJson<T> {
@@ -43,7 +43,7 @@ impl<T> ReadJson<T> {
     ) -> ReadJson<T> {
         let mut body = read_body(req, payload, limits, in_flight);
         if !is_json(req) {
-            body.refused = Some(ApiError::UnsupportedMediaType);
+            body.refused = Some(RequestError::UnsupportedMediaType);
         }
         ReadJson {
             body,
@@ -53,7 +53,7 @@ impl<T> ReadJson<T> {
 }
 
 impl<T: DeserializeOwned> Future for ReadJson<T> {
-    type Output = Result<T, ApiError>;
+    type Output = Result<T, RequestError>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         Pin::new(&mut self.body).poll(cx).map(|body| parse(&body?))
@@ -106,9 +106,9 @@ pub(crate) fn read_body(
         .declared_length()
         .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let refused = match compressed(req) {
-        Some(coding) => Some(ApiError::UnsupportedEncoding(coding)),
+        Some(coding) => Some(RequestError::UnsupportedEncoding(coding)),
         None if declared.is_some_and(|len| len > limit) => {
-            Some(ApiError::PayloadTooLarge { limit })
+            Some(RequestError::PayloadTooLarge { limit })
         }
         None => None,
     };
@@ -155,7 +155,7 @@ impl std::ops::Deref for Body {
 pub(crate) struct ReadBody {
     payload: Payload,
     /// Why the body is refused before it is read, if it is.
-    refused: Option<ApiError>,
+    refused: Option<RequestError>,
     limit: usize,
     declared: Option<usize>,
     /// The body while it is one chunk…
@@ -175,13 +175,13 @@ pub(crate) struct ReadBody {
 
 impl ReadBody {
     /// Adds `chunk` to the body read so far.
-    fn add(&mut self, chunk: web::Bytes) -> Result<(), ApiError> {
+    fn add(&mut self, chunk: web::Bytes) -> Result<(), RequestError> {
         let len = self
             .joined
             .as_ref()
             .map_or(self.first.len(), |body| body.len());
         if len + chunk.len() > self.limit {
-            return Err(ApiError::PayloadTooLarge { limit: self.limit });
+            return Err(RequestError::PayloadTooLarge { limit: self.limit });
         }
         let holds = match &self.joined {
             Some(body) => body.capacity().max(len + chunk.len()),
@@ -215,7 +215,7 @@ impl ReadBody {
 }
 
 impl Future for ReadBody {
-    type Output = Result<Body, ApiError>;
+    type Output = Result<Body, RequestError>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
@@ -226,7 +226,7 @@ impl Future for ReadBody {
             match Pin::new(&mut this.payload).poll_next(cx) {
                 Poll::Ready(Some(Ok(chunk))) => this.add(chunk)?,
                 Poll::Ready(Some(Err(e))) => {
-                    return Poll::Ready(Err(ApiError::bad_request(
+                    return Poll::Ready(Err(RequestError::bad_request(
                         Text::new("request-body-read").with("error", e.to_string()),
                         None,
                     )))
@@ -242,7 +242,7 @@ impl Future for ReadBody {
             }
         }
         if let Some(cap) = this.ledger.as_ref().and_then(Ledger::framing_over) {
-            return Poll::Ready(Err(ApiError::status(
+            return Poll::Ready(Err(RequestError::status(
                 413,
                 Text::new("detail-chunk-framing").with("max", cap),
             )));
@@ -256,7 +256,7 @@ impl Future for ReadBody {
             .deadline
             .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
         match deadline.as_mut().poll(cx) {
-            Poll::Ready(()) => Poll::Ready(Err(ApiError::BodyTimeout {
+            Poll::Ready(()) => Poll::Ready(Err(RequestError::BodyTimeout {
                 secs: timeout.as_secs_f64(),
             })),
             Poll::Pending => Poll::Pending,
@@ -266,9 +266,9 @@ impl Future for ReadBody {
 
 /// Deserialises JSON carried in a query parameter (`field`), reporting
 /// failures like a body's, with the path prefixed by the parameter.
-pub fn parse_param<T: DeserializeOwned>(text: &str, field: &str) -> Result<T, ApiError> {
+pub fn parse_param<T: DeserializeOwned>(text: &str, field: &str) -> Result<T, RequestError> {
     parse(text.as_bytes()).map_err(|err| match err {
-        ApiError::Json { text, field: inner } => ApiError::Json {
+        RequestError::Json { text, field: inner } => RequestError::Json {
             text: json_fault::in_query(text, field),
             field: Some(match inner {
                 Some(path) => format!("{field}.{path}"),
@@ -283,7 +283,7 @@ pub fn parse_param<T: DeserializeOwned>(text: &str, field: &str) -> Result<T, Ap
 /// Deserialises `body` as its schema describes it ([`Strict`]), rejecting
 /// trailing data. The fast path has no path tracking; only a failure is
 /// parsed again to find the field's path.
-pub(crate) fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+pub(crate) fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, RequestError> {
     let mut de = serde_json::Deserializer::from_slice(body);
     if let Ok(value) = T::deserialize(Strict(&mut de)) {
         if de.end().is_ok() {
@@ -292,7 +292,7 @@ pub(crate) fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     }
     let mut de = serde_json::Deserializer::from_slice(body);
     let value = serde_path_to_error::deserialize(Strict(&mut de)).map_err(bad_json)?;
-    de.end().map_err(|e| ApiError::Json {
+    de.end().map_err(|e| RequestError::Json {
         text: json_fault::text(&e, None),
         field: None,
     })?;
@@ -302,7 +302,7 @@ pub(crate) fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
 /// A deserialisation failure as a `BAD_REQUEST` naming the failing field:
 /// the one of the wrong type or value, the unknown one, or the missing one
 /// (none when the whole document is at fault).
-pub(crate) fn bad_json(err: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
+pub(crate) fn bad_json(err: serde_path_to_error::Error<serde_json::Error>) -> RequestError {
     // The path names the client's keys (an unknown field's among them):
     // quoted in part, as any value the client sent.
     let path = crate::text::quote(&err.path().to_string()).into_owned();
@@ -318,7 +318,7 @@ pub(crate) fn bad_json(err: serde_path_to_error::Error<serde_json::Error>) -> Ap
         (None, Some(name)) => Some(name),
         (at, None) => at,
     };
-    ApiError::Json { text, field }
+    RequestError::Json { text, field }
 }
 
 /// The name serde's "missing field `name`" message names.
@@ -374,8 +374,9 @@ pub fn respond(
     body: serde_json::Result<Vec<u8>>,
     limits: &Limits,
     in_flight: &InFlight,
-) -> Result<HttpResponse, ApiError> {
-    let body = body.map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))?;
+) -> Result<HttpResponse, RequestError> {
+    let body =
+        body.map_err(|e| RequestError::Internal(format!("writing the answer failed: {e}")))?;
     limits.check_answer(body.len(), false)?;
     let mut answer = HttpResponse::Ok();
     answer.insert_header(json_content_type());
@@ -387,12 +388,12 @@ pub fn respond(
 pub fn respond_constant(
     cell: &'static std::sync::OnceLock<actix_web::web::Bytes>,
     write: impl FnOnce() -> serde_json::Result<Vec<u8>>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, RequestError> {
     let body = match cell.get() {
         Some(body) => body.clone(),
         None => {
             let body = write()
-                .map_err(|e| ApiError::Internal(format!("writing the answer failed: {e}")))?;
+                .map_err(|e| RequestError::Internal(format!("writing the answer failed: {e}")))?;
             cell.get_or_init(|| body.into()).clone()
         }
     };
@@ -451,7 +452,7 @@ mod tests {
 
     fn field_of(body: &str) -> Option<String> {
         match parse::<Body>(body.as_bytes()) {
-            Err(ApiError::Json { field, .. }) => field,
+            Err(RequestError::Json { field, .. }) => field,
             other => panic!("expected a bad request, got {other:?}"),
         }
     }
@@ -485,7 +486,7 @@ mod tests {
             r#"{"position" "x"}"#,
         ] {
             match parse::<Body>(body.as_bytes()) {
-                Err(error @ ApiError::Json { .. }) => {
+                Err(error @ RequestError::Json { .. }) => {
                     let detail = error.to_string();
                     assert!(detail.starts_with("malformed JSON"), "{body}: {detail}")
                 }

@@ -88,9 +88,9 @@ fn problem_code() -> utoipa::openapi::Ref {
     utoipa::openapi::Ref::from_schema_name("ProblemCode")
 }
 
-pub use crate::error::RequestError as ApiError;
+pub use crate::error::RequestError;
 
-impl ApiError {
+impl RequestError {
     /// The problem document for this error, as the request being served
     /// gets it: its texts in the request's language, its `instance` the
     /// request's id.
@@ -105,15 +105,17 @@ impl ApiError {
     pub fn problem_in(&self, lang: Lang) -> Problem {
         let code = self.code();
         let (ply, field, player, square, vehicle) = match self {
-            ApiError::BadRequest { field, .. }
-            | ApiError::BadQuery { field, .. }
-            | ApiError::Json { field, .. } => (None, field.clone(), None, None, None),
-            ApiError::Notation { field, ply, .. } => (*ply, Some(field.clone()), None, None, None),
-            ApiError::InvalidPosition { field, .. } => {
+            RequestError::BadRequest { field, .. }
+            | RequestError::BadQuery { field, .. }
+            | RequestError::Json { field, .. } => (None, field.clone(), None, None, None),
+            RequestError::Notation { field, ply, .. } => {
+                (*ply, Some(field.clone()), None, None, None)
+            }
+            RequestError::InvalidPosition { field, .. } => {
                 (None, Some(field.clone()), None, None, None)
             }
-            ApiError::LimitExceeded { field, .. } => (None, field.clone(), None, None, None),
-            ApiError::Refused(refusal) => (
+            RequestError::LimitExceeded { field, .. } => (None, field.clone(), None, None, None),
+            RequestError::Refused(refusal) => (
                 refusal.ply,
                 Some(refusal.field.clone()),
                 refusal.player.clone(),
@@ -123,8 +125,8 @@ impl ApiError {
             _ => (None, None, None, None, None),
         };
         let (policy, price) = match self {
-            ApiError::TooManyRequests { class, price, .. }
-            | ApiError::Unaffordable { class, price, .. } => {
+            RequestError::TooManyRequests { class, price, .. }
+            | RequestError::Unaffordable { class, price, .. } => {
                 (Some((*class).to_owned()), Some(*price))
             }
             _ => (None, None),
@@ -154,52 +156,52 @@ impl ApiError {
     }
 }
 
-impl ResponseError for ApiError {
+impl ResponseError for RequestError {
     fn status_code(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest { .. }
-            | ApiError::BadQuery { .. }
-            | ApiError::Json { .. }
-            | ApiError::Notation { .. }
-            | ApiError::InvalidPosition { .. }
-            | ApiError::LimitExceeded { .. }
-            | ApiError::Unaffordable { .. } => StatusCode::BAD_REQUEST,
-            ApiError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::Busy { .. } | ApiError::NoRoom | ApiError::ReviewUnfinished { .. } => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
-            ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
-            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
-            ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::ExpectationFailed { .. } => StatusCode::EXPECTATION_FAILED,
-            ApiError::UnsupportedMediaType | ApiError::UnsupportedEncoding(_) => {
+            RequestError::BadRequest { .. }
+            | RequestError::BadQuery { .. }
+            | RequestError::Json { .. }
+            | RequestError::Notation { .. }
+            | RequestError::InvalidPosition { .. }
+            | RequestError::LimitExceeded { .. }
+            | RequestError::Unaffordable { .. } => StatusCode::BAD_REQUEST,
+            RequestError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            RequestError::Busy { .. }
+            | RequestError::NoRoom
+            | RequestError::ReviewUnfinished { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            RequestError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
+            RequestError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            RequestError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
+            RequestError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            RequestError::ExpectationFailed { .. } => StatusCode::EXPECTATION_FAILED,
+            RequestError::UnsupportedMediaType | RequestError::UnsupportedEncoding(_) => {
                 StatusCode::UNSUPPORTED_MEDIA_TYPE
             }
-            ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
-            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::Status { status, .. } => {
+            RequestError::NotFound { .. } => StatusCode::NOT_FOUND,
+            RequestError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            RequestError::Status { status, .. } => {
                 StatusCode::from_u16(*status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
             }
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            RequestError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     fn error_response(&self) -> HttpResponse {
         let mut response = HttpResponse::build(self.status_code());
         response.content_type(CONTENT_TYPE);
-        if let ApiError::MethodNotAllowed { allow, .. } = self {
+        if let RequestError::MethodNotAllowed { allow, .. } = self {
             response.insert_header((header::ALLOW, allow.as_str()));
         }
-        if let ApiError::BodyTimeout { .. } | ApiError::ExpectationFailed { .. } = self {
+        if let RequestError::BodyTimeout { .. } | RequestError::ExpectationFailed { .. } = self {
             // The rest of the body may still come: the connection cannot
             // carry another request.
             response.force_close();
         }
-        if let ApiError::Unauthorized { .. } = self {
+        if let RequestError::Unauthorized { .. } = self {
             response.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"tank-rules\""));
         }
-        if let ApiError::TooManyRequests {
+        if let RequestError::TooManyRequests {
             class,
             quota,
             retry_after_secs,
@@ -212,17 +214,17 @@ impl ResponseError for ApiError {
                 .insert_header(("RateLimit-Policy", policy_field(class, *quota, 60)))
                 .insert_header(("RateLimit", state_field(class, 0, *retry_after_secs)));
         }
-        if let ApiError::Busy { retry_after_secs } = self {
+        if let RequestError::Busy { retry_after_secs } = self {
             response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
         }
-        if let ApiError::NoRoom | ApiError::ReviewUnfinished { .. } = self {
+        if let RequestError::NoRoom | RequestError::ReviewUnfinished { .. } = self {
             response.insert_header((header::RETRY_AFTER, "1"));
         }
-        if let ApiError::Internal(message) = self {
+        if let RequestError::Internal(message) = self {
             tracing::error!(request_id = %super::request_id::current(), %message, "internal error");
         }
         let mut answer = response.json(self.problem());
-        if let ApiError::ReviewUnfinished { .. } = self {
+        if let RequestError::ReviewUnfinished { .. } = self {
             answer.extensions_mut().insert(WorkDone);
         }
         answer
@@ -245,7 +247,7 @@ mod tests {
     /// item), it names none.
     #[test]
     fn a_problem_names_the_request_it_answers_and_speaks_its_language() {
-        let error = ApiError::bad_request(
+        let error = RequestError::bad_request(
             Text::new("request-multipv").with("max", 4).with("value", 9),
             Some("multipv"),
         );

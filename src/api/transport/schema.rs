@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::problem::ApiError;
+use super::problem::RequestError;
 use crate::text::Text;
 
 /// Each game's [`ItemSchemas`], by game id; none in an application built
@@ -66,7 +66,7 @@ impl ItemSchemas {
 
     /// Whether `item` (its `op` included) is an instance of its op's
     /// schema; if not, the first field that breaks it, as a `BAD_REQUEST`.
-    pub fn check(&self, op: &str, item: &Value) -> Result<(), ApiError> {
+    pub fn check(&self, op: &str, item: &Value) -> Result<(), RequestError> {
         let Some(validator) = self.0.get(op) else {
             return Ok(());
         };
@@ -97,7 +97,7 @@ impl ItemSchemas {
                     Err(_) => field.push_str(&format!(".{segment}")),
                 }
             }
-            ApiError::bad_request(broken(op, error), (!field.is_empty()).then_some(&*field))
+            RequestError::bad_request(broken(op, error), (!field.is_empty()).then_some(&*field))
         })
     }
 }

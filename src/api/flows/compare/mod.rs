@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 
 use crate::api::game::GameApi;
 use crate::api::services::Services;
-use crate::api::transport::problem::ApiError;
+use crate::api::transport::problem::RequestError;
 use crate::api::transport::request_id;
 use crate::operations::Operation;
 use crate::text::Text;
@@ -49,11 +49,11 @@ pub fn claim_ops<G: GameApi>() -> Vec<Operation> {
 /// as): a request that names an `op` of its own is refused, naming
 /// `request.op`, and one that is not an object stays as it is, to be
 /// refused.
-pub fn items(claims: &[Claim]) -> Vec<Result<Value, ApiError>> {
+pub fn items(claims: &[Claim]) -> Vec<Result<Value, RequestError>> {
     claims
         .iter()
         .map(|claim| match &claim.request {
-            Value::Object(fields) if fields.contains_key("op") => Err(ApiError::bad_request(
+            Value::Object(fields) if fields.contains_key("op") => Err(RequestError::bad_request(
                 Text::new("request-compare-op"),
                 Some("op"),
             )),
@@ -72,7 +72,7 @@ pub fn items(claims: &[Claim]) -> Vec<Result<Value, ApiError>> {
 pub fn verdict<G: GameApi>(
     op: Operation,
     claim: &Claim,
-    answer: Result<items::Written, ApiError>,
+    answer: Result<items::Written, RequestError>,
     services: &Services,
 ) -> Verdict {
     let mut verdict = Verdict {
@@ -94,7 +94,7 @@ pub fn verdict<G: GameApi>(
         Ok(expected) => diff(&expected, &claim.answer, &mut String::new(), &mut found),
         Err(error) => {
             let problem = error.problem_in(request_id::current_lang());
-            if problem.status >= 500 || matches!(error, ApiError::LimitExceeded { .. }) {
+            if problem.status >= 500 || matches!(error, RequestError::LimitExceeded { .. }) {
                 verdict.problem = serde_json::to_value(problem).ok();
                 return verdict;
             }

@@ -59,7 +59,7 @@ pub const MAX_HEADER_FIELDS: usize = 96;
 /// stop sending (so that what it sent does not reset the connection
 /// before the answer is read): actix's own figure for this.
 const LINGER: Duration = Duration::from_secs(1);
-use super::problem::ApiError;
+use super::problem::RequestError;
 use super::request_id::RequestId;
 use crate::logs;
 use crate::metrics::{ConnectionClosed, Metrics};
@@ -169,7 +169,7 @@ impl<T> Guarded<T> {
             Verdict::HeadTooLarge => {
                 self.guard.too_large.inc();
                 logs::count(logs::Event::HeadTooLarge);
-                ApiError::status(
+                RequestError::status(
                     431,
                     Text::new("detail-head-too-large").with("max", bounds.max_head_bytes),
                 )
@@ -177,7 +177,7 @@ impl<T> Guarded<T> {
             Verdict::UriTooLong => {
                 self.guard.too_large.inc();
                 logs::count(logs::Event::HeadTooLarge);
-                ApiError::status(
+                RequestError::status(
                     414,
                     Text::new("detail-uri-too-long").with("max", bounds.max_head_bytes),
                 )
@@ -185,7 +185,7 @@ impl<T> Guarded<T> {
             Verdict::HeadTimeout => {
                 self.guard.late.inc();
                 logs::count(logs::Event::HeadTimeout);
-                ApiError::status(
+                RequestError::status(
                     408,
                     Text::new("detail-head-timeout")
                         .with("secs", bounds.head_timeout.as_secs_f64()),
@@ -240,11 +240,13 @@ impl<T> Guarded<T> {
             .and_then(|digits| std::str::from_utf8(digits).ok())
             .and_then(|digits| digits.parse::<u16>().ok());
         let refusal = match status {
-            Some(431) => ApiError::status(
+            Some(431) => RequestError::status(
                 431,
                 Text::new("detail-head-fields").with("max", MAX_HEADER_FIELDS),
             ),
-            Some(status @ 400..=599) => ApiError::status(status, Text::new("detail-head-unread")),
+            Some(status @ 400..=599) => {
+                RequestError::status(status, Text::new("detail-head-unread"))
+            }
             // 100 Continue, and anything else: as it is.
             _ => return false,
         };
@@ -336,7 +338,7 @@ impl<T> Guarded<T> {
 
 /// The server's own answer: `refusal` as problem+json, with a request id
 /// of its own, and the connection closed after it.
-fn written(refusal: &ApiError) -> Bytes {
+fn written(refusal: &RequestError) -> Bytes {
     use actix_web::ResponseError;
     let id = RequestId::generate();
     let mut problem = refusal.problem();
