@@ -23,8 +23,6 @@ use crate::common::{app_with, encode, send, Reply, INITIAL};
 /// Real answers sampled for each operation of each game.
 const SAMPLES: usize = 30;
 
-const GAMES: [&str; 3] = ["tank-battle", "tank-war", "cobi-tank-wars"];
-
 /// SplitMix64: a fixed-seed sample, the same on every run.
 struct Rng(u64);
 
@@ -363,7 +361,7 @@ async fn every_example_is_answered_as_documented() {
     assert!(examples >= 25, "{examples} examples sent");
     // Every operation of every game was answered, a 200 and a problem
     // checked.
-    for game in GAMES {
+    for game in crate::common::games() {
         client.doc.assert_sampled(game, 2);
     }
 }

@@ -79,6 +79,29 @@ where
     send(app, test::TestRequest::get().uri(path)).await
 }
 
+/// The served games' ids, from the catalogue's one list
+/// ([`tank_rules::api::catalogue::SERVED`]).
+pub fn games() -> Vec<&'static str> {
+    tank_rules::api::catalogue::SERVED
+        .iter()
+        .map(|game| game.id)
+        .collect()
+}
+
+/// What a game's schema names start with: its id in Pascal case
+/// (`TankBattle` for `tank-battle`).
+pub fn schema_prefix(id: &str) -> String {
+    id.split('-')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
 /// Percent-encodes a query value.
 pub fn encode(value: &str) -> String {
     value

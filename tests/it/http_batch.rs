@@ -10,8 +10,6 @@ use actix_web::test::{self, TestRequest};
 use serde_json::{json, Value};
 use tank_rules::limits::Limits;
 
-const GAMES: [&str; 3] = ["tank-battle", "tank-war", "cobi-tank-wars"];
-
 fn batch_path(game: &str) -> String {
     format!("/v1/{game}/batch")
 }
@@ -313,7 +311,7 @@ async fn unknown_ops_and_non_objects_refuse_the_batch() {
         Value::Null,
         json!({"op": "initial"}),
     ];
-    for game in GAMES {
+    for game in crate::common::games() {
         let valid = match game {
             "tank-battle" => json!({"op": "score", "position": INITIAL}),
             _ => {
@@ -451,7 +449,7 @@ async fn caps_fail_the_whole_batch() {
         }
         _ => json!({"op": "ai-move", "state": cobi, "player": "P1", "limits": {"max_nodes": 200}}),
     };
-    for game in GAMES {
+    for game in crate::common::games() {
         let reply = post(
             &app,
             &batch_path(game),
@@ -595,7 +593,7 @@ async fn ai_move_requests_share_the_cache() {
 #[actix_web::test]
 async fn broken_batch_bodies_are_refused_like_any_body() {
     let app = app_with(Limits::default()).await;
-    for game in GAMES {
+    for game in crate::common::games() {
         let uri = batch_path(game);
         let reply = send(
             &app,

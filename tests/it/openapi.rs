@@ -153,21 +153,23 @@ fn schema_names_carry_their_games_prefix() {
         "Problem",
         "ProblemCode",
     ];
-    const GAMES: &[(&str, &str)] = &[
-        ("tank-battle", "TankBattle"),
-        ("tank-war", "TankWar"),
-        ("cobi-tank-wars", "CobiTankWars"),
-    ];
+    let games: Vec<(&str, String)> = crate::common::games()
+        .into_iter()
+        .map(|id| (id, crate::common::schema_prefix(id)))
+        .collect();
+    assert_eq!(games[0].1, "TankBattle");
     let doc = document();
     for name in schemas(&doc).keys() {
         assert!(
             SHARED.contains(&name.as_str())
-                || GAMES.iter().any(|(_, prefix)| name.starts_with(prefix)),
+                || games
+                    .iter()
+                    .any(|(_, prefix)| name.starts_with(prefix.as_str())),
             "{name} names no game"
         );
     }
     // And a game's operations use only its own schemas and the shared ones.
-    for (game, prefix) in GAMES {
+    for (game, prefix) in &games {
         let ops = operations(&doc);
         let used = reachable(
             &doc,
@@ -177,7 +179,7 @@ fn schema_names_carry_their_games_prefix() {
         );
         for name in used {
             assert!(
-                name.starts_with(prefix) || SHARED.contains(&name.as_str()),
+                name.starts_with(prefix.as_str()) || SHARED.contains(&name.as_str()),
                 "{game} uses {name}"
             );
         }
