@@ -58,7 +58,6 @@ from tank_rules_client.models import (
     CobiTankWarsAnnotateLineEntry,
     CobiTankWarsAnnotateLineSummary,
     CobiTankWarsAnnotateRequest,
-    CobiTankWarsAnnotateRequestResultType0,
     CobiTankWarsAnnotateResponse,
     CobiTankWarsReplayRound,
     CobiTankWarsAiMoveRequest,
@@ -89,6 +88,7 @@ from tank_rules_client.models import (
     CobiTankWarsValidateRequest,
     CobiTankWarsValidateResponse,
     CobiTankWarsVehicleOrders,
+    GameRecordResult,
     Problem,
     ProblemCode,
     TankBattleAiMoveRequest,
@@ -96,7 +96,6 @@ from tank_rules_client.models import (
     TankBattleAnnotateLineEntry,
     TankBattleAnnotateLineSummary,
     TankBattleAnnotateRequest,
-    TankBattleAnnotateRequestResultType0,
     TankBattleAnnotateResponse,
     TankBattleApplyResponse,
     TankBattleBatchApply,
@@ -120,7 +119,6 @@ from tank_rules_client.models import (
     TankWarAnnotateLineEntry,
     TankWarAnnotateLineSummary,
     TankWarAnnotateRequest,
-    TankWarAnnotateRequestResultType0,
     TankWarAnnotateResponse,
     TankWarApplyRequest,
     TankWarApplyResponse,
@@ -647,7 +645,7 @@ def tank_battle_hosted(client: AuthenticatedClient) -> None:
         layout="standard",
         rules=rules,
         moves=moves,
-        result=TankBattleAnnotateRequestResultType0.from_dict(standing(last.to_dict())),
+        result=GameRecordResult.from_dict(standing(last.to_dict())),
         limits=AiLimits(max_nodes=10000),
     )
     review = answer(
@@ -713,7 +711,7 @@ def tank_war_hosted(client: AuthenticatedClient) -> None:
     record = TankWarAnnotateRequest(
         game="tank-war",
         rounds=rounds,
-        result=TankWarAnnotateRequestResultType0.from_dict(standing(last.to_dict())),
+        result=GameRecordResult.from_dict(standing(last.to_dict())),
     )
     review = answer(
         tank_war_annotate.sync_detailed(client=client, body=record), TankWarAnnotateResponse, "tank-war review"
@@ -788,7 +786,7 @@ def cobi_tank_wars_hosted(client: AuthenticatedClient) -> None:
     record = CobiTankWarsAnnotateRequest(
         game="cobi-tank-wars",
         rounds=rounds,
-        result=CobiTankWarsAnnotateRequestResultType0.from_dict(standing(last.to_dict())),
+        result=GameRecordResult.from_dict(standing(last.to_dict())),
         limits=AiLimits(max_nodes=2000),
     )
     review = answer(

@@ -553,6 +553,18 @@ mod tests {
         )
         .await;
         assert_eq!((status, body["ply"].clone()), (422, json!(1)));
+        // Its texts are its own catalogue's (src/i18n/nim.*.ftl), which
+        // the languages' catalogues take in tests only.
+        let (status, body) = call(
+            &app,
+            "POST",
+            "/v1/nim/score",
+            Some(json!({"state": {"pile": 1001, "turn": "first"}})),
+        )
+        .await;
+        assert_eq!(status, 400, "{body}");
+        let detail = body["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("a pile holds at most 1000"), "{body}");
         // A review, judged exactly: from 10, taking 3 leaves 7, a won pile
         // for the opponent (a blunder: 2 would leave 8); then each take
         // leaves a multiple of 4 or cannot help it (best).

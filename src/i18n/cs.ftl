@@ -412,7 +412,6 @@ invalid-tank-wars-duplicate-token = žetony { $kind ->
     [support] podpory
    *[gunfire] palby
 } uvádějí pole { $square } dvakrát
-invalid-nim-pile = hromádka má nejvýš { $max }
 
 ## Deska (`/board/`): texty stránky, posílané jí jako
 ## `/board/texts/cs.json` (proměnné jako `{name}`, doplní je stránka).

@@ -285,7 +285,6 @@ invalid-tank-wars-armor = vehicle { $vehicle }: armor must be at least 1
 invalid-tank-wars-square = { $square } is not a square of the board
 invalid-tank-wars-shared-square = two vehicles stand on { $square }
 invalid-tank-wars-duplicate-token = the { $kind } tokens list { $square } twice
-invalid-nim-pile = a pile holds at most { $max }
 
 ## The board (`/board/`): the page's own texts, served to it as
 ## `/board/texts/en.json` (variables as `{name}`, filled by the page).

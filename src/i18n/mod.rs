@@ -61,6 +61,22 @@ impl Lang {
         }
     }
 
+    /// The catalogue's sources: its own, and in the service's tests the
+    /// catalogue of the game served in tests only (Nim), which the
+    /// production catalogues do not carry.
+    fn sources(self) -> Vec<&'static str> {
+        #[cfg(test)]
+        let test_games = match self {
+            Lang::En => include_str!("nim.en.ftl"),
+            Lang::Cs => include_str!("nim.cs.ftl"),
+        };
+        vec![
+            self.source(),
+            #[cfg(test)]
+            test_games,
+        ]
+    }
+
     /// The language a range of `Accept-Language` names (`cs`, `cs-CZ`,
     /// `CS`; RFC 4647 lookup, its subtags dropped one by one), if offered.
     fn of_range(range: &str) -> Option<Lang> {
@@ -108,9 +124,11 @@ fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
         bundle.set_use_isolating(false);
         // A catalogue with errors is a bug caught by the tests below; what
         // parsed is used.
-        let resource = FluentResource::try_new(lang.source().to_owned())
-            .unwrap_or_else(|(resource, _)| resource);
-        let _ = bundle.add_resource(resource);
+        for source in lang.sources() {
+            let resource =
+                FluentResource::try_new(source.to_owned()).unwrap_or_else(|(resource, _)| resource);
+            let _ = bundle.add_resource(resource);
+        }
         bundle
     })
 }
@@ -270,15 +288,16 @@ pub fn page_texts(lang: Lang, prefix: &str) -> Vec<(String, String)> {
 pub fn message_ids(lang: Lang) -> Vec<String> {
     use fluent_bundle::FluentResource;
     use fluent_syntax::ast::Entry;
-    let resource =
-        FluentResource::try_new(lang.source().to_owned()).unwrap_or_else(|(resource, _)| resource);
-    resource
-        .entries()
-        .filter_map(|entry| match entry {
+    let mut ids = Vec::new();
+    for source in lang.sources() {
+        let resource =
+            FluentResource::try_new(source.to_owned()).unwrap_or_else(|(resource, _)| resource);
+        ids.extend(resource.entries().filter_map(|entry| match entry {
             Entry::Message(message) => Some(message.id.name.to_owned()),
             _ => None,
-        })
-        .collect()
+        }));
+    }
+    ids
 }
 
 #[cfg(test)]
@@ -316,10 +335,12 @@ mod tests {
     #[test]
     fn every_message_exists_in_every_language() {
         for lang in Lang::ALL {
-            assert!(
-                FluentResource::try_new(lang.source().to_owned()).is_ok(),
-                "{lang:?}: the catalogue does not parse"
-            );
+            for source in lang.sources() {
+                assert!(
+                    FluentResource::try_new(source.to_owned()).is_ok(),
+                    "{lang:?}: the catalogue does not parse"
+                );
+            }
         }
         let english = message_ids(Lang::En);
         assert!(english.len() >= 79, "{}", english.len());
