@@ -16,6 +16,29 @@ fn committed_file(file: &str) -> String {
     std::fs::read_to_string(path).unwrap_or_default()
 }
 
+/// `legal-moves` at `at` answers a legal case's `moves`, in its order.
+async fn assert_legal_moves<S, B>(app: &S, at: &Value, case: &Value)
+where
+    S: actix_web::dev::Service<
+        actix_http::Request,
+        Response = actix_web::dev::ServiceResponse<B>,
+        Error = actix_web::Error,
+    >,
+    B: actix_web::body::MessageBody,
+{
+    let id = &case["id"];
+    let reply = post(app, "/v1/tank-battle/legal-moves", at.clone()).await;
+    assert_eq!(reply.status, 200, "{id}: {reply:?}");
+    let moves: Vec<&Value> = reply.body["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| &m["move"])
+        .collect();
+    let expected: Vec<&Value> = case["moves"].as_array().unwrap().iter().collect();
+    assert_eq!(moves, expected, "{id}");
+}
+
 /// The fields of `apply`'s (or `score`'s) answer a case states.
 fn standing(answer: &Value) -> Value {
     json!({
@@ -41,16 +64,7 @@ async fn the_service_answers_every_tank_battle_case() {
         let at = json!({"position": case["position"], "layout": case["layout"]});
         match case["kind"].as_str().unwrap() {
             "legal" => {
-                let reply = post(&app, "/v1/tank-battle/legal-moves", at.clone()).await;
-                assert_eq!(reply.status, 200, "{id}: {reply:?}");
-                let moves: Vec<&Value> = reply.body["moves"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|m| &m["move"])
-                    .collect();
-                let expected: Vec<&Value> = case["moves"].as_array().unwrap().iter().collect();
-                assert_eq!(moves, expected, "{id}");
+                assert_legal_moves(&app, &at, &case).await;
                 let reply = post(&app, "/v1/tank-battle/score", at.clone()).await;
                 assert_eq!(reply.status, 200, "{id}: {reply:?}");
                 assert_eq!(standing(&reply.body), case["standing"], "{id}");
@@ -154,16 +168,7 @@ async fn the_service_answers_every_tank_battle_end_policy_case() {
             "legal" => {
                 let at =
                     json!({"position": case["position"], "layout": case["layout"], "rules": rules});
-                let reply = post(&app, "/v1/tank-battle/legal-moves", at.clone()).await;
-                assert_eq!(reply.status, 200, "{id}: {reply:?}");
-                let moves: Vec<&Value> = reply.body["moves"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|m| &m["move"])
-                    .collect();
-                let expected: Vec<&Value> = case["moves"].as_array().unwrap().iter().collect();
-                assert_eq!(moves, expected, "{id}");
+                assert_legal_moves(&app, &at, &case).await;
                 let reply = post(&app, "/v1/tank-battle/score", at.clone()).await;
                 assert_eq!(ended(&reply.body), case["standing"], "{id}");
                 for result in case["results"].as_array().unwrap() {
