@@ -234,7 +234,7 @@ where
             }
             let success = res.status().is_success();
             vary::write(res.headers_mut(), success);
-            let route = Route::current();
+            let route = Route::of(res.request());
             if spans {
                 let span = tracing::Span::current();
                 span.record("status", res.status().as_u16());

@@ -396,7 +396,7 @@ where
         let Some(served) = found else {
             return self.fallback.call(req);
         };
-        Route::tag(&served.route);
+        Route::tag(&req, &served.route);
         if let Some(refused) = unknown_query_parameter(&req, &served.route) {
             let res = req.into_response(refused.error_response());
             return Box::pin(async move { Ok(res) });
@@ -487,8 +487,8 @@ mod tests {
 
     /// Says hello.
     #[utoipa::path(post, path = "/hello", responses((status = 200, description = "Hello")))]
-    async fn hello() -> HttpResponse {
-        let route = Route::current().map(|route| route.name.to_string());
+    async fn hello(req: actix_web::HttpRequest) -> HttpResponse {
+        let route = Route::of(&req).map(|route| route.name.to_string());
         HttpResponse::Ok().body(route.unwrap_or_default())
     }
 

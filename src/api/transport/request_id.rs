@@ -1,11 +1,11 @@
 //! Request ids: every answer carries `X-Request-Id`, every problem names it
 //! as its `instance`, and every log line about the request carries it, so
 //! that an operator can trace a user's complaint to one request. While a
-//! request is served, its id, its language (the one its
-//! `Accept-Language` chose) and the route it matched are the thread's
-//! current ones ([`scope`], [`current_id`], [`current_lang`],
-//! [`Route::current`]): the one writer of an answer writes
-//! its texts in that language and a problem names that id. The id is
+//! request is served, its id and its language (the one its
+//! `Accept-Language` chose) are the thread's current ones ([`scope`],
+//! [`current_id`], [`current_lang`]): the one writer of an answer writes
+//! its texts in that language and a problem names that id. (The route it
+//! matched is in the request's extensions: [`super::route::Route::of`].) The id is
 //! the request's own `X-Request-Id` when it is well-formed (letters,
 //! digits, `.`, `_`, `-`, `:`; at most 64 characters, or 128 from a
 //! trusted proxy), else one generated here: a tag of the worker thread and
@@ -16,14 +16,12 @@ use std::fmt;
 use std::future::Future;
 use std::hash::{BuildHasher, RandomState};
 use std::pin::Pin;
-use std::rc::Rc;
 use std::task::{Context, Poll};
 
 use actix_web::dev::ServiceRequest;
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::web::BytesMut;
 
-use super::route::{self, Route};
 use crate::i18n::Lang;
 
 /// The header that carries it, both ways.
@@ -150,14 +148,11 @@ thread_local! {
 pin_project_lite::pin_project! {
     /// A request's future, run as the request `id`'s, in `lang`:
     /// [`current_id`] and [`current_lang`] name them while the future is
-    /// polled, and [`Route::current`] the route it matched once the
-    /// router has tagged it. (Cheaper than a tokio task-local or the
-    /// request's extensions: they are swapped in and out around each
-    /// poll, the future moved nowhere, nothing allocated.)
+    /// polled. (They are swapped in and out around each poll, the future
+    /// moved nowhere, nothing allocated.)
     pub struct Scoped<F> {
         id: Option<RequestId>,
         lang: Lang,
-        route: Option<Rc<Route>>,
         #[pin]
         future: F,
     }
@@ -169,7 +164,6 @@ pub fn scope<F: Future>(id: RequestId, lang: Lang, future: F) -> Scoped<F> {
     Scoped {
         id: Some(id),
         lang,
-        route: None,
         future,
     }
 }
@@ -179,31 +173,25 @@ impl<F: Future> Future for Scoped<F> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
         let this = self.project();
-        /// Puts the id, language and route back where they were taken
-        /// from when the poll ends, even by a panic.
+        /// Puts the id and language back where they were taken from when
+        /// the poll ends, even by a panic.
         struct Restore<'a> {
             id: &'a mut Option<RequestId>,
-            route: &'a mut Option<Rc<Route>>,
             outer: Option<RequestId>,
             outer_lang: Lang,
-            outer_route: Option<Rc<Route>>,
         }
         impl Drop for Restore<'_> {
             fn drop(&mut self) {
                 *self.id = CURRENT.replace(self.outer.take());
                 LANG.set(self.outer_lang);
-                *self.route = route::swap(self.outer_route.take());
             }
         }
         let outer = CURRENT.replace(this.id.take());
         let outer_lang = LANG.replace(*this.lang);
-        let outer_route = route::swap(this.route.take());
         let _restore = Restore {
             id: this.id,
-            route: this.route,
             outer,
             outer_lang,
-            outer_route,
         };
         this.future.poll(cx)
     }

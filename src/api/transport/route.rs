@@ -1,14 +1,15 @@
 //! What a request matched, decided once. The router that finds a
-//! request's route tags the request being served with that route's
-//! [`Route`] (kept in its scope: [`super::request_id::scope`]): its name
-//! and the quota it spends. Everything that classifies a request
-//! reads the tag — fair use (whether a key is needed, which quota), the
-//! request metrics, the access log and the debug span — and never the
-//! path, so a path written another way (`/%761/…`, `ai%2Dmove`) is the
-//! route the router found, or no route at all.
+//! request's route tags the request with that route's [`Route`] (in the
+//! request's extensions, where actix keeps what a layer learns of a
+//! request): its name and the quota it spends. Everything that classifies
+//! a request reads the tag — fair use (whether a key is needed, which
+//! quota), the request metrics, the access log and the debug span — and
+//! never the path, so a path written another way (`/%761/…`, `ai%2Dmove`)
+//! is the route the router found, or no route at all.
 
-use std::cell::Cell;
 use std::rc::Rc;
+
+use actix_web::HttpMessage;
 
 use crate::operations::{Operation, Price};
 
@@ -33,32 +34,14 @@ pub struct Route {
     pub query: Box<[Box<str>]>,
 }
 
-thread_local! {
-    /// The route the request being served matched, once the router has
-    /// found it: swapped in and out around each poll of the request's
-    /// future by its scope ([`super::request_id::Scoped`]).
-    static CURRENT: Cell<Option<Rc<Route>>> = const { Cell::new(None) };
-}
-
 impl Route {
-    /// Tags the request being served as matching `route` (the router
-    /// does, once).
-    pub fn tag(route: &Rc<Route>) {
-        CURRENT.set(Some(route.clone()));
+    /// Tags `req` as matching `route` (the router does, once).
+    pub fn tag(req: &impl HttpMessage, route: &Rc<Route>) {
+        req.extensions_mut().insert(route.clone());
     }
 
-    /// The route the request being served matched, if a router tagged
-    /// it.
-    pub fn current() -> Option<Rc<Route>> {
-        let route = CURRENT.take();
-        let copy = route.clone();
-        CURRENT.set(route);
-        copy
+    /// The route `req` matched, if a router tagged it.
+    pub fn of(req: &impl HttpMessage) -> Option<Rc<Route>> {
+        req.extensions().get::<Rc<Route>>().cloned()
     }
-}
-
-/// Makes `route` the current request's, answering the one it replaces
-/// (for the request's scope).
-pub(super) fn swap(route: Option<Rc<Route>>) -> Option<Rc<Route>> {
-    CURRENT.replace(route)
 }
