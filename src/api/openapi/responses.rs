@@ -124,6 +124,14 @@ impl IntoResponses for BodyErrors {
 }
 
 problems! {
+    /// What a review (`annotate`, `annotate.ndjson`, `annotate.svg`) may
+    /// refuse in its body.
+    ReviewErrors:
+        (400, "`BAD_REQUEST` (a body or a step that breaks its schema or notation, a `level` out of 1-8) or `LIMIT_EXCEEDED` (more steps than the server reviews)"),
+        (422, "A step is illegal: the first one, with its `ply`, as in `replay`"),
+}
+
+problems! {
     /// What a body that cannot be read is answered.
     BodyProblems:
         (408, "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed"),

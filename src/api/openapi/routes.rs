@@ -38,7 +38,7 @@ macro_rules! game_routes {
         use actix_web::web::Data;
         use actix_web::HttpResponse;
         use crate::api::flows;
-        use crate::api::openapi::responses::{BodyErrors, BusyError, RouteErrors};
+        use crate::api::openapi::responses::{BodyErrors, BusyError, ReviewErrors, RouteErrors};
         use crate::api::services::{JsonAndServices, Services};
         use crate::api::transport::json::{encode, respond};
         use crate::api::transport::problem::{RequestError, Problem};
@@ -276,8 +276,7 @@ macro_rules! game_routes {
             responses(
                 (status = 200, description = "The game reviewed: one JSON answer, NDJSON lines (`format=ndjson` or `Accept: application/x-ndjson`) or the SVG chart (`format=svg` or `Accept: image/svg+xml`)",
                  content((AnnotateResponse = "application/json"), (AnnotateLine = "application/x-ndjson"), (String = "image/svg+xml"))),
-                (status = 400, description = "`BAD_REQUEST` (a body or a step that breaks its schema or notation, a `level` out of 1-8) or `LIMIT_EXCEEDED` (more steps than the server reviews)", body = Problem, content_type = "application/problem+json"),
-                (status = 422, description = "A step is illegal: the first one, with its `ply`, as in `replay`", body = Problem, content_type = "application/problem+json"),
+                ReviewErrors,
                 RouteErrors,
                 BodyErrors,
                 BusyError,
@@ -307,8 +306,7 @@ macro_rules! game_routes {
             responses(
                 (status = 200, description = "The review as NDJSON: one JSON object a line, each as the game's `AnnotateLine` schema describes it (`TankBattleAnnotateLine`, …)",
                  content((String = "application/x-ndjson"))),
-                (status = 400, description = "`BAD_REQUEST` (a body or a step that breaks its schema or notation, a `level` out of 1-8) or `LIMIT_EXCEEDED` (more steps than the server reviews)", body = Problem, content_type = "application/problem+json"),
-                (status = 422, description = "A step is illegal: the first one, with its `ply`, as in `replay`", body = Problem, content_type = "application/problem+json"),
+                ReviewErrors,
                 RouteErrors,
                 BodyErrors,
                 BusyError,
@@ -333,8 +331,7 @@ macro_rules! game_routes {
             request_body = AnnotateRequest,
             responses(
                 (status = 200, description = "The review's chart", body = String, content_type = "image/svg+xml"),
-                (status = 400, description = "`BAD_REQUEST` (a body or a step that breaks its schema or notation, a `level` out of 1-8) or `LIMIT_EXCEEDED` (more steps than the server reviews)", body = Problem, content_type = "application/problem+json"),
-                (status = 422, description = "A step is illegal: the first one, with its `ply`, as in `replay`", body = Problem, content_type = "application/problem+json"),
+                ReviewErrors,
                 RouteErrors,
                 BodyErrors,
                 BusyError,
