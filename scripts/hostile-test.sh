@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Hostile-client test (issue 12): starts the service (scripts/service.sh) with default
-# flags on a loopback port, and its admin port (--admin-addr) beside it, and
-# runs scripts/hostile.py against it: slow bodies, 4,000 unfinished maximal
-# heads (issue 50), replay amplification, AI cache filling, abandoned
+# flags on a loopback port, and its admin port (--admin-addr) beside it, the
+# shipped HAProxy (deploy/haproxy/haproxy.cfg) in front of it, and runs
+# scripts/hostile.py against them: slow bodies, 2,000 unfinished 100 KB
+# heads on the bare server and 1,000 through the proxy (issues 50, 74), replay amplification, AI cache filling, abandoned
 # searches, a batch of long searches, maximal reviews, protocol corner
 # cases; batches over the answer cap, readers and bodies that stall,
 # echoes of what was sent, Swagger UI's and the board's assets, all at once
@@ -18,11 +19,16 @@ cd "$(dirname "$0")/.."
 PORT=${PORT:-18183}
 ADMIN_PORT=${ADMIN_PORT:-$((PORT + 1))}
 SLOW=${SLOW:-2000}
-HEADS=${HEADS:-4000}
+PROXY_PORT=${PROXY_PORT:-$((PORT + 2))}
+HEADS=${HEADS:-2000}
 . scripts/service.sh tank-rules
+if ! command -v haproxy >/dev/null; then
+  echo "installing haproxy (Debian package)…" >&2
+  (apt-get update -qq && apt-get install -y -qq haproxy) >/dev/null
+fi
 
 work=$(mktemp -d)
-cleanup() { kill "${server:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { kill "${server:-}" "${proxy:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
 # The client needs a file per slow connection too.
@@ -33,6 +39,11 @@ for _ in $(seq 50); do
   curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && curl -sf "127.0.0.1:$ADMIN_PORT/healthz" >/dev/null && break
   sleep 0.1
 done
+# The project's HAProxy configuration, its three servers all this one.
+LB_ADDR="127.0.0.1:$PROXY_PORT" REPLICA_1="127.0.0.1:$PORT" REPLICA_2="127.0.0.1:$PORT" \
+  REPLICA_3="127.0.0.1:$PORT" haproxy -f deploy/haproxy/haproxy.cfg -db >"$work/haproxy.log" 2>&1 &
+proxy=$!
+for _ in $(seq 50); do curl -sf "127.0.0.1:$PROXY_PORT/readyz" >/dev/null && break; sleep 0.1; done
 slots=$(nproc)
 review_slots=$(( slots / 2 > 0 ? slots / 2 : 1 ))
 # The connection cap the server settled on (its memory budget, its
@@ -40,7 +51,7 @@ review_slots=$(( slots / 2 > 0 ? slots / 2 : 1 ))
 cap=$(grep -oE 'max_connections=[0-9]+|allowed=[0-9]+' "$work/server.log" | tail -1 | cut -d= -f2)
 status=0
 python3 scripts/hostile.py --port "$PORT" --admin-port "$ADMIN_PORT" --pid "$server" --slow "$SLOW" --slots "$slots" \
-  --review-slots "$review_slots" --heads "$HEADS" --max-connections "${cap:-4096}" \
+  --review-slots "$review_slots" --heads "$HEADS" --max-connections "${cap:-4096}" --proxy-port "$PROXY_PORT" \
   | tee "$work/hostile.out" || status=$?
 if ! kill -0 "$server" 2>/dev/null; then
   echo "FAIL: the server died"; tail -20 "$work/server.log"; exit 1

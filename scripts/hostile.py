@@ -258,9 +258,10 @@ def answer_key(status, hdrs, body):
 
 
 async def slow_bodies(port, count, timeout_s, max_connections):
-    """1. Heads that promise 60000 bytes, send a few, then nothing. Past
-    the server's connection cap they wait in the listen backlog, and are
-    taken as the ones before them are answered: each round of them is
+    """1. Heads that promise 60000 bytes, send a few, then nothing (run
+    through the proxy when there is one: a slow client is the proxy's to
+    hold). Past the connection cap they wait in the listen backlog, and
+    are taken as the ones before them are answered: each round of them is
     answered at its body deadline."""
     stop = asyncio.Event()
     latencies = []
@@ -320,12 +321,13 @@ async def slow_bodies(port, count, timeout_s, max_connections):
 
 
 async def maximal_heads(port, pid, count, max_head, head_timeout, max_connections):
-    """8. Unfinished heads of the largest size the server reads (issue 50):
-    each connection sends all but the last byte a head may have and waits.
-    They hold at most the head cap each, are answered 408 at the head
-    deadline, and /healthz answers throughout (its connections wait in the
-    listen backlog only when the server is at its connection cap: said
-    below, from the figures)."""
+    """8. Unfinished heads of 100 KB on the bare server (issue 50; issue
+    74: actix-http's own bounds, no proxy in front): each connection sends
+    all but the last byte of its head and waits. They hold at most
+    actix-http's head buffer each, are answered 408 (actix-http's own, no
+    body) at the first head's deadline, and /healthz answers throughout
+    (its connections wait in the listen backlog only when the server is at
+    its connection cap: said below, from the figures)."""
     stop = asyncio.Event()
     latencies = []
     before = rss_kb(pid)
@@ -395,16 +397,19 @@ async def maximal_heads(port, pid, count, max_head, head_timeout, max_connection
     waited = max(0, count + 1 - max_connections)
     check(
         f"{count} unfinished maximal heads ({max_head - 1} B each) cost a bounded amount",
-        peak[0] <= 200 * 1024 and statuses.get("408 problem+json", 0) == count,
+        peak[0] <= 200 * 1024 and statuses.get("408", 0) == count,
         f"{held} connected at once, {served} held by the server; RSS {before // 1024} -> peak "
         f"{peak[0] // 1024} MB ({per:.1f} kB a connection held); answers {statuses} after {took:.1f} s",
     )
-    check(
-        "healthz answers throughout the maximal heads",
-        not bad and len(ok) >= 10,
+    # On the bare server the heads take its every connection: the probe
+    # waits its round in the listen backlog (keeping it available is the
+    # proxy's, checked through it below).
+    print(
+        "info: healthz on the bare server throughout the maximal heads: "
         f"{len(latencies)} probes, p99 {p99(ok) * 1000:.1f} ms, max {max(ok or [0]) * 1000:.1f} ms, failed {len(bad)}; "
         f"{count} heads + the probe against --max-connections {max_connections}: "
         + ("none waited in the listen backlog" if waited == 0 else f"{waited} waited in the listen backlog"),
+        flush=True,
     )
 
 
@@ -828,6 +833,62 @@ async def over_cap_batches(args):
             watch.report(name)
 
 
+async def proxied_heads(proxy_port, pid, count, head_timeout):
+    """8b. The same attack through the shipped proxy (deploy/haproxy): its
+    head cap and its deadline for every head are the proxy's. `count`
+    connections each send all but the last byte of a 30 KB head (within
+    the proxy's 31 KiB) and wait: each is answered 408 at the proxy's
+    deadline (`timeout http-request`), also a second head on a kept-alive
+    connection; a head over the proxy's cap is answered 400 at once; the
+    server's memory does not move (none of it reaches the server)."""
+    before = rss_kb(pid)
+    head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"a" * 30_000
+    statuses, times, latencies = {}, [], []
+    stop = asyncio.Event()
+    probe = asyncio.create_task(healthz_probe(proxy_port, stop, latencies))
+    await asyncio.gather(*(stalled(proxy_port, head, head_timeout + 15, statuses, times) for _ in range(count)))
+    stop.set()
+    await probe
+    peak = rss_kb(pid, "VmHWM")
+    ok = [s for s, st in latencies if st == 200]
+    bad = [st for _, st in latencies if st != 200]
+    check("through the proxy: healthz answers throughout the unfinished heads",
+          not bad and len(ok) >= 10,
+          f"{len(latencies)} probes, p99 {p99(ok) * 1000:.1f} ms, max {max(ok or [0]) * 1000:.1f} ms, failed {len(bad)}")
+    check(f"through the proxy: {count} unfinished 30 KB heads answered 408 at its deadline",
+          statuses.get("408", 0) == count and max(times or [0]) < head_timeout + 1.0,
+          f"answers {summary(statuses, times)} (deadline {head_timeout:.0f} s); server RSS {before // 1024} MB, "
+          f"peak over the run {peak // 1024} MB")
+    # A later head of a kept-alive connection gets the deadline too.
+    reader, writer = await asyncio.open_connection(HOST, proxy_port)
+    t = time.monotonic()
+    try:
+        writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHo")
+        await writer.drain()
+        got = b""
+        while got.count(b"HTTP/1.1 ") < 2:
+            more = await asyncio.wait_for(reader.read(65536), head_timeout + 15)
+            if not more:
+                break
+            got += more
+    except (asyncio.TimeoutError, OSError):
+        got = b""
+    finally:
+        writer.close()
+    took = time.monotonic() - t
+    lines = [line.split()[1] for line in got.decode("latin-1").split("\r\n") if line.startswith("HTTP/1.1 ")]
+    # HAProxy closes a kept-alive connection whose next head is late, with
+    # or without a 408.
+    check("through the proxy: a kept-alive connection's second head has the deadline too",
+          lines in (["200", "408"], ["200"]) and took < head_timeout + 1.0,
+          f"answers {lines}, closed after {took:.1f} s")
+    over = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"a" * 40_000 + b"\r\n\r\n"
+    statuses, times = {}, []
+    await stalled(proxy_port, over, 10, statuses, times)
+    check("through the proxy: a 40 KB head is refused at once",
+          statuses.get("400", 0) == 1 and max(times or [9]) < 1.0, summary(statuses, times))
+
+
 async def hold_unread(port, pid, data, count, settle_s=15.0):
     """`count` connections each send `data` (a request) and never read:
     their receive windows small (4 KB, as a slow client's), so the answer
@@ -972,14 +1033,18 @@ async def stalled_bodies(args, count=1500):
     flight, both problem+json; the bodies held count in its budget."""
     statuses, times = {}, []
     data = stalled_body()
+    # Past the connection cap they wait in the listen backlog for the
+    # rounds before them.
+    rounds = -(-count // max(1, args.max_connections))
     async with Watch(args) as watch:
-        await asyncio.gather(*(stalled(args.port, data, args.body_timeout + 15, statuses, times)
+        await asyncio.gather(*(stalled(args.port, data, args.body_timeout * rounds + 15, statuses, times)
                                for _ in range(count)))
-    late = [s for s in times if s > args.body_timeout + 1.0]
+    late = [s for s in times if s > args.body_timeout * rounds + 1.0]
     name = f"{count} bodies that stall at 59,999 of 60,000 B"
     check(f"{name}: 408 at the deadline or 503, problem+json",
           set(statuses) <= {"408 problem+json", "503 problem+json"} and not late,
-          f"answers {summary(statuses, times)} (deadline {args.body_timeout:.0f} s)")
+          f"answers {summary(statuses, times)} (deadline {args.body_timeout:.0f} s, "
+          f"{rounds} round(s) of at most {args.max_connections} connections)")
     watch.report(name)
 
 
@@ -1056,17 +1121,17 @@ async def echoes(port):
                 named_types.append(f"{path} {data[:30]} ({lang}): {status} {found.group(0)!r} in {text[:100]!r}")
     check("no problem names a Rust type", not named_types,
           f"{asked} bodies of the wrong shape; " + ("; ".join(named_types[:4]) or "none named one"))
-    # Refusals before the application: problem+json too.
+    # Refusals before the application: actix-http's own (status only).
     fields = "".join(f"X-Field-{i}: v\r\n" for i in range(98))
     raw = f"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{fields}\r\n".encode()
     status, hdrs, body = await request(port, None, None, raw=raw)
-    check("more than 95 header fields: 431 problem+json",
-          status == 431 and "problem+json" in hdrs.get("content-type", ""),
+    check("more than 96 header fields: 431 (actix-http's own)",
+          status == 431,
           f"100 fields ({len(raw)} B): {status} {hdrs.get('content-type')} {len(body)} B")
     raw = b"GET /v1/games HTTP/1.1\r\nConnection: close\r\n\r\n"
     status, hdrs, body = await request(port, None, None, raw=raw)
-    check("no Host header: 400 problem+json",
-          status == 400 and "problem+json" in hdrs.get("content-type", ""),
+    check("no Host header: 400 (actix-http's own)",
+          status == 400,
           f"{status} {hdrs.get('content-type')} {len(body)} B")
     data = json.dumps({"position": START}).encode()
     raw = (b"POST /v1/tank-battle/score HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
@@ -1075,9 +1140,12 @@ async def echoes(port):
     t = time.monotonic()
     status, hdrs, body = await request(port, None, None, raw=raw, timeout=15)
     took = time.monotonic() - t
-    check("chunk framing past 8 KiB: 413 problem+json at once",
-          status == 413 and "problem+json" in hdrs.get("content-type", "") and took < 2.0,
-          f"a 9 KB chunk extension: {status} {hdrs.get('content-type')} in {took:.2f} s")
+    # actix-http skips a chunk's extension as it reads it (no buffer of
+    # its own grows), and the body's deadline bounds a body whose framing
+    # never ends.
+    check("a 9 KB chunk extension: answered at once",
+          status in (200, 413) and took < 2.0,
+          f"{status} {hdrs.get('content-type')} in {took:.2f} s")
 
 
 async def static_load(port, pid, paths, connections, seconds, pace=0.0):
@@ -1162,8 +1230,11 @@ async def all_at_once(args):
     /healthz under 1 s. The heads fill what the others leave of the
     connection cap (connections past it would wait in the listen backlog,
     costing the server nothing)."""
-    bodies, readers, batches = 1500, 100, 40
-    heads = max(0, args.max_connections - bodies - readers - batches - 64)
+    # Within the server's connection cap: past it they would wait in the
+    # listen backlog, costing the server nothing.
+    cap = args.max_connections
+    bodies, readers, batches = min(1500, cap // 2), min(100, cap // 8), min(40, cap // 8)
+    heads = max(0, cap - bodies - readers - batches - 16)
     over_cap = json.dumps({"requests": [WIDE_ITEM] * 250}).encode()
     reader, _, _ = await reader_body(args.port)
     head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: "
@@ -1201,7 +1272,7 @@ async def all_at_once(args):
     expected = [
         (f"{batches} over-cap batches", keys, set(REFUSED), f" (largest {largest} B)"),
         (f"{bodies} stalled bodies", body_statuses, {"408 problem+json", "503 problem+json"}, ""),
-        (f"{heads} maximal heads", head_statuses, {"408 problem+json", "503 problem+json"}, ""),
+        (f"{heads} maximal heads", head_statuses, {"408"}, ""),
         ("a batch of 4 searches", {search_key: 1}, {"200", "503 SERVICE_BUSY"}, ""),
     ]
     unexpected = [f"{name} {counts}" for name, counts, allowed, _ in expected if not set(counts) <= allowed]
@@ -1253,8 +1324,11 @@ async def main():
     parser.add_argument("--review-slots", type=int, default=1, help="slots of the long pool (annotate, perft)")
     parser.add_argument("--answers", type=int, default=10_000)
     parser.add_argument("--review-cap", type=float, default=30.0, help="--annotate-max-time-ms, seconds")
-    parser.add_argument("--heads", type=int, default=4000, help="connections with unfinished maximal heads")
-    parser.add_argument("--max-head", type=int, default=8192, help="--max-head-bytes")
+    parser.add_argument("--heads", type=int, default=2000, help="connections with unfinished maximal heads")
+    parser.add_argument("--max-head", type=int, default=100_001, help="the heads' size, bytes")
+    parser.add_argument("--proxy-port", type=int, default=0,
+                        help="the shipped HAProxy in front of the server: the proxy's checks run through it")
+    parser.add_argument("--proxy-heads", type=int, default=1000, help="connections with unfinished heads through the proxy")
     parser.add_argument("--head-timeout", type=float, default=5.0, help="--request-timeout-secs")
     parser.add_argument("--max-connections", type=int, default=4096,
                         help="the server's connection cap, as its start line says")
@@ -1268,7 +1342,11 @@ async def main():
     idle = await idle_rss(args.pid)
     print(f"server RSS idle after a warm-up of one request of each kind {warmed}: {idle} kB", flush=True)
     async with Watch(args) as watch:
-        await slow_bodies(args.port, args.slow, args.body_timeout, args.max_connections)
+        if args.proxy_port:
+            # The proxy holds them (its maxconn, 4096).
+            await slow_bodies(args.proxy_port, args.slow, args.body_timeout, 4096)
+        else:
+            await slow_bodies(args.port, args.slow, args.body_timeout, args.max_connections)
     watch.report("slow bodies")
     # The server gives freed memory back every 5 s: the thousands of
     # connections of the attacks before and after this one are not counted
@@ -1278,6 +1356,10 @@ async def main():
         await maximal_heads(args.port, args.pid, args.heads, args.max_head, args.head_timeout, args.max_connections)
     watch.report("maximal heads")
     await asyncio.sleep(6)
+    if args.proxy_port:
+        async with Watch(args) as watch:
+            await proxied_heads(args.proxy_port, args.pid, args.proxy_heads, args.head_timeout)
+        watch.report("heads through the proxy")
     async with Watch(args) as watch:
         await replay_amplification(args.port, args.answer_cap)
     watch.report("replay amplification")

@@ -22,8 +22,8 @@
 #        priced at the sum of its items;
 #   50.2 two clients reviewing at their full quota, a third playing ai-move
 #        throughout: never refused (its latency reported);
-#   50.3 request heads over --max-head-bytes on a directly reachable port
-#        (431 and closed; 3,500 connections sending 128 KB heads, RSS);
+#   50.3 request heads past actix-http's 128 KiB on a directly reachable
+#        port (431 and closed; 3,500 connections sending 128 KB heads, RSS);
 #   50.4 forged answers in Redis (a legal but wrong move with an invented
 #        evaluation, illegal later pv moves, lines: [], absurd numbers, a
 #        genuine value moved to another key, no tag or a forged one)

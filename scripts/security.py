@@ -1226,25 +1226,26 @@ def read_all(sock, wait=5.0):
 
 
 def heads(args):
-    cap = 8192  # --max-head-bytes' default
+    cap = 128 << 10  # actix-http's head buffer (issue 74: no head cap of the server's own)
     server = Server(args.bin, args.work, "heads", args.spare, [])
     if not server.ready:
         check("50.3 a server of its own", False, f"did not start: {server.stop()[-300:]!r}")
         return
     pid = server.proc.pid
-    # One head a byte over the cap: 431 problem+json, and the connection closed.
+    # A head that does not end within actix-http's buffer: 431 (actix-http's
+    # own, no body), and the connection closed, the rest not read.
     s = socket.create_connection((HOST, args.spare), timeout=5)
     head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: "
-    s.sendall(head + b"a" * (cap + 1 - len(head) - 4) + b"\r\n\r\n")
+    try:
+        s.sendall(head + b"a" * (2 * cap))
+    except OSError:
+        pass  # the server closed it before all was sent
     got, closed = read_all(s)
     s.close()
     status_line = got.split(b"\r\n", 1)[0].decode("latin-1")
-    body = got.partition(b"\r\n\r\n")[2]
-    code = json.loads(body).get("code") if body.startswith(b"{") else None
-    check("50.3 a head one byte over --max-head-bytes (8 KiB)",
-          status_line.startswith("HTTP/1.1 431") and b"application/problem+json" in got
-          and code == "HEADERS_TOO_LARGE" and closed,
-          f"{status_line!r}, code {code}, closed: {closed}")
+    check("50.3 a head past actix-http's 128 KiB buffer",
+          status_line.startswith("HTTP/1.1 431") and closed,
+          f"{status_line!r}, closed: {closed}")
     # The issue's replay: 3,500 connections each sending a 128 KB head.
     before = rss_kb(pid)
     socks, statuses = [], {}

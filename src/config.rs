@@ -98,21 +98,10 @@ pub struct ServeArgs {
     /// that does not fit refuses to start.
     #[arg(long, env = "TANK_RULES_MAX_CONNECTIONS")]
     pub max_connections: Option<usize>,
-    /// Largest request head (request line and header fields), in bytes,
-    /// counted by the server as it arrives; a larger one is answered 431
-    /// (414 when the request line alone is larger) and its connection
-    /// closed (1024-131071).
-    #[arg(long, env = "TANK_RULES_MAX_HEAD_BYTES", default_value_t = Limits::DEFAULT_MAX_HEAD_BYTES,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1_024..=131_071))]
-    pub max_head_bytes: usize,
-    /// Seconds a write to a client may make no progress (the client reads
-    /// nothing); then the connection is dropped with its answer.
-    #[arg(long, env = "TANK_RULES_SEND_TIMEOUT_SECS", default_value_t = Limits::DEFAULT_SEND_TIMEOUT_MS as f64 / 1000.0)]
-    pub send_timeout_secs: f64,
     /// Memory the process may hold at its worst, MiB: the memory held idle,
     /// the AI cache, the search slots' tables, the bytes in flight (bodies
     /// and answers: a third of what is left) and --max-connections
-    /// connections with a head at the cap must fit. The default is a 256
+    /// connections with a head at actix-http's cap (128 KiB) must fit. The default is a 256
     /// MiB pod's less a quarter for what it does not count (the binary's
     /// pages, the allocator's slack).
     #[arg(long, env = "TANK_RULES_MEMORY_BUDGET_MIB", default_value_t = ServeArgs::DEFAULT_MEMORY_BUDGET_MIB)]
@@ -183,9 +172,9 @@ pub struct ServeArgs {
     /// batch.
     #[arg(long, env = "TANK_RULES_BATCH_MAX_SEARCHES", default_value_t = Limits::DEFAULT_BATCH_MAX_SEARCHES)]
     pub batch_max_searches: usize,
-    /// Seconds a client has to send a request's head (from the
-    /// connection's start for its first, from its first byte for each
-    /// later one); then 408 and the connection closed.
+    /// Seconds a client has to send a connection's first request head;
+    /// then 408 and the connection closed. (A deadline for every later
+    /// head and every body is the proxy's: deploy/README.md.)
     #[arg(long, env = "TANK_RULES_REQUEST_TIMEOUT_SECS", default_value_t = 5)]
     pub request_timeout_secs: u64,
     /// Seconds in-flight requests get to finish after SIGTERM (SIGINT and
@@ -403,11 +392,6 @@ impl ServeArgs {
             Some(n) => (n, true),
             None => (ServeArgs::DEFAULT_MAX_CONNECTIONS, false),
         }
-    }
-
-    /// Time a write to a client may make no progress.
-    pub fn send_timeout(&self) -> Duration {
-        Duration::from_secs_f64(self.send_timeout_secs.clamp(0.001, 86_400.0))
     }
 
     pub fn limits(&self) -> Limits {

@@ -482,11 +482,9 @@ pub const SERVICE_CODES: &[&str] = &[
     "REQUEST_TIMEOUT",
     "LENGTH_REQUIRED",
     "PAYLOAD_TOO_LARGE",
-    "URI_TOO_LONG",
     "UNSUPPORTED_MEDIA_TYPE",
     "EXPECTATION_FAILED",
     "TOO_MANY_REQUESTS",
-    "HEADERS_TOO_LARGE",
     "SERVICE_BUSY",
     "INTERNAL",
 ];
@@ -502,11 +500,9 @@ fn status_code(status: u16) -> &'static str {
         408 => "REQUEST_TIMEOUT",
         411 => "LENGTH_REQUIRED",
         413 => "PAYLOAD_TOO_LARGE",
-        414 => "URI_TOO_LONG",
         415 => "UNSUPPORTED_MEDIA_TYPE",
         417 => "EXPECTATION_FAILED",
         429 => "TOO_MANY_REQUESTS",
-        431 => "HEADERS_TOO_LARGE",
         503 => "SERVICE_BUSY",
         400..=499 => "BAD_REQUEST",
         _ => "INTERNAL",
@@ -592,24 +588,6 @@ mod tests {
             (
                 RequestError::BodyTimeout { secs: 0.25 },
                 "the request body did not arrive within 0.25 s",
-            ),
-            (
-                RequestError::status(431, Text::new("detail-head-too-large").with("max", 16_384)),
-                "the request's head is larger than this server reads (16384 bytes)",
-            ),
-            (
-                RequestError::status(414, Text::new("detail-uri-too-long").with("max", 16_384)),
-                "the request line is longer than this server reads (16384 bytes with the header \
-fields)",
-            ),
-            (
-                RequestError::status(408, Text::new("detail-head-timeout").with("secs", 5.0)),
-                "the request's head did not arrive within 5 s",
-            ),
-            (
-                RequestError::status(400, Text::new("detail-after-close")),
-                "an earlier request on this connection asked to close it (`Connection: close`); \
-requests pipelined after it are not processed",
             ),
             (
                 RequestError::bad_request(

@@ -101,28 +101,11 @@ impl Limits {
     pub const RENDER_MAX_ARROWS: usize = 8;
     /// The longest request line the document allows: `render.svg` of the
     /// game with the longest name, with a state of
-    /// [`Limits::QUERY_STATE_MAX_CHARS`] characters each percent-encoded
-    /// (3 bytes): 6,195 bytes. (Tank Battle's, with its four notations of
-    /// [`Limits::QUERY_NOTATION_MAX_CHARS`], is 3,154.)
+    /// [`Limits::QUERY_STATE_MAX_CHARS`] characters, each of up to four
+    /// UTF-8 bytes percent-encoded (12 bytes): 24,627 bytes.
     pub const LONGEST_REQUEST_LINE: usize = "GET /v1/cobi-tank-wars/render.svg?state= HTTP/1.1\r\n"
         .len()
-        + 3 * Limits::QUERY_STATE_MAX_CHARS;
-    /// The largest request head by default (`--max-head-bytes`): 8 KiB,
-    /// the longest request line and 1,997 bytes of header fields (a
-    /// browser sends 0.5-1 KB; an API key, a request id and a proxy's
-    /// `X-Forwarded-For` add about 200). At this size a connection costs
-    /// at most 32 KiB with its write buffer full
-    /// ([`crate::memory::per_connection_bytes`]).
-    pub const DEFAULT_MAX_HEAD_BYTES: usize = 8 << 10;
-    /// Time a write to a client may make no progress by default
-    /// (`--send-timeout-secs`): 5 s, as long as a client has to send a
-    /// head or a body. A write waits only when the kernel's send buffer
-    /// for the client is full, that is when the client has not taken
-    /// (acknowledged) that much of the answer; Linux's retransmission
-    /// backoff reaches 3 s after four lost segments in a row, so a client
-    /// on a poor link is not dropped for a passing loss.
-    pub const DEFAULT_SEND_TIMEOUT_MS: u64 = 5_000;
-
+        + 12 * Limits::QUERY_STATE_MAX_CHARS;
     /// One search per core by default.
     pub fn default_concurrent_searches() -> usize {
         std::thread::available_parallelism().map_or(2, |n| n.get())
@@ -134,12 +117,10 @@ impl Limits {
     }
 }
 
-// The default head holds the longest request line with at least 1.5 KiB
-// of header fields, and stays within 32 KiB (issue 50).
-const _: () = assert!(
-    Limits::DEFAULT_MAX_HEAD_BYTES >= Limits::LONGEST_REQUEST_LINE + 1_536
-        && Limits::DEFAULT_MAX_HEAD_BYTES <= 32 << 10
-);
+// actix-http's head buffer holds the longest request line with room to
+// spare for header fields.
+const _: () =
+    assert!(Limits::LONGEST_REQUEST_LINE + (16 << 10) <= crate::memory::HEAD_BUFFER_BYTES);
 
 impl Default for Limits {
     fn default() -> Limits {
@@ -292,8 +273,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_default_head_holds_the_longest_request_line() {
-        assert_eq!(Limits::LONGEST_REQUEST_LINE, 6_195);
+    fn the_longest_request_line_counts_four_bytes_a_character() {
+        assert_eq!(Limits::LONGEST_REQUEST_LINE, 24_627);
         assert!(Limits::check_query(&"é".repeat(256), 256, "position").is_ok());
         let refused = Limits::check_query(&"a".repeat(257), 256, "position").unwrap_err();
         assert_eq!(refused.code(), "BAD_REQUEST");

@@ -3,10 +3,8 @@
 //! one for every malformed request), before any key or quota is looked
 //! at: a client could write the log as fast as it sends garbage. Those
 //! lines ([`Quiet`], a layer of the subscriber) are not written but
-//! counted, with the connections the server itself refuses or drops
-//! ([`count`]: heads too large or too slow, sends that time out), and one
-//! WARN an interval ([`spawn_summary`]) says how many of each there were,
-//! with the first such line of the interval as an example.
+//! counted, and one WARN an interval ([`spawn_summary`]) says how many
+//! there were, with the first such line of the interval as an example.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -16,77 +14,25 @@ use tracing::field::{Field, Visit};
 use tracing::{Level, Metadata, Subscriber};
 use tracing_subscriber::layer::{Context, Layer};
 
-/// What is counted rather than logged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Event {
-    /// A line actix-http wrote about one connection (a malformed request,
-    /// a connection reset while answering).
-    Connection,
-    /// A request head larger than `--max-head-bytes` (431).
-    HeadTooLarge,
-    /// A request head that did not arrive whole in time (408).
-    HeadTimeout,
-    /// A client that read nothing of its answer for `--send-timeout-secs`.
-    SendTimeout,
-}
-
-const EVENTS: usize = 4;
-
-impl Event {
-    fn index(self) -> usize {
-        match self {
-            Event::Connection => 0,
-            Event::HeadTooLarge => 1,
-            Event::HeadTimeout => 2,
-            Event::SendTimeout => 3,
-        }
-    }
-}
-
-/// The counts since the last summary, and an example of the first kind.
-static COUNTS: [AtomicU64; EVENTS] = [const { AtomicU64::new(0) }; EVENTS];
+/// The lines counted since the last summary, and an example of the first.
+static COUNT: AtomicU64 = AtomicU64::new(0);
 static EXAMPLE: Mutex<Option<String>> = Mutex::new(None);
 
 /// The longest example kept.
 const EXAMPLE_CHARS: usize = 120;
 
-/// Counts one `event`.
-pub fn count(event: Event) {
-    if let Some(counter) = COUNTS.get(event.index()) {
-        counter.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
 /// What was counted since the last call, and the example line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counted {
     pub connection_lines: u64,
-    pub heads_too_large: u64,
-    pub head_timeouts: u64,
-    pub send_timeouts: u64,
     pub example: Option<String>,
 }
 
-impl Counted {
-    /// Whether nothing was counted.
-    pub fn is_empty(&self) -> bool {
-        self.connection_lines + self.heads_too_large + self.head_timeouts + self.send_timeouts == 0
-    }
-}
-
-/// Takes the counts (they start again from zero).
+/// Takes the count (it starts again from zero).
 pub fn take() -> Counted {
-    let take = |event: Event| {
-        COUNTS
-            .get(event.index())
-            .map_or(0, |c| c.swap(0, Ordering::Relaxed))
-    };
     let example = EXAMPLE.lock().ok().and_then(|mut e| e.take());
     Counted {
-        connection_lines: take(Event::Connection),
-        heads_too_large: take(Event::HeadTooLarge),
-        head_timeouts: take(Event::HeadTimeout),
-        send_timeouts: take(Event::SendTimeout),
+        connection_lines: COUNT.swap(0, Ordering::Relaxed),
         example,
     }
 }
@@ -98,7 +44,7 @@ pub fn is_connection_line(metadata: &Metadata<'_>) -> bool {
 }
 
 /// The subscriber's layer that keeps actix-http's per-connection lines
-/// out of the log and counts them ([`Event::Connection`]).
+/// out of the log and counts them.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Quiet;
 
@@ -107,7 +53,7 @@ impl<S: Subscriber> Layer<S> for Quiet {
         if !is_connection_line(event.metadata()) {
             return true;
         }
-        count(Event::Connection);
+        COUNT.fetch_add(1, Ordering::Relaxed);
         if let Ok(mut example) = EXAMPLE.try_lock() {
             if example.is_none() {
                 let mut message = Message(String::new());
@@ -148,15 +94,12 @@ pub fn spawn_summary(interval: Duration) -> std::io::Result<()> {
 
 /// The summary of `counted`, as one WARN line (none when nothing was).
 pub fn summarise(counted: &Counted, interval: Duration) {
-    if counted.is_empty() {
+    if counted.connection_lines == 0 {
         return;
     }
     tracing::warn!(
         interval_secs = interval.as_secs(),
         connection_errors = counted.connection_lines,
-        heads_too_large = counted.heads_too_large,
-        head_timeouts = counted.head_timeouts,
-        send_timeouts = counted.send_timeouts,
         example = counted.example.as_deref().unwrap_or(""),
         "connections refused or broken in the last {} s (counted, not logged one by one)",
         interval.as_secs()
@@ -200,12 +143,10 @@ mod tests {
             }
             tracing::info!(target: "actix_http::h1::dispatcher", "kept: not a warning");
             tracing::error!(target: "tank_rules::api", "kept: the service's own");
-            count(Event::HeadTooLarge);
             let counted = take();
             // At least: other tests of the library may count events of
             // their own meanwhile (the counts are the process's).
             assert!(counted.connection_lines >= 2_000, "{counted:?}");
-            assert!(counted.heads_too_large >= 1, "{counted:?}");
             assert_eq!(
                 counted.example.as_deref(),
                 Some("actix_http::h1::dispatcher: stream error: Parse(Header)")

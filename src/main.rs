@@ -193,7 +193,7 @@ fn connection_budget(
             .saturating_add(workers as u64 * memory::WORKER_BYTES),
         cache: args.cache().max_bytes,
         searches,
-        per_connection: memory::per_connection_bytes(args.max_head_bytes),
+        per_connection: memory::per_connection_bytes(),
     };
     let (wanted, explicit) = args.max_connections();
     let fits = memory::connections(&spending, wanted, explicit)
@@ -225,8 +225,7 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
     init_logging(args.log_format);
     let limits = args.limits();
     let cache = args.cache();
-    tracing::info!(addr = %args.addr, ?limits, ?cache, max_head_bytes = args.max_head_bytes,
-        send_timeout = ?args.send_timeout(), "tank-rules starting");
+    tracing::info!(addr = %args.addr, ?limits, ?cache, "tank-rules starting");
     tracing::info!(cors = ?args.cors_origins, "CORS origins");
     tracing::info!(
         "Swagger UI at http://{}/swagger-ui/ (and at /, which redirects there); OpenAPI at /openapi.json",
@@ -249,8 +248,6 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
         workers,
         max_connections,
         request_timeout: Duration::from_secs(args.request_timeout_secs),
-        max_head_bytes: args.max_head_bytes,
-        send_timeout: args.send_timeout(),
         shutdown_timeout_secs: args.shutdown_timeout_secs,
         body_limit: limits.body_bytes,
     };

@@ -51,8 +51,6 @@ pub struct Metrics {
     access_log_dropped: IntCounter,
     /// The pools of slots, and the reviews.
     work: WorkMetrics,
-    /// Connections the server closed itself, by reason.
-    connections_closed: IntCounterVec,
 }
 
 /// A game's hit and miss counters of the in-process cache.
@@ -205,28 +203,6 @@ impl PoolSeries {
     }
 }
 
-/// Why the server closed a connection itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConnectionClosed {
-    /// Its request head was larger than `--max-head-bytes` (answered 431).
-    HeadTooLarge,
-    /// Its request head did not arrive whole in time (answered 408).
-    HeadTimeout,
-    /// Its client read nothing of an answer for `--send-timeout-secs`.
-    SendTimeout,
-}
-
-impl ConnectionClosed {
-    /// The metric's label.
-    pub fn label(self) -> &'static str {
-        match self {
-            ConnectionClosed::HeadTooLarge => "head_too_large",
-            ConnectionClosed::HeadTimeout => "head_timeout",
-            ConnectionClosed::SendTimeout => "send_timeout",
-        }
-    }
-}
-
 /// The request count and latency of one route pattern, method and status:
 /// resolved once, then recorded without looking the labels up again.
 #[derive(Clone)]
@@ -304,12 +280,6 @@ impl Metrics {
         registry
             .register(Box::new(access_log_dropped.clone()))
             .expect("counter registers once");
-        let connections_closed = counter(
-            &registry,
-            "connections_closed_total",
-            "Connections the server closed itself, by reason: head_too_large (answered 431), head_timeout (answered 408), send_timeout (the client read nothing of an answer)",
-            &["reason"],
-        );
         let cache_entries = gauge(
             &registry,
             "ai_cache_entries",
@@ -336,7 +306,6 @@ impl Metrics {
             quota_fallbacks: quota_checks.with_label_values(&["fallback"]),
             access_log_dropped,
             work,
-            connections_closed,
         }
     }
 
@@ -390,12 +359,6 @@ impl Metrics {
             count: self.requests.with_label_values(&labels),
             seconds: self.request_seconds.with_label_values(&labels),
         }
-    }
-
-    /// The counter of connections closed for `reason`, to count into many
-    /// times.
-    pub fn connections_closed(&self, reason: ConnectionClosed) -> IntCounter {
-        self.connections_closed.with_label_values(&[reason.label()])
     }
 
     /// Counts an access log line dropped.

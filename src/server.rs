@@ -1,33 +1,35 @@
 //! The public server: actix's HTTP/1 service on actix's server, around
 //! the application ([`crate::api::app`]), assembled here rather than by
-//! actix-web's `HttpServer` for one thing `HttpServer` cannot be told: a
-//! request that says `Expect: 100-continue` is judged before it is invited
-//! to send its body ([`Expectations`]); and each accepted socket is read
-//! through its connection's accounting ([`Guarded`]: the largest head, a
-//! deadline for every head and every send), which `HttpServer`'s `.tcp()`
-//! would not let in. Everything else is as `HttpServer` sets it: the
-//! workers, connections per worker, a second to close a connection, no
-//! half-closed connections, per-connection state, and the graceful stop
-//! on SIGTERM.
+//! actix-web's `HttpServer` for three settings `HttpServer` cannot be
+//! given: a request that says `Expect: 100-continue` is judged before it
+//! is invited to send its body ([`Expectations`]); a client that closes
+//! its side is gone (`h1_allow_half_closed(false)`), so that a search it
+//! started stops; and a connection's write buffer is bounded
+//! (`h1_write_buffer_size`), which the memory budget counts. Everything
+//! else is as `HttpServer` sets it: the workers, connections per worker,
+//! the listen backlog, a deadline for the first head, a second to close a
+//! connection, and the graceful stop on SIGTERM.
+//!
+//! What actix does not bound is the proxy's (deploy/README.md): a head cap
+//! smaller than actix-http's 128 KiB, a deadline for every head of a
+//! kept-alive connection and for every body, a send deadline. The bare
+//! server's memory stays bounded without it: at most `max_connections`
+//! connections, each holding at most actix-http's head buffer
+//! ([`crate::memory::per_connection_bytes`]).
 
 use std::net::ToSocketAddrs;
-use std::rc::Rc;
 use std::time::Duration;
 
 use actix_http::body::BoxBody;
-use actix_http::error::DispatchError;
 use actix_http::{ConnectionType, Extensions, HttpService, Request, Response};
 use actix_server::Server;
-use actix_service::{
-    fn_service, map_config, IntoServiceFactory, ServiceFactory, ServiceFactoryExt,
-};
+use actix_service::{map_config, IntoServiceFactory, ServiceFactory};
 use actix_web::dev::AppConfig;
-use actix_web::rt::net::TcpStream;
 use actix_web::ResponseError;
 
-use crate::api::transport::connection::{Bounds, Guard, Guarded, Ledger};
-use crate::api::transport::expect;
+use crate::api::transport::{expect, hygiene};
 use crate::api::AppState;
+use actix_web::rt::net::TcpStream;
 
 /// How the public server runs.
 #[derive(Clone, Debug)]
@@ -36,13 +38,8 @@ pub struct Settings {
     pub workers: usize,
     /// Connections open at once, all workers together.
     pub max_connections: usize,
-    /// Time a client has to send a request's head (each head of a
-    /// connection).
+    /// Time a client has to send a connection's first request head.
     pub request_timeout: Duration,
-    /// The largest request head, bytes.
-    pub max_head_bytes: usize,
-    /// Time a write to a client may make no progress.
-    pub send_timeout: Duration,
     /// Grace for in-flight requests after SIGTERM, seconds.
     pub shutdown_timeout_secs: u64,
     /// The largest request body: a larger one announced with `Expect:
@@ -50,8 +47,10 @@ pub struct Settings {
     pub body_limit: usize,
 }
 
-/// `HttpServer`'s listen backlog, kept.
-const BACKLOG: u32 = 1024;
+/// The listen backlog: connections past the connection cap wait in the
+/// kernel's queue (its memory, not the process's) rather than being
+/// dropped; Linux caps it at `net.core.somaxconn` (4096 by default).
+const BACKLOG: u32 = 4096;
 
 /// The public server on `addr`, serving `state`'s application; run it
 /// with `.await`.
@@ -62,13 +61,7 @@ pub fn public(
 ) -> std::io::Result<Server> {
     let workers = settings.workers.max(1);
     let body_limit = settings.body_limit;
-    let bounds = Bounds {
-        max_head_bytes: settings.max_head_bytes,
-        head_timeout: settings.request_timeout,
-        send_timeout: settings.send_timeout,
-        body_limit,
-    };
-    let metrics = state.metrics.clone();
+    let request_timeout = settings.request_timeout;
     let server = Server::build()
         .workers(workers)
         .backlog(BACKLOG)
@@ -76,12 +69,9 @@ pub fn public(
         .max_concurrent_connections(settings.max_connections.div_ceil(workers))
         .shutdown_timeout(settings.shutdown_timeout_secs)
         .bind("tank-rules", addr, move || {
-            let guard = Rc::new(Guard::new(bounds, &metrics));
             let app = crate::api::app(state.clone()).into_factory();
-            let http = HttpService::build()
-                // Every head's deadline is the connection's own (actix's
-                // covers only the first).
-                .client_request_timeout(Duration::ZERO)
+            HttpService::build()
+                .client_request_timeout(request_timeout)
                 .client_disconnect_timeout(Duration::from_secs(1))
                 // A client that closes its side is gone: drop its request,
                 // so that a search it started stops (HTTP/1.1 clients do
@@ -90,17 +80,13 @@ pub fn public(
                 // A client that stops reading holds at most this and one
                 // piece of an answer (the memory budget counts both).
                 .h1_write_buffer_size(crate::memory::WRITE_BUFFER_BYTES)
-                .on_connect_ext(|io: &Guarded<TcpStream>, data: &mut Extensions| {
-                    data.insert(io.ledger());
+                // What each connection keeps for the application.
+                .on_connect_ext(|_: &TcpStream, data: &mut Extensions| {
+                    data.insert(hygiene::Closing::default());
                 })
                 .expect(Expectations { body_limit })
-                .h1(map_config(app, |_| AppConfig::default()));
-            fn_service(move |io: TcpStream| {
-                let peer = io.peer_addr().ok();
-                let guarded = Guarded::new(io, guard.clone());
-                std::future::ready(Ok::<_, DispatchError>((guarded, peer)))
-            })
-            .and_then(http)
+                .h1(map_config(app, |_| AppConfig::default()))
+                .tcp()
         })?
         .run();
     Ok(server)
@@ -143,9 +129,6 @@ impl actix_service::Service<Request> for Expectations {
         std::future::ready(match verdict {
             Ok(()) => Ok(req),
             Err(refusal) => {
-                if let Some(ledger) = req.conn_data::<Ledger>() {
-                    ledger.refused_unread();
-                }
                 // The client may send the body all the same: the
                 // connection cannot carry another request.
                 let mut res: Response<BoxBody> = refusal.error_response().into();

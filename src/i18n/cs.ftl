@@ -53,11 +53,9 @@ title-NOT_ACCEPTABLE = Nepřijatelný formát odpovědi
 title-REQUEST_TIMEOUT = Vypršel čas požadavku
 title-LENGTH_REQUIRED = Chybí délka těla
 title-PAYLOAD_TOO_LARGE = Tělo požadavku je příliš velké
-title-URI_TOO_LONG = URI je příliš dlouhé
 title-UNSUPPORTED_MEDIA_TYPE = Nepodporovaný typ obsahu
 title-EXPECTATION_FAILED = Očekávání nelze splnit
 title-TOO_MANY_REQUESTS = Příliš mnoho požadavků
-title-HEADERS_TOO_LARGE = Hlavičky požadavku jsou příliš velké
 title-SERVICE_BUSY = Služba je zaneprázdněná
 title-INTERNAL = Vnitřní chyba serveru
 title-BAD_POSITION = Zápis pozice je chybný
@@ -118,12 +116,6 @@ limit-budget-too-little = rozbor potřebuje aspoň { $needed } ms z časového r
 ## JSON: co bylo v tomto požadavku špatně, s jeho fakty.
 
 detail-body-timeout = tělo požadavku nedorazilo do { $secs } s
-detail-head-timeout = hlavička požadavku nedorazila do { $secs } s
-detail-head-too-large = hlavička požadavku je větší, než tento server čte ({ $max } bajtů)
-detail-chunk-framing = rámování částí těla (velikosti, rozšíření, závěrečná pole) je delší, než tento server čte ({ $max } bajtů)
-detail-head-fields = hlavička požadavku má víc polí, než tento server přečte ({ $max })
-detail-head-unread = hlavičku požadavku tento server nepřečte: chybný řádek, nebo požadavek HTTP/1.1 bez `Host`
-detail-uri-too-long = řádek požadavku je delší, než tento server čte ({ $max } bajtů i s hlavičkami)
 detail-after-close = dřívější požadavek tohoto spojení žádal jeho uzavření (`Connection: close`); požadavky odeslané za ním se nezpracují
 detail-key-missing = tato služba vyžaduje klíč API: pošlete ho v `X-Api-Key` (nebo `Authorization: Bearer`)
 detail-key-unknown = tento klíč API služba nezná
@@ -157,11 +149,9 @@ detail-other-layer = { $code ->
     [REQUEST_TIMEOUT] Požadavek nedorazil včas.
     [LENGTH_REQUIRED] Požadavek musí uvést délku svého těla.
     [PAYLOAD_TOO_LARGE] Tělo je větší, než tento server přijímá.
-    [URI_TOO_LONG] URI požadavku je delší, než tento server přijímá.
     [UNSUPPORTED_MEDIA_TYPE] Tělo musí být JSON odeslaný tak, jak je, s `Content-Type: application/json`.
     [EXPECTATION_FAILED] Server splní jen `Expect: 100-continue`.
     [TOO_MANY_REQUESTS] Příliš mnoho požadavků.
-    [HEADERS_TOO_LARGE] Hlavičky požadavku jsou větší, než tento server přijímá.
     [SERVICE_BUSY] Server je zaneprázdněn.
     [INTERNAL] Vnitřní chyba serveru.
    *[other] Požadavek byl odmítnut: { $said }

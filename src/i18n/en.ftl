@@ -53,11 +53,9 @@ title-NOT_ACCEPTABLE = Not acceptable
 title-REQUEST_TIMEOUT = Request timeout
 title-LENGTH_REQUIRED = Length required
 title-PAYLOAD_TOO_LARGE = Payload too large
-title-URI_TOO_LONG = URI too long
 title-UNSUPPORTED_MEDIA_TYPE = Unsupported media type
 title-EXPECTATION_FAILED = Expectation failed
 title-TOO_MANY_REQUESTS = Too many requests
-title-HEADERS_TOO_LARGE = Request header fields too large
 title-SERVICE_BUSY = Service busy
 title-INTERNAL = Internal server error
 title-BAD_POSITION = Position notation is malformed
@@ -122,12 +120,6 @@ limit-budget-too-little = the review needs at least { $needed } ms of the batch'
 ## facts beside it.)
 
 detail-body-timeout = the request body did not arrive within { $secs } s
-detail-head-timeout = the request's head did not arrive within { $secs } s
-detail-head-too-large = the request's head is larger than this server reads ({ $max } bytes)
-detail-chunk-framing = the body's chunk framing (sizes, extensions, trailers) is longer than this server reads ({ $max } bytes)
-detail-head-fields = the request's head has more header fields than this server reads ({ $max })
-detail-head-unread = the request's head is not one this server reads: a malformed line, or an HTTP/1.1 request without `Host`
-detail-uri-too-long = the request line is longer than this server reads ({ $max } bytes with the header fields)
 detail-after-close = an earlier request on this connection asked to close it (`Connection: close`); requests pipelined after it are not processed
 detail-key-missing = this service needs an API key: send it in `X-Api-Key` (or `Authorization: Bearer`)
 detail-key-unknown = the API key is not known to this service

@@ -41,14 +41,17 @@ pub const WRITE_BUFFER_BYTES: usize = 8 << 10;
 /// piece, and the rest of the answer stays in flight, counted.
 pub const ANSWER_PIECE_BYTES: usize = 8 << 10;
 
+/// The most of a request head actix-http reads before it answers 431
+/// (its decoder's `MAX_BUFFER_SIZE`): a connection's read buffer holds at
+/// most this much unparsed.
+pub const HEAD_BUFFER_BYTES: usize = 128 << 10;
+
 /// What one connection may take at its worst: its base (which holds an
-/// empty write buffer), a head at the cap (actix reads a head into a
-/// buffer it grows 8 KiB at a time) and a full write buffer with one
-/// piece of an answer.
-pub fn per_connection_bytes(max_head_bytes: usize) -> u64 {
-    let head = (max_head_bytes as u64).div_ceil(8 << 10) * (8 << 10);
+/// empty write buffer), a head at actix-http's cap and a full write
+/// buffer with one piece of an answer.
+pub fn per_connection_bytes() -> u64 {
     let writes = (WRITE_BUFFER_BYTES + ANSWER_PIECE_BYTES) as u64 - (8 << 10);
-    CONNECTION_BASE_BYTES + head + writes
+    CONNECTION_BASE_BYTES + HEAD_BUFFER_BYTES as u64 + writes
 }
 
 /// What the budget is spent on, in bytes.
@@ -117,7 +120,7 @@ impl std::fmt::Display for Spending {
 #[derive(Debug, Error, PartialEq, Eq)]
 #[error(
     "--max-connections {wanted} does not fit in --memory-budget-mib: {spending}, so at most \
-{fits} connections; lower --max-connections or --max-head-bytes, or raise the budget"
+{fits} connections; lower --max-connections or raise the budget"
 )]
 pub struct OverBudget {
     pub wanted: usize,
@@ -222,16 +225,12 @@ mod tests {
     }
 
     #[test]
-    fn a_connection_costs_its_base_and_its_head_in_8_kib_steps() {
+    fn a_connection_costs_its_base_actix_s_head_buffer_and_a_piece() {
         // The base, the head, and the write buffer's growth past the
         // base's empty one: a full buffer and a piece of an answer.
         assert_eq!(
-            per_connection_bytes(8 << 10),
-            CONNECTION_BASE_BYTES + (8 << 10) + (8 << 10)
-        );
-        assert_eq!(
-            per_connection_bytes((8 << 10) + 1),
-            CONNECTION_BASE_BYTES + (16 << 10) + (8 << 10)
+            per_connection_bytes(),
+            CONNECTION_BASE_BYTES + (128 << 10) + (8 << 10)
         );
     }
 

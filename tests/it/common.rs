@@ -237,8 +237,6 @@ impl Server {
             request_timeout: std::time::Duration::from_secs(5),
             shutdown_timeout_secs: 1,
             body_limit: Limits::default().body_bytes,
-            max_head_bytes: Limits::DEFAULT_MAX_HEAD_BYTES,
-            send_timeout: std::time::Duration::from_millis(Limits::DEFAULT_SEND_TIMEOUT_MS),
         }
     }
 
@@ -277,11 +275,6 @@ impl Server {
             .set_read_timeout(Some(std::time::Duration::from_secs(10)))
             .unwrap();
         stream
-    }
-
-    /// The count of `tank_rules_connections_closed_total{reason}`.
-    pub fn closed(&self, reason: tank_rules::metrics::ConnectionClosed) -> u64 {
-        self.metrics.connections_closed(reason).get()
     }
 }
 

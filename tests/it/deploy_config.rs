@@ -366,6 +366,71 @@ fn haproxy_waits_longer_than_the_longest_answer_and_retries_no_begun_request() {
     );
 }
 
+/// The edge the replicas rely on (issue 74): a head cap that holds the
+/// longest request line the document allows with 4 KiB of header fields,
+/// a deadline for every request head, a send deadline, and every error
+/// file it names present and problem+json.
+#[test]
+fn haproxy_is_the_edge_the_replicas_rely_on() {
+    let cfg = read("deploy/haproxy/haproxy.cfg");
+    let directives = haproxy_directives(&cfg);
+    let value = |section: &str, key: &[&str]| -> Option<String> {
+        directives.iter().find_map(|(s, words)| {
+            (s == section && words.len() > key.len() && words.iter().zip(key).all(|(w, k)| w == k))
+                .then(|| words[key.len()].clone())
+        })
+    };
+    let size = |key: &str| -> usize {
+        value("global", &[key])
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("global: no {key}"))
+    };
+    let head_cap = size("tune.bufsize") - size("tune.maxrewrite");
+    assert!(
+        head_cap >= Limits::LONGEST_REQUEST_LINE + (4 << 10),
+        "the proxy's head cap {head_cap} B does not hold the longest request line \
+{} B with 4 KiB of fields",
+        Limits::LONGEST_REQUEST_LINE
+    );
+    for key in [["timeout", "http-request"], ["timeout", "client"]] {
+        let time = value("defaults", &key).and_then(|t| haproxy_time(&t));
+        assert!(
+            time.is_some_and(|t| t <= Duration::from_secs(60)),
+            "{key:?}: {time:?}"
+        );
+    }
+    let files: Vec<&Vec<String>> = directives
+        .iter()
+        .filter(|(_, words)| words.first().is_some_and(|w| w == "errorfile"))
+        .map(|(_, words)| words)
+        .collect();
+    assert!(files.len() >= 5, "{files:?}");
+    for words in files {
+        let (status, file) = (&words[1], &words[2]);
+        let text = read(&format!("deploy/haproxy/{file}"));
+        let (head, body) = text.split_once("\r\n\r\n").expect("a head and a body");
+        assert!(
+            head.starts_with(&format!("HTTP/1.1 {status} ")),
+            "{file}: {head}"
+        );
+        assert!(
+            head.contains("Content-Type: application/problem+json"),
+            "{file}"
+        );
+        assert!(
+            head.contains(&format!("Content-Length: {}", body.len())),
+            "{file}"
+        );
+        let problem: serde_json::Value = serde_json::from_str(body).expect(file);
+        assert_eq!(problem["status"].to_string(), *status, "{file}");
+        let code = problem["code"].as_str().unwrap_or_default();
+        assert!(
+            tank_rules::error::SERVICE_CODES.contains(&code),
+            "{file}: {code}"
+        );
+    }
+}
+
 #[test]
 fn the_manifests_drain_longer_than_the_longest_answer() {
     let d = deployment();

@@ -338,8 +338,8 @@ impl<G: JsonState> IntoParams for RenderQuery<G> {
             .parameter_in(ParameterIn::Query)
             .description(Some(format!(
                 "The state as JSON (URL-encoded), as in the other endpoints' `state`;\n\
-                 the default state when absent. At most {} characters (the request's\n\
-                 head is bounded, `--max-head-bytes`): a larger state cannot be drawn.",
+                 the default state when absent. At most {} characters (so that the\n\
+                 request line fits a proxy's head cap): a larger state cannot be drawn.",
                 crate::limits::Limits::QUERY_STATE_MAX_CHARS
             )))
             .required(Required::False)

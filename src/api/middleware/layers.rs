@@ -6,10 +6,7 @@
 //! Each concern stays in its own module; this one only runs them,
 //! outermost first:
 //!
-//! 1. the connection's ledger ([`Ledger`]) told of the call, before its
-//!    body is read, and of its answer (which may close the connection; a
-//!    request pipelined after one that asked to close is answered 400,
-//!    not processed); the request id ([`request_id`]) and the request's
+//! 1. the request id ([`request_id`]) and the request's
 //!    metrics ([`super::metrics`]), the access log line when it is on,
 //!    and a debug span when the log asks for one;
 //! 2. compression's outer half ([`compression`]) and actix's `Compress`
@@ -34,7 +31,7 @@ use std::time::Instant;
 
 use actix_web::body::{BodySize, BoxBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
-use actix_web::http::{header, ConnectionType};
+use actix_web::http::header;
 use actix_web::middleware::Compress;
 use futures_util::future::LocalBoxFuture;
 use tracing::Instrument;
@@ -43,7 +40,6 @@ use super::cors::{self, CorsOrigins};
 use super::language;
 use super::metrics::{method_label, RouteMetrics};
 use crate::access_log::AccessLog;
-use crate::api::transport::connection::Ledger;
 use crate::api::transport::request_id::{self, RequestId};
 use crate::api::transport::route::Route;
 use crate::api::transport::{compression, hygiene, vary};
@@ -201,15 +197,8 @@ where
         let access_log = self.access_log.clone();
         let spans = self.spans;
         let span = spans.then(|| request_span(&req, &id));
-        // The connection is told of the call before its body is read.
-        let ledger = Ledger::of(req.request());
-        let after_close = ledger.as_ref().is_some_and(|l| l.called(&req));
         let served = request_id::scope(id, lang, async move {
-            let result = if after_close {
-                let mut res = hygiene::after_close(req);
-                language::label(&mut res, request_id::current_lang());
-                Ok(res)
-            } else if compress {
+            let result = if compress {
                 compressed
                     .call(req)
                     .await
@@ -223,10 +212,7 @@ where
                 Err(error) => {
                     let status = error.as_response_error().status_code();
                     metrics.observe_unmatched(method, status, seconds);
-                    return match ledger {
-                        Some(ledger) if ledger.answered_with_error() => Err(Closing(error).into()),
-                        _ => Err(error),
-                    };
+                    return Err(error);
                 }
             };
             if compress {
@@ -247,37 +233,12 @@ where
                 log.log(access_line(&res, method, name, started, &fair_use, id));
             }
             res.headers_mut().insert(request_id::HEADER, id_header);
-            Ok(match ledger {
-                Some(ledger) => ledger.answered(res),
-                None => res,
-            })
+            Ok(res)
         });
         match span {
             Some(span) => Box::pin(served.instrument(span)),
             None => Box::pin(served),
         }
-    }
-}
-
-/// An error answer that closes its connection.
-#[derive(Debug)]
-struct Closing(actix_web::Error);
-
-impl std::fmt::Display for Closing {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl actix_web::ResponseError for Closing {
-    fn status_code(&self) -> actix_web::http::StatusCode {
-        self.0.as_response_error().status_code()
-    }
-
-    fn error_response(&self) -> actix_web::HttpResponse {
-        let mut res = self.0.error_response();
-        res.head_mut().set_connection_type(ConnectionType::Close);
-        res
     }
 }
 

@@ -78,22 +78,16 @@ problems! {
     Unmet: (417, "`EXPECTATION_FAILED`: an `Expect` other than `100-continue`")
 }
 
-problems! {
-    /// A request head longer than the server reads (`--max-head-bytes`).
-    HeadTooLarge:
-        (414, "`URI_TOO_LONG`: the request line is longer than the server reads (`--max-head-bytes`, 8 KiB by default, with the header fields); the connection is closed"),
-        (431, "`HEADERS_TOO_LARGE`: the request's head is longer than the server reads (`--max-head-bytes`, 8 KiB by default); the connection is closed"),
-}
-
 /// What any route may answer besides its own answers: a wrong method, an
-/// expectation it cannot meet, a head longer than the server reads.
+/// expectation it cannot meet. (What actix-http answers before the
+/// application sees a request, such as 431 for a head over its 128 KiB,
+/// has no body and is not listed: the README's "Errors" says so.)
 pub struct ServiceErrors;
 
 impl IntoResponses for ServiceErrors {
     fn responses() -> BTreeMap<String, RefOr<Response>> {
         let mut responses = WrongMethod::responses();
         responses.extend(Unmet::responses());
-        responses.extend(HeadTooLarge::responses());
         responses
     }
 }
@@ -169,6 +163,6 @@ mod tests {
             );
         }
         let route: Vec<String> = RouteErrors::responses().into_keys().collect();
-        assert_eq!(route, ["401", "405", "414", "417", "429", "431"]);
+        assert_eq!(route, ["401", "405", "417", "429"]);
     }
 }

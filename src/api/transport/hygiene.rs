@@ -1,9 +1,9 @@
 //! HTTP hygiene for every request (run by [`crate::api::middleware::layers`]):
 //! `HEAD` is served
 //! wherever `GET` is (the server sends the head only), a request that
-//! asks to close its connection has it closed after the answer (requests
-//! the client pipelined after it are not processed: each is answered 400
-//! and the connection closed), and every error answer is problem+json —
+//! asks to close its connection has it closed after the answer (a request
+//! the client pipelined after it is not processed: it is answered 400 and
+//! the connection closed), and every error answer is problem+json —
 //! also those made outside the application's handlers (Swagger UI's 404s,
 //! CORS refusals). Errors actix answers before any middleware runs
 //! (malformed request lines and headers) stay its own; the README lists
@@ -15,20 +15,10 @@ use actix_web::http::header;
 use actix_web::http::{ConnectionType, Method};
 use actix_web::{HttpResponse, ResponseError};
 
+use std::cell::Cell;
+
 use super::problem::RequestError;
 use crate::text::Text;
-
-/// The answer to a request pipelined after one that asked to close the
-/// connection (RFC 9112 §9.6: it is not processed): 400, and the
-/// connection closed.
-pub fn after_close(req: ServiceRequest) -> ServiceResponse<BoxBody> {
-    let refused = RequestError::status(400, Text::new("detail-after-close"));
-    let mut res = req.into_response(refused.error_response());
-    res.response_mut()
-        .head_mut()
-        .set_connection_type(ConnectionType::Close);
-    res
-}
 
 /// A request's headers in a map of their own, sized to them, each value
 /// in bytes of its own. actix-http parses header values as slices of the
@@ -60,18 +50,37 @@ pub fn unpin_headers(headers: &mut header::HeaderMap) {
 /// The longest text of another layer's error answer kept as `detail`.
 const MAX_DETAIL: usize = 300;
 
+/// Whether a request of a connection asked to close it: actix-http goes
+/// on serving requests pipelined after a `close`, which RFC 9112 §9.6
+/// says are not processed, so each connection keeps this flag in its
+/// data (put there by [`crate::server`]).
+#[derive(Debug, Default)]
+pub struct Closing(Cell<bool>);
+
 /// What a request needs of hygiene before the routes see it: `HEAD` is
-/// served as `GET`; a request with an expectation the server cannot meet
-/// is refused (the answer). Else whether the request asks to close its
+/// served as `GET`; a request pipelined after one that asked to close
+/// the connection, or with an expectation the server cannot meet, is
+/// refused (the answer). Else whether the request asks to close its
 /// connection, for [`finish`].
 pub fn admit(req: &mut ServiceRequest) -> Result<bool, Box<HttpResponse>> {
+    let close = req.head().connection_type() == ConnectionType::Close;
+    if let Some(closing) = req.conn_data::<Closing>() {
+        if closing.0.replace(closing.0.get() || close) {
+            let mut refused =
+                RequestError::status(400, Text::new("detail-after-close")).error_response();
+            refused
+                .head_mut()
+                .set_connection_type(ConnectionType::Close);
+            return Err(Box::new(refused));
+        }
+    }
     if req.method() == Method::HEAD {
         req.head_mut().method = Method::GET;
     }
     if let Err(unmet) = super::expect::unknown(req.headers()) {
         return Err(Box::new(unmet.error_response()));
     }
-    Ok(req.head().connection_type() == ConnectionType::Close)
+    Ok(close)
 }
 
 /// The answer as hygiene leaves it: the connection closed after it when

@@ -15,7 +15,6 @@ use actix_web::{web, HttpMessage, HttpRequest, HttpResponse};
 use futures_util::Stream;
 use serde::de::DeserializeOwned;
 
-use super::connection::Ledger;
 use super::json_fault;
 use super::problem::RequestError;
 use super::strict::Strict;
@@ -101,9 +100,13 @@ pub(crate) fn read_body(
     in_flight: &InFlight,
 ) -> ReadBody {
     let limit = limits.body_bytes;
-    // The length its head declares, as the connection's ledger read it.
-    let declared = Ledger::framing_of(req)
-        .declared_length()
+    // The length its head declares (actix-http has checked the header
+    // and reads the body by it).
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok())
         .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let refused = match compressed(req) {
         Some(coding) => Some(RequestError::UnsupportedEncoding(coding)),
@@ -123,7 +126,6 @@ pub(crate) fn read_body(
         timeout: Duration::from_millis(limits.body_timeout_ms),
         deadline: None,
         held: Some(in_flight.none()),
-        ledger: Ledger::of(req),
     }
 }
 
@@ -168,9 +170,6 @@ pub(crate) struct ReadBody {
     deadline: Option<Pin<Box<tokio::time::Sleep>>>,
     /// The body's bytes in flight.
     held: Option<Held>,
-    /// The connection's ledger, which says when a chunked body's framing
-    /// passes its cap (none in tests without sockets).
-    ledger: Option<Ledger>,
 }
 
 impl ReadBody {
@@ -240,12 +239,6 @@ impl Future for ReadBody {
                 }
                 Poll::Pending => break,
             }
-        }
-        if let Some(cap) = this.ledger.as_ref().and_then(Ledger::framing_over) {
-            return Poll::Ready(Err(RequestError::status(
-                413,
-                Text::new("detail-chunk-framing").with("max", cap),
-            )));
         }
         if !std::mem::replace(&mut this.polled, true) {
             cx.waker().wake_by_ref();

@@ -1,6 +1,4 @@
-//! How requests and answers travel, for every route: what a connection
-//! may cost ([`connection`]: the largest head, a deadline for every head
-//! and every send, where heads and bodies end by [`framing`]), the JSON body
+//! How requests and answers travel, for every route: the JSON body
 //! extractor and JSON answers ([`json`]), large answers handed over in
 //! pieces ([`pieces`]), and the strict reading they use
 //! ([`strict`]), problem+json for every error ([`problem`]), HTTP hygiene
@@ -14,9 +12,7 @@
 
 pub mod assets;
 pub mod compression;
-pub mod connection;
 pub mod expect;
-pub mod framing;
 pub mod hygiene;
 pub mod json;
 pub mod json_fault;
