@@ -320,36 +320,15 @@ fn missing_field(message: &str) -> Option<String> {
     rest.split_once('`').map(|(name, _)| name.to_owned())
 }
 
-/// What a worker's answer buffer starts with, and the most it keeps
-/// between answers (a larger one is let go once written).
-const SCRATCH_START: usize = 4096;
-const SCRATCH_KEEP: usize = 64 * 1024;
-
-thread_local! {
-    static SCRATCH: std::cell::RefCell<Vec<u8>> =
-        std::cell::RefCell::new(Vec::with_capacity(SCRATCH_START));
-}
-
-/// An answer's JSON text, written into the worker's scratch buffer and
-/// copied out at its size: a buffer grown to the answer once per worker,
-/// not once per answer (a 2.5 KB `legal-moves` list grew a fresh buffer
-/// three times).
+/// An answer's JSON text, held at its size (what is in flight is counted
+/// by its length).
 pub fn encode<T: serde::Serialize>(answer: &T) -> serde_json::Result<Vec<u8>> {
-    let written = SCRATCH.try_with(|scratch| {
-        // In use already (an answer written while writing another): a
-        // buffer of its own.
-        let mut scratch = scratch.try_borrow_mut().ok()?;
-        scratch.clear();
-        let written = serde_json::to_writer(&mut *scratch, answer).map(|()| scratch.to_vec());
-        if scratch.capacity() > SCRATCH_KEEP {
-            *scratch = Vec::with_capacity(SCRATCH_START);
-        }
-        Some(written)
-    });
-    written.ok().flatten().unwrap_or_else(|| {
-        let mut body = Vec::with_capacity(512);
-        serde_json::to_writer(&mut body, answer).map(|()| body)
-    })
+    // Most answers are under 1 KiB; a larger one grows the buffer a few
+    // times.
+    let mut body = Vec::with_capacity(1024);
+    serde_json::to_writer(&mut body, answer)?;
+    body.shrink_to_fit();
+    Ok(body)
 }
 
 /// `Content-Type: application/json`, made at compile time (actix's
@@ -426,9 +405,6 @@ mod tests {
             assert_eq!(body, serde_json::to_vec(answer).unwrap());
             assert_eq!(body.capacity(), body.len());
         }
-        // The scratch buffer let the big answer go.
-        let kept = SCRATCH.with_borrow(Vec::capacity);
-        assert!((SCRATCH_START..=SCRATCH_KEEP).contains(&kept), "{kept}");
         assert_eq!(
             encode(&Nested(3)).unwrap(),
             serde_json::to_vec(&Nested(3)).unwrap()

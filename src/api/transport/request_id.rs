@@ -8,19 +8,20 @@
 //! matched is in the request's extensions: [`super::route::Route::of`].) The id is
 //! the request's own `X-Request-Id` when it is well-formed (letters,
 //! digits, `.`, `_`, `-`, `:`; at most 64 characters, or 128 from a
-//! trusted proxy), else one generated here: a tag of the worker thread and
-//! its own counter, with no lock shared between workers.
+//! trusted proxy), else one generated here: the process's tag and a
+//! counter.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::fmt;
 use std::future::Future;
 use std::hash::{BuildHasher, RandomState};
 use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::LazyLock;
 use std::task::{Context, Poll};
 
 use actix_web::dev::ServiceRequest;
 use actix_web::http::header::{HeaderName, HeaderValue};
-use actix_web::web::BytesMut;
 
 use crate::i18n::Lang;
 
@@ -37,17 +38,12 @@ const MAX_FROM_CLIENT: usize = 64;
 const MAX_LEN: usize = 128;
 
 /// A request id: a short run of URI-safe characters, kept as the header
-/// value it is sent as (the request's own value is shared, not copied; a
-/// generated one is cut from its worker's buffer, not allocated alone).
+/// value it is sent as (the request's own value is shared, not copied).
 #[derive(Clone)]
 pub struct RequestId(HeaderValue);
 
 /// The longest generated id: 8 hex digits, `-`, 16 hex digits.
 const MADE_LEN: usize = 25;
-
-/// The buffer generated ids are cut from, a worker's own; a new one when
-/// the last is used up (it is freed when its last id is dropped).
-const MADE_BUFFER: usize = 4096;
 
 impl RequestId {
     /// The request's own id when it is well-formed (longer ones only from
@@ -64,47 +60,29 @@ impl RequestId {
         }
     }
 
-    /// A new id: this worker thread's random tag and its next number, in
-    /// hex (`3f9a1c2e-1b`).
+    /// A new id: the process's random tag and its next number, in hex
+    /// (`3f9a1c2e-1b`).
     pub fn generate() -> RequestId {
         const HEX: [u8; 16] = *b"0123456789abcdef";
-        /// The tag and `-` (the start of each of this thread's ids), and
-        /// the number of its next id.
-        struct Next {
-            text: [u8; MADE_LEN],
-            n: u64,
+        /// The process's tag: random at start, so that two servers'
+        /// numbers are told apart.
+        static TAG: LazyLock<u32> =
+            LazyLock::new(|| RandomState::new().hash_one(std::process::id()) as u32);
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let mut text = [b'-'; MADE_LEN];
+        for (i, slot) in text.iter_mut().take(8).rev().enumerate() {
+            *slot = HEX[(*TAG >> (4 * i)) as usize & 0xf];
         }
-        thread_local! {
-            static NEXT: RefCell<Next> = RefCell::new({
-                let tag = RandomState::new().hash_one(std::thread::current().id()) as u32;
-                let mut text = [b'-'; MADE_LEN];
-                for (i, slot) in text.iter_mut().take(8).rev().enumerate() {
-                    *slot = HEX[(tag >> (4 * i)) as usize & 0xf];
-                }
-                Next { text, n: 0 }
-            });
-            static BUFFER: RefCell<BytesMut> = RefCell::new(BytesMut::new());
-        }
-        let bytes = NEXT.with_borrow_mut(|next| {
-            let n = next.n;
-            next.n = n.wrapping_add(1);
-            let digits = (64 - n.leading_zeros()).div_ceil(4).max(1) as usize;
-            if let Some(number) = next.text.get_mut(9..9 + digits) {
-                for (i, slot) in number.iter_mut().rev().enumerate() {
-                    *slot = HEX[(n >> (4 * i)) as usize & 0xf];
-                }
+        let digits = (64 - n.leading_zeros()).div_ceil(4).max(1) as usize;
+        if let Some(number) = text.get_mut(9..9 + digits) {
+            for (i, slot) in number.iter_mut().rev().enumerate() {
+                *slot = HEX[(n >> (4 * i)) as usize & 0xf];
             }
-            let id = next.text.get(..9 + digits).unwrap_or_default();
-            BUFFER.with_borrow_mut(|buffer| {
-                if buffer.capacity() < id.len() {
-                    *buffer = BytesMut::with_capacity(MADE_BUFFER);
-                }
-                buffer.extend_from_slice(id);
-                buffer.split().freeze()
-            })
-        });
+        }
+        let id = text.get(..9 + digits).unwrap_or_default();
         // Only hex digits and `-`: always a valid value.
-        RequestId(HeaderValue::from_maybe_shared(bytes).unwrap_or(UNKNOWN))
+        RequestId(HeaderValue::from_bytes(id).unwrap_or(UNKNOWN))
     }
 
     pub fn as_str(&self) -> &str {
