@@ -320,14 +320,17 @@ fn missing_field(message: &str) -> Option<String> {
     rest.split_once('`').map(|(name, _)| name.to_owned())
 }
 
-/// An answer's JSON text, held at its size (what is in flight is counted
-/// by its length).
+/// An answer's JSON text. One held in flight (over
+/// [`crate::memory::ANSWER_PIECE_BYTES`], counted by its length) is
+/// shrunk to its size; a smaller one keeps the buffer it was written in.
 pub fn encode<T: serde::Serialize>(answer: &T) -> serde_json::Result<Vec<u8>> {
-    // Most answers are under 1 KiB; a larger one grows the buffer a few
-    // times.
-    let mut body = Vec::with_capacity(1024);
+    // Nearly every answer fits the first buffer; a larger one grows it a
+    // few times.
+    let mut body = Vec::with_capacity(4096);
     serde_json::to_writer(&mut body, answer)?;
-    body.shrink_to_fit();
+    if body.len() > crate::memory::ANSWER_PIECE_BYTES {
+        body.shrink_to_fit();
+    }
     Ok(body)
 }
 
@@ -403,7 +406,9 @@ mod tests {
         for answer in &answers {
             let body = encode(answer).unwrap();
             assert_eq!(body, serde_json::to_vec(answer).unwrap());
-            assert_eq!(body.capacity(), body.len());
+            if body.len() > crate::memory::ANSWER_PIECE_BYTES {
+                assert_eq!(body.capacity(), body.len());
+            }
         }
         assert_eq!(
             encode(&Nested(3)).unwrap(),
