@@ -25,11 +25,11 @@ use actix_http::{ConnectionType, Extensions, HttpService, Request, Response};
 use actix_server::Server;
 use actix_service::{map_config, IntoServiceFactory, ServiceFactory};
 use actix_web::dev::AppConfig;
+use actix_web::rt::net::TcpStream;
 use actix_web::ResponseError;
 
 use crate::api::transport::{expect, hygiene};
 use crate::api::AppState;
-use actix_web::rt::net::TcpStream;
 
 /// How the public server runs.
 #[derive(Clone, Debug)]

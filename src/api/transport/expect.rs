@@ -14,16 +14,21 @@ use super::problem::RequestError;
 /// announces it).
 pub fn judge(headers: &HeaderMap, body_limit: usize) -> Result<(), RequestError> {
     unknown(headers)?;
-    let announced = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
-    match announced {
+    match announced_length(headers) {
         Some(length) if length > body_limit as u64 => {
             Err(RequestError::PayloadTooLarge { limit: body_limit })
         }
         _ => Ok(()),
     }
+}
+
+/// The body's length as its `Content-Length` announces it (actix-http has
+/// checked the header, and reads the body by it).
+pub fn announced_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
 }
 
 /// An expectation other than `100-continue`, in any `Expect` line (the

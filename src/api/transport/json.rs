@@ -100,13 +100,7 @@ pub(crate) fn read_body(
     in_flight: &InFlight,
 ) -> ReadBody {
     let limit = limits.body_bytes;
-    // The length its head declares (actix-http has checked the header
-    // and reads the body by it).
-    let declared = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.parse::<u64>().ok())
+    let declared = super::expect::announced_length(req.headers())
         .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let refused = match compressed(req) {
         Some(coding) => Some(RequestError::UnsupportedEncoding(coding)),
