@@ -26,10 +26,11 @@ use actix_server::Server;
 use actix_service::{map_config, IntoServiceFactory, ServiceFactory};
 use actix_web::dev::AppConfig;
 use actix_web::rt::net::TcpStream;
-use actix_web::ResponseError;
+use actix_web::HttpResponse;
 
-use crate::api::transport::{expect, hygiene};
+use crate::api::transport::{expect, hygiene, problem};
 use crate::api::AppState;
+use crate::i18n::Lang;
 
 /// How the public server runs.
 #[derive(Clone, Debug)]
@@ -131,7 +132,11 @@ impl actix_service::Service<Request> for Expectations {
             Err(refusal) => {
                 // The client may send the body all the same: the
                 // connection cannot carry another request.
-                let mut res: Response<BoxBody> = refusal.error_response().into();
+                // Refused before the application: its id and language
+                // are not known yet.
+                let answer = HttpResponse::from_error(refusal);
+                let answer = problem::with_problem(answer, Lang::En, None);
+                let mut res: Response<BoxBody> = answer.into();
                 res.head_mut().set_connection_type(ConnectionType::Close);
                 Err(res)
             }

@@ -78,6 +78,7 @@ pub trait GameApi: Review {
     fn run_validate(
         request: Self::ValidateRequest,
         limits: &Limits,
+        lang: crate::i18n::Lang,
     ) -> Result<Self::ValidateResponse, RequestError>;
 
     /// The picture of `render.svg`, its texts in `lang`.

@@ -240,6 +240,7 @@ impl GameApi for Nim {
     fn run_validate(
         request: ValidateRequest,
         limits: &Limits,
+        _: crate::i18n::Lang,
     ) -> Result<ValidateResponse, RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         let checked = Nim::check(&state, &request.take);

@@ -19,10 +19,11 @@ use serde::de::DeserializeOwned;
 
 use crate::api::transport::json::ReadJson;
 use crate::api::transport::problem::RequestError;
-use crate::api::transport::request_id;
+use crate::api::transport::request_id::Asked;
 use crate::api::transport::schema::BatchItems;
 use crate::cache::{AnswerCache, SharedTier};
 use crate::fair_use::{FairUse, FairUseConfig};
+use crate::i18n::Lang;
 use crate::limits::Limits;
 use crate::memory::InFlight;
 use crate::metrics::Metrics;
@@ -60,6 +61,8 @@ pub struct Services {
 pub struct JsonAndServices<T> {
     pub body: T,
     pub services: web::Data<Services>,
+    /// The language the request asked for, its answer's texts' language.
+    pub lang: Lang,
 }
 
 impl<T: DeserializeOwned + 'static> FromRequest for JsonAndServices<T> {
@@ -76,11 +79,13 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonAndServices<T> {
                     &services.in_flight,
                 )),
                 services: Some(services.clone()),
+                lang: Asked::lang_of(req),
                 shape: PhantomData,
             },
             None => ReadJsonAndServices {
                 body: None,
                 services: None,
+                lang: Lang::En,
                 shape: PhantomData,
             },
         }
@@ -92,6 +97,7 @@ pub struct ReadJsonAndServices<T> {
     /// `None` (with `services`) in an app without [`Services`].
     body: Option<ReadJson<T>>,
     services: Option<web::Data<Services>>,
+    lang: Lang,
     shape: PhantomData<fn() -> T>,
 }
 
@@ -106,7 +112,11 @@ impl<T: DeserializeOwned> Future for ReadJsonAndServices<T> {
         };
         let body = std::task::ready!(Pin::new(body).poll(cx))?;
         Poll::Ready(match this.services.take() {
-            Some(services) => Ok(JsonAndServices { body, services }),
+            Some(services) => Ok(JsonAndServices {
+                body,
+                services,
+                lang: this.lang,
+            }),
             None => Err(missing()),
         })
     }
@@ -200,11 +210,9 @@ pub async fn run_stoppable<T: Send + 'static>(
     let stop = Arc::new(AtomicBool::new(false));
     let _raise_when_abandoned = RaiseOnDrop(stop.clone());
     let flag = stop.clone();
-    // The work writes any text in the request's language.
-    let lang = request_id::current_lang();
     let task = web::block(move || {
         let _slot = slot;
-        let result = request_id::in_lang(lang, || work(&flag));
+        let result = work(&flag);
         (result, flag.load(Ordering::Relaxed))
     });
     let finished = match deadline {

@@ -38,7 +38,7 @@ pub fn apply<G: GameApi>(request: Value) -> Option<Value> {
 
 /// `validate`'s answer, `None` when the request is refused.
 pub fn validate<G: GameApi>(request: Value) -> Option<Value> {
-    let answer = G::run_validate(body(request)?, &Limits::default()).ok()?;
+    let answer = G::run_validate(body(request)?, &Limits::default(), crate::i18n::Lang::En).ok()?;
     serde_json::to_value(answer).ok()
 }
 

@@ -589,3 +589,45 @@ fn no_middleware_parses_an_answer() {
     }
     assert!(found.is_empty(), "answers read back:\n{}", found.join("\n"));
 }
+
+/// What a request is (its id, its language, its route) travels with it,
+/// in its extensions or as an extractor, never in a thread's state: the
+/// HTTP layer's code declares no thread-local (its tests may).
+#[test]
+fn the_http_layer_keeps_no_request_in_a_thread() {
+    use quote::ToTokens;
+    let mut found = Vec::new();
+    for (file, source) in sources() {
+        if !file.starts_with("api/") {
+            continue;
+        }
+        let code: String = code_items(&source)
+            .iter()
+            .map(|item| item.to_token_stream().to_string())
+            .collect();
+        if thread_locals(&code) > 0 {
+            found.push(file);
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "thread-locals in the HTTP layer: {found:?}"
+    );
+}
+
+/// How many `thread_local!` declarations `code` (as tokens) holds.
+fn thread_locals(code: &str) -> usize {
+    let code: String = code.split_whitespace().collect();
+    code.matches("thread_local!").count()
+}
+
+#[test]
+fn a_thread_local_is_found() {
+    use quote::ToTokens;
+    let source = "thread_local! { static X: u8 = 0; } #[cfg(test)] mod tests { thread_local! { static Y: u8 = 0; } }";
+    let code: String = code_items(source)
+        .iter()
+        .map(|item| item.to_token_stream().to_string())
+        .collect();
+    assert_eq!(thread_locals(&code), 1);
+}

@@ -493,13 +493,14 @@ impl ToSchema for OrderCode {
     }
 }
 
-impl From<OrderFault> for OrderReason {
-    fn from(fault: OrderFault) -> OrderReason {
+impl OrderReason {
+    /// Why an order is illegal, its message in `lang`.
+    pub fn of(fault: OrderFault, lang: crate::i18n::Lang) -> OrderReason {
         OrderReason {
             player: fault.player.map(PlayerName::from),
             vehicle: fault.vehicle,
             code: fault.error.code(),
-            message: crate::api::transport::texts::reason_message(fault.error.code(), None),
+            message: crate::error::rule_reason(lang, fault.error.code(), None),
         }
     }
 }

@@ -157,6 +157,7 @@ impl GameApi for CobiTankWars {
     fn run_validate(
         request: ValidateRequest,
         limits: &Limits,
+        lang: crate::i18n::Lang,
     ) -> Result<ValidateResponse, RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         let round = Round {
@@ -165,7 +166,10 @@ impl GameApi for CobiTankWars {
         };
         let reasons: Vec<OrderReason> = match CobiTankWars::check(&state, &round) {
             Ok(()) => Vec::new(),
-            Err(IllegalOrders(faults)) => faults.into_iter().map(OrderReason::from).collect(),
+            Err(IllegalOrders(faults)) => faults
+                .into_iter()
+                .map(|fault| OrderReason::of(fault, lang))
+                .collect(),
         };
         Ok(ValidateResponse {
             legal: reasons.is_empty(),

@@ -26,6 +26,7 @@ use crate::api::transport::problem::RequestError;
 use crate::cache::{AnswerCache, Key};
 use crate::games::review::{self, Label, Review, Spent, Tally};
 use crate::games::{SearchLimits, Style};
+use crate::i18n::Lang;
 use crate::limits::Limits;
 use crate::operations::Operation;
 use crate::render::{review_chart, ChartEntry};
@@ -405,7 +406,7 @@ pub fn negotiate(request: &actix_web::HttpRequest) -> Format {
 /// The chart of a review: each player's chance to win across the game
 /// (to its last judged step), mistakes and blunders marked, its words in
 /// the language of the request being served.
-pub fn chart<G: GameApi>(review: &AnnotateResponse<G>) -> String {
+pub fn chart<G: GameApi>(review: &AnnotateResponse<G>, lang: Lang) -> String {
     let steps = review.plies.last().map_or(0, |entry| entry.ply + 1);
     let entries: Vec<ChartEntry> = review
         .plies
@@ -420,7 +421,7 @@ pub fn chart<G: GameApi>(review: &AnnotateResponse<G>) -> String {
         })
         .collect();
     review_chart(
-        crate::api::transport::request_id::current_lang(),
+        lang,
         G::ID,
         [G::player_name(0), G::player_name(1)],
         &entries,
@@ -519,6 +520,7 @@ fn send_within(lines: &tokio::sync::mpsc::Sender<Bytes>, bytes: Bytes, stop: &At
 pub async fn annotate_stream<G: GameApi>(
     request: G::AnnotateRequest,
     services: &Services,
+    lang: Lang,
 ) -> Result<impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>>, RequestError> {
     let limits = services.limits;
     let (checked, judging) = check_game::<G>(request, &limits)?;
@@ -538,40 +540,37 @@ pub async fn annotate_stream<G: GameApi>(
     });
     let cache = services.cache.clone();
     let recorder = services.clone();
-    // The lines are written on the blocking pool, in the request's
-    // language.
-    let lang = crate::api::transport::request_id::current_lang();
+    // The lines are written on the blocking pool (a last problem in the
+    // request's language).
     actix_web::rt::task::spawn_blocking(move || {
-        crate::api::transport::request_id::in_lang(lang, || {
-            let _slot = slot;
-            let (finished, spent) = judge_game::<G>(checked, search, (&flag, &cache), |line| {
-                let written = match line {
-                    Line::Entry(entry) => serde_json::to_vec(&StreamLine::Entry(&entry)),
-                    Line::Summary(summary) => serde_json::to_vec(&StreamLine::Summary(&summary)),
-                };
-                match written {
-                    Ok(mut bytes) => {
-                        bytes.push(b'\n');
-                        send_within(&lines, Bytes::from(bytes), &flag)
-                    }
-                    Err(_) => false,
-                }
-            });
-            record::<G>(&recorder, &finished, deadline, spent);
-            let failed = match finished {
-                Ok(true) => None,
-                Ok(false) => Some(too_long(&limits)),
-                Err(error) => Some(error),
+        let _slot = slot;
+        let (finished, spent) = judge_game::<G>(checked, search, (&flag, &cache), |line| {
+            let written = match line {
+                Line::Entry(entry) => serde_json::to_vec(&StreamLine::Entry(&entry)),
+                Line::Summary(summary) => serde_json::to_vec(&StreamLine::Summary(&summary)),
             };
-            if let Some(error) = failed.filter(|_| !lines.is_closed()) {
-                let problem = error.problem();
-                if let Ok(mut bytes) = serde_json::to_vec(&StreamLine::<G>::Problem(&problem)) {
+            match written {
+                Ok(mut bytes) => {
                     bytes.push(b'\n');
-                    // Never waits: the stream is over either way.
-                    let _ = lines.try_send(Bytes::from(bytes));
+                    send_within(&lines, Bytes::from(bytes), &flag)
                 }
+                Err(_) => false,
             }
-        })
+        });
+        record::<G>(&recorder, &finished, deadline, spent);
+        let failed = match finished {
+            Ok(true) => None,
+            Ok(false) => Some(too_long(&limits)),
+            Err(error) => Some(error),
+        };
+        if let Some(error) = failed.filter(|_| !lines.is_closed()) {
+            let problem = error.problem_in(lang);
+            if let Ok(mut bytes) = serde_json::to_vec(&StreamLine::<G>::Problem(&problem)) {
+                bytes.push(b'\n');
+                // Never waits: the stream is over either way.
+                let _ = lines.try_send(Bytes::from(bytes));
+            }
+        }
     });
     Ok(Lines {
         receiver,

@@ -24,10 +24,11 @@ use std::time::{Duration, Instant};
 use crate::api::game::GameApi;
 use crate::api::middleware::fair_use::Tab;
 use crate::api::services::Services;
+use crate::api::transport::json;
 use crate::api::transport::pieces::Pieces;
 use crate::api::transport::problem::RequestError;
+use crate::api::transport::request_id::Asked;
 use crate::api::transport::schema::{BatchItems, ItemSchemas};
-use crate::api::transport::{json, request_id};
 use crate::limits::Limits;
 use crate::memory::Held;
 use crate::operations::Operation;
@@ -215,7 +216,7 @@ pub fn items_of_document(doc: &Value) -> BatchItems {
 /// format. Only the caps fail the whole batch.
 async fn run<T, F, Fut>(
     body: BatchBody<T>,
-    services: &Services,
+    (services, asked): (&Services, &Asked),
     ops: &[Operation],
     check: impl Fn(Operation, &Value) -> Result<(), RequestError>,
     mut dispatch: F,
@@ -255,7 +256,7 @@ where
         };
         let pushed = match result {
             Ok((op, result)) => answer.push(op.name(), &result),
-            Err(error) => answer.push(PROBLEM, &problem_result(&error, index)),
+            Err(error) => answer.push(PROBLEM, &problem_result(&error, index, asked)),
         };
         pushed.map_err(|full| full.at(index))?;
         turn.take().await;
@@ -431,10 +432,10 @@ impl<T> BatchBody<T> {
 
 /// The problem document of a failed request, its `field` located in the
 /// batch.
-fn problem_result(error: &RequestError, index: usize) -> Written {
+fn problem_result(error: &RequestError, index: usize, asked: &Asked) -> Written {
     if let RequestError::Internal(message) = error {
         tracing::error!(
-            request_id = %request_id::current(),
+            request_id = %asked.id,
             %message,
             index,
             "internal error in a batch"
@@ -442,7 +443,7 @@ fn problem_result(error: &RequestError, index: usize) -> Written {
     }
     // A part of one request: its texts in the request's language, naming
     // no instance of its own.
-    let mut problem = error.problem_in(request_id::current_lang());
+    let mut problem = error.problem_in(asked.lang);
     problem.field = Some(match problem.field {
         Some(field) => format!("requests[{index}].{field}"),
         None => format!("requests[{index}]"),
@@ -462,6 +463,7 @@ pub async fn batch<G: GameApi, T>(
     body: BatchBody<T>,
     services: &Services,
     tab: Option<Tab>,
+    asked: &Asked,
 ) -> Result<HttpResponse, RequestError> {
     let ops = operations::<G>();
     let tab = tab.as_ref();
@@ -472,9 +474,10 @@ pub async fn batch<G: GameApi, T>(
         services,
         shared: &shared,
         tab,
+        asked,
     };
     let check = item_check::<G>(services);
-    run(body, services, &ops, check, |op, fields, room| {
+    run(body, (services, asked), &ops, check, |op, fields, room| {
         dispatch::<G>(op, fields, items, room)
     })
     .await
@@ -488,6 +491,9 @@ pub(super) struct Items<'a> {
     services: &'a Services,
     shared: &'a SharedBudget,
     tab: Option<&'a Tab>,
+    /// Who asked: the language of the items' texts, the id their errors
+    /// are logged with.
+    asked: &'a Asked,
 }
 
 /// How an item (`op` and its fields) is checked before anything runs: as
@@ -555,8 +561,12 @@ async fn run_item<G: GameApi>(
         services, shared, ..
     } = items;
     match op {
-        Operation::LegalMoves => to_json(simple::legal_moves::<G>(decode(fields)?, services)),
-        Operation::Validate => to_json(simple::validate::<G>(decode(fields)?, services)),
+        Operation::LegalMoves => to_json(G::run_legal_moves(decode(fields)?, &services.limits)),
+        Operation::Validate => to_json(G::run_validate(
+            decode(fields)?,
+            &services.limits,
+            items.asked.lang,
+        )),
         Operation::Apply => to_json(simple::apply::<G>(decode(fields)?, services)),
         Operation::Score => to_json(simple::score::<G>(decode(fields)?, services)),
         Operation::Replay => to_json(replay::replay::<G>(decode(fields)?, services, room).await),
@@ -591,6 +601,7 @@ pub async fn compare<G: GameApi>(
     body: compare::CompareRequest,
     services: &Services,
     tab: Option<Tab>,
+    asked: &Asked,
 ) -> Result<compare::CompareResponse, RequestError> {
     let ops = compare::claim_ops::<G>();
     let claims = compare::items(&body.claims);
@@ -603,6 +614,7 @@ pub async fn compare<G: GameApi>(
         services,
         shared: &shared,
         tab,
+        asked,
     };
     run_claims::<G>(body, claims, items).await
 }
@@ -649,7 +661,13 @@ async fn run_claims<G: GameApi>(
         // A claim's answer is compared, not returned: its own cap.
         let room = services.limits.answer_max_bytes;
         let answer = dispatch::<G>(op, fields, items, room).await;
-        verdicts.push(compare::verdict::<G>(op, &claim, answer, services));
+        verdicts.push(compare::verdict::<G>(
+            op,
+            &claim,
+            answer,
+            services,
+            items.asked.lang,
+        ));
         turn.take().await;
     }
     Ok(compare::CompareResponse {

@@ -6,8 +6,8 @@ use actix_web::{HttpRequest, HttpResponse};
 use crate::api::game::GameApi;
 use crate::api::services::Services;
 use crate::api::transport::problem::RequestError;
-use crate::api::transport::request_id::current_lang;
 use crate::api::transport::svg;
+use crate::i18n::Lang;
 
 /// `render.svg`: the picture, in the request's language, with its entity
 /// tag (which differs by language as the bytes do).
@@ -15,7 +15,8 @@ pub fn render<G: GameApi>(
     request: &HttpRequest,
     query: G::RenderQuery,
     services: &Services,
+    lang: Lang,
 ) -> Result<HttpResponse, RequestError> {
-    let picture = G::render(query, &services.limits, current_lang())?;
+    let picture = G::render(query, &services.limits, lang)?;
     svg::respond(request, picture, &services.in_flight)
 }

@@ -1,25 +1,11 @@
-//! The simple flows, for every game: `legal-moves`, `validate`, `apply`
-//! and `score`, each decode → engine → encode, nothing kept.
+//! The simple flows beside a game's own `legal-moves` and `validate`
+//! ([`GameApi::run_legal_moves`], [`GameApi::run_validate`]), for every
+//! game: `apply` and `score`, each decode → engine → encode, nothing
+//! kept.
 
 use crate::api::game::GameApi;
 use crate::api::services::Services;
 use crate::api::transport::problem::RequestError;
-
-/// `legal-moves`.
-pub fn legal_moves<G: GameApi>(
-    request: G::LegalMovesRequest,
-    services: &Services,
-) -> Result<G::LegalMovesResponse, RequestError> {
-    G::run_legal_moves(request, &services.limits)
-}
-
-/// `validate`.
-pub fn validate<G: GameApi>(
-    request: G::ValidateRequest,
-    services: &Services,
-) -> Result<G::ValidateResponse, RequestError> {
-    G::run_validate(request, &services.limits)
-}
 
 /// `apply`: one step played, or its refusal.
 pub fn apply<G: GameApi>(

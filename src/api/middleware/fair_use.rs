@@ -11,10 +11,10 @@ use std::sync::Arc;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
-use actix_web::{HttpMessage, HttpResponse, ResponseError};
+use actix_web::HttpMessage;
 
 use crate::api::transport::problem::WorkDone;
-use crate::api::transport::request_id;
+use crate::api::transport::request_id::Asked;
 use crate::error::RequestError;
 use crate::fair_use::{
     policy_field, presented_key, state_field, Class, Client, FairUse, Unidentified, Verdict,
@@ -106,7 +106,7 @@ impl actix_web::FromRequest for Tab {
 /// [`crate::operations`]), when the server has quotas or keys: identifies
 /// the client (its API key when keys are configured: none or an unknown
 /// one is 401), spends `price` of its quota (a batch then spends its
-/// items' when it is read); the answer when it refuses (401; 429 over the
+/// items' when it is read); the refusal when it refuses (401; 429 over the
 /// quota; 400 for a price over the whole quota), else the request's
 /// [`Tab`], put in its extensions too.
 pub async fn admit(
@@ -114,7 +114,7 @@ pub async fn admit(
     price: Price,
     keyless: bool,
     req: &ServiceRequest,
-) -> Result<Tab, HttpResponse> {
+) -> Result<Tab, RequestError> {
     let header = |name: &str| req.headers().get(name).map(HeaderValue::as_bytes);
     let key = presented_key(header("x-api-key"), header("authorization"));
     let peer = req.peer_addr().map(|addr| addr.ip());
@@ -129,7 +129,7 @@ pub async fn admit(
             Client::Address(fair_use.address(peer, forwarded_for()))
         }
         // 401, or 429 for too many wrong keys.
-        Err(why) => return Err(why.refusal().error_response()),
+        Err(why) => return Err(why.refusal()),
     };
     let tab = Tab(Rc::new(Spent {
         fair_use: fair_use.clone(),
@@ -138,13 +138,13 @@ pub async fn admit(
     }));
     if let Err(refused) = tab.spend(price.class, price.units).await {
         tracing::debug!(
-            request_id = %request_id::current(),
+            request_id = %Asked::of(req.request()).id,
             client = %fair_use.name(&tab.0.client),
             class = price.class.name(),
             price = price.units,
             "over quota"
         );
-        return Err(refused.error_response());
+        return Err(refused);
     }
     req.extensions_mut().insert(tab.clone());
     Ok(tab)
@@ -171,7 +171,7 @@ where
 {
     let tab = match admit(&fair_use, price, keyless, &req).await {
         Ok(tab) => tab,
-        Err(refusal) => return Ok(req.into_response(refusal)),
+        Err(refusal) => return Ok(req.error_response(refusal)),
     };
     let mut res = service.call(req).await?;
     let work_done = res.response().extensions().contains::<WorkDone>();

@@ -1,22 +1,22 @@
 //! The language of an answer's human texts, chosen once by the request's
 //! `Accept-Language` ([`i18n::negotiate`]) before anything is written:
-//! the request is served in it ([`crate::api::transport::request_id::scope`]),
-//! and the one writer of each answer writes its texts in it
+//! it travels in the request's extensions
+//! ([`crate::api::transport::request_id::Asked`]), and the one writer of each answer writes its texts in it
 //! ([`crate::api::transport::texts`]). Here only the answer's headers:
 //! every answer says which language it speaks (`Content-Language`); that
 //! it depends on the header is in its `Vary`
 //! ([`crate::api::transport::vary`]). No answer's body is read here.
 
 use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::dev::ServiceResponse;
 use actix_web::http::header::{self, HeaderValue};
 
 use crate::i18n::{self, Lang};
 
-/// The language the request asks for.
-pub fn asked(req: &ServiceRequest) -> Lang {
+/// The language a request with `headers` asks for.
+pub fn asked(headers: &header::HeaderMap) -> Lang {
     i18n::negotiate(
-        req.headers()
+        headers
             .get(header::ACCEPT_LANGUAGE)
             .map(HeaderValue::as_bytes),
     )

@@ -31,8 +31,10 @@ use std::time::Instant;
 
 use actix_web::body::{BodySize, BoxBody, MessageBody};
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
+use actix_web::error::InternalError;
 use actix_web::http::header;
 use actix_web::middleware::Compress;
+use actix_web::{HttpMessage, HttpResponse};
 use futures_util::future::LocalBoxFuture;
 use tracing::Instrument;
 
@@ -40,7 +42,8 @@ use super::cors::{self, CorsOrigins};
 use super::language;
 use super::metrics::{method_label, RouteMetrics};
 use crate::access_log::AccessLog;
-use crate::api::transport::request_id::{self, RequestId};
+use crate::api::transport::problem;
+use crate::api::transport::request_id::{self, Asked, RequestId};
 use crate::api::transport::route::Route;
 use crate::api::transport::{compression, hygiene, vary};
 use crate::fair_use::FairUse;
@@ -112,11 +115,13 @@ where
         self,
         mut req: ServiceRequest,
     ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+        let asked = Asked::of(req.request());
         let close = match hygiene::admit(&mut req) {
             Ok(close) => close,
             Err(refusal) => {
-                let mut res = req.into_response(*refusal);
-                language::label(&mut res, request_id::current_lang());
+                let mut res =
+                    problem::write(ServiceResponse::new(req.into_parts().0, *refusal), &asked);
+                language::label(&mut res, asked.lang);
                 return Ok(res);
             }
         };
@@ -130,8 +135,8 @@ where
         if self.compressing && res.status().is_success() {
             compression::keep_small_answers_plain(&mut res);
         }
-        let mut res = hygiene::finish(res, close).await;
-        language::label(&mut res, request_id::current_lang());
+        let mut res = problem::write(hygiene::finish(res, close).await, &asked);
+        language::label(&mut res, asked.lang);
         Ok(res)
     }
 }
@@ -189,7 +194,7 @@ where
         let peer = req.peer_addr().map(|addr| addr.ip());
         let id = RequestId::of(&req, self.fair_use.is_trusted_peer(peer));
         let id_header = id.header_value();
-        let lang = language::asked(&req);
+        let lang = language::asked(req.headers());
         // Only a client that accepts an encoding pays for compression.
         let compress = req.headers().contains_key(header::ACCEPT_ENCODING);
         let (inner, compressed) = (self.inner.clone(), self.compressed.clone());
@@ -197,7 +202,9 @@ where
         let access_log = self.access_log.clone();
         let spans = self.spans;
         let span = spans.then(|| request_span(&req, &id));
-        let served = request_id::scope(id, lang, async move {
+        let asked = Asked { id, lang };
+        req.extensions_mut().insert(asked.clone());
+        let served = async move {
             let result = if compress {
                 compressed
                     .call(req)
@@ -210,9 +217,14 @@ where
             let mut res = match result {
                 Ok(res) => res,
                 Err(error) => {
+                    // An error a layer inside returned rather than answered
+                    // (none of the service's do): answered as actix would,
+                    // its problem written by the one writer.
                     let status = error.as_response_error().status_code();
                     metrics.observe_unmatched(method, status, seconds);
-                    return Err(error);
+                    let answer = HttpResponse::from_error(error);
+                    let answer = problem::with_problem(answer, asked.lang, Some(&asked.id));
+                    return Err(InternalError::from_response("answered", answer).into());
                 }
             };
             if compress {
@@ -234,7 +246,7 @@ where
             }
             res.headers_mut().insert(request_id::HEADER, id_header);
             Ok(res)
-        });
+        };
         match span {
             Some(span) => Box::pin(served.instrument(span)),
             None => Box::pin(served),

@@ -38,7 +38,7 @@ use actix_web::dev::{
     ServiceRequest, ServiceResponse,
 };
 use actix_web::http::Method;
-use actix_web::{web, Error, FromRequest, Handler, Responder, ResponseError};
+use actix_web::{web, Error, FromRequest, Handler, Responder};
 use futures_util::future::LocalBoxFuture;
 use utoipa::openapi::path::{HttpMethod, ParameterIn, Paths, PathsMap};
 use utoipa::openapi::schema::Schema;
@@ -398,7 +398,7 @@ where
         };
         Route::tag(&req, &served.route);
         if let Some(refused) = unknown_query_parameter(&req, &served.route) {
-            let res = req.into_response(refused.error_response());
+            let res = req.error_response(refused);
             return Box::pin(async move { Ok(res) });
         }
         match (&self.fair_use, served.route.price) {

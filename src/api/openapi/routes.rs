@@ -123,9 +123,9 @@ macro_rules! game_routes {
             )
         )]
         async fn legal_moves(
-            JsonAndServices { body, services }: JsonAndServices<LegalMovesRequest>,
+            JsonAndServices { body, services, .. }: JsonAndServices<LegalMovesRequest>,
         ) -> Result<HttpResponse, RequestError> {
-            let answer = flows::simple::legal_moves::<$game>(body, &services)?;
+            let answer = <$game as GameApi>::run_legal_moves(body, &services.limits)?;
             respond(encode(&answer), &services.limits, &services.in_flight)
         }
 
@@ -143,9 +143,9 @@ macro_rules! game_routes {
             )
         )]
         async fn validate(
-            JsonAndServices { body, services }: JsonAndServices<ValidateRequest>,
+            JsonAndServices { body, services, lang }: JsonAndServices<ValidateRequest>,
         ) -> Result<HttpResponse, RequestError> {
-            let answer = flows::simple::validate::<$game>(body, &services)?;
+            let answer = <$game as GameApi>::run_validate(body, &services.limits, lang)?;
             respond(encode(&answer), &services.limits, &services.in_flight)
         }
 
@@ -164,7 +164,7 @@ macro_rules! game_routes {
             )
         )]
         async fn apply(
-            JsonAndServices { body, services }: JsonAndServices<ApplyRequest>,
+            JsonAndServices { body, services, .. }: JsonAndServices<ApplyRequest>,
         ) -> Result<HttpResponse, RequestError> {
             let answer = flows::simple::apply::<$game>(body, &services)?;
             respond(encode(&answer), &services.limits, &services.in_flight)
@@ -184,7 +184,7 @@ macro_rules! game_routes {
             )
         )]
         async fn score(
-            JsonAndServices { body, services }: JsonAndServices<ScoreRequest>,
+            JsonAndServices { body, services, .. }: JsonAndServices<ScoreRequest>,
         ) -> Result<HttpResponse, RequestError> {
             let answer = flows::simple::score::<$game>(body, &services)?;
             respond(encode(&answer), &services.limits, &services.in_flight)
@@ -206,7 +206,7 @@ macro_rules! game_routes {
             )
         )]
         async fn replay(
-            JsonAndServices { body, services }: JsonAndServices<ReplayRequest>,
+            JsonAndServices { body, services, .. }: JsonAndServices<ReplayRequest>,
         ) -> Result<HttpResponse, RequestError> {
             let answer = flows::replay::replay::<$game>(body, &services, services.limits.answer_max_bytes).await?;
             respond(encode(&answer), &services.limits, &services.in_flight)
@@ -228,7 +228,7 @@ macro_rules! game_routes {
             )
         )]
         async fn ai_move(
-            JsonAndServices { body, services }: JsonAndServices<AiMoveRequest>,
+            JsonAndServices { body, services, .. }: JsonAndServices<AiMoveRequest>,
         ) -> Result<HttpResponse, RequestError> {
             let answer = flows::ai::ai_move::<$game>(body, &services, None).await?;
             respond(answer.into_json(), &services.limits, &services.in_flight)
@@ -285,9 +285,9 @@ macro_rules! game_routes {
         async fn annotate(
             request: actix_web::HttpRequest,
             query: actix_web::web::Query<flows::annotate::AnnotateQuery>,
-            JsonAndServices { body, services }: JsonAndServices<AnnotateRequest>,
+            JsonAndServices { body, services, lang }: JsonAndServices<AnnotateRequest>,
         ) -> Result<HttpResponse, RequestError> {
-            review(flows::annotate::format_of(&query, &request), body, &services).await
+            review(flows::annotate::format_of(&query, &request), body, &services, lang).await
         }
 
         /// Reviews a played game, streamed: `annotate` answering NDJSON.
@@ -313,9 +313,9 @@ macro_rules! game_routes {
             )
         )]
         async fn annotate_lines(
-            JsonAndServices { body, services }: JsonAndServices<AnnotateRequest>,
+            JsonAndServices { body, services, lang }: JsonAndServices<AnnotateRequest>,
         ) -> Result<HttpResponse, RequestError> {
-            review(flows::annotate::Format::Lines, body, &services).await
+            review(flows::annotate::Format::Lines, body, &services, lang).await
         }
 
         /// Reviews a played game, drawn: `annotate` answering its chart.
@@ -338,9 +338,9 @@ macro_rules! game_routes {
             )
         )]
         async fn annotate_chart(
-            JsonAndServices { body, services }: JsonAndServices<AnnotateRequest>,
+            JsonAndServices { body, services, lang }: JsonAndServices<AnnotateRequest>,
         ) -> Result<HttpResponse, RequestError> {
-            review(flows::annotate::Format::Chart, body, &services).await
+            review(flows::annotate::Format::Chart, body, &services, lang).await
         }
 
         /// A review answered in `format`: the one writer of the three
@@ -349,11 +349,12 @@ macro_rules! game_routes {
             format: flows::annotate::Format,
             body: AnnotateRequest,
             services: &Services,
+            lang: crate::i18n::Lang,
         ) -> Result<HttpResponse, RequestError> {
             use flows::annotate::Format;
             match format {
                 Format::Lines => {
-                    let lines = flows::annotate::annotate_stream::<$game>(body, services).await?;
+                    let lines = flows::annotate::annotate_stream::<$game>(body, services, lang).await?;
                     Ok(HttpResponse::Ok()
                         .content_type("application/x-ndjson")
                         .streaming(lines))
@@ -362,7 +363,7 @@ macro_rules! game_routes {
                     let answer = flows::annotate::annotate::<$game>(body, services, None).await?;
                     Ok(HttpResponse::Ok()
                         .content_type("image/svg+xml")
-                        .body(flows::annotate::chart(&answer)))
+                        .body(flows::annotate::chart(&answer, lang)))
                 }
                 Format::Json => {
                     let answer = flows::annotate::annotate::<$game>(body, services, None).await?;
@@ -387,10 +388,11 @@ macro_rules! game_routes {
         )]
         async fn batch(
             tab: Option<crate::api::middleware::fair_use::Tab>,
+            asked: crate::api::transport::request_id::Asked,
             body: flows::batch::BatchBody<BatchRequest>,
             services: Data<Services>,
         ) -> Result<HttpResponse, RequestError> {
-            flows::batch::batch::<$game, _>(body, &services, tab).await
+            flows::batch::batch::<$game, _>(body, &services, tab, &asked).await
         }
 
         #[utoipa::path(
@@ -409,9 +411,10 @@ macro_rules! game_routes {
         )]
         async fn compare(
             tab: Option<crate::api::middleware::fair_use::Tab>,
-            JsonAndServices { body, services }: JsonAndServices<CompareRequest>,
+            asked: crate::api::transport::request_id::Asked,
+            JsonAndServices { body, services, .. }: JsonAndServices<CompareRequest>,
         ) -> Result<HttpResponse, RequestError> {
-            let answer = flows::batch::compare::<$game>(body.body, &services, tab).await?;
+            let answer = flows::batch::compare::<$game>(body.body, &services, tab, &asked).await?;
             respond(encode(&answer), &services.limits, &services.in_flight)
         }
 
@@ -441,8 +444,9 @@ macro_rules! game_routes {
             request: actix_web::HttpRequest,
             query: actix_web::web::Query<RenderQuery>,
             services: Data<Services>,
+            lang: crate::i18n::Lang,
         ) -> Result<HttpResponse, RequestError> {
-            flows::render::render::<$game>(&request, query.into_inner(), &services)
+            flows::render::render::<$game>(&request, query.into_inner(), &services, lang)
         }
         }
     };

@@ -332,15 +332,13 @@ impl ToSchema for ReasonCode {
     }
 }
 
-impl From<IllegalMove> for ReasonBody {
-    fn from(err: IllegalMove) -> ReasonBody {
+impl ReasonBody {
+    /// Why `err`'s move is illegal, its message in `lang`.
+    pub fn of(err: IllegalMove, lang: crate::i18n::Lang) -> ReasonBody {
         let square = err.square.map(|square| square.to_string());
         ReasonBody {
             code: err.reason,
-            message: crate::api::transport::texts::reason_message(
-                err.reason.code(),
-                square.as_deref(),
-            ),
+            message: crate::error::rule_reason(lang, err.reason.code(), square.as_deref()),
             square: err.square,
         }
     }

@@ -75,7 +75,7 @@ pub(super) async fn initial(
     )
 )]
 pub(super) async fn perft_count(
-    JsonAndServices { body, services }: JsonAndServices<PerftRequest>,
+    JsonAndServices { body, services, .. }: JsonAndServices<PerftRequest>,
 ) -> Result<web::Json<PerftResponse>, RequestError> {
     run_perft(body, &services, None).await.map(web::Json)
 }

@@ -120,6 +120,7 @@ impl GameApi for TankBattle {
     fn run_validate(
         request: MoveRequest,
         limits: &Limits,
+        lang: crate::i18n::Lang,
     ) -> Result<ValidateResponse, RequestError> {
         let state = decode(
             &request.position,
@@ -137,7 +138,7 @@ impl GameApi for TankBattle {
             Err(err) => ValidateResponse {
                 legal: false,
                 notation: None,
-                reason: Some(err.into()),
+                reason: Some(ReasonBody::of(err, lang)),
             },
         })
     }

@@ -222,11 +222,12 @@ impl ToSchema for PickCode {
     }
 }
 
-impl From<PickError> for PickReason {
-    fn from(e: PickError) -> PickReason {
+impl PickReason {
+    /// Why a pick is illegal, its message in `lang`.
+    pub fn of(e: PickError, lang: crate::i18n::Lang) -> PickReason {
         PickReason {
             code: e.code(),
-            message: crate::api::transport::texts::reason_message(e.code(), None),
+            message: crate::error::rule_reason(lang, e.code(), None),
         }
     }
 }

@@ -255,6 +255,7 @@ impl GameApi for TankWar {
     fn run_validate(
         request: ValidateRequest,
         limits: &Limits,
+        lang: crate::i18n::Lang,
     ) -> Result<ValidateResponse, RequestError> {
         let State { setup, position } = Self::decode_state(&request.state, "state", limits)?;
         let picks = [
@@ -271,7 +272,7 @@ impl GameApi for TankWar {
         for (player, pick) in picks {
             if let Some(name) = pick {
                 if let Err(e) = engine::check_pick(&setup, &position, player.into(), &name) {
-                    *reasons.of(player) = Some(PickReason::from(e));
+                    *reasons.of(player) = Some(PickReason::of(e, lang));
                 }
             }
         }

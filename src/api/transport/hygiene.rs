@@ -13,7 +13,7 @@ use actix_web::body::{self, BoxBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header;
 use actix_web::http::{ConnectionType, Method};
-use actix_web::{HttpResponse, ResponseError};
+use actix_web::HttpResponse;
 
 use std::cell::Cell;
 
@@ -66,8 +66,8 @@ pub fn admit(req: &mut ServiceRequest) -> Result<bool, Box<HttpResponse>> {
     let close = req.head().connection_type() == ConnectionType::Close;
     if let Some(closing) = req.conn_data::<Closing>() {
         if closing.0.replace(closing.0.get() || close) {
-            let mut refused =
-                RequestError::status(400, Text::new("detail-after-close")).error_response();
+            let refusal = RequestError::status(400, Text::new("detail-after-close"));
+            let mut refused = HttpResponse::from_error(refusal);
             refused
                 .head_mut()
                 .set_connection_type(ConnectionType::Close);
@@ -78,7 +78,7 @@ pub fn admit(req: &mut ServiceRequest) -> Result<bool, Box<HttpResponse>> {
         req.head_mut().method = Method::GET;
     }
     if let Err(unmet) = super::expect::unknown(req.headers()) {
-        return Err(Box::new(unmet.error_response()));
+        return Err(Box::new(HttpResponse::from_error(unmet)));
     }
     Ok(close)
 }
@@ -120,7 +120,7 @@ async fn as_problem(res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
             .to_owned()
     });
     let problem = RequestError::other_layer(status.as_u16(), detail);
-    let mut replaced = problem.error_response();
+    let mut replaced = HttpResponse::from_error(problem);
     // Keep what the other layer said in its headers (Allow, CORS, …).
     for (name, value) in head.headers() {
         if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {

@@ -23,5 +23,4 @@ pub mod route;
 pub mod schema;
 pub mod strict;
 pub mod svg;
-pub mod texts;
 pub mod vary;

@@ -1,11 +1,14 @@
 //! Errors of the HTTP layer, mapped once to RFC 9457
 //! `application/problem+json` with a stable machine `code`.
 
+use actix_web::body::BoxBody;
+use actix_web::dev::ServiceResponse;
 use actix_web::http::{header, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::request_id::{Asked, RequestId};
 use crate::i18n::Lang;
 
 /// The media type of every error answer.
@@ -91,15 +94,6 @@ fn problem_code() -> utoipa::openapi::Ref {
 pub use crate::error::RequestError;
 
 impl RequestError {
-    /// The problem document for this error, as the request being served
-    /// gets it: its texts in the request's language, its `instance` the
-    /// request's id.
-    pub fn problem(&self) -> Problem {
-        let mut problem = self.problem_in(super::request_id::current_lang());
-        problem.instance = super::request_id::current_id().map(|id| id.as_str().to_owned());
-        problem
-    }
-
     /// The problem document for this error, its texts in `lang`, naming no
     /// instance (a batch's results are parts of one request).
     pub fn problem_in(&self, lang: Lang) -> Problem {
@@ -220,15 +214,52 @@ impl ResponseError for RequestError {
         if let RequestError::NoRoom | RequestError::ReviewUnfinished { .. } = self {
             response.insert_header((header::RETRY_AFTER, "1"));
         }
-        if let RequestError::Internal(message) = self {
-            tracing::error!(request_id = %super::request_id::current(), %message, "internal error");
-        }
-        let mut answer = response.json(self.problem());
+        // The body is the problem, written by [`write`], which knows the
+        // request's language and id.
+        let mut answer = response.finish();
         if let RequestError::ReviewUnfinished { .. } = self {
             answer.extensions_mut().insert(WorkDone);
         }
         answer
     }
+}
+
+/// Writes the problem of an answer that is an error of the service
+/// ([`RequestError`], as [`HttpResponse::from_error`] and actix's
+/// handlers keep it): the one writer of every problem answer, its texts
+/// in the request's language, its `instance` the request's id. Any other
+/// answer is left as it is.
+pub fn write(res: ServiceResponse<BoxBody>, asked: &Asked) -> ServiceResponse<BoxBody> {
+    let is_problem = res
+        .response()
+        .error()
+        .is_some_and(|error| error.as_error::<RequestError>().is_some());
+    if !is_problem {
+        return res;
+    }
+    let (req, res) = res.into_parts();
+    ServiceResponse::new(req, with_problem(res, asked.lang, Some(&asked.id)))
+}
+
+/// `res` (an error's answer) with its error's problem as its body, in
+/// `lang`, naming `id` as its instance; `res` as it is when its error is
+/// not one of the service's.
+pub fn with_problem(res: HttpResponse, lang: Lang, id: Option<&RequestId>) -> HttpResponse {
+    let Some(error) = res
+        .error()
+        .and_then(|error| error.as_error::<RequestError>())
+    else {
+        return res;
+    };
+    if let RequestError::Internal(message) = error {
+        let id = id.map_or("-", RequestId::as_str);
+        tracing::error!(request_id = %id, %message, "internal error");
+    }
+    let mut problem = error.problem_in(lang);
+    problem.instance = id.map(|id| id.as_str().to_owned());
+    // A problem is strings and numbers: serde always writes it.
+    let body = serde_json::to_vec(&problem).unwrap_or_default();
+    res.set_body(BoxBody::new(body))
 }
 
 /// Marks a 503 whose work was done (a review the server's time cap
@@ -239,12 +270,11 @@ pub struct WorkDone;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::transport::request_id::{self, RequestId};
     use crate::text::Text;
 
-    /// A problem written while a request is served names its id as its
-    /// `instance` and speaks its language; apart from one (a batch's
-    /// item), it names none.
+    /// A problem answer names the request it answers as its `instance`
+    /// and speaks its language; a problem apart from an answer (a batch's
+    /// item) names none.
     #[test]
     fn a_problem_names_the_request_it_answers_and_speaks_its_language() {
         let error = RequestError::bad_request(
@@ -253,10 +283,18 @@ mod tests {
         );
         assert_eq!(error.problem_in(Lang::En).instance, None);
         let id = RequestId::generate();
-        let served = request_id::scope(id.clone(), Lang::Cs, async { error.problem() });
-        let problem = futures_util::FutureExt::now_or_never(served).unwrap();
+        let answer = with_problem(HttpResponse::from_error(error), Lang::Cs, Some(&id));
+        let body = actix_web::body::to_bytes(answer.into_body());
+        let body = futures_util::FutureExt::now_or_never(body)
+            .unwrap()
+            .unwrap();
+        let problem: Problem = serde_json::from_slice(&body).unwrap();
         assert_eq!(problem.instance.as_deref(), Some(id.as_str()));
         assert_eq!(problem.detail, "multipv musí být 1 až 4, ne 9");
+        let error = RequestError::bad_request(
+            Text::new("request-multipv").with("max", 4).with("value", 9),
+            Some("multipv"),
+        );
         let english = error.problem_in(Lang::En);
         assert_eq!(english.detail, "multipv must be 1 to 4, not 9");
         assert!(serde_json::to_string(&english)

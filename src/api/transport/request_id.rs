@@ -1,27 +1,23 @@
 //! Request ids: every answer carries `X-Request-Id`, every problem names it
 //! as its `instance`, and every log line about the request carries it, so
-//! that an operator can trace a user's complaint to one request. While a
-//! request is served, its id and its language (the one its
-//! `Accept-Language` chose) are the thread's current ones ([`scope`],
-//! [`current_id`], [`current_lang`]): the one writer of an answer writes
-//! its texts in that language and a problem names that id. (The route it
-//! matched is in the request's extensions: [`super::route::Route::of`].) The id is
+//! that an operator can trace a user's complaint to one request. A
+//! request's id and its language (the one its `Accept-Language` chose)
+//! travel in its extensions ([`Asked`]), as the route it matched does
+//! ([`super::route::Route::of`]): the one writer of an answer writes its
+//! texts in that language and a problem names that id. The id is
 //! the request's own `X-Request-Id` when it is well-formed (letters,
 //! digits, `.`, `_`, `-`, `:`; at most 64 characters, or 128 from a
 //! trusted proxy), else one generated here: the process's tag and a
 //! counter.
 
-use std::cell::Cell;
 use std::fmt;
-use std::future::Future;
 use std::hash::{BuildHasher, RandomState};
-use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::LazyLock;
-use std::task::{Context, Poll};
 
-use actix_web::dev::ServiceRequest;
+use actix_web::dev::{Payload, ServiceRequest};
 use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::{FromRequest, HttpMessage, HttpRequest};
 
 use crate::i18n::Lang;
 
@@ -115,108 +111,59 @@ impl fmt::Debug for RequestId {
     }
 }
 
-thread_local! {
-    /// The id of the request whose future is being polled on this thread,
-    /// for log lines and problems: set by [`Scoped`] around each poll.
-    static CURRENT: Cell<Option<RequestId>> = const { Cell::new(None) };
-    /// That request's language, for the texts its answer writes.
-    static LANG: Cell<Lang> = const { Cell::new(Lang::En) };
+/// Who is being answered: the request's id and the language its
+/// `Accept-Language` chose, put in the request's extensions by the
+/// outermost layer ([`crate::api::middleware::layers`]) before anything
+/// else runs. The one writer of an answer reads them there: a handler
+/// takes the language as an extractor ([`Lang`]'s `FromRequest`), the
+/// problem writer ([`super::problem::write`]) both.
+#[derive(Clone, Debug)]
+pub struct Asked {
+    pub id: RequestId,
+    pub lang: Lang,
 }
 
-pin_project_lite::pin_project! {
-    /// A request's future, run as the request `id`'s, in `lang`:
-    /// [`current_id`] and [`current_lang`] name them while the future is
-    /// polled. (They are swapped in and out around each poll, the future
-    /// moved nowhere, nothing allocated.)
-    pub struct Scoped<F> {
-        id: Option<RequestId>,
-        lang: Lang,
-        #[pin]
-        future: F,
-    }
-}
-
-/// Runs `future` as the request `id`'s, in `lang`: [`current_id`] and
-/// [`current_lang`] name them inside.
-pub fn scope<F: Future>(id: RequestId, lang: Lang, future: F) -> Scoped<F> {
-    Scoped {
-        id: Some(id),
-        lang,
-        future,
-    }
-}
-
-impl<F: Future> Future for Scoped<F> {
-    type Output = F::Output;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
-        let this = self.project();
-        /// Puts the id and language back where they were taken from when
-        /// the poll ends, even by a panic.
-        struct Restore<'a> {
-            id: &'a mut Option<RequestId>,
-            outer: Option<RequestId>,
-            outer_lang: Lang,
+impl Asked {
+    /// What the layers found of `req`; for a request they did not see (an
+    /// application built without them, in tests), a new id and the
+    /// language its `Accept-Language` chooses.
+    pub fn of(req: &HttpRequest) -> Asked {
+        if let Some(asked) = req.extensions().get::<Asked>() {
+            return asked.clone();
         }
-        impl Drop for Restore<'_> {
-            fn drop(&mut self) {
-                *self.id = CURRENT.replace(self.outer.take());
-                LANG.set(self.outer_lang);
-            }
-        }
-        let outer = CURRENT.replace(this.id.take());
-        let outer_lang = LANG.replace(*this.lang);
-        let _restore = Restore {
-            id: this.id,
-            outer,
-            outer_lang,
-        };
-        this.future.poll(cx)
-    }
-}
-
-/// The language of the request being served (English outside one).
-pub fn current_lang() -> Lang {
-    LANG.get()
-}
-
-/// Runs `work` in `lang` on this thread (work a request hands to another
-/// thread: a review's judge on the blocking pool writes its lines in the
-/// request's language).
-pub fn in_lang<T>(lang: Lang, work: impl FnOnce() -> T) -> T {
-    let outer = LANG.replace(lang);
-    struct Restore(Lang);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            LANG.set(self.0);
+        Asked {
+            id: RequestId::generate(),
+            lang: crate::api::middleware::language::asked(req.headers()),
         }
     }
-    let _restore = Restore(outer);
-    work()
 }
 
-/// The id of the request being served, if any.
-pub fn current_id() -> Option<RequestId> {
-    CURRENT.with(|current| {
-        let id = current.take();
-        let copy = id.clone();
-        current.set(id);
-        copy
-    })
-}
-
-/// The id of the request being served, for a log line (`-` outside one).
-pub fn current() -> impl fmt::Display {
-    struct Current(Option<RequestId>);
-    impl fmt::Display for Current {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            match &self.0 {
-                Some(id) => f.write_str(id.as_str()),
-                None => f.write_str("-"),
-            }
+impl Asked {
+    /// The language `req` asked for (as [`Asked::of`] finds it).
+    pub fn lang_of(req: &HttpRequest) -> Lang {
+        match req.extensions().get::<Asked>() {
+            Some(asked) => asked.lang,
+            None => crate::api::middleware::language::asked(req.headers()),
         }
     }
-    Current(current_id())
+}
+
+impl FromRequest for Asked {
+    type Error = std::convert::Infallible;
+    type Future = std::future::Ready<Result<Asked, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(Ok(Asked::of(req)))
+    }
+}
+
+impl FromRequest for Lang {
+    type Error = std::convert::Infallible;
+    type Future = std::future::Ready<Result<Lang, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(Ok(Asked::lang_of(req)))
+    }
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ use serde_json::{Map, Value};
 use crate::api::game::GameApi;
 use crate::api::services::Services;
 use crate::api::transport::problem::RequestError;
-use crate::api::transport::request_id;
+use crate::i18n::Lang;
 use crate::operations::Operation;
 use crate::text::Text;
 
@@ -74,6 +74,7 @@ pub fn verdict<G: GameApi>(
     claim: &Claim,
     answer: Result<items::Written, RequestError>,
     services: &Services,
+    lang: Lang,
 ) -> Verdict {
     let mut verdict = Verdict {
         op: op.name().to_owned(),
@@ -89,11 +90,12 @@ pub fn verdict<G: GameApi>(
                 &claim.answer,
                 &mut found,
                 services,
+                lang,
             );
         }
         Ok(expected) => diff(&expected, &claim.answer, &mut String::new(), &mut found),
         Err(error) => {
-            let problem = error.problem_in(request_id::current_lang());
+            let problem = error.problem_in(lang);
             if problem.status >= 500 || matches!(error, RequestError::LimitExceeded { .. }) {
                 verdict.problem = serde_json::to_value(problem).ok();
                 return verdict;
@@ -164,6 +166,7 @@ fn compare_moves<G: GameApi>(
     claimed: &Value,
     found: &mut Found,
     services: &Services,
+    lang: Lang,
 ) {
     let mut claimed = claimed.clone();
     let mut lists = G::move_lists(&expected);
@@ -217,7 +220,7 @@ fn compare_moves<G: GameApi>(
                 continue;
             }
             if found.extra.len() < LISTED_MAX {
-                let (code, message) = why_not::<G>(request, at, &key, services);
+                let (code, message) = why_not::<G>(request, at, &key, services, lang);
                 found.extra.push(Extra {
                     listed: Listed {
                         at: at.clone(),
@@ -242,11 +245,11 @@ fn why_not<G: GameApi>(
     at: &str,
     key: &Value,
     services: &Services,
+    lang: Lang,
 ) -> (Option<String>, String) {
-    let lang = request_id::current_lang();
     let fields = G::validate_listed(request, at, key);
     let answer = items::decode::<G::ValidateRequest>(fields)
-        .and_then(|request| items::to_json(super::simple::validate::<G>(request, services)))
+        .and_then(|request| items::to_json(G::run_validate(request, &services.limits, lang)))
         .and_then(|written| items::value_of(&written));
     match answer {
         Ok(answer) => match G::listed_refusal(&answer, at) {
