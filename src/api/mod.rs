@@ -295,9 +295,6 @@ pub fn app_of(
     app.app_data(web::Data::new(state.services))
         .app_data(web::Data::new(state.metrics))
         .app_data(web::Data::new(route_table))
-        .app_data(web::QueryConfig::default().error_handler(|err, _req| {
-            RequestError::bad_query(query_string_fault(&err.to_string()), None).into()
-        }))
         .app_data(web::PathConfig::default().error_handler(|err, _req| {
             RequestError::bad_request(
                 Text::new("request-path").with("error", err.to_string()),
@@ -333,23 +330,4 @@ pub fn admin_app(
     App::new()
         .app_data(web::Data::new(state.metrics.clone()))
         .configure(meta::configure_admin)
-}
-
-/// A query string serde_urlencoded could not read (`error`, its words),
-/// as the catalogues' `request-query-string`: the fault's kind and the
-/// parameter it names, where its words say them.
-fn query_string_fault(error: &str) -> Text {
-    let named = |prefix: &str| {
-        let rest = error.split_once(prefix)?.1;
-        rest.split_once('`').map(|(name, _)| name.to_owned())
-    };
-    let (fault, param) = match (named("duplicate field `"), named("missing field `")) {
-        (Some(param), _) => ("duplicate", param),
-        (None, Some(param)) => ("missing", param),
-        (None, None) => ("other", String::new()),
-    };
-    Text::new("request-query-string")
-        .with("error", error)
-        .with("fault", fault)
-        .with("param", param)
 }

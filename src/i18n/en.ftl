@@ -156,7 +156,9 @@ request-query-unknown = unknown query parameter `{ $param }`; { $known ->
     [none] this operation takes none
    *[other] this operation takes { $known }
 }
-request-query-string = query string: { $error }
+# The words actix's `web::Query` gave every fault before the service read
+# query strings itself; kept, so that answers stay as they were.
+request-query-string = query string: Query deserialize error: { $error }
 request-path = path: { $error }
 request-body-read = reading the body failed: { $error }
 request-judge-nodes = the judge needs at least { $min } positions a search to mean anything, not { $value }

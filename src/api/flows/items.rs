@@ -13,6 +13,7 @@ use crate::api::middleware::fair_use::Tab;
 use crate::api::services::Services;
 use crate::api::transport::json;
 use crate::api::transport::problem::RequestError;
+use crate::api::transport::strict::{Seen, Strict};
 use crate::fair_use::Class;
 use crate::limits::Limits;
 use crate::operations::Operation;
@@ -22,16 +23,18 @@ use crate::text::Text;
 /// request type, failing as the body extractor would: `BAD_REQUEST` naming
 /// the field (prefixed with `requests[i].` when the result is written).
 pub fn decode<T: DeserializeOwned>(fields: Value) -> Result<T, RequestError> {
-    serde_path_to_error::deserialize(crate::api::transport::strict::Strict(fields))
-        .map_err(json::bad_json)
+    let seen = Seen::default();
+    serde_path_to_error::deserialize(Strict::naming_every_fault(fields, &seen))
+        .map_err(|error| json::bad_json(error, &seen, b"", None))
 }
 
 /// Whether one request's fields decode into an endpoint's request type,
 /// failing as [`decode`] does; nothing is kept.
 pub fn check<T: DeserializeOwned>(fields: &Value) -> Result<(), RequestError> {
-    serde_path_to_error::deserialize::<_, T>(crate::api::transport::strict::Strict(fields))
+    let seen = Seen::default();
+    serde_path_to_error::deserialize::<_, T>(Strict::naming_every_fault(fields, &seen))
         .map(drop)
-        .map_err(json::bad_json)
+        .map_err(|error| json::bad_json(error, &seen, b"", None))
 }
 
 /// A batched request's answer: its JSON text (a batch writes it into its

@@ -284,7 +284,7 @@ macro_rules! game_routes {
         )]
         async fn annotate(
             request: actix_web::HttpRequest,
-            query: actix_web::web::Query<flows::annotate::AnnotateQuery>,
+            query: crate::api::transport::query::Query<flows::annotate::AnnotateQuery>,
             JsonAndServices { body, services, lang }: JsonAndServices<AnnotateRequest>,
         ) -> Result<HttpResponse, RequestError> {
             review(flows::annotate::format_of(&query, &request), body, &services, lang).await
@@ -442,11 +442,11 @@ macro_rules! game_routes {
         )]
         async fn render(
             request: actix_web::HttpRequest,
-            query: actix_web::web::Query<RenderQuery>,
+            query: crate::api::transport::query::Query<RenderQuery>,
             services: Data<Services>,
             lang: crate::i18n::Lang,
         ) -> Result<HttpResponse, RequestError> {
-            flows::render::render::<$game>(&request, query.into_inner(), &services, lang)
+            flows::render::render::<$game>(&request, query.0, &services, lang)
         }
         }
     };

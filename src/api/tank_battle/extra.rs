@@ -34,7 +34,7 @@ use crate::text::Text;
     )
 )]
 pub(super) async fn initial(
-    query: web::Query<InitialQuery>,
+    query: crate::api::transport::query::Query<InitialQuery>,
     services: web::Data<Services>,
 ) -> Result<actix_web::HttpResponse, RequestError> {
     if let Some(text) = &query.layout {

@@ -15,9 +15,9 @@ use actix_web::{web, HttpMessage, HttpRequest, HttpResponse};
 use futures_util::Stream;
 use serde::de::DeserializeOwned;
 
-use super::json_fault;
+use super::json_fault::{self, DataFault};
 use super::problem::RequestError;
-use super::strict::Strict;
+use super::strict::{self, Seen, Strict};
 use crate::limits::Limits;
 use crate::memory::{Held, InFlight};
 use crate::text::Text;
@@ -268,50 +268,64 @@ pub fn parse_param<T: DeserializeOwned>(text: &str, field: &str) -> Result<T, Re
 }
 
 /// Deserialises `body` as its schema describes it ([`Strict`]), rejecting
-/// trailing data. The fast path has no path tracking; only a failure is
-/// parsed again to find the field's path.
+/// trailing data. A failure is read again, to name the fault and the
+/// field's path; its place is the first reading's.
 pub(crate) fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, RequestError> {
+    let seen = Seen::default();
     let mut de = serde_json::Deserializer::from_slice(body);
-    if let Ok(value) = T::deserialize(Strict(&mut de)) {
-        if de.end().is_ok() {
-            return Ok(value);
-        }
+    let placed = match T::deserialize(Strict::new(&mut de, &seen)) {
+        Ok(value) => match de.end() {
+            Ok(()) => return Ok(value),
+            Err(trailing) => {
+                let text = json_fault::syntax_text(&trailing, body);
+                return Err(RequestError::Json { text, field: None });
+            }
+        },
+        Err(error) => seen.fault(error).0,
+    };
+    let seen = Seen::default();
+    let mut de = serde_json::Deserializer::from_slice(body);
+    match serde_path_to_error::deserialize::<_, T>(Strict::naming_every_fault(&mut de, &seen)) {
+        Err(error) => Err(bad_json(error, &seen, body, Some(placed))),
+        // Never: the same document, read again, fails again.
+        Ok(_) => Err(RequestError::Json {
+            text: json_fault::data_text(&placed, None, None),
+            field: None,
+        }),
     }
-    let mut de = serde_json::Deserializer::from_slice(body);
-    let value = serde_path_to_error::deserialize(Strict(&mut de)).map_err(bad_json)?;
-    de.end().map_err(|e| RequestError::Json {
-        text: json_fault::text(&e, None),
-        field: None,
-    })?;
-    Ok(value)
 }
 
-/// A deserialisation failure as a `BAD_REQUEST` naming the failing field:
-/// the one of the wrong type or value, the unknown one, or the missing one
-/// (none when the whole document is at fault).
-pub(crate) fn bad_json(err: serde_path_to_error::Error<serde_json::Error>) -> RequestError {
+/// A deserialisation failure (of `document`, when it was text; placed
+/// where `placed` says, when given) as a `BAD_REQUEST` naming the failing
+/// field: the one of the wrong type or value, the unknown one, or the
+/// missing one (none when the whole document is at fault).
+pub(crate) fn bad_json(
+    err: serde_path_to_error::Error<strict::Error<serde_json::Error>>,
+    seen: &Seen,
+    document: &[u8],
+    placed: Option<serde_json::Error>,
+) -> RequestError {
     // The path names the client's keys (an unknown field's among them):
     // quoted in part, as any value the client sent.
     let path = crate::text::quote(&err.path().to_string()).into_owned();
-    let inner = err.into_inner();
+    let (inner, fault) = seen.fault(err.into_inner());
+    let placed = placed.unwrap_or(inner);
     let at = (path != ".").then_some(path);
-    let data = inner.classify() == serde_json::error::Category::Data;
-    let text = json_fault::text(&inner, at.as_deref().filter(|_| data));
+    let data = placed.classify() == serde_json::error::Category::Data;
+    let fault = fault.filter(|_| data);
+    let text = match data {
+        true => json_fault::data_text(&placed, fault.as_ref(), at.as_deref()),
+        false => json_fault::syntax_text(&placed, document),
+    };
     // A missing field is reported at the object that lacks it; the field
     // at fault is the missing one.
-    let missing = data.then(|| missing_field(&inner.to_string())).flatten();
+    let missing = fault.as_ref().and_then(DataFault::missing_field);
     let field = match (at, missing) {
         (Some(at), Some(name)) => Some(format!("{at}.{name}")),
-        (None, Some(name)) => Some(name),
+        (None, Some(name)) => Some(name.to_owned()),
         (at, None) => at,
     };
     RequestError::Json { text, field }
-}
-
-/// The name serde's "missing field `name`" message names.
-fn missing_field(message: &str) -> Option<String> {
-    let rest = message.strip_prefix("missing field `")?;
-    rest.split_once('`').map(|(name, _)| name.to_owned())
 }
 
 /// An answer's JSON text. One held in flight (over

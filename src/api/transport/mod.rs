@@ -1,7 +1,7 @@
 //! How requests and answers travel, for every route: the JSON body
 //! extractor and JSON answers ([`json`]), large answers handed over in
-//! pieces ([`pieces`]), and the strict reading they use
-//! ([`strict`]), problem+json for every error ([`problem`]), HTTP hygiene
+//! pieces ([`pieces`]), query strings ([`query`]), and the strict reading
+//! they use ([`strict`], their faults by kind: [`json_fault`]), problem+json for every error ([`problem`]), HTTP hygiene
 //! ([`hygiene`]: `HEAD`, `Connection: close`, `Expect` ([`expect`]),
 //! other layers' errors),
 //! compression of large answers ([`compression`]), request ids
@@ -18,6 +18,7 @@ pub mod json;
 pub mod json_fault;
 pub mod pieces;
 pub mod problem;
+pub mod query;
 pub mod request_id;
 pub mod route;
 pub mod schema;

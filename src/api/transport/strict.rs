@@ -1,25 +1,173 @@
 //! A deserializer wrapper that reads request bodies the way their JSON
-//! Schema (the OpenAPI document) describes them:
+//! Schema (the OpenAPI document) describes them, and keeps what was wrong
+//! with one it cannot take:
 //!
 //! - an object is an object: serde's derived structs also accept an array
 //!   of their fields in order (`"limits": [4]`), which the schema refuses;
 //!   `Strict` refuses it too, at every depth;
 //! - an integer is a number without a fractional part: JSON Schema counts
 //!   `1.0` as an integer, so `Strict` takes a whole-number float where an
-//!   integer is expected (and still refuses `1.5`).
+//!   integer is expected (and still refuses `1.5`);
+//! - a value of the wrong shape is named as serde's `de::Error` methods
+//!   name it ([`DataFault`]: what came, what was expected, which field),
+//!   kept in a [`Seen`] beside the error the wrapped deserializer returns
+//!   (whose type cannot carry it): the service tells a fault from that
+//!   structure, never from an error's words. So that every such fault is
+//!   a visitor's, a JSON value is read with `deserialize_any` wherever
+//!   serde_json would otherwise refuse a value of another kind itself: the
+//!   visitor then refuses it, in the same words.
 //!
 //! Everything else is forwarded unchanged to the wrapped deserializer, so
 //! error messages (and `serde_path_to_error`'s paths) stay the same.
 
+use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{
-    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected,
+    self, DeserializeSeed, Deserializer, EnumAccess, Expected, MapAccess, SeqAccess, Unexpected,
     VariantAccess, Visitor,
 };
 
-/// The wrapped deserializer.
-pub struct Strict<D>(pub D);
+use super::json_fault::{Came, DataFault};
+
+/// The wrapped deserializer (or seed, or access), and how it reads.
+pub struct Strict<'f, D> {
+    inner: D,
+    how: How<'f>,
+}
+
+/// How one deserialization reads: where its faults are kept, and whether
+/// the format says each value's kind (JSON) so that a value is read with
+/// `deserialize_any` (a form's values are text read as each type asks).
+#[derive(Clone, Copy)]
+struct How<'f> {
+    seen: &'f Seen,
+    self_describing: bool,
+}
+
+impl<'f, D> Strict<'f, D> {
+    /// `inner`, each value read as its type asks, the faults visitors
+    /// raise kept in `seen` (a value of another kind the format refuses
+    /// itself, in its own words and at its own place).
+    pub fn new(inner: D, seen: &'f Seen) -> Strict<'f, D> {
+        let how = How {
+            seen,
+            self_describing: false,
+        };
+        Strict { inner, how }
+    }
+
+    /// `inner`, a JSON deserializer, each value read by its kind so that
+    /// every fault is a visitor's, kept in `seen` (in the same words; a
+    /// fault in an array or an object where a value of another kind was
+    /// expected is placed after it rather than at its start).
+    pub fn naming_every_fault(inner: D, seen: &'f Seen) -> Strict<'f, D> {
+        let how = How {
+            seen,
+            self_describing: true,
+        };
+        Strict { inner, how }
+    }
+}
+
+/// Where the wrappers of one deserialization keep the data fault that
+/// ended it (the last one raised: the one the error that came out is).
+#[derive(Default)]
+pub struct Seen(Cell<Option<DataFault>>);
+
+impl Seen {
+    /// The error that came out of a deserialization wrapped with this, and
+    /// the data fault it is, if it is one.
+    pub fn fault<E: de::Error>(&self, error: Error<E>) -> (E, Option<DataFault>) {
+        match error {
+            Error::Inner(inner) => (inner, self.0.take()),
+            Error::Data(fault) => (fault.to_error(), Some(*fault)),
+        }
+    }
+}
+
+/// An error inside the wrapper: the wrapped deserializer's own, or a data
+/// fault a visitor raised.
+#[derive(Debug)]
+pub enum Error<E> {
+    Inner(E),
+    Data(Box<DataFault>),
+}
+
+impl<E: de::Error> Error<E> {
+    /// The wrapped deserializer's error: a data fault as the same error
+    /// the wrapped one would have made of it, the fault kept in `seen`.
+    fn into_inner(self, seen: &Seen) -> E {
+        match self {
+            Error::Inner(inner) => inner,
+            Error::Data(fault) => {
+                let error = fault.to_error();
+                seen.0.set(Some(*fault));
+                error
+            }
+        }
+    }
+}
+
+impl<E: de::Error> fmt::Display for Error<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Inner(inner) => fmt::Display::fmt(inner, f),
+            Error::Data(fault) => fmt::Display::fmt(&fault.to_error::<E>(), f),
+        }
+    }
+}
+
+impl<E: de::Error> std::error::Error for Error<E> {}
+
+impl<E: de::Error> de::Error for Error<E> {
+    fn custom<T: fmt::Display>(message: T) -> Self {
+        Error::Data(Box::new(DataFault::Custom(message.to_string())))
+    }
+
+    fn invalid_type(unexpected: Unexpected<'_>, expected: &dyn Expected) -> Self {
+        Error::Data(Box::new(DataFault::InvalidType {
+            came: Came::of(unexpected),
+            expected: expected.to_string(),
+        }))
+    }
+
+    fn invalid_value(unexpected: Unexpected<'_>, expected: &dyn Expected) -> Self {
+        Error::Data(Box::new(DataFault::InvalidValue {
+            came: Came::of(unexpected),
+            expected: expected.to_string(),
+        }))
+    }
+
+    fn invalid_length(len: usize, expected: &dyn Expected) -> Self {
+        Error::Data(Box::new(DataFault::InvalidLength {
+            len,
+            expected: expected.to_string(),
+        }))
+    }
+
+    fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
+        Error::Data(Box::new(DataFault::UnknownVariant {
+            name: variant.to_owned(),
+            expected,
+        }))
+    }
+
+    fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
+        Error::Data(Box::new(DataFault::UnknownField {
+            name: field.to_owned(),
+            expected,
+        }))
+    }
+
+    fn missing_field(field: &'static str) -> Self {
+        Error::Data(Box::new(DataFault::MissingField(field)))
+    }
+
+    fn duplicate_field(field: &'static str) -> Self {
+        Error::Data(Box::new(DataFault::DuplicateField(field)))
+    }
+}
 
 /// What a wrapped visitor changes.
 #[derive(Clone, Copy)]
@@ -33,74 +181,93 @@ enum Mode {
 }
 
 /// A visitor that passes `Strict` on and applies its mode.
-struct Wrap<V> {
+struct Wrap<'f, V> {
     visitor: V,
     mode: Mode,
+    how: How<'f>,
 }
 
-impl<V> Wrap<V> {
-    fn plain(visitor: V) -> Wrap<V> {
-        Wrap {
-            visitor,
-            mode: Mode::Plain,
-        }
-    }
-}
-
+/// Read as the wrapped deserializer reads it.
 macro_rules! forward_deserialize {
     ($($method:ident)*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-            self.0.$method(Wrap::plain(visitor))
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            let how = self.how;
+            let visitor = Wrap { visitor, mode: Mode::Plain, how };
+            self.inner.$method(visitor).map_err(Error::Inner)
         }
     )*};
 }
 
-macro_rules! integer_deserialize {
-    ($($method:ident)*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-            self.0.$method(Wrap { visitor, mode: Mode::Integer })
+/// Read with `deserialize_any` where the format says each value's kind,
+/// so that the visitor refuses a value of another kind.
+macro_rules! any_deserialize {
+    ($($method:ident: $mode:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            let how = self.how;
+            let visitor = Wrap { visitor, mode: Mode::$mode, how };
+            let read = match how.self_describing {
+                true => self.inner.deserialize_any(visitor),
+                false => self.inner.$method(visitor),
+            };
+            read.map_err(Error::Inner)
         }
     )*};
 }
 
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
-    type Error = D::Error;
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<'_, D> {
+    type Error = Error<D::Error>;
 
     forward_deserialize! {
-        deserialize_any deserialize_bool deserialize_f32 deserialize_f64 deserialize_char
-        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
-        deserialize_option deserialize_unit deserialize_seq deserialize_map
-        deserialize_identifier deserialize_ignored_any
+        deserialize_any deserialize_bytes deserialize_byte_buf deserialize_option
+        deserialize_identifier deserialize_ignored_any deserialize_i128 deserialize_u128
     }
 
-    integer_deserialize! {
-        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+    any_deserialize! {
+        deserialize_bool: Plain deserialize_f32: Plain deserialize_f64: Plain
+        deserialize_char: Plain deserialize_str: Plain deserialize_string: Plain
+        deserialize_unit: Plain deserialize_seq: Plain deserialize_map: Plain
+        deserialize_i8: Integer deserialize_i16: Integer deserialize_i32: Integer
+        deserialize_i64: Integer deserialize_u8: Integer deserialize_u16: Integer
+        deserialize_u32: Integer deserialize_u64: Integer
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
         visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_unit_struct(name, Wrap::plain(visitor))
+    ) -> Result<V::Value, Self::Error> {
+        let how = self.how;
+        let visitor = Wrap::plain(visitor, how);
+        match how.self_describing {
+            true => self.inner.deserialize_any(visitor),
+            false => self.inner.deserialize_unit_struct(name, visitor),
+        }
+        .map_err(Error::Inner)
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
         name: &'static str,
         visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0
-            .deserialize_newtype_struct(name, Wrap::plain(visitor))
+    ) -> Result<V::Value, Self::Error> {
+        let visitor = Wrap::plain(visitor, self.how);
+        self.inner
+            .deserialize_newtype_struct(name, visitor)
+            .map_err(Error::Inner)
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(
         self,
         len: usize,
         visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_tuple(len, Wrap::plain(visitor))
+    ) -> Result<V::Value, Self::Error> {
+        let how = self.how;
+        let visitor = Wrap::plain(visitor, how);
+        match how.self_describing {
+            true => self.inner.deserialize_any(visitor),
+            false => self.inner.deserialize_tuple(len, visitor),
+        }
+        .map_err(Error::Inner)
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -108,9 +275,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         name: &'static str,
         len: usize,
         visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0
-            .deserialize_tuple_struct(name, len, Wrap::plain(visitor))
+    ) -> Result<V::Value, Self::Error> {
+        let how = self.how;
+        let visitor = Wrap::plain(visitor, how);
+        match how.self_describing {
+            true => self.inner.deserialize_any(visitor),
+            false => self.inner.deserialize_tuple_struct(name, len, visitor),
+        }
+        .map_err(Error::Inner)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -118,12 +290,18 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         name: &'static str,
         fields: &'static [&'static str],
         visitor: V,
-    ) -> Result<V::Value, D::Error> {
+    ) -> Result<V::Value, Self::Error> {
+        let how = self.how;
         let visitor = Wrap {
             visitor,
             mode: Mode::Struct,
+            how,
         };
-        self.0.deserialize_struct(name, fields, visitor)
+        match how.self_describing {
+            true => self.inner.deserialize_any(visitor),
+            false => self.inner.deserialize_struct(name, fields, visitor),
+        }
+        .map_err(Error::Inner)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -131,20 +309,33 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         name: &'static str,
         variants: &'static [&'static str],
         visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0
-            .deserialize_enum(name, variants, Wrap::plain(visitor))
+    ) -> Result<V::Value, Self::Error> {
+        let visitor = Wrap::plain(visitor, self.how);
+        self.inner
+            .deserialize_enum(name, variants, visitor)
+            .map_err(Error::Inner)
     }
 
     fn is_human_readable(&self) -> bool {
-        self.0.is_human_readable()
+        self.inner.is_human_readable()
+    }
+}
+
+impl<'f, V> Wrap<'f, V> {
+    fn plain(visitor: V, how: How<'f>) -> Wrap<'f, V> {
+        Wrap {
+            visitor,
+            mode: Mode::Plain,
+            how,
+        }
     }
 }
 
 macro_rules! forward_visit {
     ($($method:ident: $ty:ty)*) => {$(
         fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
-            self.visitor.$method(v)
+            let seen = self.how.seen;
+            self.visitor.$method::<Error<E>>(v).map_err(|e| e.into_inner(seen))
         }
     )*};
 }
@@ -153,7 +344,7 @@ macro_rules! forward_visit {
 /// 2^53, below which every integer is exact in an `f64`.
 const EXACT: f64 = 9_007_199_254_740_992.0;
 
-impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
+impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, V> {
     type Value = V::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -165,140 +356,207 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
         visit_i128: i128 visit_u8: u8 visit_u16: u16 visit_u32: u32 visit_u64: u64
         visit_u128: u128 visit_f32: f32 visit_char: char visit_str: &str
         visit_string: String visit_bytes: &[u8] visit_byte_buf: Vec<u8>
+        visit_borrowed_str: &'de str visit_borrowed_bytes: &'de [u8]
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
         let whole = v.fract() == 0.0 && v.abs() <= EXACT;
+        let seen = self.how.seen;
         match self.mode {
-            Mode::Integer if whole && v >= 0.0 => self.visitor.visit_u64(v as u64),
+            Mode::Integer if whole && v >= 0.0 => self.visitor.visit_u64::<Error<E>>(v as u64),
             Mode::Integer if whole => self.visitor.visit_i64(v as i64),
             _ => self.visitor.visit_f64(v),
         }
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-        self.visitor.visit_borrowed_str(v)
-    }
-
-    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<V::Value, E> {
-        self.visitor.visit_borrowed_bytes(v)
+        .map_err(|e| e.into_inner(seen))
     }
 
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
-        self.visitor.visit_none()
+        let seen = self.how.seen;
+        self.visitor
+            .visit_none::<Error<E>>()
+            .map_err(|e| e.into_inner(seen))
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
-        self.visitor.visit_unit()
+        let seen = self.how.seen;
+        self.visitor
+            .visit_unit::<Error<E>>()
+            .map_err(|e| e.into_inner(seen))
     }
 
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
-        self.visitor.visit_some(Strict(d))
+        let how = self.how;
+        let inner = Strict { inner: d, how };
+        self.visitor
+            .visit_some(inner)
+            .map_err(|e| e.into_inner(how.seen))
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
-        self.visitor.visit_newtype_struct(Strict(d))
+        let how = self.how;
+        let inner = Strict { inner: d, how };
+        self.visitor
+            .visit_newtype_struct(inner)
+            .map_err(|e| e.into_inner(how.seen))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        let how = self.how;
         if let Mode::Struct = self.mode {
-            return Err(de::Error::invalid_type(Unexpected::Seq, &self));
+            let refused: Error<A::Error> = de::Error::invalid_type(Unexpected::Seq, &self);
+            return Err(refused.into_inner(how.seen));
         }
-        self.visitor.visit_seq(Strict(seq))
+        let inner = Strict { inner: seq, how };
+        self.visitor
+            .visit_seq(inner)
+            .map_err(|e| e.into_inner(how.seen))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        self.visitor.visit_map(Strict(map))
+        let how = self.how;
+        let inner = Strict { inner: map, how };
+        self.visitor
+            .visit_map(inner)
+            .map_err(|e| e.into_inner(how.seen))
     }
 
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
-        self.visitor.visit_enum(Strict(data))
+        let how = self.how;
+        let inner = Strict { inner: data, how };
+        self.visitor
+            .visit_enum(inner)
+            .map_err(|e| e.into_inner(how.seen))
     }
 }
 
 /// A seed whose deserializer is wrapped.
-struct Seed<S>(S);
+struct Seed<'f, S> {
+    seed: S,
+    how: How<'f>,
+}
 
-impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<S> {
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'_, S> {
     type Value = S::Value;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
-        self.0.deserialize(Strict(d))
+        let how = self.how;
+        let inner = Strict { inner: d, how };
+        self.seed
+            .deserialize(inner)
+            .map_err(|e| e.into_inner(how.seen))
     }
 }
 
-impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Strict<A> {
-    type Error = A::Error;
+impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Strict<'_, A> {
+    type Error = Error<A::Error>;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
-    ) -> Result<Option<T::Value>, A::Error> {
-        self.0.next_element_seed(Seed(seed))
+    ) -> Result<Option<T::Value>, Self::Error> {
+        let seed = Seed {
+            seed,
+            how: self.how,
+        };
+        self.inner.next_element_seed(seed).map_err(Error::Inner)
     }
 
     fn size_hint(&self) -> Option<usize> {
-        self.0.size_hint()
+        self.inner.size_hint()
     }
 }
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for Strict<A> {
-    type Error = A::Error;
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Strict<'_, A> {
+    type Error = Error<A::Error>;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
-    ) -> Result<Option<K::Value>, A::Error> {
-        self.0.next_key_seed(Seed(seed))
+    ) -> Result<Option<K::Value>, Self::Error> {
+        let seed = Seed {
+            seed,
+            how: self.how,
+        };
+        self.inner.next_key_seed(seed).map_err(Error::Inner)
     }
 
-    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
-        self.0.next_value_seed(Seed(seed))
+    fn next_value_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<T::Value, Self::Error> {
+        let seed = Seed {
+            seed,
+            how: self.how,
+        };
+        self.inner.next_value_seed(seed).map_err(Error::Inner)
     }
 
     fn size_hint(&self) -> Option<usize> {
-        self.0.size_hint()
+        self.inner.size_hint()
     }
 }
 
-impl<'de, A: EnumAccess<'de>> EnumAccess<'de> for Strict<A> {
-    type Error = A::Error;
-    type Variant = Strict<A::Variant>;
+impl<'f, 'de, A: EnumAccess<'de>> EnumAccess<'de> for Strict<'f, A> {
+    type Error = Error<A::Error>;
+    type Variant = Strict<'f, A::Variant>;
 
     fn variant_seed<T: DeserializeSeed<'de>>(
         self,
         seed: T,
-    ) -> Result<(T::Value, Self::Variant), A::Error> {
-        let (value, variant) = self.0.variant_seed(Seed(seed))?;
-        Ok((value, Strict(variant)))
+    ) -> Result<(T::Value, Self::Variant), Self::Error> {
+        let how = self.how;
+        let seed = Seed { seed, how };
+        let (value, variant) = self.inner.variant_seed(seed).map_err(Error::Inner)?;
+        Ok((
+            value,
+            Strict {
+                inner: variant,
+                how,
+            },
+        ))
     }
 }
 
-impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Strict<A> {
-    type Error = A::Error;
+impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Strict<'_, A> {
+    type Error = Error<A::Error>;
 
-    fn unit_variant(self) -> Result<(), A::Error> {
-        self.0.unit_variant()
+    fn unit_variant(self) -> Result<(), Self::Error> {
+        self.inner.unit_variant().map_err(Error::Inner)
     }
 
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, A::Error> {
-        self.0.newtype_variant_seed(Seed(seed))
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<T::Value, Self::Error> {
+        let seed = Seed {
+            seed,
+            how: self.how,
+        };
+        self.inner.newtype_variant_seed(seed).map_err(Error::Inner)
     }
 
-    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
-        self.0.tuple_variant(len, Wrap::plain(visitor))
+    fn tuple_variant<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        let visitor = Wrap::plain(visitor, self.how);
+        self.inner.tuple_variant(len, visitor).map_err(Error::Inner)
     }
 
     fn struct_variant<V: Visitor<'de>>(
         self,
         fields: &'static [&'static str],
         visitor: V,
-    ) -> Result<V::Value, A::Error> {
+    ) -> Result<V::Value, Self::Error> {
         let visitor = Wrap {
             visitor,
             mode: Mode::Struct,
+            how: self.how,
         };
-        self.0.struct_variant(fields, visitor)
+        self.inner
+            .struct_variant(fields, visitor)
+            .map_err(Error::Inner)
     }
 }
 
@@ -325,9 +583,10 @@ mod tests {
         moves: Vec<Limits>,
     }
 
-    fn parse(text: &str) -> Result<Body, serde_json::Error> {
+    fn parse(text: &str) -> Result<Body, (serde_json::Error, Option<DataFault>)> {
         let mut de = serde_json::Deserializer::from_str(text);
-        Body::deserialize(Strict(&mut de))
+        let seen = Seen::default();
+        Body::deserialize(Strict::naming_every_fault(&mut de, &seen)).map_err(|e| seen.fault(e))
     }
 
     #[test]
@@ -363,6 +622,67 @@ mod tests {
             r#"{"position":"x","limits":{"nodes":1e300}}"#,
         ] {
             assert!(parse(text).is_err(), "{text}");
+        }
+    }
+
+    /// Each fault is kept as serde's methods name it, whatever raised it
+    /// (a visitor, or a value of another kind that serde_json alone would
+    /// have refused itself), and the error that came out says it in the
+    /// words serde_json says it in without the wrapper.
+    #[test]
+    fn each_fault_is_kept_as_serde_names_it_in_serdes_words() {
+        let cases = [
+            (
+                r#"{"position":3}"#,
+                DataFault::InvalidType {
+                    came: Came::Unsigned(3),
+                    expected: "a string".to_owned(),
+                },
+            ),
+            (
+                r#"{"position":"x","limits":{"depth":"4"}}"#,
+                DataFault::InvalidType {
+                    came: Came::Str("4".to_owned()),
+                    expected: "u32".to_owned(),
+                },
+            ),
+            (
+                r#"{"position":"x","limits":{"depth":-1}}"#,
+                DataFault::InvalidValue {
+                    came: Came::Signed(-1),
+                    expected: "u32".to_owned(),
+                },
+            ),
+            (
+                r#"{"position":"x","limits":{"depth":null,"x":1}}"#,
+                DataFault::UnknownField {
+                    name: "x".to_owned(),
+                    expected: &["depth", "nodes"],
+                },
+            ),
+            (r#"{}"#, DataFault::MissingField("position")),
+            (
+                r#"{"position":"x","position":"y"}"#,
+                DataFault::DuplicateField("position"),
+            ),
+            (
+                r#"{"position":"x","moves":{}}"#,
+                DataFault::InvalidType {
+                    came: Came::Map,
+                    expected: "a sequence".to_owned(),
+                },
+            ),
+        ];
+        for (text, fault) in cases {
+            let Err((error, found)) = parse(text) else {
+                panic!("{text}: taken")
+            };
+            assert_eq!(found.as_ref(), Some(&fault), "{text}");
+            // The same words (a fault's place in a container may differ).
+            let plain = serde_json::from_str::<Body>(text).unwrap_err();
+            let words =
+                |e: &serde_json::Error| e.to_string().split(" at line").next().map(str::to_owned);
+            assert_eq!(words(&error), words(&plain), "{text}");
         }
     }
 }
