@@ -115,13 +115,12 @@ where
         self,
         mut req: ServiceRequest,
     ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-        let asked = Asked::of(req.request());
+        let lang = Asked::lang_of(req.request());
         let close = match hygiene::admit(&mut req) {
             Ok(close) => close,
             Err(refusal) => {
-                let mut res =
-                    problem::write(ServiceResponse::new(req.into_parts().0, *refusal), &asked);
-                language::label(&mut res, asked.lang);
+                let mut res = problem::write(ServiceResponse::new(req.into_parts().0, *refusal));
+                language::label(&mut res, lang);
                 return Ok(res);
             }
         };
@@ -135,8 +134,8 @@ where
         if self.compressing && res.status().is_success() {
             compression::keep_small_answers_plain(&mut res);
         }
-        let mut res = problem::write(hygiene::finish(res, close).await, &asked);
-        language::label(&mut res, asked.lang);
+        let mut res = problem::write(hygiene::finish(res, close).await);
+        language::label(&mut res, lang);
         Ok(res)
     }
 }

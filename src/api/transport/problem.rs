@@ -227,9 +227,9 @@ impl ResponseError for RequestError {
 /// Writes the problem of an answer that is an error of the service
 /// ([`RequestError`], as [`HttpResponse::from_error`] and actix's
 /// handlers keep it): the one writer of every problem answer, its texts
-/// in the request's language, its `instance` the request's id. Any other
-/// answer is left as it is.
-pub fn write(res: ServiceResponse<BoxBody>, asked: &Asked) -> ServiceResponse<BoxBody> {
+/// in the request's language, its `instance` the request's id
+/// ([`Asked`]). Any other answer is left as it is.
+pub fn write(res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
     let is_problem = res
         .response()
         .error()
@@ -237,6 +237,7 @@ pub fn write(res: ServiceResponse<BoxBody>, asked: &Asked) -> ServiceResponse<Bo
     if !is_problem {
         return res;
     }
+    let asked = Asked::of(res.request());
     let (req, res) = res.into_parts();
     ServiceResponse::new(req, with_problem(res, asked.lang, Some(&asked.id)))
 }
