@@ -459,7 +459,7 @@ fn batch_example() -> serde_json::Value {
     ]})
 }
 
-pub(super) fn example_state() -> serde_json::Value {
+pub(crate) fn example_state() -> serde_json::Value {
     let mut state = CobiTankWars::encode_state(&State::initial());
     state.artillery = vec!["d4".into(), "c5".into()];
     state.support = vec!["e5".into()];
@@ -467,7 +467,7 @@ pub(super) fn example_state() -> serde_json::Value {
     serde_json::to_value(state).unwrap_or_default()
 }
 
-fn example_orders() -> serde_json::Value {
+pub(crate) fn example_orders() -> serde_json::Value {
     serde_json::json!({
         "P1": {"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "W", "dist": 1}},
         "P2": {"P2-1": {"dir": "S", "dist": 3}, "P2-2": {"dir": "S", "dist": 1}, "P2-3": {"dir": "E", "dist": 1}}

@@ -657,4 +657,100 @@ mod tests {
             differ.join("\n")
         );
     }
+
+    /// The English detail of a request body's fault, as the service wrote
+    /// it when it read serde's words (the oracle of the next test): the
+    /// field, serde_json's words with the service's Rust types said as
+    /// JSON says them, and the place.
+    fn english_as_before<T: serde::de::DeserializeOwned>(body: &[u8]) -> Option<String> {
+        use crate::api::transport::strict::{Seen, Strict};
+        fn without_types(message: &str) -> String {
+            let mut out = message.to_owned();
+            for (kind, plain) in [
+                ("expected tuple struct ", "expected an array"),
+                ("expected newtype struct ", "expected a value"),
+                ("expected unit struct ", "expected null"),
+                ("expected struct variant ", "expected an object"),
+                ("expected tuple variant ", "expected an array"),
+                ("expected unit variant ", "expected a known value"),
+                ("expected newtype variant ", "expected a value"),
+                ("expected struct ", "expected an object"),
+                ("expected enum ", "expected a known value"),
+            ] {
+                while let Some(at) = out.find(kind) {
+                    let after = &out[at + kind.len()..];
+                    let end = after
+                        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .unwrap_or(after.len());
+                    out = format!("{}{plain}{}", &out[..at], &after[end..]);
+                }
+            }
+            out
+        }
+        let seen = Seen::default();
+        let mut de = serde_json::Deserializer::from_slice(body);
+        let error = match serde_path_to_error::deserialize::<_, T>(Strict::new(&mut de, &seen)) {
+            Ok(_) => return de.end().err().map(|e| format!("malformed JSON: {e}")),
+            Err(error) => error,
+        };
+        let path = crate::text::quote(&error.path().to_string()).into_owned();
+        let (inner, _) = seen.fault(error.into_inner());
+        let message = crate::text::quotes_cut(&inner.to_string(), &['`', '"']);
+        Some(match inner.classify() {
+            serde_json::error::Category::Data => match path.as_str() {
+                "." => without_types(&message),
+                at => format!("field `{at}`: {}", without_types(&message)),
+            },
+            _ => format!("malformed JSON: {message}"),
+        })
+    }
+
+    /// Every fault of a real request body, made by cutting it short,
+    /// dropping a byte or putting another in its place, is written in
+    /// English word for word as when the service read serde's words, at
+    /// the same place: the kind comes from structure now, the words did
+    /// not change.
+    #[test]
+    fn the_english_detail_is_as_it_was_for_every_fault() {
+        use crate::api::cobi_tank_wars as cobi;
+        use crate::api::tank_battle;
+        fn check<T: serde::de::DeserializeOwned>(body: &str) -> usize {
+            let replacements = b"{}[]:,\" 0-1.eE+tfnuxPN";
+            let body = body.as_bytes();
+            let mut documents = Vec::new();
+            for at in 0..body.len() {
+                documents.push(body[..at].to_vec());
+                let mut dropped = body.to_vec();
+                dropped.remove(at);
+                documents.push(dropped);
+                for &byte in replacements {
+                    let mut replaced = body.to_vec();
+                    replaced[at] = byte;
+                    documents.push(replaced);
+                }
+            }
+            let mut checked = 0;
+            for document in documents {
+                let Some(before) = english_as_before::<T>(&document) else {
+                    continue;
+                };
+                let now = match super::super::json::parse::<T>(&document) {
+                    Err(RequestError::Json { text, .. }) => i18n::write(Lang::En, &text),
+                    Err(other) => panic!("{:?}: {other:?}", String::from_utf8_lossy(&document)),
+                    Ok(_) => panic!("{:?}: taken", String::from_utf8_lossy(&document)),
+                };
+                assert_eq!(now, before, "{:?}", String::from_utf8_lossy(&document));
+                checked += 1;
+            }
+            checked
+        }
+        let move_request = r#"{"position": "11/11/11/11/11/11/11/11/11/11/10C w 0", "layout": null, "rules": {"max_plies": 40}, "move": "j4-j5"}"#;
+        let orders = serde_json::json!({
+            "state": cobi::example_state(),
+            "orders": cobi::example_orders(),
+        });
+        let checked = check::<tank_battle::MoveRequest>(move_request)
+            + check::<cobi::ValidateRequest>(&orders.to_string());
+        assert!(checked > 10_000, "{checked} faults");
+    }
 }
