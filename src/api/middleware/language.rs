@@ -1,8 +1,8 @@
 //! The language of an answer's human texts, chosen once by the request's
 //! `Accept-Language` ([`i18n::negotiate`]) before anything is written:
 //! it travels in the request's extensions
-//! ([`crate::api::transport::request_id::Asked`]), and the one writer of each answer writes its texts in it
-//! ([`crate::api::transport::texts`]). Here only the answer's headers:
+//! ([`crate::api::transport::request_id::Asked`]), and the one writer of
+//! each answer writes its texts in it. Here only the answer's headers:
 //! every answer says which language it speaks (`Content-Language`); that
 //! it depends on the header is in its `Vary`
 //! ([`crate::api::transport::vary`]). No answer's body is read here.

@@ -12,10 +12,10 @@
 //! 2. compression's outer half ([`compression`]) and actix's `Compress`
 //!    (gzip, zstd), when the request accepts an encoding;
 //! 3. hygiene ([`hygiene`]: `HEAD`, `Connection: close`, unknown query
-//!    parameters, other layers' errors as problem+json), each answer
-//!    saying its language ([`super::language`]: the request is served in
-//!    the language it asked for, which each answer's one writer writes
-//!    in, as it writes a problem's `instance`);
+//!    parameters, other layers' errors as problem+json), every problem's
+//!    body written ([`problem::write`]: in the language the request asked
+//!    for, naming its id, both in its extensions since layer 1), each
+//!    answer saying its language ([`super::language`]);
 //! 4. CORS ([`super::cors`]), then the routes. Fair use
 //!    ([`super::fair_use`]) runs at the route the router matched (see
 //!    [`crate::api::openapi::router`]), inside CORS, so that its refusals
