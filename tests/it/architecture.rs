@@ -236,12 +236,13 @@ fn code_items(source: &str) -> Vec<syn::Item> {
         .collect()
 }
 
-/// Every source file under `src/` (sorted) as its path below `src/` and
-/// its text.
+/// Every source file under `src/` (sorted) but the files of tests only,
+/// as its path below `src/` and its text.
 fn sources() -> Vec<(String, String)> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
+    files.retain(|path| !crate::modules::is_test_file(path));
     files.sort();
     files
         .into_iter()

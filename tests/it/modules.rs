@@ -131,7 +131,7 @@ fn collect(src: &Path, dir: &Path, files: &mut Vec<(Module, String)>) {
         }
         if path.is_dir() {
             collect(src, &path, files);
-        } else if path.extension().is_some_and(|e| e == "rs") {
+        } else if path.extension().is_some_and(|e| e == "rs") && !is_test_file(&path) {
             let mut module: Module = relative
                 .with_extension("")
                 .components()
@@ -165,6 +165,16 @@ fn inline_modules(module: Module, items: Vec<syn::Item>, out: &mut Vec<(Module, 
         }
     }
     out.push((module, own));
+}
+
+/// Whether `path` is a file of tests only (`tests.rs`, `*_tests.rs`: a
+/// `#[cfg(test)]` module kept in a file of its own), which the checks of
+/// the production code's structure pass over, as they pass over inline
+/// test modules.
+pub fn is_test_file(path: &Path) -> bool {
+    path.file_stem()
+        .and_then(|stem| stem.to_str())
+        .is_some_and(|stem| stem == "tests" || stem.ends_with("_tests"))
 }
 
 pub fn is_test(attrs: &[syn::Attribute]) -> bool {
