@@ -70,6 +70,22 @@ impl<'f, D> Strict<'f, D> {
     }
 }
 
+impl<'f> How<'f> {
+    /// `inner`, wrapped as this reading wraps.
+    fn strict<T>(self, inner: T) -> Strict<'f, T> {
+        Strict { inner, how: self }
+    }
+
+    fn seed<S>(self, seed: S) -> Seed<'f, S> {
+        Seed { seed, how: self }
+    }
+
+    /// An error made back into the wrapped deserializer's, its fault kept.
+    fn back<E: de::Error>(self) -> impl Fn(Error<E>) -> E + 'f {
+        move |error| error.into_inner(self.seen)
+    }
+}
+
 /// Where the wrappers of one deserialization keep the data fault that
 /// ended it (the last one raised: the one the error that came out is).
 #[derive(Default)]
@@ -189,11 +205,11 @@ struct Wrap<'f, V> {
 
 /// Read as the wrapped deserializer reads it.
 macro_rules! forward_deserialize {
-    ($($method:ident)*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+    ($($method:ident($($arg:ident: $ty:ty),*): $mode:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Self::Error> {
             let how = self.how;
-            let visitor = Wrap { visitor, mode: Mode::Plain, how };
-            self.inner.$method(visitor).map_err(Error::Inner)
+            let visitor = Wrap { visitor, mode: Mode::$mode, how };
+            self.inner.$method($($arg,)* visitor).map_err(Error::Inner)
         }
     )*};
 }
@@ -201,119 +217,43 @@ macro_rules! forward_deserialize {
 /// Read with `deserialize_any` where the format says each value's kind,
 /// so that the visitor refuses a value of another kind.
 macro_rules! any_deserialize {
-    ($($method:ident: $mode:ident)*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+    ($($method:ident($($arg:ident: $ty:ty),*): $mode:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Self::Error> {
             let how = self.how;
             let visitor = Wrap { visitor, mode: Mode::$mode, how };
             let read = match how.self_describing {
                 true => self.inner.deserialize_any(visitor),
-                false => self.inner.$method(visitor),
+                false => self.inner.$method($($arg,)* visitor),
             };
             read.map_err(Error::Inner)
         }
     )*};
 }
 
+type Names = &'static [&'static str];
+
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<'_, D> {
     type Error = Error<D::Error>;
 
     forward_deserialize! {
-        deserialize_any deserialize_bytes deserialize_byte_buf deserialize_option
-        deserialize_identifier deserialize_ignored_any deserialize_i128 deserialize_u128
+        deserialize_any(): Plain deserialize_bytes(): Plain deserialize_byte_buf(): Plain
+        deserialize_option(): Plain deserialize_identifier(): Plain
+        deserialize_ignored_any(): Plain deserialize_i128(): Plain deserialize_u128(): Plain
+        deserialize_newtype_struct(name: &'static str): Plain
+        deserialize_enum(name: &'static str, variants: Names): Plain
     }
 
     any_deserialize! {
-        deserialize_bool: Plain deserialize_f32: Plain deserialize_f64: Plain
-        deserialize_char: Plain deserialize_str: Plain deserialize_string: Plain
-        deserialize_unit: Plain deserialize_seq: Plain deserialize_map: Plain
-        deserialize_i8: Integer deserialize_i16: Integer deserialize_i32: Integer
-        deserialize_i64: Integer deserialize_u8: Integer deserialize_u16: Integer
-        deserialize_u32: Integer deserialize_u64: Integer
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        let how = self.how;
-        let visitor = Wrap::plain(visitor, how);
-        match how.self_describing {
-            true => self.inner.deserialize_any(visitor),
-            false => self.inner.deserialize_unit_struct(name, visitor),
-        }
-        .map_err(Error::Inner)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        let visitor = Wrap::plain(visitor, self.how);
-        self.inner
-            .deserialize_newtype_struct(name, visitor)
-            .map_err(Error::Inner)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        let how = self.how;
-        let visitor = Wrap::plain(visitor, how);
-        match how.self_describing {
-            true => self.inner.deserialize_any(visitor),
-            false => self.inner.deserialize_tuple(len, visitor),
-        }
-        .map_err(Error::Inner)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        let how = self.how;
-        let visitor = Wrap::plain(visitor, how);
-        match how.self_describing {
-            true => self.inner.deserialize_any(visitor),
-            false => self.inner.deserialize_tuple_struct(name, len, visitor),
-        }
-        .map_err(Error::Inner)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        let how = self.how;
-        let visitor = Wrap {
-            visitor,
-            mode: Mode::Struct,
-            how,
-        };
-        match how.self_describing {
-            true => self.inner.deserialize_any(visitor),
-            false => self.inner.deserialize_struct(name, fields, visitor),
-        }
-        .map_err(Error::Inner)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        let visitor = Wrap::plain(visitor, self.how);
-        self.inner
-            .deserialize_enum(name, variants, visitor)
-            .map_err(Error::Inner)
+        deserialize_bool(): Plain deserialize_f32(): Plain deserialize_f64(): Plain
+        deserialize_char(): Plain deserialize_str(): Plain deserialize_string(): Plain
+        deserialize_unit(): Plain deserialize_seq(): Plain deserialize_map(): Plain
+        deserialize_i8(): Integer deserialize_i16(): Integer deserialize_i32(): Integer
+        deserialize_i64(): Integer deserialize_u8(): Integer deserialize_u16(): Integer
+        deserialize_u32(): Integer deserialize_u64(): Integer
+        deserialize_unit_struct(name: &'static str): Plain
+        deserialize_tuple(len: usize): Plain
+        deserialize_tuple_struct(name: &'static str, len: usize): Plain
+        deserialize_struct(name: &'static str, fields: Names): Struct
     }
 
     fn is_human_readable(&self) -> bool {
@@ -334,8 +274,7 @@ impl<'f, V> Wrap<'f, V> {
 macro_rules! forward_visit {
     ($($method:ident: $ty:ty)*) => {$(
         fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
-            let seen = self.how.seen;
-            self.visitor.$method::<Error<E>>(v).map_err(|e| e.into_inner(seen))
+            self.visitor.$method::<Error<E>>(v).map_err(self.how.back())
         }
     )*};
 }
@@ -361,43 +300,36 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, V> {
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
         let whole = v.fract() == 0.0 && v.abs() <= EXACT;
-        let seen = self.how.seen;
         match self.mode {
             Mode::Integer if whole && v >= 0.0 => self.visitor.visit_u64::<Error<E>>(v as u64),
             Mode::Integer if whole => self.visitor.visit_i64(v as i64),
             _ => self.visitor.visit_f64(v),
         }
-        .map_err(|e| e.into_inner(seen))
+        .map_err(self.how.back())
     }
 
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
-        let seen = self.how.seen;
         self.visitor
             .visit_none::<Error<E>>()
-            .map_err(|e| e.into_inner(seen))
+            .map_err(self.how.back())
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
-        let seen = self.how.seen;
         self.visitor
             .visit_unit::<Error<E>>()
-            .map_err(|e| e.into_inner(seen))
+            .map_err(self.how.back())
     }
 
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
         let how = self.how;
-        let inner = Strict { inner: d, how };
-        self.visitor
-            .visit_some(inner)
-            .map_err(|e| e.into_inner(how.seen))
+        self.visitor.visit_some(how.strict(d)).map_err(how.back())
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
         let how = self.how;
-        let inner = Strict { inner: d, how };
         self.visitor
-            .visit_newtype_struct(inner)
-            .map_err(|e| e.into_inner(how.seen))
+            .visit_newtype_struct(how.strict(d))
+            .map_err(how.back())
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
@@ -406,26 +338,19 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, V> {
             let refused: Error<A::Error> = de::Error::invalid_type(Unexpected::Seq, &self);
             return Err(refused.into_inner(how.seen));
         }
-        let inner = Strict { inner: seq, how };
-        self.visitor
-            .visit_seq(inner)
-            .map_err(|e| e.into_inner(how.seen))
+        self.visitor.visit_seq(how.strict(seq)).map_err(how.back())
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
         let how = self.how;
-        let inner = Strict { inner: map, how };
-        self.visitor
-            .visit_map(inner)
-            .map_err(|e| e.into_inner(how.seen))
+        self.visitor.visit_map(how.strict(map)).map_err(how.back())
     }
 
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
         let how = self.how;
-        let inner = Strict { inner: data, how };
         self.visitor
-            .visit_enum(inner)
-            .map_err(|e| e.into_inner(how.seen))
+            .visit_enum(how.strict(data))
+            .map_err(how.back())
     }
 }
 
@@ -440,10 +365,7 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'_, S> {
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
         let how = self.how;
-        let inner = Strict { inner: d, how };
-        self.seed
-            .deserialize(inner)
-            .map_err(|e| e.into_inner(how.seen))
+        self.seed.deserialize(how.strict(d)).map_err(how.back())
     }
 }
 
@@ -454,11 +376,9 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Strict<'_, A> {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, Self::Error> {
-        let seed = Seed {
-            seed,
-            how: self.how,
-        };
-        self.inner.next_element_seed(seed).map_err(Error::Inner)
+        self.inner
+            .next_element_seed(self.how.seed(seed))
+            .map_err(Error::Inner)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -473,22 +393,18 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Strict<'_, A> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Self::Error> {
-        let seed = Seed {
-            seed,
-            how: self.how,
-        };
-        self.inner.next_key_seed(seed).map_err(Error::Inner)
+        self.inner
+            .next_key_seed(self.how.seed(seed))
+            .map_err(Error::Inner)
     }
 
     fn next_value_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
     ) -> Result<T::Value, Self::Error> {
-        let seed = Seed {
-            seed,
-            how: self.how,
-        };
-        self.inner.next_value_seed(seed).map_err(Error::Inner)
+        self.inner
+            .next_value_seed(self.how.seed(seed))
+            .map_err(Error::Inner)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -528,11 +444,9 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Strict<'_, A> {
         self,
         seed: T,
     ) -> Result<T::Value, Self::Error> {
-        let seed = Seed {
-            seed,
-            how: self.how,
-        };
-        self.inner.newtype_variant_seed(seed).map_err(Error::Inner)
+        self.inner
+            .newtype_variant_seed(self.how.seed(seed))
+            .map_err(Error::Inner)
     }
 
     fn tuple_variant<V: Visitor<'de>>(
