@@ -223,7 +223,7 @@ pub fn data_text(error: &serde_json::Error, fault: Option<&DataFault>, at: Optio
 
 /// `fault`'s arguments in the catalogues' `json-data`, its English words
 /// (`error`) as `E`, the format's error type, writes them.
-pub fn fault_text<E: de::Error>(fault: &DataFault) -> Text {
+fn fault_text<E: de::Error>(fault: &DataFault) -> Text {
     let english: E = fault.in_json_words().to_error();
     let none = || ("", String::new());
     let nothing = || ("none", String::new());
