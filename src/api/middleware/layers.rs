@@ -352,3 +352,53 @@ where
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use actix_web::{test, web, App, HttpResponse};
+
+    use super::*;
+    use crate::api::transport::problem::RequestError;
+    use crate::fair_use::FairUseConfig;
+    use crate::text::Text;
+
+    /// An error a layer inside returns, rather than answers, is answered
+    /// as a problem all the same, written by the one writer: in the
+    /// request's language, naming its id.
+    #[actix_web::test]
+    async fn an_error_returned_inside_is_answered_as_a_problem() {
+        let layers = Layers {
+            metrics: Metrics::new(),
+            fair_use: Arc::new(FairUse::new(FairUseConfig::default())),
+            cors: CorsOrigins::Any,
+            access_log: None,
+            spans: false,
+        };
+        let app = test::init_service(
+            App::new().wrap(layers).service(
+                web::resource("/returned")
+                    .wrap_fn(|_, _| async {
+                        let refusal = RequestError::status(409, Text::new("detail-after-close"));
+                        Err::<ServiceResponse, _>(refusal.into())
+                    })
+                    .to(HttpResponse::Ok),
+            ),
+        )
+        .await;
+        let req = test::TestRequest::get()
+            .uri("/returned")
+            .insert_header(("Accept-Language", "cs"))
+            .insert_header(("X-Request-Id", "returned-1"))
+            .to_request();
+        let res = match test::try_call_service(&app, req).await {
+            Ok(res) => res.into_parts().1,
+            Err(error) => error.error_response(),
+        };
+        assert_eq!(res.status().as_u16(), 409);
+        let body = actix_web::body::to_bytes(res.into_body()).await.unwrap();
+        let problem: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(problem["instance"], "returned-1", "{problem}");
+        let czech = crate::i18n::write(crate::i18n::Lang::Cs, &Text::new("detail-after-close"));
+        assert_eq!(problem["detail"], czech.as_str(), "{problem}");
+    }
+}
