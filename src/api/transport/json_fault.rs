@@ -296,18 +296,19 @@ pub fn syntax_text(error: &serde_json::Error, document: &[u8]) -> Text {
 }
 
 /// The kind of fault jiter finds in `document`, as the catalogues name
-/// it; `other` when it finds none: serde_json refused what jiter takes (a
-/// float past `f64`'s range, which jiter reads as infinite; 128 levels
-/// deep), and the detail then gives serde_json's words.
+/// it. Where jiter finds none, serde_json refused what jiter takes: a
+/// float past `f64`'s range (jiter reads it as infinite), or a document
+/// one level deeper than jiter counts when it skips values.
 fn syntax_fault(document: &[u8]) -> &'static str {
     use jiter::JsonErrorType as Kind;
-    let mut reader = jiter::serde::JiterDeserializer::new(document)
-        .with_recursion_limit(SERDE_JSON_RECURSION_LIMIT);
-    let read = de::IgnoredAny::deserialize(&mut reader).and_then(|_| reader.finish());
-    let Err(jiter::serde::Error::Syntax(error)) = read else {
-        return "other";
+    let Some(kind) = jiter_fault(document, SERDE_JSON_RECURSION_LIMIT) else {
+        return match jiter_fault(document, SERDE_JSON_RECURSION_LIMIT - 1) {
+            Some(Kind::RecursionLimitExceeded) => "too-deep",
+            _ if !all_finite(document) => "number-out-of-range",
+            _ => "other",
+        };
     };
-    match error.error_type {
+    match kind {
         Kind::EofWhileParsingList
         | Kind::EofWhileParsingObject
         | Kind::EofWhileParsingString
@@ -330,9 +331,55 @@ fn syntax_fault(document: &[u8]) -> &'static str {
 }
 
 /// How deep jiter reads nested arrays and objects: as deep as serde_json
-/// (127 levels; one jiter reads past when it skips a value is the one
-/// where it finds nothing, below).
+/// (127 levels; but for one level more, where it skips values).
 const SERDE_JSON_RECURSION_LIMIT: usize = 127;
+
+/// The syntax fault jiter finds in `document`, reading `depth` levels.
+fn jiter_fault(document: &[u8], depth: usize) -> Option<jiter::JsonErrorType> {
+    let mut reader = jiter::serde::JiterDeserializer::new(document).with_recursion_limit(depth);
+    let read = de::IgnoredAny::deserialize(&mut reader).and_then(|_| reader.finish());
+    match read {
+        Err(jiter::serde::Error::Syntax(error)) => Some(error.error_type),
+        _ => None,
+    }
+}
+
+/// Whether every number of `document` (one jiter takes) is finite.
+fn all_finite(document: &[u8]) -> bool {
+    use jiter::{Jiter, JiterResult, Peek};
+    fn finite(reader: &mut Jiter, peek: Peek, depth: usize) -> JiterResult<bool> {
+        if peek.is_num() {
+            return Ok(reader.known_float(peek)?.is_finite());
+        }
+        if depth > SERDE_JSON_RECURSION_LIMIT {
+            return reader.known_skip(peek).map(|()| true);
+        }
+        let mut all = true;
+        match peek {
+            Peek::Array => {
+                let mut next = reader.known_array()?;
+                while let Some(peek) = next.filter(|_| all) {
+                    all = finite(reader, peek, depth + 1)?;
+                    next = reader.array_step()?;
+                }
+            }
+            Peek::Object => {
+                let mut key = reader.known_object()?.is_some();
+                while key && all {
+                    let peek = reader.peek()?;
+                    all = finite(reader, peek, depth + 1)?;
+                    key = reader.next_key()?.is_some();
+                }
+            }
+            other => reader.known_skip(other)?,
+        }
+        Ok(all)
+    }
+    let mut reader = Jiter::new(document);
+    let peek = reader.peek();
+    peek.and_then(|peek| finite(&mut reader, peek, 0))
+        .unwrap_or(true)
+}
 
 /// What was expected, as a visitor says it (`a string`, `u32`, `struct
 /// X`): its kind in the catalogues, and the words as they are.
