@@ -1,6 +1,6 @@
 //! The board (SPEC section 13): one page at `/board/`, its files compiled
 //! into the binary from the repository's `board/` directory (no CDN, no
-//! build step), served by a router of their exact paths (one route,
+//! build step), served at their exact paths (one route,
 //! `/board/`, in the metrics and the access log; open to every client,
 //! as the page asks for a key only when the API does). The page holds no
 //! rules: every move, refusal, score and suggestion comes from the public
@@ -11,7 +11,7 @@
 //! styles and requests of the service's own origin only: no inline
 //! script), `nosniff`, no referrer, and a validator (`ETag`) so that a
 //! browser revalidates rather than refetches, gzip-encoded once
-//! ([`Asset`]). `--no-board` leaves the router out.
+//! ([`Asset`]). `--no-board` leaves them out.
 
 use std::sync::OnceLock;
 
@@ -19,7 +19,7 @@ use actix_web::http::header;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
 
-use crate::api::openapi::router::Router;
+use crate::api::openapi::resource::page_file;
 use crate::api::transport::assets::Asset;
 use crate::i18n::{self, Lang};
 
@@ -141,28 +141,21 @@ fn texts(lang: Lang) -> Vec<u8> {
     serde_json::to_vec(&texts).unwrap_or_default()
 }
 
-/// The paths the page answers (`/board`, which sends a browser on to
-/// `/board/`, and each file's), for the application's table of routes.
-pub fn paths() -> Vec<String> {
-    std::iter::once(PREFIX.to_owned())
-        .chain(files().iter().map(|file| format!("{PREFIX}{}", file.path)))
-        .collect()
-}
-
-/// The router serving the page.
-pub fn router() -> Router {
-    let mut router = Router::new(PREFIX);
-    router.page_file(ROUTE, "", || async {
+/// Registers the page's files.
+pub fn configure(cfg: &mut actix_web::web::ServiceConfig) {
+    cfg.service(page_file(ROUTE, PREFIX, || async {
         HttpResponse::PermanentRedirect()
             .insert_header((header::LOCATION, ROUTE))
             .finish()
-    });
+    }));
     for file in files() {
-        router.page_file(ROUTE, &file.path, move |req: HttpRequest| async move {
-            serve(file, &req)
-        });
+        let path = format!("{PREFIX}{}", file.path);
+        cfg.service(page_file(
+            ROUTE,
+            &path,
+            move |req: HttpRequest| async move { serve(file, &req) },
+        ));
     }
-    router
 }
 
 /// `file` (gzip-encoded when the browser takes it), or `304 Not

@@ -1,14 +1,15 @@
 //! The games a server serves, each as one [`GameEntry`]: what the
 //! application needs of a game beyond its HTTP face — its name and
 //! description for the catalogue (`GET /v1/games`) and the document's
-//! section, its routes (`register`, written by its `game_routes!` call) and
+//! section, its routes (`configure`, written by its `game_routes!` call) and
 //! the codes its problems carry. The application mounts a list of them
 //! ([`SERVED`], or a test's own list: Nim's test mounts a fourth game
 //! exactly so), and everything that is per game — routes, catalogue,
 //! document tags, problem codes, batch item schemas — comes from that list.
 
+use utoipa_actix_web::service_config::ServiceConfig;
+
 use crate::api::game::GameApi;
-use crate::api::openapi::router::Router;
 use crate::api::{cobi_tank_wars, tank_battle, tank_war};
 use crate::games::cobi_tank_wars::CobiTankWars;
 use crate::games::tank_battle::TankBattle;
@@ -29,15 +30,15 @@ pub struct GameEntry {
     /// The description of its section of the document (Swagger UI's),
     /// saying how its positions, moves and states are written.
     pub section: &'static str,
-    /// Adds its routes to the `/v1` router, under `/{id}`.
-    pub register: fn(&mut Router),
+    /// Registers its scope, `/v1/{id}`, and its routes.
+    pub configure: fn(&mut ServiceConfig),
     /// The codes its problems carry beyond the service's own.
     pub problem_codes: fn() -> Vec<&'static str>,
 }
 
 impl GameEntry {
-    /// The entry of `G`, whose face's routes `register` adds.
-    pub const fn of<G: GameApi>(about: About, register: fn(&mut Router)) -> GameEntry {
+    /// The entry of `G`, whose face's routes `configure` registers.
+    pub const fn of<G: GameApi>(about: About, configure: fn(&mut ServiceConfig)) -> GameEntry {
         GameEntry {
             id: G::ID,
             name: about.name,
@@ -45,7 +46,7 @@ impl GameEntry {
             players: about.players,
             kind: about.kind,
             section: about.section,
-            register,
+            configure,
             problem_codes: G::problem_codes,
         }
     }
@@ -74,7 +75,7 @@ pub const SERVED: &[GameEntry] = &[
 Positions are TBN (`<placement> <side> <ply>`), layouts are `standard` or 11 rows of `. # ~ w W b B`, \
 moves are `from-to` / `fromxto`.",
         },
-        tank_battle::register,
+        tank_battle::configure,
     ),
     GameEntry::of::<TankWar>(
         About {
@@ -87,7 +88,7 @@ moves are `from-to` / `fromxto`.",
             section: "The Tank War: simultaneous moves on tracks, A/B/C tanks, a firing phase and clocks. \
 States are JSON (board size, territory rows from the top, tanks with their tracks, round, clocks); a round is one pick per player.",
         },
-        tank_war::register,
+        tank_war::configure,
     ),
     GameEntry::of::<CobiTankWars>(
         About {
@@ -102,7 +103,7 @@ States are JSON (board size, territory rows from the top, tanks with their track
 (direction N/E/S/W, distance 1-3) executed in card order; artillery, support and gunfire tokens; a seeded supply drop. \
 States are JSON (board size, vehicles with id, owner, square, armor and card slot, token squares, support cards, round).",
         },
-        cobi_tank_wars::register,
+        cobi_tank_wars::configure,
     ),
 ];
 

@@ -1,5 +1,6 @@
 //! Service-level routes: health, the game catalogue, and the fallback that
-//! answers unknown paths (404) and wrong methods (405) as problem+json.
+//! answers unknown paths (404) as problem+json (a route's resource answers
+//! another method with 405 itself: [`super::openapi::resource`]).
 
 use std::collections::BTreeMap;
 
@@ -9,25 +10,22 @@ use utoipa::openapi::OpenApi;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use super::openapi::resource::{endpoint, request};
 use super::openapi::responses::{NoQuery, RouteErrors, ServiceErrors};
-use super::openapi::router::{endpoint, Router};
 use super::transport::problem::RequestError;
 use crate::api::catalogue::GameEntry;
 
 const TAG: &str = "service";
 
-/// Registers the service-level routes.
+/// Registers the service-level routes: the catalogue, health, and
+/// `/metrics` when `with_metrics`.
 pub fn configure(cfg: &mut ServiceConfig, with_metrics: bool) {
-    cfg.service(endpoint(__path_healthz, healthz))
+    cfg.service(request("", __path_list_games, list_games))
+        .service(endpoint(__path_healthz, healthz))
         .service(endpoint(__path_readyz, readyz));
     if with_metrics {
         cfg.service(endpoint(__path_metrics, metrics));
     }
-}
-
-/// Adds the service's routes under `/v1` (the catalogue) to its router.
-pub fn register(router: &mut Router) {
-    router.request("", __path_list_games, list_games);
 }
 
 /// The operator endpoints alone, for the admin address: `/metrics`,
@@ -73,7 +71,7 @@ pub struct GamesResponse {
 }
 
 /// Routes by path, with their methods; built from the OpenAPI document so
-/// the catalogue and the 405 answers cannot drift from the routes.
+/// the catalogue cannot drift from the routes.
 #[derive(Clone, Default)]
 pub struct RouteTable {
     methods: BTreeMap<String, Vec<String>>,
@@ -82,7 +80,7 @@ pub struct RouteTable {
 }
 
 impl RouteTable {
-    pub fn from_openapi(doc: &OpenApi, extra: &[(&str, &str)], games: &[GameEntry]) -> RouteTable {
+    pub fn from_openapi(doc: &OpenApi, games: &[GameEntry]) -> RouteTable {
         let mut methods: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (path, item) in &doc.paths.paths {
             let entry = methods.entry(path.clone()).or_default();
@@ -99,21 +97,10 @@ impl RouteTable {
                     .map(|(m, _)| (*m).to_owned()),
             );
         }
-        for (method, path) in extra {
-            methods
-                .entry((*path).to_owned())
-                .or_default()
-                .push((*method).to_owned());
-        }
         RouteTable {
             methods,
             games: games.to_vec(),
         }
-    }
-
-    /// The methods allowed on `path`, if it is a route.
-    pub fn allowed(&self, path: &str) -> Option<&[String]> {
-        self.methods.get(path).map(Vec::as_slice)
     }
 
     /// The catalogue of games with their endpoints.
@@ -173,7 +160,7 @@ async fn readyz() -> web::Json<Health> {
 ///
 /// Each game's id (its path segment), name, description, players, kind of
 /// turns and the `METHOD /path` of each of its endpoints.
-#[utoipa::path(get, path = "/games", tag = TAG, operation_id = "list_games", responses(
+#[utoipa::path(get, path = "/v1/games", tag = TAG, operation_id = "list_games", responses(
     (status = 200, description = "The catalogue", body = GamesResponse),
     NoQuery,
     RouteErrors,
@@ -182,21 +169,10 @@ async fn list_games(routes: web::Data<RouteTable>) -> web::Json<GamesResponse> {
     web::Json(routes.games())
 }
 
-/// Answers requests no route took: 405 when the path exists with another
-/// method, else 404. The path is read as the routers read it
-/// (percent-encoded unreserved characters decoded).
-pub async fn fallback(
-    req: HttpRequest,
-    routes: web::Data<RouteTable>,
-) -> Result<HttpResponse, RequestError> {
-    let path = req.match_info().as_str();
-    Err(match routes.allowed(path) {
-        Some(methods) => RequestError::MethodNotAllowed {
-            method: req.method().to_string(),
-            allow: methods.join(", "),
-        },
-        None => RequestError::not_found(path),
-    })
+/// Answers requests no route took: 404, naming the path as actix routes
+/// it (percent-encoded unreserved characters decoded).
+pub async fn fallback(req: HttpRequest) -> Result<HttpResponse, RequestError> {
+    Err(RequestError::not_found(req.match_info().as_str()))
 }
 
 /// Prometheus metrics.

@@ -212,18 +212,16 @@ fn documented(
 /// The OpenAPI document at `path` for `GET`, as compact JSON: its bytes
 /// are made once at start and shared by every worker (Swagger UI loads it
 /// from here, and holds no copy of its own), served as a static file
-/// (gzip-encoded once, with a validator) by a router of its one path,
-/// costing a request as a page's file does.
+/// (gzip-encoded once, with a validator), costing a request as a page's
+/// file does.
 fn document_at(
     path: &str,
     document: std::sync::Arc<transport::assets::Asset>,
-) -> openapi::router::Router {
-    let mut router = openapi::router::Router::new(path);
-    router.page_file(path, "", move |req: actix_web::HttpRequest| {
+) -> openapi::resource::Documented {
+    openapi::resource::page_file(path, path, move |req: actix_web::HttpRequest| {
         let document = document.clone();
         async move { document.serve(&req, actix_web::HttpResponse::Ok()) }
-    });
-    router
+    })
 }
 
 /// The whole application serving every game ([`catalogue::SERVED`]):
@@ -261,30 +259,15 @@ pub fn app_of(
     let (app, doc) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
-        .configure(|cfg| {
-            let pricing = (Some(state.services.fair_use.clone()), state.services.limits);
-            openapi::register_routes(cfg, games, state.metrics_public, pricing)
-        })
+        .configure(|cfg| openapi::register_routes(cfg, games, state.metrics_public))
         .split_for_parts();
-    let board_paths = if state.board {
-        board::paths()
-    } else {
-        Vec::new()
-    };
-    let swagger_paths = swagger::paths();
-    let undocumented: Vec<(&str, &str)> = [("GET", OPENAPI_PATH), ("GET", "/")]
-        .into_iter()
-        .chain(swagger_paths.iter().map(|path| ("GET", path.as_str())))
-        .chain(board_paths.iter().map(|path| ("GET", path.as_str())))
-        .collect();
-    let route_table = meta::RouteTable::from_openapi(&doc, &undocumented, games);
+    let route_table = meta::RouteTable::from_openapi(&doc, games);
     let (document, items) = documented(games, state.metrics_public, doc);
     let board = state.board;
     let state = AppState {
         services: state.services.with_batch_items(items),
         ..state
     };
-    let fair_use = state.services.fair_use.clone();
     let layers = Layers {
         metrics: state.metrics.clone(),
         fair_use: state.services.fair_use.clone(),
@@ -292,7 +275,12 @@ pub fn app_of(
         access_log: state.access_log.clone(),
         spans: tracing::enabled!(target: "tank_rules::api", tracing::Level::DEBUG),
     };
-    app.app_data(web::Data::new(state.services))
+    let admission = middleware::fair_use::Admission {
+        fair_use: state.services.fair_use.clone(),
+        limits: state.services.limits,
+    };
+    app.app_data(admission)
+        .app_data(web::Data::new(state.services))
         .app_data(web::Data::new(state.metrics))
         .app_data(web::Data::new(route_table))
         .app_data(web::PathConfig::default().error_handler(|err, _req| {
@@ -303,11 +291,11 @@ pub fn app_of(
             .into()
         }))
         .service(web::redirect("/", swagger::ROUTE))
-        .service(document_at(OPENAPI_PATH, document).admitting(Some(fair_use.clone())))
+        .service(document_at(OPENAPI_PATH, document))
+        .configure(swagger::configure)
         .configure(|cfg| {
-            cfg.service(swagger::router().admitting(Some(fair_use.clone())));
             if board {
-                cfg.service(board::router().admitting(Some(fair_use.clone())));
+                board::configure(cfg);
             }
         })
         .default_service(web::to(meta::fallback))

@@ -392,7 +392,7 @@ pub const NIM: GameEntry = GameEntry::of::<Nim>(
             "Nim (tests only): one pile, 1 to 3 taken a move. States are JSON (`pile`, `turn`); \
 a move is a take.",
     },
-    register,
+    configure,
 );
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Swagger UI at `/swagger-ui/`: the files `utoipa-swagger-ui` vendors
 //! (its `serve`, with the service's document as its one URL), each made
 //! once a process and served as a static file ([`Asset`]: gzip-encoded
-//! once, with a validator, in pieces) by a router of their exact paths,
+//! once, with a validator, in pieces) at their exact paths,
 //! one route (`/swagger-ui/`) in the metrics and the access log, costing
 //! a request as any page's file does.
 
@@ -11,7 +11,7 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse};
 use utoipa_swagger_ui::Config;
 
-use crate::api::openapi::router::Router;
+use crate::api::openapi::resource::page_file;
 use crate::api::openapi::OPENAPI_PATH;
 use crate::api::transport::assets::Asset;
 
@@ -51,31 +51,20 @@ fn files() -> &'static [(&'static str, Asset)] {
     })
 }
 
-/// The paths the page answers (`/swagger-ui`, which sends a browser on to
-/// `/swagger-ui/`, the page itself, and each file's).
-pub fn paths() -> Vec<String> {
-    [PREFIX.to_owned(), ROUTE.to_owned()]
-        .into_iter()
-        .chain(files().iter().map(|(name, _)| format!("{ROUTE}{name}")))
-        .collect()
-}
-
-/// The router serving the page.
-pub fn router() -> Router {
-    let mut router = Router::new(PREFIX);
-    router.page_file(ROUTE, "", || async {
+/// Registers the page's files.
+pub fn configure(cfg: &mut actix_web::web::ServiceConfig) {
+    cfg.service(page_file(ROUTE, PREFIX, || async {
         HttpResponse::PermanentRedirect()
             .insert_header((header::LOCATION, ROUTE))
             .finish()
-    });
+    }));
     for (name, asset) in files() {
         let serve = move |req: HttpRequest| async move { asset.serve(&req, HttpResponse::Ok()) };
         if *name == "index.html" {
-            router.page_file(ROUTE, "/", serve);
+            cfg.service(page_file(ROUTE, ROUTE, serve));
         }
-        router.page_file(ROUTE, &format!("/{name}"), serve);
+        cfg.service(page_file(ROUTE, &format!("{ROUTE}{name}"), serve));
     }
-    router
 }
 
 #[cfg(test)]

@@ -195,10 +195,11 @@ fn the_checks_find_what_they_look_for() {
     let _ = a;
 }
 
-/// actix's ways to register a route, as their tokens read without spaces.
+/// actix's ways to register a route, as their tokens read without spaces
+/// (a scope only groups routes, each of which is still registered one of
+/// these ways).
 const ACTIX_ROUTES: &[&str] = &[
     "web::resource(",
-    "web::scope(",
     "web::route(",
     "web::get(",
     "web::post(",
@@ -208,18 +209,17 @@ const ACTIX_ROUTES: &[&str] = &[
     "web::head(",
     "web::redirect(",
     "Resource::new(",
-    "Scope::new(",
     "#[get(",
     "#[post(",
     "#[route(",
     "SwaggerUi::new(",
 ];
 
-/// Where a route may be registered with actix other than through a router
-/// (`src/api/openapi/router.rs`, which builds its table from the routes'
-/// documentation): the redirect from `/` to Swagger UI (whose files are a
-/// router's, `src/api/swagger.rs`, as the document's one path is), which
-/// the fallback's route table names as served undocumented.
+/// Where a route may be registered with actix other than through
+/// `src/api/openapi/resource.rs` (which classifies each route at its door
+/// and documents it): the redirect from `/` to Swagger UI (whose files are
+/// registered there, `src/api/swagger.rs`, as the document's one path
+/// is), which the fallback's route table names as served undocumented.
 const REGISTERED_OUTSIDE_A_ROUTER: &[(&str, &str, usize)] = &[("api/mod.rs", "web::redirect(", 1)];
 
 /// The items of `source` but its tests.
@@ -290,14 +290,14 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// Every route is registered through a router (which classifies it, spends
-/// its quota and documents it), but for the few listed: a route added
-/// beside them with actix's own builders fails here.
+/// Every route is registered through `openapi::resource` (which classifies
+/// it, spends its quota and documents it), but for the few listed: a route
+/// added beside them with actix's own builders fails here.
 #[test]
-fn routes_are_registered_through_the_routers() {
+fn routes_are_registered_through_the_resource_builders() {
     let mut found = Vec::new();
     for (file, source) in sources() {
-        if file == "api/openapi/router.rs" || file.starts_with("bin/") {
+        if file == "api/openapi/resource.rs" || file.starts_with("bin/") {
             continue;
         }
         found.extend(actix_routes(&file, &source));
@@ -308,12 +308,12 @@ fn routes_are_registered_through_the_routers() {
         .collect();
     assert_eq!(
         found, allowed,
-        "routes registered with actix outside a router"
+        "routes registered with actix outside openapi::resource"
     );
 }
 
 #[test]
-fn a_route_registered_beside_the_routers_is_found() {
+fn a_route_registered_beside_the_resource_builders_is_found() {
     let source = r#"
         fn configure(cfg: &mut ServiceConfig) {
             cfg.service(web::scope("/v1/extra").route("/x", web::get().to(x)));
@@ -323,7 +323,7 @@ fn a_route_registered_beside_the_routers_is_found() {
     "#;
     let found = actix_routes("api/extra.rs", source);
     let names: Vec<&str> = found.iter().map(|(_, way, _)| way.as_str()).collect();
-    assert_eq!(names, ["web::scope(", "web::get("]);
+    assert_eq!(names, ["web::get("]);
 }
 
 /// Cargo.toml builds no test harness for the binaries (`test = false`),
@@ -459,7 +459,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "the vocabulary of routes",
         &[
-            "api::openapi::router",
+            "api::openapi::resource",
             "api::openapi::responses",
             "api::openapi::notation",
         ],

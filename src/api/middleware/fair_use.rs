@@ -1,7 +1,7 @@
 //! Fair use, for the routes that spend a quota: who a request is from and
 //! whether its quotas allow it (the rules are [`crate::fair_use`]'s),
 //! answered as 401 or 429 problems with `RateLimit` headers. Run by the
-//! router ([`crate::api::openapi::router`]) for the route it matched,
+//! door of the resource actix matched ([`crate::api::openapi::resource`]),
 //! only when the server has quotas or keys.
 
 use std::cell::RefCell;
@@ -25,6 +25,15 @@ use crate::operations::Price;
 pub const POLICY: header::HeaderName = header::HeaderName::from_static("ratelimit-policy");
 /// The answer's quota state.
 pub const STATE: header::HeaderName = header::HeaderName::from_static("ratelimit");
+
+/// What the routes' doors admit by: fair use (when it is active) and the
+/// limits the routes' prices follow (a review's price follows the time
+/// caps). The application holds one in its data.
+#[derive(Clone)]
+pub struct Admission {
+    pub fair_use: Arc<FairUse>,
+    pub limits: crate::limits::Limits,
+}
 
 /// What a request has spent of its client's quotas: who the client is,
 /// and the last verdict of each quota it spent (the door's, then a
@@ -101,7 +110,7 @@ impl actix_web::FromRequest for Tab {
     }
 }
 
-/// Fair use, for a route that costs `price` at the door (the router's
+/// Fair use, for a route that costs `price` at the door (its resource's
 /// classification, [`crate::api::transport::route::Route`], from
 /// [`crate::operations`]), when the server has quotas or keys: identifies
 /// the client (its API key when keys are configured: none or an unknown

@@ -17,12 +17,12 @@
 //!    for, naming its id, both in its extensions since layer 1), each
 //!    answer saying its language ([`super::language`]);
 //! 4. CORS ([`super::cors`]), then the routes. Fair use
-//!    ([`super::fair_use`]) runs at the route the router matched (see
-//!    [`crate::api::openapi::router`]), inside CORS, so that its refusals
+//!    ([`super::fair_use`]) runs at the resource actix matched (see
+//!    [`crate::api::openapi::resource`]), inside CORS, so that its refusals
 //!    carry CORS headers too (and preflights are answered before it).
 //!
 //! The metrics, the access log line and the debug span name a request by
-//! the route the router matched ([`Route`]), never by its path.
+//! the route actix matched ([`Route`]), never by its path.
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -266,7 +266,7 @@ fn request_span(req: &ServiceRequest, id: &RequestId) -> tracing::Span {
 }
 
 /// A request's name in the logs: its route's, or `UNMATCHED` when no
-/// router matched it (Swagger UI's files, the fallback's 404 and 405).
+/// route matched it (the fallback's 404 and 405).
 fn route_name(route: Option<&Route>) -> &str {
     route.map_or(super::metrics::UNMATCHED, |route| &route.name)
 }

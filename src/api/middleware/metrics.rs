@@ -1,5 +1,5 @@
 //! Request metrics: each request's time recorded under the name of the
-//! route a router matched ([`Route`]; requests no router matched share the
+//! route actix matched ([`Route`]; requests no route matched share the
 //! label `UNMATCHED`), its method and status, in
 //! [`crate::metrics::Metrics`] (timed by [`super::layers`]).
 
@@ -35,7 +35,7 @@ const MAX_SERIES_PER_ROUTE: usize = 32;
 /// The request metrics of one worker: each route's series, looked up on
 /// its first request and remembered by the route (no lock: a worker is
 /// one thread), so that recording a request is two atomic adds. Requests
-/// no router matched are recorded as `UNMATCHED` and not remembered, so
+/// no route matched are recorded as `UNMATCHED` and not remembered, so
 /// unknown paths cannot grow it.
 pub struct RouteMetrics {
     metrics: Metrics,
@@ -55,7 +55,7 @@ impl RouteMetrics {
         }
     }
 
-    /// Records one answered request of `route` (`None`: no router matched
+    /// Records one answered request of `route` (`None`: no route matched
     /// it).
     pub fn observe(
         &self,
@@ -88,7 +88,7 @@ impl RouteMetrics {
         }
     }
 
-    /// Records a request no router matched, or one that ended in an error
+    /// Records a request no route matched, or one that ended in an error
     /// no layer answered.
     pub fn observe_unmatched(&self, method: &'static str, status: StatusCode, seconds: f64) {
         self.metrics

@@ -10,8 +10,8 @@ pub mod directions;
 pub mod fixups;
 pub mod notation;
 pub mod refs;
+pub mod resource;
 pub mod responses;
-pub mod router;
 pub mod routes;
 
 use actix_web::App;
@@ -65,31 +65,17 @@ with a stable `code`: 400 for malformed requests and notation (`BAD_REQUEST`, `B
 )]
 pub struct ApiDoc;
 
-/// Registers every documented route: the service's, and each of `games`'
-/// under `/v1/{game}`; `/metrics` only when it is on the public address.
-/// The `/v1` routes admit requests by `fair_use` (when it is on), priced
-/// under `limits`.
-pub fn register_routes(
-    cfg: &mut ServiceConfig,
-    games: &[GameEntry],
-    metrics_public: bool,
-    (fair_use, limits): (
-        Option<std::sync::Arc<crate::fair_use::FairUse>>,
-        crate::limits::Limits,
-    ),
-) {
-    // The `/v1` router first: actix tries the application's services in
-    // this order, and `/v1` is nearly all the traffic (the document lists
+/// Registers every documented route: each of `games`' in its scope,
+/// `/v1/{game}`, then the service's; `/metrics` only when it is on the
+/// public address.
+pub fn register_routes(cfg: &mut ServiceConfig, games: &[GameEntry], metrics_public: bool) {
+    // The games first: actix tries the application's services in this
+    // order, and the games are nearly all the traffic (the document lists
     // paths sorted, whatever the order here).
-    let mut v1 = router::Router::new("/v1")
-        .admitting(fair_use)
-        .priced_by(limits);
     for game in games {
-        (game.register)(&mut v1);
+        (game.configure)(cfg);
     }
-    meta::register(&mut v1);
-    cfg.service(v1)
-        .configure(|cfg| meta::configure(cfg, metrics_public));
+    meta::configure(cfg, metrics_public);
 }
 
 /// The OpenAPI document as utoipa builds it from the routes of the
@@ -98,10 +84,7 @@ fn generated() -> utoipa::openapi::OpenApi {
     App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
-        .configure(|cfg| {
-            let unpriced = (None, crate::limits::Limits::default());
-            register_routes(cfg, catalogue::SERVED, true, unpriced)
-        })
+        .configure(|cfg| register_routes(cfg, catalogue::SERVED, true))
         .split_for_parts()
         .1
 }

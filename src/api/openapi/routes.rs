@@ -11,9 +11,9 @@
 //! [`GameApi`](crate::api::game::GameApi) names; its module names only its
 //! `BatchRequest` (and `InitialResponse`, with `initial`).
 
-/// Declares the handlers of one game and `register`, which adds them (and
-/// the game's `extra` handlers, declared by hand) to the `/v1` router
-/// under `/{game}`.
+/// Declares the handlers of one game and `configure`, which registers
+/// them (and the game's `extra` handlers, declared by hand) in the game's
+/// scope, `/v1/{game}`.
 macro_rules! game_routes {
     (
         game: $game:ident,
@@ -29,12 +29,12 @@ macro_rules! game_routes {
         render: { $(#[$render_doc:meta])* bad_request: $render_400:literal $(,)? },
         extra: [$(($extra_op:expr, $extra_doc:ident, $extra:ident)),* $(,)?] $(,)?
     ) => {
-        pub use handlers::register;
+        pub use handlers::configure;
 
         /// The handlers, apart from the game's names.
         mod handlers {
         use super::*;
-        use crate::api::openapi::router::Router;
+        use crate::api::openapi::resource::operation;
         use actix_web::web::Data;
         use actix_web::HttpResponse;
         use crate::api::flows;
@@ -64,28 +64,28 @@ macro_rules! game_routes {
         type AnnotateLine = flows::annotate::AnnotateLine<$game>;
         type CompareRequest = flows::compare::GameCompareRequest<$game>;
 
-        /// Adds the game's routes to the `/v1` router, under `/{game}`,
-        /// each the operation of [`crate::operations`] it serves (its path,
-        /// method and price are the operation's).
-        pub fn register(router: &mut Router) {
+        /// Registers the game's scope, `/v1/{game}`: each route the
+        /// operation of [`crate::operations`] it serves (its path, method
+        /// and price are the operation's).
+        pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
             use crate::operations::Operation;
-            let under = format!("/{}", <$game as crate::games::Game>::ID);
-            let under = under.as_str();
-            router
-                .operation(under, Operation::Validate, __path_validate, validate)
-                .operation(under, Operation::Apply, __path_apply, apply)
-                .operation(under, Operation::Score, __path_score, score)
-                .operation(under, Operation::LegalMoves, __path_legal_moves, legal_moves)
-                .operation(under, Operation::AiMove, __path_ai_move, ai_move)
-                $(.operation(under, Operation::Initial, { let _ = $initial_ok; __path_initial }, initial))?
-                .operation(under, Operation::Replay, __path_replay, replay)
-                .operation(under, Operation::Annotate, __path_annotate, annotate)
-                .operation(under, Operation::AnnotateLines, __path_annotate_lines, annotate_lines)
-                .operation(under, Operation::AnnotateChart, __path_annotate_chart, annotate_chart)
-                $(.operation(under, $extra_op, $extra_doc, $extra))*
-                .operation(under, Operation::Batch, __path_batch, batch)
-                .operation(under, Operation::Compare, __path_compare, compare)
-                .operation(under, Operation::Render, __path_render, render);
+            let under = format!("/v1/{}", <$game as crate::games::Game>::ID);
+            let at = under.as_str();
+            cfg.service(utoipa_actix_web::scope(at)
+                .service(operation(at, Operation::Validate, __path_validate, validate))
+                .service(operation(at, Operation::Apply, __path_apply, apply))
+                .service(operation(at, Operation::Score, __path_score, score))
+                .service(operation(at, Operation::LegalMoves, __path_legal_moves, legal_moves))
+                .service(operation(at, Operation::AiMove, __path_ai_move, ai_move))
+                $(.service(operation(at, Operation::Initial, { let _ = $initial_ok; __path_initial }, initial)))?
+                .service(operation(at, Operation::Replay, __path_replay, replay))
+                .service(operation(at, Operation::Annotate, __path_annotate, annotate))
+                .service(operation(at, Operation::AnnotateLines, __path_annotate_lines, annotate_lines))
+                .service(operation(at, Operation::AnnotateChart, __path_annotate_chart, annotate_chart))
+                $(.service(operation(at, $extra_op, $extra_doc, $extra)))*
+                .service(operation(at, Operation::Batch, __path_batch, batch))
+                .service(operation(at, Operation::Compare, __path_compare, compare))
+                .service(operation(at, Operation::Render, __path_render, render)));
         }
 
         $(

@@ -85,7 +85,7 @@ pub fn admit(req: &mut ServiceRequest) -> Result<bool, Box<HttpResponse>> {
 
 /// The answer as hygiene leaves it: the connection closed after it when
 /// the request asked (`close`), and any error another layer answered (the
-/// router, CORS) turned into problem+json.
+/// routes' actix defaults, CORS) turned into problem+json.
 pub async fn finish(mut res: ServiceResponse<BoxBody>, close: bool) -> ServiceResponse<BoxBody> {
     if close {
         res.response_mut()
@@ -101,7 +101,7 @@ pub async fn finish(mut res: ServiceResponse<BoxBody>, close: bool) -> ServiceRe
     Box::pin(as_problem(res)).await
 }
 
-/// Another layer's error answer (the router's, CORS') as problem+json,
+/// Another layer's error answer (actix's, CORS') as problem+json,
 /// its text as the `detail`.
 async fn as_problem(res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
     let status = res.status();
