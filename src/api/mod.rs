@@ -279,7 +279,8 @@ pub fn app_of(
         fair_use: state.services.fair_use.clone(),
         limits: state.services.limits,
     };
-    app.app_data(admission)
+    let app = app
+        .app_data(admission)
         .app_data(web::Data::new(state.services))
         .app_data(web::Data::new(state.metrics))
         .app_data(web::Data::new(route_table))
@@ -298,8 +299,8 @@ pub fn app_of(
                 board::configure(cfg);
             }
         })
-        .default_service(web::to(meta::fallback))
-        .wrap(layers)
+        .default_service(web::to(meta::fallback));
+    layers.around(app)
 }
 
 /// The admin application, for an address operators keep private:

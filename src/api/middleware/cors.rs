@@ -65,9 +65,6 @@ const EXPOSED: [header::HeaderName; 6] = [
     fair_use::POLICY,
 ];
 
-/// [`EXPOSED`] as one header value.
-const EXPOSED_VALUE: &str = "etag, retry-after, allow, x-request-id, ratelimit, ratelimit-policy";
-
 /// The request headers a browser page may send: JSON, conditional
 /// requests, its API key (either way) and its own request id.
 const ALLOWED: [header::HeaderName; 6] = [
@@ -79,29 +76,16 @@ const ALLOWED: [header::HeaderName; 6] = [
     request_id::HEADER,
 ];
 
-/// Whether a request needs the CORS middleware: one from a browser page
-/// (`Origin`) or a preflight (`OPTIONS`). [`label_without_origin`] does
-/// the rest's part.
-pub fn needs_middleware(req: &actix_web::dev::ServiceRequest) -> bool {
-    req.method() == actix_web::http::Method::OPTIONS || req.headers().contains_key(header::ORIGIN)
-}
-
-/// What the CORS middleware adds to an answer to a request without
-/// `Origin`, added without it: the exposed headers. (Its `Vary` names are
-/// every answer's, written last: [`crate::api::transport::vary`].)
-pub fn label_without_origin(headers: &mut header::HeaderMap) {
-    // Made at compile time: `from_static` checks every byte when it runs.
-    const EXPOSED_HEADER: header::HeaderValue = header::HeaderValue::from_static(EXPOSED_VALUE);
-    headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSED_HEADER);
-}
-
 /// The CORS middleware for `origins`.
 pub fn middleware(origins: &CorsOrigins) -> actix_cors::Cors {
     let cors = actix_cors::Cors::default()
         .allowed_methods(["GET", "POST"])
         .allowed_headers(ALLOWED)
         .expose_headers(EXPOSED)
-        .max_age(3600);
+        .max_age(3600)
+        // Every answer's `Vary` is written once, last, naming the CORS
+        // request headers too: [`crate::api::transport::vary`].
+        .disable_vary_header();
     match origins {
         CorsOrigins::Any => cors.allow_any_origin().send_wildcard(),
         CorsOrigins::List(list) => list
@@ -132,61 +116,6 @@ mod tests {
             "::",
         ] {
             assert!(bad.parse::<CorsOrigins>().is_err(), "{bad}");
-        }
-    }
-
-    /// What the layers write on an answer to a request without `Origin`
-    /// is what actix-cors itself writes, with a `Vary` already there or
-    /// not, for either policy, once every answer's `Vary` is written.
-    #[actix_web::test]
-    async fn answers_without_origin_are_labelled_as_actix_cors_labels_them() {
-        use actix_web::{test, web, App, HttpResponse};
-        let policies = [
-            CorsOrigins::Any,
-            CorsOrigins::List(vec!["https://a.example".to_owned()]),
-        ];
-        for policy in policies {
-            for vary in [None, Some("accept-encoding")] {
-                let app = test::init_service(App::new().wrap(middleware(&policy)).route(
-                    "/",
-                    web::get().to(move || async move {
-                        let mut answer = HttpResponse::Ok();
-                        if let Some(vary) = vary {
-                            answer.insert_header((header::VARY, vary));
-                        }
-                        answer.finish()
-                    }),
-                ))
-                .await;
-                let mut theirs =
-                    test::call_service(&app, test::TestRequest::get().to_request()).await;
-                crate::api::transport::vary::write(theirs.headers_mut(), true);
-                let mut ours = header::HeaderMap::new();
-                if let Some(vary) = vary {
-                    ours.insert(header::VARY, header::HeaderValue::from_static(vary));
-                }
-                label_without_origin(&mut ours);
-                crate::api::transport::vary::write(&mut ours, true);
-                // actix-cors lists the exposed headers in a hash set's
-                // order, which changes from process to process: compared
-                // as sets.
-                let tokens = |map: &header::HeaderMap, name: &header::HeaderName| {
-                    let mut tokens: Vec<String> = map
-                        .get_all(name)
-                        .flat_map(|v| v.to_str().unwrap_or_default().split(", "))
-                        .map(str::to_owned)
-                        .collect();
-                    if *name == header::ACCESS_CONTROL_EXPOSE_HEADERS {
-                        tokens.sort();
-                    }
-                    tokens
-                };
-                for name in [header::VARY, header::ACCESS_CONTROL_EXPOSE_HEADERS] {
-                    let theirs = tokens(theirs.headers(), &name);
-                    assert!(!theirs.is_empty(), "{name}");
-                    assert_eq!(tokens(&ours, &name), theirs, "{policy:?}, {vary:?}: {name}");
-                }
-            }
         }
     }
 }

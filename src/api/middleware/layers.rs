@@ -1,25 +1,22 @@
-//! Every per-request layer, run in one middleware so that a request pays
-//! for one boxed future instead of one per layer, and only for the layers
-//! its server and the request itself need, decided at start (the access
-//! log) or from the request (compression only for clients that accept an
-//! encoding, actix-cors only for browser pages' requests and preflights).
-//! Each concern stays in its own module; this one only runs them,
+//! The per-request layers, as one `.wrap()` stack ([`Layers::around`]),
 //! outermost first:
 //!
-//! 1. the request id ([`request_id`]) and the request's
+//! 1. [`Accounting`]: the request id ([`request_id`]) and the request's
 //!    metrics ([`super::metrics`]), the access log line when it is on,
-//!    and a debug span when the log asks for one;
-//! 2. compression's outer half ([`compression`]) and actix's `Compress`
-//!    (gzip, zstd), when the request accepts an encoding;
-//! 3. hygiene ([`hygiene`]: `HEAD`, `Connection: close`, unknown query
-//!    parameters, other layers' errors as problem+json), every problem's
-//!    body written ([`problem::write`]: in the language the request asked
-//!    for, naming its id, both in its extensions since layer 1), each
-//!    answer saying its language ([`super::language`]);
-//! 4. CORS ([`super::cors`]), then the routes. Fair use
-//!    ([`super::fair_use`]) runs at the resource actix matched (see
-//!    [`crate::api::openapi::resource`]), inside CORS, so that its refusals
-//!    carry CORS headers too (and preflights are answered before it).
+//!    and a debug span when the log asks for one; the answer's `Vary`
+//!    ([`vary`]) and compression's outer half ([`compression::finish`]);
+//! 2. actix's `Compress` (gzip, zstd), which leaves alone what a client
+//!    that accepts no encoding is sent;
+//! 3. [`hygiene_layer`] ([`hygiene`]: `HEAD`, `Connection: close`,
+//!    expectations, other layers' errors as problem+json), every
+//!    problem's body written ([`problem::write`]: in the language the
+//!    request asked for, naming its id, both in its extensions since
+//!    layer 1), each answer saying its language ([`super::language`]);
+//! 4. actix-cors ([`super::cors`]), then the routes. Fair use
+//!    ([`super::fair_use`]) runs at the door of the resource actix matched
+//!    (see [`crate::api::openapi::resource`]), inside CORS, so that its
+//!    refusals carry CORS headers too (and preflights are answered before
+//!    it).
 //!
 //! The metrics, the access log line and the debug span name a request by
 //! the route actix matched ([`Route`]), never by its path.
@@ -30,11 +27,11 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 
 use actix_web::body::{BodySize, BoxBody, MessageBody};
-use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
+use actix_web::dev::{Service, ServiceFactory, ServiceRequest, ServiceResponse, Transform};
 use actix_web::error::InternalError;
 use actix_web::http::header;
-use actix_web::middleware::Compress;
-use actix_web::{HttpMessage, HttpResponse};
+use actix_web::middleware::{from_fn, Compress, Next};
+use actix_web::{App, HttpMessage, HttpResponse};
 use futures_util::future::LocalBoxFuture;
 use tracing::Instrument;
 
@@ -64,125 +61,120 @@ pub struct Layers {
     pub spans: bool,
 }
 
-/// A service shared by two callers (the plain and the compressed path).
-pub struct SharedService<S>(Rc<S>);
-
-impl<S: Service<ServiceRequest>> Service<ServiceRequest> for SharedService<S> {
-    type Response = S::Response;
-    type Error = S::Error;
-    type Future = S::Future;
-
-    fn poll_ready(&self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.0.poll_ready(cx)
-    }
-
-    fn call(&self, req: ServiceRequest) -> Self::Future {
-        self.0.call(req)
-    }
-}
-
-type Routes<S> = Rc<S>;
-type Compressed<S> = <Compress as Transform<SharedService<Admitted<S>>, ServiceRequest>>::Transform;
-type WithCors<S> = Rc<actix_cors::CorsMiddleware<Routes<S>>>;
-
-/// Layers 3 and 4 and the routes, for a request the ledger has taken:
-/// hygiene admits it (or refuses it), CORS and the routes answer it; what
-/// runs inside compression.
-pub struct Admitted<S> {
-    routes: Routes<S>,
-    cors: WithCors<S>,
-    /// Whether actix's `Compress` runs outside (the request accepts an
-    /// encoding): then small answers are marked to stay plain.
-    compressing: bool,
-}
-
-impl<S> Clone for Admitted<S> {
-    fn clone(&self) -> Self {
-        Admitted {
-            routes: self.routes.clone(),
-            cors: self.cors.clone(),
-            compressing: self.compressing,
-        }
-    }
-}
-
-impl<S, B> Admitted<S>
-where
-    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
-    B: MessageBody + 'static,
-{
-    async fn serve(
+impl Layers {
+    /// `app` inside the layers.
+    pub fn around<T, B>(
         self,
-        mut req: ServiceRequest,
-    ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-        let lang = Asked::lang_of(req.request());
-        let close = match hygiene::admit(&mut req) {
-            Ok(close) => close,
-            Err(refusal) => {
-                let mut res = problem::write(ServiceResponse::new(req.into_parts().0, *refusal));
-                language::label(&mut res, lang);
-                return Ok(res);
-            }
-        };
-        let mut res = if cors::needs_middleware(&req) {
-            self.cors.call(req).await?.map_into_boxed_body()
-        } else {
-            let mut res = self.routes.call(req).await?.map_into_boxed_body();
-            cors::label_without_origin(res.headers_mut());
-            res
-        };
-        if self.compressing && res.status().is_success() {
-            compression::keep_small_answers_plain(&mut res);
-        }
-        let mut res = problem::write(hygiene::finish(res, close).await);
-        language::label(&mut res, lang);
-        Ok(res)
+        app: App<T>,
+    ) -> App<
+        impl ServiceFactory<
+            ServiceRequest,
+            Config = (),
+            Response = ServiceResponse<BoxBody>,
+            Error = actix_web::Error,
+            InitError = (),
+        >,
+    >
+    where
+        T: ServiceFactory<
+                ServiceRequest,
+                Config = (),
+                Response = ServiceResponse<B>,
+                Error = actix_web::Error,
+                InitError = (),
+            > + 'static,
+        B: MessageBody + 'static,
+    {
+        app.wrap(cors::middleware(&self.cors))
+            .wrap(from_fn(hygiene_layer))
+            .wrap(Compress::default())
+            .wrap(Accounting {
+                metrics: self.metrics,
+                fair_use: self.fair_use,
+                access_log: self.access_log,
+                spans: self.spans,
+            })
     }
 }
 
-impl<S, B> Service<ServiceRequest> for Admitted<S>
+/// Layer 3: hygiene admits the request (or refuses it); the answer's
+/// problem written, its language said.
+async fn hygiene_layer(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let lang = Asked::lang_of(req.request());
+    let close = match hygiene::admit(&mut req) {
+        Ok(close) => close,
+        Err(refusal) => {
+            let mut res = problem::write(ServiceResponse::new(req.into_parts().0, *refusal));
+            language::label(&mut res, lang);
+            return Ok(res);
+        }
+    };
+    // Whether actix's `Compress` (outside) may encode the answer: then
+    // small answers are marked to stay plain.
+    let compressing = req.headers().contains_key(header::ACCEPT_ENCODING);
+    let mut res = next.call(req).await?.map_into_boxed_body();
+    if compressing && res.status().is_success() {
+        compression::keep_small_answers_plain(&mut res);
+    }
+    let mut res = problem::write(hygiene::finish(res, close).await);
+    language::label(&mut res, lang);
+    Ok(res)
+}
+
+/// Layer 1: the request accounted for (its id, its metrics and log line,
+/// its span).
+struct Accounting {
+    metrics: Metrics,
+    fair_use: Arc<FairUse>,
+    access_log: Option<AccessLog>,
+    spans: bool,
+}
+
+impl<S, B> Transform<S, ServiceRequest> for Accounting
 where
     S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
     B: MessageBody + 'static,
 {
     type Response = ServiceResponse<BoxBody>;
     type Error = actix_web::Error;
-    type Future = LocalBoxFuture<'static, Result<ServiceResponse<BoxBody>, actix_web::Error>>;
+    type Transform = Accounted<S>;
+    type InitError = ();
+    type Future = std::future::Ready<Result<Accounted<S>, ()>>;
 
-    fn poll_ready(&self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.routes.poll_ready(cx)
-    }
-
-    fn call(&self, req: ServiceRequest) -> Self::Future {
-        Box::pin(self.clone().serve(req))
+    fn new_transform(&self, service: S) -> Self::Future {
+        std::future::ready(Ok(Accounted {
+            service: Rc::new(service),
+            metrics: Rc::new(RouteMetrics::new(self.metrics.clone())),
+            fair_use: self.fair_use.clone(),
+            access_log: self.access_log.clone(),
+            spans: self.spans,
+        }))
     }
 }
 
-/// The middleware's service: layers 1 and 2 around [`Admitted`], which
-/// `compressed` (actix's `Compress`) wraps too; the request accounted
-/// for (the connection's ledger, its id, its metrics and log line).
-pub struct Accounted<S, C> {
-    inner: Rc<Admitted<S>>,
-    compressed: Rc<C>,
+/// A worker's [`Accounting`].
+pub struct Accounted<S> {
+    service: Rc<S>,
     metrics: Rc<RouteMetrics>,
     fair_use: Arc<FairUse>,
     access_log: Option<AccessLog>,
     spans: bool,
 }
 
-impl<S, B, C, CB> Service<ServiceRequest> for Accounted<S, C>
+impl<S, B> Service<ServiceRequest> for Accounted<S>
 where
     S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
     B: MessageBody + 'static,
-    C: Service<ServiceRequest, Response = ServiceResponse<CB>, Error = actix_web::Error> + 'static,
-    CB: MessageBody + 'static,
 {
     type Response = ServiceResponse<BoxBody>;
     type Error = actix_web::Error;
     type Future = LocalBoxFuture<'static, Result<ServiceResponse<BoxBody>, actix_web::Error>>;
 
     fn poll_ready(&self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.inner.poll_ready(cx)
+        self.service.poll_ready(cx)
     }
 
     fn call(&self, mut req: ServiceRequest) -> Self::Future {
@@ -194,9 +186,8 @@ where
         let id = RequestId::of(&req, self.fair_use.is_trusted_peer(peer));
         let id_header = id.header_value();
         let lang = language::asked(req.headers());
-        // Only a client that accepts an encoding pays for compression.
         let compress = req.headers().contains_key(header::ACCEPT_ENCODING);
-        let (inner, compressed) = (self.inner.clone(), self.compressed.clone());
+        let service = self.service.clone();
         let (metrics, fair_use) = (self.metrics.clone(), self.fair_use.clone());
         let access_log = self.access_log.clone();
         let spans = self.spans;
@@ -204,17 +195,10 @@ where
         let asked = Asked { id, lang };
         req.extensions_mut().insert(asked.clone());
         let served = async move {
-            let result = if compress {
-                compressed
-                    .call(req)
-                    .await
-                    .map(ServiceResponse::map_into_boxed_body)
-            } else {
-                Admitted::clone(&inner).serve(req).await
-            };
+            let result = service.call(req).await;
             let seconds = started.elapsed().as_secs_f64();
             let mut res = match result {
-                Ok(res) => res,
+                Ok(res) => res.map_into_boxed_body(),
                 Err(error) => {
                     // An error a layer inside returned rather than answered
                     // (none of the service's do): answered as actix would,
@@ -313,46 +297,6 @@ fn access_line(
     serde_json::to_string(&line).unwrap_or_default()
 }
 
-impl<S, B> Transform<S, ServiceRequest> for Layers
-where
-    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
-    B: MessageBody + 'static,
-{
-    type Response = ServiceResponse<BoxBody>;
-    type Error = actix_web::Error;
-    type Transform = Accounted<S, Compressed<S>>;
-    type InitError = ();
-    type Future = LocalBoxFuture<'static, Result<Self::Transform, ()>>;
-
-    fn new_transform(&self, service: S) -> Self::Future {
-        let routes = Rc::new(service);
-        let cors = cors::middleware(&self.cors).new_transform(routes.clone());
-        let layers = self.clone();
-        Box::pin(async move {
-            let inner = Admitted {
-                routes,
-                cors: Rc::new(cors.await?),
-                compressing: false,
-            };
-            let compressed = Compress::default()
-                .new_transform(SharedService(Rc::new(Admitted {
-                    compressing: true,
-                    ..inner.clone()
-                })))
-                .await?;
-            let inner = Rc::new(inner);
-            Ok(Accounted {
-                inner,
-                compressed: Rc::new(compressed),
-                metrics: Rc::new(RouteMetrics::new(layers.metrics)),
-                fair_use: layers.fair_use,
-                access_log: layers.access_log,
-                spans: layers.spans,
-            })
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use actix_web::{test, web, App, HttpResponse};
@@ -375,13 +319,16 @@ mod tests {
             spans: false,
         };
         let app = test::init_service(
-            App::new().wrap(layers).service(
-                web::resource("/returned")
-                    .wrap_fn(|_, _| async {
-                        let refusal = RequestError::status(409, Text::new("detail-after-close"));
-                        Err::<ServiceResponse, _>(refusal.into())
-                    })
-                    .to(HttpResponse::Ok),
+            layers.around(
+                App::new().service(
+                    web::resource("/returned")
+                        .wrap_fn(|_, _| async {
+                            let refusal =
+                                RequestError::status(409, Text::new("detail-after-close"));
+                            Err::<ServiceResponse, _>(refusal.into())
+                        })
+                        .to(HttpResponse::Ok),
+                ),
             ),
         )
         .await;
