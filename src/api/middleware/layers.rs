@@ -5,8 +5,8 @@
 //!    metrics ([`super::metrics`]), the access log line when it is on,
 //!    and a debug span when the log asks for one; the answer's `Vary`
 //!    ([`vary`]) and compression's outer half ([`compression::finish`]);
-//! 2. actix's `Compress` (gzip, zstd), which leaves alone what a client
-//!    that accepts no encoding is sent;
+//! 2. actix's `Compress` (gzip, zstd), for a request that accepts an
+//!    encoding ([`CompressAccepted`]);
 //! 3. [`hygiene_layer`] ([`hygiene`]: `HEAD`, `Connection: close`,
 //!    expectations, other layers' errors as problem+json), every
 //!    problem's body written ([`problem::write`]: in the language the
@@ -26,13 +26,15 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Instant;
 
-use actix_web::body::{BodySize, BoxBody, MessageBody};
+use actix_http::encoding::Encoder;
+use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{Service, ServiceFactory, ServiceRequest, ServiceResponse, Transform};
 use actix_web::error::InternalError;
 use actix_web::http::header;
 use actix_web::middleware::{from_fn, Compress, Next};
 use actix_web::{App, HttpMessage, HttpResponse};
-use futures_util::future::LocalBoxFuture;
+use futures_util::future::{Either, LocalBoxFuture, MapOk};
+use futures_util::TryFutureExt;
 use tracing::Instrument;
 
 use super::cors::{self, CorsOrigins};
@@ -87,13 +89,100 @@ impl Layers {
     {
         app.wrap(cors::middleware(&self.cors))
             .wrap(from_fn(hygiene_layer))
-            .wrap(Compress::default())
+            .wrap(CompressAccepted)
             .wrap(Accounting {
                 metrics: self.metrics,
                 fair_use: self.fair_use,
                 access_log: self.access_log,
                 spans: self.spans,
             })
+    }
+}
+
+/// Layer 2: actix's `Compress`, run only for a request that accepts an
+/// encoding. Run for the others too, it would send their answers as they
+/// are, but only after wrapping each and parsing its `Content-Type`
+/// (about 500 instructions an answer, a tenth of `/healthz`'s); actix's
+/// `Condition` decides once, at start, not for each request.
+struct CompressAccepted;
+
+impl<S, B> Transform<S, ServiceRequest> for CompressAccepted
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<EitherBody<EitherBody<Encoder<B>>, B>>;
+    type Error = actix_web::Error;
+    type Transform = CompressingAccepted<S, Compressing<S>>;
+    type InitError = ();
+    type Future = LocalBoxFuture<'static, Result<Self::Transform, ()>>;
+
+    fn new_transform(&self, service: S) -> Self::Future {
+        let plain = Rc::new(service);
+        let compressed = Compress::default().new_transform(Shared(plain.clone()));
+        Box::pin(async move {
+            Ok(CompressingAccepted {
+                plain,
+                compressed: compressed.await?,
+            })
+        })
+    }
+}
+
+/// A service shared by the plain and the compressed path.
+struct Shared<S>(Rc<S>);
+
+impl<S: Service<ServiceRequest>> Service<ServiceRequest> for Shared<S> {
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = S::Future;
+
+    fn poll_ready(&self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.0.poll_ready(cx)
+    }
+
+    fn call(&self, req: ServiceRequest) -> Self::Future {
+        self.0.call(req)
+    }
+}
+
+type Compressing<S> = <Compress as Transform<Shared<S>, ServiceRequest>>::Transform;
+
+/// A worker's [`CompressAccepted`]: `compressed` is actix's `Compress`
+/// around `plain`.
+struct CompressingAccepted<S, C> {
+    plain: Rc<S>,
+    compressed: C,
+}
+
+impl<S, C, B> Service<ServiceRequest> for CompressingAccepted<S, C>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    C: Service<
+        ServiceRequest,
+        Response = ServiceResponse<EitherBody<Encoder<B>>>,
+        Error = actix_web::Error,
+    >,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<EitherBody<EitherBody<Encoder<B>>, B>>;
+    type Error = actix_web::Error;
+    #[allow(clippy::type_complexity)]
+    type Future = Either<
+        MapOk<C::Future, fn(ServiceResponse<EitherBody<Encoder<B>>>) -> Self::Response>,
+        MapOk<S::Future, fn(ServiceResponse<B>) -> Self::Response>,
+    >;
+
+    actix_web::dev::forward_ready!(plain);
+
+    fn call(&self, req: ServiceRequest) -> Self::Future {
+        if req.headers().contains_key(header::ACCEPT_ENCODING) {
+            let compressed: fn(_) -> _ = ServiceResponse::map_into_left_body;
+            Either::Left(self.compressed.call(req).map_ok(compressed))
+        } else {
+            let plain: fn(_) -> _ = ServiceResponse::map_into_right_body;
+            Either::Right(self.plain.call(req).map_ok(plain))
+        }
     }
 }
 

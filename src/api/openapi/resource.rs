@@ -272,7 +272,10 @@ where
             let res = req.error_response(refused);
             return Either::Right(Box::pin(ready(Ok(res))));
         }
-        let admission = req.app_data::<Admission>();
+        // An open route is admitted without looking for fair use.
+        let admission = (self.route.entry != Entry::Open)
+            .then(|| req.app_data::<Admission>())
+            .flatten();
         let admitting = admission.and_then(|admission| {
             let price = self.route.price(&admission.limits)?;
             let fair_use = &admission.fair_use;
