@@ -214,8 +214,8 @@ pub enum RequestError {
         method: String,
         allow: String,
     },
-    /// An error answer made outside the routes (the connection's guard,
-    /// the router, Swagger UI, CORS), by its status: the same status as a
+    /// An error answer made outside the routes (hygiene, actix's own
+    /// answers, CORS), by its status: the same status as a
     /// problem document, its text a `detail-…` of the catalogues.
     Status {
         status: u16,
@@ -292,8 +292,8 @@ impl RequestError {
         RequestError::Status { status, text }
     }
 
-    /// An error answer another layer made (the router, Swagger UI,
-    /// CORS): its status, and what it `said` (quoted in English, in its
+    /// An error answer another layer made (actix's own, CORS): its
+    /// status, and what it `said` (quoted in English, in its
     /// own words; another language says its code's sentence).
     pub fn other_layer(status: u16, said: String) -> RequestError {
         let text = Text::new("detail-other-layer")
