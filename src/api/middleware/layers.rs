@@ -245,7 +245,7 @@ where
 }
 
 /// A worker's [`Accounting`].
-pub struct Accounted<S> {
+struct Accounted<S> {
     service: Rc<S>,
     metrics: Rc<RouteMetrics>,
     fair_use: Arc<FairUse>,

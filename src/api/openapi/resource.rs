@@ -315,6 +315,7 @@ fn say_price(paths: &mut Paths, op: Operation) {
         }
     }
 }
+
 /// A query parameter a GET route does not declare (one rule for every
 /// route: unknown query parameters are refused, as unknown body fields
 /// are).
@@ -341,6 +342,7 @@ fn unknown_query_parameter(req: &ServiceRequest, route: &Route) -> Option<Reques
         Some(unknown),
     ))
 }
+
 /// The query parameters the `method` operation at `path` declares.
 fn query_parameters(paths: &Paths, path: &str, method: &HttpMethod) -> Box<[Box<str>]> {
     let operation = paths.paths.get(path).and_then(|item| match method {
@@ -355,6 +357,7 @@ fn query_parameters(paths: &Paths, path: &str, method: &HttpMethod) -> Box<[Box<
         .map(|p| p.name.as_str().into())
         .collect()
 }
+
 /// actix's name of a documented method.
 fn actix_method(method: &HttpMethod) -> Method {
     match method {
