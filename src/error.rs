@@ -1,12 +1,13 @@
-//! Everything a request can fail with, for every game: one typed error,
-//! with its stable machine code and title. Its variants are what a request
-//! is refused for, from the rules to the transport: notations, invariants,
-//! rules, limits, quotas and keys, busy slots, and the transport's refusals
-//! (wrong method, body too slow, too large or not JSON, and the statuses
-//! other layers answer, kept as their numbers). No HTTP library type is
-//! used here: the HTTP layer maps it once to statuses, headers and an RFC
-//! 9457 problem document (`api::transport::problem`); the shared pieces
-//! (limits, quotas, caches) and the per-game codecs only build it.
+//! The domain's errors, for every game: what a request is refused for
+//! by the rules and the service's core (notations, invariants, rules,
+//! limits, quotas and keys, busy slots), one typed error with its stable
+//! machine code and title. HTTP's own refusals (404, 405, 408, 413, 415,
+//! 417 and the statuses other layers answer) are the HTTP layer's
+//! (`api::transport::http_error`), which wraps this one and maps both
+//! once to statuses, headers and an RFC 9457 problem document
+//! (`api::transport::problem`). No HTTP library type is used here; the
+//! shared pieces (limits, quotas, caches) and the per-game codecs only
+//! build it.
 
 use thiserror::Error;
 
@@ -99,12 +100,10 @@ pub fn rule_reason(lang: Lang, code: &str, square: Option<&str>) -> String {
     at.unwrap_or_else(|| rule.to_owned())
 }
 
-/// How much of an unknown path a 404 quotes back.
-pub const QUOTED_PATH_CHARS: usize = 200;
-
-/// Everything a request can fail with. Its human text (the problem's
-/// `detail`) is written from the catalogues ([`RequestError::detail`]),
-/// English included: a variant carries the facts, never a sentence.
+/// What the rules and the service's core refuse a request for. Its human
+/// text (the problem's `detail`) is written from the catalogues
+/// ([`RequestError::detail`]), English included: a variant carries the
+/// facts, never a sentence.
 #[derive(Debug, Error)]
 pub enum RequestError {
     /// A request of the wrong shape that serde does not see (a pick
@@ -120,16 +119,10 @@ pub enum RequestError {
     /// that is not of the operation's shape: the fault as serde_json
     /// classifies it, a text of the catalogues (`json-…`) with where it is
     /// and what came, so that every language says as much.
-    Json {
-        text: Text,
-        field: Option<String>,
-    },
+    Json { text: Text, field: Option<String> },
     /// A query string the operation does not take (a `request-query-…`
     /// text).
-    BadQuery {
-        text: Text,
-        field: Option<String>,
-    },
+    BadQuery { text: Text, field: Option<String> },
     /// Text that does not follow a notation: its fault as a text of the
     /// catalogues (`notation-…`, with the facts it names).
     Notation {
@@ -141,10 +134,7 @@ pub enum RequestError {
     /// A well-formed position or state that breaks an invariant: which,
     /// as a text of the catalogues (`invalid-<game>-…` with the facts that
     /// say where).
-    InvalidPosition {
-        text: Text,
-        field: String,
-    },
+    InvalidPosition { text: Text, field: String },
     /// A well-formed move that a rule refuses (422).
     Refused(Box<Refusal>),
     /// The request asks for more work (or a larger answer) than the
@@ -152,20 +142,10 @@ pub enum RequestError {
     /// What it asks for and the limit, as a text of the catalogues (a
     /// `limit-…` message with its numbers), so that every language says
     /// both.
-    LimitExceeded {
-        text: Text,
-        field: Option<String>,
-    },
-    /// The client stopped sending its body before the deadline (408; the
-    /// connection is closed).
-    BodyTimeout {
-        secs: f64,
-    },
+    LimitExceeded { text: Text, field: Option<String> },
     /// API keys are configured and the request has none, or an unknown one
     /// (401).
-    Unauthorized {
-        known: KeyPresented,
-    },
+    Unauthorized { known: KeyPresented },
     /// The client is over a quota (429): the policy it broke (its name,
     /// `class`, and its quota a minute), what the request costs in it, and
     /// when to retry (when the quota holds the price again).
@@ -184,43 +164,14 @@ pub enum RequestError {
         price: u32,
     },
     /// Every slot for expensive work is taken (503, with Retry-After).
-    Busy {
-        retry_after_secs: u64,
-    },
+    Busy { retry_after_secs: u64 },
     /// The bytes in flight (bodies, answers) have no room for this
     /// request's body or answer (503, with Retry-After).
     NoRoom,
     /// A review ran past the server's time cap (`cap_ms`) before it was
     /// done (503, with Retry-After): the server's time, not the client's
     /// fault; the verdicts it found are kept, so a retry goes further.
-    ReviewUnfinished {
-        cap_ms: u64,
-    },
-    PayloadTooLarge {
-        limit: usize,
-    },
-    /// An `Expect` the server cannot meet (417): anything but
-    /// `100-continue`; what it asked, quoted in part.
-    ExpectationFailed {
-        expect: String,
-    },
-    UnsupportedMediaType,
-    /// A body sent compressed (`Content-Encoding` other than `identity`).
-    UnsupportedEncoding(String),
-    NotFound {
-        path: String,
-    },
-    MethodNotAllowed {
-        method: String,
-        allow: String,
-    },
-    /// An error answer made outside the routes (hygiene, actix's own
-    /// answers, CORS), by its status: the same status as a
-    /// problem document, its text a `detail-…` of the catalogues.
-    Status {
-        status: u16,
-        text: Text,
-    },
+    ReviewUnfinished { cap_ms: u64 },
     /// A failure of the server itself; never caused by input.
     Internal(String),
 }
@@ -286,22 +237,6 @@ impl RequestError {
         }
     }
 
-    /// An error answer made outside the routes: `status`, as `text`
-    /// says.
-    pub fn status(status: u16, text: Text) -> RequestError {
-        RequestError::Status { status, text }
-    }
-
-    /// An error answer another layer made (actix's own, CORS): its
-    /// status, and what it `said` (quoted in English, in its
-    /// own words; another language says its code's sentence).
-    pub fn other_layer(status: u16, said: String) -> RequestError {
-        let text = Text::new("detail-other-layer")
-            .with("code", status_code(status))
-            .with("said", said);
-        RequestError::Status { status, text }
-    }
-
     /// The problem's detail in `lang`, from that language's catalogue,
     /// with the facts the error names (for a refused move, the text its
     /// game wrote: the problem writer says its rule from the catalogue).
@@ -322,12 +257,8 @@ impl RequestError {
             | RequestError::Json { text, .. }
             | RequestError::Notation { text, .. }
             | RequestError::InvalidPosition { text, .. }
-            | RequestError::LimitExceeded { text, .. }
-            | RequestError::Status { text, .. } => said(text),
+            | RequestError::LimitExceeded { text, .. } => said(text),
             RequestError::Refused(refusal) => refusal.detail(lang),
-            RequestError::BodyTimeout { secs } => {
-                said(&Text::new("detail-body-timeout").with("secs", *secs))
-            }
             RequestError::Unauthorized { known } => said(&Text::new(match known {
                 KeyPresented::None => "detail-key-missing",
                 KeyPresented::Unknown => "detail-key-unknown",
@@ -363,24 +294,6 @@ impl RequestError {
                     .with("cap", *cap_ms)
                     .with("retry", 1),
             ),
-            RequestError::PayloadTooLarge { limit } => {
-                said(&Text::new("detail-body-too-large").with("max", *limit))
-            }
-            RequestError::ExpectationFailed { expect } => {
-                said(&Text::new("detail-expectation").with("expect", expect))
-            }
-            RequestError::UnsupportedMediaType => said(&Text::new("detail-media-type")),
-            RequestError::UnsupportedEncoding(encoding) => {
-                said(&Text::new("detail-encoding").with("encoding", format!("{encoding:?}")))
-            }
-            RequestError::NotFound { path } => {
-                said(&Text::new("detail-not-found").with("path", path))
-            }
-            RequestError::MethodNotAllowed { method, allow } => said(
-                &Text::new("detail-method")
-                    .with("method", method)
-                    .with("allow", allow),
-            ),
             RequestError::Internal(error) => {
                 said(&Text::new("detail-internal").with("error", error))
             }
@@ -392,17 +305,6 @@ impl RequestError {
             text,
             field: field.to_owned(),
         }
-    }
-
-    /// No resource at `path`, quoted to at most [`QUOTED_PATH_CHARS`]
-    /// characters (then `…`): a refusal is never larger than what it
-    /// refuses needs.
-    pub fn not_found(path: &str) -> RequestError {
-        let path = match path.char_indices().nth(QUOTED_PATH_CHARS) {
-            Some((end, _)) => format!("{}…", &path[..end]),
-            None => path.to_owned(),
-        };
-        RequestError::NotFound { path }
     }
 
     pub fn limit_exceeded(text: Text, field: &str) -> RequestError {
@@ -424,20 +326,11 @@ impl RequestError {
             RequestError::LimitExceeded { .. } | RequestError::Unaffordable { .. } => {
                 "LIMIT_EXCEEDED"
             }
-            RequestError::BodyTimeout { .. } => "REQUEST_TIMEOUT",
             RequestError::Unauthorized { .. } => "UNAUTHORIZED",
             RequestError::TooManyRequests { .. } => "TOO_MANY_REQUESTS",
             RequestError::Busy { .. }
             | RequestError::NoRoom
             | RequestError::ReviewUnfinished { .. } => "SERVICE_BUSY",
-            RequestError::PayloadTooLarge { .. } => "PAYLOAD_TOO_LARGE",
-            RequestError::ExpectationFailed { .. } => "EXPECTATION_FAILED",
-            RequestError::UnsupportedMediaType | RequestError::UnsupportedEncoding(_) => {
-                "UNSUPPORTED_MEDIA_TYPE"
-            }
-            RequestError::NotFound { .. } => "NOT_FOUND",
-            RequestError::MethodNotAllowed { .. } => "METHOD_NOT_ALLOWED",
-            RequestError::Status { status, .. } => status_code(*status),
             RequestError::Internal(_) => "INTERNAL",
         }
     }
@@ -464,155 +357,5 @@ impl From<crate::memory::NoRoom> for RequestError {
 impl From<Refusal> for RequestError {
     fn from(refusal: Refusal) -> RequestError {
         RequestError::Refused(Box::new(refusal))
-    }
-}
-
-/// Every code the service's own problems carry, whatever the game: the
-/// codes of [`RequestError`] but for notations and refusals (each game
-/// lists its own), and those of the statuses made outside the application.
-pub const SERVICE_CODES: &[&str] = &[
-    "BAD_REQUEST",
-    "INVALID_POSITION",
-    "LIMIT_EXCEEDED",
-    "UNAUTHORIZED",
-    "FORBIDDEN",
-    "NOT_FOUND",
-    "METHOD_NOT_ALLOWED",
-    "NOT_ACCEPTABLE",
-    "REQUEST_TIMEOUT",
-    "LENGTH_REQUIRED",
-    "PAYLOAD_TOO_LARGE",
-    "UNSUPPORTED_MEDIA_TYPE",
-    "EXPECTATION_FAILED",
-    "TOO_MANY_REQUESTS",
-    "SERVICE_BUSY",
-    "INTERNAL",
-];
-
-/// The code of an error status made outside the application.
-fn status_code(status: u16) -> &'static str {
-    match status {
-        401 => "UNAUTHORIZED",
-        403 => "FORBIDDEN",
-        404 => "NOT_FOUND",
-        405 => "METHOD_NOT_ALLOWED",
-        406 => "NOT_ACCEPTABLE",
-        408 => "REQUEST_TIMEOUT",
-        411 => "LENGTH_REQUIRED",
-        413 => "PAYLOAD_TOO_LARGE",
-        415 => "UNSUPPORTED_MEDIA_TYPE",
-        417 => "EXPECTATION_FAILED",
-        429 => "TOO_MANY_REQUESTS",
-        503 => "SERVICE_BUSY",
-        400..=499 => "BAD_REQUEST",
-        _ => "INTERNAL",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_service_code_is_listed() {
-        let made = [
-            RequestError::bad_request(Text::new("request-no-picks"), None),
-            RequestError::bad_query(Text::new("request-query-string"), None),
-            RequestError::invalid_position(Text::new("invalid-nim-pile"), "position"),
-            RequestError::limit_exceeded(Text::new("limit-tanks"), ""),
-            RequestError::BodyTimeout { secs: 5.0 },
-            RequestError::Unauthorized {
-                known: KeyPresented::None,
-            },
-            RequestError::TooManyRequests {
-                class: "requests",
-                quota: 1,
-                price: 1,
-                retry_after_secs: 1,
-            },
-            RequestError::Unaffordable {
-                class: "searches",
-                quota: 2,
-                price: 6,
-            },
-            RequestError::Busy {
-                retry_after_secs: 1,
-            },
-            RequestError::NoRoom,
-            RequestError::ReviewUnfinished { cap_ms: 30_000 },
-            RequestError::PayloadTooLarge { limit: 1 },
-            RequestError::ExpectationFailed { expect: "x".into() },
-            RequestError::UnsupportedMediaType,
-            RequestError::UnsupportedEncoding("gzip".into()),
-            RequestError::NotFound { path: "/x".into() },
-            RequestError::MethodNotAllowed {
-                method: "PUT".into(),
-                allow: "GET".into(),
-            },
-            RequestError::Internal("x".into()),
-        ];
-        let statuses = (400..600).map(|status| RequestError::other_layer(status, "x".into()));
-        for error in made.into_iter().chain(statuses) {
-            assert!(SERVICE_CODES.contains(&error.code()), "{}", error.code());
-            // Its title is its code's, from the catalogue.
-            let catalogue = crate::i18n::title(crate::i18n::Lang::En, error.code());
-            assert_eq!(Some(error.title()), catalogue, "{}", error.code());
-        }
-    }
-
-    /// A 404 quotes a long path only in part, on a character boundary.
-    #[test]
-    fn a_404_quotes_at_most_a_few_hundred_characters_of_its_path() {
-        let long = format!("/v1/{}", "é".repeat(20_000));
-        let RequestError::NotFound { path } = RequestError::not_found(&long) else {
-            panic!("not a 404");
-        };
-        assert_eq!(path.chars().count(), QUOTED_PATH_CHARS + 1);
-        assert!(path.starts_with("/v1/é") && path.ends_with('…'));
-        let RequestError::NotFound { path } = RequestError::not_found("/v1/x") else {
-            panic!("not a 404");
-        };
-        assert_eq!(path, "/v1/x");
-    }
-
-    /// The English details of the refusals an HTTP test cannot make (the
-    /// connection's and the server's own), as they were before they were
-    /// written from the catalogue; and every one in Czech from its own.
-    #[test]
-    fn details_the_connection_writes_are_as_they_were() {
-        let cases = [
-            (
-                RequestError::BodyTimeout { secs: 5.0 },
-                "the request body did not arrive within 5 s",
-            ),
-            (
-                RequestError::BodyTimeout { secs: 0.25 },
-                "the request body did not arrive within 0.25 s",
-            ),
-            (
-                RequestError::bad_request(
-                    Text::new("request-body-read").with("error", "connection reset"),
-                    None,
-                ),
-                "reading the body failed: connection reset",
-            ),
-            (
-                RequestError::bad_request(
-                    Text::new("request-path").with("error", "cannot parse"),
-                    None,
-                ),
-                "path: cannot parse",
-            ),
-            (
-                RequestError::Internal("search worker failed: gone".into()),
-                "internal error: search worker failed: gone",
-            ),
-        ];
-        for (error, english) in cases {
-            assert_eq!(error.to_string(), english);
-            let czech = error.detail(Lang::Cs);
-            assert_ne!(czech, english);
-            assert!(!czech.starts_with("detail-") && !czech.starts_with("request-"));
-        }
     }
 }

@@ -110,7 +110,7 @@ States are JSON (board size, vehicles with id, owner, square, armor and card slo
 /// Every code a problem of a server serving `games` may carry: the
 /// service's own, then each game's notation and rule codes, each once.
 pub fn problem_codes(games: &[GameEntry]) -> Vec<&'static str> {
-    let mut codes = crate::error::SERVICE_CODES.to_vec();
+    let mut codes = crate::api::transport::http_error::SERVICE_CODES.to_vec();
     for game in games {
         for code in (game.problem_codes)() {
             if !codes.contains(&code) {

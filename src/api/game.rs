@@ -62,7 +62,7 @@ pub trait GameApi: Review {
     const STATE_FIELD: &'static str = "state";
 
     /// The codes this game's problems carry beyond the service's own
-    /// ([`crate::error::SERVICE_CODES`]): its notations' 400s and its
+    /// ([`crate::api::transport::http_error::SERVICE_CODES`]): its notations' 400s and its
     /// rules' 422s.
     fn problem_codes() -> Vec<&'static str>;
 

@@ -12,7 +12,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use super::openapi::resource::{endpoint, request};
 use super::openapi::responses::{NoQuery, RouteErrors, ServiceErrors};
-use super::transport::problem::RequestError;
+use super::transport::problem::{HttpError, RequestError};
 use crate::api::catalogue::GameEntry;
 
 const TAG: &str = "service";
@@ -171,8 +171,8 @@ async fn list_games(routes: web::Data<RouteTable>) -> web::Json<GamesResponse> {
 
 /// Answers requests no route took: 404, naming the path as actix routes
 /// it (percent-encoded unreserved characters decoded).
-pub async fn fallback(req: HttpRequest) -> Result<HttpResponse, RequestError> {
-    Err(RequestError::not_found(req.match_info().as_str()))
+pub async fn fallback(req: HttpRequest) -> Result<HttpResponse, HttpError> {
+    Err(HttpError::not_found(req.match_info().as_str()))
 }
 
 /// Prometheus metrics.
@@ -190,9 +190,7 @@ pub async fn fallback(req: HttpRequest) -> Result<HttpResponse, RequestError> {
         ServiceErrors,
     )
 )]
-async fn metrics(
-    metrics: web::Data<crate::metrics::Metrics>,
-) -> Result<HttpResponse, RequestError> {
+async fn metrics(metrics: web::Data<crate::metrics::Metrics>) -> Result<HttpResponse, HttpError> {
     let (text, content_type) = metrics
         .render()
         .map_err(|e| RequestError::Internal(format!("encoding the metrics failed: {e}")))?;

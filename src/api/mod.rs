@@ -48,7 +48,7 @@ use middleware::cors::CorsOrigins;
 use middleware::layers::Layers;
 use openapi::{ApiDoc, OPENAPI_PATH};
 use services::Services;
-use transport::problem::RequestError;
+use transport::problem::{HttpError, RequestError};
 
 /// What every worker shares: the services, the metrics and the CORS
 /// policy.
@@ -285,10 +285,10 @@ pub fn app_of(
         .app_data(web::Data::new(state.metrics))
         .app_data(web::Data::new(route_table))
         .app_data(web::PathConfig::default().error_handler(|err, _req| {
-            RequestError::bad_request(
+            HttpError::from(RequestError::bad_request(
                 Text::new("request-path").with("error", err.to_string()),
                 None,
-            )
+            ))
             .into()
         }))
         .service(web::redirect("/", swagger::ROUTE))

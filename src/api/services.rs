@@ -18,7 +18,7 @@ use actix_web::{web, FromRequest, HttpRequest};
 use serde::de::DeserializeOwned;
 
 use crate::api::transport::json::ReadJson;
-use crate::api::transport::problem::RequestError;
+use crate::api::transport::problem::{HttpError, RequestError};
 use crate::api::transport::request_id::Asked;
 use crate::api::transport::schema::BatchItems;
 use crate::cache::{AnswerCache, SharedTier};
@@ -66,7 +66,7 @@ pub struct JsonAndServices<T> {
 }
 
 impl<T: DeserializeOwned + 'static> FromRequest for JsonAndServices<T> {
-    type Error = RequestError;
+    type Error = HttpError;
     type Future = ReadJsonAndServices<T>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> ReadJsonAndServices<T> {
@@ -102,11 +102,15 @@ pub struct ReadJsonAndServices<T> {
 }
 
 impl<T: DeserializeOwned> Future for ReadJsonAndServices<T> {
-    type Output = Result<JsonAndServices<T>, RequestError>;
+    type Output = Result<JsonAndServices<T>, HttpError>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
-        let missing = || RequestError::Internal("the app serves no Services".to_owned());
+        let missing = || {
+            HttpError::from(RequestError::Internal(
+                "the app serves no Services".to_owned(),
+            ))
+        };
         let Some(body) = this.body.as_mut() else {
             return Poll::Ready(Err(missing()));
         };

@@ -425,7 +425,7 @@ fn haproxy_is_the_edge_the_replicas_rely_on() {
         assert_eq!(problem["status"].to_string(), *status, "{file}");
         let code = problem["code"].as_str().unwrap_or_default();
         assert!(
-            tank_rules::error::SERVICE_CODES.contains(&code),
+            tank_rules::api::transport::http_error::SERVICE_CODES.contains(&code),
             "{file}: {code}"
         );
     }

@@ -10,7 +10,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::test::TestRequest;
 use serde_json::{json, Value};
-use tank_rules::error::RequestError;
+use tank_rules::api::transport::http_error::HttpError;
 use tank_rules::i18n::{self, Lang};
 use tank_rules::limits::Limits;
 
@@ -303,7 +303,7 @@ async fn every_code_the_document_lists_is_in_every_catalogue() {
     }
     let said = "the other layer's words";
     for status in 400..600 {
-        let error = RequestError::other_layer(status, said.to_owned());
+        let error = HttpError::other_layer(status, said.to_owned());
         let code = error.code();
         assert!(codes("ProblemCode").iter().any(|c| c == code), "{code}");
         assert_eq!(error.detail(Lang::En), said);

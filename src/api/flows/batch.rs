@@ -26,7 +26,7 @@ use crate::api::middleware::fair_use::Tab;
 use crate::api::services::Services;
 use crate::api::transport::json;
 use crate::api::transport::pieces::Pieces;
-use crate::api::transport::problem::RequestError;
+use crate::api::transport::problem::{HttpError, RequestError};
 use crate::api::transport::request_id::Asked;
 use crate::api::transport::schema::{BatchItems, ItemSchemas};
 use crate::limits::Limits;
@@ -137,8 +137,8 @@ pub struct BatchBody<T> {
 }
 
 impl<T: DeserializeOwned + Into<Vec<Value>> + 'static> FromRequest for BatchBody<T> {
-    type Error = RequestError;
-    type Future = Pin<Box<dyn Future<Output = Result<BatchBody<T>, RequestError>>>>;
+    type Error = HttpError;
+    type Future = Pin<Box<dyn Future<Output = Result<BatchBody<T>, HttpError>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let ndjson = req
@@ -148,13 +148,13 @@ impl<T: DeserializeOwned + Into<Vec<Value>> + 'static> FromRequest for BatchBody
             .is_some_and(|mime| mime.essence_str() == NDJSON);
         let is_json = json::is_json(req);
         let Some(services) = req.app_data::<actix_web::web::Data<Services>>() else {
-            let missing = RequestError::Internal("the app serves no Services".to_owned());
+            let missing = RequestError::Internal("the app serves no Services".to_owned()).into();
             return Box::pin(async move { Err(missing) });
         };
         let body = json::read_body(req, payload, &services.limits, &services.in_flight);
         Box::pin(async move {
             if !(is_json || ndjson) {
-                return Err(RequestError::UnsupportedMediaType);
+                return Err(HttpError::UnsupportedMediaType);
             }
             let body = body.await?;
             let requests = if ndjson {
@@ -220,7 +220,7 @@ async fn run<T, F, Fut>(
     ops: &[Operation],
     check: impl Fn(Operation, &Value) -> Result<(), RequestError>,
     mut dispatch: F,
-) -> Result<HttpResponse, RequestError>
+) -> Result<HttpResponse, HttpError>
 where
     F: FnMut(Operation, Value, usize) -> Fut,
     Fut: Future<Output = Result<Written, RequestError>>,
@@ -464,7 +464,7 @@ pub async fn batch<G: GameApi, T>(
     services: &Services,
     tab: Option<Tab>,
     asked: &Asked,
-) -> Result<HttpResponse, RequestError> {
+) -> Result<HttpResponse, HttpError> {
     let ops = operations::<G>();
     let tab = tab.as_ref();
     let searches = spend(&body.requests, &ops, services, tab).await?;

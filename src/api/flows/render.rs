@@ -5,7 +5,7 @@ use actix_web::{HttpRequest, HttpResponse};
 
 use crate::api::game::GameApi;
 use crate::api::services::Services;
-use crate::api::transport::problem::RequestError;
+use crate::api::transport::problem::HttpError;
 use crate::api::transport::svg;
 use crate::i18n::Lang;
 
@@ -16,7 +16,7 @@ pub fn render<G: GameApi>(
     query: G::RenderQuery,
     services: &Services,
     lang: Lang,
-) -> Result<HttpResponse, RequestError> {
+) -> Result<HttpResponse, HttpError> {
     let picture = G::render(query, &services.limits, lang)?;
     svg::respond(request, picture, &services.in_flight)
 }

@@ -13,6 +13,7 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::HttpMessage;
 
+use crate::api::transport::problem::HttpError;
 use crate::api::transport::problem::WorkDone;
 use crate::api::transport::request_id::Asked;
 use crate::error::RequestError;
@@ -180,7 +181,7 @@ where
 {
     let tab = match admit(&fair_use, price, keyless, &req).await {
         Ok(tab) => tab,
-        Err(refusal) => return Ok(req.error_response(refusal)),
+        Err(refusal) => return Ok(req.error_response(HttpError::from(refusal))),
     };
     let mut res = service.call(req).await?;
     let work_done = res.response().extensions().contains::<WorkDone>();

@@ -391,7 +391,7 @@ mod tests {
     use actix_web::{test, web, App, HttpResponse};
 
     use super::*;
-    use crate::api::transport::problem::RequestError;
+    use crate::api::transport::problem::HttpError;
     use crate::fair_use::FairUseConfig;
     use crate::text::Text;
 
@@ -412,8 +412,7 @@ mod tests {
                 App::new().service(
                     web::resource("/returned")
                         .wrap_fn(|_, _| async {
-                            let refusal =
-                                RequestError::status(409, Text::new("detail-after-close"));
+                            let refusal = HttpError::status(409, Text::new("detail-after-close"));
                             Err::<ServiceResponse, _>(refusal.into())
                         })
                         .to(HttpResponse::Ok),

@@ -39,7 +39,7 @@ use utoipa::openapi::RefOr;
 use utoipa_actix_web::OpenApiFactory;
 
 use crate::api::middleware::fair_use::{self, Admission};
-use crate::api::transport::problem::RequestError;
+use crate::api::transport::problem::{HttpError, RequestError};
 use crate::api::transport::route::{Entry, Route};
 use crate::operations::{Method as OperationMethod, Operation};
 use crate::text::Text;
@@ -260,7 +260,7 @@ where
 
     fn call(&self, req: ServiceRequest) -> Self::Future {
         if req.method() != self.method {
-            let refused = RequestError::MethodNotAllowed {
+            let refused = HttpError::MethodNotAllowed {
                 method: req.method().to_string(),
                 allow: self.method.to_string(),
             };
@@ -269,7 +269,7 @@ where
         }
         Route::tag(&req, &self.route);
         if let Some(refused) = unknown_query_parameter(&req, &self.route) {
-            let res = req.error_response(refused);
+            let res = req.error_response(HttpError::from(refused));
             return Either::Right(Box::pin(ready(Ok(res))));
         }
         // An open route is admitted without looking for fair use.

@@ -41,7 +41,7 @@ macro_rules! game_routes {
         use crate::api::openapi::responses::{BodyErrors, BusyError, ReviewErrors, RouteErrors};
         use crate::api::services::{JsonAndServices, Services};
         use crate::api::transport::json::{encode, respond};
-        use crate::api::transport::problem::{RequestError, Problem};
+        use crate::api::transport::problem::{HttpError, Problem};
 
         // The game's DTOs, as its `GameApi` names them.
         type LegalMovesRequest = <$game as GameApi>::LegalMovesRequest;
@@ -100,7 +100,7 @@ macro_rules! game_routes {
                 RouteErrors,
             )
         )]
-        async fn initial() -> Result<HttpResponse, RequestError> {
+        async fn initial() -> Result<HttpResponse, HttpError> {
             use crate::games::Game;
             static START: std::sync::OnceLock<actix_web::web::Bytes> = std::sync::OnceLock::new();
             crate::api::transport::json::respond_constant(&START, || {
@@ -124,7 +124,7 @@ macro_rules! game_routes {
         )]
         async fn legal_moves(
             JsonAndServices { body, services, .. }: JsonAndServices<LegalMovesRequest>,
-        ) -> Result<HttpResponse, RequestError> {
+        ) -> Result<HttpResponse, HttpError> {
             let answer = <$game as GameApi>::run_legal_moves(body, &services.limits)?;
             respond(encode(&answer), &services.limits, &services.in_flight)
         }
@@ -144,7 +144,7 @@ macro_rules! game_routes {
         )]
         async fn validate(
             JsonAndServices { body, services, lang }: JsonAndServices<ValidateRequest>,
-        ) -> Result<HttpResponse, RequestError> {
+        ) -> Result<HttpResponse, HttpError> {
             let answer = <$game as GameApi>::run_validate(body, &services.limits, lang)?;
             respond(encode(&answer), &services.limits, &services.in_flight)
         }
@@ -165,7 +165,7 @@ macro_rules! game_routes {
         )]
         async fn apply(
             JsonAndServices { body, services, .. }: JsonAndServices<ApplyRequest>,
-        ) -> Result<HttpResponse, RequestError> {
+        ) -> Result<HttpResponse, HttpError> {
             let answer = flows::simple::apply::<$game>(body, &services)?;
             respond(encode(&answer), &services.limits, &services.in_flight)
         }
@@ -185,7 +185,7 @@ macro_rules! game_routes {
         )]
         async fn score(
             JsonAndServices { body, services, .. }: JsonAndServices<ScoreRequest>,
-        ) -> Result<HttpResponse, RequestError> {
+        ) -> Result<HttpResponse, HttpError> {
             let answer = flows::simple::score::<$game>(body, &services)?;
             respond(encode(&answer), &services.limits, &services.in_flight)
         }
@@ -207,7 +207,7 @@ macro_rules! game_routes {
         )]
         async fn replay(
             JsonAndServices { body, services, .. }: JsonAndServices<ReplayRequest>,
-        ) -> Result<HttpResponse, RequestError> {
+        ) -> Result<HttpResponse, HttpError> {
             let answer = flows::replay::replay::<$game>(body, &services, services.limits.answer_max_bytes).await?;
             respond(encode(&answer), &services.limits, &services.in_flight)
         }
@@ -229,7 +229,7 @@ macro_rules! game_routes {
         )]
         async fn ai_move(
             JsonAndServices { body, services, .. }: JsonAndServices<AiMoveRequest>,
-        ) -> Result<HttpResponse, RequestError> {
+        ) -> Result<HttpResponse, HttpError> {
             let answer = flows::ai::ai_move::<$game>(body, &services, None).await?;
             respond(answer.into_json(), &services.limits, &services.in_flight)
         }
@@ -286,7 +286,7 @@ macro_rules! game_routes {
             request: actix_web::HttpRequest,
             query: crate::api::transport::query::Query<flows::annotate::AnnotateQuery>,
             JsonAndServices { body, services, lang }: JsonAndServices<AnnotateRequest>,
-        ) -> Result<HttpResponse, RequestError> {
+        ) -> Result<HttpResponse, HttpError> {
             review(flows::annotate::format_of(&query, &request), body, &services, lang).await
         }
 
@@ -314,7 +314,7 @@ macro_rules! game_routes {
         )]
         async fn annotate_lines(
             JsonAndServices { body, services, lang }: JsonAndServices<AnnotateRequest>,
-        ) -> Result<HttpResponse, RequestError> {
+        ) -> Result<HttpResponse, HttpError> {
             review(flows::annotate::Format::Lines, body, &services, lang).await
         }
 
@@ -339,7 +339,7 @@ macro_rules! game_routes {
         )]
         async fn annotate_chart(
             JsonAndServices { body, services, lang }: JsonAndServices<AnnotateRequest>,
-        ) -> Result<HttpResponse, RequestError> {
+        ) -> Result<HttpResponse, HttpError> {
             review(flows::annotate::Format::Chart, body, &services, lang).await
         }
 
@@ -350,7 +350,7 @@ macro_rules! game_routes {
             body: AnnotateRequest,
             services: &Services,
             lang: crate::i18n::Lang,
-        ) -> Result<HttpResponse, RequestError> {
+        ) -> Result<HttpResponse, HttpError> {
             use flows::annotate::Format;
             match format {
                 Format::Lines => {
@@ -391,7 +391,7 @@ macro_rules! game_routes {
             asked: crate::api::transport::request_id::Asked,
             body: flows::batch::BatchBody<BatchRequest>,
             services: Data<Services>,
-        ) -> Result<HttpResponse, RequestError> {
+        ) -> Result<HttpResponse, HttpError> {
             flows::batch::batch::<$game, _>(body, &services, tab, &asked).await
         }
 
@@ -413,7 +413,7 @@ macro_rules! game_routes {
             tab: Option<crate::api::middleware::fair_use::Tab>,
             asked: crate::api::transport::request_id::Asked,
             JsonAndServices { body, services, .. }: JsonAndServices<CompareRequest>,
-        ) -> Result<HttpResponse, RequestError> {
+        ) -> Result<HttpResponse, HttpError> {
             let answer = flows::batch::compare::<$game>(body.body, &services, tab, &asked).await?;
             respond(encode(&answer), &services.limits, &services.in_flight)
         }
@@ -445,7 +445,7 @@ macro_rules! game_routes {
             query: crate::api::transport::query::Query<RenderQuery>,
             services: Data<Services>,
             lang: crate::i18n::Lang,
-        ) -> Result<HttpResponse, RequestError> {
+        ) -> Result<HttpResponse, HttpError> {
             flows::render::render::<$game>(&request, query.0, &services, lang)
         }
         }

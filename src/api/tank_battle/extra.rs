@@ -11,7 +11,7 @@ use super::dto::{InitialQuery, InitialResponse, PerftRequest, PerftResponse};
 use crate::api::openapi::responses::{BodyErrors, BusyError, RouteErrors};
 use crate::api::services::{run_stoppable, JsonAndServices, Services};
 use crate::api::transport::json::{respond, respond_constant};
-use crate::api::transport::problem::{Problem, RequestError};
+use crate::api::transport::problem::{HttpError, Problem, RequestError};
 use crate::games::tank_battle::{perft, Layout, Position, State, TankBattle};
 use crate::games::Game;
 use crate::limits::Limits;
@@ -36,7 +36,7 @@ use crate::text::Text;
 pub(super) async fn initial(
     query: crate::api::transport::query::Query<InitialQuery>,
     services: web::Data<Services>,
-) -> Result<actix_web::HttpResponse, RequestError> {
+) -> Result<actix_web::HttpResponse, HttpError> {
     if let Some(text) = &query.layout {
         Limits::check_query(text, Limits::QUERY_NOTATION_MAX_CHARS, "layout")?;
     }
@@ -76,8 +76,8 @@ pub(super) async fn initial(
 )]
 pub(super) async fn perft_count(
     JsonAndServices { body, services, .. }: JsonAndServices<PerftRequest>,
-) -> Result<web::Json<PerftResponse>, RequestError> {
-    run_perft(body, &services, None).await.map(web::Json)
+) -> Result<web::Json<PerftResponse>, HttpError> {
+    Ok(run_perft(body, &services, None).await.map(web::Json)?)
 }
 
 /// `perft`: the leaf count, in a search slot off the request threads; it

@@ -7,16 +7,16 @@
 
 use actix_web::http::header::{self, HeaderMap};
 
-use super::problem::RequestError;
+use super::problem::HttpError;
 
 /// Whether a request's expectations can be met: none, or `100-continue`
 /// for a body of at most `body_limit` bytes (as `Content-Length`
 /// announces it).
-pub fn judge(headers: &HeaderMap, body_limit: usize) -> Result<(), RequestError> {
+pub fn judge(headers: &HeaderMap, body_limit: usize) -> Result<(), HttpError> {
     unknown(headers)?;
     match announced_length(headers) {
         Some(length) if length > body_limit as u64 => {
-            Err(RequestError::PayloadTooLarge { limit: body_limit })
+            Err(HttpError::PayloadTooLarge { limit: body_limit })
         }
         _ => Ok(()),
     }
@@ -33,14 +33,14 @@ pub fn announced_length(headers: &HeaderMap) -> Option<u64> {
 
 /// An expectation other than `100-continue`, in any `Expect` line (the
 /// members of a list are compared without case, empty ones skipped).
-pub fn unknown(headers: &HeaderMap) -> Result<(), RequestError> {
+pub fn unknown(headers: &HeaderMap) -> Result<(), HttpError> {
     for line in headers.get_all(header::EXPECT) {
         let members = line.as_bytes().split(|&b| b == b',');
         for member in members.map(<[u8]>::trim_ascii) {
             if !member.is_empty() && !member.eq_ignore_ascii_case(b"100-continue") {
                 let shown = String::from_utf8_lossy(member);
                 let shown: String = shown.chars().take(40).collect();
-                return Err(RequestError::ExpectationFailed { expect: shown });
+                return Err(HttpError::ExpectationFailed { expect: shown });
             }
         }
     }

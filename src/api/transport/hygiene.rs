@@ -17,7 +17,7 @@ use actix_web::HttpResponse;
 
 use std::cell::Cell;
 
-use super::problem::RequestError;
+use super::problem::HttpError;
 use crate::text::Text;
 
 /// A request's headers in a map of their own, sized to them, each value
@@ -66,7 +66,7 @@ pub fn admit(req: &mut ServiceRequest) -> Result<bool, Box<HttpResponse>> {
     let close = req.head().connection_type() == ConnectionType::Close;
     if let Some(closing) = req.conn_data::<Closing>() {
         if closing.0.replace(closing.0.get() || close) {
-            let refusal = RequestError::status(400, Text::new("detail-after-close"));
+            let refusal = HttpError::status(400, Text::new("detail-after-close"));
             let mut refused = HttpResponse::from_error(refusal);
             refused
                 .head_mut()
@@ -119,7 +119,7 @@ async fn as_problem(res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
             .unwrap_or("request refused")
             .to_owned()
     });
-    let problem = RequestError::other_layer(status.as_u16(), detail);
+    let problem = HttpError::other_layer(status.as_u16(), detail);
     let mut replaced = HttpResponse::from_error(problem);
     // Keep what the other layer said in its headers (Allow, CORS, …).
     for (name, value) in head.headers() {

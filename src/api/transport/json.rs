@@ -16,14 +16,14 @@ use futures_util::Stream;
 use serde::de::DeserializeOwned;
 
 use super::json_fault::{self, DataFault};
-use super::problem::RequestError;
+use super::problem::{HttpError, RequestError};
 use super::strict::{self, Seen, Strict};
 use crate::limits::Limits;
 use crate::memory::{Held, InFlight};
 use crate::text::Text;
 
 /// A JSON request body of type `T`, read within the server's limits and
-/// parsed; unlike `actix_web::web::Json`, every failure is an [`RequestError`]
+/// parsed; unlike `actix_web::web::Json`, every failure is an [`HttpError`]
 /// (so it is served as problem+json) naming the field that failed. Written
 /// out rather than boxed, as nearly every request makes one.
 pub struct ReadJson<T> {
@@ -42,7 +42,7 @@ impl<T> ReadJson<T> {
     ) -> ReadJson<T> {
         let mut body = read_body(req, payload, limits, in_flight);
         if !is_json(req) {
-            body.refused = Some(RequestError::UnsupportedMediaType);
+            body.refused = Some(HttpError::UnsupportedMediaType);
         }
         ReadJson {
             body,
@@ -52,10 +52,12 @@ impl<T> ReadJson<T> {
 }
 
 impl<T: DeserializeOwned> Future for ReadJson<T> {
-    type Output = Result<T, RequestError>;
+    type Output = Result<T, HttpError>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        Pin::new(&mut self.body).poll(cx).map(|body| parse(&body?))
+        Pin::new(&mut self.body)
+            .poll(cx)
+            .map(|body| Ok(parse(&body?)?))
     }
 }
 
@@ -103,9 +105,9 @@ pub(crate) fn read_body(
     let declared = super::expect::announced_length(req.headers())
         .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let refused = match compressed(req) {
-        Some(coding) => Some(RequestError::UnsupportedEncoding(coding)),
+        Some(coding) => Some(HttpError::UnsupportedEncoding(coding)),
         None if declared.is_some_and(|len| len > limit) => {
-            Some(RequestError::PayloadTooLarge { limit })
+            Some(HttpError::PayloadTooLarge { limit })
         }
         None => None,
     };
@@ -151,7 +153,7 @@ impl std::ops::Deref for Body {
 pub(crate) struct ReadBody {
     payload: Payload,
     /// Why the body is refused before it is read, if it is.
-    refused: Option<RequestError>,
+    refused: Option<HttpError>,
     limit: usize,
     declared: Option<usize>,
     /// The body while it is one chunk…
@@ -168,13 +170,13 @@ pub(crate) struct ReadBody {
 
 impl ReadBody {
     /// Adds `chunk` to the body read so far.
-    fn add(&mut self, chunk: web::Bytes) -> Result<(), RequestError> {
+    fn add(&mut self, chunk: web::Bytes) -> Result<(), HttpError> {
         let len = self
             .joined
             .as_ref()
             .map_or(self.first.len(), |body| body.len());
         if len + chunk.len() > self.limit {
-            return Err(RequestError::PayloadTooLarge { limit: self.limit });
+            return Err(HttpError::PayloadTooLarge { limit: self.limit });
         }
         let holds = match &self.joined {
             Some(body) => body.capacity().max(len + chunk.len()),
@@ -208,7 +210,7 @@ impl ReadBody {
 }
 
 impl Future for ReadBody {
-    type Output = Result<Body, RequestError>;
+    type Output = Result<Body, HttpError>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
@@ -222,7 +224,8 @@ impl Future for ReadBody {
                     return Poll::Ready(Err(RequestError::bad_request(
                         Text::new("request-body-read").with("error", e.to_string()),
                         None,
-                    )))
+                    )
+                    .into()))
                 }
                 Poll::Ready(None) => {
                     let first = std::mem::take(&mut this.first);
@@ -243,7 +246,7 @@ impl Future for ReadBody {
             .deadline
             .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
         match deadline.as_mut().poll(cx) {
-            Poll::Ready(()) => Poll::Ready(Err(RequestError::BodyTimeout {
+            Poll::Ready(()) => Poll::Ready(Err(HttpError::BodyTimeout {
                 secs: timeout.as_secs_f64(),
             })),
             Poll::Pending => Poll::Pending,
@@ -357,7 +360,7 @@ pub fn respond(
     body: serde_json::Result<Vec<u8>>,
     limits: &Limits,
     in_flight: &InFlight,
-) -> Result<HttpResponse, RequestError> {
+) -> Result<HttpResponse, HttpError> {
     let body =
         body.map_err(|e| RequestError::Internal(format!("writing the answer failed: {e}")))?;
     limits.check_answer(body.len(), false)?;
@@ -371,7 +374,7 @@ pub fn respond(
 pub fn respond_constant(
     cell: &'static std::sync::OnceLock<actix_web::web::Bytes>,
     write: impl FnOnce() -> serde_json::Result<Vec<u8>>,
-) -> Result<HttpResponse, RequestError> {
+) -> Result<HttpResponse, HttpError> {
     let body = match cell.get() {
         Some(body) => body.clone(),
         None => {

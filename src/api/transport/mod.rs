@@ -1,7 +1,9 @@
 //! How requests and answers travel, for every route: the JSON body
 //! extractor and JSON answers ([`json`]), large answers handed over in
 //! pieces ([`pieces`]), query strings ([`query`]), and the strict reading
-//! they use ([`strict`], their faults by kind: [`json_fault`]), problem+json for every error ([`problem`]), HTTP hygiene
+//! they use ([`strict`], their faults by kind: [`json_fault`]),
+//! HTTP's own errors beside the domain's ([`http_error`]), problem+json
+//! for every error ([`problem`]), HTTP hygiene
 //! ([`hygiene`]: `HEAD`, `Connection: close`, `Expect` ([`expect`]),
 //! other layers' errors),
 //! compression of large answers ([`compression`]), request ids
@@ -13,6 +15,7 @@
 pub mod assets;
 pub mod compression;
 pub mod expect;
+pub mod http_error;
 pub mod hygiene;
 pub mod json;
 pub mod json_fault;

@@ -12,7 +12,7 @@ use std::task::{Context, Poll};
 use actix_web::body::{BodySize, MessageBody};
 use actix_web::web::Bytes;
 
-use crate::api::transport::problem::RequestError;
+use crate::api::transport::problem::HttpError;
 use crate::memory::{Held, InFlight, ANSWER_PIECE_BYTES};
 
 /// `answer` with `body`: as it is when small, else held in flight and
@@ -22,7 +22,7 @@ pub fn answer(
     mut answer: actix_web::HttpResponseBuilder,
     body: Vec<u8>,
     in_flight: &InFlight,
-) -> Result<actix_web::HttpResponse, RequestError> {
+) -> Result<actix_web::HttpResponse, HttpError> {
     if body.len() <= ANSWER_PIECE_BYTES {
         return Ok(answer.body(body));
     }

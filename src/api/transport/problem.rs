@@ -1,5 +1,6 @@
-//! Errors of the HTTP layer, mapped once to RFC 9457
-//! `application/problem+json` with a stable machine `code`.
+//! Errors of the HTTP layer ([`HttpError`], the domain's among them),
+//! mapped once to RFC 9457 `application/problem+json` with a stable
+//! machine `code`.
 
 use actix_web::body::BoxBody;
 use actix_web::dev::ServiceResponse;
@@ -8,6 +9,7 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+pub use super::http_error::HttpError;
 use super::request_id::{Asked, RequestId};
 use crate::i18n::Lang;
 
@@ -130,12 +132,9 @@ impl RequestError {
         let title = crate::i18n::title(lang, code).unwrap_or_else(|| self.title());
         let detail = self.detail(lang);
         Problem {
-            type_uri: format!(
-                "urn:tank-rules:problem:{}",
-                code.to_ascii_lowercase().replace('_', "-")
-            ),
+            type_uri: type_uri(code),
             title: title.to_owned(),
-            status: self.status_code().as_u16(),
+            status: self.status().as_u16(),
             detail,
             code: code.to_owned(),
             ply,
@@ -150,8 +149,9 @@ impl RequestError {
     }
 }
 
-impl ResponseError for RequestError {
-    fn status_code(&self) -> StatusCode {
+impl RequestError {
+    /// The status a domain error is answered with.
+    pub fn status(&self) -> StatusCode {
         match self {
             RequestError::BadRequest { .. }
             | RequestError::BadQuery { .. }
@@ -166,58 +166,107 @@ impl ResponseError for RequestError {
             | RequestError::ReviewUnfinished { .. } => StatusCode::SERVICE_UNAVAILABLE,
             RequestError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             RequestError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            RequestError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
-            RequestError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            RequestError::ExpectationFailed { .. } => StatusCode::EXPECTATION_FAILED,
-            RequestError::UnsupportedMediaType | RequestError::UnsupportedEncoding(_) => {
+            RequestError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl HttpError {
+    /// The problem document for this error, its texts in `lang`, naming
+    /// no instance.
+    pub fn problem_in(&self, lang: Lang) -> Problem {
+        match self {
+            HttpError::Request(error) => error.problem_in(lang),
+            _ => {
+                let code = self.code();
+                Problem {
+                    type_uri: type_uri(code),
+                    title: crate::i18n::title(lang, code)
+                        .unwrap_or_else(|| self.title())
+                        .to_owned(),
+                    status: self.status_code().as_u16(),
+                    detail: self.detail(lang),
+                    code: code.to_owned(),
+                    ply: None,
+                    player: None,
+                    field: None,
+                    square: None,
+                    vehicle: None,
+                    policy: None,
+                    price: None,
+                    instance: None,
+                }
+            }
+        }
+    }
+}
+
+/// The URI naming a problem type: `urn:tank-rules:problem:` and its code
+/// in kebab case.
+fn type_uri(code: &str) -> String {
+    format!(
+        "urn:tank-rules:problem:{}",
+        code.to_ascii_lowercase().replace('_', "-")
+    )
+}
+
+impl ResponseError for HttpError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            HttpError::Request(error) => error.status(),
+            HttpError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
+            HttpError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            HttpError::ExpectationFailed { .. } => StatusCode::EXPECTATION_FAILED,
+            HttpError::UnsupportedMediaType | HttpError::UnsupportedEncoding(_) => {
                 StatusCode::UNSUPPORTED_MEDIA_TYPE
             }
-            RequestError::NotFound { .. } => StatusCode::NOT_FOUND,
-            RequestError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            RequestError::Status { status, .. } => {
+            HttpError::NotFound { .. } => StatusCode::NOT_FOUND,
+            HttpError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            HttpError::Status { status, .. } => {
                 StatusCode::from_u16(*status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
             }
-            RequestError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     fn error_response(&self) -> HttpResponse {
         let mut response = HttpResponse::build(self.status_code());
         response.content_type(CONTENT_TYPE);
-        if let RequestError::MethodNotAllowed { allow, .. } = self {
-            response.insert_header((header::ALLOW, allow.as_str()));
-        }
-        if let RequestError::BodyTimeout { .. } | RequestError::ExpectationFailed { .. } = self {
+        match self {
+            HttpError::MethodNotAllowed { allow, .. } => {
+                response.insert_header((header::ALLOW, allow.as_str()));
+            }
             // The rest of the body may still come: the connection cannot
             // carry another request.
-            response.force_close();
-        }
-        if let RequestError::Unauthorized { .. } = self {
-            response.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"tank-rules\""));
-        }
-        if let RequestError::TooManyRequests {
-            class,
-            quota,
-            retry_after_secs,
-            ..
-        } = self
-        {
-            use crate::fair_use::{policy_field, state_field};
-            response
-                .insert_header((header::RETRY_AFTER, retry_after_secs.to_string()))
-                .insert_header(("RateLimit-Policy", policy_field(class, *quota, 60)))
-                .insert_header(("RateLimit", state_field(class, 0, *retry_after_secs)));
-        }
-        if let RequestError::Busy { retry_after_secs } = self {
-            response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
-        }
-        if let RequestError::NoRoom | RequestError::ReviewUnfinished { .. } = self {
-            response.insert_header((header::RETRY_AFTER, "1"));
+            HttpError::BodyTimeout { .. } | HttpError::ExpectationFailed { .. } => {
+                response.force_close();
+            }
+            HttpError::Request(RequestError::Unauthorized { .. }) => {
+                response.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"tank-rules\""));
+            }
+            HttpError::Request(RequestError::TooManyRequests {
+                class,
+                quota,
+                retry_after_secs,
+                ..
+            }) => {
+                use crate::fair_use::{policy_field, state_field};
+                response
+                    .insert_header((header::RETRY_AFTER, retry_after_secs.to_string()))
+                    .insert_header(("RateLimit-Policy", policy_field(class, *quota, 60)))
+                    .insert_header(("RateLimit", state_field(class, 0, *retry_after_secs)));
+            }
+            HttpError::Request(RequestError::Busy { retry_after_secs }) => {
+                response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
+            }
+            HttpError::Request(RequestError::NoRoom | RequestError::ReviewUnfinished { .. }) => {
+                response.insert_header((header::RETRY_AFTER, "1"));
+            }
+            _ => {}
         }
         // The body is the problem, written by [`write`], which knows the
         // request's language and id.
         let mut answer = response.finish();
-        if let RequestError::ReviewUnfinished { .. } = self {
+        if let HttpError::Request(RequestError::ReviewUnfinished { .. }) = self {
             answer.extensions_mut().insert(WorkDone);
         }
         answer
@@ -225,7 +274,7 @@ impl ResponseError for RequestError {
 }
 
 /// Writes the problem of an answer that is an error of the service
-/// ([`RequestError`], as [`HttpResponse::from_error`] and actix's
+/// ([`HttpError`], as [`HttpResponse::from_error`] and actix's
 /// handlers keep it): the one writer of every problem answer, its texts
 /// in the request's language, its `instance` the request's id
 /// ([`Asked`]). Any other answer is left as it is.
@@ -233,7 +282,7 @@ pub fn write(res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
     let is_problem = res
         .response()
         .error()
-        .is_some_and(|error| error.as_error::<RequestError>().is_some());
+        .is_some_and(|error| error.as_error::<HttpError>().is_some());
     if !is_problem {
         return res;
     }
@@ -246,13 +295,10 @@ pub fn write(res: ServiceResponse<BoxBody>) -> ServiceResponse<BoxBody> {
 /// `lang`, naming `id` as its instance; `res` as it is when its error is
 /// not one of the service's.
 pub fn with_problem(res: HttpResponse, lang: Lang, id: Option<&RequestId>) -> HttpResponse {
-    let Some(error) = res
-        .error()
-        .and_then(|error| error.as_error::<RequestError>())
-    else {
+    let Some(error) = res.error().and_then(|error| error.as_error::<HttpError>()) else {
         return res;
     };
-    if let RequestError::Internal(message) = error {
+    if let HttpError::Request(RequestError::Internal(message)) = error {
         let id = id.map_or("-", RequestId::as_str);
         tracing::error!(request_id = %id, %message, "internal error");
     }
@@ -284,7 +330,11 @@ mod tests {
         );
         assert_eq!(error.problem_in(Lang::En).instance, None);
         let id = RequestId::generate();
-        let answer = with_problem(HttpResponse::from_error(error), Lang::Cs, Some(&id));
+        let answer = with_problem(
+            HttpResponse::from_error(HttpError::from(error)),
+            Lang::Cs,
+            Some(&id),
+        );
         let body = actix_web::body::to_bytes(answer.into_body());
         let body = futures_util::FutureExt::now_or_never(body)
             .unwrap()

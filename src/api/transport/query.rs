@@ -8,7 +8,7 @@ use actix_web::{FromRequest, HttpRequest};
 use serde::de::DeserializeOwned;
 
 use super::json_fault::DataFault;
-use super::problem::RequestError;
+use super::problem::{HttpError, RequestError};
 use super::strict::{Seen, Strict};
 use crate::text::Text;
 
@@ -24,8 +24,8 @@ impl<T> std::ops::Deref for Query<T> {
 }
 
 impl<T: DeserializeOwned> FromRequest for Query<T> {
-    type Error = RequestError;
-    type Future = std::future::Ready<Result<Query<T>, RequestError>>;
+    type Error = HttpError;
+    type Future = std::future::Ready<Result<Query<T>, HttpError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let pairs = form_urlencoded::parse(req.query_string().as_bytes());
@@ -36,7 +36,7 @@ impl<T: DeserializeOwned> FromRequest for Query<T> {
         ));
         std::future::ready(read.map(Query).map_err(|error| {
             let (error, fault) = seen.fault(error);
-            RequestError::bad_query(unreadable(&error, fault.as_ref()), None)
+            RequestError::bad_query(unreadable(&error, fault.as_ref()), None).into()
         }))
     }
 }

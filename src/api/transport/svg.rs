@@ -7,7 +7,7 @@ use std::hash::{Hash, Hasher};
 use actix_web::http::header::{self, EntityTag, IfNoneMatch};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse};
 
-use super::problem::RequestError;
+use super::problem::HttpError;
 use crate::memory::InFlight;
 
 /// The media type of the pictures.
@@ -32,7 +32,7 @@ pub fn respond(
     request: &HttpRequest,
     body: String,
     in_flight: &InFlight,
-) -> Result<HttpResponse, RequestError> {
+) -> Result<HttpResponse, HttpError> {
     let tag = entity_tag(&body);
     let fresh = match request.get_header::<IfNoneMatch>() {
         Some(IfNoneMatch::Any) => true,
