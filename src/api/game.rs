@@ -3,7 +3,7 @@
 //! (games whose state travels as one JSON object share theirs:
 //! [`super::json_state`]).
 //! The flows that use them are in [`super::flows`]; the routes are
-//! declared per game with [`game_routes!`](super::openapi::routes::game_routes).
+//! declared per game with [`game_routes!`](super::game_routes::game_routes).
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;

@@ -21,6 +21,7 @@ pub mod catalogue;
 pub mod cobi_tank_wars;
 pub mod flows;
 pub mod game;
+pub mod game_routes;
 pub mod json_state;
 pub mod meta;
 pub mod middleware;

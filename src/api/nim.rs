@@ -332,7 +332,7 @@ impl GameApi for Nim {
 
 // ------------------------------------------------------------- routes ---
 
-super::openapi::routes::game_routes! {
+super::game_routes::game_routes! {
     game: Nim,
     operation_prefix: "nim",
     initial: {

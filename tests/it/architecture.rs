@@ -454,7 +454,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "api::json_state",
         ],
     ),
-    ("the route macro", &["api::openapi::routes"]),
+    ("the route macro", &["api::game_routes"]),
     ("the flows", &["api::flows", "api::services", "api::game"]),
     (
         "the vocabulary of routes",

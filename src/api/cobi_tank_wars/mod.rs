@@ -459,7 +459,7 @@ impl GameApi for CobiTankWars {
 
 // ------------------------------------------------------------- routes ---
 
-super::openapi::routes::game_routes! {
+super::game_routes::game_routes! {
     game: CobiTankWars,
     operation_prefix: "cobi_tank_wars",
     initial: {

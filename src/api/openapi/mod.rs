@@ -1,6 +1,6 @@
 //! The OpenAPI document: its head ([`ApiDoc`]: title, description, tags),
-//! the routes utoipa documents ([`routes`], one `game_routes!` a game), the
-//! error responses every operation shares ([`responses`]), the schemas of
+//! the routes utoipa documents (one `game_routes!` a game,
+//! [`crate::api::game_routes`]), the error responses every operation shares ([`responses`]), the schemas of
 //! notations and codes ([`notation`]) and the finishing touches utoipa
 //! cannot be told per field ([`fixups`]; answers' schemas apart from
 //! requests' in [`directions`]). The document is built from the
@@ -12,7 +12,6 @@ pub mod notation;
 pub mod refs;
 pub mod resource;
 pub mod responses;
-pub mod routes;
 
 use actix_web::App;
 use utoipa::OpenApi;

@@ -471,7 +471,7 @@ impl GameApi for TankBattle {
 
 // ------------------------------------------------------------- routes ---
 
-super::openapi::routes::game_routes! {
+super::game_routes::game_routes! {
     game: TankBattle,
     operation_prefix: "tank_battle",
     legal_moves: {

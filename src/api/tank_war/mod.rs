@@ -461,7 +461,7 @@ impl GameApi for TankWar {
 
 // ------------------------------------------------------------- routes ---
 
-super::openapi::routes::game_routes! {
+super::game_routes::game_routes! {
     game: TankWar,
     operation_prefix: "tank_war",
     initial: {

@@ -7,7 +7,7 @@
 //! endpoint's one generic flow in [`crate::api::flows`]. A game gives only
 //! what differs: the description of each operation (its doc comments) and
 //! of its answers. The errors every operation shares are declared once, in
-//! [`super::responses`]. The DTOs are the ones the game's
+//! [`crate::api::openapi::responses`]. The DTOs are the ones the game's
 //! [`GameApi`](crate::api::game::GameApi) names; its module names only its
 //! `BatchRequest` (and `InitialResponse`, with `initial`).
 
