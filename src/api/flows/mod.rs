@@ -3,7 +3,8 @@
 //! `validate`, `apply`, `score`: [`simple`]), `replay` ([`replay`]),
 //! `ai-move` with its cache key and cache tiers ([`ai`]; what a request
 //! asks and an answer keeps: [`ask`]), `batch` with its dispatch
-//! ([`batch`]; its searches' shared time: [`budget`]), `compare`, another
+//! ([`batch`]; its answer: [`batch_answer`]; its searches' shared time:
+//! [`budget`]), `compare`, another
 //! engine's claims checked ([`compare`]), `render.svg` ([`render`]) and `annotate`, a game reviewed ([`annotate`]; its answer:
 //! [`annotation`], its entries' forced results: [`forced`]).
 
@@ -13,6 +14,7 @@ pub mod annotate_line;
 pub mod annotation;
 pub mod ask;
 pub mod batch;
+mod batch_answer;
 pub mod budget;
 pub mod compare;
 pub mod forced;

@@ -2,12 +2,17 @@
 //! (`initial`) and the leaf count of its move tree (`perft`, also a batch
 //! item and a `compare` claim).
 
+use std::collections::BTreeMap;
+
 use actix_web::web;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use std::time::Instant;
 
 use super::codec::{decode, decode_layout};
-use super::dto::{InitialQuery, InitialResponse, PerftRequest, PerftResponse};
+use super::dto::{InitialQuery, InitialResponse, Rules};
+use crate::api::openapi::notation::{LayoutText, Tbn};
 use crate::api::openapi::responses::{BodyErrors, BusyError, RouteErrors};
 use crate::api::services::{run_stoppable, JsonAndServices, Services};
 use crate::api::transport::json::{respond, respond_constant};
@@ -146,4 +151,49 @@ pub(super) async fn run_perft(
         RequestError::limit_exceeded(why, "depth")
     })?;
     Ok(PerftResponse { nodes, divide })
+}
+
+/// A perft request.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "position": crate::games::tank_battle::INITIAL_TBN,
+    "layout": "standard",
+    "depth": 3,
+    "divide": true
+}))]
+#[schema(as = TankBattlePerftRequest)]
+pub struct PerftRequest {
+    /// Position in TBN: `<placement> <side> <ply>`.
+    #[schema(value_type = Tbn)]
+    pub position: String,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    #[schema(value_type = Option<LayoutText>)]
+    pub layout: Option<String>,
+    /// What ends the game besides rule 7; the server's default when
+    /// absent.
+    #[serde(default)]
+    pub rules: Option<Rules>,
+    /// Depth in plies, 0 up to the server's cap (default 5).
+    #[schema(example = 3)]
+    pub depth: u32,
+    /// Also report the count below each legal move.
+    #[serde(default)]
+    pub divide: bool,
+}
+
+/// Leaf count of the legal-move tree.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankBattlePerftResponse)]
+pub struct PerftResponse {
+    /// perft(depth): 1 at depth 0; 0 for a finished position at depth 1 or
+    /// more; else the sum over legal moves of the child's perft(depth - 1).
+    #[schema(example = 108097)]
+    pub nodes: u64,
+    /// When asked (`divide`): perft(depth - 1) below each legal move, keyed
+    /// by its canonical notation; absent when not asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!({"j4-j5": 2350, "k4-k5": 2401}), nullable = false)]
+    pub divide: Option<BTreeMap<String, u64>>,
 }

@@ -7,6 +7,7 @@ mod ai_move;
 mod codec;
 mod dto;
 mod extra;
+mod replay;
 pub use ai_move::*;
 use codec::{
     decode, decode_arrows, decode_layout, decode_move, decode_position, decode_rules,
@@ -14,6 +15,8 @@ use codec::{
 };
 pub use dto::*;
 use extra::{__path_initial, __path_perft_count, initial, perft_count, run_perft};
+pub use extra::{PerftRequest, PerftResponse};
+pub use replay::*;
 
 use serde_json::Value;
 
