@@ -9,10 +9,25 @@ use crate::api::middleware::cors::CorsOrigins;
 use crate::cache::{CacheConfig, Seal, Secret, WeakSecret};
 use crate::limits::Limits;
 
-/// tank-rules: a stateless HTTP rules engine for tank board games.
+// `--help` is the short help, one line an option under its heading: the
+// whole of what each option does is docs/OPTIONS.md (checked against this
+// command by a test).
 #[derive(Debug, Parser)]
-#[command(name = "tank-rules", version, about)]
+#[command(
+    name = "tank-rules",
+    version,
+    about = "A stateless HTTP rules engine for three tank board games: it validates, lists, applies \
+             and scores moves, plays the AI's move, reviews played games and draws the board.",
+    after_help = "Every option is also an environment variable (shown). What each does, its units and \
+                  its default: docs/OPTIONS.md. Deploying (a proxy in front, quotas, keys, Redis): \
+                  deploy/README.md.",
+    long_about = None,
+    disable_help_flag = true
+)]
 pub struct Cli {
+    /// Print help (one line an option; docs/OPTIONS.md says the rest).
+    #[arg(short = 'h', long = "help", action = clap::ArgAction::HelpShort, global = true)]
+    help: Option<bool>,
     #[command(subcommand)]
     pub command: Option<Command>,
     #[command(flatten)]
@@ -69,27 +84,34 @@ pub enum LogFormat {
 pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "TANK_RULES_ADDR", default_value = "127.0.0.1:8080")]
+    #[arg(help_heading = "Serving")]
     pub addr: String,
     /// Log format; the level is set by RUST_LOG (default `info`).
     #[arg(long, env = "TANK_RULES_LOG_FORMAT", value_enum, default_value_t = LogFormat::Pretty)]
+    #[arg(help_heading = "Logs")]
     pub log_format: LogFormat,
     /// Worker threads (default: one per core).
     #[arg(long, env = "TANK_RULES_WORKERS")]
+    #[arg(help_heading = "Serving")]
     pub workers: Option<usize>,
     /// Largest accepted request body, in bytes.
     #[arg(long, env = "TANK_RULES_BODY_LIMIT", default_value_t = Limits::DEFAULT_BODY_BYTES)]
+    #[arg(help_heading = "Limits of a request")]
     pub body_limit: usize,
     /// Seconds a client has to send a request's whole body; then it gets
     /// 408 and its connection is closed.
     #[arg(long, env = "TANK_RULES_BODY_TIMEOUT_SECS", default_value_t = Limits::DEFAULT_BODY_TIMEOUT_MS as f64 / 1000.0)]
+    #[arg(help_heading = "Limits of a request")]
     pub body_timeout_secs: f64,
     /// Largest answer written, in bytes (larger: 400 LIMIT_EXCEEDED, before
     /// the work where its size can be foreseen).
     #[arg(long, env = "TANK_RULES_ANSWER_MAX_BYTES", default_value_t = Limits::DEFAULT_ANSWER_MAX_BYTES)]
+    #[arg(help_heading = "Limits of a request")]
     pub answer_max_bytes: usize,
     /// Most work one replay may simulate: the state's cells (squares, track
     /// squares, vehicles, tokens) times its moves or rounds.
     #[arg(long, env = "TANK_RULES_REPLAY_MAX_WORK", default_value_t = Limits::DEFAULT_REPLAY_MAX_WORK)]
+    #[arg(help_heading = "Limits of a request")]
     pub replay_max_work: u64,
     /// Most connections open at once (all workers; default 4096); further
     /// clients wait in the listen backlog. Kept below the open-files limit
@@ -97,6 +119,7 @@ pub struct ServeArgs {
     /// --memory-budget-mib: the default is lowered to fit, a value given
     /// that does not fit refuses to start.
     #[arg(long, env = "TANK_RULES_MAX_CONNECTIONS")]
+    #[arg(help_heading = "Serving")]
     pub max_connections: Option<usize>,
     /// Memory the process may hold at its worst, MiB: the memory held idle,
     /// the AI cache, the search slots' tables, the bytes in flight (bodies
@@ -105,92 +128,116 @@ pub struct ServeArgs {
     /// MiB pod's less a quarter for what it does not count (the binary's
     /// pages, the allocator's slack).
     #[arg(long, env = "TANK_RULES_MEMORY_BUDGET_MIB", default_value_t = ServeArgs::DEFAULT_MEMORY_BUDGET_MIB)]
+    #[arg(help_heading = "Serving")]
     pub memory_budget_mib: u64,
     /// Deepest perft a request may ask for.
     #[arg(long, env = "TANK_RULES_PERFT_MAX_DEPTH", default_value_t = Limits::DEFAULT_PERFT_MAX_DEPTH)]
+    #[arg(help_heading = "Limits of a request")]
     pub perft_max_depth: u32,
     /// Most positions one perft request may generate moves for.
     #[arg(long, env = "TANK_RULES_PERFT_MAX_NODES", default_value_t = Limits::DEFAULT_PERFT_MAX_NODES)]
+    #[arg(help_heading = "Limits of a request")]
     pub perft_max_nodes: u64,
     /// AI thinking time when a request sets no limit, milliseconds.
     #[arg(long, env = "TANK_RULES_AI_DEFAULT_TIME_MS", default_value_t = Limits::DEFAULT_AI_TIME_MS)]
+    #[arg(help_heading = "AI")]
     pub ai_default_time_ms: u64,
     /// Longest AI thinking time any request gets, milliseconds.
     #[arg(long, env = "TANK_RULES_AI_MAX_TIME_MS", default_value_t = Limits::DEFAULT_AI_MAX_TIME_MS)]
+    #[arg(help_heading = "AI")]
     pub ai_max_time_ms: u64,
     /// Deepest AI search any request gets, plies.
     #[arg(long, env = "TANK_RULES_AI_MAX_DEPTH", default_value_t = Limits::DEFAULT_AI_MAX_DEPTH)]
+    #[arg(help_heading = "AI")]
     pub ai_max_depth: u32,
     /// Most nodes any AI search visits.
     #[arg(long, env = "TANK_RULES_AI_MAX_NODES", default_value_t = Limits::DEFAULT_AI_MAX_NODES)]
+    #[arg(help_heading = "AI")]
     pub ai_max_nodes: u64,
     /// Live AI searches (`ai-move`) running at once, the live pool
     /// (default: one per core); more wait --search-wait-ms, then are
     /// answered 503 with Retry-After.
     #[arg(long, env = "TANK_RULES_MAX_CONCURRENT_SEARCHES")]
+    #[arg(help_heading = "AI")]
     pub max_concurrent_searches: Option<usize>,
     /// Reviews (`annotate`) and perft counts running at once, the long
     /// pool, apart from the live one (default: one for every two cores, at
     /// least one); more wait --search-wait-ms, then are answered 503.
     #[arg(long, env = "TANK_RULES_MAX_CONCURRENT_REVIEWS")]
+    #[arg(help_heading = "Reviews")]
     pub max_concurrent_reviews: Option<usize>,
     /// Milliseconds a request waits for a free slot of its pool before 503.
     #[arg(long, env = "TANK_RULES_SEARCH_WAIT_MS", default_value_t = Limits::DEFAULT_SEARCH_WAIT_MS)]
+    #[arg(help_heading = "AI")]
     pub search_wait_ms: u64,
     /// Most moves (Tank Battle) or rounds (The Tank War, Tank Wars) in one
     /// replay.
     #[arg(long, env = "TANK_RULES_REPLAY_MAX_MOVES", default_value_t = Limits::DEFAULT_REPLAY_MAX_MOVES)]
+    #[arg(help_heading = "Limits of a request")]
     pub replay_max_moves: usize,
     /// Most moves (Tank Battle) or rounds one `annotate` judges.
     #[arg(long, env = "TANK_RULES_ANNOTATE_MAX_PLIES", default_value_t = Limits::DEFAULT_ANNOTATE_MAX_PLIES)]
+    #[arg(help_heading = "Reviews")]
     pub annotate_max_plies: usize,
     /// Longest time one `annotate` may take, milliseconds.
     #[arg(long, env = "TANK_RULES_ANNOTATE_MAX_TIME_MS", default_value_t = Limits::DEFAULT_ANNOTATE_MAX_TIME_MS)]
+    #[arg(help_heading = "Reviews")]
     pub annotate_max_time_ms: u64,
     /// Ends every Tank Battle game once this many moves are played, the
     /// higher score winning, for requests that name no `rules` (default:
     /// the rules as written, no limit).
     #[arg(long, env = "TANK_RULES_TANK_BATTLE_MAX_PLIES",
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(help_heading = "Tank Battle's end policy")]
     pub tank_battle_max_plies: Option<u64>,
     /// Ends a Tank Battle game whose moves a request carries when one
     /// position has stood this many times (2-100), for requests that name
     /// no `rules` (default: no repetition rule).
     #[arg(long, env = "TANK_RULES_TANK_BATTLE_REPETITION",
           value_parser = clap::value_parser!(u32).range(2..=100))]
+    #[arg(help_heading = "Tank Battle's end policy")]
     pub tank_battle_repetition: Option<u32>,
     /// Most tanks in a Tank War state.
     #[arg(long, env = "TANK_RULES_TANK_WAR_MAX_TANKS", default_value_t = Limits::DEFAULT_TANK_WAR_MAX_TANKS)]
+    #[arg(help_heading = "Limits of a request")]
     pub tank_war_max_tanks: usize,
     /// Longest Tank War track, in squares.
     #[arg(long, env = "TANK_RULES_TANK_WAR_MAX_TRACK", default_value_t = Limits::DEFAULT_TANK_WAR_MAX_TRACK)]
+    #[arg(help_heading = "Limits of a request")]
     pub tank_war_max_track: usize,
     /// Most requests in one batch.
     #[arg(long, env = "TANK_RULES_BATCH_MAX_REQUESTS", default_value_t = Limits::DEFAULT_BATCH_MAX_REQUESTS)]
+    #[arg(help_heading = "Limits of a request")]
     pub batch_max_requests: usize,
     /// Most searches (`ai-move`, `perft` and `annotate` requests) in one
     /// batch.
     #[arg(long, env = "TANK_RULES_BATCH_MAX_SEARCHES", default_value_t = Limits::DEFAULT_BATCH_MAX_SEARCHES)]
+    #[arg(help_heading = "Limits of a request")]
     pub batch_max_searches: usize,
     /// Seconds a client has to send a connection's first request head;
     /// then 408 and the connection closed. (A deadline for every later
     /// head and every body is the proxy's: deploy/README.md.)
     #[arg(long, env = "TANK_RULES_REQUEST_TIMEOUT_SECS", default_value_t = 5)]
+    #[arg(help_heading = "Serving")]
     pub request_timeout_secs: u64,
     /// Seconds in-flight requests get to finish after SIGTERM (SIGINT and
     /// SIGQUIT stop at once, dropping requests in flight).
     #[arg(long, env = "TANK_RULES_SHUTDOWN_TIMEOUT_SECS", default_value_t = 30)]
+    #[arg(help_heading = "Serving")]
     pub shutdown_timeout_secs: u64,
     /// Size of the AI answer cache, MiB (answers and keys, as stored).
     #[arg(long, env = "TANK_RULES_CACHE_MIB", default_value_t = CacheConfig::DEFAULT_MIB)]
+    #[arg(help_heading = "AI")]
     pub cache_mib: u64,
     /// Browser origins allowed to call the service (CORS): `*` for any, or
     /// a comma-separated list such as `https://a.example,https://b.example`.
     #[arg(long, env = "TANK_RULES_CORS_ORIGINS", default_value = "*", value_parser = <CorsOrigins as std::str::FromStr>::from_str)]
+    #[arg(help_heading = "Serving")]
     pub cors_origins: CorsOrigins,
     /// Requests a minute each client may make (0: no limit); over it, 429.
     /// A client is its API key when keys are configured, else its address.
     #[arg(long, env = "TANK_RULES_RATE_LIMIT_PER_MINUTE", default_value_t = 0)]
+    #[arg(help_heading = "Quotas and keys")]
     pub rate_limit_per_minute: u32,
     /// Search units a minute each client may spend (0: no limit); over it,
     /// 429. `ai-move` and `perft` cost one, a review (`annotate`)
@@ -201,12 +248,14 @@ pub struct ServeArgs {
         env = "TANK_RULES_SEARCH_RATE_LIMIT_PER_MINUTE",
         default_value_t = 0
     )]
+    #[arg(help_heading = "Quotas and keys")]
     pub search_rate_limit_per_minute: u32,
     /// JSON file of API keys: `{"keys":[{"key" or "key_blake3","name",
     /// "requests_per_minute"?,"searches_per_minute"?}]}` (`key_blake3`: the
     /// key's BLAKE3 digest, 64 hex digits). When given, every `/v1` request
     /// needs a known key (`X-Api-Key` or `Authorization: Bearer`), else 401.
     #[arg(long, env = "TANK_RULES_API_KEYS_FILE")]
+    #[arg(help_heading = "Quotas and keys")]
     pub api_keys_file: Option<std::path::PathBuf>,
     /// Wrong API keys a minute each client address may present (0: no
     /// limit); beyond, its key attempts are answered 429 for a minute,
@@ -216,10 +265,12 @@ pub struct ServeArgs {
         env = "TANK_RULES_FAILED_KEY_ATTEMPTS_PER_MINUTE",
         default_value_t = crate::fair_use::FairUseConfig::DEFAULT_FAILED_KEY_ATTEMPTS_PER_MINUTE
     )]
+    #[arg(help_heading = "Quotas and keys")]
     pub failed_key_attempts_per_minute: u32,
     /// Proxies (addresses or CIDR blocks, comma-separated) whose
     /// `X-Forwarded-For` names the client.
     #[arg(long, env = "TANK_RULES_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_net)]
+    #[arg(help_heading = "Quotas and keys")]
     pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Leading bits of an IPv6 client address that name the client: its
     /// quotas are those of its /N network (1..=128).
@@ -229,6 +280,7 @@ pub struct ServeArgs {
         default_value_t = crate::fair_use::FairUseConfig::DEFAULT_IPV6_PREFIX_LEN,
         value_parser = clap::value_parser!(u8).range(1..=128)
     )]
+    #[arg(help_heading = "Quotas and keys")]
     pub ipv6_prefix_len: u8,
     /// Write an access log: one JSON line per request on standard output
     /// (method, route pattern, status, answer bytes, µs, client, request
@@ -236,14 +288,17 @@ pub struct ServeArgs {
     /// hold a request up when it falls behind. Off by default: the
     /// balancer usually logs.
     #[arg(long, env = "TANK_RULES_ACCESS_LOG")]
+    #[arg(help_heading = "Logs")]
     pub access_log: bool,
     /// Do not serve the board (`/board/`: a page that plays, analyses and
     /// reviews through this API in a browser).
     #[arg(long, env = "TANK_RULES_NO_BOARD")]
+    #[arg(help_heading = "Serving")]
     pub no_board: bool,
     /// Address of the operator endpoints (`/metrics`, and `/healthz`,
     /// `/readyz`); when given, `/metrics` leaves the public address.
     #[arg(long, env = "TANK_RULES_ADMIN_ADDR")]
+    #[arg(help_heading = "Serving")]
     pub admin_addr: Option<String>,
     /// Redis (or Valkey) URL shared by the replicas: a tier of the AI cache
     /// behind the in-process one, and the clients' quotas, counted for the
@@ -251,19 +306,23 @@ pub struct ServeArgs {
     /// `rediss://` for TLS. It may hold a password: logs show it without
     /// credentials, and `--help` does not show the variable's value.
     #[arg(long, env = "TANK_RULES_REDIS_URL", hide_env_values = true)]
+    #[arg(help_heading = "Redis (a fleet)")]
     pub redis_url: Option<crate::redis::RedisUrl>,
     /// What every Redis key of this service starts with (AI answers are
     /// `<prefix>ai:<digest>`, quotas `<prefix>quota:<class>:<client>`), so
     /// that several services or environments can share one Redis.
     #[arg(long, env = "TANK_RULES_REDIS_PREFIX", default_value = crate::redis::LinkConfig::DEFAULT_PREFIX)]
+    #[arg(help_heading = "Redis (a fleet)")]
     pub redis_prefix: String,
     /// Longest a Redis call (cache look-up or store, quota check) may take,
     /// milliseconds; then the request goes on without it (its quota counted
     /// by the replica alone).
     #[arg(long, env = "TANK_RULES_REDIS_TIMEOUT_MS", default_value_t = 25)]
+    #[arg(help_heading = "Redis (a fleet)")]
     pub redis_timeout_ms: u64,
     /// How long an answer lives in Redis, seconds.
     #[arg(long, env = "TANK_RULES_REDIS_TTL_SECS", default_value_t = 86_400)]
+    #[arg(help_heading = "Redis (a fleet)")]
     pub redis_ttl_secs: u64,
     /// The secret that seals the AI answers the replicas share in Redis (a
     /// keyed BLAKE3 MAC over each key and answer: a value without it is
@@ -272,23 +331,28 @@ pub struct ServeArgs {
     /// --redis-secret-file is needed. Never logged; `--help` does not show
     /// the variable's value.
     #[arg(long, env = "TANK_RULES_REDIS_SECRET", hide_env_values = true)]
+    #[arg(help_heading = "Redis (a fleet)")]
     pub redis_secret: Option<Secret>,
     /// A file holding the secret of --redis-secret (its trailing line end
     /// left out), e.g. a mounted Kubernetes Secret.
     #[arg(long, env = "TANK_RULES_REDIS_SECRET_FILE")]
+    #[arg(help_heading = "Redis (a fleet)")]
     pub redis_secret_file: Option<PathBuf>,
     /// During a rotation, the secret before the current one: answers it
     /// sealed are still served (only the current one seals). Drop it (or
     /// leave it empty) once --redis-ttl-secs has passed since every replica
     /// has the new secret.
     #[arg(long, env = "TANK_RULES_REDIS_PREVIOUS_SECRET", hide_env_values = true)]
+    #[arg(help_heading = "Redis (a fleet)")]
     pub redis_previous_secret: Option<Secret>,
     /// A file holding the previous secret (its trailing line end left
     /// out; empty: none).
     #[arg(long, env = "TANK_RULES_REDIS_PREVIOUS_SECRET_FILE")]
+    #[arg(help_heading = "Redis (a fleet)")]
     pub redis_previous_secret_file: Option<PathBuf>,
     /// How long a cached AI answer lives, seconds.
     #[arg(long, env = "TANK_RULES_CACHE_TTL_SECS", default_value_t = 3600)]
+    #[arg(help_heading = "AI")]
     pub cache_ttl_secs: u64,
 }
 

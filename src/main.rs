@@ -227,8 +227,12 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
     let cache = args.cache();
     tracing::info!(addr = %args.addr, ?limits, ?cache, "tank-rules starting");
     tracing::info!(cors = ?args.cors_origins, "CORS origins");
+    let board = match args.no_board {
+        true => String::new(),
+        false => format!("the board at http://{}/board/, ", args.addr),
+    };
     tracing::info!(
-        "Swagger UI at http://{}/swagger-ui/ (and at /, which redirects there); OpenAPI at /openapi.json",
+        "{board}Swagger UI at http://{}/swagger-ui/ (and at /, which redirects there); OpenAPI at /openapi.json",
         args.addr
     );
     tune_heap();

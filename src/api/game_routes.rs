@@ -256,7 +256,7 @@ macro_rules! game_routes {
         /// strategy (`against`), with its `worst_case`. Tank Battle and Tank
         /// Wars are judged by their searches (Tank Battle: N + 1 searches for
         /// N moves, each reused for the move before it); their points map to
-        /// a chance to win on a logistic curve (README, "Reviewing a game").
+        /// a chance to win on a logistic curve (docs/REVIEW.md).
         ///
         /// With `Accept: application/x-ndjson` the review is streamed: one
         /// line an entry as soon as it is judged, then a line with `players`

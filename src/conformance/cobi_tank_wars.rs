@@ -29,52 +29,52 @@ pub const RULES_VERSION: u32 = 1;
 pub const TAGS: [Tag; 10] = [
     Tag {
         name: "orders",
-        source: "README Tank Wars, State and orders (SPEC 4)",
+        source: "docs/TANK-WARS.md, State and orders",
         rule: "Orders give exactly one command per vehicle of each player: a direction N, E, S or W and a distance of 1, 2 or 3.",
     },
     Tag {
         name: "card-order",
-        source: "README Tank Wars rule 1 (SPEC 4)",
+        source: "docs/TANK-WARS.md rule 1",
         rule: "Movement in card order: slot 1 of the first player, slot 1 of the other player, slot 2 of the first, …; a vehicle destroyed earlier in the round does not move.",
     },
     Tag {
         name: "cancel",
-        source: "README Tank Wars rule 2 (SPEC 4)",
+        source: "docs/TANK-WARS.md rule 2",
         rule: "A command whose destination is off the board or occupied by another vehicle at that moment is cancelled whole.",
     },
     Tag {
         name: "artillery",
-        source: "README Tank Wars rule 3 (SPEC 4)",
+        source: "docs/TANK-WARS.md rule 3",
         rule: "Every entered square holding an artillery token costs 1 armor and removes the token.",
     },
     Tag {
         name: "support",
-        source: "README Tank Wars rule 3 (SPEC 4)",
+        source: "docs/TANK-WARS.md rule 3",
         rule: "A survivor stopping on a support token removes it and its owner gains a support card.",
     },
     Tag {
         name: "gunfire",
-        source: "README Tank Wars rule 4 (SPEC 4)",
+        source: "docs/TANK-WARS.md rule 4",
         rule: "Each gunfire token costs the vehicle on its square 1 armor; then all gunfire tokens are removed, with the artillery and support tokens on their squares.",
     },
     Tag {
         name: "destroyed",
-        source: "README Tank Wars rules 3-4 (SPEC 4)",
+        source: "docs/TANK-WARS.md rules 3-4",
         rule: "A vehicle at 0 armor is destroyed.",
     },
     Tag {
         name: "supply-drop",
-        source: "README Tank Wars rule 5 (SPEC 4)",
+        source: "docs/TANK-WARS.md rule 5",
         rule: "A supply drop places a support token on a free square (SplitMix64's first output for the round's seed, modulo the number of free squares, listed a1, b1, …).",
     },
     Tag {
         name: "end",
-        source: "README Tank Wars rule 6 (SPEC 4)",
+        source: "docs/TANK-WARS.md rule 6",
         rule: "A player without vehicles has lost; neither has any: a draw.",
     },
     Tag {
         name: "game-over",
-        source: "README Tank Wars, refused orders",
+        source: "docs/TANK-WARS.md, refused orders",
         rule: "A finished game accepts no orders (GAME_OVER).",
     },
 ];

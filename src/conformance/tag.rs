@@ -6,7 +6,8 @@ use serde_json::{json, Value};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tag {
     pub name: &'static str,
-    /// Where the rule is written (a section of SPEC.md).
+    /// Where the rule is written: its game's document in `docs/`, and the
+    /// rule or section.
     pub source: &'static str,
     pub rule: &'static str,
 }

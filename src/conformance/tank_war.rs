@@ -29,52 +29,52 @@ pub const RULES_VERSION: u32 = 1;
 pub const TAGS: [Tag; 10] = [
     Tag {
         name: "pick",
-        source: "README The Tank War rules 1-2 (SPEC 3.2 rules 1-2)",
+        source: "docs/TANK-WAR.md rules 1-2",
         rule: "Each player picks one own tank, which moves one square forward along its track; it can be picked if it is alive, not at the end of its track, and its next square is empty at the start of the round.",
     },
     Tag {
         name: "same-square",
-        source: "README The Tank War rule 3 (SPEC 3.2 rule 3)",
+        source: "docs/TANK-WAR.md rule 3",
         rule: "If both picked tanks target the same square, only the player who owns that square enters; the other tank stays put.",
     },
     Tag {
         name: "territory",
-        source: "README The Tank War rule 4 (SPEC 3.2 rule 4)",
+        source: "docs/TANK-WAR.md rule 4",
         rule: "A tank entering a square makes its player the square's owner, until an enemy tank enters it.",
     },
     Tag {
         name: "fire-a",
-        source: "README The Tank War rule 5 (SPEC 3.2 rule 5)",
+        source: "docs/TANK-WAR.md rule 5",
         rule: "Firing phase: every tank, simultaneously, destroys every enemy tank in its pattern; A: the 4 diagonal neighbours.",
     },
     Tag {
         name: "fire-b",
-        source: "README The Tank War rule 5 (SPEC 3.2 rule 5)",
+        source: "docs/TANK-WAR.md rule 5",
         rule: "B: the 4 orthogonal neighbours.",
     },
     Tag {
         name: "fire-c",
-        source: "README The Tank War rule 5 (SPEC 3.2 rule 5)",
+        source: "docs/TANK-WAR.md rule 5",
         rule: "C: the 4 squares exactly two away orthogonally.",
     },
     Tag {
         name: "end",
-        source: "README The Tank War rule 6 (SPEC 3.2 rule 6)",
+        source: "docs/TANK-WAR.md rule 6",
         rule: "When a player has no tank that can be picked, the game ends: more surviving tanks wins; equal, more owned squares wins; equal, a draw.",
     },
     Tag {
         name: "clock",
-        source: "README The Tank War rule 7 (SPEC 3.2 rule 7)",
+        source: "docs/TANK-WAR.md rule 7",
         rule: "Each player has 120 000 ms; a round may charge the time each player spent; a player whose clock falls to 0 or below loses (both at once: a draw), and that round's moves are not executed.",
     },
     Tag {
         name: "track",
-        source: "README The Tank War, State (SPEC 3.1)",
+        source: "docs/TANK-WAR.md, State",
         rule: "A tank's track is the ordered list of squares it may occupy; tracks are data: custom states may give any tracks.",
     },
     Tag {
         name: "game-over",
-        source: "README The Tank War, order of checks",
+        source: "docs/TANK-WAR.md, order of checks",
         rule: "A finished game accepts no pick (GAME_OVER).",
     },
 ];

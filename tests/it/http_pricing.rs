@@ -196,18 +196,18 @@ async fn reviews_and_their_searches_are_counted() {
     let _: Value = reply.body;
 }
 
-/// README's table of prices says what `src/operations.rs` says of each
-/// operation: its cost and its pool.
+/// docs/LIMITS.md's table of prices says what `src/operations.rs` says of
+/// each operation: its cost and its pool.
 #[test]
-fn the_readme_prices_every_operation_as_the_table_does() {
+fn the_documented_prices_are_every_operations_own() {
     use tank_rules::operations::{Cost, Operation, Pool};
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let section = readme
-        .split("### Prices and pools")
+    let limits =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/LIMITS.md")).unwrap();
+    let section = limits
+        .split("## Prices and pools")
         .nth(1)
-        .and_then(|rest| rest.split("\n### ").next())
-        .expect("README has a section \"Prices and pools\"");
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("docs/LIMITS.md has a section \"Prices and pools\"");
     let rows: Vec<&str> = section.lines().filter(|l| l.starts_with("| `")).collect();
     for op in Operation::ALL {
         let name = format!("`{}`", op.name());

@@ -38,6 +38,7 @@ mod http_render;
 mod http_request_id;
 mod http_tank_battle;
 mod http_tank_war;
+mod links;
 mod modules;
 mod openapi;
 mod parse_props;

@@ -1,8 +1,9 @@
-//! Every example of README.md, run against the service and compared with
-//! the answer the README shows (README, "How the examples are checked");
-//! and the options of docs/OPTIONS.md against the command line's.
+//! Every example of README.md and of docs/, run against the service and
+//! compared with the answer the document shows (docs/DEVELOPMENT.md, "How
+//! the examples are checked"); and the options of docs/OPTIONS.md against
+//! the command line's.
 //!
-//! The README's shell blocks (```` ```sh ````) are read as a small subset
+//! The documents' shell blocks (```` ```sh ````) are read as a small subset
 //! of the shell: assignments `NAME='…'`, `NAME="…"` and `NAME=$(curl …)`,
 //! and `curl` commands, with quotes, `$NAME`, `${NAME}`, comments and line
 //! continuations read as the shell reads them. Each block starts with no
@@ -10,7 +11,7 @@
 //! (a block runs on its own). Every `curl` is an example: translated into
 //! the request curl would send (method, path and query, headers, body;
 //! `-d` without a content type is a form, as with curl), it is run in the
-//! README's order against one in-process app with the default limits. The
+//! documents' order against one in-process app with the default limits. The
 //! comment lines right after it are the answer it shows:
 //!
 //! - JSON (one document, or several for NDJSON, one a line), in which
@@ -32,7 +33,7 @@
 //!
 //! A `curl` that shows no answer fails the test, and so does one the
 //! reader missed: the examples run are counted against every `curl` in
-//! the README's shell blocks, and a `curl` in a block of another language
+//! the documents' shell blocks, and a `curl` in a block of another language
 //! fails. `README_SHOW=1 cargo test --test it readme -- --nocapture`
 //! prints every answer, to write a new example from, and goes on past an
 //! answer that differs (each is reported, and the test fails at the end).
@@ -48,11 +49,25 @@ use tank_rules::limits::Limits;
 
 use crate::common::{app_with, encode, send, Reply};
 
-/// Members compared with anything, whatever the README shows.
+/// Members compared with anything, whatever the document shows.
 const MASKED: [&str; 3] = ["time_ms", "instance", "cached"];
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// The documents whose examples run: the README, then `docs/` by name.
+fn documents() -> Vec<String> {
+    let dir = format!("{}/docs", env!("CARGO_MANIFEST_DIR"));
+    let mut docs: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    docs.sort();
+    docs.insert(0, "README.md".to_owned());
+    docs
 }
 
 // ---------------------------------------------------------------- blocks
@@ -86,7 +101,7 @@ fn blocks(markdown: &str) -> Vec<Block> {
             None => {}
         }
     }
-    assert!(open.is_none(), "README.md: a code block is never closed");
+    assert!(open.is_none(), "a code block is never closed");
     found
 }
 
@@ -188,7 +203,7 @@ fn shell(text: &str, first_line: usize) -> Vec<Item> {
                     .iter()
                     .position(|&c| c == '\'')
                     .map(|p| i + 1 + p)
-                    .unwrap_or_else(|| panic!("README.md:{line}: a ' is never closed"));
+                    .unwrap_or_else(|| panic!("line {line}: a ' is never closed"));
                 let quoted: String = chars[i + 1..end].iter().collect();
                 line += quoted.matches('\n').count();
                 word.push(Piece::Text(quoted));
@@ -202,7 +217,7 @@ fn shell(text: &str, first_line: usize) -> Vec<Item> {
                 i += 1;
                 loop {
                     let Some(&c) = chars.get(i) else {
-                        panic!("README.md:{line}: a \" is never closed");
+                        panic!("line {line}: a \" is never closed");
                     };
                     match c {
                         '"' => {
@@ -280,7 +295,7 @@ fn dollar(chars: &[char], i: usize, word: &mut Word) -> usize {
                         }
                     }
                     Some(_) => {}
-                    None => panic!("README.md: a $( is never closed"),
+                    None => panic!("a $( is never closed"),
                 }
                 j += 1;
             }
@@ -732,7 +747,7 @@ fn content_type_of(file: &str) -> &'static str {
     match file.rsplit_once('.').map(|(_, ext)| ext) {
         Some("svg") => "image/svg+xml",
         Some("json") => "application/json",
-        _ => panic!("README.md: -o {file}: no content type known for its extension"),
+        _ => panic!("-o {file}: no content type known for its extension"),
     }
 }
 
@@ -747,8 +762,15 @@ struct Counts {
 }
 
 /// Checks one example's answer against the comment lines after it.
-fn check(line: usize, request: &Curl, reply: &Reply, shown: &[String], counts: &mut Counts) {
-    let place = format!("README.md:{line} ({} {})", request.method, request.uri);
+fn check(
+    doc: &str,
+    line: usize,
+    request: &Curl,
+    reply: &Reply,
+    shown: &[String],
+    counts: &mut Counts,
+) {
+    let place = format!("{doc}:{line} ({} {})", request.method, request.uri);
     let mut shown = shown;
     let mut status = 200;
     let mut mode = Mode::Exact;
@@ -793,7 +815,7 @@ fn check(line: usize, request: &Curl, reply: &Reply, shown: &[String], counts: &
     if !json {
         assert!(
             glob(text.trim(), reply.text.trim()),
-            "{place}: answered\n{}\nbut the README shows\n{text}",
+            "{place}: answered\n{}\nbut the document shows\n{text}",
             reply.text
         );
         counts.exact += 1;
@@ -830,19 +852,24 @@ fn curls_in(text: &str) -> usize {
 }
 
 #[actix_web::test]
-async fn every_readme_example_answers_as_shown() {
-    let readme = read("README.md");
+async fn every_example_in_the_documents_answers_as_shown() {
     let app = app_with(Limits::default()).await;
     let show = std::env::var("README_SHOW").is_ok();
     let mut counts = Counts::default();
     let mut expected_curls = 0;
     let mut failed = 0;
-    for block in blocks(&readme) {
+    let documents = documents();
+    let blocks = documents.iter().flat_map(|doc| {
+        blocks(&read(doc))
+            .into_iter()
+            .map(move |block| (doc, block))
+    });
+    for (doc, block) in blocks {
         if block.lang != "sh" {
             assert_eq!(
                 curls_in(&block.text),
                 0,
-                "README.md:{}: a curl in a ```{} block: examples go in ```sh blocks",
+                "{doc}:{}: a curl in a ```{} block: examples go in ```sh blocks",
                 block.line,
                 block.lang
             );
@@ -862,33 +889,33 @@ async fn every_readme_example_answers_as_shown() {
                 assert_eq!(
                     words.len(),
                     1,
-                    "README.md:{line}: an assignment, then more words"
+                    "{doc}:{line}: an assignment, then more words"
                 );
                 let value = match value.as_slice() {
                     [Piece::Text(t), Piece::Command(command)] if t.is_empty() => {
                         let inner = shell(command, *line);
                         let [Item::Command(inner, _)] = inner.as_slice() else {
-                            panic!("README.md:{line}: $(…) holds one command");
+                            panic!("{doc}:{line}: $(…) holds one command");
                         };
                         let args: Vec<String> = inner
                             .iter()
                             .map(|w| expand(w, &vars))
                             .collect::<Result<_, _>>()
-                            .unwrap_or_else(|e| panic!("README.md:{line}: {e}"));
-                        assert_eq!(args[0], "curl", "README.md:{line}: $(…) runs curl only");
+                            .unwrap_or_else(|e| panic!("{doc}:{line}: {e}"));
+                        assert_eq!(args[0], "curl", "{doc}:{line}: $(…) runs curl only");
                         let request =
-                            curl(&args[1..]).unwrap_or_else(|e| panic!("README.md:{line}: {e}"));
+                            curl(&args[1..]).unwrap_or_else(|e| panic!("{doc}:{line}: {e}"));
                         let reply = run(&app, &request).await;
                         assert!(
                             reply.status.is_success(),
-                            "README.md:{line}: {name}=$(curl …) answered {}: {}",
+                            "{doc}:{line}: {name}=$(curl …) answered {}: {}",
                             reply.status,
                             reply.text
                         );
                         counts.curls += 1;
                         reply.text.trim_end_matches('\n').to_owned()
                     }
-                    _ => expand(&value, &vars).unwrap_or_else(|e| panic!("README.md:{line}: {e}")),
+                    _ => expand(&value, &vars).unwrap_or_else(|e| panic!("{doc}:{line}: {e}")),
                 };
                 vars.insert(name, value);
                 continue;
@@ -897,7 +924,7 @@ async fn every_readme_example_answers_as_shown() {
                 .iter()
                 .map(|w| expand(w, &vars))
                 .collect::<Result<_, _>>()
-                .unwrap_or_else(|e| panic!("README.md:{line}: {e}"));
+                .unwrap_or_else(|e| panic!("{doc}:{line}: {e}"));
             if args[0] != "curl" {
                 // Not an example (cargo, docker, …), but it runs on its
                 // own too: its variables were set above (`expand`).
@@ -906,10 +933,10 @@ async fn every_readme_example_answers_as_shown() {
             for word in ["|", ">", "<", ";", "&&", "||", "&"] {
                 assert!(
                     !args.iter().any(|a| a == word),
-                    "README.md:{line}: an example may not use {word}"
+                    "{doc}:{line}: an example may not use {word}"
                 );
             }
-            let request = curl(&args[1..]).unwrap_or_else(|e| panic!("README.md:{line}: {e}"));
+            let request = curl(&args[1..]).unwrap_or_else(|e| panic!("{doc}:{line}: {e}"));
             let reply = run(&app, &request).await;
             counts.curls += 1;
             let mut shown = Vec::new();
@@ -919,42 +946,80 @@ async fn every_readme_example_answers_as_shown() {
             }
             if show {
                 eprintln!(
-                    "README.md:{line} {} {}\n  -> {} {}",
+                    "{doc}:{line} {} {}\n  -> {} {}",
                     request.method, request.uri, reply.status, reply.text
                 );
             }
             if show {
                 // Shown, every example runs: each mismatch is printed.
                 let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    check(*line, &request, &reply, &shown, &mut counts)
+                    check(doc, *line, &request, &reply, &shown, &mut counts)
                 }));
                 failed += usize::from(checked.is_err());
             } else {
-                check(*line, &request, &reply, &shown, &mut counts);
+                check(doc, *line, &request, &reply, &shown, &mut counts);
             }
         }
     }
     eprintln!(
-        "README examples: {} curls run; {} answers compared, {} shapes (varies), {} files",
+        "the documents' examples: {} curls run; {} answers compared, {} shapes (varies), {} files",
         counts.curls, counts.exact, counts.varies, counts.files
     );
     assert_eq!(failed, 0, "{failed} examples answered otherwise than shown");
     assert_eq!(
         counts.curls, expected_curls,
-        "the README's shell blocks hold {expected_curls} curls, {} were run",
+        "the documents' shell blocks hold {expected_curls} curls, {} were run",
         counts.curls
     );
     assert!(
         counts.exact >= 30,
-        "only {} examples compared: the README's examples were not read",
+        "only {} examples compared: the documents' examples were not read",
         counts.exact
     );
+}
+
+/// `--help` is for people: the options under their headings, one line an
+/// option, under 150 lines, and it says where the rest is.
+#[test]
+fn help_is_short_and_grouped_by_heading() {
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_tank-rules"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(help.status.success());
+    let text = String::from_utf8(help.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() < 150, "--help has {} lines", lines.len());
+    let headings = [
+        "Serving:",
+        "Limits of a request:",
+        "AI:",
+        "Reviews:",
+        "Quotas and keys:",
+        "Redis (a fleet):",
+        "Logs:",
+    ];
+    for heading in headings {
+        assert!(lines.contains(&heading), "no heading {heading}:\n{text}");
+    }
+    // Every option is under a heading of its own kind, not the catch-all.
+    let options = text.split("\nOptions:\n").nth(1).unwrap_or_default();
+    let first_heading = options.find("\n\n").unwrap_or(options.len());
+    assert_eq!(
+        options[..first_heading].matches("\n      --").count(),
+        0,
+        "options left under \"Options:\":\n{}",
+        &options[..first_heading]
+    );
+    for named in ["docs/OPTIONS.md", "deploy/README.md"] {
+        assert!(text.contains(named), "--help does not name {named}");
+    }
 }
 
 // -------------------------------------------------------- the test's test
 
 /// The reader and the comparison fail where they should (a test that
-/// could not fail would prove nothing about the README).
+/// could not fail would prove nothing about the documents).
 #[test]
 fn the_comparison_fails_on_a_wrong_answer() {
     let answer: Value =

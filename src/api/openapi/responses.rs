@@ -81,7 +81,7 @@ problems! {
 /// What any route may answer besides its own answers: a wrong method, an
 /// expectation it cannot meet. (What actix-http answers before the
 /// application sees a request, such as 431 for a head over its 128 KiB,
-/// has no body and is not listed: the README's "Errors" says so.)
+/// has no body and is not listed: docs/LIMITS.md says so.)
 pub struct ServiceErrors;
 
 impl IntoResponses for ServiceErrors {

@@ -6,8 +6,8 @@
 //! the connection closed), and every error answer is problem+json —
 //! also those made outside the application's handlers (Swagger UI's 404s,
 //! CORS refusals). Errors actix answers before any middleware runs
-//! (malformed request lines and headers) stay its own; the README lists
-//! them.
+//! (malformed request lines and headers) stay its own; docs/LIMITS.md
+//! lists them.
 
 use actix_web::body::{self, BoxBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};

@@ -29,20 +29,20 @@ use crate::games::Game;
 pub const TAGS: [Tag; 3] = [
     Tag {
         name: "ply-limit",
-        source: "SPEC 2.8",
+        source: "docs/TANK-BATTLE.md, Ending a game: the end policy",
         rule: "Once the ply counter of TBN reaches `max_plies`, the game is finished and the \
 rule-7 score decides; no move is legal.",
     },
     Tag {
         name: "repetition",
-        source: "SPEC 2.8",
+        source: "docs/TANK-BATTLE.md, Ending a game: the end policy",
         rule: "Under `repetition` N, the game is finished when one position (the tanks and the \
 side to move) has stood N times in the moves a request carries, the start counted; the rule-7 \
 score decides.",
     },
     Tag {
         name: "rules-first",
-        source: "SPEC 2.8, README rule 6 (SPEC 2.5 rule 7)",
+        source: "docs/TANK-BATTLE.md, Ending a game: the end policy; rule 6",
         rule: "A game the rules as written end says so (`all_in_base`, `no_move`), at the \
 limit or not.",
     },
