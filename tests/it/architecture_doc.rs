@@ -1,133 +1,125 @@
-//! docs/ARCHITECTURE.md stays true: every file it names exists, and every
-//! file under `src/` and `engines/src/` is named in it.
+//! docs/ARCHITECTURE.md stays true where it can be checked: every path it
+//! names exists, and every test its table of invariants names is a test of
+//! the project (a renamed or removed test would leave an invariant without
+//! its keeper).
 //!
-//! A name is a backticked path ending in `.rs`: from the repository root
-//! when it starts with `src/`, `engines/`, `tests/` or `benches/`, else relative to
-//! the folder of the section it is in (a heading whose backticked text
-//! ends in `/`; a heading that names several folders makes each of them
-//! the section's folder, and a name must exist in one).
+//! A path is a backticked text from the repository root that starts with
+//! `src/`, `engines/`, `tests/`, `board/`, `scripts/` or `docs/`, without
+//! placeholders (`<game>`) or alternatives (`{a,b}`). A test is a
+//! backticked `module::name` (or `module::tests::name`) in the
+//! invariants' table.
 
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The backticked texts of `line`.
-fn backticked(line: &str) -> Vec<&str> {
-    line.split('`').skip(1).step_by(2).collect()
+fn map() -> String {
+    std::fs::read_to_string(root().join("docs/ARCHITECTURE.md")).unwrap()
 }
 
-/// The files `doc` names, each with the folders it may be in, and the
-/// line it is on.
-fn named(doc: &str) -> Vec<(String, Vec<String>, usize)> {
-    let mut folders: Vec<String> = Vec::new();
-    let mut names = Vec::new();
-    let mut in_code = false;
-    for (number, line) in doc.lines().enumerate() {
-        if line.starts_with("```") {
-            in_code = !in_code;
-            continue;
-        }
-        if in_code {
-            continue;
-        }
-        if line.starts_with('#') {
-            folders = backticked(line)
-                .into_iter()
-                .filter(|text| text.ends_with('/'))
-                .map(str::to_owned)
-                .collect();
-            continue;
-        }
-        for text in backticked(line) {
-            // One backticked text may name several files ("a.rs, b.rs").
-            for name in text.split([',', ' ']).filter(|t| t.ends_with(".rs")) {
-                let rooted = ["src/", "engines/", "tests/", "benches/", "examples/"]
-                    .iter()
-                    .any(|top| name.starts_with(top));
-                let within = if rooted || folders.is_empty() {
-                    vec![String::new()]
-                } else {
-                    folders.clone()
-                };
-                if !name.contains(['<', '*']) {
-                    names.push((name.to_owned(), within, number + 1));
-                }
-            }
-        }
-    }
-    names
+/// The backticked texts of `text`.
+fn backticked(text: &str) -> Vec<&str> {
+    text.split('`').skip(1).step_by(2).collect()
 }
 
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
+/// The paths `doc` names that do not exist (`exists` says which do).
+fn missing_paths(doc: &str, exists: &dyn Fn(&str) -> bool) -> Vec<String> {
+    const ROOTS: [&str; 6] = ["src/", "engines/", "tests/", "board/", "scripts/", "docs/"];
+    backticked(doc)
+        .into_iter()
+        .filter(|t| ROOTS.iter().any(|r| t.starts_with(r)))
+        .filter(|t| !t.contains(['<', '{', '*', ' ', '…']))
+        .filter(|t| !exists(t))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The tests the invariants' table names: `(module path, function)`.
+fn named_tests(doc: &str) -> Vec<(String, String)> {
+    let table = doc
+        .split("## Invariants and their tests")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("the map has its invariants");
+    table
+        .lines()
+        .filter(|l| l.starts_with("| "))
+        .flat_map(|l| backticked(l.rsplit('|').nth(1).unwrap_or_default()))
+        .filter_map(|t| {
+            let (module, name) = t.rsplit_once("::")?;
+            Some((module.to_owned(), name.to_owned()))
+        })
+        .collect()
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
         if path.is_dir() {
-            files_under(&path, out);
+            rust_files(&path, out);
         } else if path.extension().is_some_and(|e| e == "rs") {
             out.push(path);
         }
     }
 }
 
-/// The files under `src/` the names reach, and the names that reach none.
-fn check(doc: &str, exists: &dyn Fn(&str) -> bool) -> (BTreeSet<String>, Vec<String>) {
-    let mut found = BTreeSet::new();
-    let mut missing = Vec::new();
-    for (name, within, line) in named(doc) {
-        let paths: Vec<String> = within.iter().map(|dir| format!("{dir}{name}")).collect();
-        let existing: Vec<&String> = paths.iter().filter(|p| exists(p)).collect();
-        if existing.is_empty() {
-            missing.push(format!("line {line}: `{name}` (looked for {paths:?})"));
-        }
-        found.extend(existing.into_iter().cloned());
-    }
-    (found, missing)
-}
-
 #[test]
-fn the_map_names_every_source_file_and_only_files_that_exist() {
-    let root = root();
-    let doc = std::fs::read_to_string(root.join("docs/ARCHITECTURE.md")).unwrap();
-    let (found, missing) = check(&doc, &|path| root.join(path).is_file());
+fn the_map_names_only_paths_and_tests_that_exist() {
+    let doc = map();
+    let missing = missing_paths(&doc, &|path| root().join(path).exists());
     assert!(
         missing.is_empty(),
         "named in docs/ARCHITECTURE.md but not there:\n{}",
         missing.join("\n")
     );
-    let mut sources = Vec::new();
-    files_under(&root.join("src"), &mut sources);
-    files_under(&root.join("engines/src"), &mut sources);
-    let unnamed: Vec<String> = sources
-        .iter()
-        .map(|path| {
-            path.strip_prefix(&root)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/")
+    let tests = named_tests(&doc);
+    assert!(tests.len() >= 15, "only {} tests read", tests.len());
+    let mut files = Vec::new();
+    rust_files(&root().join("src"), &mut files);
+    rust_files(&root().join("tests"), &mut files);
+    let sources: Vec<(PathBuf, String)> = files
+        .into_iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(&f).unwrap();
+            (f, text)
         })
-        .filter(|path| !found.contains(path))
         .collect();
-    assert!(
-        unnamed.is_empty(),
-        "not named in docs/ARCHITECTURE.md:\n{}",
-        unnamed.join("\n")
-    );
+    for (module, name) in tests {
+        // The module's last named segment (`http_error` of
+        // `http_error::tests`) is the file the test is in.
+        let file = module
+            .split("::")
+            .filter(|m| *m != "tests")
+            .last()
+            .unwrap_or_default()
+            .to_owned();
+        let found = sources.iter().any(|(path, text)| {
+            let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+            let in_its_file = stem == file.as_str()
+                || (stem == "mod"
+                    && path.parent().and_then(Path::file_name) == Some(file.as_ref()));
+            in_its_file
+                && (text.contains(&format!("fn {name}(")) || text.contains(&format!("fn {name}<")))
+        });
+        assert!(found, "docs/ARCHITECTURE.md names {module}::{name}: no such test");
+    }
 }
 
 #[test]
-fn the_map_check_finds_a_wrong_name_and_reads_sections() {
-    let doc =
-        "### `src/a/`\n- `x.rs`, `y.rs` — two\n### `src/b/`, `src/c/`\n- `z.rs, w.rs` — one each\n\
-               ```\n`src/in/code.rs`\n```\nSee `src/top.rs`.\n";
-    let present = ["src/a/x.rs", "src/c/z.rs", "src/b/w.rs", "src/top.rs"];
-    let (found, missing) = check(doc, &|path| present.contains(&path));
+fn the_map_check_finds_a_missing_path_and_reads_the_table() {
+    let doc = "See `src/a.rs`, `src/<game>/b.rs` and `src/gone.rs`.\n\n\
+               ## Invariants and their tests\n\n| a | b |\n|---|---|\n\
+               | one `x::y` | `layers::one`, `http_error::tests::two` |\n\n## Next\n| `z::w` |\n";
+    let missing = missing_paths(doc, &|path| path == "src/a.rs");
+    assert_eq!(missing, ["src/gone.rs"]);
+    let tests = named_tests(doc);
     assert_eq!(
-        found.into_iter().collect::<Vec<_>>(),
-        ["src/a/x.rs", "src/b/w.rs", "src/c/z.rs", "src/top.rs"]
+        tests,
+        [
+            ("layers".to_owned(), "one".to_owned()),
+            ("http_error::tests".to_owned(), "two".to_owned())
+        ]
     );
-    assert_eq!(missing.len(), 1, "{missing:?}");
-    assert!(missing[0].contains("`y.rs`"), "{missing:?}");
 }
