@@ -103,7 +103,10 @@ fn the_map_names_only_paths_and_tests_that_exist() {
             in_its_file
                 && (text.contains(&format!("fn {name}(")) || text.contains(&format!("fn {name}<")))
         });
-        assert!(found, "docs/ARCHITECTURE.md names {module}::{name}: no such test");
+        assert!(
+            found,
+            "docs/ARCHITECTURE.md names {module}::{name}: no such test"
+        );
     }
 }
 

@@ -41,6 +41,7 @@ mod http_tank_war;
 mod links;
 mod modules;
 mod openapi;
+mod openapi_examples;
 mod parse_props;
 mod readme;
 mod shared_cache;

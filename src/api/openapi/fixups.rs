@@ -24,6 +24,8 @@
 //!   server refuses unknown request fields and answers none);
 //! - a schema that serves requests and answers and leaves fields optional
 //!   (a state) is split: answers require every field ([`directions`]);
+//! - every 2xx JSON answer shows the service's own answer to the
+//!   operation's request example (`openapi/answers.json`);
 //! - the operations that may answer 401 name the API key schemes
 //!   (`X-Api-Key` or a bearer token), optional unless the server is run
 //!   with keys.
@@ -77,6 +79,7 @@ pub fn finish(doc: &OpenApi) -> Value {
         close_objects(schemas);
     }
     directions::split(&mut value);
+    show_answers(&mut value);
     secure(&mut value);
     declare_headers(&mut value);
     if let Some(license) = value
@@ -88,6 +91,34 @@ pub fn finish(doc: &OpenApi) -> Value {
         license.insert("identifier".to_owned(), json!("MIT OR Apache-2.0"));
     }
     value
+}
+
+/// The service's own answers (`openapi/answers.json`: operation → its
+/// 2xx JSON answer to the operation's request example), as each such
+/// answer's example, so Swagger UI shows a real answer rather than one it
+/// makes up from the schema. `tests/it/openapi_examples.rs` writes the
+/// file from the service and checks it against it.
+fn show_answers(doc: &mut Value) {
+    const ANSWERS: &str = include_str!("../../../openapi/answers.json");
+    let Ok(Value::Object(answers)) = serde_json::from_str::<Value>(ANSWERS) else {
+        return;
+    };
+    for (path, method, op) in operations_mut(doc) {
+        let Some(answer) = answers.get(&format!("{} {path}", method.to_uppercase())) else {
+            continue;
+        };
+        let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        let json_answers = responses
+            .iter_mut()
+            .filter(|(status, _)| status.starts_with('2'))
+            .filter_map(|(_, answer)| answer.pointer_mut("/content/application~1json"))
+            .filter_map(Value::as_object_mut);
+        for media in json_answers {
+            media.insert("example".to_owned(), answer.clone());
+        }
+    }
 }
 
 /// The headers answers carry: `X-Request-Id` on every answer; on the

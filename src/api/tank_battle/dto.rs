@@ -96,23 +96,25 @@ pub struct InitialQuery {
 #[serde(deny_unknown_fields)]
 pub struct RenderQuery {
     /// The position in TBN; the layout's start position when absent.
-    #[param(example = "ctttt6/tttt7/ttt8/tt9/11/11/11/9TT/8TTT/7TTTT/6TTTTC w 0", value_type = Option<Tbn>)]
+    /// (The example: after White's k4-k11, Black's e11 tank picked, and
+    /// the AI's line for Black, e11xk11 g1-a1.)
+    #[param(example = "ctttt5T/tttt7/ttt8/tt9/11/11/11/9T1/8TTT/7TTTT/6TTTTC b 1", value_type = Option<Tbn>)]
     pub position: Option<String>,
     /// `standard` (the default) or layout notation.
     #[param(example = "standard", value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     /// The move that led to the position, drawn as an arrow (not checked
     /// against the position before it).
-    #[param(example = "k3-k4", value_type = Option<MoveNotation>)]
+    #[param(example = "k4-k11", value_type = Option<MoveNotation>)]
     pub last_move: Option<String>,
     /// A square: its tank is framed and a dot marks each of its legal
     /// moves (none when it holds no tank of the side to move).
-    #[param(example = "j4", value_type = Option<SquareName>)]
+    #[param(example = "e11", value_type = Option<SquareName>)]
     pub moves_from: Option<String>,
     /// Moves drawn as green arrows, comma-separated, at most 8 (not
     /// checked against the position): a line to show, such as a review's
     /// `best_line` from the position, or its best move alone.
-    #[param(example = "c10-a8,i1xd1", value_type = Option<MoveList>)]
+    #[param(example = "e11xk11,g1-a1", value_type = Option<MoveList>)]
     pub arrows: Option<String>,
 }
 
