@@ -23,6 +23,7 @@ RUN mkdir -p src && echo 'fn main() {}' > src/main.rs && touch src/lib.rs engine
 COPY src ./src
 COPY engines/src ./engines/src
 COPY data ./data
+COPY openapi/answers.json ./openapi/
 COPY board ./board
 # COPY keeps the context's mtimes, which can be older than the dummy build's
 # artifacts: touch so cargo rebuilds the crates themselves.

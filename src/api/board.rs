@@ -1,4 +1,4 @@
-//! The board (SPEC section 13): one page at `/board/`, its files compiled
+//! The board (docs/TOURS.md, "A tour on the board"): one page at `/board/`, its files compiled
 //! into the binary from the repository's `board/` directory (no CDN, no
 //! build step), served at their exact paths (one route,
 //! `/board/`, in the metrics and the access log; open to every client,

@@ -1,4 +1,4 @@
-//! Tank Wars' corpus (SPEC 4): legal-order cases with a sample of rounds'
+//! Tank Wars' corpus (docs/TANK-WARS.md): legal-order cases with a sample of rounds'
 //! results, illegal-order cases for every reason code, and playthroughs of
 //! seeded random games played as joint rounds (OpenSpiel's form). Each
 //! round gives its supply drop's square (`supply_drop`) beside the seed
@@ -25,7 +25,7 @@ use crate::games::Game;
 pub const RULES_VERSION: u32 = 1;
 
 /// The rule tags: the README's "Rules as implemented" (Tank Wars) and
-/// SPEC.md 4.
+/// docs/TANK-WARS.md.
 pub const TAGS: [Tag; 10] = [
     Tag {
         name: "orders",

@@ -1,4 +1,4 @@
-//! The conformance corpus (SPEC section 12): for a game, the cases another
+//! The conformance corpus (conformance/README.md): for a game, the cases another
 //! implementation must answer as this one does, one JSON object a line —
 //! a header (the game, its rules' version, the notation, the case kinds
 //! and the closed list of rule tags, each with the sentence of the rules
@@ -48,7 +48,7 @@ pub fn corpus(name: &str) -> Option<String> {
 }
 
 /// Asserts that every tag and every reason code of a corpus is in at
-/// least five of its cases (SPEC 12).
+/// least five of its cases (conformance/README.md).
 #[cfg(test)]
 pub(crate) fn assert_covered(cases: &[serde_json::Value], tags: &[Tag], reasons: &[&str]) {
     for tag in tags {

@@ -1,9 +1,9 @@
-//! The Tank War's corpus (SPEC 3): legal-pick cases with a sample of joint
+//! The Tank War's corpus (docs/TANK-WAR.md): legal-pick cases with a sample of joint
 //! rounds' results, illegal-pick cases for every reason code, and
 //! playthroughs of seeded random games played as joint rounds (OpenSpiel's
 //! form) with each round's clock charges.
 //!
-//! States travel as the service writes them (SPEC 3.3), so the cases are
+//! States travel as the service writes them (docs/TANK-WAR.md, State), so the cases are
 //! made through the game's face (`api::tank_war`, which the HTTP layer
 //! serves): its JSON in, its JSON out. States come from seeded random
 //! games from the default setup and from custom setups whose tracks are
@@ -25,7 +25,7 @@ use crate::games::Game;
 pub const RULES_VERSION: u32 = 1;
 
 /// The rule tags: the README's "Rules as implemented" (The Tank War) and
-/// SPEC.md 3.2.
+/// docs/TANK-WAR.md.
 pub const TAGS: [Tag; 10] = [
     Tag {
         name: "pick",
@@ -358,13 +358,13 @@ fn header() -> Value {
         "game": TankWar::ID,
         "rules_version": RULES_VERSION,
         "notation": {
-            "state": "the service's state JSON (SPEC 3.3): rows, cols, territory (rows from the top), tanks (owner, name, type, track, at), round, clock_ms",
+            "state": "the service's state JSON (docs/TANK-WAR.md, State): rows, cols, territory (rows from the top), tanks (owner, name, type, track, at), round, clock_ms",
             "pick": "a tank's name (LA, LB, LC, RA, RB, RC), side-relative",
             "round": "both players' picks, {\"U\", \"D\"}, and the time each spent, elapsed_ms {\"U\", \"D\"} (charged first)"
         },
         "kinds": {
             "legal": "standing: what score answers for the state; moves: each player's legal picks (sorted); results: for a sample of rounds, what apply answers (state, events, finished, winner, draw, reason, score)",
-            "illegal": "player's pick is refused with reason (a code of SPEC 3.3)",
+            "illegal": "player's pick is refused with reason (a code of docs/TANK-WAR.md)",
             "playthrough": "from start, each step's round (moves and elapsed_ms) reaches the step's state with the step's events, and the state's score is the step's score; after the last step, the game's finished, winner, draw and reason"
         },
         "reasons": REASONS,

@@ -3,7 +3,7 @@
 //! Positions come from random playouts on the standard layout, from random
 //! custom layouts with random placements, and from playouts on random
 //! custom layouts. The engine is compared with [`Model`], a small
-//! independent implementation of SPEC 2.5 - 2.6 written here from the text
+//! independent implementation of docs/TANK-BATTLE.md's "Rules as implemented" written here from the text
 //! of the rules: it reads the position and the layout from their notation
 //! and walks every move square by square.
 
@@ -52,7 +52,7 @@ struct Model {
     ply: u64,
 }
 
-/// SPEC 2.5 rule 8, points by source: (commander on start, commander
+/// docs/TANK-BATTLE.md rule 7, points by source: (commander on start, commander
 /// elsewhere in base, tanks in base, other tanks).
 type Points = (u32, u32, u32, u32);
 
@@ -169,7 +169,7 @@ impl Model {
         self.terrain.iter().position(|&c| c == mark).unwrap()
     }
 
-    /// SPEC 2.6 steps 2 to 5 (everything but GAME_OVER).
+    /// The reasons' order (docs/TANK-BATTLE.md), but GAME_OVER.
     fn walk(&self, from: usize, to: usize) -> Result<Option<Role>, (Reason, Option<usize>)> {
         let Some(mover) = self.tanks[from] else {
             return Err((Reason::NoTankAtFrom, Some(from)));
@@ -560,7 +560,7 @@ proptest! {
 
     /// Every generated move validates as the same canonical move; every
     /// other from-to pair of the 121x121 is refused; and `validate` gives
-    /// the reason and square the model derives from SPEC 2.6.
+    /// the reason and square the model derives from docs/TANK-BATTLE.md.
     #[test]
     fn legal_moves_match_validate_and_the_spec(case in any_case()) {
         let Case { layout, pos, .. } = &case;

@@ -1,4 +1,4 @@
-//! The board (`/board/`, SPEC section 13) over HTTP: its files with their
+//! The board (`/board/`, docs/TOURS.md) over HTTP: its files with their
 //! policy, one route in the metrics, open when the API asks for keys,
 //! gone with `--no-board`; and the page asks the API only for what the
 //! document holds.

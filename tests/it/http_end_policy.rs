@@ -1,4 +1,4 @@
-//! Tank Battle's end policy (SPEC 2.8): `rules` with a ply limit and a
+//! Tank Battle's end policy (docs/TANK-BATTLE.md, "Ending a game"): `rules` with a ply limit and a
 //! repetition rule, the server's default for it, and the `reason` every
 //! answer that can say a game is finished gives.
 

@@ -1,4 +1,4 @@
-//! The front door (issue 38, SPEC section 9): whether a request needs a
+//! The front door (issue 38, deploy/README.md): whether a request needs a
 //! key, which quota it spends and how the metrics name it are decided from
 //! the route the router matched. Every `/v1` operation of the document,
 //! written with percent-encoded characters in the prefix, the game id or

@@ -1,4 +1,4 @@
-//! `ai-move` with `"play": true` (SPEC 1): in every game its answer is
+//! `ai-move` with `"play": true` (docs/API.md): in every game its answer is
 //! `ai-move`'s, plus `applied`, exactly what `apply` answers for the move
 //! (for a simultaneous game, for the round it makes with the other
 //! player's step the request gives). A property over random positions of
@@ -307,7 +307,7 @@ async fn a_play_asked_wrongly_is_refused() {
 }
 
 /// The fields every game's `apply`, `score` and `replay`'s `final` share
-/// (SPEC 1): how a finished game is told, in one shape.
+/// (docs/API.md): how a finished game is told, in one shape.
 fn standing(answer: &Value) -> Value {
     json!({
         "finished": answer["finished"],

@@ -1,4 +1,4 @@
-//! A game record (SPEC 1): one JSON document a game, which `replay` and
+//! A game record (docs/API.md, "Hosting a game to its end"): one JSON document a game, which `replay` and
 //! `annotate` take as they are. A record is a replay's body (the start,
 //! Tank Battle's layout and `rules`, every move or round with what
 //! replaying it needs) with two fields more: `game`, the game it is of,

@@ -27,7 +27,7 @@ impl From<Side> for SideName {
     }
 }
 
-/// An end policy (SPEC 2.8): what ends a game besides rule 7. The rules as
+/// An end policy (docs/TANK-BATTLE.md, "Ending a game"): what ends a game besides rule 7. The rules as
 /// written end a game only when every tank of one side stands in the
 /// other's base or the side to move cannot move, so a game between two
 /// careful players need not end; a policy ends it at a ply limit or at a
@@ -310,7 +310,7 @@ pub struct ReasonBody {
     pub square: Option<Square>,
 }
 
-/// The stable code of a Tank Battle rule reason (SPEC 2.6).
+/// The stable code of a Tank Battle rule reason (docs/TANK-BATTLE.md, "Rules as implemented").
 pub struct ReasonCode;
 
 impl utoipa::PartialSchema for ReasonCode {

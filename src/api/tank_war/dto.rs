@@ -1,6 +1,6 @@
 //! The DTOs of `/v1/tank-war`: request and answer bodies with their field
 //! descriptions and examples, as the OpenAPI document shows them. States
-//! travel as JSON (SPEC 3.3).
+//! travel as JSON (docs/TANK-WAR.md, State).
 
 use compact_str::CompactString;
 

@@ -1,4 +1,4 @@
-//! Tank Battle's end-policy corpus (SPEC 2.8): the cases of the rules
+//! Tank Battle's end-policy corpus (docs/TANK-BATTLE.md, "Ending a game"): the cases of the rules
 //! under a `rules` object, apart from the rules-as-written corpus (which
 //! they leave unchanged), in `conformance/tank-battle/end-policy.jsonl`.
 //!
@@ -311,7 +311,7 @@ pub fn corpus() -> Vec<Value> {
     let mut lines = vec![json!({"header": {
         "game": "tank-battle",
         "rules_version": super::RULES_VERSION,
-        "extends": "corpus.jsonl: the same notation, kinds and fields, each case with `rules` (SPEC 2.8)",
+        "extends": "corpus.jsonl: the same notation, kinds and fields, each case with `rules` (docs/TANK-BATTLE.md, Ending a game)",
         "kinds": {
             "legal": "under rules: standing (finished, winner, draw, reason, score); moves: none once the policy ended the game; results: after each move, its position, finished, winner, draw, reason and score",
             "playthrough": "under rules: steps from start (each move, the position and the score after it); finished, winner, draw and reason after the last",

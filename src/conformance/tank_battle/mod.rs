@@ -1,4 +1,4 @@
-//! Tank Battle's corpus (SPEC 2): legal-move cases with each move's
+//! Tank Battle's corpus (docs/TANK-BATTLE.md): legal-move cases with each move's
 //! result, illegal-move cases for every reason code, perft counts and
 //! playthroughs of seeded random games.
 //!
@@ -277,14 +277,14 @@ pub fn corpus() -> Vec<Value> {
         "game": "tank-battle",
         "rules_version": RULES_VERSION,
         "notation": {
-            "position": "TBN (SPEC 2.3), canonical",
-            "move": "<from>-<to> or <from>x<to> (SPEC 2.4), canonical",
-            "layout": "\"standard\" or a layout string (SPEC 2.2)",
+            "position": "TBN (docs/TANK-BATTLE.md, Notations), canonical",
+            "move": "<from>-<to> or <from>x<to> (docs/TANK-BATTLE.md, Notations), canonical",
+            "layout": "\"standard\" or a layout string (docs/TANK-BATTLE.md, The standard layout)",
         },
         "kinds": {
             "legal": "standing: what score answers for the position (finished, winner, draw, score); moves: the legal moves, sorted by from square (file, then rank) then to; results: what apply answers after each (position, captured, finished, winner, draw, score)",
-            "illegal": "move is refused with reason (a code of SPEC 2.6) at square (null when none)",
-            "perft": "nodes: perft(depth) of position (SPEC 2.7)",
+            "illegal": "move is refused with reason (a code of docs/TANK-BATTLE.md, Rules as implemented) at square (null when none)",
+            "perft": "nodes: perft(depth) of position (docs/TANK-BATTLE.md, Rules as implemented: perft)",
             "playthrough": "steps from start: each move, the position and the score after it; finished, winner and draw after the last",
         },
         "reasons": Reason::ALL.map(Reason::code),

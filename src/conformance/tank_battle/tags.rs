@@ -1,11 +1,11 @@
-//! Tank Battle's rule tags: each a rule of SPEC 2 and the sentence it
+//! Tank Battle's rule tags: each a rule of docs/TANK-BATTLE.md and the sentence it
 //! stands for, and the tag of each reason code.
 
 use crate::conformance::tag::Tag;
 use crate::games::tank_battle::Reason;
 
 /// The rule tags, each with its sentence and where it is written: the
-/// README's "Rules as implemented" (Tank Battle), and SPEC.md.
+/// docs/TANK-BATTLE.md's "Rules as implemented".
 pub const TAGS: [Tag; 10] = [
     Tag {
         name: "slide",

@@ -1,4 +1,4 @@
-//! Tank Wars (a commercial board game's round, SPEC section 4 and issue 8):
+//! Tank Wars (a commercial board game's round, docs/TANK-WARS.md):
 //! orders executed in card order, artillery, support and gunfire tokens,
 //! and a seeded supply drop; and an AI that simulates rounds against sampled
 //! enemy orders.

@@ -227,7 +227,7 @@ pub fn check_orders(
     }
 }
 
-/// An order whose destination is on the board (SPEC `legal-moves`).
+/// An order whose destination is on the board (docs/TANK-WARS.md, `legal-moves`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LegalOrder {
     pub order: Order,

@@ -1,4 +1,4 @@
-//! An end policy: what ends a game besides rule 7 (SPEC 2.8). The rules as
+//! An end policy: what ends a game besides rule 7 (docs/TANK-BATTLE.md, "Ending a game"). The rules as
 //! written end a game only when every tank of one side stands in the
 //! other's base or the side to move cannot move, so two careful players
 //! can shuffle forever; a site that hosts games needs them to end. A

@@ -21,7 +21,7 @@ pub enum PositionError {
     SeveralCommanders(Side),
 }
 
-/// Why a move is illegal, in the order the rules check them (SPEC 2.6).
+/// Why a move is illegal, in the order the rules check them (docs/TANK-BATTLE.md, "Rules as implemented").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
     GameOver,

@@ -7,7 +7,7 @@ use super::parse_error::{Fault as NotationFault, Notation, ParseError};
 use super::side::Side;
 use super::square::{Square, SIZE};
 
-/// The standard layout, rank 11 first (SPEC 2.2).
+/// The standard layout, rank 11 first (docs/TANK-BATTLE.md).
 pub const STANDARD_TEXT: &str = "Bbbbb....../bbbb..#..../bbb..#...../bb.#....#../....~~~..../.#..~~~..#./....~~~..../..#....#.ww/.....#..www/....#..wwww/......wwwwW";
 
 /// The name that stands for [`Layout::STANDARD`].
@@ -44,7 +44,7 @@ enum Fault {
 }
 
 impl Layout {
-    /// The standard layout of SPEC 2.2.
+    /// The standard layout (docs/TANK-BATTLE.md).
     pub const STANDARD: Layout = match Layout::parse_const(STANDARD_TEXT.as_bytes()) {
         Ok(layout) => layout,
         Err(_) => panic!("the standard layout text is malformed"),

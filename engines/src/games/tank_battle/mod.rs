@@ -1,5 +1,5 @@
 //! Tank Battle: an 11x11 game of sliding tanks, commanders, mines, a
-//! contaminated centre and two bases (SPEC section 2).
+//! contaminated centre and two bases (docs/TANK-BATTLE.md).
 //!
 //! The engine knows nothing of HTTP. Vocabulary types ([`Square`], [`Side`],
 //! [`Bitboard`], [`Layout`], [`Position`], [`Move`]) each live in a file of

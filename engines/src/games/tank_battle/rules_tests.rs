@@ -1,7 +1,7 @@
 //! Rule tests: constructed positions on the standard layout and on custom
-//! layouts, with expectations worked out by hand from SPEC section 2.
+//! layouts, with expectations worked out by hand from docs/TANK-BATTLE.md.
 //!
-//! Standard layout (SPEC 2.2), for reading the tests:
+//! Standard layout (docs/TANK-BATTLE.md), for reading the tests:
 //!
 //! ```text
 //!          a b c d e f g h i j k
@@ -209,7 +209,7 @@ fn helpers_write_the_notation_of_the_spec() {
     assert_eq!(
         Position::initial(&Layout::STANDARD).to_string(),
         initial,
-        "initial position of SPEC 2.3"
+        "the standard start position"
     );
     assert_eq!(
         layout_text(&[
@@ -221,7 +221,7 @@ fn helpers_write_the_notation_of_the_spec() {
             ("e7 f7 g7 e6 f6 g6 e5 f5 g5", '~'),
         ]),
         "Bbbbb....../bbbb..#..../bbb..#...../bb.#....#../....~~~..../.#..~~~..#./....~~~..../..#....#.ww/.....#..www/....#..wwww/......wwwwW",
-        "standard layout of SPEC 2.2"
+        "the standard layout"
     );
 }
 
@@ -301,7 +301,7 @@ fn invalid_positions_are_rejected() {
 }
 
 // ---------------------------------------------------------------------------
-// SPEC 2.6: every reason code, with the square where it fails.
+// docs/TANK-BATTLE.md, the reasons: every reason code, with the square where it fails.
 // ---------------------------------------------------------------------------
 
 #[test]

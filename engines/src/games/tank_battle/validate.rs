@@ -1,5 +1,5 @@
 //! Checking one move against the rules, with the first reason it breaks
-//! (SPEC 2.6). This walks the path square by square; it is the reference
+//! (docs/TANK-BATTLE.md, "Rules as implemented"). This walks the path square by square; it is the reference
 //! that the bitboard generator is tested against.
 
 use super::error::{IllegalMove, Reason};

@@ -20,7 +20,7 @@ pub struct State {
 }
 
 impl State {
-    /// The default setup (SPEC 3.1).
+    /// The default setup (docs/TANK-WAR.md, State).
     pub fn initial() -> State {
         let (setup, position) = default_state();
         State { setup, position }

@@ -1,5 +1,5 @@
 //! The Tank War: a simultaneous-move game of tanks on tracks with a firing
-//! phase and clocks (SPEC section 3).
+//! phase and clocks (docs/TANK-WAR.md).
 //!
 //! A state is a [`Setup`] (board, tanks and their tracks; fixed for the
 //! game) and a [`Position`] (what rounds change). The engine knows nothing

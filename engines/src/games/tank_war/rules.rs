@@ -1,4 +1,4 @@
-//! The rules (SPEC 3.2): which tanks may be picked, how a round resolves,
+//! The rules (docs/TANK-WAR.md, "Rules as implemented"): which tanks may be picked, how a round resolves,
 //! when the game ends and who wins.
 
 use std::cmp::Ordering;

@@ -347,7 +347,7 @@ fn parse_territory<S: AsRef<str>>(board: Board, rows: &[S]) -> Option<Vec<Player
     Some(owners)
 }
 
-/// The rules' illustration from the default setup (SPEC 3.2), round by
+/// The rules' illustration from the default setup (docs/TANK-WAR.md), round by
 /// round: (U's pick, D's pick).
 pub const ILLUSTRATION: [(&str, &str); 5] = [
     ("LA", "RC"),
@@ -357,7 +357,7 @@ pub const ILLUSTRATION: [(&str, &str); 5] = [
     ("LC", "RA"),
 ];
 
-/// The default setup (SPEC 3.1), a reconstruction that reproduces the
+/// The default setup (docs/TANK-WAR.md, State), a reconstruction that reproduces the
 /// rules' illustration: 6x6, D owns rows 1-3 and U rows 4-6; D's tanks on
 /// row 1 move up their columns, U's on row 6 move down.
 pub fn default_state() -> (Setup, Position) {
