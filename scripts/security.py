@@ -1969,6 +1969,24 @@ def echoes(args):
           not wrong, "; ".join(figures) + (f"; wrong: {wrong[:3]}" if wrong else ""))
 
 
+def documented_limits(args):
+    """75: the longest request line the document allows (render.svg's
+    `state` at its `maxLength`, every character of four UTF-8 bytes,
+    percent-encoded: `Limits::LONGEST_REQUEST_LINE`) reaches the server
+    through the shipped HAProxy, so a client that trusts the document is
+    refused only for what it sent (400), never for the line's length (414)
+    or the head's (431)."""
+    import urllib.parse
+    c = Client(args.proxy, source="127.0.0.9")
+    state = urllib.parse.quote('"' + "\U0001F600" * 2046 + '"', safe="")
+    path = f"/v1/cobi-tank-wars/render.svg?state={state}"
+    status, _, answer = c.request("GET", path)
+    line = len(f"GET {path} HTTP/1.1\r\n")
+    check("75.6 the longest request line the document allows, through HAProxy: "
+          "refused for its content (400), not for its length",
+          status == 400 and line > 24_000, f"a {line}-byte line: {status} {answer[:100]!r}")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--bin", required=True)
@@ -2018,6 +2036,7 @@ def main():
         lambda: static_files(args),
         lambda: echoes(args),
         lambda: hosting(args),
+        lambda: documented_limits(args),
     ]
     for attack in attacks:
         try:

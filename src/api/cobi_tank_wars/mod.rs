@@ -514,7 +514,7 @@ super::game_routes::game_routes! {
         ///
         /// The first refused round is a 422 with `ply`, its 0-based index.
         ok: "The state after each round and the final standing",
-        bad_request: "`BAD_REQUEST`, `INVALID_POSITION` (also a round's gunfire square off the board or twice) or `LIMIT_EXCEEDED`",
+        bad_request: "`BAD_REQUEST`, `INVALID_POSITION` (also a round's gunfire square off the board) or `LIMIT_EXCEEDED`",
         refused: "Refused orders: `code`, `player` and `ply`",
     },
     ai_move: {
