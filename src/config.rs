@@ -216,7 +216,8 @@ pub struct ServeArgs {
     pub batch_max_searches: usize,
     /// Seconds a client has to send a connection's first request head;
     /// then 408 and the connection closed. (A deadline for every later
-    /// head and every body is the proxy's: deploy/README.md.)
+    /// head is the proxy's: deploy/README.md; a body's is
+    /// --body-timeout-secs.)
     #[arg(long, env = "TANK_RULES_REQUEST_TIMEOUT_SECS", default_value_t = 5)]
     #[arg(help_heading = "Serving")]
     pub request_timeout_secs: u64,
