@@ -528,6 +528,46 @@ fn upward_uses(graph: &Graph) -> Vec<String> {
     found
 }
 
+/// The layers' names, highest first, as a diagram draws them: a name
+/// stands left of the column of `│`s, and may go on over a second line.
+fn drawn_layers(diagram: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut continued = false;
+    for line in diagram.lines() {
+        let left: String = line.chars().take(18).collect();
+        let left = left.trim();
+        match left {
+            "" | "│" => continued = false,
+            name if continued => {
+                if let Some(last) = names.last_mut() {
+                    last.push(' ');
+                    last.push_str(name);
+                }
+            }
+            name => {
+                names.push(name.to_owned());
+                continued = true;
+            }
+        }
+    }
+    names
+}
+
+/// docs/ARCHITECTURE.md's diagram is the layers this test holds, in their
+/// order.
+#[test]
+fn the_map_draws_the_layers_the_test_holds() {
+    let map =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ARCHITECTURE.md"))
+            .unwrap();
+    let diagram = map.split("```\n").nth(1).expect("the map has its diagram");
+    let held: Vec<&str> = LAYERS.iter().map(|(name, _)| *name).collect();
+    assert_eq!(drawn_layers(diagram), held);
+    // The reader joins a name over two lines and tells layers apart.
+    let drawn = " one              a\n two three        b\n   │\n four             c\n";
+    assert_eq!(drawn_layers(drawn), ["one two three", "four"]);
+}
+
 /// The layer order of the diagram: no module uses one of a higher layer.
 #[test]
 fn no_layer_uses_a_higher_one() {

@@ -1,7 +1,8 @@
 //! docs/ARCHITECTURE.md stays true where it can be checked: every path it
-//! names exists, and every test its table of invariants names is a test of
-//! the project (a renamed or removed test would leave an invariant without
-//! its keeper).
+//! names exists, and every test its table of invariants names is a test
+//! function of the project (a renamed or removed test would leave an
+//! invariant without its keeper). Its diagram is checked against the
+//! layering test's `LAYERS` (`architecture::the_map_draws_the_layers_the_test_holds`).
 //!
 //! A path is a backticked text from the repository root that starts with
 //! `src/`, `engines/`, `tests/`, `board/`, `scripts/` or `docs/`, without
@@ -65,6 +66,21 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Whether `source` has a test function `name`: its `fn` under a test
+/// attribute.
+fn is_a_test(source: &str, name: &str) -> bool {
+    let lines: Vec<&str> = source.lines().map(str::trim).collect();
+    lines.iter().enumerate().any(|(at, line)| {
+        let declares = line.contains(&format!("fn {name}(")) && line.contains("fn ");
+        declares
+            && lines[..at]
+                .iter()
+                .rev()
+                .take_while(|l| l.starts_with("#[") || l.starts_with("///"))
+                .any(|l| l.starts_with("#[") && l.contains("test]"))
+    })
+}
+
 #[test]
 fn the_map_names_only_paths_and_tests_that_exist() {
     let doc = map();
@@ -100,8 +116,7 @@ fn the_map_names_only_paths_and_tests_that_exist() {
             let in_its_file = stem == file.as_str()
                 || (stem == "mod"
                     && path.parent().and_then(Path::file_name) == Some(file.as_ref()));
-            in_its_file
-                && (text.contains(&format!("fn {name}(")) || text.contains(&format!("fn {name}<")))
+            in_its_file && is_a_test(text, &name)
         });
         assert!(
             found,
@@ -117,6 +132,9 @@ fn the_map_check_finds_a_missing_path_and_reads_the_table() {
                | one `x::y` | `layers::one`, `http_error::tests::two` |\n\n## Next\n| `z::w` |\n";
     let missing = missing_paths(doc, &|path| path == "src/a.rs");
     assert_eq!(missing, ["src/gone.rs"]);
+    let source = "#[test]\nfn checked() {}\n/// Not a test.\nfn helper() {}\n";
+    assert!(is_a_test(source, "checked"));
+    assert!(!is_a_test(source, "helper"));
     let tests = named_tests(doc);
     assert_eq!(
         tests,
