@@ -215,7 +215,8 @@ fn serve(args: ServeArgs) -> std::io::Result<()> {
     // Redis without a secret (or with a short one) refuses to start before
     // anything else is said.
     let redis = args
-        .redis()
+        .redis
+        .shared()
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
     // The solved Tank War table built into the binary, decoded now (not in
     // the first ai-move); one that does not decode is a refusal to start,
@@ -296,7 +297,7 @@ fn app_state(
         let link = tank_rules::redis::Link::start(redis.link)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
         state = state.with_redis(link, redis.seal, redis.ttl);
-    } else if args.redis_secret_unused() {
+    } else if args.redis.secret_unused() {
         tracing::warn!("a Redis secret is given without --redis-url: it is not used");
     }
     if args.admin_addr.is_some() {
