@@ -324,24 +324,11 @@ async fn every_example_is_answered_as_documented() {
                 client.send("post", &path, req).await;
             }
             "get" => {
-                let query: Vec<String> = op["parameters"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter(|p| p["in"] == "query")
-                    .filter_map(|p| {
-                        let value = match &p["example"] {
-                            Value::String(text) => text.clone(),
-                            Value::Null => return None,
-                            other => other.to_string(),
-                        };
-                        Some(format!("{}={}", p["name"].as_str()?, encode(&value)))
-                    })
-                    .collect();
+                let query = crate::common::example_query(op);
                 let reply = client.get(&path).await;
                 assert!(reply.status.is_success(), "GET {path}: {reply:?}");
                 if !query.is_empty() {
-                    let reply = client.get(&format!("{path}?{}", query.join("&"))).await;
+                    let reply = client.get(&format!("{path}?{query}")).await;
                     assert!(reply.status.is_success(), "GET {path} examples: {reply:?}");
                     examples += 1;
                 }

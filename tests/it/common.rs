@@ -311,3 +311,23 @@ where
         .filter_map(|line| line.rsplit_once(' ')?.1.parse::<f64>().ok())
         .sum()
 }
+
+/// The query string an OpenAPI operation's parameter examples make
+/// (`name=value&…`, percent-encoded; empty when none has one).
+pub fn example_query(op: &Value) -> String {
+    let pairs: Vec<String> = op["parameters"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|p| p["in"] == "query")
+        .filter_map(|p| {
+            let value = match &p["example"] {
+                Value::String(text) => text.clone(),
+                Value::Null => return None,
+                other => other.to_string(),
+            };
+            Some(format!("{}={}", p["name"].as_str()?, encode(&value)))
+        })
+        .collect();
+    pairs.join("&")
+}

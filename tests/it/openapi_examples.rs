@@ -64,20 +64,10 @@ fn answered(doc: &Value) -> Vec<Answered> {
             let key = format!("{} {path}", method.to_uppercase());
             let request = match method.as_str() {
                 "get" => {
-                    let query: Vec<String> = op["parameters"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter(|p| p["in"] == "query")
-                        .filter_map(|p| {
-                            let value = p.get("example")?.as_str()?;
-                            let name = p["name"].as_str()?;
-                            Some(format!("{name}={}", crate::common::encode(value)))
-                        })
-                        .collect();
+                    let query = crate::common::example_query(op);
                     let uri = match query.is_empty() {
                         true => path.clone(),
-                        false => format!("{path}?{}", query.join("&")),
+                        false => format!("{path}?{query}"),
                     };
                     TestRequest::get().uri(&uri)
                 }
