@@ -123,7 +123,7 @@ pub fn problem_codes(games: &[GameEntry]) -> Vec<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    use crate::api::{cobi_tank_wars, tank_battle, tank_war};
+    use crate::api::tank_battle;
     use crate::games;
 
     /// The engines write the players' names once; the DTOs that carry a
@@ -140,13 +140,10 @@ mod tests {
             assert_eq!(written(tank_battle::SideName::from(side)), side.name());
         }
         for player in games::tank_war::Player::ALL {
-            assert_eq!(written(tank_war::PlayerName::from(player)), player.name());
+            assert_eq!(written(player), player.name());
         }
         for player in games::cobi_tank_wars::Player::ALL {
-            assert_eq!(
-                written(cobi_tank_wars::PlayerName::from(player)),
-                player.name()
-            );
+            assert_eq!(written(player), player.name());
         }
         let players: Vec<&[&str]> = super::SERVED.iter().map(|g| g.players).collect();
         assert_eq!(

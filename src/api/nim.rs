@@ -145,7 +145,9 @@ impl From<PlayerName> for Player {
 
 impl JsonState for Nim {
     type StateDto = StateDto;
+    type StateSchema = StateDto;
     type PlayerName = PlayerName;
+    type PlayerSchema = PlayerName;
 
     const DOCS: Docs = Docs {
         prefix: "Nim",

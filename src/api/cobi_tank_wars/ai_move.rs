@@ -5,9 +5,10 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::dto::{example_state, PlayerName, StateDto, SuggestedOrders, VehicleOrders};
+use super::dto::{example_state, StateDto, SuggestedOrders, VehicleOrders};
 use crate::api::flows::ask::{AskedLimits, Work};
-use crate::api::openapi::notation::GridSquare;
+use crate::api::openapi::notation::{CobiTankWarsPlayerName, CobiTankWarsState, GridSquare};
+use crate::games::cobi_tank_wars::Player;
 
 /// A state to find orders for.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -15,9 +16,11 @@ use crate::api::openapi::notation::GridSquare;
 #[schema(example = json!({"state": example_state(), "player": "P1", "gunfire_tokens": 2, "limits": {"max_nodes": 20000}, "seed": 7}))]
 #[schema(as = CobiTankWarsAiMoveRequest)]
 pub struct AiMoveRequest {
+    #[schema(value_type = CobiTankWarsState)]
     pub state: StateDto,
     /// The player to give orders for.
-    pub player: PlayerName,
+    #[schema(value_type = CobiTankWarsPlayerName)]
+    pub player: Player,
     /// Gunfire squares to suggest, 0 to 8 (1 when absent).
     #[serde(default)]
     #[schema(example = 2, minimum = 0, maximum = 8)]

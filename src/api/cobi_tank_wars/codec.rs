@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::dto::*;
-use crate::games::cobi_tank_wars::{CobiTankWars, Event, Order, OrderData, State};
+use crate::games::cobi_tank_wars::{CobiTankWars, Event, Order, OrderData, Player, State};
 use crate::games::grid::Cell;
 use crate::games::Game;
 
@@ -60,7 +60,7 @@ pub(super) fn encode_event(event: Event) -> EventDto {
         } => EventDto::SupportTaken {
             vehicle,
             square: sq(square),
-            player: player.into(),
+            player,
         },
         Event::GunfireHit { vehicle, square } => EventDto::GunfireHit {
             vehicle,
@@ -75,12 +75,12 @@ pub(super) fn encode_event(event: Event) -> EventDto {
 }
 
 /// Whether the game is over, the winner, whether it is drawn.
-pub(super) fn status(state: &State) -> (bool, Option<PlayerName>, bool, Option<EndReasonName>) {
+pub(super) fn status(state: &State) -> (bool, Option<Player>, bool, Option<EndReasonName>) {
     match CobiTankWars::outcome(state) {
         None => (false, None, false, None),
         Some(winner) => (
             true,
-            winner.map(PlayerName::from),
+            winner,
             winner.is_none(),
             Some(EndReasonName::Destroyed),
         ),

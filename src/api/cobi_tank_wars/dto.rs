@@ -7,69 +7,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::api::json_state::{self, Examples, JsonState};
-use crate::api::openapi::notation::GridSquare;
-use crate::games::cobi_tank_wars::{CobiTankWars, Dir, OrderError, OrderFault, Player, State};
-
-/// A player; the state's `first` executes first in each card slot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
-#[schema(as = CobiTankWarsPlayerName)]
-pub enum PlayerName {
-    P1,
-    P2,
-}
-
-impl From<PlayerName> for Player {
-    fn from(p: PlayerName) -> Player {
-        match p {
-            PlayerName::P1 => Player::P1,
-            PlayerName::P2 => Player::P2,
-        }
-    }
-}
-
-impl From<Player> for PlayerName {
-    fn from(p: Player) -> PlayerName {
-        match p {
-            Player::P1 => PlayerName::P1,
-            Player::P2 => PlayerName::P2,
-        }
-    }
-}
-
-/// A vehicle on the board.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(as = CobiTankWarsVehicle)]
-pub struct VehicleDto {
-    /// Unique among all vehicles.
-    #[schema(example = "P1-1")]
-    pub id: String,
-    pub owner: PlayerName,
-    /// Its square: file letter (`a` = column 1) and row (1 = bottom).
-    #[schema(example = "c1", value_type = GridSquare)]
-    pub square: String,
-    /// Armor points, at least 1; the vehicle is destroyed at 0.
-    #[schema(example = 3, minimum = 1)]
-    pub armor: i64,
-    /// Card position 1 (top) to 3 (bottom), distinct per player: the
-    /// order in which its command is executed.
-    #[schema(example = 1, minimum = 1, maximum = 3)]
-    pub slot: i64,
-}
-
-/// Support cards per player, as a state carries them (0 for a player
-/// left out).
-#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(as = CobiTankWarsPerPlayer)]
-pub struct PerPlayer {
-    #[serde(rename = "P1", default)]
-    #[schema(example = 0)]
-    pub p1: u32,
-    #[serde(rename = "P2", default)]
-    #[schema(example = 0)]
-    pub p2: u32,
-}
+use crate::api::openapi::notation::{CobiTankWarsPlayerName, CobiTankWarsState, GridSquare};
+use crate::games::cobi_tank_wars::{
+    self as engine, CobiTankWars, Dir, OrderError, OrderFault, Player, State,
+};
 
 /// A count or total per player, as `score` answers it.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
@@ -83,48 +24,9 @@ pub struct Counts {
     pub p2: u32,
 }
 
-fn default_first() -> PlayerName {
-    PlayerName::P1
-}
-
-/// A whole state of the game between rounds.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(as = CobiTankWarsState)]
-pub struct StateDto {
-    /// Columns, 2 to 26 (files `a`..).
-    #[schema(example = 8, minimum = 2, maximum = 26)]
-    pub cols: u32,
-    /// Rows, 2 to 26 (row 1 at the bottom).
-    #[schema(example = 8, minimum = 2, maximum = 26)]
-    pub rows: u32,
-    /// The player who executes first in each slot (P1 when absent).
-    #[serde(default = "default_first")]
-    pub first: PlayerName,
-    /// At most 3 vehicles a player, on distinct squares.
-    pub vehicles: Vec<VehicleDto>,
-    /// Squares with an artillery token (each costs the first vehicle that
-    /// enters it 1 armor).
-    #[serde(default)]
-    #[schema(example = json!(["d4"]), value_type = Vec<GridSquare>)]
-    pub artillery: Vec<String>,
-    /// Squares with a support token (a vehicle stopping there takes it and
-    /// its owner draws a support card).
-    #[serde(default)]
-    #[schema(example = json!(["e5"]), value_type = Vec<GridSquare>)]
-    pub support: Vec<String>,
-    /// Squares with a gunfire token, placed for this round (each costs the
-    /// vehicle standing there after movement 1 armor).
-    #[serde(default)]
-    #[schema(example = json!(["c3"]), value_type = Vec<GridSquare>)]
-    pub gunfire: Vec<String>,
-    /// Support cards drawn so far (0 each when absent).
-    #[serde(default)]
-    pub support_cards: PerPlayer,
-    /// Rounds played (0 when absent).
-    #[serde(default)]
-    pub round: u32,
-}
+/// A state as it travels: the engine's notation (docs/TANK-WARS.md, "State
+/// and orders"; its schema is the engine's, [`CobiTankWarsState`]).
+pub type StateDto = engine::StateData;
 
 /// A vehicle's command as a player gives it: a direction and a distance.
 /// Any text and number are taken here; the rules refuse a direction that
@@ -214,7 +116,7 @@ pub struct SuggestedOrder {
 pub struct SuggestedOrders(pub BTreeMap<String, SuggestedOrder>);
 
 /// `initial` answers a state.
-pub type InitialResponse = StateDto;
+pub type InitialResponse = CobiTankWarsState;
 
 /// An order whose destination is on the board.
 #[derive(Debug, Serialize, ToSchema)]
@@ -259,6 +161,7 @@ pub struct LegalMovesResponse {
 #[schema(example = json!({"state": example_state(), "orders": example_orders()}))]
 #[schema(as = CobiTankWarsValidateRequest)]
 pub struct ValidateRequest {
+    #[schema(value_type = CobiTankWarsState)]
     pub state: StateDto,
     pub orders: OrdersDto,
 }
@@ -269,8 +172,8 @@ pub struct ValidateRequest {
 pub struct OrderReason {
     /// The player whose orders are at fault (absent for `GAME_OVER`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(nullable = false)]
-    pub player: Option<PlayerName>,
+    #[schema(value_type = Option<CobiTankWarsPlayerName>, nullable = false)]
+    pub player: Option<Player>,
     /// The vehicle id the order is for, or the vehicle without one (absent
     /// for `GAME_OVER`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -297,6 +200,7 @@ pub struct ValidateResponse {
 #[schema(example = json!({"state": example_state(), "orders": example_orders(), "seed": 42}))]
 #[schema(as = CobiTankWarsApplyRequest)]
 pub struct ApplyRequest {
+    #[schema(value_type = CobiTankWarsState)]
     pub state: StateDto,
     pub orders: OrdersDto,
     /// Gunfire tokens placed for this round before the orders are
@@ -341,7 +245,8 @@ pub enum EventDto {
     SupportTaken {
         vehicle: String,
         square: String,
-        player: PlayerName,
+        #[schema(value_type = CobiTankWarsPlayerName)]
+        player: Player,
     },
     /// A gunfire token hit the vehicle standing on its square: 1 armor lost.
     GunfireHit { vehicle: String, square: String },
@@ -355,6 +260,7 @@ pub enum EventDto {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = CobiTankWarsApplyResponse)]
 pub struct ApplyResponse {
+    #[schema(value_type = CobiTankWarsState)]
     pub state: StateDto,
     pub events: Vec<EventDto>,
     /// Whether a player has no vehicles left.
@@ -362,7 +268,8 @@ pub struct ApplyResponse {
     /// The player who still has vehicles when the other has none; null
     /// while the game goes on or on a draw.
     #[schema(required = true)]
-    pub winner: Option<PlayerName>,
+    #[schema(value_type = Option<CobiTankWarsPlayerName>)]
+    pub winner: Option<Player>,
     /// Neither player has vehicles.
     pub draw: bool,
     /// Why the game ended; null while it goes on.
@@ -388,7 +295,8 @@ pub struct ScoreResponse {
     /// The player who still has vehicles when the other has none; null
     /// while the game goes on or on a draw.
     #[schema(required = true)]
-    pub winner: Option<PlayerName>,
+    #[schema(value_type = Option<CobiTankWarsPlayerName>)]
+    pub winner: Option<Player>,
     pub draw: bool,
     /// Why the game ended; null while it goes on.
     #[schema(required = true)]
@@ -497,7 +405,7 @@ impl OrderReason {
     /// Why an order is illegal, its message in `lang`.
     pub fn of(fault: OrderFault, lang: crate::i18n::Lang) -> OrderReason {
         OrderReason {
-            player: fault.player.map(PlayerName::from),
+            player: fault.player,
             vehicle: fault.vehicle,
             code: fault.error.code(),
             message: crate::error::rule_reason(lang, fault.error.code(), None),

@@ -20,11 +20,12 @@ use codec::{decode_orders, encode_event, encode_orders, status};
 use super::flows::ask::{AiRequest, Suggested};
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
+use super::openapi::notation::{CobiTankWarsPlayerName, CobiTankWarsState};
 use super::transport::problem::RequestError;
 use crate::error::Refusal;
 use crate::games::cobi_tank_wars::{
     ai, check_orders, CobiTankWars, Event, IllegalOrders, Order, OrderData, OrderError, OrderFault,
-    Player, Question, Round, State, StateData, VehicleData,
+    Player, Question, Round, State,
 };
 use crate::games::grid::Cell;
 use crate::games::Game;
@@ -33,7 +34,9 @@ use crate::text::Text;
 
 impl JsonState for CobiTankWars {
     type StateDto = StateDto;
-    type PlayerName = PlayerName;
+    type StateSchema = CobiTankWarsState;
+    type PlayerName = Player;
+    type PlayerSchema = CobiTankWarsPlayerName;
 
     const DOCS: Docs = Docs {
         prefix: "CobiTankWars",
@@ -47,31 +50,7 @@ impl JsonState for CobiTankWars {
     }
 
     fn encode_state(state: &State) -> StateDto {
-        let squares = |cells: &[Cell]| cells.iter().map(Cell::to_string).collect();
-        StateDto {
-            cols: u32::from(state.board.cols),
-            rows: u32::from(state.board.rows),
-            first: state.first.into(),
-            vehicles: state
-                .vehicles
-                .iter()
-                .map(|v| VehicleDto {
-                    id: v.id.clone(),
-                    owner: v.owner.into(),
-                    square: v.square.to_string(),
-                    armor: i64::from(v.armor),
-                    slot: i64::from(v.slot),
-                })
-                .collect(),
-            artillery: squares(&state.artillery),
-            support: squares(&state.support),
-            gunfire: squares(&state.gunfire),
-            support_cards: PerPlayer {
-                p1: state.support_cards[0],
-                p2: state.support_cards[1],
-            },
-            round: state.round,
-        }
+        state.to_data()
     }
 
     /// `[P1's orders, P2's orders, seed]`, each player's orders an object
@@ -88,28 +67,7 @@ impl JsonState for CobiTankWars {
     }
 
     fn decode_state(dto: &StateDto, field: &str, _limits: &Limits) -> Result<State, RequestError> {
-        let data = StateData {
-            cols: dto.cols,
-            rows: dto.rows,
-            first: dto.first.into(),
-            vehicles: dto
-                .vehicles
-                .iter()
-                .map(|v| VehicleData {
-                    id: v.id.clone(),
-                    owner: v.owner.into(),
-                    square: v.square.clone(),
-                    armor: v.armor,
-                    slot: v.slot,
-                })
-                .collect(),
-            artillery: dto.artillery.clone(),
-            support: dto.support.clone(),
-            gunfire: dto.gunfire.clone(),
-            support_cards: [dto.support_cards.p1, dto.support_cards.p2],
-            round: dto.round,
-        };
-        State::from_data(&data).map_err(|e| RequestError::invalid_position(invalid_text(&e), field))
+        State::from_data(dto).map_err(|e| RequestError::invalid_position(invalid_text(&e), field))
     }
 
     fn draw(state: &State, lang: crate::i18n::Lang) -> String {
@@ -217,10 +175,10 @@ impl GameApi for CobiTankWars {
             });
             VehicleLegalOrders(vehicles.collect())
         };
-        let wanted = |p: PlayerName| request.player.is_none_or(|asked| asked == p);
+        let wanted = |p: Player| request.player.is_none_or(|asked| asked == p);
         Ok(LegalMovesResponse {
-            p1: wanted(PlayerName::P1).then(|| list(Player::P1)),
-            p2: wanted(PlayerName::P2).then(|| list(Player::P2)),
+            p1: wanted(Player::P1).then(|| list(Player::P1)),
+            p2: wanted(Player::P2).then(|| list(Player::P2)),
         })
     }
 
@@ -346,7 +304,7 @@ impl GameApi for CobiTankWars {
                 )
             })?;
         let question = Question {
-            player: request.player.into(),
+            player: request.player,
             gunfire_tokens,
         };
         AiRequest::new(state, question, request.limits, request.seed)

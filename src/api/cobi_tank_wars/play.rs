@@ -21,7 +21,7 @@ pub(super) fn play_with(
         ])?;
         return Ok(None);
     }
-    let player: Player = request.player.into();
+    let player: Player = request.player;
     let Some(orders) = request.orders.clone() else {
         return Err(other_step_needed("orders", player.name()));
     };

@@ -14,9 +14,13 @@ use crate::limits::Limits;
 /// Wars, Nim): what its endpoints share beyond [`GameApi`].
 pub trait JsonState: GameApi {
     /// The state as it travels.
-    type StateDto: Serialize + DeserializeOwned + ToSchema + Send + 'static;
+    type StateDto: Serialize + DeserializeOwned + Send + 'static;
+    /// The state's schema, as the document names it.
+    type StateSchema: ToSchema;
     /// A player, as a request names one.
-    type PlayerName: DeserializeOwned + ToSchema + 'static;
+    type PlayerName: DeserializeOwned + 'static;
+    /// A player's schema.
+    type PlayerSchema: ToSchema;
 
     /// What the document says of the shared DTOs beyond their shape.
     const DOCS: Docs;

@@ -164,7 +164,7 @@ fn body(object: ObjectBuilder, example: Option<Value>) -> RefOr<Schema> {
 impl<G: JsonState> PartialSchema for StateRequest<G> {
     fn schema() -> RefOr<Schema> {
         let object = ObjectBuilder::new()
-            .property("state", reference::<G::StateDto>())
+            .property("state", reference::<G::StateSchema>())
             .required("state")
             .description(Some("A state."));
         let state = G::examples().map(|e| json!({"state": e.state}));
@@ -178,7 +178,7 @@ impl<G: JsonState> ToSchema for StateRequest<G> {
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        with_references::<G::StateDto>(schemas);
+        with_references::<G::StateSchema>(schemas);
     }
 }
 
@@ -186,9 +186,9 @@ impl<G: JsonState> PartialSchema for LegalMovesRequest<G> {
     fn schema() -> RefOr<Schema> {
         let only = format!("Only list this player's {}.", G::DOCS.moves);
         let object = ObjectBuilder::new()
-            .property("state", reference::<G::StateDto>())
+            .property("state", reference::<G::StateSchema>())
             .required("state")
-            .property("player", optional::<G::PlayerName>(&only))
+            .property("player", optional::<G::PlayerSchema>(&only))
             .description(Some("A state and, optionally, one player."));
         let asked = G::examples().map(|e| json!({"state": e.state, "player": e.player}));
         body(object, asked)
@@ -201,8 +201,8 @@ impl<G: JsonState> ToSchema for LegalMovesRequest<G> {
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        with_references::<G::StateDto>(schemas);
-        with_references::<G::PlayerName>(schemas);
+        with_references::<G::StateSchema>(schemas);
+        with_references::<G::PlayerSchema>(schemas);
     }
 }
 
@@ -213,7 +213,7 @@ where
     fn schema() -> RefOr<Schema> {
         let object = ObjectBuilder::new()
             .property("game", record::game_schema())
-            .property("start", optional::<G::StateDto>(G::DOCS.start))
+            .property("start", optional::<G::StateSchema>(G::DOCS.start))
             .property(
                 "rounds",
                 ArrayBuilder::new().items(reference::<G::ReplayStep>()),
@@ -236,7 +236,7 @@ where
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        with_references::<G::StateDto>(schemas);
+        with_references::<G::StateSchema>(schemas);
         with_references::<G::ReplayStep>(schemas);
     }
 }
@@ -248,7 +248,7 @@ where
     fn schema() -> RefOr<Schema> {
         let object = ObjectBuilder::new()
             .property("game", record::game_schema())
-            .property("start", optional::<G::StateDto>(G::DOCS.start))
+            .property("start", optional::<G::StateSchema>(G::DOCS.start))
             .property(
                 "rounds",
                 ArrayBuilder::new().items(reference::<G::ReplayStep>()),
@@ -289,7 +289,7 @@ where
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        with_references::<G::StateDto>(schemas);
+        with_references::<G::StateSchema>(schemas);
         with_references::<G::ReplayStep>(schemas);
         with_references::<AskedLimits>(schemas);
     }
@@ -301,7 +301,7 @@ where
 {
     fn schema() -> RefOr<Schema> {
         let states = ArrayBuilder::new()
-            .items(reference::<G::StateDto>())
+            .items(reference::<G::StateSchema>())
             .description(Some("The state after each round."));
         ObjectBuilder::new()
             .property("states", states)
@@ -325,7 +325,7 @@ where
     }
 
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        with_references::<G::StateDto>(schemas);
+        with_references::<G::StateSchema>(schemas);
         with_references::<G::ScoreResponse>(schemas);
     }
 }
@@ -343,7 +343,7 @@ impl<G: JsonState> IntoParams for RenderQuery<G> {
                 crate::limits::Limits::QUERY_STATE_MAX_CHARS
             )))
             .required(Required::False)
-            .schema(Some(optional::<G::StateDto>("")))
+            .schema(Some(optional::<G::StateSchema>("")))
             .example(G::examples().map(|e| json!(e.render)));
         vec![state.build()]
     }

@@ -8,6 +8,7 @@
 
 use std::borrow::Cow;
 
+use serde_json::Value;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
@@ -123,22 +124,81 @@ pub fn only_in_queries() -> [(Cow<'static, str>, RefOr<Schema>); 1] {
     [(MoveList::name(), MoveList::schema())]
 }
 
-notation! {
-    /// A square of a Tank War or Tank Wars board.
-    GridSquare as "GridSquare",
-    pattern = "^[a-z][1-9][0-9]?$".to_owned(),
-    example = "c3",
-    "A square: column letter (`a` = column 1) and row number (1 = the bottom \
-row), within the board's size."
+/// The `$defs` of a notation's JSON Schema (an engine's text) as the
+/// document's components, each `#/$defs/` reference pointed at them.
+pub fn defined_in(notation: &str) -> Vec<(String, RefOr<Schema>)> {
+    let defs = serde_json::from_str::<Value>(notation)
+        .ok()
+        .and_then(|mut schema| schema.get_mut("$defs").map(Value::take));
+    let Some(Value::Object(defs)) = defs else {
+        return Vec::new();
+    };
+    let text = Value::Object(defs)
+        .to_string()
+        .replace("\"#/$defs/", "\"#/components/schemas/");
+    serde_json::from_str::<serde_json::Map<String, Value>>(&text)
+        .into_iter()
+        .flatten()
+        .filter_map(|(name, def)| Some((name, serde_json::from_value(def).ok()?)))
+        .collect()
 }
 
-notation! {
-    /// One row of a Tank War territory.
-    TerritoryRow as "TankWarTerritoryRow",
-    pattern = "^[UD]*$".to_owned(),
-    example = "UUUUUU",
-    "One row of territory: a letter `U` or `D` (its owner) per column, \
-`cols` letters."
+/// Declares a schema named `$name` whose text is the `$defs` entry of that
+/// name in the JSON Schema `$notation` (an engine's), with the notation's
+/// other entries as its references: the document takes a notation's
+/// schema from the engine's one text.
+macro_rules! defined {
+    ($(#[$doc:meta])* $name:ident in $notation:expr) => {
+        $(#[$doc])*
+        pub struct $name;
+
+        impl PartialSchema for $name {
+            fn schema() -> RefOr<Schema> {
+                defined_in($notation)
+                    .into_iter()
+                    .find(|(name, _)| name == stringify!($name))
+                    .map_or_else(|| ObjectBuilder::new().into(), |(_, schema)| schema)
+            }
+        }
+
+        impl ToSchema for $name {
+            fn name() -> Cow<'static, str> {
+                Cow::Borrowed(stringify!($name))
+            }
+
+            fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+                schemas.extend(defined_in($notation));
+            }
+        }
+    };
+}
+
+use crate::games::cobi_tank_wars::STATE_SCHEMA as TANK_WARS;
+use crate::games::tank_war::STATE_SCHEMA as TANK_WAR;
+
+defined! {
+    /// A square of a Tank War or Tank Wars board.
+    GridSquare in TANK_WAR
+}
+
+defined! {
+    /// A Tank War state.
+    TankWarState in TANK_WAR
+}
+
+defined! {
+    /// A Tank War player.
+    TankWarPlayerName in TANK_WAR
+}
+
+defined! {
+    /// A Tank Wars state.
+    CobiTankWarsState in TANK_WARS
+}
+
+defined! {
+    /// A Tank Wars player.
+    CobiTankWarsPlayerName in TANK_WARS
 }
 
 #[cfg(test)]
@@ -148,6 +208,25 @@ mod tests {
     fn pattern<T: PartialSchema>() -> regex_lite::Regex {
         let schema = serde_json::to_value(T::schema()).unwrap();
         regex_lite::Regex::new(schema["pattern"].as_str().unwrap()).unwrap()
+    }
+
+    /// Every entry of the engines' notations is a schema of the document,
+    /// referring to the document's components only.
+    #[test]
+    fn the_engines_notations_are_read_whole() {
+        for notation in [TANK_WAR, TANK_WARS] {
+            let text: serde_json::Value = serde_json::from_str(notation).unwrap();
+            let defs = text["$defs"].as_object().unwrap();
+            let read = defined_in(notation);
+            assert_eq!(read.len(), defs.len());
+            let written = serde_json::to_string(&read).unwrap();
+            assert!(!written.contains("$defs"), "{written}");
+        }
+        let state = serde_json::to_value(TankWarState::schema()).unwrap();
+        assert_eq!(
+            state["properties"]["tanks"]["items"]["$ref"],
+            "#/components/schemas/TankWarTank"
+        );
     }
 
     #[test]

@@ -9,116 +9,13 @@ use utoipa::ToSchema;
 
 use crate::api::flows::ask::{AskedLimits, Work};
 use crate::api::json_state::{self, Examples, JsonState};
-use crate::api::openapi::notation::{GridSquare, TerritoryRow};
+use crate::api::openapi::notation::{TankWarPlayerName, TankWarState};
 use crate::games::tank_war::{self as engine, PickError, Player, State, TankWar};
 
-/// A player: `U` starts at the top (rows 4-6 by default), `D` at the bottom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
-#[schema(as = TankWarPlayerName)]
-pub enum PlayerName {
-    U,
-    D,
-}
-
-impl From<PlayerName> for Player {
-    fn from(p: PlayerName) -> Player {
-        match p {
-            PlayerName::U => Player::U,
-            PlayerName::D => Player::D,
-        }
-    }
-}
-
-impl From<Player> for PlayerName {
-    fn from(p: Player) -> PlayerName {
-        match p {
-            Player::U => PlayerName::U,
-            Player::D => PlayerName::D,
-        }
-    }
-}
-
-/// A tank type: `A` fires at the 4 diagonal neighbours, `B` at the 4
-/// orthogonal neighbours, `C` at the 4 squares two away orthogonally.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, ToSchema)]
-#[schema(as = TankWarTankTypeName)]
-pub enum TankTypeName {
-    A,
-    B,
-    C,
-}
-
-/// A living tank.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(as = TankWarTank)]
-pub struct TankDto {
-    pub owner: PlayerName,
-    /// Side-relative name, unique for its owner (`LA`, `RC`, …); at most
-    /// [`TankDto::NAME_MAX`] characters.
-    #[schema(example = "LA", value_type = String, min_length = 1, max_length = 16)]
-    pub name: CompactString,
-    #[serde(rename = "type")]
-    pub kind: TankTypeName,
-    /// The squares the tank may occupy, in order; each step is to an
-    /// orthogonally adjacent square.
-    #[schema(example = json!(["e6", "e5", "e4", "e3", "e2", "e1"]), value_type = Vec<GridSquare>, min_items = 1)]
-    pub track: Vec<CompactString>,
-    /// Index of the tank's square in `track`.
-    pub at: usize,
-}
-
-impl TankDto {
-    /// The longest tank name, in characters (the schema's `maxLength`).
-    pub const NAME_MAX: usize = 16;
-}
-
-/// Remaining thinking time of each player, milliseconds.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(as = TankWarClocks)]
-pub struct Clocks {
-    #[serde(rename = "U")]
-    #[schema(example = 120000)]
-    pub u: i64,
-    #[serde(rename = "D")]
-    #[schema(example = 120000)]
-    pub d: i64,
-}
-
-impl Default for Clocks {
-    fn default() -> Clocks {
-        Clocks {
-            u: engine::INITIAL_CLOCK_MS,
-            d: engine::INITIAL_CLOCK_MS,
-        }
-    }
-}
-
-/// A whole game state: the board, who owns each square, the living tanks
-/// with their tracks, the round and the clocks. Destroyed tanks are absent.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(as = TankWarState)]
-pub struct StateDto {
-    /// Rows, 1 to 26 (row 1 at the bottom).
-    #[schema(example = 6, minimum = 1, maximum = 26)]
-    pub rows: u32,
-    /// Columns, 1 to 26 (files `a`..).
-    #[schema(example = 6, minimum = 1, maximum = 26)]
-    pub cols: u32,
-    /// Owner of each square, one string per row from the top row (row
-    /// `rows`) down to row 1, one letter `U` or `D` per column a, b, ….
-    #[schema(example = json!(["UUUUUU", "UUUUUU", "UUUUUU", "DDDDDD", "DDDDDD", "DDDDDD"]), value_type = Vec<TerritoryRow>)]
-    pub territory: Vec<CompactString>,
-    pub tanks: Vec<TankDto>,
-    /// Rounds played (0 when absent).
-    #[serde(default)]
-    pub round: u32,
-    /// Remaining time (120000 each when absent).
-    #[serde(default)]
-    pub clock_ms: Clocks,
-}
+/// A state as it travels: the engine's notation, its texts inline small
+/// strings (docs/TANK-WAR.md, State; its schema is the engine's,
+/// [`TankWarState`]).
+pub type StateDto = engine::StateData<CompactString>;
 
 /// One pick per player: the name of the tank to move.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -161,7 +58,7 @@ pub struct Elapsed {
 }
 
 /// `initial` answers a state.
-pub type InitialResponse = StateDto;
+pub type InitialResponse = TankWarState;
 
 /// The tanks each player may pick, sorted by name.
 #[derive(Debug, Serialize, ToSchema)]
@@ -183,6 +80,7 @@ pub struct LegalMovesResponse {
 #[schema(example = json!({"state": default_state_json(), "moves": {"U": "LA", "D": "RC"}}))]
 #[schema(as = TankWarValidateRequest)]
 pub struct ValidateRequest {
+    #[schema(value_type = TankWarState)]
     pub state: StateDto,
     pub moves: OptionalPicks,
 }
@@ -261,10 +159,10 @@ impl PickReasons {
     }
 
     /// The reason of `player`'s pick.
-    pub fn of(&mut self, player: PlayerName) -> &mut Option<PickReason> {
+    pub fn of(&mut self, player: Player) -> &mut Option<PickReason> {
         match player {
-            PlayerName::U => &mut self.u,
-            PlayerName::D => &mut self.d,
+            Player::U => &mut self.u,
+            Player::D => &mut self.d,
         }
     }
 }
@@ -275,6 +173,7 @@ impl PickReasons {
 #[schema(example = json!({"state": default_state_json(), "moves": {"U": "LA", "D": "RC"}, "elapsed_ms": {"U": 1500, "D": 2300}}))]
 #[schema(as = TankWarApplyRequest)]
 pub struct ApplyRequest {
+    #[schema(value_type = TankWarState)]
     pub state: StateDto,
     pub moves: Picks,
     #[serde(default)]
@@ -285,7 +184,8 @@ pub struct ApplyRequest {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = TankWarTankRef)]
 pub struct TankRef {
-    pub player: PlayerName,
+    #[schema(value_type = TankWarPlayerName)]
+    pub player: Player,
     #[schema(example = "LC")]
     pub tank: String,
     /// Its square at the time.
@@ -301,10 +201,14 @@ pub struct TankRef {
 pub enum EventDto {
     /// The player's clock ran out: the player loses (both: a draw) and the
     /// round's moves are not executed.
-    Timeout { player: PlayerName },
+    Timeout {
+        #[schema(value_type = TankWarPlayerName)]
+        player: Player,
+    },
     /// A picked tank moved one square forward.
     Move {
-        player: PlayerName,
+        #[schema(value_type = TankWarPlayerName)]
+        player: Player,
         tank: String,
         from: String,
         to: String,
@@ -312,14 +216,16 @@ pub enum EventDto {
     /// Both picked tanks targeted `to`; its owner's tank entered, this one
     /// stayed put.
     Blocked {
-        player: PlayerName,
+        #[schema(value_type = TankWarPlayerName)]
+        player: Player,
         tank: String,
         from: String,
         to: String,
     },
     /// The tank was destroyed in the firing phase by the tanks in `by`.
     Destroyed {
-        player: PlayerName,
+        #[schema(value_type = TankWarPlayerName)]
+        player: Player,
         tank: String,
         square: String,
         by: Vec<TankRef>,
@@ -341,12 +247,14 @@ pub enum EndReasonName {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = TankWarApplyResponse)]
 pub struct ApplyResponse {
+    #[schema(value_type = TankWarState)]
     pub state: StateDto,
     pub events: Vec<EventDto>,
     pub finished: bool,
     /// The winner of a finished game; null while it goes on or on a draw.
     #[schema(required = true)]
-    pub winner: Option<PlayerName>,
+    #[schema(value_type = Option<TankWarPlayerName>)]
+    pub winner: Option<Player>,
     pub draw: bool,
     /// Why the game ended; null while it goes on.
     #[schema(required = true)]
@@ -375,7 +283,8 @@ pub struct ScoreResponse {
     pub finished: bool,
     /// The winner of a finished game; null while it goes on or on a draw.
     #[schema(required = true)]
-    pub winner: Option<PlayerName>,
+    #[schema(value_type = Option<TankWarPlayerName>)]
+    pub winner: Option<Player>,
     pub draw: bool,
     /// Why the game ended; null while it goes on.
     #[schema(required = true)]
@@ -411,9 +320,11 @@ pub struct ReplayRound {
 #[schema(example = json!({"state": default_state_json(), "player": "D", "limits": {"max_depth": 2}, "seed": 1}))]
 #[schema(as = TankWarAiMoveRequest)]
 pub struct AiMoveRequest {
+    #[schema(value_type = TankWarState)]
     pub state: StateDto,
     /// The player to pick for.
-    pub player: PlayerName,
+    #[schema(value_type = TankWarPlayerName)]
+    pub player: Player,
     #[serde(default)]
     pub limits: Option<AskedLimits>,
     /// Seeds the draw from the mixed strategy; 0 when absent.

@@ -9,17 +9,17 @@ mod play;
 pub use dto::*;
 use invalid::invalid_text;
 
-use compact_str::CompactString;
 use serde_json::Value;
 
 use super::flows::ask::{AiRequest, Suggested};
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
 use super::transport::problem::RequestError;
+use crate::api::openapi::notation::{TankWarPlayerName, TankWarState};
 use crate::error::Refusal;
 use crate::games::tank_war::{
     self as engine, ai, Event, IllegalPick, Outcome, PickError, Player, Round, Setup, State,
-    StateData, TankData, TankType, TankWar,
+    TankWar, NAME_MAX,
 };
 use crate::games::Game;
 use crate::limits::Limits;
@@ -35,11 +35,8 @@ fn tank_name(setup: &Setup, id: usize) -> String {
         .unwrap_or_default()
 }
 
-fn tank_owner(setup: &Setup, id: usize) -> PlayerName {
-    setup
-        .tanks
-        .get(id)
-        .map_or(PlayerName::U, |t| t.owner.into())
+fn tank_owner(setup: &Setup, id: usize) -> Player {
+    setup.tanks.get(id).map_or(Player::U, |t| t.owner)
 }
 
 /// `after` is the state after the round: tanks fire from the squares they
@@ -47,9 +44,7 @@ fn tank_owner(setup: &Setup, id: usize) -> PlayerName {
 fn encode_event(after: &State, event: Event) -> EventDto {
     let setup = &after.setup;
     match event {
-        Event::Timeout { player } => EventDto::Timeout {
-            player: player.into(),
-        },
+        Event::Timeout { player } => EventDto::Timeout { player },
         Event::Moved { tank, from, to } => EventDto::Move {
             player: tank_owner(setup, tank),
             tank: tank_name(setup, tank),
@@ -83,12 +78,12 @@ fn encode_event(after: &State, event: Event) -> EventDto {
 
 /// Whether the game is over, the winner, whether it is drawn, and why it
 /// ended.
-fn status(state: &State) -> (bool, Option<PlayerName>, bool, Option<EndReasonName>) {
+fn status(state: &State) -> (bool, Option<Player>, bool, Option<EndReasonName>) {
     match TankWar::outcome(state) {
         None => (false, None, false, None),
         Some(Outcome { winner, reason }) => (
             true,
-            winner.map(PlayerName::from),
+            winner,
             winner.is_none(),
             Some(match reason {
                 engine::EndReason::NoMoves => EndReasonName::NoMoves,
@@ -106,7 +101,9 @@ fn sorted_names(setup: &Setup, ids: &[usize]) -> Vec<String> {
 
 impl JsonState for TankWar {
     type StateDto = StateDto;
-    type PlayerName = PlayerName;
+    type StateSchema = TankWarState;
+    type PlayerName = Player;
+    type PlayerSchema = TankWarPlayerName;
 
     const DOCS: Docs = Docs {
         prefix: "TankWar",
@@ -120,32 +117,7 @@ impl JsonState for TankWar {
     }
 
     fn encode_state(state: &State) -> StateDto {
-        let data = state.setup.to_data_as::<CompactString>(&state.position);
-        StateDto {
-            rows: data.rows,
-            cols: data.cols,
-            territory: data.territory,
-            tanks: data
-                .tanks
-                .into_iter()
-                .map(|t| TankDto {
-                    owner: t.owner.into(),
-                    name: t.name,
-                    kind: match t.kind {
-                        TankType::A => TankTypeName::A,
-                        TankType::B => TankTypeName::B,
-                        TankType::C => TankTypeName::C,
-                    },
-                    track: t.track,
-                    at: t.at,
-                })
-                .collect(),
-            round: data.round,
-            clock_ms: Clocks {
-                u: data.clock_ms[0],
-                d: data.clock_ms[1],
-            },
-        }
+        state.setup.to_data_as(&state.position)
     }
 
     /// `[U's pick, D's pick, U's time, D's time]`.
@@ -167,7 +139,7 @@ impl JsonState for TankWar {
         if let Some(at) = dto
             .tanks
             .iter()
-            .position(|t| t.name.is_empty() || t.name.chars().count() > TankDto::NAME_MAX)
+            .position(|t| t.name.is_empty() || t.name.chars().count() > NAME_MAX)
         {
             let name = format!("tanks[{at}].name");
             let name = match field {
@@ -175,7 +147,7 @@ impl JsonState for TankWar {
                 field => format!("{field}.{name}"),
             };
             return Err(RequestError::bad_request(
-                Text::new("request-tank-name").with("max", TankDto::NAME_MAX),
+                Text::new("request-tank-name").with("max", NAME_MAX),
                 Some(&name),
             ));
         }
@@ -192,30 +164,7 @@ impl JsonState for TankWar {
                 field,
             ));
         }
-        // Borrowed from the request: checking it copies no text.
-        let data = StateData {
-            rows: dto.rows,
-            cols: dto.cols,
-            territory: dto.territory.iter().map(CompactString::as_str).collect(),
-            tanks: dto
-                .tanks
-                .iter()
-                .map(|t| TankData {
-                    owner: t.owner.into(),
-                    name: t.name.as_str(),
-                    kind: match t.kind {
-                        TankTypeName::A => TankType::A,
-                        TankTypeName::B => TankType::B,
-                        TankTypeName::C => TankType::C,
-                    },
-                    track: t.track.iter().map(CompactString::as_str).collect(),
-                    at: t.at,
-                })
-                .collect(),
-            round: dto.round,
-            clock_ms: [dto.clock_ms.u, dto.clock_ms.d],
-        };
-        let (setup, position) = Setup::from_data(&data)
+        let (setup, position) = Setup::from_data(dto)
             .map_err(|e| RequestError::invalid_position(invalid_text(&e), field))?;
         Ok(State { setup, position })
     }
@@ -260,10 +209,7 @@ impl GameApi for TankWar {
         lang: crate::i18n::Lang,
     ) -> Result<ValidateResponse, RequestError> {
         let State { setup, position } = Self::decode_state(&request.state, "state", limits)?;
-        let picks = [
-            (PlayerName::U, request.moves.u),
-            (PlayerName::D, request.moves.d),
-        ];
+        let picks = [(Player::U, request.moves.u), (Player::D, request.moves.d)];
         if picks.iter().all(|(_, p)| p.is_none()) {
             return Err(RequestError::bad_request(
                 Text::new("request-no-picks"),
@@ -273,7 +219,7 @@ impl GameApi for TankWar {
         let mut reasons = PickReasons::default();
         for (player, pick) in picks {
             if let Some(name) = pick {
-                if let Err(e) = engine::check_pick(&setup, &position, player.into(), &name) {
+                if let Err(e) = engine::check_pick(&setup, &position, player, &name) {
                     *reasons.of(player) = Some(PickReason::of(e, lang));
                 }
             }
@@ -308,10 +254,10 @@ impl GameApi for TankWar {
     ) -> Result<LegalMovesResponse, RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         let [u, d] = TankWar::legal_moves(&state);
-        let wanted = |p: PlayerName| request.player.is_none_or(|asked| asked == p);
+        let wanted = |p: Player| request.player.is_none_or(|asked| asked == p);
         Ok(LegalMovesResponse {
-            u: wanted(PlayerName::U).then(|| sorted_names(&state.setup, &u)),
-            d: wanted(PlayerName::D).then(|| sorted_names(&state.setup, &d)),
+            u: wanted(Player::U).then(|| sorted_names(&state.setup, &u)),
+            d: wanted(Player::D).then(|| sorted_names(&state.setup, &d)),
         })
     }
 
@@ -397,7 +343,7 @@ impl GameApi for TankWar {
 
     fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
-        let player = request.player.into();
+        let player = request.player;
         AiRequest::new(state, player, request.limits, request.seed).styled(request.level, None)
     }
 

@@ -11,7 +11,7 @@ use crate::games::tank_war::{Player, Round, State};
 pub(super) fn play_with(
     request: &AiMoveRequest,
 ) -> Result<Option<(String, [u64; 2])>, RequestError> {
-    let player: Player = request.player.into();
+    let player: Player = request.player;
     let other = player.other();
     if !request.play {
         refuse_without_play(&[

@@ -5,15 +5,17 @@
 
 pub mod ai;
 mod game;
+mod notation;
 mod rules;
 mod state;
 
 pub use game::{check_round, CobiTankWars, IllegalOrders, OrderFault, Question, Round, Score};
+pub use notation::{StateData, VehicleData, STATE_SCHEMA};
 pub use rules::{
     check_orders, gunfire, legal_orders, movement, outcome, resolve, splitmix64, supply_drop, Dir,
     Event, LegalOrder, Order, OrderData, OrderError,
 };
-pub use state::{Player, State, StateData, StateError, Vehicle, VehicleData};
+pub use state::{Player, State, StateError, Vehicle};
 
 #[cfg(test)]
 mod tests;

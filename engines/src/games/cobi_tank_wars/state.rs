@@ -3,12 +3,14 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::notation::StateData;
 use crate::games::grid::{Board, Cell, MAX_SIDE};
 
 /// A player; `first` of the state executes first in each slot.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Player {
     P1,
     P2,
@@ -64,30 +66,6 @@ pub struct State {
     pub artillery: Vec<Cell>,
     pub support: Vec<Cell>,
     pub gunfire: Vec<Cell>,
-    pub support_cards: [u32; 2],
-    pub round: u32,
-}
-
-/// A vehicle as data, before checking.
-#[derive(Clone, Debug)]
-pub struct VehicleData {
-    pub id: String,
-    pub owner: Player,
-    pub square: String,
-    pub armor: i64,
-    pub slot: i64,
-}
-
-/// A state as data, before checking.
-#[derive(Clone, Debug)]
-pub struct StateData {
-    pub cols: u32,
-    pub rows: u32,
-    pub first: Player,
-    pub vehicles: Vec<VehicleData>,
-    pub artillery: Vec<String>,
-    pub support: Vec<String>,
-    pub gunfire: Vec<String>,
     pub support_cards: [u32; 2],
     pub round: u32,
 }

@@ -4,15 +4,17 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::notation::{StateData, TankData};
 use crate::games::grid::{Board, Cell, MAX_SIDE};
 
 /// Each player's total thinking time.
 pub const INITIAL_CLOCK_MS: i64 = 120_000;
 
 /// A player: `U` starts at the top, `D` at the bottom.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Player {
     U,
     D,
@@ -49,7 +51,7 @@ impl fmt::Display for Player {
 }
 
 /// A tank type and its firing pattern.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub enum TankType {
     /// The 4 diagonal neighbours.
     A,
@@ -145,30 +147,6 @@ pub trait Text:
 impl<S> Text for S where
     S: AsRef<str> + for<'a> From<&'a str> + FromIterator<char> + fmt::Write + Default
 {
-}
-
-/// A tank as a state lists it, before checking. Its texts are owned
-/// (`String`, as [`Setup::to_data`] writes them) or borrowed from a
-/// request (`&str`, so that checking one copies nothing).
-#[derive(Clone, Debug)]
-pub struct TankData<S = String> {
-    pub owner: Player,
-    pub name: S,
-    pub kind: TankType,
-    pub track: Vec<S>,
-    pub at: usize,
-}
-
-/// A whole state as data, before checking.
-#[derive(Clone, Debug)]
-pub struct StateData<S = String> {
-    pub rows: u32,
-    pub cols: u32,
-    /// Rows of territory letters, top row (the last row) first.
-    pub territory: Vec<S>,
-    pub tanks: Vec<TankData<S>>,
-    pub round: u32,
-    pub clock_ms: [i64; 2],
 }
 
 impl Setup {

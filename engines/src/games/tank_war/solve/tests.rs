@@ -5,9 +5,8 @@ use rand_chacha::ChaCha8Rng;
 use super::*;
 use crate::games::grid::{Board, Cell};
 use crate::games::tank_war::rules::{outcome, pickable, play_round};
-use crate::games::tank_war::state::{
-    default_state, Player, Position, Setup, StateData, TankData, TankType,
-};
+use crate::games::tank_war::state::{default_state, Player, Position, Setup, TankType};
+use crate::games::tank_war::{StateData, TankData};
 use std::time::Instant;
 
 /// A tank as a state lists it.
