@@ -80,18 +80,25 @@ export function status(text) {
   $("status").textContent = text;
 }
 
+// A refusal in a player's words: the service's own text in the page's
+// language (the rule, what is wrong), with the notation's quotes written
+// as quotation marks; a missing key is the key box's text. Never a status
+// number or a header's name.
 export function sayFailure(error) {
   if (!(error instanceof Refused)) throw error;
   const problem = error.problem || {};
-  say(error.status === 0 || error.status === 429 || error.status === 503
-    ? problem.detail
-    : t("board-failed", { status: error.status, detail: problem.detail || problem.title || "" }));
+  if (error.status === 401) return say(t("board-key-needed"));
+  const detail = (problem.detail || problem.title || t("board-failed"))
+    .replace(/`([^`]*)`/g, (_, quoted) => t("board-quoted", { text: quoted }));
+  say(detail.charAt(0).toUpperCase() + detail.slice(1));
 }
 
 // One action at a time; a failure is a message, never a broken page (the
-// status as it was before the action, e.g. not "thinking").
+// status as it was before the action, e.g. not "thinking"). A message of
+// an earlier action goes when the next begins.
 export async function act(action) {
   if (shell.busy) return;
+  say("");
   shell.busy = true;
   document.body.setAttribute("aria-busy", "true");
   const before = $("status").textContent;
@@ -174,6 +181,23 @@ export function roving(board) {
 // Fills a select with the AI's levels 1 to 8, `chosen` selected.
 export function levels(select, chosen = 3) {
   for (let n = 1; n <= 8; n++) select.append(new Option(String(n), String(n), false, n === chosen));
+}
+
+// The file letters and rank numbers along a board's edges (`ranks`
+// beside it, `files` under it), rank 1 and file a where the board puts
+// them (the other corner when it is flipped).
+export function coordinates(ranks, files, rows, cols, flipped = false) {
+  const label = (text) => Object.assign(document.createElement("span"), { textContent: text });
+  const fileNames = [..."abcdefghijklmnopqrstuvwxyz".slice(0, cols)];
+  const rankNames = Array.from({ length: rows }, (_, i) => String(rows - i));
+  if (flipped) {
+    fileNames.reverse();
+    rankNames.reverse();
+  }
+  ranks.style.setProperty("--rows", String(rows));
+  files.style.setProperty("--cols", String(cols));
+  ranks.replaceChildren(...rankNames.map(label));
+  files.replaceChildren(...fileNames.map(label));
 }
 
 // A clock's milliseconds as m:ss.

@@ -4,7 +4,9 @@
 // draw it. The game is kept in the URL's fragment
 // (#game=tank-battle&start=<TBN>&moves=<m1,m2,...>&at=<n>&flip=1).
 
-import { $, act, buildGrid, client, FILES, levels, say, sayFailure, shell, status, t, writeFragment } from "./common.js";
+import {
+  $, act, buildGrid, client, coordinates, FILES, levels, say, sayFailure, shell, status, t, writeFragment,
+} from "./common.js";
 import { clearReview, showReview, verdictAt } from "./review.js";
 
 const GAME = "tank-battle";
@@ -27,6 +29,7 @@ const state = {
   focus: "a1",
   reviewed: null, // the moves the shown review judged
   draft: null, // the position being edited (a TBN), when editing
+  finished: false, // whether the shown position's game is over
 };
 
 // What a click puts on a square being edited: the next of these.
@@ -106,6 +109,7 @@ function kindsOf(square) {
   if (c === "~") kinds.push("contaminated");
   if (c === "w" || c === "W") kinds.push("base-white");
   if (c === "b" || c === "B") kinds.push("base-black");
+  if (c === "W" || c === "B") kinds.push("commander-start");
   return kinds;
 }
 
@@ -118,11 +122,8 @@ function render() {
     const square = squareAt(Math.floor(i / SIZE), i % SIZE);
     const piece = pieces.get(square);
     const kinds = kindsOf(square);
-    const file = FILES.indexOf(square[0]);
-    const rank = Number(square.slice(1));
     cell.dataset.square = square;
     cell.className = "square";
-    if ((file + rank) % 2 === 0) cell.classList.add("dark");
     for (const kind of kinds) cell.classList.add(kind);
     if (piece) cell.classList.add("occupied");
     if (square === state.selected) cell.classList.add("selected");
@@ -137,13 +138,9 @@ function render() {
     if (state.targets.has(square)) label += ` (${t("board-square-target", { square })})`;
     cell.setAttribute("aria-label", label);
     cell.setAttribute("aria-selected", square === state.selected ? "true" : "false");
-    if (piece) {
-      const mark = document.createElement("span");
-      const white = piece === piece.toUpperCase();
-      mark.className = `piece ${white ? "white" : "black"} ${piece.toLowerCase() === "c" ? "commander" : "tank"}`;
-      cell.append(mark);
-    }
+    if (piece) cell.append(drawn(piece));
   });
+  coordinates($("ranks"), $("files"), SIZE, SIZE, state.flipped);
   const side = t(`board-${sideToMove(position)}`);
   $("board").setAttribute("aria-label", t("board-board", { side }));
   drawArrow();
@@ -154,6 +151,7 @@ function render() {
   $("side").value = position.split(" ")[1];
   $("side").disabled = state.draft === null;
   $("take-back").disabled = state.moves.length === 0 || shell.busy;
+  $("ai-move").disabled = state.finished || state.draft !== null;
   $("review-game").disabled = state.moves.length === 0 || shell.busy;
   $("previous").disabled = $("first").disabled = state.at === 0;
   $("next").disabled = $("last").disabled = state.at === state.moves.length;
@@ -167,6 +165,28 @@ function render() {
   if (state.at !== state.moves.length) entries.push(["at", String(state.at)]);
   if (state.flipped) entries.push(["flip", "1"]);
   writeFragment(GAME, entries);
+}
+
+// A piece as render.svg draws it (its symbols, tank-battle.pieces.svg).
+function drawn(piece) {
+  const ns = "http://www.w3.org/2000/svg";
+  const side = piece === piece.toUpperCase() ? "white" : "black";
+  const role = piece.toLowerCase() === "c" ? "commander" : "normal";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("class", `piece tb-piece ${side} ${role}`);
+  svg.setAttribute("aria-hidden", "true");
+  const use = document.createElementNS(ns, "use");
+  use.setAttribute("href", `#tb-${side}-${role}`);
+  svg.append(use);
+  return svg;
+}
+
+// The pieces' symbols, fetched once into the page (an SVG of the same
+// origin; `use` then refers to them within the page).
+async function loadPieces() {
+  const res = await fetch("/board/tank-battle.pieces.svg");
+  const doc = new DOMParser().parseFromString(await res.text(), "image/svg+xml");
+  $("piece-defs").replaceChildren(...doc.querySelectorAll("symbol"));
 }
 
 function centre(square) {
@@ -214,6 +234,7 @@ function renderMoves() {
 async function describe(happened = "", score = null) {
   const position = current();
   score ??= await api("POST", "score", { position, rules: rules() });
+  state.finished = score.finished;
   $("score").textContent = t("board-score", score.score);
   let line;
   if (score.finished && score.winner) line = t("board-finished-winner", { side: t(`board-${score.winner}`) });
@@ -249,11 +270,13 @@ async function pick(square) {
     const move = `${state.selected}-${square}`;
     const verdict = await api("POST", "validate", { position, move, rules: rules() });
     letGo();
+    await describe();
     say(verdict.legal ? "" : t("board-refused", { move, reason: verdict.reason?.message || "" }));
     return;
   }
+  const dropped = state.selected !== null;
   letGo();
-  if (!piece || !isOwn(piece, position)) return;
+  if (!piece || !isOwn(piece, position)) return dropped ? describe() : undefined;
   const moves = (await legalMoves(position)).filter((m) => m.from === square);
   say("");
   state.selected = square;
@@ -401,7 +424,7 @@ function wire() {
       act(() => pick(square));
     } else if (event.key === "Escape") {
       letGo();
-      render();
+      act(describe);
     }
   });
   board.addEventListener("focusin", (event) => {
@@ -409,6 +432,11 @@ function wire() {
     if (square) state.focus = square;
   });
   $("ai-move").addEventListener("click", () => act(suggest));
+  // Ticked after a move, the AI answers it at once (the player made it);
+  // ticked before the first, it answers the player's first move.
+  $("play-ai").addEventListener("change", () => {
+    if ($("play-ai").checked && state.at > 0 && !state.finished && state.draft === null) act(aiPlays);
+  });
   $("flip").addEventListener("click", () => {
     state.flipped = !state.flipped;
     render();
@@ -476,6 +504,7 @@ export const view = {
     levels($("level"));
     buildBoard();
     wire();
+    loadPieces().catch(() => {});
   },
   render,
   // The position or game the fragment names (the start position when it

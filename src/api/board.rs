@@ -108,7 +108,8 @@ const COMPILED: &[(&str, &str, &[u8])] = &[
 ];
 
 /// The page's files, made once a process and shared by the workers: the
-/// compiled ones and its texts in each language.
+/// compiled ones, its texts in each language, and Tank Battle's colours
+/// and pieces as the pictures draw them.
 fn files() -> &'static [File] {
     static FILES: OnceLock<Vec<File>> = OnceLock::new();
     FILES.get_or_init(|| {
@@ -122,7 +123,21 @@ fn files() -> &'static [File] {
                 Bytes::from(texts(lang)),
             )
         });
-        compiled.chain(texts).collect()
+        // Tank Battle's colours and pieces, from the pictures' own
+        // source: the page draws the game as `render.svg` does.
+        let drawn = [
+            File::new(
+                "/tank-battle.palette.css".to_owned(),
+                "text/css; charset=utf-8",
+                Bytes::from(crate::render::tank_battle_palette()),
+            ),
+            File::new(
+                "/tank-battle.pieces.svg".to_owned(),
+                "image/svg+xml",
+                Bytes::from(crate::render::tank_battle_pieces()),
+            ),
+        ];
+        compiled.chain(texts).chain(drawn).collect()
     })
 }
 

@@ -451,6 +451,7 @@ mod tests {
             ("s1", "0"),
             ("s2", "1"),
             ("plies", "3"),
+            ("text", "w"),
         ];
         for lang in Lang::ALL {
             assert_eq!(message_ids(lang), english, "{lang:?}: other messages");

@@ -18,7 +18,7 @@ mod tank_war;
 
 pub use cobi_tank_wars::cobi_tank_wars;
 pub use review::{review_chart, ChartEntry};
-pub use tank_battle::tank_battle;
+pub use tank_battle::{tank_battle, tank_battle_palette, tank_battle_pieces};
 pub use tank_war::tank_war;
 
 #[cfg(test)]

@@ -26,6 +26,10 @@ const ARROW: &str = "#f08a24";
 const HINT: &str = "#15781b";
 /// Marks of the squares a selected tank may capture on.
 const CAPTURE: &str = "#b3001b";
+/// The ring on a commander start.
+const COMMANDER_START: &str = "#fff";
+/// The squares of the last move.
+const LAST_MOVE: &str = "#ffe14d";
 
 /// An SVG picture of `position` on `layout`.
 ///
@@ -95,7 +99,7 @@ pub fn tank_battle(
     terrain(&mut svg, &grid, layout);
     if let Some(mv) = last_move {
         for sq in [mv.from, mv.to] {
-            highlight(&mut svg, &grid, sq, "last-move-square", "#ffe14d", 0.5);
+            highlight(&mut svg, &grid, sq, "last-move-square", LAST_MOVE, 0.5);
         }
     }
     if let Some((sq, _)) = moves_from {
@@ -159,7 +163,7 @@ fn terrain(svg: &mut Svg, grid: &Grid, layout: &Layout) {
             .attr("cy", Px(cy))
             .attr("r", Px(CELL * 0.43))
             .attr("fill", "none")
-            .attr("stroke", "#fff")
+            .attr("stroke", COMMANDER_START)
             .attr("stroke-width", 2.5)
             .empty();
     }
@@ -183,22 +187,11 @@ fn tanks(svg: &mut Svg, grid: &Grid, position: &Position, lang: Lang) {
         let Some(piece) = position.piece_at(sq) else {
             continue;
         };
-        let (fill, ink) = match piece.side {
-            Side::White => ("#fafafa", "#1e1e1e"),
-            Side::Black => ("#1e1e1e", "#f0f0f0"),
-        };
         let (cx, cy) = centre(grid, sq);
         svg.el("g")
             .attr(
                 "class",
-                format_args!(
-                    "tank {} {}",
-                    piece.side.name(),
-                    match piece.role {
-                        Role::Tank => "normal",
-                        Role::Commander => "commander",
-                    }
-                ),
+                format_args!("tank {} {}", piece.side.name(), role_class(piece.role)),
             )
             .open();
         let title = Text::new("svg-tank-battle-piece")
@@ -206,56 +199,112 @@ fn tanks(svg: &mut Svg, grid: &Grid, position: &Position, lang: Lang) {
             .with("role", piece.role.name())
             .with("square", sq.name());
         svg.el("title").text(i18n::write(lang, &title));
-        svg.el("circle")
-            .attr("cx", Px(cx))
-            .attr("cy", Px(cy))
-            .attr("r", Px(CELL * 0.33))
-            .attr("fill", fill)
-            .attr("stroke", ink)
-            .attr("stroke-width", 2)
-            .empty();
-        match piece.role {
-            Role::Tank => {
-                // A turret and a gun pointing at the enemy's side.
-                let dir = if piece.side == Side::White { -1.0 } else { 1.0 };
-                svg.el("line")
-                    .attr("x1", Px(cx))
-                    .attr("y1", Px(cy))
-                    .attr("x2", Px(cx))
-                    .attr("y2", Px(cy + dir * CELL * 0.3))
-                    .attr("stroke", ink)
-                    .attr("stroke-width", 3)
-                    .attr("stroke-linecap", "round")
-                    .empty();
-                svg.el("circle")
-                    .attr("cx", Px(cx))
-                    .attr("cy", Px(cy))
-                    .attr("r", Px(CELL * 0.14))
-                    .attr("fill", fill)
-                    .attr("stroke", ink)
-                    .attr("stroke-width", 2)
-                    .empty();
-            }
-            Role::Commander => {
-                svg.el("circle")
-                    .attr("cx", Px(cx))
-                    .attr("cy", Px(cy))
-                    .attr("r", Px(CELL * 0.26))
-                    .attr("fill", "none")
-                    .attr("stroke", ink)
-                    .attr("stroke-width", 1)
-                    .empty();
-                svg.el("polygon")
-                    .attr("points", star(cx, cy + 1.0, CELL * 0.23, CELL * 0.1, 5))
-                    .attr("fill", "#f5c518")
-                    .attr("stroke", "#7a5a00")
-                    .attr("stroke-width", 1)
-                    .attr("stroke-linejoin", "round")
-                    .empty();
-            }
-        }
+        draw_piece(svg, cx, cy, piece.side, piece.role);
         svg.close();
     }
+}
+
+const fn role_class(role: Role) -> &'static str {
+    match role {
+        Role::Tank => "normal",
+        Role::Commander => "commander",
+    }
+}
+
+/// A piece centred on (`cx`, `cy`): a tank with its turret and its gun
+/// pointing at the enemy's side, or a commander with a gold star.
+fn draw_piece(svg: &mut Svg, cx: f64, cy: f64, side: Side, role: Role) {
+    let (fill, ink) = match side {
+        Side::White => ("#fafafa", "#1e1e1e"),
+        Side::Black => ("#1e1e1e", "#f0f0f0"),
+    };
+    svg.el("circle")
+        .attr("cx", Px(cx))
+        .attr("cy", Px(cy))
+        .attr("r", Px(CELL * 0.33))
+        .attr("fill", fill)
+        .attr("stroke", ink)
+        .attr("stroke-width", 2)
+        .empty();
+    match role {
+        Role::Tank => {
+            let dir = if side == Side::White { -1.0 } else { 1.0 };
+            svg.el("line")
+                .attr("x1", Px(cx))
+                .attr("y1", Px(cy))
+                .attr("x2", Px(cx))
+                .attr("y2", Px(cy + dir * CELL * 0.3))
+                .attr("stroke", ink)
+                .attr("stroke-width", 3)
+                .attr("stroke-linecap", "round")
+                .empty();
+            svg.el("circle")
+                .attr("cx", Px(cx))
+                .attr("cy", Px(cy))
+                .attr("r", Px(CELL * 0.14))
+                .attr("fill", fill)
+                .attr("stroke", ink)
+                .attr("stroke-width", 2)
+                .empty();
+        }
+        Role::Commander => {
+            svg.el("circle")
+                .attr("cx", Px(cx))
+                .attr("cy", Px(cy))
+                .attr("r", Px(CELL * 0.26))
+                .attr("fill", "none")
+                .attr("stroke", ink)
+                .attr("stroke-width", 1)
+                .empty();
+            svg.el("polygon")
+                .attr("points", star(cx, cy + 1.0, CELL * 0.23, CELL * 0.1, 5))
+                .attr("fill", "#f5c518")
+                .attr("stroke", "#7a5a00")
+                .attr("stroke-width", 1)
+                .attr("stroke-linejoin", "round")
+                .empty();
+        }
+    }
+}
+
+/// The pieces as `render.svg` draws them, one `<symbol>` each
+/// (`tb-white-normal`, `tb-black-commander`, …, as the pieces' classes),
+/// for the board's page to draw its pieces with.
+pub fn tank_battle_pieces() -> String {
+    let mut svg = Svg::new(0, 0, Lang::En, "Tank Battle's pieces");
+    for side in Side::ALL {
+        for role in [Role::Tank, Role::Commander] {
+            svg.el("symbol")
+                .attr("id", format_args!("tb-{}-{}", side.name(), role_class(role)))
+                .attr("viewBox", format_args!("0 0 {CELL} {CELL}"))
+                .open();
+            draw_piece(&mut svg, CELL / 2.0, CELL / 2.0, side, role);
+            svg.close();
+        }
+    }
+    svg.finish()
+}
+
+/// The board's colours as `render.svg` draws them, as CSS custom
+/// properties (`--tb-mine`, …) for the board's page: one palette for both.
+pub fn tank_battle_palette() -> String {
+    let colours = [
+        ("open", OPEN),
+        ("mine", MINE),
+        ("contaminated", CONTAMINATED),
+        ("base-white", WHITE_BASE),
+        ("base-black", BLACK_BASE),
+        ("commander-start", COMMANDER_START),
+        ("last", LAST_MOVE),
+        ("arrow", ARROW),
+        ("hint", HINT),
+        ("capture", CAPTURE),
+    ];
+    let properties: String = colours
+        .iter()
+        .map(|(name, colour)| format!("--tb-{name}:{colour};"))
+        .collect();
+    format!(":root{{{properties}}}\n")
 }
 
 fn dots(svg: &mut Svg, grid: &Grid, position: &Position, moves: &[Move]) {
