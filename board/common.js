@@ -16,9 +16,20 @@ export const shell = {
 
 // --- texts -----------------------------------------------------------
 
+// The catalogue's text `id` with `vars` filled in: numbers written as the
+// page's language writes them (74.7, 74,7), and a text that depends on a
+// number's plural category (`{"plural": "count", "one": …, "other": …}`)
+// picked by the language's own plural rules.
 export function t(id, vars = {}) {
-  const text = shell.texts[id] ?? id;
-  return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
+  let text = shell.texts[id] ?? id;
+  if (typeof text === "object") {
+    const n = Number(vars[text.plural]);
+    text = text[String(n)] ?? text[new Intl.PluralRules(shell.lang).select(n)] ?? text[text["*"]];
+  }
+  const written = (value) => (typeof value === "number"
+    ? new Intl.NumberFormat(shell.lang, { maximumFractionDigits: 1, useGrouping: false }).format(value)
+    : String(value ?? ""));
+  return text.replace(/\{(\w+)\}/g, (_, name) => written(vars[name]));
 }
 
 export async function loadTexts(lang) {
@@ -198,6 +209,13 @@ export function coordinates(ranks, files, rows, cols, flipped = false) {
   files.style.setProperty("--cols", String(cols));
   ranks.replaceChildren(...rankNames.map(label));
   files.replaceChildren(...fileNames.map(label));
+}
+
+// How a finished game ended, for its status line: who won (or a draw) and
+// the rule that ended it (`score.reason`), `side` the winner's name.
+export function ending(score, side) {
+  const over = score.winner ? t("board-finished-winner", { side }) : t("board-finished-draw");
+  return score.reason ? `${over} ${t(`board-end-${score.reason}`)}` : over;
 }
 
 // A clock's milliseconds as m:ss.

@@ -62,14 +62,17 @@ export function verdictAt(step) {
 
 function verdict(entry) {
   const p = document.createElement("p");
-  const best = [].concat(entry.best || []).map(written).join(" | ");
-  const parts = [t("board-verdict", {
-    player: who(entry.player),
-    move: written(entry.played),
-    label: t(`label-${entry.label}`),
-    loss: entry.win_chance_loss.toFixed(1),
-    best,
-  })];
+  const best = [].concat(entry.best || []).map(written);
+  const move = written(entry.played);
+  const parts = [best.includes(move)
+    ? t("board-verdict-best", { player: who(entry.player), move, label: t(`label-${entry.label}`) })
+    : t("board-verdict", {
+      player: who(entry.player),
+      move,
+      label: t(`label-${entry.label}`),
+      loss: Math.round(entry.win_chance_loss * 10) / 10,
+      best: best.join(" | "),
+    })];
   const forced = entry.forced || {};
   if (forced.value_played && !forced.value) {
     parts.push(t("board-forced-after", { player: who(forced.value_played.winner), plies: forced.value_played.plies }));
@@ -89,10 +92,10 @@ function players(summaries) {
     const item = document.createElement("li");
     item.textContent = t("board-accuracy", {
       player: who(s.player),
-      accuracy: s.accuracy.toFixed(1),
-      blunders: s.labels.blunder,
-      mistakes: s.labels.mistake,
-      inaccuracies: s.labels.inaccuracy,
+      accuracy: Math.round(s.accuracy * 10) / 10,
+      blunders: t("board-count-blunders", { count: s.labels.blunder }),
+      mistakes: t("board-count-mistakes", { count: s.labels.mistake }),
+      inaccuracies: t("board-count-inaccuracies", { count: s.labels.inaccuracy }),
     });
     list.append(item);
   }

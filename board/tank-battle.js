@@ -5,7 +5,7 @@
 // (#game=tank-battle&start=<TBN>&moves=<m1,m2,...>&at=<n>&flip=1).
 
 import {
-  $, act, buildGrid, client, coordinates, FILES, levels, say, sayFailure, shell, status, t, writeFragment,
+  $, act, buildGrid, client, coordinates, ending, FILES, levels, say, sayFailure, shell, status, t, writeFragment,
 } from "./common.js";
 import { clearReview, showReview, verdictAt } from "./review.js";
 
@@ -236,11 +236,9 @@ async function describe(happened = "", score = null) {
   score ??= await api("POST", "score", { position, rules: rules() });
   state.finished = score.finished;
   $("score").textContent = t("board-score", score.score);
-  let line;
-  if (score.finished && score.winner) line = t("board-finished-winner", { side: t(`board-${score.winner}`) });
-  else if (score.finished) line = t("board-finished-draw");
-  else line = t("board-to-move", { side: t(`board-${sideToMove(position)}`) });
-  if (score.reason === "ply_limit") line = `${t("board-ply-limit")} ${line}`;
+  const line = score.finished
+    ? ending(score, t(`board-${score.winner}`))
+    : t("board-to-move", { side: t(`board-${sideToMove(position)}`) });
   status(happened ? `${happened} ${line}` : line);
   return score;
 }
@@ -324,19 +322,35 @@ async function aiPlays() {
   await play(answer.move, true);
 }
 
+// An evaluation (centipoints for `side`, the side to move; near ±1000000
+// a forced result, 1000000 less the plies to it) in a player's words.
+function judged(centipoints, side) {
+  const other = side === "white" ? "black" : "white";
+  const ahead = t(`board-${centipoints >= 0 ? side : other}`);
+  const size = Math.abs(centipoints);
+  if (size > 1000000 - 1000) return t("board-eval-wins", { side: ahead, plies: 1000000 - size });
+  if (size < 50) return t("board-eval-even");
+  return t("board-eval-ahead", { side: ahead, points: Math.round(size / 10) / 10 });
+}
+
 async function suggest() {
   status(t("board-thinking"));
   const answer = await api("POST", "ai-move", { position: current(), level: level(), multipv: 3, rules: rules() });
   state.arrow = squaresOf(answer.move);
   const lines = $("lines");
   lines.replaceChildren();
+  const side = sideToMove(current());
   for (const line of answer.lines || []) {
     const item = document.createElement("li");
-    item.textContent = t("board-ai-line", { move: line.move, evaluation: line.evaluation, pv: line.pv.join(" ") });
+    const then = line.pv.slice(1).join(" ");
+    const evaluation = judged(line.evaluation, side);
+    item.textContent = then
+      ? t("board-ai-line-then", { move: line.move, evaluation, then })
+      : t("board-ai-line", { move: line.move, evaluation });
     lines.append(item);
   }
   say("");
-  await describe(t("board-suggested", { move: answer.move, evaluation: answer.evaluation }));
+  await describe(t("board-suggested", { move: answer.move, evaluation: judged(answer.evaluation, side) }));
 }
 
 // Shows the position after `at` moves, with `arrow` (a move) drawn.

@@ -6,7 +6,7 @@
 // per pick; the review is `annotate`'s, exact. The game is kept in the
 // fragment (#game=tank-war&rounds=U.D.msU.msD,…&at=<n>&ai=U|D|none).
 
-import { $, act, buildGrid, client, clock, keyboard, roving, say, status, t, writeFragment } from "./common.js";
+import { $, act, buildGrid, client, clock, ending, keyboard, roving, say, status, t, writeFragment } from "./common.js";
 import { Rounds } from "./rounds.js";
 
 const GAME = "tank-war";
@@ -149,8 +149,7 @@ async function describe(happened = "") {
     td: score.territory.D,
   });
   let line;
-  if (score.finished && score.winner) line = t("board-finished-winner", { side: score.winner });
-  else if (score.finished) line = t("board-finished-draw");
+  if (score.finished) line = ending(score, score.winner);
   else if (!latest()) line = t("board-war-looking", { round: game.at });
   else {
     state.legal ??= await api("POST", "legal-moves", { state: current() });

@@ -7,7 +7,7 @@
 // review is `annotate`'s. The game is kept in the fragment
 // (#game=cobi-tank-wars&rounds=<JSON>&at=<n>&ai=P1|P2|none).
 
-import { $, act, buildGrid, client, keyboard, levels, roving, say, shell, status, t, writeFragment } from "./common.js";
+import { $, act, buildGrid, client, ending, keyboard, levels, roving, say, shell, status, t, writeFragment } from "./common.js";
 import { written } from "./review.js";
 import { Rounds } from "./rounds.js";
 
@@ -154,8 +154,7 @@ async function describe(happened = "") {
     s2: score.support_cards.P2,
   });
   let line;
-  if (score.finished && score.winner) line = t("board-finished-winner", { side: score.winner });
-  else if (score.finished) line = t("board-finished-draw");
+  if (score.finished) line = ending(score, score.winner);
   else if (!latest()) line = t("board-cobi-looking", { round: game.at });
   else {
     state.legal ??= await api("POST", "legal-moves", { state: current() });

@@ -415,12 +415,31 @@ board-to-move = Na tahu je { $side }
 board-score = Skóre: Bílý { $white }, Černý { $black }
 board-finished-winner = Hra skončila: vyhrává { $side }.
 board-finished-draw = Hra skončila remízou.
+board-end-all_in_base = Všechny zbylé tanky jedné strany stojí v základně soupeře; rozhodují body.
+board-end-no_move = Strana na tahu nemá žádný možný tah; rozhodují body.
+board-end-repetition = Pozice se opakovala tolikrát, kolik pravidla konce hry dovolují; rozhodují body.
+board-end-ply_limit = Hra dosáhla limitu tahů; rozhodují body.
+board-end-no_moves = Hráč neměl žádný tank, který by se mohl pohnout; rozhodují přeživší tanky, pak území.
+board-end-time = Hráči došel čas.
+board-end-destroyed = Všechna vozidla jednoho hráče byla zničena.
 board-max-plies = Ukončit hru po tahu (půltahy; prázdné: nikdy)
-board-ply-limit = Hra dosáhla limitu tahů.
 board-level = Úroveň AI
 board-ai-move = Navrhnout tah
 board-ai-lines = Varianty AI
-board-ai-line = { $move } ({ $evaluation }): { $pv }
+board-ai-line = { $move }: { $evaluation }
+board-ai-line-then = { $move }: { $evaluation }; dále { $then }
+board-eval-even = zhruba vyrovnaně
+board-eval-ahead = { $points ->
+    [one] { $side } vede zhruba o { $points } bod
+    [few] { $side } vede zhruba o { $points } body
+    [many] { $side } vede zhruba o { $points } bodu
+   *[other] { $side } vede zhruba o { $points } bodů
+}
+board-eval-wins = { $plies ->
+    [one] { $side } vyhraje vynuceně za { $plies } půltah
+    [few] { $side } vyhraje vynuceně za { $plies } půltahy
+   *[other] { $side } vyhraje vynuceně za { $plies } půltahů
+}
 board-play-ai = AI hraje za soupeře
 board-take-back = Vzít tah zpět
 board-flip = Otočit desku
@@ -446,11 +465,15 @@ board-kind-base-white = základna bílého
 board-kind-base-black = základna černého
 board-kind-commander-start = výchozí pole velitelského tanku
 board-legend = Legenda
-board-selected = Vybrán { $square }: { $count } možných tahů.
+board-selected = { $count ->
+    [one] Vybrán { $square }: { $count } možný tah.
+    [few] Vybrán { $square }: { $count } možné tahy.
+   *[other] Vybrán { $square }: { $count } možných tahů.
+}
 board-played = Zahráno { $move }.
 board-refused = Tah { $move } nelze zahrát: { $reason }
 board-thinking = AI přemýšlí…
-board-suggested = AI navrhuje { $move } ({ $evaluation }).
+board-suggested = AI navrhuje { $move }: { $evaluation }.
 board-api-key = Klíč API
 board-key-needed = Služba žádá klíč API: zadejte ho a pokračujte (zůstane jen v této záložce).
 board-key-use = Použít klíč
@@ -469,11 +492,31 @@ board-rounds = Kola
 board-review = Rozbor
 board-review-game = Rozebrat hru
 board-reviewing = Rozhodčí rozebírá hru…
-board-reviewed = Hra rozebrána: posouzeno tahů: { $count }.
+board-reviewed = { $count ->
+    [one] Hra rozebrána: posouzen { $count } tah.
+    [few] Hra rozebrána: posouzeny { $count } tahy.
+   *[other] Hra rozebrána: posouzeno { $count } tahů.
+}
 board-verdict = { $player } zahrál { $move }: { $label }, ztráta { $loss } bodů šance na výhru; nejlepší: { $best }.
+board-verdict-best = { $player } zahrál { $move }: { $label }, nejlepší tah, který rozhodčí našel.
 board-best-line = Nejlepší varianta: { $line }.
 board-refutation = Vyvrácení: { $line }.
-board-accuracy = { $player }: přesnost { $accuracy }, hrubých chyb { $blunders }, chyb { $mistakes }, nepřesností { $inaccuracies }
+board-accuracy = { $player }: přesnost { $accuracy }, { $blunders }, { $mistakes }, { $inaccuracies }
+board-count-blunders = { $count ->
+    [one] { $count } hrubá chyba
+    [few] { $count } hrubé chyby
+   *[other] { $count } hrubých chyb
+}
+board-count-mistakes = { $count ->
+    [one] { $count } chyba
+    [few] { $count } chyby
+   *[other] { $count } chyb
+}
+board-count-inaccuracies = { $count ->
+    [one] { $count } nepřesnost
+    [few] { $count } nepřesnosti
+   *[other] { $count } nepřesností
+}
 board-war-help = V každém kole oba hráči vyberou jeden tank, který popojede o pole po své dráze; výběr zůstane skrytý, dokud nevyberou oba. Klikněte na tank, nebo použijte šipky a Enter, nebo tlačítka.
 board-war-ai = AI hraje za
 board-war-show-equilibrium = Ukázat rovnováhu

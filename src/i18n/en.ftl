@@ -292,12 +292,28 @@ board-to-move = { $side } to move
 board-score = Score: White { $white }, Black { $black }
 board-finished-winner = The game is over: { $side } wins.
 board-finished-draw = The game is over: a draw.
+board-end-all_in_base = Every tank one side has left stands in the other side's base; the score decides.
+board-end-no_move = The side to move has no legal move; the score decides.
+board-end-repetition = A position stood as often as the end policy allows; the score decides.
+board-end-ply_limit = The move limit is reached; the score decides.
+board-end-no_moves = A player had no tank that could move; surviving tanks decide, then territory.
+board-end-time = A clock ran out.
+board-end-destroyed = A player's vehicles were all destroyed.
 board-max-plies = End the game at move (plies; empty: never)
-board-ply-limit = The move limit is reached.
 board-level = AI level
 board-ai-move = Suggest a move
 board-ai-lines = The AI's lines
-board-ai-line = { $move } ({ $evaluation }): { $pv }
+board-ai-line = { $move }: { $evaluation }
+board-ai-line-then = { $move }: { $evaluation }; then { $then }
+board-eval-even = about even
+board-eval-ahead = { $points ->
+    [one] { $side } is ahead by about { $points } point
+   *[other] { $side } is ahead by about { $points } points
+}
+board-eval-wins = { $plies ->
+    [one] { $side } wins by force in { $plies } ply
+   *[other] { $side } wins by force in { $plies } plies
+}
 board-play-ai = The AI plays the other side
 board-take-back = Take back
 board-flip = Flip the board
@@ -323,11 +339,14 @@ board-kind-base-white = White's base
 board-kind-base-black = Black's base
 board-kind-commander-start = commander start
 board-legend = Legend
-board-selected = { $square } picked: { $count } legal moves.
+board-selected = { $count ->
+    [one] { $square } picked: { $count } legal move.
+   *[other] { $square } picked: { $count } legal moves.
+}
 board-played = { $move } played.
 board-refused = { $move } refused: { $reason }
 board-thinking = The AI is thinking…
-board-suggested = The AI suggests { $move } ({ $evaluation }).
+board-suggested = The AI suggests { $move }: { $evaluation }.
 board-api-key = API key
 board-key-needed = The service asks for an API key: enter one to go on (it is kept in this tab only).
 board-key-use = Use this key
@@ -346,11 +365,27 @@ board-rounds = Rounds
 board-review = Review
 board-review-game = Review the game
 board-reviewing = The judge is reviewing the game…
-board-reviewed = The game reviewed: { $count } moves judged.
+board-reviewed = { $count ->
+    [one] The game reviewed: { $count } move judged.
+   *[other] The game reviewed: { $count } moves judged.
+}
 board-verdict = { $player } played { $move }: { $label }, { $loss } points of the chance to win lost; best: { $best }.
+board-verdict-best = { $player } played { $move }: { $label }, the best move the judge found.
 board-best-line = Best line: { $line }.
 board-refutation = Refuted by: { $line }.
-board-accuracy = { $player }: accuracy { $accuracy }, { $blunders } blunders, { $mistakes } mistakes, { $inaccuracies } inaccuracies
+board-accuracy = { $player }: accuracy { $accuracy }, { $blunders }, { $mistakes }, { $inaccuracies }
+board-count-blunders = { $count ->
+    [one] { $count } blunder
+   *[other] { $count } blunders
+}
+board-count-mistakes = { $count ->
+    [one] { $count } mistake
+   *[other] { $count } mistakes
+}
+board-count-inaccuracies = { $count ->
+    [one] { $count } inaccuracy
+   *[other] { $count } inaccuracies
+}
 board-war-help = Each round both players pick one tank to move a square along its track; a pick stays hidden until both are in. Click a tank, or use the arrow keys and Enter, or the buttons.
 board-war-ai = The AI plays
 board-war-show-equilibrium = Show the equilibrium

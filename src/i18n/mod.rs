@@ -266,20 +266,47 @@ fn by_code(
 
 /// The messages of `lang` whose ids start with `prefix` (the board's
 /// `board-`), for a page to write itself: id → text, each variable left
-/// as `{name}` for the page to fill. A message that is more than text and
-/// variables (a selector, a reference) is left out; the catalogue tests
-/// hold that none of the page's is.
-pub fn page_texts(lang: Lang, prefix: &str) -> Vec<(String, String)> {
+/// as `{name}` for the page to fill. A message that is one selector on a
+/// number's plural category (`{ $count -> [one] … *[other] … }`) is an
+/// object of its variants: `{"plural": "count", "one": …, "other": …,
+/// "*": "other"}` (the page picks by the language's plural rules, the
+/// `*` variant otherwise). Any other message that is more than text and
+/// variables (a reference) is left out; the catalogue tests hold that
+/// none of the page's is.
+pub fn page_texts(lang: Lang, prefix: &str) -> Vec<(String, serde_json::Value)> {
     let bundle = bundle(lang);
+    let braced = |name: &str| Some(Some(Cow::Owned(format!("{{{name}}}"))));
     message_ids(lang)
         .into_iter()
         .filter(|id| id.starts_with(prefix))
         .filter_map(|id| {
             let pattern = bundle.get_message(&id)?.value()?;
-            let text = plainly(pattern, |name| {
-                Some(Some(Cow::Owned(format!("{{{name}}}"))))
-            })?;
-            Some((id, text))
+            if let Some(text) = plainly(pattern, braced) {
+                return Some((id, serde_json::Value::String(text)));
+            }
+            let [PatternElement::Placeable {
+                expression:
+                    Expression::Select {
+                        selector: InlineExpression::VariableReference { id: of },
+                        variants,
+                    },
+            }] = pattern.elements.as_slice()
+            else {
+                return None;
+            };
+            let mut plural = serde_json::Map::new();
+            plural.insert("plural".into(), of.name.into());
+            for variant in variants {
+                let key = match variant.key {
+                    fluent_syntax::ast::VariantKey::Identifier { name } => name,
+                    fluent_syntax::ast::VariantKey::NumberLiteral { value } => value,
+                };
+                plural.insert(key.into(), plainly(&variant.value, braced)?.into());
+                if variant.default {
+                    plural.insert("*".into(), key.into());
+                }
+            }
+            Some((id, serde_json::Value::Object(plural)))
         })
         .collect()
 }
@@ -452,6 +479,8 @@ mod tests {
             ("s2", "1"),
             ("plies", "3"),
             ("text", "w"),
+            ("then", "a8-a7"),
+            ("points", "1.5"),
         ];
         for lang in Lang::ALL {
             assert_eq!(message_ids(lang), english, "{lang:?}: other messages");

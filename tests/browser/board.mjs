@@ -108,7 +108,7 @@ try {
   await page.dispatchEvent("#max-plies", "change");
   await idle(page);
   const limited = await page.textContent("#status");
-  check(limited.includes("The move limit is reached.") && limited.includes("a draw"),
+  check(limited.includes("The move limit is reached") && limited.includes("a draw"),
     `a move limit of 1 ends the game after g1-c5: "${limited}"`);
   await page.fill("#max-plies", "");
   await page.dispatchEvent("#max-plies", "change");
