@@ -6,7 +6,9 @@
 // per pick; the review is `annotate`'s, exact. The game is kept in the
 // fragment (#game=tank-war&rounds=U.D.msU.msD,…&at=<n>&ai=U|D|none).
 
-import { $, act, buildGrid, client, clock, ending, keyboard, roving, say, status, t, writeFragment } from "./common.js";
+import {
+  $, act, buildGrid, client, clock, coordinates, ending, keyboard, roving, say, status, t, writeFragment,
+} from "./common.js";
 import { Rounds } from "./rounds.js";
 
 const GAME = "tank-war";
@@ -53,6 +55,59 @@ function tankOn(square) {
   return current().tanks.find((tank) => tank.track[tank.at] === square);
 }
 
+// What the last round did to the shown state: the squares tanks moved
+// from and to, and the tanks it destroyed on their last square (from the
+// round's events when it was played here, else where they stood).
+function lastRound(s) {
+  const before = game.at > 0 ? game.states[game.at - 1] : null;
+  const moved = new Set();
+  const gone = [];
+  if (!before) return { moved, gone };
+  const events = (game.latest() && game.events) || [];
+  for (const tank of before.tanks) {
+    const now = s.tanks.find((x) => x.owner === tank.owner && x.name === tank.name);
+    if (now && now.at !== tank.at) {
+      moved.add(tank.track[tank.at]);
+      moved.add(now.track[now.at]);
+    } else if (!now) {
+      const destroyed = events.find((e) => e.kind === "destroyed" && e.player === tank.owner && e.tank === tank.name);
+      gone.push({ ...tank, square: destroyed?.square ?? tank.track[tank.at] });
+    }
+  }
+  return { moved, gone };
+}
+
+// A tank as the picture draws it: a square in its owner's colour with its
+// type letter and, small, its name.
+function drawnTank(tank, fading = false) {
+  const mark = document.createElement("span");
+  mark.className = `piece war-tank ${tank.owner}${fading ? " fading" : ""}`;
+  const type = Object.assign(document.createElement("span"), { className: "type", textContent: tank.type });
+  const name = Object.assign(document.createElement("span"), { className: "name", textContent: tank.name });
+  mark.append(type, name);
+  return mark;
+}
+
+// Each living tank's track, a faint line in its owner's colour (U's a
+// little up and left, D's down and right, as the picture draws them).
+function drawTracks(s) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = $("war-tracks");
+  svg.setAttribute("viewBox", `0 0 ${s.cols} ${s.rows}`);
+  svg.replaceChildren(...s.tanks.map((tank) => {
+    const shift = tank.owner === "U" ? -0.08 : 0.08;
+    const points = tank.track.map((square) => {
+      const col = square.charCodeAt(0) - 97;
+      const row = Number(square.slice(1));
+      return `${col + 0.5 + shift},${s.rows - row + 0.5 + shift}`;
+    });
+    const line = document.createElementNS(ns, "polyline");
+    line.setAttribute("class", tank.owner);
+    line.setAttribute("points", points.join(" "));
+    return line;
+  }));
+}
+
 function render() {
   const s = current();
   if (!s) return;
@@ -60,6 +115,7 @@ function render() {
   const cells = [...board.querySelectorAll(".square")];
   const who = picker();
   const pickable = new Set(who ? state.legal?.[who] || [] : []);
+  const { moved, gone } = lastRound(s);
   cells.forEach((cell, i) => {
     const row = s.rows - Math.floor(i / s.cols);
     const square = `${"abcdef"[i % s.cols]}${row}`;
@@ -67,25 +123,31 @@ function render() {
     const tank = tankOn(square);
     cell.dataset.square = square;
     cell.className = `square territory-${owner}`;
+    if (moved.has(square)) cell.classList.add("last");
     cell.replaceChildren();
     let label = t("board-war-square", { square, owner });
     if (tank) {
-      const mark = document.createElement("span");
-      mark.className = `piece war ${tank.owner === "U" ? "black" : "white"}`;
-      mark.textContent = tank.name;
-      cell.append(mark);
+      cell.append(drawnTank(tank));
       cell.classList.add("occupied");
       label = t("board-war-tank", { square, owner: tank.owner, name: tank.name, type: tank.type });
       if (tank.owner === who && pickable.has(tank.name)) {
         cell.classList.add("target");
         label += ` (${t("board-war-pickable")})`;
       }
+    } else {
+      const fallen = gone.find((x) => x.square === square);
+      if (fallen) {
+        cell.append(drawnTank(fallen, true));
+        label += `, ${t("board-war-destroyed", { owner: fallen.owner, name: fallen.name })}`;
+      }
     }
     cell.setAttribute("aria-label", label);
   });
   roving(board);
   board.setAttribute("aria-label", t("board-war-board", { round: s.round }));
-  $("war-clocks").textContent = t("board-war-clocks", { u: clock(s.clock_ms.U), d: clock(s.clock_ms.D) });
+  coordinates($("war-ranks"), $("war-files"), s.rows, s.cols);
+  drawTracks(s);
+  clocks();
   renderPicks(who, [...pickable]);
   renderStrategy();
   game.render();
@@ -93,6 +155,40 @@ function render() {
   const entries = game.entries();
   if (state.ai !== "U") entries.push(["ai", state.ai]);
   writeFragment(GAME, entries);
+}
+
+// The clocks as they run: a player's runs from the round's start until
+// the player's pick is in (the AI's only while it searches).
+function clocks() {
+  const s = current();
+  if (!s) return;
+  const running = latest() && !state.score?.finished;
+  const used = (player) => {
+    if (player in state.spent) return state.spent[player];
+    return running && player !== state.ai ? performance.now() - state.since : 0;
+  };
+  $("war-clocks").textContent = t("board-war-clocks", {
+    u: clock(s.clock_ms.U - used("U")),
+    d: clock(s.clock_ms.D - used("D")),
+  });
+}
+
+// The firing patterns of the legend: the tank in the middle of a 5 x 5
+// square, the squares it fires at marked.
+function drawPatterns() {
+  const ns = "http://www.w3.org/2000/svg";
+  const targets = { A: [[-1, -1], [-1, 1], [1, -1], [1, 1]], B: [[0, -1], [0, 1], [-1, 0], [1, 0]], C: [[0, -2], [0, 2], [-2, 0], [2, 0]] };
+  for (const [type, squares] of Object.entries(targets)) {
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", "0 0 5 5");
+    const square = (x, y, kind) => {
+      const rect = document.createElementNS(ns, "rect");
+      for (const [k, v] of Object.entries({ x: x + 2.1, y: y + 2.1, width: 0.8, height: 0.8, class: kind })) rect.setAttribute(k, v);
+      return rect;
+    };
+    svg.append(square(0, 0, "shooter"), ...squares.map(([x, y]) => square(x, y, "fired")));
+    document.querySelector(`.pattern-${type}`)?.replaceChildren(svg);
+  }
 }
 
 function renderPicks(who, names) {
@@ -241,7 +337,11 @@ export const view = {
   game: GAME,
   init() {
     buildGrid($("war-board"), 6, 6);
+    drawPatterns();
     wire();
+    setInterval(() => {
+      if (!document.querySelector('[data-game="tank-war"]').hidden) clocks();
+    }, 250);
   },
   render,
   async open(params) {

@@ -7,7 +7,9 @@
 // review is `annotate`'s. The game is kept in the fragment
 // (#game=cobi-tank-wars&rounds=<JSON>&at=<n>&ai=P1|P2|none).
 
-import { $, act, buildGrid, client, ending, keyboard, levels, roving, say, shell, status, t, writeFragment } from "./common.js";
+import {
+  $, act, buildGrid, client, coordinates, ending, keyboard, levels, roving, say, shell, status, t, writeFragment,
+} from "./common.js";
 import { written } from "./review.js";
 import { Rounds } from "./rounds.js";
 
@@ -76,10 +78,7 @@ function render() {
     cell.replaceChildren();
     const said = [];
     if (vehicle) {
-      const mark = document.createElement("span");
-      mark.className = `piece cobi ${vehicle.owner === "P1" ? "white" : "black"}`;
-      mark.textContent = `${vehicle.id.slice(-1)}·${vehicle.armor}`;
-      cell.append(mark);
+      cell.append(drawnVehicle(vehicle));
       cell.classList.add("occupied");
       said.push(t("board-cobi-vehicle", { id: vehicle.id, armor: vehicle.armor, slot: vehicle.slot }));
       if (vehicle.id === state.selected) cell.classList.add("selected");
@@ -102,6 +101,7 @@ function render() {
   });
   roving(board);
   board.setAttribute("aria-label", t("board-cobi-board", { round: s.round, first: s.first }));
+  coordinates($("cobi-ranks"), $("cobi-files"), s.rows, s.cols);
   renderOrders(who);
   game.render();
   $("cobi-ai").value = state.ai;
@@ -109,6 +109,24 @@ function render() {
   const entries = game.entries();
   if (state.ai !== "P2") entries.push(["ai", state.ai]);
   writeFragment(GAME, entries);
+}
+
+// A vehicle as the picture draws it: a box in its owner's colour with its
+// id, its armor as pips (a number above 6) and its card slot in a badge.
+function drawnVehicle(vehicle) {
+  const mark = document.createElement("span");
+  mark.className = `piece cobi ${vehicle.owner}`;
+  const id = Object.assign(document.createElement("span"), { textContent: vehicle.id });
+  const pips = Object.assign(document.createElement("span"), { className: "pips" });
+  if (vehicle.armor <= 6) pips.append(...Array.from({ length: vehicle.armor }, () => document.createElement("i")));
+  else pips.textContent = String(vehicle.armor);
+  const slot = Object.assign(document.createElement("span"), { className: "slot-badge", textContent: String(vehicle.slot) });
+  // On a phone's narrow squares, one pip and the number.
+  const armor = Object.assign(document.createElement("span"), { className: "armor", textContent: String(vehicle.armor) });
+  const top = Object.assign(document.createElement("span"), { className: "top" });
+  top.append(slot, pips, armor);
+  mark.append(top, id);
+  return mark;
 }
 
 function own(who) {
@@ -230,7 +248,11 @@ async function confirm() {
     orders: round.orders,
     seed,
   });
+  // Each player's gunfire, the AI's included, leads the round's events.
+  const placed = PLAYERS.filter((p) => state.given[p].gunfire.length)
+    .map((p) => ({ kind: "gunfire_placed", player: p, squares: state.given[p].gunfire.join(", ") }));
   game.played(round, answer);
+  game.events = [...placed, ...game.events];
   await describe(t("board-cobi-resolved", { round: game.at }));
 }
 

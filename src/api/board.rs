@@ -108,8 +108,8 @@ const COMPILED: &[(&str, &str, &[u8])] = &[
 ];
 
 /// The page's files, made once a process and shared by the workers: the
-/// compiled ones, its texts in each language, and Tank Battle's colours
-/// and pieces as the pictures draw them.
+/// compiled ones, its texts in each language, and the colours and Tank
+/// Battle's pieces as the pictures draw them.
 fn files() -> &'static [File] {
     static FILES: OnceLock<Vec<File>> = OnceLock::new();
     FILES.get_or_init(|| {
@@ -123,13 +123,14 @@ fn files() -> &'static [File] {
                 Bytes::from(texts(lang)),
             )
         });
-        // Tank Battle's colours and pieces, from the pictures' own
-        // source: the page draws the game as `render.svg` does.
+        // The pictures' colours and Tank Battle's pieces, from the
+        // pictures' own source: the page draws the games as `render.svg`
+        // does.
         let drawn = [
             File::new(
-                "/tank-battle.palette.css".to_owned(),
+                "/palette.css".to_owned(),
                 "text/css; charset=utf-8",
-                Bytes::from(crate::render::tank_battle_palette()),
+                Bytes::from(crate::render::palette()),
             ),
             File::new(
                 "/tank-battle.pieces.svg".to_owned(),
@@ -151,7 +152,6 @@ fn texts(lang: Lang) -> Vec<u8> {
     let texts: serde_json::Map<String, serde_json::Value> = TEXTS
         .iter()
         .flat_map(|prefix| i18n::page_texts(lang, prefix))
-        .map(|(id, text)| (id, serde_json::Value::String(text)))
         .collect();
     serde_json::to_vec(&texts).unwrap_or_default()
 }

@@ -31,6 +31,25 @@ const fn colours(player: Player) -> (&'static str, &'static str) {
     }
 }
 
+/// The picture's colours by name (`P1`, `P1-ink`, `artillery`, …), for
+/// the board's page ([`super::palette`]).
+pub fn colours_by_name() -> Vec<(String, &'static str)> {
+    let players = [Player::P1, Player::P2].into_iter().flat_map(|p| {
+        let (fill, ink) = colours(p);
+        [(p.name().to_owned(), fill), (format!("{}-ink", p.name()), ink)]
+    });
+    let tokens = [
+        ("artillery", ARTILLERY.0),
+        ("artillery-ink", ARTILLERY.1),
+        ("support", SUPPORT.0),
+        ("support-ink", SUPPORT.1),
+        ("gunfire", GUNFIRE),
+        ("armor", "#ffd54a"),
+    ]
+    .map(|(name, colour)| (name.to_owned(), colour));
+    players.chain(tokens).collect()
+}
+
 /// Side of a square: 64 px, less on boards of more than 10 squares a side
 /// (never under 28 px).
 fn cell_size(rows: u8, cols: u8) -> f64 {

@@ -18,8 +18,25 @@ mod tank_war;
 
 pub use cobi_tank_wars::cobi_tank_wars;
 pub use review::{review_chart, ChartEntry};
-pub use tank_battle::{tank_battle, tank_battle_palette, tank_battle_pieces};
+pub use tank_battle::{tank_battle, tank_battle_pieces};
 pub use tank_war::tank_war;
+
+/// The pictures' colours as CSS custom properties (`--tb-mine`, `--tw-U`,
+/// `--tws-gunfire`, …), for the board's page: one palette for the pictures
+/// and the page.
+pub fn palette() -> String {
+    let tank_battle = tank_battle::colours()
+        .into_iter()
+        .map(|(name, colour)| format!("--tb-{name}:{colour};"));
+    let tank_war = tank_war::colours_by_name()
+        .into_iter()
+        .map(|(name, colour)| format!("--tw-{name}:{colour};"));
+    let tank_wars = cobi_tank_wars::colours_by_name()
+        .into_iter()
+        .map(|(name, colour)| format!("--tws-{name}:{colour};"));
+    let all: String = tank_battle.chain(tank_war).chain(tank_wars).collect();
+    format!(":root{{{all}}}\n")
+}
 
 #[cfg(test)]
 mod tests {

@@ -285,10 +285,10 @@ pub fn tank_battle_pieces() -> String {
     svg.finish()
 }
 
-/// The board's colours as `render.svg` draws them, as CSS custom
-/// properties (`--tb-mine`, …) for the board's page: one palette for both.
-pub fn tank_battle_palette() -> String {
-    let colours = [
+/// The board's colours as `render.svg` draws them, by name (`mine`, …),
+/// for the board's page ([`super::palette`]).
+pub fn colours() -> [(&'static str, &'static str); 10] {
+    [
         ("open", OPEN),
         ("mine", MINE),
         ("contaminated", CONTAMINATED),
@@ -299,12 +299,7 @@ pub fn tank_battle_palette() -> String {
         ("arrow", ARROW),
         ("hint", HINT),
         ("capture", CAPTURE),
-    ];
-    let properties: String = colours
-        .iter()
-        .map(|(name, colour)| format!("--tb-{name}:{colour};"))
-        .collect();
-    format!(":root{{{properties}}}\n")
+    ]
 }
 
 fn dots(svg: &mut Svg, grid: &Grid, position: &Position, moves: &[Move]) {

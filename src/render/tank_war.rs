@@ -23,6 +23,23 @@ const fn colours(player: Player) -> (&'static str, &'static str, &'static str) {
     }
 }
 
+/// Each player's colours as the picture draws them, by name (`U`,
+/// `U-ink`, `U-land`, …), for the board's page ([`super::palette`]).
+pub fn colours_by_name() -> Vec<(String, &'static str)> {
+    [Player::U, Player::D]
+        .into_iter()
+        .flat_map(|p| {
+            let (fill, ink, land) = colours(p);
+            let name = p.name();
+            [
+                (name.to_owned(), fill),
+                (format!("{name}-ink"), ink),
+                (format!("{name}-land"), land),
+            ]
+        })
+        .collect()
+}
+
 /// Side of a square: 48 px, less on boards of more than 12 squares a side
 /// (never under 24 px).
 fn cell_size(rows: u8, cols: u8) -> f64 {
