@@ -1,4 +1,4 @@
-// A game's review (an answer of `annotate`) under the board: each
+// A game's review (an answer of `annotate`) beside the board: each
 // player's accuracy, the chart of the first player's chance to win after
 // each move (the answer's `curve`), and the judged moves with their
 // labels. A click on a point of the chart or on a move shows that
@@ -9,10 +9,12 @@
 import { $, shell, t } from "./common.js";
 
 const NS = "http://www.w3.org/2000/svg";
-const WIDTH = 300;
-const HEIGHT = 80;
-const PAD = 5;
 const MARKED = ["inaccuracy", "mistake", "blunder"];
+// The chart in CSS pixels (its width the page's): the plot and, around
+// it, room for the axes' labels (12 px text).
+const HEIGHT = 130;
+const MARGIN = { left: 40, right: 8, top: 8, bottom: 22 };
+let width = 300;
 
 // A player as the page says it (Tank Battle's sides translated; the
 // simultaneous games' players are their names).
@@ -101,28 +103,43 @@ function players(summaries) {
   }
 }
 
-function point(curve, step) {
-  const x = curve.length > 1 ? (step * WIDTH) / (curve.length - 1) : 0;
-  return [x, HEIGHT - PAD - (curve[step] * (HEIGHT - 2 * PAD)) / 100];
+const plotWidth = () => width - MARGIN.left - MARGIN.right;
+const x = (curve, step) => MARGIN.left + (curve.length > 1 ? (step * plotWidth()) / (curve.length - 1) : 0);
+const y = (chance) => MARGIN.top + ((100 - chance) * (HEIGHT - MARGIN.top - MARGIN.bottom)) / 100;
+const point = (curve, step) => [x(curve, step), y(curve[step])];
+
+function element(name, attributes, text) {
+  const el = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
+  if (text !== undefined) el.textContent = text;
+  return el;
 }
 
+// The chance after each move: its axes (0, 50 and 100 % up the side, the
+// moves along the bottom), the 50 % line, the curve, and a mark on each
+// inaccuracy, mistake and blunder.
 function chart(answer) {
   const svg = $("chart");
   svg.replaceChildren();
-  svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
+  width = Math.max(200, Math.round(svg.getBoundingClientRect().width) || 300);
+  svg.setAttribute("viewBox", `0 0 ${width} ${HEIGHT}`);
+  svg.setAttribute("height", String(HEIGHT));
   const curve = answer.curve || [];
-  const middle = document.createElementNS(NS, "line");
-  for (const [k, v] of Object.entries({ x1: 0, y1: HEIGHT / 2, x2: WIDTH, y2: HEIGHT / 2, class: "middle" })) {
-    middle.setAttribute(k, v);
+  const right = width - MARGIN.right;
+  for (const chance of [0, 50, 100]) {
+    svg.append(element("line", { x1: MARGIN.left, x2: right, y1: y(chance), y2: y(chance), class: chance === 50 ? "middle" : "edge" }));
+    svg.append(element("text", { x: MARGIN.left - 4, y: y(chance) + 4, "text-anchor": "end" }, `${chance} %`));
   }
-  const line = document.createElementNS(NS, "polyline");
-  line.setAttribute("points", curve.map((_, i) => point(curve, i).join(",")).join(" "));
-  svg.append(middle, line);
+  const last = Math.max(0, curve.length - 1);
+  for (const step of [...new Set([0, Math.round(last / 2), last])]) {
+    svg.append(element("text", { x: x(curve, step), y: HEIGHT - 6, "text-anchor": "middle" }, String(step)));
+  }
+  const line = element("polyline", { points: curve.map((_, i) => point(curve, i).join(",")).join(" ") });
+  svg.append(line);
   for (const entry of answer.plies || []) {
     if (!MARKED.includes(entry.label) || entry.ply + 1 >= curve.length) continue;
     const [cx, cy] = point(curve, entry.ply + 1);
-    const mark = document.createElementNS(NS, "circle");
-    for (const [k, v] of Object.entries({ cx, cy, r: 3.5, class: entry.label })) mark.setAttribute(k, v);
+    const mark = element("circle", { cx, cy, r: 6, class: entry.label });
     mark.dataset.step = String(entry.ply + 1);
     const title = document.createElementNS(NS, "title");
     title.textContent = `${entry.ply + 1}. ${who(entry.player)} ${written(entry.played)}: ${t(`label-${entry.label}`)}`;
@@ -146,6 +163,15 @@ function moves(entries) {
   }
 }
 
+// The position after `step`, the board brought into sight when the review
+// is under it (a phone's width) rather than beside it.
+function showStep(step) {
+  shown.onShow(step);
+  if (window.innerWidth < 900) {
+    document.querySelector("section.board-area > div:not([hidden]) .coordinated")?.scrollIntoView({ block: "nearest" });
+  }
+}
+
 // A click on the chart shows the position at the nearest point (or the
 // marked one); a click on a judged move, the position after it.
 export function wireReview() {
@@ -155,13 +181,13 @@ export function wireReview() {
     let step = Number(event.target.dataset?.step);
     if (!Number.isInteger(step) || event.target.tagName !== "circle") {
       const box = $("chart").getBoundingClientRect();
-      const x = ((event.clientX - box.left) / box.width) * (curve.length - 1);
-      step = Math.max(0, Math.min(curve.length - 1, Math.round(x)));
+      const at = ((event.clientX - box.left - MARGIN.left) / plotWidth()) * (curve.length - 1);
+      step = Math.max(0, Math.min(curve.length - 1, Math.round(at)));
     }
-    shown.onShow(step);
+    showStep(step);
   });
   $("review-moves").addEventListener("click", (event) => {
     const step = Number(event.target.closest("button")?.dataset.step);
-    if (shown && Number.isInteger(step)) shown.onShow(step);
+    if (shown && Number.isInteger(step)) showStep(step);
   });
 }
