@@ -47,3 +47,7 @@ for p in "$port" "$keyed"; do
 done
 
 node tests/browser/board.mjs "http://127.0.0.1:$port" "$shots" "http://127.0.0.1:$keyed" "$key"
+# Issue 76: the board as players see it (the games drawn as render.svg
+# draws them, a player's words, the AI on its turn, running clocks,
+# plurals, a phone's screen, axe-core at both sizes).
+node tests/browser/looks.mjs "http://127.0.0.1:$port" "$shots"
