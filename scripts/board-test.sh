@@ -8,6 +8,7 @@
 #
 #   scripts/board-test.sh
 #   scripts/board-test.sh --install-only    # Chromium and the npm packages only (CI)
+#   env BOARD_SCREENSHOTS=docs/board scripts/board-test.sh   # the docs' screenshots too
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -51,3 +52,7 @@ node tests/browser/board.mjs "http://127.0.0.1:$port" "$shots" "http://127.0.0.1
 # draws them, a player's words, the AI on its turn, running clocks,
 # plurals, a phone's screen, axe-core at both sizes).
 node tests/browser/looks.mjs "http://127.0.0.1:$port" "$shots"
+# The screenshots of each view (playing, finished, reviewed; wide and a
+# phone's): BOARD_SCREENSHOTS=docs/board writes the committed ones.
+mkdir -p "${BOARD_SCREENSHOTS:-$shots}"
+node tests/browser/screenshots.mjs "http://127.0.0.1:$port" "${BOARD_SCREENSHOTS:-$shots}"
