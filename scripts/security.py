@@ -1522,10 +1522,12 @@ def board(args):
     its files; its files under 100 KB compressed."""
     c = Client(args.front)
     # The page's files are the repository's board/ directory (index.html
-    # served as /board/), and its texts in each language.
+    # served as /board/), its texts in each language, and the pictures'
+    # colours and Tank Battle's pieces (issue 76).
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "board")
     files = (["/board/"] + [f"/board/{name}" for name in sorted(os.listdir(here)) if name != "index.html"]
-             + ["/board/texts/en.json", "/board/texts/cs.json"])
+             + ["/board/texts/en.json", "/board/texts/cs.json", "/board/palette.css",
+                "/board/tank-battle.pieces.svg"])
     got = [c.request("GET", path)[0] for path in files]
     check("54.1 the board's files without a key (open, as /openapi.json is)",
           got == [200] * len(files), statuses_text(got))
