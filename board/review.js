@@ -44,7 +44,9 @@ export function clearReview() {
 export function showReview(answer, game, firstPlayer, onShow) {
   shown = { answer, onShow };
   $("review").hidden = false;
-  $("chart-title").textContent = t("chart-title", { game, player: firstPlayer });
+  const own = `board-chance-${firstPlayer}`;
+  const chance = shell.texts[own] ? t(own) : t("board-chance-of", { player: firstPlayer });
+  $("chart-title").textContent = t("board-chart-title", { game, chance });
   players(answer.players || []);
   chart(answer);
   moves(answer.plies || []);

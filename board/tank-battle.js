@@ -503,7 +503,7 @@ async function review() {
   status(t("board-reviewing"));
   const answer = await api("POST", "annotate", { start: state.start, moves: state.moves, rules: rules() });
   state.reviewed = state.moves.join(",");
-  showReview(answer, t("board-game-tank-battle"), t("board-white"), (step) => {
+  showReview(answer, t("board-game-tank-battle"), "white", (step) => {
     const entry = (answer.plies || []).find((e) => e.ply + 1 === step);
     show(step, entry?.refutation?.[0] ?? null);
   });

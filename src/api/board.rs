@@ -143,8 +143,8 @@ fn files() -> &'static [File] {
 }
 
 /// The catalogue messages the page writes: its own (`board-`), and the
-/// review's labels and chart title as the API and its pictures say them.
-const TEXTS: &[&str] = &["board-", "label-", "chart-"];
+/// review's labels as the API and its pictures say them.
+const TEXTS: &[&str] = &["board-", "label-"];
 
 /// The catalogue's messages for the page ([`TEXTS`]) of `lang` as one
 /// JSON object.

@@ -481,6 +481,7 @@ mod tests {
             ("text", "w"),
             ("then", "a8-a7"),
             ("points", "1.5"),
+            ("chance", "White's chance to win"),
         ];
         for lang in Lang::ALL {
             assert_eq!(message_ids(lang), english, "{lang:?}: other messages");
@@ -524,6 +525,7 @@ mod tests {
                 || [
                     "request-in-batch",
                     "board-ai-line",
+                    "board-chart-title",
                     "board-square-piece",
                     "board-edited",
                 ]
