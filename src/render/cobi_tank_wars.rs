@@ -36,7 +36,10 @@ const fn colours(player: Player) -> (&'static str, &'static str) {
 pub fn colours_by_name() -> Vec<(String, &'static str)> {
     let players = [Player::P1, Player::P2].into_iter().flat_map(|p| {
         let (fill, ink) = colours(p);
-        [(p.name().to_owned(), fill), (format!("{}-ink", p.name()), ink)]
+        [
+            (p.name().to_owned(), fill),
+            (format!("{}-ink", p.name()), ink),
+        ]
     });
     let tokens = [
         ("artillery", ARTILLERY.0),

@@ -275,7 +275,10 @@ pub fn tank_battle_pieces() -> String {
     for side in Side::ALL {
         for role in [Role::Tank, Role::Commander] {
             svg.el("symbol")
-                .attr("id", format_args!("tb-{}-{}", side.name(), role_class(role)))
+                .attr(
+                    "id",
+                    format_args!("tb-{}-{}", side.name(), role_class(role)),
+                )
                 .attr("viewBox", format_args!("0 0 {CELL} {CELL}"))
                 .open();
             draw_piece(&mut svg, CELL / 2.0, CELL / 2.0, side, role);
