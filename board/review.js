@@ -44,8 +44,9 @@ export function clearReview() {
 export function showReview(answer, game, firstPlayer, onShow) {
   shown = { answer, onShow };
   $("review").hidden = false;
-  const own = `board-chance-${firstPlayer}`;
-  const chance = shell.texts[own] ? t(own) : t("board-chance-of", { player: firstPlayer });
+  const chance = shell.texts[`board-chance-${firstPlayer}`]
+    ? t(`board-chance-${firstPlayer}`)
+    : t("board-chance-of", { player: firstPlayer });
   $("chart-title").textContent = t("board-chart-title", { game, chance });
   players(answer.players || []);
   chart(answer);
@@ -68,15 +69,20 @@ function verdict(entry) {
   const p = document.createElement("p");
   const best = [].concat(entry.best || []).map(written);
   const move = written(entry.played);
+  const label = t(`label-${entry.label}`);
+  // The judge's own move; a move it labels best beside another (a tie);
+  // a move that lost some of the chance.
   const parts = [best.includes(move)
-    ? t("board-verdict-best", { player: who(entry.player), move, label: t(`label-${entry.label}`) })
-    : t("board-verdict", {
-      player: who(entry.player),
-      move,
-      label: t(`label-${entry.label}`),
-      loss: Math.round(entry.win_chance_loss * 10) / 10,
-      best: best.join(" | "),
-    })];
+    ? t("board-verdict-best", { player: who(entry.player), move, label })
+    : entry.label === "best"
+      ? t("board-verdict-as-good", { player: who(entry.player), move, label, best: best.join(" | ") })
+      : t("board-verdict", {
+        player: who(entry.player),
+        move,
+        label,
+        loss: Math.round(entry.win_chance_loss * 10) / 10,
+        best: best.join(" | "),
+      })];
   const forced = entry.forced || {};
   if (forced.value_played && !forced.value) {
     parts.push(t("board-forced-after", { player: who(forced.value_played.winner), plies: forced.value_played.plies }));

@@ -502,6 +502,7 @@ board-reviewed = { $count ->
 }
 board-verdict = { $player } zahrál { $move }: { $label }, ztráta { $loss } bodů šance na výhru; nejlepší: { $best }.
 board-verdict-best = { $player } zahrál { $move }: { $label }, nejlepší tah, který rozhodčí našel.
+board-verdict-as-good = { $player } zahrál { $move }: { $label }, stejně dobrý jako { $best } rozhodčího.
 board-best-line = Nejlepší varianta: { $line }.
 board-refutation = Vyvrácení: { $line }.
 board-accuracy = { $player }: přesnost { $accuracy }, { $blunders }, { $mistakes }, { $inaccuracies }

@@ -374,6 +374,7 @@ board-reviewed = { $count ->
 }
 board-verdict = { $player } played { $move }: { $label }, { $loss } points of the chance to win lost; best: { $best }.
 board-verdict-best = { $player } played { $move }: { $label }, the best move the judge found.
+board-verdict-as-good = { $player } played { $move }: { $label }, as good as the judge's { $best }.
 board-best-line = Best line: { $line }.
 board-refutation = Refuted by: { $line }.
 board-accuracy = { $player }: accuracy { $accuracy }, { $blunders }, { $mistakes }, { $inaccuracies }
