@@ -106,6 +106,19 @@ function drawTracks(s) {
     line.setAttribute("points", points.join(" "));
     return line;
   }));
+  // What fired in the last round played here: a line from each shooter to
+  // the tank it destroyed.
+  const at = (square) => [square.charCodeAt(0) - 97 + 0.5, s.rows - Number(square.slice(1)) + 0.5];
+  for (const e of (game.latest() && game.events) || []) {
+    if (e.kind !== "destroyed") continue;
+    for (const shooter of e.by) {
+      const [x1, y1] = at(shooter.square);
+      const [x2, y2] = at(e.square);
+      const shot = document.createElementNS(ns, "line");
+      for (const [k, v] of Object.entries({ x1, y1, x2, y2, class: `shot ${shooter.player}` })) shot.setAttribute(k, v);
+      svg.append(shot);
+    }
+  }
 }
 
 function render() {

@@ -69,21 +69,30 @@ function render() {
   const tokens = (kind) => new Set(s[kind]);
   const [artillery, support, gunfire] = [tokens("artillery"), tokens("support"), tokens("gunfire")];
   const planned = new Set(state.gunfire);
+  const last = lastRound(s);
   const ordered = new Map(Object.entries(state.orders).map(([id, o]) => [o.to, id]));
   [...board.querySelectorAll(".square")].forEach((cell, i) => {
     const square = `${COLS[i % s.cols]}${s.rows - Math.floor(i / s.cols)}`;
     const vehicle = vehicleOn(square);
     cell.dataset.square = square;
     cell.className = "square";
+    if (last.moved.has(square)) cell.classList.add("last");
     cell.replaceChildren();
     const said = [];
+    const fallen = vehicle ? null : last.gone.find((v) => v.square === square);
+    if (fallen) {
+      cell.append(drawnVehicle(fallen, true));
+      said.push(t("board-cobi-destroyed", { id: fallen.id }));
+    }
     if (vehicle) {
       cell.append(drawnVehicle(vehicle));
       cell.classList.add("occupied");
       said.push(t("board-cobi-vehicle", { id: vehicle.id, armor: vehicle.armor, slot: vehicle.slot }));
       if (vehicle.id === state.selected) cell.classList.add("selected");
     }
-    for (const [kind, set] of [["artillery", artillery], ["support", support], ["gunfire", gunfire], ["planned", planned]]) {
+    const marks = [["artillery", artillery], ["support", support], ["gunfire", gunfire], ["planned", planned],
+      ["fired", new Set(last.fired)]];
+    for (const [kind, set] of marks) {
       if (!set.has(square)) continue;
       cell.classList.add(kind);
       said.push(t(`board-cobi-${kind}`));
@@ -111,11 +120,34 @@ function render() {
   writeFragment(GAME, entries);
 }
 
+// What the last round did to the shown state: the squares vehicles moved
+// from and to, the vehicles it destroyed (on the square its events name,
+// else their last), and the gunfire it placed.
+function lastRound(s) {
+  const before = game.at > 0 ? game.states[game.at - 1] : null;
+  const moved = new Set();
+  const gone = [];
+  if (!before) return { moved, gone, fired: [] };
+  const events = (game.latest() && game.events) || [];
+  for (const v of before.vehicles) {
+    const now = s.vehicles.find((x) => x.id === v.id);
+    if (now && now.square !== v.square) {
+      moved.add(v.square);
+      moved.add(now.square);
+    } else if (!now) {
+      const destroyed = events.find((e) => e.kind === "destroyed" && e.vehicle === v.id);
+      gone.push({ ...v, armor: 0, square: destroyed?.square ?? v.square });
+    }
+  }
+  return { moved, gone, fired: game.rounds[game.at - 1]?.gunfire || [] };
+}
+
 // A vehicle as the picture draws it: a box in its owner's colour with its
-// id, its armor as pips (a number above 6) and its card slot in a badge.
-function drawnVehicle(vehicle) {
+// id, its armor as pips (a number above 6) and its card slot in a badge;
+// one the last round destroyed, faded.
+function drawnVehicle(vehicle, fading = false) {
   const mark = document.createElement("span");
-  mark.className = `piece cobi ${vehicle.owner}`;
+  mark.className = `piece cobi ${vehicle.owner}${fading ? " fading" : ""}`;
   const id = Object.assign(document.createElement("span"), { textContent: vehicle.id });
   const pips = Object.assign(document.createElement("span"), { className: "pips" });
   if (vehicle.armor <= 6) pips.append(...Array.from({ length: vehicle.armor }, () => document.createElement("i")));
