@@ -98,6 +98,28 @@ impl Board {
     }
 }
 
+/// Test support for the grid games' JSON notations: each named `$defs`
+/// entry of `schema` lists exactly the fields of its written `object`.
+#[cfg(test)]
+pub(crate) fn assert_schema_lists(
+    schema: &serde_json::Value,
+    written: &[(&str, &serde_json::Value)],
+) {
+    for (name, object) in written {
+        let keys = |value: &serde_json::Value| {
+            let mut keys: Vec<String> = value
+                .as_object()
+                .map(|o| o.keys().cloned().collect())
+                .unwrap_or_default();
+            keys.sort();
+            keys
+        };
+        let properties = keys(&schema["$defs"][*name]["properties"]);
+        assert!(!properties.is_empty(), "{name}");
+        assert_eq!(properties, keys(object), "{name}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -175,21 +175,14 @@ mod tests {
     fn the_schema_describes_the_fields_serde_writes() {
         let defs = defs();
         let written = serde_json::to_value(State::initial().to_data()).unwrap();
-        for (name, object) in [
-            ("CobiTankWarsState", &written),
-            ("CobiTankWarsVehicle", &written["vehicles"][0]),
-            ("CobiTankWarsPerPlayer", &written["support_cards"]),
-        ] {
-            let mut properties: Vec<&String> = defs[name]["properties"]
-                .as_object()
-                .unwrap()
-                .keys()
-                .collect();
-            let mut fields: Vec<&String> = object.as_object().unwrap().keys().collect();
-            properties.sort();
-            fields.sort();
-            assert_eq!(properties, fields, "{name}");
-        }
+        crate::games::grid::assert_schema_lists(
+            &serde_json::from_str(STATE_SCHEMA).unwrap(),
+            &[
+                ("CobiTankWarsState", &written),
+                ("CobiTankWarsVehicle", &written["vehicles"][0]),
+                ("CobiTankWarsPerPlayer", &written["support_cards"]),
+            ],
+        );
         assert_eq!(
             defs["CobiTankWarsState"]["required"],
             json!(["cols", "rows", "vehicles"])

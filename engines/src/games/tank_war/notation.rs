@@ -136,21 +136,14 @@ mod tests {
         let defs = &schema["$defs"];
         let (setup, position) = default_state();
         let written = serde_json::to_value(setup.to_data(&position)).unwrap();
-        for (name, object) in [
-            ("TankWarState", &written),
-            ("TankWarTank", &written["tanks"][0]),
-            ("TankWarClocks", &written["clock_ms"]),
-        ] {
-            let mut properties: Vec<&String> = defs[name]["properties"]
-                .as_object()
-                .unwrap()
-                .keys()
-                .collect();
-            let mut fields: Vec<&String> = object.as_object().unwrap().keys().collect();
-            properties.sort();
-            fields.sort();
-            assert_eq!(properties, fields, "{name}");
-        }
+        crate::games::grid::assert_schema_lists(
+            &schema,
+            &[
+                ("TankWarState", &written),
+                ("TankWarTank", &written["tanks"][0]),
+                ("TankWarClocks", &written["clock_ms"]),
+            ],
+        );
         assert_eq!(
             defs["TankWarState"]["required"],
             json!(["rows", "cols", "territory", "tanks"])
