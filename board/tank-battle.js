@@ -233,7 +233,14 @@ function renderMoves() {
 // position's when it is known already.
 async function describe(happened = "", score = null) {
   const position = current();
-  score ??= await api("POST", "score", { position, rules: rules() });
+  // A repetition rule needs the game's moves (`replay`); a position alone
+  // tells the rest (`score`).
+  const policy = rules();
+  if (!score && policy.repetition && state.draft === null && state.at > 0) {
+    const moves = state.moves.slice(0, state.at);
+    score = (await api("POST", "replay", { start: state.start, moves, rules: policy })).final;
+  }
+  score ??= await api("POST", "score", { position, rules: policy });
   state.finished = score.finished;
   $("score").textContent = t("board-score", score.score);
   const line = score.finished
@@ -260,6 +267,7 @@ function letGo() {
 
 async function pick(square) {
   if (state.draft) return edit(square);
+  if (state.finished) return;
   const position = current();
   const pieces = placement(position);
   const piece = pieces.get(square);
@@ -313,7 +321,11 @@ function level() {
 // where the player said.
 function rules() {
   const limit = Number($("max-plies").value);
-  return Number.isInteger(limit) && limit >= 1 ? { max_plies: limit } : {};
+  const times = Number($("repetition").value);
+  const rules = {};
+  if ($("max-plies").value && Number.isInteger(limit) && limit >= 1) rules.max_plies = limit;
+  if ($("repetition").value && Number.isInteger(times) && times >= 2) rules.repetition = times;
+  return rules;
 }
 
 async function aiPlays() {
@@ -484,10 +496,12 @@ function wire() {
     render();
   });
   $("review-game").addEventListener("click", () => act(review));
-  $("max-plies").addEventListener("change", () => {
-    state.legal.clear();
-    act(describe);
-  });
+  for (const policy of ["max-plies", "repetition"]) {
+    $(policy).addEventListener("change", () => {
+      state.legal.clear();
+      act(describe);
+    });
+  }
   $("first").addEventListener("click", () => show(0));
   $("previous").addEventListener("click", () => show(state.at - 1));
   $("next").addEventListener("click", () => show(state.at + 1));

@@ -7,7 +7,7 @@
 // fragment (#game=tank-war&rounds=U.D.msU.msD,…&at=<n>&ai=U|D|none).
 
 import {
-  $, act, buildGrid, client, clock, coordinates, ending, keyboard, roving, say, status, t, writeFragment,
+  $, act, buildGrid, client, clock, coordinates, ending, keyboard, roving, say, shell, status, t, writeFragment,
 } from "./common.js";
 import { Rounds } from "./rounds.js";
 
@@ -164,6 +164,7 @@ function render() {
   renderPicks(who, [...pickable]);
   renderStrategy();
   game.render();
+  $("war-equilibrium").disabled = Boolean(state.score?.finished) || shell.busy;
   $("war-ai").value = state.ai;
   const entries = game.entries();
   if (state.ai !== "U") entries.push(["ai", state.ai]);

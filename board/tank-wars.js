@@ -115,6 +115,7 @@ function render() {
   game.render();
   $("cobi-ai").value = state.ai;
   $("cobi-gunfire").setAttribute("aria-pressed", String(state.placing));
+  $("cobi-gunfire").disabled = !who || shell.busy;
   const entries = game.entries();
   if (state.ai !== "P2") entries.push(["ai", state.ai]);
   writeFragment(GAME, entries);

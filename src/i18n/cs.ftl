@@ -423,6 +423,7 @@ board-end-no_moves = Hráč neměl žádný tank, který by se mohl pohnout; roz
 board-end-time = Hráči došel čas.
 board-end-destroyed = Všechna vozidla jednoho hráče byla zničena.
 board-max-plies = Ukončit hru po tahu (půltahy; prázdné: nikdy)
+board-repetition = Ukončit hru, když pozice nastane tolikrát (prázdné: pravidlo serveru)
 board-level = Úroveň AI
 board-ai-move = Navrhnout tah
 board-ai-lines = Varianty AI

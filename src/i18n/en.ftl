@@ -300,6 +300,7 @@ board-end-no_moves = A player had no tank that could move; surviving tanks decid
 board-end-time = A clock ran out.
 board-end-destroyed = A player's vehicles were all destroyed.
 board-max-plies = End the game at move (plies; empty: never)
+board-repetition = End the game when a position stands this often (empty: the server's rule)
 board-level = AI level
 board-ai-move = Suggest a move
 board-ai-lines = The AI's lines

@@ -137,6 +137,23 @@ try {
   check(lines.length > 0 && lines.every((l) => /ahead|even|wins/.test(l) && !/\(\d+\)/.test(l)),
     `the AI's lines in words: ${JSON.stringify(lines)}`);
 
+  // The end policy offered: a position standing twice ends the game.
+  await open(page, "game=tank-battle");
+  await page.fill("#repetition", "2");
+  await page.dispatchEvent("#repetition", "change");
+  await idle(page);
+  for (const [a, b] of [["g1", "c5"], ["a8", "a7"], ["c5", "g1"], ["a7", "a8"]]) {
+    await page.click(`[data-square="${a}"]`);
+    await page.waitForSelector(`[data-square="${b}"].target`);
+    await page.click(`[data-square="${b}"]`);
+    await page.waitForFunction((square) => document.querySelector(`[data-square="${square}"] .piece`), b);
+    await idle(page);
+  }
+  const repeated = await page.textContent("#status");
+  const endTexts = await (await fetch(`${base}/board/texts/en.json`)).json();
+  check(repeated.includes(endTexts["board-end-repetition"]), `the repetition rule chosen on the page ends the game: "${repeated}"`);
+  await page.fill("#repetition", "");
+
   // A finished game names the rule that ended it.
   await open(page, `game=tank-battle&start=${encodeURIComponent(NEAR_END)}`);
   for (let ply = 0; ply < 40 && !(await page.textContent("#status")).includes("over"); ply++) {
