@@ -180,9 +180,15 @@ pub trait AiAnswer: Clone + Send + Sync + 'static {
 }
 
 /// What a game's AI suggests, as [`Suggested`] answers it: the work its
-/// search did (positions or simulated rounds), for the metrics.
+/// search did (positions or simulated rounds), for the metrics, and
+/// whether the suggestion shows its search ended within `limits`
+/// ([`AiAnswer::ended_within`]; unknown, false, unless the game's says).
 pub trait Work {
     fn work(&self) -> u64;
+
+    fn ended_within(&self, _limits: &SearchLimits) -> bool {
+        false
+    }
 }
 
 /// An `ai-move` answer: the game's suggestion `T`, then the bookkeeping
@@ -230,6 +236,10 @@ impl<T: Work + Clone + Send + Sync + 'static> AiAnswer for Suggested<T> {
 
     fn set_cut(&mut self, cut: bool) {
         self.cut = cut;
+    }
+
+    fn ended_within(&self, limits: &SearchLimits) -> bool {
+        self.suggestion.ended_within(limits)
     }
 
     fn work(&self) -> u64 {

@@ -11,6 +11,7 @@ use crate::api::flows::ask::{AskedLimits, Work};
 use crate::api::json_state::{self, Examples, JsonState};
 use crate::api::openapi::notation::{TankWarPlayerName, TankWarState};
 use crate::games::tank_war::{self as engine, PickError, Player, State, TankWar};
+use crate::games::SearchLimits;
 
 /// A state as it travels: the engine's notation, its texts inline small
 /// strings (docs/TANK-WAR.md, State; its schema is the engine's,
@@ -429,6 +430,15 @@ impl Work for AiSuggestion {
     fn work(&self) -> u64 {
         self.nodes
     }
+
+    /// The game solved, its depth or positions reached, or a won (lost)
+    /// game found: the search ended before any time stopped it.
+    fn ended_within(&self, limits: &SearchLimits) -> bool {
+        self.exact
+            || self.depth >= limits.max_depth
+            || self.nodes >= limits.max_nodes
+            || self.value.abs() >= engine::ai::WIN
+    }
 }
 
 /// A replay lists rounds.
@@ -467,4 +477,34 @@ fn batch_example() -> serde_json::Value {
 
 pub(super) fn default_state_json() -> serde_json::Value {
     serde_json::to_value(TankWar::encode_state(&State::initial())).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A suggestion says its search ended within the limits only where it
+    /// shows it: the game solved, the depth or positions reached, or a
+    /// won game found; else the flow asks the clock.
+    #[test]
+    fn a_search_ended_within_its_limits_only_where_the_answer_shows_it() {
+        let limits = SearchLimits {
+            max_time: None,
+            max_depth: 4,
+            max_nodes: 1_000,
+            stop: None,
+        };
+        let searched = |depth, nodes, value, exact| AiSuggestion {
+            depth,
+            nodes,
+            value,
+            exact,
+            ..AiSuggestion::default()
+        };
+        assert!(!searched(3, 999, 40.0, false).ended_within(&limits));
+        assert!(searched(4, 10, 40.0, false).ended_within(&limits));
+        assert!(searched(2, 1_000, 40.0, false).ended_within(&limits));
+        assert!(searched(2, 10, -engine::ai::WIN, false).ended_within(&limits));
+        assert!(searched(2, 10, 0.0, true).ended_within(&limits));
+    }
 }
