@@ -232,7 +232,7 @@ function renderStrategy() {
   if (!state.strategy) return;
   for (const player of PLAYERS) {
     const title = document.createElement("h4");
-    title.textContent = t("board-war-strategy-of", { player, value: state.strategy[player].expected_result.toFixed(3) });
+    title.textContent = t("board-war-strategy-of", { player });
     const list = document.createElement("ul");
     list.className = "strategy";
     for (const entry of state.strategy[player].strategy) {
@@ -300,11 +300,20 @@ async function pick(player, name) {
   await describe(t("board-war-resolved", { round: game.at, u: round.U, d: round.D }));
 }
 
+// The game's value for U with best play from here (1 a win, 0 a draw,
+// −1 a loss, an expectation under both players' mixed strategies), in
+// words.
+function outlook(value) {
+  if (Math.abs(value) < 0.0005) return t("board-war-value-draw");
+  if (Math.abs(value) > 0.9995) return t("board-war-value-wins", { player: value > 0 ? "U" : "D" });
+  return t("board-war-value-mixed", { value: Math.round(value * 100) / 100 });
+}
+
 async function equilibrium() {
   status(t("board-thinking"));
   const [u, d] = await Promise.all(PLAYERS.map((player) => api("POST", "ai-move", { state: current(), player })));
   state.strategy = { U: u, D: d };
-  await describe(t("board-war-equilibrium", { value: u.expected_result.toFixed(3) }));
+  await describe(outlook(u.expected_result));
 }
 
 async function review() {
