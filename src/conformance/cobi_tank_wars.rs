@@ -4,8 +4,8 @@
 //! round gives its supply drop's square (`supply_drop`) beside the seed
 //! that chose it, so no implementation needs the service's generator.
 //!
-//! States travel as the service writes them, so the cases are made
-//! through the game's face (its JSON in, its JSON out). States come from
+//! States are the engine's notation and the answers the face's JSON, so
+//! the cases are made through the game's face (its JSON in, its JSON out). States come from
 //! seeded random games from the default start and from starts with tokens
 //! (artillery, support, gunfire) and worn armor scattered on them.
 

@@ -1,6 +1,6 @@
 //! A game's operations asked through its face, JSON in and JSON out, as
-//! the HTTP layer asks them (without HTTP): how the corpora of the games
-//! whose states are the service's JSON are answered.
+//! the HTTP layer asks them (without HTTP): how the corpora of the
+//! JSON-state games, whose answers are their face's JSON, are answered.
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;

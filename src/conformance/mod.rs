@@ -7,8 +7,9 @@
 //! fails when the committed file differs from what the engine writes.
 //!
 //! The corpus is made without HTTP: Tank Battle's from the engine alone
-//! (its notation is the engine's), The Tank War's through the game's face
-//! (its states are the service's JSON); every case is answered by the
+//! (its notation is the engine's), The Tank War's and Tank Wars' through
+//! the game's face (their states are the engines' JSON notation, their
+//! answers the face's DTOs); every case is answered by the
 //! game's own rules, so the service's answers can be checked against it
 //! too (`tests/it`).
 

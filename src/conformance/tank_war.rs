@@ -3,8 +3,8 @@
 //! playthroughs of seeded random games played as joint rounds (OpenSpiel's
 //! form) with each round's clock charges.
 //!
-//! States travel as the service writes them (docs/TANK-WAR.md, State), so the cases are
-//! made through the game's face (`api::tank_war`, which the HTTP layer
+//! States are the engine's notation (docs/TANK-WAR.md, State) and the
+//! answers the face's JSON, so the cases are made through the game's face (`api::tank_war`, which the HTTP layer
 //! serves): its JSON in, its JSON out. States come from seeded random
 //! games from the default setup and from custom setups whose tracks are
 //! cut short (tracks are data).

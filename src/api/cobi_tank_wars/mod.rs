@@ -1,7 +1,7 @@
 //! `/v1/cobi-tank-wars`: the HTTP face of the Tank Wars round resolver:
-//! its DTOs (states and orders travel as JSON), how they map onto the
-//! engine, and the documentation of its routes. The flows are the generic
-//! ones of `api::game`.
+//! its DTOs (orders travel as JSON; states in the engine's notation,
+//! docs/TANK-WARS.md), how they map onto the engine, and the documentation
+//! of its routes. The flows are the generic ones of `api::flows`.
 
 mod ai_move;
 mod codec;

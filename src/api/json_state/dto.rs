@@ -1,6 +1,7 @@
 //! The DTOs every game whose state travels as JSON shares, generic over
 //! the game: [`StateRequest`], [`LegalMovesRequest`], [`ReplayRequest`],
-//! [`ReplayResponse`], [`RenderQuery`] and [`BatchRequest`]. The document
+//! [`AnnotateRequest`], [`ReplayResponse`], [`RenderQuery`] and
+//! [`BatchRequest`]. The document
 //! names and describes each as the game's own (`TankWarStateRequest`, …):
 //! their schemas are written here, from the game's `DOCS` and `examples`
 //! ([`JsonState`]), because utoipa names a generic type after its

@@ -2,9 +2,10 @@
 //! Nim): [`JsonState`], the state's codec and what the document says of
 //! the game; the DTOs such games share, generic over the game
 //! ([`StateRequest`], [`LegalMovesRequest`], [`ReplayRequest`],
-//! [`ReplayResponse`], [`RenderQuery`], [`BatchRequest`]); and the part of
-//! `impl GameApi` they share ([`json_state_api!`]): `score`, `replay` and
-//! `render.svg` decoded and answered once.
+//! [`AnnotateRequest`], [`ReplayResponse`], [`RenderQuery`],
+//! [`BatchRequest`]); and the part of `impl GameApi` they share
+//! ([`json_state_api!`]): `score`, `replay`, `annotate` and `render.svg`
+//! decoded and answered once.
 
 mod codec;
 mod dto;

@@ -1,7 +1,10 @@
 //! The notations of the games as named OpenAPI schemas: a string with the
 //! pattern of its syntax, so that a generated client can check a request
 //! before it sends it; and [`string_enum`] for the stable codes answers
-//! carry, so that a client can switch on them. A pattern accepts everything the service's parser
+//! carry, so that a client can switch on them; and the JSON-state games'
+//! schemas (`TankWarState`, `CobiTankWarsState`, their players,
+//! `GridSquare`), taken whole from the engines' `state.schema.json`
+//! (`defined!`). A pattern accepts everything the engine's parser
 //! accepts; what it cannot say (a rank's squares adding up to 11, exactly
 //! one commander start a side) is refused by the service with the
 //! notation's 400 code.

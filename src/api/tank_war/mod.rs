@@ -1,5 +1,6 @@
 //! `/v1/tank-war`: the HTTP face of The Tank War engine: its DTOs (states
-//! travel as JSON, docs/TANK-WAR.md), how they map onto the engine, and the
+//! in the engine's JSON notation, docs/TANK-WAR.md), how they map onto the
+//! engine, and the
 //! documentation of its routes. The flows are the generic ones of
 //! `api::flows`.
 

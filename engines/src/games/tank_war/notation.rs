@@ -3,7 +3,7 @@
 //! JSON Schema ([`STATE_SCHEMA`], `state.schema.json`), the one text the
 //! service's API document and other implementations take it from.
 //!
-//! A [`StateData`] is only the shape: [`Setup::from_data`](super::Setup)
+//! A [`StateData`] is only the shape: [`Setup::from_data`](super::Setup::from_data)
 //! checks the rules' invariants.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -18,10 +18,10 @@ pub const STATE_SCHEMA: &str = include_str!("state.schema.json");
 /// rules need only a name unique for its owner).
 pub const NAME_MAX: usize = 16;
 
-/// A tank as a state lists it, before checking. Its texts are owned
-/// (`String`, as [`Setup::to_data`](super::Setup::to_data) writes them;
-/// an inline small string) or borrowed from a request (`&str`, so that
-/// checking one copies nothing).
+/// A tank as a state lists it, before checking. Its texts are `String` (as
+/// [`Setup::to_data`](super::Setup::to_data) writes them) or an inline
+/// small string (the service's `CompactString`);
+/// [`Setup::from_data`](super::Setup::from_data) reads any `AsRef<str>`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TankData<S = String> {
