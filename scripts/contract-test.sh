@@ -42,9 +42,17 @@ shards=${SHARDS:-$(nproc)}
 # request is never refused because another shard's review holds the long
 # pool's one slot of a two-core machine (SERVICE_BUSY, as a slow run of
 # 2026-11-29 found). The pools' refusals are the hostile and security
-# tests' to check.
+# tests' to check. The memory budget grows by the tables of the slots
+# added, 32 MiB each (the default, 192 MiB, is sized for the default
+# pools: a search a core, a review for two), so that the bytes in flight keep the room
+# the default gives them (SERVICE_BUSY for every request otherwise, as
+# the run of 67671a3 found).
+cores=$(nproc)
+default_tables=$(( cores + (cores / 2 > 1 ? cores / 2 : 1) ))
+added=$(( 2 * shards > default_tables ? 2 * shards - default_tables : 0 ))
 "$bin_dir/tank-rules" --addr "127.0.0.1:$port" \
-  --max-concurrent-searches "$shards" --max-concurrent-reviews "$shards" >"$work/server.log" 2>&1 &
+  --max-concurrent-searches "$shards" --max-concurrent-reviews "$shards" \
+  --memory-budget-mib $((192 + 32 * added)) >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 50); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 

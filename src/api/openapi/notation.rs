@@ -155,12 +155,21 @@ macro_rules! defined {
         $(#[$doc])*
         pub struct $name;
 
+        impl $name {
+            /// The notation's schemas, read once.
+            fn defined() -> &'static [(String, RefOr<Schema>)] {
+                static DEFINED: std::sync::OnceLock<Vec<(String, RefOr<Schema>)>> =
+                    std::sync::OnceLock::new();
+                DEFINED.get_or_init(|| defined_in($notation))
+            }
+        }
+
         impl PartialSchema for $name {
             fn schema() -> RefOr<Schema> {
-                defined_in($notation)
-                    .into_iter()
+                $name::defined()
+                    .iter()
                     .find(|(name, _)| name == stringify!($name))
-                    .map_or_else(|| ObjectBuilder::new().into(), |(_, schema)| schema)
+                    .map_or_else(|| ObjectBuilder::new().into(), |(_, schema)| schema.clone())
             }
         }
 
@@ -170,7 +179,7 @@ macro_rules! defined {
             }
 
             fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-                schemas.extend(defined_in($notation));
+                schemas.extend($name::defined().iter().cloned());
             }
         }
     };
