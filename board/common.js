@@ -22,14 +22,25 @@ export const shell = {
 // picked by the language's own plural rules.
 export function t(id, vars = {}) {
   let text = shell.texts[id] ?? id;
+  const { plurals, numbers } = rulesOf(shell.lang);
   if (typeof text === "object") {
     const n = Number(vars[text.plural]);
-    text = text[String(n)] ?? text[new Intl.PluralRules(shell.lang).select(n)] ?? text[text["*"]];
+    text = text[String(n)] ?? text[plurals.select(n)] ?? text[text["*"]];
   }
-  const written = (value) => (typeof value === "number"
-    ? new Intl.NumberFormat(shell.lang, { maximumFractionDigits: 1, useGrouping: false }).format(value)
-    : String(value ?? ""));
+  const written = (value) => (typeof value === "number" ? numbers.format(value) : String(value ?? ""));
   return text.replace(/\{(\w+)\}/g, (_, name) => written(vars[name]));
+}
+
+// A language's plural rules and number format, made once.
+const RULES = new Map();
+function rulesOf(lang) {
+  if (!RULES.has(lang)) {
+    RULES.set(lang, {
+      plurals: new Intl.PluralRules(lang),
+      numbers: new Intl.NumberFormat(lang, { maximumFractionDigits: 1, useGrouping: false }),
+    });
+  }
+  return RULES.get(lang);
 }
 
 export async function loadTexts(lang) {
