@@ -29,8 +29,9 @@ use positions::{boards, lines, placement, Board, Placing, OTHER_LAYOUT};
 use tags::tag_of;
 pub use tags::TAGS;
 
-/// Bumped when an answer of the rules changes (never for the AI's).
-pub const RULES_VERSION: u32 = 1;
+/// Bumped when an answer of the rules changes (never for the AI's): the
+/// engine's, which a puzzle's id carries too.
+pub use crate::games::tank_battle::RULES_VERSION;
 
 /// What `apply` answers after `mv` (the position, the capture, the end
 /// and the score), as the service writes it.

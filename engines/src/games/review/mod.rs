@@ -5,6 +5,8 @@
 //! player's chance to win on 0-100, where the labels and the accuracy are
 //! read, so they mean the same in every game.
 
+pub mod puzzle;
+
 use crate::games::level::Level;
 use crate::games::{Game, SearchLimits, Style};
 

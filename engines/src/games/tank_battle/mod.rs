@@ -21,6 +21,7 @@ mod parse_error;
 pub mod perft;
 mod piece;
 mod position;
+mod puzzle;
 mod side;
 mod square;
 mod state;
@@ -31,16 +32,22 @@ pub use bitboard::Bitboard;
 pub use end::{EndPolicy, EndReason, Past};
 pub use error::{IllegalMove, PositionError, Reason};
 pub use game::TankBattle;
+pub use judge::chance_of;
 pub use layout::{Layout, Terrain, STANDARD_NAME, STANDARD_TEXT};
 pub use moves::{Move, MoveText};
 pub use outcome::{Outcome, Score, SideScore};
 pub use parse_error::{Fault as NotationFault, Notation, ParseError};
 pub use piece::{Piece, Role};
 pub use position::{Position, Setup};
+pub use puzzle::puzzle_id;
 pub use side::Side;
 pub use square::{Square, SQUARES};
 pub use state::State;
 pub use tbn::{INITIAL_TBN, SCORING_EXAMPLE_TBN};
+
+/// The version of the rules' answers: bumped when a rule answers
+/// differently (the conformance corpus carries it, a puzzle's id too).
+pub const RULES_VERSION: u32 = 1;
 
 /// Parses TBN `text` and checks it against `layout`.
 pub fn parse_position(text: &str, layout: &Layout) -> Result<Position, PositionParseError> {

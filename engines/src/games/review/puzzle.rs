@@ -1,0 +1,290 @@
+//! Puzzles from a reviewed game: positions where one move alone keeps
+//! the mover's advantage, with the line that settles it. What a game
+//! plugs in is [`Puzzles`]: its finder at one position, given the
+//! review's verdicts there. The words (themes, the margin, the rating
+//! scale) are here, so that they mean the same in every game.
+
+use super::{Forced, Label, Review, Spent, Verdict};
+use crate::games::level::Level;
+use crate::games::SearchLimits;
+
+/// How much the solver's chance to win with the solution's move must beat
+/// the second-best move's (0-100), unless the move alone keeps a forced
+/// win: lichess's generator asks about as much.
+pub const MARGIN: f64 = 30.0;
+
+/// A second-best move at least this likely to win (0-100) wins anyway:
+/// the position is no puzzle, even where the best alone wins by force.
+/// A chance of 99 is about two tanks and a quarter ahead in Tank Battle.
+pub const WINS_ANYWAY: f64 = 99.0;
+
+/// Replies within this many chance points of the opponent's best are its
+/// rivals: the solution stops before a reply that has one (the `good`
+/// label's width, [`Label::BOUNDS`]).
+pub const REPLY_EPSILON: f64 = Label::BOUNDS[1];
+
+/// How many times the judge's budget in positions the finder's searches
+/// get: an only move is verified deeper than the verdict that found it.
+pub const VERIFY_TIMES: u64 = 5;
+
+/// The most moves of the solver a solution holds.
+pub const SOLUTION_MOVES: usize = 5;
+
+/// The rating of a puzzle no level solves: one step above level 8's.
+pub const UNSOLVED_RATING: u32 = rating_of_level(Level::MAX + 1);
+
+/// A puzzle's rating from the lowest level whose `ai-move` plays its
+/// first move: 100 a level (level 1 is 100, level 8 is 800).
+pub const fn rating_of_level(level: u8) -> u32 {
+    level as u32 * 100
+}
+
+/// What a puzzle is about, read from the rules on its solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Theme {
+    /// A solver's move captures.
+    Capture,
+    /// A solver's tank enters the opponent's base.
+    BaseEntry,
+    /// The solver's commander reaches the opponent's commander start.
+    CommanderStart,
+    /// The position is a forced win for the solver.
+    ForcedWin,
+    /// The solution's move is the only one that does not lose.
+    Defence,
+    /// A capture answered by a capture on the same square.
+    Exchange,
+    /// A solver's tank locked in the opponent's base moves (or captures)
+    /// within it.
+    LockedIn,
+}
+
+impl Theme {
+    pub const ALL: [Theme; 7] = [
+        Theme::Capture,
+        Theme::BaseEntry,
+        Theme::CommanderStart,
+        Theme::ForcedWin,
+        Theme::Defence,
+        Theme::Exchange,
+        Theme::LockedIn,
+    ];
+
+    /// The stable name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Theme::Capture => "capture",
+            Theme::BaseEntry => "base_entry",
+            Theme::CommanderStart => "commander_start",
+            Theme::ForcedWin => "forced_win",
+            Theme::Defence => "defence",
+            Theme::Exchange => "exchange",
+            Theme::LockedIn => "locked_in",
+        }
+    }
+}
+
+/// The move played where a puzzle starts, and its label in the review.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Source<P> {
+    pub played: P,
+    pub label: Label,
+}
+
+/// One puzzle: the position before `ply`'s move (the finder's caller
+/// holds it), whose mover is the solver.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Puzzle<P> {
+    /// A digest of the game's rules version, layout and position: the
+    /// same on every server.
+    pub id: String,
+    pub ply: usize,
+    /// The solver's index (0 moves first).
+    pub player: usize,
+    /// The solver's moves and the opponent's replies between them,
+    /// the solver's first and last.
+    pub solution: Vec<P>,
+    /// In [`Theme::ALL`]'s order.
+    pub themes: Vec<Theme>,
+    /// The forced result the position is for the solver, if it is one.
+    pub forced: Option<Forced>,
+    /// The solver's chance to win with the first move, and with the
+    /// second-best move (0-100), as the verifying search found them.
+    pub chance: f64,
+    pub second_chance: f64,
+    /// [`rating_of_level`] of the lowest level that plays the first move.
+    pub rating: u32,
+    pub source: Source<P>,
+}
+
+/// What a game's puzzle finder is given at one position.
+pub struct Asked<'a, P> {
+    pub ply: usize,
+    /// The review's verdict on the move played before (the opponent's),
+    /// if there was one.
+    pub previous: Option<&'a Verdict<P>>,
+    /// The review's verdict on the move played here.
+    pub verdict: &'a Verdict<P>,
+    /// The judge's limits: the finder searches [`VERIFY_TIMES`] their
+    /// positions (and keeps their time and stop).
+    pub limits: SearchLimits<'a>,
+}
+
+impl<P> Asked<'_, P> {
+    /// Whether the review saw something to find here: the move played or
+    /// the one before it was a mistake or worse (an only move missed, or
+    /// a chance given). A position that was won before the opponent's
+    /// move, and stays won, holds nothing to find: every reasonable move
+    /// wins it anyway.
+    pub fn worth_a_look(&self) -> bool {
+        let erred = |v: &Verdict<P>| v.label() >= Label::Mistake;
+        erred(self.verdict) || self.previous.is_some_and(erred)
+    }
+
+    /// The finder's search limits.
+    pub fn verifying(&self) -> SearchLimits<'_> {
+        SearchLimits {
+            max_nodes: self.limits.max_nodes.saturating_mul(VERIFY_TIMES),
+            ..self.limits
+        }
+    }
+}
+
+/// A game whose reviewed games hold puzzles.
+pub trait Puzzles: Review {
+    /// The puzzle at `state` (the position before `asked.ply`'s move), if
+    /// one starts there; what its searches visited added to `spent`.
+    fn puzzle(
+        state: &Self::State,
+        asked: &Asked<'_, Self::Pick>,
+        spent: &mut Spent,
+    ) -> Option<Puzzle<Self::Pick>>;
+}
+
+/// A puzzle's id: the first 16 bytes of the BLAKE3 digest of `text` (the
+/// game's id, rules version, layout and position), in hex.
+pub fn digest(text: &str) -> String {
+    let hash = blake3::hash(text.as_bytes());
+    hash.as_bytes()
+        .iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Looks for puzzles along a game, one position after another, each
+/// given its verdicts (`judged`: a step's verdict, or `None` where the
+/// review has none). After a puzzle, the next is looked for past the
+/// plies its solution covers, so that one combination is one puzzle; at
+/// most `max` are found.
+pub struct Finder<G: Puzzles> {
+    previous: Option<Verdict<G::Pick>>,
+    /// The first ply a puzzle may start at.
+    next: usize,
+    pub found: Vec<Puzzle<G::Pick>>,
+    pub spent: Spent,
+    max: usize,
+}
+
+impl<G: Puzzles> Finder<G> {
+    pub fn new(max: usize) -> Finder<G> {
+        Finder {
+            previous: None,
+            next: 0,
+            found: Vec::new(),
+            spent: Spent::default(),
+            max,
+        }
+    }
+
+    /// Whether `max` puzzles were found.
+    pub fn full(&self) -> bool {
+        self.found.len() >= self.max
+    }
+
+    /// Looks at the position before `ply`'s step, `state`, whose verdict
+    /// is `verdict`; the puzzle found there, if any.
+    pub fn look(
+        &mut self,
+        state: &G::State,
+        ply: usize,
+        verdict: Option<Verdict<G::Pick>>,
+        limits: SearchLimits<'_>,
+    ) -> Option<&Puzzle<G::Pick>> {
+        let verdict = verdict?;
+        let puzzle = (!self.full() && ply >= self.next)
+            .then(|| {
+                let asked = Asked {
+                    ply,
+                    previous: self.previous.as_ref(),
+                    verdict: &verdict,
+                    limits,
+                };
+                G::puzzle(state, &asked, &mut self.spent)
+            })
+            .flatten();
+        self.previous = Some(verdict);
+        let puzzle = puzzle?;
+        self.next = ply + puzzle.solution.len().max(1);
+        self.found.push(puzzle);
+        self.found.last()
+    }
+}
+
+/// Every puzzle of a played game (`steps` from `start`, each legal), its
+/// moves judged as a review judges them with `limits` and looked at by
+/// [`Finder`]; with what the judge and the finder searched.
+pub fn find_in_game<G: Puzzles>(
+    start: &G::State,
+    steps: &[G::Step],
+    limits: SearchLimits<'_>,
+    max: usize,
+) -> (Vec<Puzzle<G::Pick>>, Spent)
+where
+    G::Step: Clone,
+{
+    let mut judge = G::judge_for(steps.len());
+    let mut finder = Finder::<G>::new(max);
+    let mut state = start.clone();
+    for (ply, step) in steps.iter().enumerate() {
+        let verdict = G::judge(&mut judge, &state, step, limits, crate::games::Style::FULL)
+            .into_iter()
+            .next();
+        finder.look(&state, ply, verdict, limits);
+        if G::play(&mut state, step.clone()).is_err() {
+            break;
+        }
+    }
+    let judged = G::spent(&judge);
+    let mut spent = finder.spent;
+    spent.searches += judged.searches;
+    spent.nodes = spent.nodes.saturating_add(judged.nodes);
+    (finder.found, spent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rating_scale_is_the_levels() {
+        assert_eq!(rating_of_level(1), 100);
+        assert_eq!(rating_of_level(8), 800);
+        assert_eq!(UNSOLVED_RATING, 900);
+    }
+
+    #[test]
+    fn a_digest_is_stable_and_short() {
+        let a = digest("tank-battle|1|x|y");
+        assert_eq!(a.len(), 32);
+        assert_eq!(a, digest("tank-battle|1|x|y"));
+        assert_ne!(a, digest("tank-battle|1|x|z"));
+        assert!(a.bytes().all(|b| b.is_ascii_hexdigit()));
+    }
+
+    #[test]
+    fn theme_names_are_distinct() {
+        let names: std::collections::BTreeSet<_> = Theme::ALL.iter().map(|t| t.name()).collect();
+        assert_eq!(names.len(), Theme::ALL.len());
+    }
+}

@@ -1,0 +1,240 @@
+//! Tank Battle's puzzles ([`Puzzles`]): at a position the review found
+//! something in, a search of the two best moves at five times the judge's
+//! budget; where the best alone keeps the mover's advantage, its line of
+//! only moves and unique replies until the advantage is settled, themed
+//! from the rules and rated by the levels.
+
+use super::ai;
+use super::judge::{chance_of, forced_of};
+use super::{Layout, Move, Role, Side, State, TankBattle, RULES_VERSION};
+use crate::games::level::{Level, Style};
+use crate::games::review::puzzle::{
+    digest, rating_of_level, Asked, Puzzle, Puzzles, Source, Theme, MARGIN, REPLY_EPSILON,
+    SOLUTION_MOVES, UNSOLVED_RATING, WINS_ANYWAY,
+};
+use crate::games::review::Spent;
+use crate::games::{Game, SearchLimits};
+
+/// A side's chance to win beyond which no other move can be its only
+/// defence, and below which the second-best move counts as lost
+/// ([`Theme::Defence`]).
+pub const DEFENDED: f64 = 75.0;
+pub const LOST: f64 = 25.0;
+
+/// The two best moves at `state` for its side to move, each with the
+/// side's chance to win; `None` where the game is over.
+struct Two {
+    best: Move,
+    chance: f64,
+    value: i32,
+    /// `None` where the best is the only legal move.
+    second: Option<f64>,
+    second_value: Option<i32>,
+}
+
+fn two_best(state: &State, limits: SearchLimits<'_>, spent: &mut Spent) -> Option<Two> {
+    let style = Style {
+        level: None,
+        lines: 2,
+    };
+    let found = ai::search_with(state, limits, 0, style)?;
+    spent.add(found.nodes);
+    let best = found.lines.first()?;
+    Some(Two {
+        best: best.mv,
+        chance: chance_of(f64::from(best.evaluation)),
+        value: best.evaluation,
+        second: found
+            .lines
+            .get(1)
+            .map(|line| chance_of(f64::from(line.evaluation))),
+        second_value: found.lines.get(1).map(|line| line.evaluation),
+    })
+}
+
+impl Two {
+    /// Whether the best move alone keeps the advantage: its chance beats
+    /// the second's by [`MARGIN`], or it alone keeps a forced win and the
+    /// second does not win anyway ([`WINS_ANYWAY`]). A position with one
+    /// legal move holds no choice to find.
+    fn only(&self) -> bool {
+        self.second.is_some_and(|second| {
+            self.chance - second >= MARGIN || (self.chance >= 100.0 && second < WINS_ANYWAY)
+        })
+    }
+
+    /// Whether the best reply has a rival: one within [`REPLY_EPSILON`]
+    /// of its chance, or, where both are forced results, one that ends
+    /// the game as soon (a lost side's longest defence is its only
+    /// best).
+    fn rivalled(&self) -> bool {
+        let (Some(second), Some(value)) = (self.second, self.second_value) else {
+            return false;
+        };
+        match (
+            forced_of(f64::from(self.value)),
+            forced_of(f64::from(value)),
+        ) {
+            (Some(best), Some(other)) => best == other,
+            _ => self.chance - second < REPLY_EPSILON,
+        }
+    }
+}
+
+/// Whether `mv`, played by `side`, settles the advantage: the game is
+/// over after it, or it enters the opponent's base (a tank there is
+/// locked in and scores), or it captures and the best reply does not
+/// take back on that square.
+fn settles(mv: Move, side: Side, after: &State, reply: Option<Move>, layout: &Layout) -> bool {
+    after.end_reason().is_some()
+        || enters_base(mv, side, layout)
+        || (mv.is_capture() && reply.is_none_or(|r| !(r.is_capture() && r.to == mv.to)))
+}
+
+fn enters_base(mv: Move, side: Side, layout: &Layout) -> bool {
+    let base = layout.base(!side);
+    !base.contains(mv.from) && base.contains(mv.to)
+}
+
+/// The themes of `solution` (the solver's moves at even indices) played
+/// from `state`, `previous` the move before it in the game.
+fn themes(state: &State, solution: &[Move], previous: Option<Move>, two: &Two) -> Vec<Theme> {
+    let layout = &state.layout;
+    let solver = state.position.turn();
+    let enemy_base = layout.base(!solver);
+    let mut position = state.position;
+    let mut found = Vec::new();
+    let mut last = previous;
+    for (i, &mv) in solution.iter().enumerate() {
+        if i % 2 == 0 {
+            let commander = position
+                .piece_at(mv.from)
+                .is_some_and(|p| p.role == Role::Commander);
+            if mv.is_capture() {
+                found.push(Theme::Capture);
+            }
+            if enters_base(mv, solver, layout) {
+                found.push(Theme::BaseEntry);
+            }
+            if commander && mv.to == layout.commander_start(!solver) {
+                found.push(Theme::CommanderStart);
+            }
+            if enemy_base.contains(mv.from) {
+                found.push(Theme::LockedIn);
+            }
+        }
+        let retakes = |before: Option<Move>| {
+            before.is_some_and(|b| b.is_capture() && mv.is_capture() && b.to == mv.to)
+        };
+        if retakes(last) {
+            found.push(Theme::Exchange);
+        }
+        last = Some(mv);
+        position.play_unchecked(mv);
+    }
+    if two.chance >= 100.0 {
+        found.push(Theme::ForcedWin);
+    }
+    if two.chance < DEFENDED && two.second.is_some_and(|second| second <= LOST) {
+        found.push(Theme::Defence);
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// The lowest level whose move at `state` (its own budgets, seed 0, as
+/// `ai-move` plays it with no limits asked) is `first`, as a rating.
+fn rating(state: &State, first: Move, limits: SearchLimits<'_>, spent: &mut Spent) -> u32 {
+    let open = SearchLimits {
+        max_depth: u32::MAX,
+        max_nodes: u64::MAX,
+        ..limits
+    };
+    for level in Level::all() {
+        let Some(found) = ai::search_with(state, open, 0, Style::at(level)) else {
+            break;
+        };
+        spent.add(found.nodes);
+        if found.best == first {
+            return rating_of_level(level.get());
+        }
+    }
+    UNSOLVED_RATING
+}
+
+/// The puzzle's id: its game, rules version, layout and position.
+pub fn puzzle_id(state: &State) -> String {
+    digest(&format!(
+        "{}|rules {}|{}|{}",
+        TankBattle::ID,
+        RULES_VERSION,
+        state.layout,
+        state.position
+    ))
+}
+
+impl Puzzles for TankBattle {
+    fn puzzle(state: &State, asked: &Asked<'_, Move>, spent: &mut Spent) -> Option<Puzzle<Move>> {
+        if !asked.worth_a_look() {
+            return None;
+        }
+        let limits = asked.verifying();
+        let first = two_best(state, limits, spent)?;
+        if !first.only() || limits.stop_requested() {
+            return None;
+        }
+        let solver = state.position.turn();
+        let mut solution = vec![first.best];
+        let mut at = *state;
+        at.position.play_unchecked(first.best);
+        let mut mv = first.best;
+        while solution.len() < 2 * SOLUTION_MOVES - 1 {
+            let reply = two_best(&at, limits, spent);
+            if settles(
+                mv,
+                solver,
+                &at,
+                reply.as_ref().map(|r| r.best),
+                &state.layout,
+            ) {
+                break;
+            }
+            let Some(reply) = reply.filter(|r| !r.rivalled()) else {
+                break;
+            };
+            let mut after = at;
+            after.position.play_unchecked(reply.best);
+            if after.end_reason().is_some() {
+                break;
+            }
+            let Some(next) = two_best(&after, limits, spent).filter(Two::only) else {
+                break;
+            };
+            after.position.play_unchecked(next.best);
+            solution.extend([reply.best, next.best]);
+            at = after;
+            mv = next.best;
+        }
+        let previous = asked.previous.map(|v| v.played);
+        Some(Puzzle {
+            id: puzzle_id(state),
+            ply: asked.ply,
+            player: solver.index(),
+            themes: themes(state, &solution, previous, &first),
+            forced: forced_of(f64::from(first.value)).filter(|f| f.win),
+            chance: first.chance,
+            second_chance: first.second.unwrap_or(0.0),
+            rating: rating(state, first.best, asked.limits, spent),
+            source: Source {
+                played: asked.verdict.played,
+                label: asked.verdict.label(),
+            },
+            solution,
+        })
+        .filter(|_| !limits.stop_requested())
+    }
+}
+
+#[cfg(test)]
+mod tests;
