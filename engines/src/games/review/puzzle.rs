@@ -6,6 +6,7 @@
 
 use super::{Forced, Label, Review, Spent, Verdict};
 use crate::games::level::Level;
+use crate::games::Game;
 use crate::games::SearchLimits;
 
 /// How much the solver's chance to win with the solution's move must beat
@@ -117,28 +118,33 @@ pub struct Puzzle<P> {
     pub source: Source<P>,
 }
 
-/// What a game's puzzle finder is given at one position.
-pub struct Asked<'a, P> {
+/// What a game's puzzle finder is given at one position: the step
+/// played there and the one before, with their labels in the review.
+pub struct Asked<'a, G: Game> {
     pub ply: usize,
-    /// The review's verdict on the move played before (the opponent's),
-    /// if there was one.
-    pub previous: Option<&'a Verdict<P>>,
-    /// The review's verdict on the move played here.
-    pub verdict: &'a Verdict<P>,
+    /// The step played here.
+    pub step: &'a G::Step,
+    /// Its label in the review.
+    pub label: Label,
+    /// The step before (the opponent's), if there was one: its position,
+    /// the step, and its label.
+    pub previous: Option<(&'a G::State, &'a G::Step, Label)>,
     /// The judge's limits: the finder searches [`VERIFY_TIMES`] their
     /// positions (and keeps their time and stop).
     pub limits: SearchLimits<'a>,
 }
 
-impl<P> Asked<'_, P> {
+impl<G: Game> Asked<'_, G> {
     /// Whether the review saw something to find here: the move played or
     /// the one before it was a mistake or worse (an only move missed, or
     /// a chance given). A position that was won before the opponent's
     /// move, and stays won, holds nothing to find: every reasonable move
     /// wins it anyway.
     pub fn worth_a_look(&self) -> bool {
-        let erred = |v: &Verdict<P>| v.label() >= Label::Mistake;
-        erred(self.verdict) || self.previous.is_some_and(erred)
+        self.label >= Label::Mistake
+            || self
+                .previous
+                .is_some_and(|(_, _, label)| label >= Label::Mistake)
     }
 
     /// The finder's search limits.
@@ -156,7 +162,7 @@ pub trait Puzzles: Review {
     /// one starts there; what its searches visited added to `spent`.
     fn puzzle(
         state: &Self::State,
-        asked: &Asked<'_, Self::Pick>,
+        asked: &Asked<'_, Self>,
         spent: &mut Spent,
     ) -> Option<Puzzle<Self::Pick>>;
 }
@@ -172,68 +178,40 @@ pub fn digest(text: &str) -> String {
         .collect()
 }
 
-/// Looks for puzzles along a game, one position after another, each
-/// given its verdicts (`judged`: a step's verdict, or `None` where the
-/// review has none). After a puzzle, the next is looked for past the
-/// plies its solution covers, so that one combination is one puzzle; at
-/// most `max` are found.
-pub struct Finder<G: Puzzles> {
-    previous: Option<Verdict<G::Pick>>,
+/// The puzzles found along a game: after a puzzle, the next is looked
+/// for past the plies its solution covers, so that one combination is
+/// one puzzle; at most `max` are kept.
+pub struct Finder<P> {
     /// The first ply a puzzle may start at.
     next: usize,
-    pub found: Vec<Puzzle<G::Pick>>,
-    pub spent: Spent,
+    pub found: Vec<Puzzle<P>>,
     max: usize,
 }
 
-impl<G: Puzzles> Finder<G> {
-    pub fn new(max: usize) -> Finder<G> {
+impl<P> Finder<P> {
+    pub fn new(max: usize) -> Finder<P> {
         Finder {
-            previous: None,
             next: 0,
             found: Vec::new(),
-            spent: Spent::default(),
             max,
         }
     }
 
-    /// Whether `max` puzzles were found.
-    pub fn full(&self) -> bool {
-        self.found.len() >= self.max
+    /// Whether a puzzle starting at `ply` would be kept.
+    pub fn wants(&self, ply: usize) -> bool {
+        self.found.len() < self.max && ply >= self.next
     }
 
-    /// Looks at the position before `ply`'s step, `state`, whose verdict
-    /// is `verdict`; the puzzle found there, if any.
-    pub fn look(
-        &mut self,
-        state: &G::State,
-        ply: usize,
-        verdict: Option<Verdict<G::Pick>>,
-        limits: SearchLimits<'_>,
-    ) -> Option<&Puzzle<G::Pick>> {
-        let verdict = verdict?;
-        let puzzle = (!self.full() && ply >= self.next)
-            .then(|| {
-                let asked = Asked {
-                    ply,
-                    previous: self.previous.as_ref(),
-                    verdict: &verdict,
-                    limits,
-                };
-                G::puzzle(state, &asked, &mut self.spent)
-            })
-            .flatten();
-        self.previous = Some(verdict);
-        let puzzle = puzzle?;
-        self.next = ply + puzzle.solution.len().max(1);
+    /// Keeps `puzzle`, found at its `ply`.
+    pub fn add(&mut self, puzzle: Puzzle<P>) {
+        self.next = puzzle.ply + puzzle.solution.len().max(1);
         self.found.push(puzzle);
-        self.found.last()
     }
 }
 
 /// Every puzzle of a played game (`steps` from `start`, each legal), its
-/// moves judged as a review judges them with `limits` and looked at by
-/// [`Finder`]; with what the judge and the finder searched.
+/// steps judged as a review judges them with `limits` and looked at in
+/// order ([`Finder`]); with what the judge and the finder searched.
 pub fn find_in_game<G: Puzzles>(
     start: &G::State,
     steps: &[G::Step],
@@ -244,19 +222,34 @@ where
     G::Step: Clone,
 {
     let mut judge = G::judge_for(steps.len());
-    let mut finder = Finder::<G>::new(max);
+    let mut finder = Finder::new(max);
+    let mut spent = Spent::default();
+    let mut previous: Option<(G::State, &G::Step, Label)> = None;
     let mut state = start.clone();
     for (ply, step) in steps.iter().enumerate() {
-        let verdict = G::judge(&mut judge, &state, step, limits, crate::games::Style::FULL)
-            .into_iter()
-            .next();
-        finder.look(&state, ply, verdict, limits);
+        let verdicts = G::judge(&mut judge, &state, step, limits, crate::games::Style::FULL);
+        let Some(label) = verdicts.first().map(Verdict::label) else {
+            break;
+        };
+        if finder.wants(ply) {
+            let asked = Asked::<G> {
+                ply,
+                step,
+                label,
+                previous: previous.as_ref().map(|(s, p, l)| (s, *p, *l)),
+                limits,
+            };
+            if let Some(puzzle) = G::puzzle(&state, &asked, &mut spent) {
+                finder.add(puzzle);
+            }
+        }
+        let before = state.clone();
         if G::play(&mut state, step.clone()).is_err() {
             break;
         }
+        previous = Some((before, step, label));
     }
     let judged = G::spent(&judge);
-    let mut spent = finder.spent;
     spent.searches += judged.searches;
     spent.nodes = spent.nodes.saturating_add(judged.nodes);
     (finder.found, spent)

@@ -175,10 +175,15 @@ pub fn puzzle_id(state: &State) -> String {
 }
 
 impl Puzzles for TankBattle {
-    fn puzzle(state: &State, asked: &Asked<'_, Move>, spent: &mut Spent) -> Option<Puzzle<Move>> {
+    fn puzzle(
+        state: &State,
+        asked: &Asked<'_, TankBattle>,
+        spent: &mut Spent,
+    ) -> Option<Puzzle<Move>> {
         if !asked.worth_a_look() {
             return None;
         }
+        let played = state.validate(*asked.step).ok()?;
         let limits = asked.verifying();
         let first = two_best(state, limits, spent)?;
         if !first.only() || limits.stop_requested() {
@@ -216,7 +221,9 @@ impl Puzzles for TankBattle {
             at = after;
             mv = next.best;
         }
-        let previous = asked.previous.map(|v| v.played);
+        let previous = asked
+            .previous
+            .and_then(|(before, step, _)| before.validate(*step).ok());
         Some(Puzzle {
             id: puzzle_id(state),
             ply: asked.ply,
@@ -227,8 +234,8 @@ impl Puzzles for TankBattle {
             second_chance: first.second.unwrap_or(0.0),
             rating: rating(state, first.best, asked.limits, spent),
             source: Source {
-                played: asked.verdict.played,
-                label: asked.verdict.label(),
+                played,
+                label: asked.label,
             },
             solution,
         })
