@@ -194,8 +194,9 @@ def search_quota(args, sent):
     # So are its one-format operations (issue 73), annotate.ndjson and
     # annotate.svg: the same review at the same price, however written.
     body = {"moves": ["i3-i7"], "limits": {"max_nodes": 10000}}
+    # And puzzles (issue 77): a review and the finder over it.
     for path in ["/v1/tank-battle/annot%61te", "/v1/tank-battle/annotate%2Endjson",
-                 "/v1/tank-battle/annot%61te.svg"]:
+                 "/v1/tank-battle/annot%61te.svg", "/v1/tank-battle/puzzl%65s"]:
         bare, _, _ = c.request("POST", path, body)
         spent, _, answer = c.request("POST", path, body, {"X-Api-Key": args.keys["search"]})
         problem = json.loads(answer or b"{}")
@@ -1055,6 +1056,58 @@ def batch_of_reviews(args):
           f"{status} {problem.get('code')}, policy {problem.get('policy')}, price {problem.get('price')}")
 
 
+def puzzles_abuse(args):
+    """77: puzzles is a review and the finder over it. Its own field is
+    bounded; a maximal game answers within the review's cap (200, or 503
+    to retry), a batch of puzzles of long games runs on the batch's one
+    budget, a compare may not claim one, and every slot comes back."""
+    server = Server(args.bin, args.work, "puzzles", args.spare, [])
+    if not server.ready:
+        check("77. puzzles (server started)", False, server.stop()[-300:])
+        return
+    try:
+        c = Client(args.spare, timeout=200)
+        path = "/v1/tank-battle/puzzles"
+        fields = []
+        for bad in [0, 51, -1, "many", 10**12, None]:
+            status, _, body = c.request("POST", path, {"moves": ["k4-k5"], "max_puzzles": bad})
+            fields.append((bad, status, json.loads(body or b"{}").get("field")))
+        bounded = all(status == 400 and field == "max_puzzles" for bad, status, field in fields if bad is not None)
+        check("77.1 max_puzzles outside 1-50 (or not a number) is 400 naming it",
+              bounded and fields[-1][1] == 200, f"{fields}")
+        game = random_game(args.spare, 400, 77)
+        started = time.monotonic()
+        status, hdrs, body = c.request("POST", path, {"moves": game, "max_puzzles": 50})
+        elapsed = time.monotonic() - started
+        answered = status == 200 or (status == 503 and hdrs.get("retry-after"))
+        samples, _ = metrics(args.spare)
+        in_use = sample(samples, "tank_rules_slots_in_use", pool="long")
+        check("77.2 a maximal game's puzzles answer within the review's cap (200, or 503 to retry)",
+              answered and elapsed < 40 and in_use == 0,
+              f"{len(game)} moves: {status} in {elapsed:.1f} s (cap 30 s), Retry-After "
+              f"{hdrs.get('retry-after')}; long slots in use after: {in_use:.0f}")
+        games = [random_game(args.spare, 400, seed) for seed in range(4)]
+        batch = {"requests": [{"op": "puzzles", "moves": g} for g in games]}
+        started = time.monotonic()
+        status, _, body = c.request("POST", "/v1/tank-battle/batch", batch)
+        elapsed = time.monotonic() - started
+        results = json.loads(body).get("results", []) if status == 200 else []
+        codes = [r.get("code", "ok") for r in results]
+        samples, _ = metrics(args.spare)
+        in_use = sample(samples, "tank_rules_slots_in_use", pool="long")
+        check("77.3 a batch of 4 puzzles of long games runs on the batch's one budget",
+              status == 200 and len(results) == 4 and elapsed < 10 and in_use == 0,
+              f"{status} in {elapsed:.1f} s, results {codes}; long slots in use after: {in_use:.0f}")
+        claim = {"op": "puzzles", "request": {"moves": ["k4-k5"]}, "answer": {"puzzles": []}}
+        status, _, body = c.request("POST", "/v1/tank-battle/compare", {"claims": [claim]})
+        field = json.loads(body or b"{}").get("field")
+        check("77.4 a compare may not claim puzzles", status == 400 and field == "claims[0].op",
+              f"{status} field {field}")
+        c.close()
+    finally:
+        server.stop()
+
+
 def starvation(args, seconds=30):
     """50.2: two clients reviewing at their full quota made every other
     client's ai-move 503 for about 50 s. Now reviews run in the long pool:
@@ -1614,6 +1667,7 @@ def smuggled(states):
         ("tank-battle", "legal-moves", "perft", {"position": START, "depth": 3}),
         ("tank-battle", "score", "ai-move", {"position": START, "limits": {"max_depth": 1}, "seed": 71}),
         ("tank-battle", "legal-moves", "annotate", {"moves": ["i3-i7"], "limits": {"max_nodes": 10000}}),
+        ("tank-battle", "score", "puzzles", {"moves": ["i3-i7"], "limits": {"max_nodes": 10000}}),
         ("tank-war", "score", "ai-move", {"state": tw, "player": "U", "seed": 71}),
         ("tank-war", "score", "replay", {"rounds": TANK_WAR_ROUNDS}),
         ("tank-war", "legal-moves", "annotate", {"rounds": TANK_WAR_ROUNDS}),
@@ -2024,6 +2078,7 @@ def main():
         lambda: expect(args),
         lambda: surface(args),
         lambda: batch_of_reviews(args),
+        lambda: puzzles_abuse(args),
         lambda: starvation(args),
         lambda: pinned_stream(args),
         lambda: heads(args),

@@ -35,6 +35,7 @@ pub enum Operation {
     Annotate,
     AnnotateLines,
     AnnotateChart,
+    Puzzles,
     Perft,
     Batch,
     Compare,
@@ -121,7 +122,7 @@ impl Price {
 
 impl Operation {
     /// Every operation, in the order the document's batch lists them.
-    pub const ALL: [Operation; 14] = [
+    pub const ALL: [Operation; 15] = [
         Operation::Initial,
         Operation::LegalMoves,
         Operation::Validate,
@@ -133,6 +134,7 @@ impl Operation {
         Operation::Annotate,
         Operation::AnnotateLines,
         Operation::AnnotateChart,
+        Operation::Puzzles,
         Operation::Batch,
         Operation::Compare,
         Operation::Render,
@@ -213,6 +215,16 @@ impl Operation {
                 Review,
                 Some(Pool::Long),
             ),
+            // A review and the finder over it, in the review's time cap.
+            Operation::Puzzles => (
+                "puzzles",
+                "/puzzles",
+                Post,
+                true,
+                false,
+                Review,
+                Some(Pool::Long),
+            ),
             Operation::Batch => ("batch", "/batch", Post, false, true, Items, None),
             Operation::Compare => ("compare", "/compare", Post, true, true, Items, None),
             Operation::Render => ("render.svg", "/render.svg", Get, false, true, Request, None),
@@ -262,12 +274,13 @@ impl Operation {
     }
 
     /// Whether a `compare` may claim its answer: a batched operation of
-    /// the rules (not the AI's `ai-move` and `annotate`, not `compare`).
+    /// the rules (not the AI's `ai-move`, `annotate` and `puzzles`, not
+    /// `compare`).
     pub const fn claimable(self) -> bool {
         self.batched()
             && !matches!(
                 self,
-                Operation::AiMove | Operation::Annotate | Operation::Compare
+                Operation::AiMove | Operation::Annotate | Operation::Puzzles | Operation::Compare
             )
     }
 
@@ -321,7 +334,7 @@ and no request",
             ),
             Cost::Items => "one request for each item that is not a search (at least one; each \
 claim of a `compare` an item), and each search item's search units (`ai-move` and `perft` one, \
-`annotate` its review's); a price over the client's whole quota a minute is refused (400 \
+`annotate` and `puzzles` their review's); a price over the client's whole quota a minute is refused (400 \
 `LIMIT_EXCEEDED`)"
                 .to_owned(),
         };
@@ -403,10 +416,13 @@ mod tests {
                 Operation::AiMove,
                 Operation::Annotate,
                 Operation::AnnotateLines,
-                Operation::AnnotateChart
+                Operation::AnnotateChart,
+                Operation::Puzzles
             ]
         );
         assert_eq!(Operation::AiMove.pool(), Some(Pool::Live));
+        assert_eq!(Operation::Puzzles.pool(), Some(Pool::Long));
+        assert_eq!(Operation::Puzzles.cost(), Cost::Review);
         assert_eq!(Operation::Annotate.pool(), Some(Pool::Long));
     }
 

@@ -184,6 +184,7 @@ request-query-string = řetězec dotazu nelze přečíst: { $fault ->
 request-path = cestu nelze přečíst: { $error }
 request-body-read = čtení těla selhalo: { $error }
 request-judge-nodes = rozhodčí potřebuje aspoň { $min } pozic na jedno hledání, aby jeho verdikt něco znamenal, ne { $value }
+request-max-puzzles = max_puzzles musí být od 1 do { $max }, ne { $value }
 request-rules-max-plies = limit tahů je 1 až { $max }, ne { $value }
 request-rules-repetition = pravidlo opakování dovolí pozici nastat 2krát až { $max }krát, ne { $value }
 request-play-only = `{ $field }` se zadává jen s `"play": true`

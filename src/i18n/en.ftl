@@ -162,6 +162,7 @@ request-query-string = query string: Query deserialize error: { $error }
 request-path = path: { $error }
 request-body-read = reading the body failed: { $error }
 request-judge-nodes = the judge needs at least { $min } positions a search to mean anything, not { $value }
+request-max-puzzles = max_puzzles must be from 1 to { $max }, not { $value }
 request-rules-max-plies = a ply limit is 1 to { $max }, not { $value }
 request-rules-repetition = a repetition rule lets a position stand 2 to { $max } times, not { $value }
 request-play-only = `{ $field }` is given only with `"play": true`

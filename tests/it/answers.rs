@@ -660,6 +660,14 @@ async fn sampled_tank_battle_answers_are_as_documented() {
                 "annotate",
                 json!({"moves": with_last(&played, json!(illegal)), "limits": {"max_nodes": 10000}}),
             ),
+            (
+                "puzzles",
+                json!({"moves": played, "limits": {"max_nodes": 10000}, "max_puzzles": 3}),
+            ),
+            (
+                "puzzles",
+                json!({"moves": with_last(&played, json!(illegal)), "limits": {"max_nodes": 10000}}),
+            ),
         ];
         let mut batch = Vec::new();
         let mut claims = Vec::new();
@@ -667,7 +675,7 @@ async fn sampled_tank_battle_answers_are_as_documented() {
             let reply = client.post(&format!("{game}/{op}"), body.clone()).await;
             claims.push(claim_of(op, body, &reply));
             // (A batch holds at most four searches: its three `ai-move`s.)
-            if *op != "perft" && !op.starts_with("annotate") {
+            if !["perft", "puzzles"].contains(op) && !op.starts_with("annotate") {
                 let mut item = body.clone();
                 item["op"] = json!(op);
                 batch.push(item);
@@ -815,7 +823,7 @@ async fn sampled_tank_war_answers_are_as_documented() {
 /// problem's status and code (and a replay's ply); `None` for the AI's
 /// operations, which a compare does not take.
 fn claim_of(op: &str, body: &Value, reply: &Reply) -> Option<Value> {
-    if op == "ai-move" || op.starts_with("annotate") {
+    if ["ai-move", "puzzles"].contains(&op) || op.starts_with("annotate") {
         return None;
     }
     let answer = if reply.status == 200 {

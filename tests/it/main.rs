@@ -34,6 +34,7 @@ mod http_limits;
 mod http_ops;
 mod http_play;
 mod http_pricing;
+mod http_puzzles;
 mod http_render;
 mod http_request_id;
 mod http_tank_battle;

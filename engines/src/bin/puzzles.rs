@@ -56,6 +56,47 @@ struct Args {
     /// Print every puzzle.
     #[arg(long)]
     verbose: bool,
+    /// Only print the two best moves of this position (TBN, standard
+    /// layout) at 1, 5, 10 and 20 times the judge's budget, depth by depth.
+    #[arg(long)]
+    probe: Option<String>,
+    /// Only print game N's moves.
+    #[arg(long)]
+    moves_of: Option<usize>,
+}
+
+/// The two best moves of `tbn` at several budgets, depth by depth.
+fn probe(tbn: &str, judge_nodes: u64) {
+    let layout = Layout::STANDARD;
+    let Ok(position) = tank_rules_engines::games::tank_battle::parse_position(tbn, &layout) else {
+        eprintln!("not a position: {tbn}");
+        return;
+    };
+    let state = State::new(layout, position);
+    let style = Style {
+        level: None,
+        lines: 2,
+    };
+    for times in [1, 5, 10, 20] {
+        let Some(found) = ai::search_with(&state, limits(judge_nodes * times), 0, style) else {
+            return;
+        };
+        for it in &found.iterations {
+            let best = it.pv.first().map(Move::to_notation).unwrap_or_default();
+            let second = it
+                .runner_up
+                .map(|(mv, v)| format!("{} {v}", mv.to_notation()));
+            println!(
+                "{times}x depth {}: {best} {} ({:.1}) / {} ({:.1})",
+                it.depth,
+                it.evaluation,
+                chance_of(f64::from(it.evaluation)),
+                second.unwrap_or_default(),
+                it.runner_up
+                    .map_or(f64::NAN, |(_, v)| chance_of(f64::from(v)))
+            );
+        }
+    }
 }
 
 fn limits(max_nodes: u64) -> SearchLimits<'static> {
@@ -206,6 +247,16 @@ fn look(n: usize, args: &Args, tally: &Mutex<Tally>) {
 
 fn main() {
     let args = Args::parse();
+    if let Some(tbn) = &args.probe {
+        return probe(tbn, args.judge_nodes);
+    }
+    if let Some(n) = args.moves_of {
+        let moves: Vec<String> = play(n, args.max_plies)
+            .iter()
+            .map(|m| format!("\"{}-{}\"", m.from.name(), m.to.name()))
+            .collect();
+        return println!("[{}]", moves.join(", "));
+    }
     let tally = Mutex::new(Tally::default());
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {

@@ -33,8 +33,8 @@ use crate::render::{review_chart, ChartEntry};
 use crate::text::Text;
 
 /// A game checked step by step: the state before each step, and the step.
-struct Checked<G: GameApi> {
-    plies: Vec<(G::State, G::Step)>,
+pub(super) struct Checked<G: GameApi> {
+    pub(super) plies: Vec<(G::State, G::Step)>,
     last: G::State,
     /// The decisions the steps record that the review does not judge.
     unjudged: Vec<Unjudged>,
@@ -42,7 +42,7 @@ struct Checked<G: GameApi> {
 
 /// The whole game played without judging: the first illegal step is the
 /// answer, with its `ply`.
-fn check_game<G: GameApi>(
+pub(super) fn check_game<G: GameApi>(
     request: G::AnnotateRequest,
     limits: &Limits,
 ) -> Result<(Checked<G>, Judging), RequestError> {
@@ -84,7 +84,7 @@ fn check_game<G: GameApi>(
 /// the server's AI time cap unless a time is asked. A budget under the
 /// judge's floor (positions, or time a position) is refused, naming the
 /// floor: its verdicts would mean nothing.
-fn judge_limits<G: Review>(
+pub(super) fn judge_limits<G: Review>(
     judging: &Judging,
     caps: &Limits,
     positions: usize,
@@ -119,7 +119,7 @@ fn judge_limits<G: Review>(
 }
 
 /// One line of a review as it is judged.
-enum Line<G: GameApi> {
+pub(super) enum Line<G: GameApi> {
     Entry(Box<Annotation<G>>),
     Summary(AnnotateSummary<G>),
 }
@@ -206,8 +206,8 @@ fn judge_step<G: GameApi>(
 /// whose entries the cache keeps is not judged again. Stops when `stop`
 /// is raised (the client left, the time cap passed); answers whether it
 /// finished, and what the judge searched.
-fn judge_game<G: GameApi>(
-    checked: Checked<G>,
+pub(super) fn judge_game<G: GameApi>(
+    checked: &Checked<G>,
     search: (SearchLimits<'static>, Style),
     (stop, cache): (&AtomicBool, &AnswerCache),
     emit: impl FnMut(Line<G>) -> bool,
@@ -220,7 +220,7 @@ fn judge_game<G: GameApi>(
 /// [`judge_game`]'s steps, with `judge`.
 fn judge_steps<G: GameApi>(
     judge: &mut G::Judge,
-    checked: Checked<G>,
+    checked: &Checked<G>,
     (limits, style): (SearchLimits<'static>, Style),
     (stop, cache): (&AtomicBool, &AnswerCache),
     mut emit: impl FnMut(Line<G>) -> bool,
@@ -271,14 +271,14 @@ fn judge_steps<G: GameApi>(
         curve,
         moments,
         verifications,
-        unjudged: checked.unjudged,
+        unjudged: checked.unjudged.clone(),
         final_state: G::encode_score(&checked.last),
     })))
 }
 
 /// A review the server's time cap stopped: 503, to be retried (the
 /// verdicts it found are kept in the cache).
-fn too_long(limits: &Limits) -> RequestError {
+pub(super) fn too_long(limits: &Limits) -> RequestError {
     RequestError::ReviewUnfinished {
         cap_ms: limits.annotate_max_time_ms,
     }
@@ -287,9 +287,9 @@ fn too_long(limits: &Limits) -> RequestError {
 /// Counts a review of `G` that ended as `finished` says (cut when its
 /// `deadline` has passed, else its client left) and what its judge
 /// searched.
-fn record<G: GameApi>(
+pub(super) fn record<G: GameApi, E>(
     services: &Services,
-    finished: &Result<bool, RequestError>,
+    finished: &Result<bool, E>,
     deadline: Instant,
     spent: Spent,
 ) {
@@ -308,7 +308,7 @@ fn record<G: GameApi>(
 /// and in a batch (`shared`) its share of the batch's budget, refused up
 /// front when that share cannot give each of its positions the judge's
 /// floor ([`Review::JUDGE_FLOOR_MS`]).
-fn review_deadline<G: GameApi>(
+pub(super) fn review_deadline<G: GameApi>(
     checked: &Checked<G>,
     limits: &Limits,
     shared: Option<&SharedBudget>,
@@ -445,7 +445,7 @@ pub async fn annotate<G: GameApi>(
     let (answer, stopped) = run_stoppable(slots, &limits, Some(deadline), move |stop| {
         let mut plies = Vec::new();
         let mut summary = None;
-        let (finished, spent) = judge_game::<G>(checked, search, (stop, &cache), |line| {
+        let (finished, spent) = judge_game::<G>(&checked, search, (stop, &cache), |line| {
             match line {
                 Line::Entry(entry) => plies.push(*entry),
                 Line::Summary(last) => summary = Some(last),
@@ -456,7 +456,7 @@ pub async fn annotate<G: GameApi>(
     })
     .await?;
     let (finished, spent, plies, summary) = answer;
-    record::<G>(services, &finished, deadline, spent);
+    record::<G, _>(services, &finished, deadline, spent);
     match (finished, summary) {
         (Err(error), _) => Err(error),
         (
@@ -544,7 +544,7 @@ pub async fn annotate_stream<G: GameApi>(
     // request's language).
     actix_web::rt::task::spawn_blocking(move || {
         let _slot = slot;
-        let (finished, spent) = judge_game::<G>(checked, search, (&flag, &cache), |line| {
+        let (finished, spent) = judge_game::<G>(&checked, search, (&flag, &cache), |line| {
             let written = match line {
                 Line::Entry(entry) => serde_json::to_vec(&StreamLine::Entry(&entry)),
                 Line::Summary(summary) => serde_json::to_vec(&StreamLine::Summary(&summary)),
@@ -557,7 +557,7 @@ pub async fn annotate_stream<G: GameApi>(
                 Err(_) => false,
             }
         });
-        record::<G>(&recorder, &finished, deadline, spent);
+        record::<G, _>(&recorder, &finished, deadline, spent);
         let failed = match finished {
             Ok(true) => None,
             Ok(false) => Some(too_long(&limits)),

@@ -372,6 +372,7 @@ fn decodes<G: GameApi>(op: Operation, fields: &Value) -> Result<(), RequestError
         Operation::Annotate => check::<G::AnnotateRequest>(fields),
         Operation::Compare => check::<compare::CompareRequest>(fields),
         Operation::Perft
+        | Operation::Puzzles
         | Operation::Initial
         | Operation::Batch
         | Operation::Render
@@ -428,6 +429,7 @@ async fn run_item<G: GameApi>(
             to_json(compared.await)
         }
         Operation::Perft
+        | Operation::Puzzles
         | Operation::Initial
         | Operation::Batch
         | Operation::Render

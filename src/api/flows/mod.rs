@@ -6,7 +6,8 @@
 //! ([`batch`]; its answer: [`batch_answer`]; its searches' shared time:
 //! [`budget`]), `compare`, another
 //! engine's claims checked ([`compare`]), `render.svg` ([`render`]) and `annotate`, a game reviewed ([`annotate`]; its answer:
-//! [`annotation`], its entries' forced results: [`forced`]).
+//! [`annotation`], its entries' forced results: [`forced`]); `puzzles`, a
+//! reviewed game's only moves ([`puzzles`]).
 
 pub mod ai;
 pub mod annotate;
@@ -19,6 +20,7 @@ pub mod budget;
 pub mod compare;
 pub mod forced;
 pub mod items;
+pub mod puzzles;
 pub mod record;
 pub mod render;
 pub mod replay;

@@ -7,6 +7,7 @@ mod ai_move;
 mod codec;
 mod dto;
 mod extra;
+mod puzzles;
 mod replay;
 pub use ai_move::*;
 use codec::{
@@ -16,6 +17,8 @@ use codec::{
 pub use dto::*;
 use extra::{__path_initial, __path_perft_count, initial, perft_count, run_perft};
 pub use extra::{PerftRequest, PerftResponse};
+use puzzles::{__path_find_puzzles, find_puzzles};
+pub use puzzles::{PuzzleEntry, PuzzlesRequest, PuzzlesResponse};
 pub use replay::*;
 
 use serde_json::Value;
@@ -69,7 +72,7 @@ impl GameApi for TankBattle {
 
     const REPLAY_STEPS: &'static str = "moves";
     const STATE_FIELD: &'static str = "position";
-    const EXTRA_OPS: &'static [Operation] = &[Operation::Perft];
+    const EXTRA_OPS: &'static [Operation] = &[Operation::Perft, Operation::Puzzles];
 
     /// One list: `moves`, each entry known by its `move`.
     fn move_lists(_: &Value) -> Vec<(String, String)> {
@@ -450,6 +453,7 @@ impl GameApi for TankBattle {
     fn extra_decodes(op: Operation, fields: &Value) -> Result<(), RequestError> {
         match op {
             Operation::Perft => batching::check::<PerftRequest>(fields),
+            Operation::Puzzles => batching::check::<PuzzlesRequest>(fields),
             _ => Err(not_dispatched(op)),
         }
     }
@@ -466,6 +470,10 @@ impl GameApi for TankBattle {
                 let units = op.price(&services.limits).units;
                 let deadline = shared.next_search(Instant::now(), units)?;
                 batching::to_json(run_perft(request, services, Some(deadline)).await)
+            }
+            Operation::Puzzles => {
+                let request = batching::decode(fields)?;
+                batching::to_json(puzzles::run(request, services, Some(shared)).await)
             }
             _ => Err(not_dispatched(op)),
         }
@@ -563,5 +571,6 @@ super::game_routes::game_routes! {
     extra: [
         (Operation::Initial, __path_initial, initial),
         (Operation::Perft, __path_perft_count, perft_count),
+        (Operation::Puzzles, __path_find_puzzles, find_puzzles),
     ],
 }

@@ -178,34 +178,35 @@ pub fn digest(text: &str) -> String {
         .collect()
 }
 
-/// The puzzles found along a game: after a puzzle, the next is looked
-/// for past the plies its solution covers, so that one combination is
-/// one puzzle; at most `max` are kept.
-pub struct Finder<P> {
+/// Where puzzles are looked for along a game: after a puzzle, past the
+/// plies its solution covers, so that one combination is one puzzle; at
+/// most `max` of them.
+#[derive(Clone, Copy, Debug)]
+pub struct Finder {
     /// The first ply a puzzle may start at.
     next: usize,
-    pub found: Vec<Puzzle<P>>,
+    found: usize,
     max: usize,
 }
 
-impl<P> Finder<P> {
-    pub fn new(max: usize) -> Finder<P> {
+impl Finder {
+    pub fn new(max: usize) -> Finder {
         Finder {
             next: 0,
-            found: Vec::new(),
+            found: 0,
             max,
         }
     }
 
     /// Whether a puzzle starting at `ply` would be kept.
     pub fn wants(&self, ply: usize) -> bool {
-        self.found.len() < self.max && ply >= self.next
+        self.found < self.max && ply >= self.next
     }
 
-    /// Keeps `puzzle`, found at its `ply`.
-    pub fn add(&mut self, puzzle: Puzzle<P>) {
-        self.next = puzzle.ply + puzzle.solution.len().max(1);
-        self.found.push(puzzle);
+    /// Counts a puzzle found at `ply` whose solution is `plies` long.
+    pub fn add(&mut self, ply: usize, plies: usize) {
+        self.next = ply + plies.max(1);
+        self.found += 1;
     }
 }
 
@@ -223,6 +224,7 @@ where
 {
     let mut judge = G::judge_for(steps.len());
     let mut finder = Finder::new(max);
+    let mut found = Vec::new();
     let mut spent = Spent::default();
     let mut previous: Option<(G::State, &G::Step, Label)> = None;
     let mut state = start.clone();
@@ -240,7 +242,8 @@ where
                 limits,
             };
             if let Some(puzzle) = G::puzzle(&state, &asked, &mut spent) {
-                finder.add(puzzle);
+                finder.add(ply, puzzle.solution.len());
+                found.push(puzzle);
             }
         }
         let before = state.clone();
@@ -252,7 +255,7 @@ where
     let judged = G::spent(&judge);
     spent.searches += judged.searches;
     spent.nodes = spent.nodes.saturating_add(judged.nodes);
-    (finder.found, spent)
+    (found, spent)
 }
 
 #[cfg(test)]

@@ -402,6 +402,7 @@ mod tests {
                         evaluation: evaluation - 25,
                         pv: vec![moves[2], moves[3]],
                     }),
+                    runner_up: None,
                 }
             })
             .collect();

@@ -22,7 +22,8 @@ pub const DEFENDED: f64 = 75.0;
 pub const LOST: f64 = 25.0;
 
 /// The two best moves at `state` for its side to move, each with the
-/// side's chance to win; `None` where the game is over.
+/// side's chance to win, at the last depth searched and the one before;
+/// `None` where the game is over.
 struct Two {
     best: Move,
     chance: f64,
@@ -30,6 +31,11 @@ struct Two {
     /// `None` where the best is the only legal move.
     second: Option<f64>,
     second_value: Option<i32>,
+    /// At the depth before the last: the best move, and its chance's lead
+    /// over the second's (`None` where no depth before finished).
+    before: Option<(Move, Option<f64>)>,
+    /// The best move at the depth two before the last, if one finished.
+    earlier: Option<Move>,
 }
 
 fn two_best(state: &State, limits: SearchLimits<'_>, spent: &mut Spent) -> Option<Two> {
@@ -40,27 +46,52 @@ fn two_best(state: &State, limits: SearchLimits<'_>, spent: &mut Spent) -> Optio
     let found = ai::search_with(state, limits, 0, style)?;
     spent.add(found.nodes);
     let best = found.lines.first()?;
+    let chance = |v: i32| chance_of(f64::from(v));
+    let before = found.iterations.iter().rev().nth(1).and_then(|it| {
+        let lead = it
+            .runner_up
+            .map(|(_, second)| chance(it.evaluation) - chance(second));
+        Some((*it.pv.first()?, lead))
+    });
+    let earlier = found
+        .iterations
+        .iter()
+        .rev()
+        .nth(2)
+        .and_then(|it| it.pv.first().copied());
     Some(Two {
+        earlier,
         best: best.mv,
-        chance: chance_of(f64::from(best.evaluation)),
+        chance: chance(best.evaluation),
         value: best.evaluation,
-        second: found
-            .lines
-            .get(1)
-            .map(|line| chance_of(f64::from(line.evaluation))),
+        second: found.lines.get(1).map(|line| chance(line.evaluation)),
         second_value: found.lines.get(1).map(|line| line.evaluation),
+        before,
     })
 }
 
 impl Two {
     /// Whether the best move alone keeps the advantage: its chance beats
-    /// the second's by [`MARGIN`], or it alone keeps a forced win and the
-    /// second does not win anyway ([`WINS_ANYWAY`]). A position with one
-    /// legal move holds no choice to find.
+    /// the second's by [`MARGIN`] at the last two depths searched (so
+    /// that the side to move's edge at the horizon, which flips with the
+    /// depth's parity, cannot make it), the same move best at the last
+    /// three (a move only the last depths found may lose its lead a depth
+    /// further); or it alone keeps a forced win and the second does not
+    /// win anyway ([`WINS_ANYWAY`]). A position with one legal move holds
+    /// no choice to find.
     fn only(&self) -> bool {
-        self.second.is_some_and(|second| {
-            self.chance - second >= MARGIN || (self.chance >= 100.0 && second < WINS_ANYWAY)
-        })
+        let Some(second) = self.second else {
+            return false;
+        };
+        if self.chance >= 100.0 {
+            return second < WINS_ANYWAY;
+        }
+        let before = match self.before {
+            None => true,
+            Some((best, lead)) => best == self.best && lead.is_some_and(|lead| lead >= MARGIN),
+        };
+        let stable = self.earlier.is_none_or(|earlier| earlier == self.best);
+        self.chance - second >= MARGIN && before && stable
     }
 
     /// Whether the best reply has a rival: one within [`REPLY_EPSILON`]

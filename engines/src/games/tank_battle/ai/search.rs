@@ -85,6 +85,9 @@ pub struct Iteration {
     /// The move the search was asked to value exactly
     /// ([`search_judging`]): its value and line at this depth.
     pub kept: Option<Line>,
+    /// Where two or more lines were asked: the second-best move and its
+    /// exact value at this depth.
+    pub runner_up: Option<(Move, i32)>,
 }
 
 /// A root move and what the last iteration found for it.
@@ -303,6 +306,7 @@ fn deepen(
                     pv: root.pv.clone(),
                 })
             }),
+            runner_up: (lines >= 2).then(|| runner_up(&root_moves)).flatten(),
         });
         best.pv = pv;
         finished = best_lines(&root_moves, lines);
@@ -358,6 +362,13 @@ fn deepen(
     best.nodes = searcher.nodes;
     best.elapsed = start.elapsed();
     Some(best)
+}
+
+/// The second-best root move of a finished iteration with its exact
+/// value, if two are exact.
+fn runner_up(moves: &[RootMove]) -> Option<(Move, i32)> {
+    let second = best_lines(moves, 2).into_iter().nth(1)?;
+    Some((second.mv, second.score))
 }
 
 /// The `n` best root moves of a finished iteration, best first, each with

@@ -123,3 +123,26 @@ fn the_same_game_gives_the_same_puzzles() {
     let tbn = "c10/8t2/7t3/11/11/11/11/11/11/2T7T/10C b 1";
     assert_eq!(puzzles(tbn, &game), puzzles(tbn, &game));
 }
+
+/// From a game between levels: Black's commander steps to k2 (k11-k2,
+/// the game's ply 45), and White wins by force in five plies, three of
+/// its moves, starting with a1xa7: the only move that does.
+#[test]
+fn a_forced_win_in_three() {
+    let found = puzzles(
+        "10c/t10/2T8/11/t7T2/11/11/11/11/11/T10 b 45",
+        &["k11-k2", "a1xa7"],
+    );
+    let white = at_ply(&found, 1);
+    assert_eq!(first(white), "a1xa7");
+    for theme in [Theme::Capture, Theme::ForcedWin] {
+        assert!(white.themes.contains(&theme), "{white:?}");
+    }
+    assert_eq!(
+        white.forced,
+        Some(crate::games::review::Forced {
+            win: true,
+            plies: Some(5)
+        })
+    );
+}

@@ -1,0 +1,268 @@
+//! `/v1/tank-battle/puzzles`: a played game's puzzles, as the engine
+//! finds them (`games::review::puzzle`, `games::tank_battle`'s finder),
+//! through the generic flow (`api::flows::puzzles`). Here: the DTOs and
+//! the route's documentation.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::replay::AnnotateRequest;
+use super::Rules;
+use crate::api::flows::annotation::LabelName;
+use crate::api::flows::ask::AskedLimits;
+use crate::api::flows::budget::SharedBudget;
+use crate::api::flows::forced::ForcedResult;
+use crate::api::flows::puzzles::{self, PuzzleApi};
+use crate::api::flows::record::{self, RecordResult};
+use crate::api::game::GameApi;
+use crate::api::openapi::notation::{LayoutText, MoveNotation, Tbn};
+use crate::api::openapi::responses::{BodyErrors, BusyError, ReviewErrors, RouteErrors};
+use crate::api::services::{JsonAndServices, Services};
+use crate::api::transport::json::{encode, respond};
+use crate::api::transport::problem::{HttpError, RequestError};
+use crate::games::review::puzzle::{Puzzle, Theme};
+use crate::games::tank_battle::{puzzle_id, Move, State, TankBattle};
+use crate::games::Game;
+use crate::operations::Operation;
+
+/// A game to find puzzles in: `annotate`'s body (a start and moves, or a
+/// game record), the judge's `limits` or `level`, and `max_puzzles`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "start": "c10/8t2/7t3/11/11/11/11/11/11/2T7T/10C b 1",
+    "moves": ["h9-h5", "k2xh5"],
+    "max_puzzles": 5
+}))]
+#[schema(as = TankBattlePuzzlesRequest)]
+pub struct PuzzlesRequest {
+    /// The game the record is of, when the body is a game record: the
+    /// route's game id (anything else is refused).
+    #[serde(default)]
+    #[schema(example = "tank-battle")]
+    pub game: Option<String>,
+    /// Start position in TBN; the layout's initial position when absent.
+    #[serde(default)]
+    #[schema(value_type = Option<Tbn>)]
+    pub start: Option<String>,
+    /// `standard` (default when absent) or 11 rows of layout notation.
+    #[serde(default)]
+    #[schema(value_type = Option<LayoutText>)]
+    pub layout: Option<String>,
+    /// What ends the game besides rule 7; the server's default when
+    /// absent.
+    #[serde(default)]
+    pub rules: Option<Rules>,
+    /// Moves in order, in move notation.
+    #[schema(value_type = Vec<MoveNotation>)]
+    pub moves: Vec<String>,
+    /// How the game ended, as a game record keeps it.
+    #[serde(default)]
+    #[schema(schema_with = record::result_schema)]
+    pub result: RecordResult,
+    /// The judge's search, as `annotate` takes it; the finder searches
+    /// five times its positions.
+    #[serde(default)]
+    pub limits: Option<AskedLimits>,
+    /// The judge's budget as a level (1-8), as `annotate` takes it.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 8)]
+    pub level: Option<u32>,
+    /// The most puzzles to answer, 1-50 (10 when absent): the first ones
+    /// in the game's order.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 50)]
+    pub max_puzzles: Option<u32>,
+}
+
+impl PuzzlesRequest {
+    /// The review it asks for, and `max_puzzles` checked.
+    fn split(self) -> Result<(AnnotateRequest, usize), RequestError> {
+        let max = puzzles::max_puzzles(self.max_puzzles)?;
+        Ok((
+            AnnotateRequest {
+                game: self.game,
+                start: self.start,
+                layout: self.layout,
+                rules: self.rules,
+                moves: self.moves,
+                result: self.result,
+                limits: self.limits,
+                level: self.level,
+            },
+            max,
+        ))
+    }
+}
+
+/// What a puzzle is about, from the rules: `capture` (a solver's move
+/// captures), `base_entry` (a solver's tank enters the opponent's base),
+/// `commander_start` (the solver's commander reaches the opponent's
+/// commander start), `forced_win` (the position is won by force:
+/// `forced` says in how many plies), `defence` (the first move is the
+/// only one that does not lose: every other leaves a chance to win of 25
+/// or less, and it keeps one under 75), `exchange` (a capture answered by
+/// a capture on the same square, the first move's included if it takes
+/// back the opponent's last capture), `locked_in` (a solver's tank locked
+/// in the opponent's base moves or captures within it).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = TankBattlePuzzleTheme)]
+pub enum ThemeName {
+    Capture,
+    BaseEntry,
+    CommanderStart,
+    ForcedWin,
+    Defence,
+    Exchange,
+    LockedIn,
+}
+
+impl From<Theme> for ThemeName {
+    fn from(theme: Theme) -> ThemeName {
+        match theme {
+            Theme::Capture => ThemeName::Capture,
+            Theme::BaseEntry => ThemeName::BaseEntry,
+            Theme::CommanderStart => ThemeName::CommanderStart,
+            Theme::ForcedWin => ThemeName::ForcedWin,
+            Theme::Defence => ThemeName::Defence,
+            Theme::Exchange => ThemeName::Exchange,
+            Theme::LockedIn => ThemeName::LockedIn,
+        }
+    }
+}
+
+/// The move played where the puzzle starts, and its label in the review.
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[schema(as = TankBattlePuzzleSource)]
+pub struct PuzzleSource {
+    #[schema(value_type = MoveNotation)]
+    pub played: String,
+    pub label: LabelName,
+}
+
+/// One puzzle: the position before the solver's first move, and the
+/// moves that solve it.
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[schema(as = TankBattlePuzzle)]
+pub struct PuzzleEntry {
+    /// A digest of the rules version, the layout and the position (32 hex
+    /// digits): the same puzzle has the same id on every server.
+    #[schema(example = "4229bd005280421f09ffec5223955866")]
+    pub id: String,
+    /// The position before the solver's first move, in TBN.
+    #[schema(value_type = Tbn)]
+    pub position: String,
+    /// The layout, in layout notation.
+    #[schema(value_type = LayoutText)]
+    pub layout: String,
+    /// The index in the game's `moves` of the move played there.
+    pub ply: usize,
+    /// The solver: the side to move.
+    #[schema(example = "white")]
+    pub player: String,
+    /// The solver's moves and the replies between them, the solver's
+    /// first and last: each solver's move the only one that keeps its
+    /// advantage, each reply the judge's best with no rival.
+    #[schema(value_type = Vec<MoveNotation>)]
+    pub solution: Vec<String>,
+    pub themes: Vec<ThemeName>,
+    /// Where the position is won by force for the solver: the winner and
+    /// the plies to the end; absent where it is not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub forced: Option<ForcedResult>,
+    /// The solver's chance to win (0-100) with the first move, and with
+    /// the second-best move, as the finder's search found them.
+    pub win_chance: f64,
+    pub second_chance: f64,
+    /// 100 times the lowest AI level (1-8) whose `ai-move` plays the first
+    /// move (with no limits asked, seed 0); 900 when none does.
+    #[schema(minimum = 100, maximum = 900, example = 300)]
+    pub rating: u32,
+    pub source: PuzzleSource,
+}
+
+/// A game's puzzles, in the game's order.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TankBattlePuzzlesResponse)]
+pub struct PuzzlesResponse {
+    pub puzzles: Vec<PuzzleEntry>,
+}
+
+impl PuzzleApi for TankBattle {
+    type PuzzleDto = PuzzleEntry;
+
+    fn encode_puzzle(state: &State, puzzle: &Puzzle<Move>) -> PuzzleEntry {
+        let player = Self::player_name(puzzle.player);
+        PuzzleEntry {
+            id: puzzle_id(state),
+            position: state.position.to_string(),
+            layout: state.layout.to_string(),
+            ply: puzzle.ply,
+            player: player.to_owned(),
+            solution: puzzle.solution.iter().map(Move::to_notation).collect(),
+            themes: puzzle.themes.iter().copied().map(ThemeName::from).collect(),
+            forced: puzzle.forced.map(|forced| ForcedResult {
+                winner: player.into(),
+                plies: forced.plies,
+            }),
+            win_chance: puzzle.chance,
+            second_chance: puzzle.second_chance,
+            rating: puzzle.rating,
+            source: PuzzleSource {
+                played: puzzle.source.played.to_notation(),
+                label: puzzle.source.label.into(),
+            },
+        }
+    }
+
+    fn place(puzzle: &mut PuzzleEntry, ply: usize) -> usize {
+        puzzle.ply = ply;
+        puzzle.solution.len()
+    }
+}
+
+/// Finds a played game's puzzles: where one move alone keeps the edge.
+///
+/// The game is reviewed as `annotate` reviews it (the same checks, judge
+/// and price); where the review labels a move, or the one before it, a
+/// `mistake` or `blunder`, the position is searched again for its two
+/// best moves at five times the judge's budget. It is a puzzle when the
+/// best beats the second by 30 points of the chance to win, or alone wins
+/// by force while the second does not win anyway (a chance under 99).
+/// The solution goes on through replies with no rival (none within 5
+/// points, or a longest defence) and only moves until a capture not
+/// taken back, a base entry or the game's end settles it (five of the
+/// solver's moves at most). After a puzzle the next is looked for past
+/// its solution.
+#[utoipa::path(
+    post, path = Operation::Puzzles.path(),
+    tag = TankBattle::ID,
+    operation_id = "tank_battle_puzzles",
+    request_body = PuzzlesRequest,
+    responses(
+        (status = 200, description = "The game's puzzles", body = PuzzlesResponse),
+        ReviewErrors,
+        RouteErrors,
+        BodyErrors,
+        BusyError,
+    )
+)]
+pub(super) async fn find_puzzles(
+    JsonAndServices { body, services, .. }: JsonAndServices<PuzzlesRequest>,
+) -> Result<actix_web::HttpResponse, HttpError> {
+    let answer = run(body, &services, None).await?;
+    respond(encode(&answer), &services.limits, &services.in_flight)
+}
+
+/// `puzzles`, alone or as a batch's item (`shared`: the batch's budget).
+pub(super) async fn run(
+    request: PuzzlesRequest,
+    services: &Services,
+    shared: Option<&SharedBudget>,
+) -> Result<PuzzlesResponse, RequestError> {
+    let (review, max) = request.split()?;
+    let puzzles = puzzles::puzzles::<TankBattle>(review, max, services, shared).await?;
+    Ok(PuzzlesResponse { puzzles })
+}
