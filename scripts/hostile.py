@@ -584,6 +584,18 @@ async def maximal_reviews(port, slots, review_cap_s):
         first.startswith(b"HTTP/1.1 200") and status == 200,
         f"streamed review left after {len(line)} B; next review {status} in {(time.monotonic() - t) * 1000:.0f} ms",
     )
+    # The puzzles of the same maximal game (issue 77): a review and the
+    # finder over it, within the review's time cap.
+    t = time.monotonic()
+    status, _, answer = await request(port, "POST", "/v1/tank-battle/puzzles",
+                                            dict(body, max_puzzles=50), timeout=review_cap_s + 30)
+    took = time.monotonic() - t
+    code = json.loads(answer).get("code") if answer.startswith(b"{") else None
+    check(
+        "a maximal game's puzzles end at the review's time cap",
+        status == 503 and code == "SERVICE_BUSY" and took < review_cap_s + 1.0,
+        f"{len(moves)} moves, 50 puzzles asked: {status} {code} in {took:.2f} s (cap {review_cap_s:.0f} s)",
+    )
 
 
 async def languages(port):

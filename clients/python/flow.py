@@ -34,6 +34,7 @@ from tank_rules_client.api.tank_battle import (
     tank_battle_batch,
     tank_battle_initial,
     tank_battle_legal_moves,
+    tank_battle_puzzles,
     tank_battle_render,
     tank_battle_score,
     tank_battle_validate,
@@ -108,6 +109,8 @@ from tank_rules_client.models import (
     TankBattleInitialResponse,
     TankBattleLegalMovesRequest,
     TankBattleLegalMovesResponse,
+    TankBattlePuzzlesRequest,
+    TankBattlePuzzlesResponse,
     TankBattleMoveRequest,
     TankBattlePositionRequest,
     TankBattleReasonCode,
@@ -284,6 +287,26 @@ def tank_battle(client: AuthenticatedClient) -> None:
     )
     check(len(review.plies) == 3 and review.plies[1].player == "black" and len(review.players) == 2, "a review")
     check(all(entry.loss >= 0 for entry in review.plies), "each move judged")
+
+    # Black moves a tank where White's k2 takes it: the capture is a puzzle.
+    found = answer(
+        tank_battle_puzzles.sync_detailed(
+            client=client,
+            body=TankBattlePuzzlesRequest(
+                start="c10/8t2/7t3/11/11/11/11/11/11/2T7T/10C b 1",
+                moves=["h9-h5", "k2xh5"],
+                limits=AiLimits(max_nodes=40000),
+                max_puzzles=5,
+            ),
+        ),
+        TankBattlePuzzlesResponse,
+        "tank-battle puzzles",
+    )
+    check(
+        len(found.puzzles) == 1 and found.puzzles[0].solution[0] == "k2xh5" and found.puzzles[0].player == "white",
+        "the capture is the game's one puzzle",
+    )
+    check(found.puzzles[0].source.label.value == "best" and found.puzzles[0].rating >= 100, "its source and rating")
 
     score = answer(
         tank_battle_score.sync_detailed(

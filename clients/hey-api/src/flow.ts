@@ -27,6 +27,7 @@ import {
   tankBattleBatch,
   tankBattleInitial,
   tankBattleLegalMoves,
+  tankBattlePuzzles,
   tankBattleRender,
   tankBattleScore,
   tankBattleValidate,
@@ -142,6 +143,26 @@ async function tankBattle(): Promise<void> {
     "a review of three moves",
   );
   check(review.plies.every((entry) => entry.loss >= 0 && entry.label.length > 0), "each move judged");
+
+  // Black moves a tank where White's k2 takes it: the capture is a puzzle.
+  const found = ok(
+    await tankBattlePuzzles({
+      client,
+      body: {
+        start: "c10/8t2/7t3/11/11/11/11/11/11/2T7T/10C b 1",
+        moves: ["h9-h5", "k2xh5"],
+        limits: { max_nodes: 40000 },
+        max_puzzles: 5,
+      },
+    }),
+    "tank-battle puzzles",
+  );
+  const puzzle = found.puzzles[0];
+  check(
+    found.puzzles.length === 1 && puzzle?.solution[0] === "k2xh5" && puzzle.player === "white",
+    "the capture is the game's one puzzle",
+  );
+  check(puzzle?.source.label === "best" && puzzle.rating >= 100, "its source and rating");
 
   const score = ok(await tankBattleScore({ client, body: { position: applied.position } }), "tank-battle score");
   check(score.score.white === 14 && score.breakdown.white.tanks_on_field === 14, "14 tanks each");

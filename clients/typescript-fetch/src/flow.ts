@@ -145,6 +145,26 @@ async function tankBattle(): Promise<void> {
   check(review.plies.every((entry) => entry.loss >= 0 && entry.label.length > 0), "each move judged");
   check(review.players.every((player) => player.averageLoss >= 0), "average_loss read into averageLoss");
 
+  // Black moves a tank where White's k2 takes it: the capture is a puzzle.
+  const found = await ok(
+    tankBattleApi.tankBattlePuzzles({
+      tankBattlePuzzlesRequest: {
+        start: "c10/8t2/7t3/11/11/11/11/11/11/2T7T/10C b 1",
+        moves: ["h9-h5", "k2xh5"],
+        limits: { maxNodes: 40000 },
+        maxPuzzles: 5,
+      },
+    }),
+    "tank-battle puzzles",
+  );
+  const puzzle = found.puzzles[0];
+  check(
+    found.puzzles.length === 1 && puzzle?.solution[0] === "k2xh5" && puzzle.player === "white",
+    "the capture is the game's one puzzle",
+  );
+  check(puzzle?.source.label === "best" && puzzle.rating >= 100 && puzzle.winChance > puzzle.secondChance,
+    "its source, rating and chances read into camelCase");
+
   const score = await ok(
     tankBattleApi.tankBattleScore({ tankBattlePositionRequest: { position: applied.position } }),
     "tank-battle score",

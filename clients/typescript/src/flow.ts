@@ -113,6 +113,25 @@ async function tankBattle(): Promise<void> {
   );
   check(review.plies.every((entry) => entry.loss >= 0 && entry.label.length > 0), "each move judged");
 
+  // Black moves a tank where White's k2 takes it: the capture is a puzzle.
+  const found = ok(
+    await client.POST("/v1/tank-battle/puzzles", {
+      body: {
+        start: "c10/8t2/7t3/11/11/11/11/11/11/2T7T/10C b 1",
+        moves: ["h9-h5", "k2xh5"],
+        limits: { max_nodes: 40000 },
+        max_puzzles: 5,
+      },
+    }),
+    "tank-battle puzzles",
+  );
+  const puzzle = found.puzzles[0];
+  check(
+    found.puzzles.length === 1 && puzzle?.solution[0] === "k2xh5" && puzzle.player === "white",
+    "the capture is the game's one puzzle",
+  );
+  check(puzzle?.source.label === "best" && puzzle.rating >= 100, "its source and rating");
+
   const score = ok(
     await client.POST("/v1/tank-battle/score", { body: { position: applied.position } }),
     "tank-battle score",
