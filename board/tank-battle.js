@@ -30,6 +30,7 @@ const state = {
   reviewed: null, // the moves the shown review judged
   draft: null, // the position being edited (a TBN), when editing
   finished: false, // whether the shown position's game is over
+  solving: null, // the puzzles being solved: { puzzles, review, index, game }
 };
 
 // What a click puts on a square being edited: the next of these.
@@ -153,6 +154,7 @@ function render() {
   $("take-back").disabled = state.moves.length === 0 || shell.busy;
   $("ai-move").disabled = state.finished || state.draft !== null;
   $("review-game").disabled = state.moves.length === 0 || shell.busy;
+  $("find-puzzles").disabled = state.moves.length === 0 || shell.busy || state.solving !== null;
   $("previous").disabled = $("first").disabled = state.at === 0;
   $("next").disabled = $("last").disabled = state.at === state.moves.length;
   if (state.reviewed !== state.moves.join(",")) {
@@ -292,9 +294,19 @@ async function pick(square) {
 
 const isOwn = (piece, position) => (piece === piece.toUpperCase()) === (sideToMove(position) === "white");
 
-// Plays `move`; then, when the AI plays the other side and this was not
-// its move, the AI's answer.
+// Plays `move` (a try, while solving a puzzle); then, when the AI plays
+// the other side and this was not its move, the AI's answer.
 async function play(move, byAi = false) {
+  if (state.solving && !byAi) return tryPuzzle(move);
+  const score = await apply(move);
+  if ($("play-ai").checked && !byAi && !score.finished) {
+    render();
+    await aiPlays();
+  }
+}
+
+// Applies `move` to the shown position: the moves after it go.
+async function apply(move) {
   letGo();
   const position = current();
   const answer = await api("POST", "apply", { position, move, rules: rules() });
@@ -305,11 +317,7 @@ async function play(move, byAi = false) {
   state.arrow = null;
   $("lines").replaceChildren();
   say("");
-  const score = await describe(t("board-played", { move }));
-  if ($("play-ai").checked && !byAi && !score.finished) {
-    render();
-    await aiPlays();
-  }
+  return describe(t("board-played", { move }));
 }
 
 function level() {
@@ -477,8 +485,14 @@ function wire() {
     letGo();
     await describe();
   }));
-  $("new-game").addEventListener("click", () => act(() => setUp(state.initial)));
-  $("set-position").addEventListener("click", () => act(() => setUp($("tbn").value.trim())));
+  $("new-game").addEventListener("click", () => act(async () => {
+    await leavePuzzles(false);
+    await setUp(state.initial);
+  }));
+  $("set-position").addEventListener("click", () => act(async () => {
+    await leavePuzzles(false);
+    await setUp($("tbn").value.trim());
+  }));
   $("edit").addEventListener("click", () => act(async () => {
     if (state.draft === null) {
       state.draft = current();
@@ -496,6 +510,12 @@ function wire() {
     render();
   });
   $("review-game").addEventListener("click", () => act(review));
+  $("find-puzzles").addEventListener("click", () => act(findPuzzles));
+  $("next-puzzle").addEventListener("click", () => act(async () => {
+    state.solving.index += 1;
+    await showPuzzle();
+  }));
+  $("leave-puzzles").addEventListener("click", () => act(() => leavePuzzles()));
   for (const policy of ["max-plies", "repetition"]) {
     $(policy).addEventListener("change", () => {
       state.legal.clear();
@@ -524,6 +544,78 @@ async function review() {
   await describe(t("board-reviewed", { count: (answer.plies || []).length }));
 }
 
+// --- puzzles -----------------------------------------------------------
+
+// The game's puzzles (`puzzles`), solved on the board: a try is checked
+// against the answer's `solution` (data, not rules); a wrong one is not
+// played and, where it is the move played in the game, the review's
+// answer to it is shown (the review asked first, whose verdicts the
+// puzzles then reuse).
+async function findPuzzles() {
+  status(t("board-finding-puzzles"));
+  const game = { start: state.start, moves: state.moves, rules: rules() };
+  const review = await api("POST", "annotate", game);
+  const answer = await api("POST", "puzzles", game);
+  if (!answer.puzzles.length) {
+    say(t("board-no-puzzles"));
+    return describe();
+  }
+  state.solving = { puzzles: answer.puzzles, review, index: 0, game: { ...game, at: state.at } };
+  await showPuzzle();
+}
+
+async function showPuzzle() {
+  const solving = state.solving;
+  const puzzle = solving.puzzles[solving.index];
+  $("puzzle").hidden = false;
+  $("puzzle-result").textContent = "";
+  $("next-puzzle").disabled = solving.index + 1 >= solving.puzzles.length;
+  state.flipped = puzzle.player === "black";
+  await setUp(puzzle.position);
+  $("puzzle-task").textContent = t("board-puzzle-task", {
+    index: solving.index + 1,
+    count: solving.puzzles.length,
+    side: t(`board-${puzzle.player}`),
+    rating: puzzle.rating,
+    themes: puzzle.themes.map((theme) => t(`board-theme-${theme}`)).join(", "),
+  });
+}
+
+// A try at the shown position: the moves applied since the puzzle's
+// position are the solution's so far (the player may step back).
+async function tryPuzzle(move) {
+  const solving = state.solving;
+  const puzzle = solving.puzzles[solving.index];
+  const expected = puzzle.solution[state.at];
+  letGo();
+  if (expected === undefined) return render();
+  if (move !== expected) {
+    const entry = (solving.review.plies || []).find((e) => e.ply === puzzle.ply);
+    const refutation = state.at === 0 && move === puzzle.source.played ? entry?.refutation || [] : [];
+    $("puzzle-result").textContent = refutation.length
+      ? t("board-puzzle-refuted", { move, label: t(`label-${puzzle.source.label}`), refutation: refutation.join(" ") })
+      : t("board-puzzle-wrong", { move });
+    return render();
+  }
+  await apply(move);
+  const reply = puzzle.solution[state.at];
+  if (reply === undefined) {
+    $("puzzle-result").textContent = t("board-puzzle-solved", { move, moves: puzzle.solution.join(" ") });
+    return;
+  }
+  await apply(reply);
+  $("puzzle-result").textContent = t("board-puzzle-reply", { move, reply });
+}
+
+// Back to the game the puzzles came from (or on to another: `restore`
+// false).
+async function leavePuzzles(restore = true) {
+  const game = state.solving?.game;
+  state.solving = null;
+  $("puzzle").hidden = true;
+  if (restore && game) await setUp(game.start, game.moves, game.at);
+}
+
 // --- the view ----------------------------------------------------------
 
 export const view = {
@@ -546,6 +638,7 @@ export const view = {
     const moves = (params.get("moves") || "").split(",").filter(Boolean);
     const at = params.has("at") ? Number(params.get("at")) : moves.length;
     state.flipped = params.get("flip") === "1";
+    await leavePuzzles(false);
     try {
       await setUp(params.get("start") || state.initial, moves, at);
     } catch (error) {

@@ -52,6 +52,8 @@ node tests/browser/board.mjs "http://127.0.0.1:$port" "$shots" "http://127.0.0.1
 # draws them, a player's words, the AI on its turn, running clocks,
 # plurals, a phone's screen, axe-core at both sizes).
 node tests/browser/looks.mjs "http://127.0.0.1:$port" "$shots"
+# Issue 77: a game's puzzles solved on the board, a wrong try refused.
+node tests/browser/puzzles.mjs "http://127.0.0.1:$port"
 # The screenshots of each view (playing, finished, reviewed; wide and a
 # phone's): BOARD_SCREENSHOTS=docs/board writes the committed ones.
 mkdir -p "${BOARD_SCREENSHOTS:-$shots}"

@@ -497,6 +497,24 @@ board-chance-white = šance bílého na výhru
 board-chance-of = šance hráče { $player } na výhru
 board-review-game = Rozebrat hru
 board-reviewing = Rozhodčí rozebírá hru…
+board-find-puzzles = Úlohy z této hry
+board-puzzles = Úlohy
+board-finding-puzzles = Hledám úlohy v této hře…
+board-no-puzzles = V této hře není úloha: žádný tah nebyl jediný, který by udržel výhodu.
+board-puzzle-task = Úloha { $index } z { $count }: na tahu { $side } a výhodu udrží jen jeden tah. Obtížnost { $rating }; téma: { $themes }.
+board-puzzle-reply = { $move }: správně. Odpověď: { $reply }. Jste znovu na tahu.
+board-puzzle-solved = { $move }: správně. Vyřešeno: { $moves }.
+board-puzzle-wrong = { $move } není jediný tah. Zkuste to znovu.
+board-puzzle-refuted = { $move } se ve hře hrálo ({ $label }); odpověď rozboru: { $refutation }. Zkuste to znovu.
+board-puzzle-next = Další úloha
+board-puzzle-leave = Zpět ke hře
+board-theme-capture = braní
+board-theme-base_entry = vstup do základny
+board-theme-commander_start = výchozí pole velitele
+board-theme-forced_win = vynucená výhra
+board-theme-defence = obrana
+board-theme-exchange = výměna
+board-theme-locked_in = tank zamčený v základně
 board-reviewed = { $count ->
     [one] Hra rozebrána: posouzen { $count } tah.
     [few] Hra rozebrána: posouzeny { $count } tahy.

@@ -370,6 +370,24 @@ board-chance-white = White's chance to win
 board-chance-of = { $player }'s chance to win
 board-review-game = Review the game
 board-reviewing = The judge is reviewing the game…
+board-find-puzzles = Puzzles from this game
+board-puzzles = Puzzles
+board-finding-puzzles = Looking for the game's puzzles…
+board-no-puzzles = This game has no puzzle: no move in it was the only one that kept an advantage.
+board-puzzle-task = Puzzle { $index } of { $count }: { $side } to move, and only one move keeps the advantage. Rated { $rating }; about: { $themes }.
+board-puzzle-reply = { $move }: right. The answer: { $reply }. Your move again.
+board-puzzle-solved = { $move }: right. Solved: { $moves }.
+board-puzzle-wrong = { $move } is not the only move. Try again.
+board-puzzle-refuted = { $move } was played in the game ({ $label }); the review's answer to it: { $refutation }. Try again.
+board-puzzle-next = Next puzzle
+board-puzzle-leave = Back to the game
+board-theme-capture = a capture
+board-theme-base_entry = entering the base
+board-theme-commander_start = the commander start
+board-theme-forced_win = a forced win
+board-theme-defence = defence
+board-theme-exchange = an exchange
+board-theme-locked_in = a tank locked in the base
 board-reviewed = { $count ->
     [one] The game reviewed: { $count } move judged.
    *[other] The game reviewed: { $count } moves judged.

@@ -482,6 +482,11 @@ mod tests {
             ("then", "a8-a7"),
             ("points", "1.5"),
             ("chance", "White's chance to win"),
+            ("rating", "300"),
+            ("themes", "a capture"),
+            ("reply", "a8-a7"),
+            ("moves", "g1-c5 a8-a7 c5-c9"),
+            ("refutation", "a8xc5"),
         ];
         for lang in Lang::ALL {
             assert_eq!(message_ids(lang), english, "{lang:?}: other messages");
