@@ -56,6 +56,11 @@
 #        cluster's addresses: another pod's X-Forwarded-For ignored (it is
 #        counted by its own address), the balancer's honoured; the
 #        RateLimit header after a batch shows both quotas as it left them.
+# and the abuse cases of issue 77's puzzles, numbered 77.N: 77.1
+# max_puzzles out of bounds; 77.2 a maximal game's puzzles within the
+# review's cap; 77.3 a batch of them on the batch's budget; 77.4 no compare
+# claim of one (and, with attack 2, its price, however its path is
+# written; with 71.2, smuggled under a claim).
 # Installs redis-server, haproxy, b3sum, iproute2 and procps (Debian
 # packages) when missing; needs root for the network namespaces (CI runs as
 # root).
@@ -167,8 +172,9 @@ failed=$(grep -c '^FAIL' "$work/security.out" || true)
 # Every attack or finding each issue lists must have been replayed: issue
 # 38's checks are numbered "N. …" (or "Na. …"), a later issue's "I.N …"
 # (its finding N).
-# Issue 54's are the board's checks (54.1-54.5).
-declare -A EXPECTED=([38]="1 2 3 4 5 6 7 8 9" [50]="1 2 3 4 5 6 7" [54]="1 2 3 4 5" [71]="2 5 6 7" [75]="6")
+# Issue 54's are the board's checks (54.1-54.5); issue 77's the abuse
+# cases of its new endpoint, puzzles (77.1-77.4).
+declare -A EXPECTED=([38]="1 2 3 4 5 6 7 8 9" [50]="1 2 3 4 5 6 7" [54]="1 2 3 4 5" [71]="2 5 6 7" [75]="6" [77]="1 2 3 4")
 replayed() { # issue: the numbers its checks carry, sorted
   if [ "$1" = 38 ]; then
     grep -oE '^(PASS|FAIL) [0-9]+[a-z]?\. ' "$work/security.out" | awk '{print $2}' | tr -d '.a-z'
