@@ -63,6 +63,8 @@ for _ in $(seq 50); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && break; s
 # its filters, fails now and then). Dealt by operation name first (every
 # game's `batch`, then every game's `apply`, ...), so each shard gets its
 # share of the slow ones.
+# A request may take a review's whole time cap (30 s: `annotate` and
+# `puzzles` at level 8 do in this build), past schemathesis's 10 s default.
 mapfile -t paths < <(python3 -c 'import json, sys
 paths = json.load(open(sys.argv[1]))["paths"]
 print("\n".join(sorted(paths, key=lambda p: (p.rsplit("/", 1)[-1], p))))' openapi/openapi.json)
@@ -74,7 +76,7 @@ for ((k = 0; k < shards; k++)); do
   regex="^($(IFS='|'; echo "${mine[*]}" | sed 's/\./\\./g'))\$"
   "$venv/bin/schemathesis" --config-file schemathesis.toml run \
     "http://127.0.0.1:$port/openapi.json" --include-path-regex "$regex" \
-    --checks all --mode all --phases examples,coverage,fuzzing \
+    --checks all --mode all --phases examples,coverage,fuzzing --request-timeout 35 \
     --max-examples "$EXAMPLES" --seed "$SEED" --continue-on-failure \
     --workers 1 --no-color >"$work/shard$k.out" 2>&1 &
   pids+=("$!")

@@ -196,7 +196,8 @@ def search_quota(args, sent):
     body = {"moves": ["i3-i7"], "limits": {"max_nodes": 10000}}
     # And puzzles (issue 77): a review and the finder over it.
     for path in ["/v1/tank-battle/annot%61te", "/v1/tank-battle/annotate%2Endjson",
-                 "/v1/tank-battle/annot%61te.svg", "/v1/tank-battle/puzzl%65s"]:
+                 "/v1/tank-battle/annot%61te.svg", "/v1/tank-battle/puzzl%65s",
+                 "/v1/tank-battle/puzzles%2Endjson"]:
         bare, _, _ = c.request("POST", path, body)
         spent, _, answer = c.request("POST", path, body, {"X-Api-Key": args.keys["search"]})
         problem = json.loads(answer or b"{}")

@@ -36,6 +36,7 @@ pub enum Operation {
     AnnotateLines,
     AnnotateChart,
     Puzzles,
+    PuzzlesLines,
     Perft,
     Batch,
     Compare,
@@ -122,7 +123,7 @@ impl Price {
 
 impl Operation {
     /// Every operation, in the order the document's batch lists them.
-    pub const ALL: [Operation; 15] = [
+    pub const ALL: [Operation; 16] = [
         Operation::Initial,
         Operation::LegalMoves,
         Operation::Validate,
@@ -135,6 +136,7 @@ impl Operation {
         Operation::AnnotateLines,
         Operation::AnnotateChart,
         Operation::Puzzles,
+        Operation::PuzzlesLines,
         Operation::Batch,
         Operation::Compare,
         Operation::Render,
@@ -221,6 +223,16 @@ impl Operation {
                 "/puzzles",
                 Post,
                 true,
+                false,
+                Review,
+                Some(Pool::Long),
+            ),
+            // The puzzles in one format, NDJSON (as `annotate.ndjson`).
+            Operation::PuzzlesLines => (
+                "puzzles.ndjson",
+                "/puzzles.ndjson",
+                Post,
+                false,
                 false,
                 Review,
                 Some(Pool::Long),
@@ -417,7 +429,8 @@ mod tests {
                 Operation::Annotate,
                 Operation::AnnotateLines,
                 Operation::AnnotateChart,
-                Operation::Puzzles
+                Operation::Puzzles,
+                Operation::PuzzlesLines
             ]
         );
         assert_eq!(Operation::AiMove.pool(), Some(Pool::Live));

@@ -3,7 +3,9 @@
 use serde_json::{json, Value};
 use tank_rules::limits::Limits;
 
-use crate::common::{app_with, assert_problem, metric, post};
+use actix_web::test;
+
+use crate::common::{app_with, assert_problem, metric, post, send};
 use crate::http_annotate::TANK_BATTLE_GAME;
 
 /// Black moves a tank where White's k2 takes it: the capture is a puzzle.
@@ -201,4 +203,49 @@ async fn puzzles_past_the_servers_time_are_retried_not_refused() {
         );
     };
     assert!(finished.body["puzzles"].is_array());
+}
+
+/// Streamed: a line a puzzle as it is found, the answer's puzzles tagged,
+/// then the summary; `puzzles.ndjson` and `Accept` alike.
+#[actix_web::test]
+async fn streamed_puzzles_are_a_line_each_then_the_summary() {
+    let app = app_with(Limits::default()).await;
+    let body =
+        json!({"moves": TANK_BATTLE_GAME, "limits": {"max_nodes": 10000}, "max_puzzles": 50});
+    let whole = post(&app, "/v1/tank-battle/puzzles", body.clone()).await;
+    let found = puzzles_of(&whole).clone();
+    for (path, accept) in [
+        ("/v1/tank-battle/puzzles", Some("application/x-ndjson")),
+        ("/v1/tank-battle/puzzles.ndjson", None),
+    ] {
+        let mut request = test::TestRequest::post().uri(path).set_json(body.clone());
+        if let Some(accept) = accept {
+            request = request.insert_header(("accept", accept));
+        }
+        let reply = send(&app, request).await;
+        assert_eq!(reply.status, 200, "{path}: {reply:?}");
+        assert_eq!(reply.content_type, "application/x-ndjson");
+        let lines: Vec<Value> = reply
+            .text
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a JSON line"))
+            .collect();
+        assert_eq!(lines.len(), found.len() + 1, "{path}");
+        for (line, puzzle) in lines.iter().zip(&found) {
+            let mut untagged = line.clone();
+            let tag = untagged.as_object_mut().and_then(|l| l.remove("line"));
+            assert_eq!(tag, Some(json!("puzzle")), "{line}");
+            assert_eq!(&untagged, puzzle);
+        }
+        assert_eq!(
+            lines.last(),
+            Some(&json!({"line": "summary", "puzzles": found.len()}))
+        );
+    }
+    // Refused before the stream starts: an ordinary problem.
+    let request = test::TestRequest::post()
+        .uri("/v1/tank-battle/puzzles.ndjson")
+        .set_json(json!({"moves": ["k4-k5", "k5-k6"]}));
+    let refused = send(&app, request).await;
+    assert_eq!(refused.status, 422, "{refused:?}");
 }

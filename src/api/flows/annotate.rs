@@ -493,7 +493,11 @@ const SEND_RETRY: Duration = Duration::from_millis(2);
 /// the client leaves: a blocked send wakes then); whether it was handed
 /// on. (The connection's own send deadline closes a client that stops
 /// reading, which drops the stream and raises `stop`.)
-fn send_within(lines: &tokio::sync::mpsc::Sender<Bytes>, bytes: Bytes, stop: &AtomicBool) -> bool {
+pub(super) fn send_within(
+    lines: &tokio::sync::mpsc::Sender<Bytes>,
+    bytes: Bytes,
+    stop: &AtomicBool,
+) -> bool {
     use tokio::sync::mpsc::error::TrySendError;
     let mut bytes = bytes;
     loop {
@@ -580,9 +584,9 @@ pub async fn annotate_stream<G: GameApi>(
 
 /// The lines of a streamed review; dropping it (the client left) stops
 /// the judge.
-struct Lines {
-    receiver: tokio::sync::mpsc::Receiver<Bytes>,
-    _stop: RaiseOnDrop,
+pub(super) struct Lines {
+    pub(super) receiver: tokio::sync::mpsc::Receiver<Bytes>,
+    pub(super) _stop: RaiseOnDrop,
 }
 
 impl futures_util::Stream for Lines {

@@ -373,6 +373,7 @@ fn decodes<G: GameApi>(op: Operation, fields: &Value) -> Result<(), RequestError
         Operation::Compare => check::<compare::CompareRequest>(fields),
         Operation::Perft
         | Operation::Puzzles
+        | Operation::PuzzlesLines
         | Operation::Initial
         | Operation::Batch
         | Operation::Render
@@ -430,6 +431,7 @@ async fn run_item<G: GameApi>(
         }
         Operation::Perft
         | Operation::Puzzles
+        | Operation::PuzzlesLines
         | Operation::Initial
         | Operation::Batch
         | Operation::Render

@@ -5,25 +5,32 @@
 //! finder found at a position is kept in the cache under the position,
 //! the steps and labels it was asked with and the judge's limits, so a
 //! game asked again, or a review of it asked first, costs no search twice.
+//! As one JSON answer, or streamed as NDJSON (a line a puzzle as it is
+//! found, the summary last).
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
+
+use actix_web::web::Bytes;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use super::ai::key_text;
 use super::annotate::{
-    check_game, judge_game, judge_limits, record, review_deadline, too_long, Line,
+    check_game, judge_game, judge_limits, record, review_deadline, send_within, too_long, Checked,
+    Line, Lines,
 };
 use super::budget::SharedBudget;
 use crate::api::game::GameApi;
-use crate::api::services::{run_stoppable, Services};
+use crate::api::services::{run_stoppable, RaiseOnDrop, Services};
 use crate::api::transport::problem::RequestError;
 use crate::cache::{AnswerCache, Key};
 use crate::games::review::puzzle::{Asked, Finder, Puzzle, Puzzles};
 use crate::games::review::{Label, Spent};
 use crate::games::{SearchLimits, Style};
+use crate::i18n::Lang;
 use crate::operations::Operation;
 use crate::text::Text;
 
@@ -137,35 +144,18 @@ pub async fn puzzles<G: PuzzleApi>(
 ) -> Result<Vec<G::PuzzleDto>, RequestError> {
     let limits = services.limits;
     let (checked, judging) = check_game::<G>(request, &limits)?;
-    let (search, style) = judge_limits::<G>(&judging, &limits, checked.plies.len() + 1)?;
+    let search = judge_limits::<G>(&judging, &limits, checked.plies.len() + 1)?;
     let started = Instant::now();
     let deadline = review_deadline(&checked, &limits, shared, started)?;
     let cache = services.cache.clone();
     let slots = services.slots_of(Operation::Puzzles);
     let (answer, stopped) = run_stoppable(slots, &limits, Some(deadline), move |stop| {
-        let mut labels = vec![None; checked.plies.len()];
-        let (finished, mut spent) =
-            judge_game::<G>(&checked, (search, style), (stop, &cache), |line| {
-                if let Line::Entry(entry) = line {
-                    if let Some(label) = labels.get_mut(entry.ply) {
-                        *label = Some(Label::of_chances(entry.win_chance, entry.win_chance_played));
-                    }
-                }
-                true
-            });
-        let found = match finished {
-            Ok(true) => find::<G>(
-                &checked.plies,
-                &labels,
-                max,
-                (search, style),
-                (stop, &cache),
-                &mut spent,
-            ),
-            Ok(false) => Ok(None),
-            Err(error) => Err(error),
-        };
-        (found, spent)
+        let mut found = Vec::new();
+        let (count, spent) = review_and_find::<G>(&checked, max, search, (stop, &cache), |p| {
+            found.push(p);
+            true
+        });
+        (count.map(|count| count.map(|_| found)), spent)
     })
     .await?;
     let (found, spent) = answer;
@@ -180,8 +170,10 @@ pub async fn puzzles<G: PuzzleApi>(
     }
 }
 
-/// The finder over a reviewed game's `plies`, each with its review label;
-/// `None` when `stop` was raised before the end.
+/// The finder over a reviewed game's `plies`, each with its review label,
+/// handing each puzzle to `emit` as it is found (it answers whether to go
+/// on); how many it found, `None` when `stop` was raised (or `emit`
+/// declined) before the end.
 fn find<G: PuzzleApi>(
     plies: &[(G::State, G::Step)],
     labels: &[Option<Label>],
@@ -189,13 +181,14 @@ fn find<G: PuzzleApi>(
     (limits, style): (SearchLimits<'static>, Style),
     (stop, cache): (&AtomicBool, &AnswerCache),
     spent: &mut Spent,
-) -> Result<Option<Vec<G::PuzzleDto>>, RequestError> {
+    mut emit: impl FnMut(G::PuzzleDto) -> bool,
+) -> Result<Option<usize>, RequestError> {
     let limits = SearchLimits {
         stop: Some(stop),
         ..limits
     };
     let mut finder = Finder::new(max);
-    let mut found = Vec::new();
+    let mut found = 0;
     let mut previous = None;
     for (ply, ((state, step), label)) in plies.iter().zip(labels).enumerate() {
         let Some(label) = *label else {
@@ -212,7 +205,10 @@ fn find<G: PuzzleApi>(
             };
             if let Some(mut puzzle) = look::<G>(state, &asked, (&style, cache), spent)? {
                 finder.add(ply, G::place(&mut puzzle, ply));
-                found.push(puzzle);
+                found += 1;
+                if !emit(puzzle) {
+                    return Ok(None);
+                }
             }
         }
         if limits.stop_requested() {
@@ -221,4 +217,117 @@ fn find<G: PuzzleApi>(
         previous = Some((state, step, label));
     }
     Ok(Some(found))
+}
+
+/// Reviews `checked` and hands each puzzle found to `emit`: how many were
+/// found (`None`: stopped short), and what the judge and the finder
+/// searched.
+fn review_and_find<G: PuzzleApi>(
+    checked: &Checked<G>,
+    max: usize,
+    search: (SearchLimits<'static>, Style),
+    (stop, cache): (&AtomicBool, &AnswerCache),
+    emit: impl FnMut(G::PuzzleDto) -> bool,
+) -> (Result<Option<usize>, RequestError>, Spent) {
+    let mut labels = vec![None; checked.plies.len()];
+    let (finished, mut spent) = judge_game::<G>(checked, search, (stop, cache), |line| {
+        if let Line::Entry(entry) = line {
+            if let Some(label) = labels.get_mut(entry.ply) {
+                *label = Some(Label::of_chances(entry.win_chance, entry.win_chance_played));
+            }
+        }
+        true
+    });
+    let found = match finished {
+        Ok(true) => find::<G>(
+            &checked.plies,
+            &labels,
+            max,
+            search,
+            (stop, cache),
+            &mut spent,
+            emit,
+        ),
+        Ok(false) => Ok(None),
+        Err(error) => Err(error),
+    };
+    (found, spent)
+}
+
+/// One line of streamed puzzles (NDJSON), told apart by `line`: a
+/// puzzle as it is found, then the summary, or in its place the problem
+/// that stopped the search short.
+#[derive(Serialize)]
+#[serde(tag = "line", rename_all = "snake_case")]
+enum StreamLine<'a, P: Serialize> {
+    Puzzle(&'a P),
+    Summary { puzzles: usize },
+    Problem(Box<crate::api::transport::problem::Problem>),
+}
+
+/// A line's bytes, its newline included.
+fn line_bytes<P: Serialize>(line: &StreamLine<'_, P>) -> Option<Bytes> {
+    let mut bytes = serde_json::to_vec(line).ok()?;
+    bytes.push(b'\n');
+    Some(Bytes::from(bytes))
+}
+
+/// `puzzles` streamed as NDJSON: the game is checked (and a slot taken)
+/// before the answer starts, so refusals are ordinary problem answers;
+/// then the review (no line), one line a puzzle as it is found, and the
+/// summary last. A client that leaves stops the work; past the time cap,
+/// a problem line ends it.
+pub async fn puzzles_stream<G: PuzzleApi>(
+    request: G::AnnotateRequest,
+    max: usize,
+    services: &Services,
+    lang: Lang,
+) -> Result<impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>>, RequestError> {
+    let limits = services.limits;
+    let (checked, judging) = check_game::<G>(request, &limits)?;
+    let search = judge_limits::<G>(&judging, &limits, checked.plies.len() + 1)?;
+    let slot = services
+        .slots_of(Operation::Puzzles)
+        .take_within(&limits)
+        .await?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let (lines, receiver) = tokio::sync::mpsc::channel::<Bytes>(16);
+    let flag = stop.clone();
+    let deadline = review_deadline(&checked, &limits, None, Instant::now())?;
+    let timer = stop.clone();
+    actix_web::rt::spawn(async move {
+        tokio::time::sleep_until(deadline.into()).await;
+        timer.store(true, Ordering::Relaxed);
+    });
+    let cache = services.cache.clone();
+    let recorder = services.clone();
+    actix_web::rt::task::spawn_blocking(move || {
+        let _slot = slot;
+        let (found, spent) =
+            review_and_find::<G>(&checked, max, search, (&flag, &cache), |puzzle| {
+                line_bytes(&StreamLine::Puzzle(&puzzle))
+                    .is_some_and(|bytes| send_within(&lines, bytes, &flag))
+            });
+        record::<G, _>(
+            &recorder,
+            &found.as_ref().map(Option::is_some),
+            deadline,
+            spent,
+        );
+        let problem = |error: RequestError| Box::new(error.problem_in(lang));
+        let last: StreamLine<'_, G::PuzzleDto> = match found {
+            Ok(Some(puzzles)) => StreamLine::Summary { puzzles },
+            Ok(None) => StreamLine::Problem(problem(too_long(&limits))),
+            Err(error) => StreamLine::Problem(problem(error)),
+        };
+        let last = line_bytes(&last);
+        if let Some(bytes) = last.filter(|_| !lines.is_closed()) {
+            // Never waits: the stream is over either way.
+            let _ = lines.try_send(bytes);
+        }
+    });
+    Ok(Lines {
+        receiver,
+        _stop: RaiseOnDrop(stop),
+    })
 }

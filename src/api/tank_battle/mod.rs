@@ -17,7 +17,7 @@ use codec::{
 pub use dto::*;
 use extra::{__path_initial, __path_perft_count, initial, perft_count, run_perft};
 pub use extra::{PerftRequest, PerftResponse};
-use puzzles::{__path_find_puzzles, find_puzzles};
+use puzzles::{__path_find_puzzles, __path_find_puzzles_lines, find_puzzles, find_puzzles_lines};
 pub use puzzles::{PuzzleEntry, PuzzlesRequest, PuzzlesResponse};
 pub use replay::*;
 
@@ -72,7 +72,11 @@ impl GameApi for TankBattle {
 
     const REPLAY_STEPS: &'static str = "moves";
     const STATE_FIELD: &'static str = "position";
-    const EXTRA_OPS: &'static [Operation] = &[Operation::Perft, Operation::Puzzles];
+    const EXTRA_OPS: &'static [Operation] = &[
+        Operation::Perft,
+        Operation::Puzzles,
+        Operation::PuzzlesLines,
+    ];
 
     /// One list: `moves`, each entry known by its `move`.
     fn move_lists(_: &Value) -> Vec<(String, String)> {
@@ -572,5 +576,6 @@ super::game_routes::game_routes! {
         (Operation::Initial, __path_initial, initial),
         (Operation::Perft, __path_perft_count, perft_count),
         (Operation::Puzzles, __path_find_puzzles, find_puzzles),
+        (Operation::PuzzlesLines, __path_find_puzzles_lines, find_puzzles_lines),
     ],
 }

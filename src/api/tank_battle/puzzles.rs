@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 
 use super::replay::AnnotateRequest;
 use super::Rules;
+use crate::api::flows::annotate::{negotiate, Format};
 use crate::api::flows::annotation::LabelName;
 use crate::api::flows::ask::AskedLimits;
 use crate::api::flows::budget::SharedBudget;
@@ -19,11 +20,14 @@ use crate::api::openapi::notation::{LayoutText, MoveNotation, Tbn};
 use crate::api::openapi::responses::{BodyErrors, BusyError, ReviewErrors, RouteErrors};
 use crate::api::services::{JsonAndServices, Services};
 use crate::api::transport::json::{encode, respond};
-use crate::api::transport::problem::{HttpError, RequestError};
+use crate::api::transport::problem::{HttpError, Problem, RequestError};
 use crate::games::review::puzzle::{Puzzle, Theme};
 use crate::games::tank_battle::{puzzle_id, Move, State, TankBattle};
 use crate::games::Game;
+use crate::i18n::Lang;
 use crate::operations::Operation;
+use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
 
 /// A game to find puzzles in: `annotate`'s body (a start and moves, or a
 /// game record), the judge's `limits` or `level`, and `max_puzzles`.
@@ -229,20 +233,25 @@ impl PuzzleApi for TankBattle {
 /// and price); where the review labels a move, or the one before it, a
 /// `mistake` or `blunder`, the position is searched again for its two
 /// best moves at five times the judge's budget. It is a puzzle when the
-/// best beats the second by 30 points of the chance to win, or alone wins
-/// by force while the second does not win anyway (a chance under 99).
-/// The solution goes on through replies with no rival (none within 5
-/// points, or a longest defence) and only moves until a capture not
-/// taken back, a base entry or the game's end settles it (five of the
-/// solver's moves at most). After a puzzle the next is looked for past
-/// its solution.
+/// best beats the second by 30 points of the chance to win at the last
+/// two depths (and was best at the last three), or alone wins by force
+/// while the second does not win anyway (a chance under 99). The solution
+/// goes on through replies with no rival (none within 5 points, or a
+/// longest defence) and only moves until a capture not taken back, a base
+/// entry or the game's end settles it (five of the solver's moves at
+/// most). After a puzzle the next is looked for past its solution.
+///
+/// With `Accept: application/x-ndjson` the puzzles are streamed: one line
+/// a puzzle as it is found, then a summary line (or, past the time cap, a
+/// problem line), as `puzzles.ndjson` answers.
 #[utoipa::path(
     post, path = Operation::Puzzles.path(),
     tag = TankBattle::ID,
     operation_id = "tank_battle_puzzles",
     request_body = PuzzlesRequest,
     responses(
-        (status = 200, description = "The game's puzzles", body = PuzzlesResponse),
+        (status = 200, description = "The game's puzzles: one JSON answer, or NDJSON lines (`Accept: application/x-ndjson`)",
+         content((PuzzlesResponse = "application/json"), (PuzzlesLine = "application/x-ndjson"))),
         ReviewErrors,
         RouteErrors,
         BodyErrors,
@@ -250,10 +259,60 @@ impl PuzzleApi for TankBattle {
     )
 )]
 pub(super) async fn find_puzzles(
-    JsonAndServices { body, services, .. }: JsonAndServices<PuzzlesRequest>,
+    request: actix_web::HttpRequest,
+    JsonAndServices {
+        body,
+        services,
+        lang,
+    }: JsonAndServices<PuzzlesRequest>,
 ) -> Result<actix_web::HttpResponse, HttpError> {
+    if negotiate(&request) == Format::Lines {
+        return stream(body, &services, lang).await;
+    }
     let answer = run(body, &services, None).await?;
     respond(encode(&answer), &services.limits, &services.in_flight)
+}
+
+/// Finds a played game's puzzles, streamed: `puzzles` answering NDJSON.
+///
+/// The same search as `puzzles`, at the same price, for a client that
+/// reads one media type an operation: one `TankBattlePuzzlesLine` a line,
+/// each puzzle as soon as it is found, then the `summary` (or, past a
+/// cap, a `problem`), told apart by `line`.
+#[utoipa::path(
+    post, path = Operation::PuzzlesLines.path(),
+    tag = TankBattle::ID,
+    operation_id = "tank_battle_puzzles_lines",
+    request_body = PuzzlesRequest,
+    responses(
+        (status = 200, description = "The puzzles as NDJSON: one JSON object a line, each as `TankBattlePuzzlesLine` describes it",
+         content((String = "application/x-ndjson"))),
+        ReviewErrors,
+        RouteErrors,
+        BodyErrors,
+        BusyError,
+    )
+)]
+pub(super) async fn find_puzzles_lines(
+    JsonAndServices {
+        body,
+        services,
+        lang,
+    }: JsonAndServices<PuzzlesRequest>,
+) -> Result<actix_web::HttpResponse, HttpError> {
+    stream(body, &services, lang).await
+}
+
+async fn stream(
+    request: PuzzlesRequest,
+    services: &Services,
+    lang: Lang,
+) -> Result<actix_web::HttpResponse, HttpError> {
+    let (review, max) = request.split()?;
+    let lines = puzzles::puzzles_stream::<TankBattle>(review, max, services, lang).await?;
+    Ok(actix_web::HttpResponse::Ok()
+        .content_type("application/x-ndjson")
+        .streaming(lines))
 }
 
 /// `puzzles`, alone or as a batch's item (`shared`: the batch's budget).
@@ -265,4 +324,69 @@ pub(super) async fn run(
     let (review, max) = request.split()?;
     let puzzles = puzzles::puzzles::<TankBattle>(review, max, services, shared).await?;
     Ok(PuzzlesResponse { puzzles })
+}
+
+/// The document's schema of streamed puzzles' lines: a puzzle, the
+/// summary or a problem, each with its `line` (a discriminator every
+/// generator reads; the document names them `TankBattlePuzzlesLinePuzzle`,
+/// …, see `openapi::fixups`).
+pub struct PuzzlesLine;
+
+/// The summary line of streamed puzzles.
+#[derive(ToSchema)]
+#[allow(dead_code)] // (its schema only: the flow writes the line)
+struct PuzzlesSummary {
+    /// How many puzzles the lines before it gave.
+    puzzles: usize,
+}
+
+impl utoipa::PartialSchema for PuzzlesLine {
+    fn schema() -> RefOr<Schema> {
+        let tagged = |mut schema: RefOr<Schema>, tag: &str, description: &str| {
+            if let RefOr::T(Schema::Object(object)) = &mut schema {
+                let value = ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .enum_values(Some([tag]))
+                    .description(Some("What the line is."));
+                object.properties.insert("line".to_owned(), value.into());
+                object.required.insert(0, "line".to_owned());
+                object.description = Some(description.to_owned());
+                object.example = None;
+            }
+            schema
+        };
+        OneOfBuilder::new()
+            .description(Some(
+                "One line of streamed puzzles (`application/x-ndjson`: `puzzles.ndjson`, or \
+`puzzles` with `Accept: application/x-ndjson`), told apart by `line`: a `puzzle` as it is found, \
+then the `summary`, or a `problem` in its place when the search stops short.",
+            ))
+            .item(tagged(
+                <PuzzleEntry as utoipa::PartialSchema>::schema(),
+                "puzzle",
+                "A puzzle, as it is found.",
+            ))
+            .item(tagged(
+                <PuzzlesSummary as utoipa::PartialSchema>::schema(),
+                "summary",
+                "The last line: how many puzzles the lines before it gave.",
+            ))
+            .item(tagged(
+                <Problem as utoipa::PartialSchema>::schema(),
+                "problem",
+                "In place of the summary, when the search stopped short (past the server's time \
+cap): the problem, as the one answer would be.",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for PuzzlesLine {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "TankBattlePuzzlesLine".into()
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        <PuzzleEntry as ToSchema>::schemas(schemas);
+    }
 }

@@ -28,6 +28,13 @@ pub const REPLY_EPSILON: f64 = Label::BOUNDS[1];
 /// get: an only move is verified deeper than the verdict that found it.
 pub const VERIFY_TIMES: u64 = 5;
 
+/// The most a finder's search gets, in the game's default judge budgets
+/// ([`Review::JUDGE_NODES`]; Tank Battle: 2,000,000 positions, about a
+/// second here): a judge above a fifth of it (Tank Battle from level 6)
+/// is verified at this, not five times its own, so that no search meets
+/// the AI's time cap, whose answers are not the same everywhere.
+pub const VERIFY_MAX_JUDGES: u64 = 10;
+
 /// The most moves of the solver a solution holds.
 pub const SOLUTION_MOVES: usize = 5;
 
@@ -130,11 +137,12 @@ pub struct Asked<'a, G: Game> {
     /// the step, and its label.
     pub previous: Option<(&'a G::State, &'a G::Step, Label)>,
     /// The judge's limits: the finder searches [`VERIFY_TIMES`] their
-    /// positions (and keeps their time and stop).
+    /// positions, within [`VERIFY_MAX_JUDGES`] (and keeps their time and
+    /// stop).
     pub limits: SearchLimits<'a>,
 }
 
-impl<G: Game> Asked<'_, G> {
+impl<G: Review> Asked<'_, G> {
     /// Whether the review saw something to find here: the move played or
     /// the one before it was a mistake or worse (an only move missed, or
     /// a chance given). A position that was won before the opponent's
@@ -147,10 +155,12 @@ impl<G: Game> Asked<'_, G> {
                 .is_some_and(|(_, _, label)| label >= Label::Mistake)
     }
 
-    /// The finder's search limits.
+    /// The finder's search limits: [`VERIFY_TIMES`] the judge's
+    /// positions, at most [`VERIFY_MAX_JUDGES`] default judges'.
     pub fn verifying(&self) -> SearchLimits<'_> {
+        let most = G::JUDGE_NODES.saturating_mul(VERIFY_MAX_JUDGES);
         SearchLimits {
-            max_nodes: self.limits.max_nodes.saturating_mul(VERIFY_TIMES),
+            max_nodes: self.limits.max_nodes.saturating_mul(VERIFY_TIMES).min(most),
             ..self.limits
         }
     }
