@@ -65,7 +65,7 @@ pub struct PuzzlesRequest {
     #[schema(schema_with = record::result_schema)]
     pub result: RecordResult,
     /// The judge's search, as `annotate` takes it; the finder searches
-    /// five times its positions.
+    /// five times its positions (at most 2,000,000).
     #[serde(default)]
     pub limits: Option<AskedLimits>,
     /// The judge's budget as a level (1-8), as `annotate` takes it.
@@ -232,7 +232,8 @@ impl PuzzleApi for TankBattle {
 /// The game is reviewed as `annotate` reviews it (the same checks, judge
 /// and price); where the review labels a move, or the one before it, a
 /// `mistake` or `blunder`, the position is searched again for its two
-/// best moves at five times the judge's budget. It is a puzzle when the
+/// best moves at five times the judge's budget (at most 2,000,000
+/// positions). It is a puzzle when the
 /// best beats the second by 30 points of the chance to win at the last
 /// two depths (and was best at the last three), or alone wins by force
 /// while the second does not win anyway (a chance under 99). The solution
