@@ -239,7 +239,7 @@ async fn streamed_puzzles_are_a_line_each_then_the_summary() {
         }
         assert_eq!(
             lines.last(),
-            Some(&json!({"line": "summary", "puzzles": found.len()}))
+            Some(&json!({"line": "summary", "count": found.len()}))
         );
     }
     // Refused before the stream starts: an ordinary problem.

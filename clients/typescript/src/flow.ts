@@ -49,6 +49,19 @@ function reviewed<B extends object>(body: B | string, what: string): Extract<B, 
   return body;
 }
 
+// Puzzles in JSON: `puzzles` also streams NDJSON lines (by `Accept`), so
+// its 200 body is typed as the JSON answer or a line.
+function isPuzzles<B extends object>(body: B): body is Extract<B, { puzzles: unknown }> {
+  return "puzzles" in body;
+}
+
+function found<B extends object>(body: B, what: string): Extract<B, { puzzles: unknown }> {
+  if (!isPuzzles(body)) {
+    throw new Error(`${what}: a JSON answer was asked for, got a line`);
+  }
+  return body;
+}
+
 async function tankBattle(): Promise<void> {
   const initial = ok(
     await client.GET("/v1/tank-battle/initial", { params: { query: { layout: "standard" } } }),
@@ -114,7 +127,7 @@ async function tankBattle(): Promise<void> {
   check(review.plies.every((entry) => entry.loss >= 0 && entry.label.length > 0), "each move judged");
 
   // Black moves a tank where White's k2 takes it: the capture is a puzzle.
-  const found = ok(
+  const answer = ok(
     await client.POST("/v1/tank-battle/puzzles", {
       body: {
         start: "c10/8t2/7t3/11/11/11/11/11/11/2T7T/10C b 1",
@@ -125,9 +138,10 @@ async function tankBattle(): Promise<void> {
     }),
     "tank-battle puzzles",
   );
-  const puzzle = found.puzzles[0];
+  const puzzles = found(answer, "tank-battle puzzles").puzzles;
+  const puzzle = puzzles[0];
   check(
-    found.puzzles.length === 1 && puzzle?.solution[0] === "k2xh5" && puzzle.player === "white",
+    puzzles.length === 1 && puzzle?.solution[0] === "k2xh5" && puzzle.player === "white",
     "the capture is the game's one puzzle",
   );
   check(puzzle?.source.label === "best" && puzzle.rating >= 100, "its source and rating");

@@ -261,7 +261,7 @@ fn review_and_find<G: PuzzleApi>(
 #[serde(tag = "line", rename_all = "snake_case")]
 enum StreamLine<'a, P: Serialize> {
     Puzzle(&'a P),
-    Summary { puzzles: usize },
+    Summary { count: usize },
     Problem(Box<crate::api::transport::problem::Problem>),
 }
 
@@ -316,7 +316,7 @@ pub async fn puzzles_stream<G: PuzzleApi>(
         );
         let problem = |error: RequestError| Box::new(error.problem_in(lang));
         let last: StreamLine<'_, G::PuzzleDto> = match found {
-            Ok(Some(puzzles)) => StreamLine::Summary { puzzles },
+            Ok(Some(count)) => StreamLine::Summary { count },
             Ok(None) => StreamLine::Problem(problem(too_long(&limits))),
             Err(error) => StreamLine::Problem(problem(error)),
         };

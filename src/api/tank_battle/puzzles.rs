@@ -338,7 +338,7 @@ pub struct PuzzlesLine;
 #[allow(dead_code)] // (its schema only: the flow writes the line)
 struct PuzzlesSummary {
     /// How many puzzles the lines before it gave.
-    puzzles: usize,
+    count: usize,
 }
 
 impl utoipa::PartialSchema for PuzzlesLine {
