@@ -8,7 +8,6 @@
 //! the client leaves. Its answer's types are in [`super::annotation`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix_web::web::Bytes;
@@ -20,8 +19,9 @@ pub use super::annotation::{
 };
 use super::ask::{style, Judging};
 use super::budget::SharedBudget;
+use super::stream::spawn_lines;
 use crate::api::game::GameApi;
-use crate::api::services::{run_stoppable, RaiseOnDrop, Services};
+use crate::api::services::{run_stoppable, Services};
 use crate::api::transport::problem::RequestError;
 use crate::cache::{AnswerCache, Key};
 use crate::games::review::{self, Label, Review, Spent, Tally};
@@ -485,36 +485,6 @@ pub async fn annotate<G: GameApi>(
     }
 }
 
-/// How long a blocked stream waits between tries to hand a line on.
-const SEND_RETRY: Duration = Duration::from_millis(2);
-
-/// Hands `bytes` to the stream's reader, waiting while the client reads
-/// slowly, but never past `stop` (raised at the review's time cap and when
-/// the client leaves: a blocked send wakes then); whether it was handed
-/// on. (The connection's own send deadline closes a client that stops
-/// reading, which drops the stream and raises `stop`.)
-pub(super) fn send_within(
-    lines: &tokio::sync::mpsc::Sender<Bytes>,
-    bytes: Bytes,
-    stop: &AtomicBool,
-) -> bool {
-    use tokio::sync::mpsc::error::TrySendError;
-    let mut bytes = bytes;
-    loop {
-        match lines.try_send(bytes) {
-            Ok(()) => return true,
-            Err(TrySendError::Closed(_)) => return false,
-            Err(TrySendError::Full(back)) => {
-                if stop.load(Ordering::Relaxed) {
-                    return false;
-                }
-                bytes = back;
-                std::thread::sleep(SEND_RETRY);
-            }
-        }
-    }
-}
-
 /// `annotate` streamed as NDJSON: the game is checked (and a slot taken)
 /// before the answer starts, so refusals are ordinary problem answers;
 /// then one line an entry as it is judged and the summary last. A client
@@ -533,22 +503,13 @@ pub async fn annotate_stream<G: GameApi>(
         .slots_of(Operation::Annotate)
         .take_within(&limits)
         .await?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let (lines, receiver) = tokio::sync::mpsc::channel::<Bytes>(16);
-    let flag = stop.clone();
     let deadline = review_deadline(&checked, &limits, None, Instant::now())?;
-    let timer = stop.clone();
-    actix_web::rt::spawn(async move {
-        tokio::time::sleep_until(deadline.into()).await;
-        timer.store(true, Ordering::Relaxed);
-    });
     let cache = services.cache.clone();
     let recorder = services.clone();
     // The lines are written on the blocking pool (a last problem in the
     // request's language).
-    actix_web::rt::task::spawn_blocking(move || {
-        let _slot = slot;
-        let (finished, spent) = judge_game::<G>(&checked, search, (&flag, &cache), |line| {
+    Ok(spawn_lines(slot, deadline, move |sink| {
+        let (finished, spent) = judge_game::<G>(&checked, search, (sink.stop(), &cache), |line| {
             let written = match line {
                 Line::Entry(entry) => serde_json::to_vec(&StreamLine::Entry(&entry)),
                 Line::Summary(summary) => serde_json::to_vec(&StreamLine::Summary(&summary)),
@@ -556,7 +517,7 @@ pub async fn annotate_stream<G: GameApi>(
             match written {
                 Ok(mut bytes) => {
                     bytes.push(b'\n');
-                    send_within(&lines, Bytes::from(bytes), &flag)
+                    sink.send(Bytes::from(bytes))
                 }
                 Err(_) => false,
             }
@@ -567,35 +528,12 @@ pub async fn annotate_stream<G: GameApi>(
             Ok(false) => Some(too_long(&limits)),
             Err(error) => Some(error),
         };
-        if let Some(error) = failed.filter(|_| !lines.is_closed()) {
+        if let Some(error) = failed {
             let problem = error.problem_in(lang);
             if let Ok(mut bytes) = serde_json::to_vec(&StreamLine::<G>::Problem(&problem)) {
                 bytes.push(b'\n');
-                // Never waits: the stream is over either way.
-                let _ = lines.try_send(Bytes::from(bytes));
+                sink.last(Bytes::from(bytes));
             }
         }
-    });
-    Ok(Lines {
-        receiver,
-        _stop: RaiseOnDrop(stop),
-    })
-}
-
-/// The lines of a streamed review; dropping it (the client left) stops
-/// the judge.
-pub(super) struct Lines {
-    pub(super) receiver: tokio::sync::mpsc::Receiver<Bytes>,
-    pub(super) _stop: RaiseOnDrop,
-}
-
-impl futures_util::Stream for Lines {
-    type Item = Result<Bytes, actix_web::Error>;
-
-    fn poll_next(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<Self::Item>> {
-        self.receiver.poll_recv(cx).map(|line| line.map(Ok))
-    }
+    }))
 }

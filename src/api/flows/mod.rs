@@ -7,7 +7,8 @@
 //! [`budget`]), `compare`, another
 //! engine's claims checked ([`compare`]), `render.svg` ([`render`]) and `annotate`, a game reviewed ([`annotate`]; its answer:
 //! [`annotation`], its entries' forced results: [`forced`]); `puzzles`, a
-//! reviewed game's only moves ([`puzzles`]).
+//! reviewed game's only moves ([`puzzles`]); both streamed as NDJSON by
+//! [`stream`].
 
 pub mod ai;
 pub mod annotate;
@@ -25,3 +26,4 @@ pub mod record;
 pub mod render;
 pub mod replay;
 pub mod simple;
+mod stream;

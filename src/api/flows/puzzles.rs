@@ -8,8 +8,7 @@
 //! As one JSON answer, or streamed as NDJSON (a line a puzzle as it is
 //! found, the summary last).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use actix_web::web::Bytes;
@@ -19,12 +18,12 @@ use serde::Serialize;
 
 use super::ai::key_text;
 use super::annotate::{
-    check_game, judge_game, judge_limits, record, review_deadline, send_within, too_long, Checked,
-    Line, Lines,
+    check_game, judge_game, judge_limits, record, review_deadline, too_long, Checked, Line,
 };
 use super::budget::SharedBudget;
+use super::stream::spawn_lines;
 use crate::api::game::GameApi;
-use crate::api::services::{run_stoppable, RaiseOnDrop, Services};
+use crate::api::services::{run_stoppable, Services};
 use crate::api::transport::problem::RequestError;
 use crate::cache::{AnswerCache, Key};
 use crate::games::review::puzzle::{Asked, Finder, Puzzle, Puzzles};
@@ -290,23 +289,13 @@ pub async fn puzzles_stream<G: PuzzleApi>(
         .slots_of(Operation::Puzzles)
         .take_within(&limits)
         .await?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let (lines, receiver) = tokio::sync::mpsc::channel::<Bytes>(16);
-    let flag = stop.clone();
     let deadline = review_deadline(&checked, &limits, None, Instant::now())?;
-    let timer = stop.clone();
-    actix_web::rt::spawn(async move {
-        tokio::time::sleep_until(deadline.into()).await;
-        timer.store(true, Ordering::Relaxed);
-    });
     let cache = services.cache.clone();
     let recorder = services.clone();
-    actix_web::rt::task::spawn_blocking(move || {
-        let _slot = slot;
+    Ok(spawn_lines(slot, deadline, move |sink| {
         let (found, spent) =
-            review_and_find::<G>(&checked, max, search, (&flag, &cache), |puzzle| {
-                line_bytes(&StreamLine::Puzzle(&puzzle))
-                    .is_some_and(|bytes| send_within(&lines, bytes, &flag))
+            review_and_find::<G>(&checked, max, search, (sink.stop(), &cache), |puzzle| {
+                line_bytes(&StreamLine::Puzzle(&puzzle)).is_some_and(|bytes| sink.send(bytes))
             });
         record::<G, _>(
             &recorder,
@@ -320,14 +309,8 @@ pub async fn puzzles_stream<G: PuzzleApi>(
             Ok(None) => StreamLine::Problem(problem(too_long(&limits))),
             Err(error) => StreamLine::Problem(problem(error)),
         };
-        let last = line_bytes(&last);
-        if let Some(bytes) = last.filter(|_| !lines.is_closed()) {
-            // Never waits: the stream is over either way.
-            let _ = lines.try_send(bytes);
+        if let Some(bytes) = line_bytes(&last) {
+            sink.last(bytes);
         }
-    });
-    Ok(Lines {
-        receiver,
-        _stop: RaiseOnDrop(stop),
-    })
+    }))
 }
