@@ -291,15 +291,16 @@ impl GameApi for CobiTankWars {
 
     fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
-        let tokens = request.gunfire_tokens.unwrap_or(1);
-        let gunfire_tokens = usize::try_from(tokens)
+        let tokens = request.gunfire_tokens;
+        let gunfire_tokens = tokens
+            .map_or(Ok(ai::DEFAULT_GUNFIRE_TOKENS), usize::try_from)
             .ok()
             .filter(|t| *t <= ai::MAX_GUNFIRE_TOKENS)
             .ok_or_else(|| {
                 RequestError::bad_request(
                     Text::new("request-gunfire-tokens")
                         .with("max", ai::MAX_GUNFIRE_TOKENS)
-                        .with("value", tokens),
+                        .with("value", tokens.unwrap_or_default()),
                     Some("gunfire_tokens"),
                 )
             })?;

@@ -6,11 +6,13 @@
 pub mod ai;
 mod game;
 mod notation;
+mod puzzle;
 mod rules;
 mod state;
 
 pub use game::{check_round, CobiTankWars, IllegalOrders, OrderFault, Question, Round, Score};
 pub use notation::{StateData, VehicleData, STATE_SCHEMA};
+pub use puzzle::{puzzle_id, RULES_VERSION};
 pub use rules::{
     check_orders, gunfire, legal_orders, movement, outcome, resolve, splitmix64, supply_drop, Dir,
     Event, LegalOrder, Order, OrderData, OrderError,

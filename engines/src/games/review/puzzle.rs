@@ -35,6 +35,12 @@ pub const VERIFY_TIMES: u64 = 5;
 /// the AI's time cap, whose answers are not the same everywhere.
 pub const VERIFY_MAX_JUDGES: u64 = 10;
 
+/// A solver's chance to win beyond which no other move can be its only
+/// defence, and below which the second-best move counts as lost
+/// ([`Theme::Defence`]).
+pub const DEFENDED: f64 = 75.0;
+pub const LOST: f64 = 25.0;
+
 /// The most moves of the solver a solution holds.
 pub const SOLUTION_MOVES: usize = 5;
 
@@ -65,10 +71,15 @@ pub enum Theme {
     /// A solver's tank locked in the opponent's base moves (or captures)
     /// within it.
     LockedIn,
+    /// A solver's vehicle is ordered onto a support token (Tank Wars).
+    Support,
+    /// A solver's vehicle standing on a gunfire token is ordered off it
+    /// (Tank Wars).
+    Escape,
 }
 
 impl Theme {
-    pub const ALL: [Theme; 7] = [
+    pub const ALL: [Theme; 9] = [
         Theme::Capture,
         Theme::BaseEntry,
         Theme::CommanderStart,
@@ -76,6 +87,8 @@ impl Theme {
         Theme::Defence,
         Theme::Exchange,
         Theme::LockedIn,
+        Theme::Support,
+        Theme::Escape,
     ];
 
     /// The stable name.
@@ -88,6 +101,8 @@ impl Theme {
             Theme::Defence => "defence",
             Theme::Exchange => "exchange",
             Theme::LockedIn => "locked_in",
+            Theme::Support => "support",
+            Theme::Escape => "escape",
         }
     }
 }
@@ -125,17 +140,32 @@ pub struct Puzzle<P> {
     pub source: Source<P>,
 }
 
+/// Each player's label in the review for a step, by the player's index:
+/// `None` for a player who did not move in it.
+pub type Labels = [Option<Label>; 2];
+
+/// The labels of a step's verdicts.
+pub fn labels_of<P>(verdicts: &[Verdict<P>]) -> Labels {
+    let mut labels = [None; 2];
+    for verdict in verdicts {
+        if let Some(label) = labels.get_mut(verdict.player) {
+            *label = Some(verdict.label());
+        }
+    }
+    labels
+}
+
 /// What a game's puzzle finder is given at one position: the step
 /// played there and the one before, with their labels in the review.
 pub struct Asked<'a, G: Game> {
     pub ply: usize,
     /// The step played here.
     pub step: &'a G::Step,
-    /// Its label in the review.
-    pub label: Label,
-    /// The step before (the opponent's), if there was one: its position,
-    /// the step, and its label.
-    pub previous: Option<(&'a G::State, &'a G::Step, Label)>,
+    /// Its labels in the review.
+    pub labels: Labels,
+    /// The step before, if there was one: its position, the step, and
+    /// its labels.
+    pub previous: Option<(&'a G::State, &'a G::Step, Labels)>,
     /// The judge's limits: the finder searches [`VERIFY_TIMES`] their
     /// positions, within [`VERIFY_MAX_JUDGES`] (and keeps their time and
     /// stop).
@@ -143,16 +173,22 @@ pub struct Asked<'a, G: Game> {
 }
 
 impl<G: Review> Asked<'_, G> {
-    /// Whether the review saw something to find here: the move played or
-    /// the one before it was a mistake or worse (an only move missed, or
-    /// a chance given). A position that was won before the opponent's
-    /// move, and stays won, holds nothing to find: every reasonable move
-    /// wins it anyway.
-    pub fn worth_a_look(&self) -> bool {
-        self.label >= Label::Mistake
+    /// `player`'s label here, if the player moved.
+    pub fn label(&self, player: usize) -> Option<Label> {
+        self.labels.get(player).copied().flatten()
+    }
+
+    /// Whether the review saw something for `player` to find here: the
+    /// player's move here, or a move of the step before, was a mistake or
+    /// worse (an only move missed, or a chance given). A position that
+    /// was won before the opponent's move, and stays won, holds nothing
+    /// to find: every reasonable move wins it anyway.
+    pub fn worth_a_look(&self, player: usize) -> bool {
+        let bad = |label: &Option<Label>| label.is_some_and(|l| l >= Label::Mistake);
+        self.labels.get(player).is_some_and(bad)
             || self
                 .previous
-                .is_some_and(|(_, _, label)| label >= Label::Mistake)
+                .is_some_and(|(_, _, labels)| labels.iter().any(bad))
     }
 
     /// The finder's search limits: [`VERIFY_TIMES`] the judge's
@@ -168,13 +204,14 @@ impl<G: Review> Asked<'_, G> {
 
 /// A game whose reviewed games hold puzzles.
 pub trait Puzzles: Review {
-    /// The puzzle at `state` (the position before `asked.ply`'s move), if
-    /// one starts there; what its searches visited added to `spent`.
-    fn puzzle(
+    /// The puzzles at `state` (the position before `asked.ply`'s step),
+    /// one a player at most, in the players' order; what their searches
+    /// visited added to `spent`.
+    fn puzzles(
         state: &Self::State,
         asked: &Asked<'_, Self>,
         spent: &mut Spent,
-    ) -> Option<Puzzle<Self::Pick>>;
+    ) -> Vec<Puzzle<Self::Pick>>;
 }
 
 /// A puzzle's id: the first 16 bytes of the BLAKE3 digest of `text` (the
@@ -213,10 +250,16 @@ impl Finder {
         self.found < self.max && ply >= self.next
     }
 
-    /// Counts a puzzle found at `ply` whose solution is `plies` long.
-    pub fn add(&mut self, ply: usize, plies: usize) {
-        self.next = ply + plies.max(1);
-        self.found += 1;
+    /// Keeps what fits of the puzzles found at `ply` (`plies`: the plies
+    /// a puzzle's solution covers), in their order.
+    pub fn keep<P>(&mut self, ply: usize, found: Vec<P>, plies: impl Fn(&P) -> usize) -> Vec<P> {
+        let room = self.max.saturating_sub(self.found);
+        let kept: Vec<P> = found.into_iter().take(room).collect();
+        for puzzle in &kept {
+            self.next = self.next.max(ply + plies(puzzle).max(1));
+            self.found += 1;
+        }
+        kept
     }
 }
 
@@ -236,31 +279,30 @@ where
     let mut finder = Finder::new(max);
     let mut found = Vec::new();
     let mut spent = Spent::default();
-    let mut previous: Option<(G::State, &G::Step, Label)> = None;
+    let mut previous: Option<(G::State, &G::Step, Labels)> = None;
     let mut state = start.clone();
     for (ply, step) in steps.iter().enumerate() {
         let verdicts = G::judge(&mut judge, &state, step, limits, crate::games::Style::FULL);
-        let Some(label) = verdicts.first().map(Verdict::label) else {
+        if verdicts.is_empty() {
             break;
-        };
+        }
+        let labels = labels_of(&verdicts);
         if finder.wants(ply) {
             let asked = Asked::<G> {
                 ply,
                 step,
-                label,
+                labels,
                 previous: previous.as_ref().map(|(s, p, l)| (s, *p, *l)),
                 limits,
             };
-            if let Some(puzzle) = G::puzzle(&state, &asked, &mut spent) {
-                finder.add(ply, puzzle.solution.len());
-                found.push(puzzle);
-            }
+            let puzzles = G::puzzles(&state, &asked, &mut spent);
+            found.extend(finder.keep(ply, puzzles, |p| p.solution.len()));
         }
         let before = state.clone();
         if G::play(&mut state, step.clone()).is_err() {
             break;
         }
-        previous = Some((before, step, label));
+        previous = Some((before, step, labels));
     }
     let judged = G::spent(&judge);
     spent.searches += judged.searches;

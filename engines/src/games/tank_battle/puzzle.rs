@@ -9,17 +9,11 @@ use super::judge::{chance_of, forced_of};
 use super::{Layout, Move, Role, Side, State, TankBattle, RULES_VERSION};
 use crate::games::level::{Level, Style};
 use crate::games::review::puzzle::{
-    digest, rating_of_level, Asked, Puzzle, Puzzles, Source, Theme, MARGIN, REPLY_EPSILON,
-    SOLUTION_MOVES, UNSOLVED_RATING, WINS_ANYWAY,
+    digest, rating_of_level, Asked, Puzzle, Puzzles, Source, Theme, DEFENDED, LOST, MARGIN,
+    REPLY_EPSILON, SOLUTION_MOVES, UNSOLVED_RATING, WINS_ANYWAY,
 };
 use crate::games::review::Spent;
 use crate::games::{Game, SearchLimits};
-
-/// A side's chance to win beyond which no other move can be its only
-/// defence, and below which the second-best move counts as lost
-/// ([`Theme::Defence`]).
-pub const DEFENDED: f64 = 75.0;
-pub const LOST: f64 = 25.0;
 
 /// The two best moves at `state` for its side to move, each with the
 /// side's chance to win, at the last depth searched and the one before;
@@ -206,72 +200,75 @@ pub fn puzzle_id(state: &State) -> String {
 }
 
 impl Puzzles for TankBattle {
-    fn puzzle(
+    fn puzzles(
         state: &State,
         asked: &Asked<'_, TankBattle>,
         spent: &mut Spent,
-    ) -> Option<Puzzle<Move>> {
-        if !asked.worth_a_look() {
-            return None;
-        }
-        let played = state.validate(*asked.step).ok()?;
-        let limits = asked.verifying();
-        let first = two_best(state, limits, spent)?;
-        if !first.only() || limits.stop_requested() {
-            return None;
-        }
-        let solver = state.position.turn();
-        let mut solution = vec![first.best];
-        let mut at = *state;
-        at.position.play_unchecked(first.best);
-        let mut mv = first.best;
-        while solution.len() < 2 * SOLUTION_MOVES - 1 {
-            let reply = two_best(&at, limits, spent);
-            if settles(
-                mv,
-                solver,
-                &at,
-                reply.as_ref().map(|r| r.best),
-                &state.layout,
-            ) {
-                break;
-            }
-            let Some(reply) = reply.filter(|r| !r.rivalled()) else {
-                break;
-            };
-            let mut after = at;
-            after.position.play_unchecked(reply.best);
-            if after.end_reason().is_some() {
-                break;
-            }
-            let Some(next) = two_best(&after, limits, spent).filter(Two::only) else {
-                break;
-            };
-            after.position.play_unchecked(next.best);
-            solution.extend([reply.best, next.best]);
-            at = after;
-            mv = next.best;
-        }
-        let previous = asked
-            .previous
-            .and_then(|(before, step, _)| before.validate(*step).ok());
-        Some(Puzzle {
-            id: puzzle_id(state),
-            ply: asked.ply,
-            player: solver.index(),
-            themes: themes(state, &solution, previous, &first),
-            forced: forced_of(f64::from(first.value)).filter(|f| f.win),
-            chance: first.chance,
-            second_chance: first.second.unwrap_or(0.0),
-            rating: rating(state, first.best, asked.limits, spent),
-            source: Source {
-                played,
-                label: asked.label,
-            },
-            solution,
-        })
-        .filter(|_| !limits.stop_requested())
+    ) -> Vec<Puzzle<Move>> {
+        puzzle(state, asked, spent).into_iter().collect()
     }
+}
+
+/// The puzzle at `state`, for its side to move, if one starts there.
+fn puzzle(state: &State, asked: &Asked<'_, TankBattle>, spent: &mut Spent) -> Option<Puzzle<Move>> {
+    let solver = state.position.turn();
+    let label = asked.label(solver.index())?;
+    if !asked.worth_a_look(solver.index()) {
+        return None;
+    }
+    let played = state.validate(*asked.step).ok()?;
+    let limits = asked.verifying();
+    let first = two_best(state, limits, spent)?;
+    if !first.only() || limits.stop_requested() {
+        return None;
+    }
+    let mut solution = vec![first.best];
+    let mut at = *state;
+    at.position.play_unchecked(first.best);
+    let mut mv = first.best;
+    while solution.len() < 2 * SOLUTION_MOVES - 1 {
+        let reply = two_best(&at, limits, spent);
+        if settles(
+            mv,
+            solver,
+            &at,
+            reply.as_ref().map(|r| r.best),
+            &state.layout,
+        ) {
+            break;
+        }
+        let Some(reply) = reply.filter(|r| !r.rivalled()) else {
+            break;
+        };
+        let mut after = at;
+        after.position.play_unchecked(reply.best);
+        if after.end_reason().is_some() {
+            break;
+        }
+        let Some(next) = two_best(&after, limits, spent).filter(Two::only) else {
+            break;
+        };
+        after.position.play_unchecked(next.best);
+        solution.extend([reply.best, next.best]);
+        at = after;
+        mv = next.best;
+    }
+    let previous = asked
+        .previous
+        .and_then(|(before, step, _)| before.validate(*step).ok());
+    Some(Puzzle {
+        id: puzzle_id(state),
+        ply: asked.ply,
+        player: solver.index(),
+        themes: themes(state, &solution, previous, &first),
+        forced: forced_of(f64::from(first.value)).filter(|f| f.win),
+        chance: first.chance,
+        second_chance: first.second.unwrap_or(0.0),
+        rating: rating(state, first.best, asked.limits, spent),
+        source: Source { played, label },
+        solution,
+    })
+    .filter(|_| !limits.stop_requested())
 }
 
 #[cfg(test)]

@@ -51,6 +51,9 @@ use search::{options, product, Search};
 /// Bumped whenever the AI's answers change, so cached answers expire.
 pub const ENGINE_VERSION: u32 = 3;
 
+/// The gunfire squares the AI is asked for when a question names none.
+pub const DEFAULT_GUNFIRE_TOKENS: usize = 1;
+
 /// The most gunfire squares the AI suggests.
 pub const MAX_GUNFIRE_TOKENS: usize = 8;
 
@@ -158,16 +161,19 @@ pub fn judge(
     material_chance: &dyn Fn(f64) -> f64,
 ) -> Option<Judgement> {
     let judging = Judging {
-        played,
+        asking: Asking::Played(played),
         material_chance,
     };
     let (suggestion, judged) =
         suggest_measuring(state, player, 0, limits, seed, style, Some(judging))?;
-    let Measured {
+    let Some(Measured::Played {
         value_played,
         chance,
         chance_played,
-    } = judged?;
+    }) = judged
+    else {
+        return None;
+    };
     Some(Judgement {
         suggestion,
         value_played,
@@ -176,17 +182,69 @@ pub fn judge(
     })
 }
 
-/// A [`Judgement`]'s numbers.
-struct Measured {
-    value_played: f64,
-    chance: f64,
-    chance_played: f64,
+/// Joint orders and their chance to win (0-100).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chance {
+    pub orders: Vec<(String, Order)>,
+    pub chance: f64,
+}
+
+/// The search's `rivals` best joint orders by mean (its choice first),
+/// each with its chance to win measured against the samples its choice
+/// was measured against, as [`judge`] measures them: what a puzzle's
+/// only orders are told from. `None` when the game is over.
+pub fn rivals(
+    state: &State,
+    player: Player,
+    rivals: usize,
+    limits: SearchLimits,
+    seed: u64,
+    material_chance: &dyn Fn(f64) -> f64,
+) -> Option<(Suggestion, Vec<Chance>)> {
+    let judging = Judging {
+        asking: Asking::Rivals(rivals),
+        material_chance,
+    };
+    let (suggestion, judged) =
+        suggest_measuring(state, player, 0, limits, seed, Style::FULL, Some(judging))?;
+    match judged {
+        Some(Measured::Named(chances)) => Some((suggestion, chances)),
+        _ => None,
+    }
+}
+
+/// Whether `orders` (one a vehicle of `player`, in card order) win the
+/// game this round whatever the enemy orders; `None` where the enemy has
+/// more than `most` distinct joint orders.
+pub fn wins_whatever(state: &State, player: Player, orders: &[Order], most: usize) -> Option<bool> {
+    let mut search = Search::new(state, player, SearchLimits::default(), Instant::now());
+    search.wins_whatever(orders, most)
 }
 
 /// What a review's judge asks of a search besides its suggestion.
 struct Judging<'a> {
-    played: &'a BTreeMap<String, Order>,
+    asking: Asking<'a>,
     material_chance: &'a dyn Fn(f64) -> f64,
+}
+
+/// What orders a judging search measures for their chance.
+enum Asking<'a> {
+    /// The orders played, beside the search's choice.
+    Played(&'a BTreeMap<String, Order>),
+    /// The search's best this many, its choice first.
+    Rivals(usize),
+}
+
+/// A [`Judgement`]'s numbers, or the rivals' chances (by candidate,
+/// then named).
+enum Measured {
+    Played {
+        value_played: f64,
+        chance: f64,
+        chance_played: f64,
+    },
+    Rivals(Vec<(usize, f64)>),
+    Named(Vec<Chance>),
 }
 
 fn suggest_measuring(
@@ -252,13 +310,25 @@ fn suggest_measuring(
         .min(usize::try_from(aim_reserve).unwrap_or(0));
     let aim_samples = samples.get(..aim_count).unwrap_or_default();
     let gunfire = search.aim(chosen, aim_samples, gunfire_tokens);
-    // The value played and both chances (see [`Judgement`]).
+    // The value played and both chances (see [`Judgement`]), or the
+    // rivals' chances.
     let judged = judging.map(|judging| {
-        let own: Option<Vec<Order>> = search
-            .own
-            .iter()
-            .map(|v| judging.played.get(&v.id).copied())
-            .collect();
+        // The orders played, by vehicle in card order (`None`: some
+        // vehicle has none), or how many rivals.
+        enum Asked {
+            Played(Option<Vec<Order>>),
+            Rivals(usize),
+        }
+        let asked = match judging.asking {
+            Asking::Played(played) => Asked::Played(
+                search
+                    .own
+                    .iter()
+                    .map(|v| played.get(&v.id).copied())
+                    .collect(),
+            ),
+            Asking::Rivals(count) => Asked::Rivals(count),
+        };
         let measured = samples.get(..best.count.max(1)).unwrap_or_default();
         let before = search.before;
         let mut measure = |orders: &[Order]| {
@@ -276,21 +346,36 @@ fn suggest_measuring(
             let n = measured.len().max(1) as f64;
             (value / n, chance / n)
         };
-        let (_, chance) = measure(chosen);
-        match own {
-            Some(own) if own != *chosen => {
-                let (value_played, chance_played) = measure(&own);
-                Measured {
-                    value_played,
-                    chance,
-                    chance_played,
+        match asked {
+            Asked::Played(own) => {
+                let (_, chance) = measure(chosen);
+                match own {
+                    Some(own) if own != *chosen => {
+                        let (value_played, chance_played) = measure(&own);
+                        Measured::Played {
+                            value_played,
+                            chance,
+                            chance_played,
+                        }
+                    }
+                    _ => Measured::Played {
+                        value_played: best.mean(),
+                        chance,
+                        chance_played: chance,
+                    },
                 }
             }
-            _ => Measured {
-                value_played: best.mean(),
-                chance,
-                chance_played: chance,
-            },
+            Asked::Rivals(count) => {
+                let others = ranking.iter().map(|t| t.candidate);
+                let rivals = std::iter::once(best.candidate)
+                    .chain(others.filter(|&c| c != best.candidate))
+                    .take(count);
+                Measured::Rivals(
+                    rivals
+                        .filter_map(|c| Some((c, measure(candidates.get(c)?).1)))
+                        .collect(),
+                )
+            }
         }
     });
     let name = |orders: &[Order]| -> Vec<(String, Order)> {
@@ -301,6 +386,20 @@ fn suggest_measuring(
             .map(|(v, o)| (v.id.clone(), *o))
             .collect()
     };
+    let judged = judged.map(|measured| match measured {
+        Measured::Rivals(chances) => Measured::Named(
+            chances
+                .into_iter()
+                .filter_map(|(c, chance)| {
+                    Some(Chance {
+                        orders: name(candidates.get(c)?),
+                        chance,
+                    })
+                })
+                .collect(),
+        ),
+        other => other,
+    });
     let lines = ranking
         .iter()
         .take(style.lines.max(1))

@@ -170,6 +170,23 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Whether `own` wins the game this round whatever the enemy orders:
+    /// against each of its distinct joint orders ([`options`]), with the
+    /// gunfire on the board; `None` where it has more than `most`.
+    pub(super) fn wins_whatever(&mut self, own: &[Order], most: usize) -> Option<bool> {
+        let choices: Vec<Vec<Order>> = self.enemy.iter().map(|v| options(self.state, v)).collect();
+        let count = choices
+            .iter()
+            .try_fold(1usize, |n, c| n.checked_mul(c.len()))?;
+        if count > most {
+            return None;
+        }
+        Some(product(&choices).iter().all(|enemy| {
+            let next = self.play(own, enemy, true);
+            outcome(&next) == Some(Some(self.player))
+        }))
+    }
+
     /// The state after the movement (and, with `fire`, the gunfire) of a
     /// round with these orders.
     pub(super) fn play(&mut self, own: &[Order], enemy: &[Order], fire: bool) -> State {
