@@ -15,18 +15,24 @@ use actix_web::web::Bytes;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
 
 use super::ai::key_text;
 use super::annotate::{
-    check_game, judge_game, judge_limits, record, review_deadline, too_long, Checked, Line,
+    check_game, judge_game, judge_limits, negotiate, record, review_deadline, too_long, Checked,
+    Format, Line,
 };
 use super::budget::SharedBudget;
 use super::stream::spawn_lines;
-use crate::api::game::GameApi;
+use crate::api::game::{schema_name, GameApi};
 use crate::api::services::{run_stoppable, Services};
+use crate::api::transport::json::{encode, respond};
 use crate::api::transport::problem::RequestError;
+use crate::api::transport::problem::{HttpError, Problem};
 use crate::cache::{AnswerCache, Key};
-use crate::games::review::puzzle::{Asked, Finder, Puzzle, Puzzles};
+use crate::games::review::puzzle::{Asked, Finder, Labels, Puzzle, Puzzles};
 use crate::games::review::{Label, Spent};
 use crate::games::{SearchLimits, Style};
 use crate::i18n::Lang;
@@ -46,15 +52,22 @@ const PUZZLE_VERSION: u32 = 1;
 /// them.
 pub trait PuzzleApi: GameApi + Puzzles {
     /// One puzzle as the answer writes it (and the cache keeps it).
-    type PuzzleDto: Serialize + DeserializeOwned + Send + 'static;
+    type PuzzleDto: Serialize + DeserializeOwned + ToSchema + Send + 'static;
+    /// The body `puzzles` takes: `annotate`'s and `max_puzzles`.
+    type PuzzlesRequest: DeserializeOwned + Send + 'static;
+
+    /// The review a body asks for, and its `max_puzzles`.
+    fn split(request: Self::PuzzlesRequest) -> (Self::AnnotateRequest, Option<u32>);
 
     /// `puzzle`, found at `state`, as the answer writes it.
     fn encode_puzzle(state: &Self::State, puzzle: &Puzzle<Self::Pick>) -> Self::PuzzleDto;
 
     /// A kept puzzle read back for step `ply` of this game (the same
-    /// position may come at another step of another game): its `ply` set;
-    /// answers the plies its solution covers.
-    fn place(puzzle: &mut Self::PuzzleDto, ply: usize) -> usize;
+    /// position may come at another step of another game): its `ply` set.
+    fn place(puzzle: &mut Self::PuzzleDto, ply: usize);
+
+    /// The plies a puzzle's solution covers.
+    fn plies(puzzle: &Self::PuzzleDto) -> usize;
 }
 
 /// `max_puzzles` checked: 1 to [`MAX_PUZZLES`], [`DEFAULT_PUZZLES`] when
@@ -72,24 +85,33 @@ pub fn max_puzzles(asked: Option<u32>) -> Result<usize, RequestError> {
     Ok(max as usize)
 }
 
+/// The labels as a key writes them: each player's name, `-` for none.
+fn labels_text(labels: &Labels) -> String {
+    let names: Vec<&str> = labels
+        .iter()
+        .map(|label| label.map_or("-", Label::name))
+        .collect();
+    names.join(",")
+}
+
 /// The cache key of what the finder found at `state` before `step`: the
-/// digest of everything it depends on (the step and its label, the step
-/// before with its label, the judge's limits and style).
+/// digest of everything it depends on (the step and its labels, the step
+/// before with its labels, the judge's limits and style).
 fn look_key<G: PuzzleApi>(
-    (state, step, label): (&G::State, &G::Step, Label),
-    previous: Option<(&G::State, &G::Step, Label)>,
+    (state, step, labels): (&G::State, &G::Step, &Labels),
+    previous: Option<(&G::State, &G::Step, Labels)>,
     (limits, style): (&SearchLimits, &Style),
 ) -> Result<Key, RequestError> {
     let mut canonical = format!(
         "puzzles|p{PUZZLE_VERSION}|{}|{}",
         G::step_text(state, step)?,
-        label.name()
+        labels_text(labels)
     );
-    if let Some((before, step, label)) = previous {
+    if let Some((before, step, labels)) = previous {
         canonical.push('|');
         canonical.push_str(&G::step_text(before, step)?);
         canonical.push('|');
-        canonical.push_str(label.name());
+        canonical.push_str(&labels_text(&labels));
     }
     Ok(Key::digest(
         key_text::<G>(&canonical, style, limits, 0).as_bytes(),
@@ -104,19 +126,22 @@ fn look<G: PuzzleApi>(
     asked: &Asked<'_, G>,
     (style, cache): (&Style, &AnswerCache),
     spent: &mut Spent,
-) -> Result<Option<G::PuzzleDto>, RequestError> {
+) -> Result<Vec<G::PuzzleDto>, RequestError> {
     let key = look_key::<G>(
-        (state, asked.step, asked.label),
+        (state, asked.step, &asked.labels),
         asked.previous,
         (&asked.limits, style),
     )?;
     if let Some(bytes) = cache.get(G::ID, key) {
-        if let Ok(kept) = serde_json::from_slice::<Option<G::PuzzleDto>>(&bytes) {
+        if let Ok(kept) = serde_json::from_slice::<Vec<G::PuzzleDto>>(&bytes) {
             return Ok(kept);
         }
     }
     let started = Instant::now();
-    let found = G::puzzle(state, asked, spent).map(|p| G::encode_puzzle(state, &p));
+    let found: Vec<G::PuzzleDto> = G::puzzles(state, asked, spent)
+        .iter()
+        .map(|p| G::encode_puzzle(state, p))
+        .collect();
     // As a review's step: kept only when no search can have been stopped
     // by time (a search stops for time only after half of it) or by the
     // stop flag, so that what is kept is what any server would find.
@@ -175,7 +200,7 @@ pub async fn puzzles<G: PuzzleApi>(
 /// declined) before the end.
 fn find<G: PuzzleApi>(
     plies: &[(G::State, G::Step)],
-    labels: &[Option<Label>],
+    labels: &[Labels],
     max: usize,
     (limits, style): (SearchLimits<'static>, Style),
     (stop, cache): (&AtomicBool, &AnswerCache),
@@ -189,21 +214,22 @@ fn find<G: PuzzleApi>(
     let mut finder = Finder::new(max);
     let mut found = 0;
     let mut previous = None;
-    for (ply, ((state, step), label)) in plies.iter().zip(labels).enumerate() {
-        let Some(label) = *label else {
+    for (ply, ((state, step), &labels)) in plies.iter().zip(labels).enumerate() {
+        if labels.iter().all(Option::is_none) {
             previous = None;
             continue;
-        };
+        }
         if finder.wants(ply) {
             let asked = Asked::<G> {
                 ply,
                 step,
-                label,
+                labels,
                 previous,
                 limits,
             };
-            if let Some(mut puzzle) = look::<G>(state, &asked, (&style, cache), spent)? {
-                finder.add(ply, G::place(&mut puzzle, ply));
+            let mut puzzles = look::<G>(state, &asked, (&style, cache), spent)?;
+            puzzles.iter_mut().for_each(|p| G::place(p, ply));
+            for puzzle in finder.keep(ply, puzzles, G::plies) {
                 found += 1;
                 if !emit(puzzle) {
                     return Ok(None);
@@ -213,7 +239,7 @@ fn find<G: PuzzleApi>(
         if limits.stop_requested() {
             return Ok(None);
         }
-        previous = Some((state, step, label));
+        previous = Some((state, step, labels));
     }
     Ok(Some(found))
 }
@@ -228,10 +254,15 @@ fn review_and_find<G: PuzzleApi>(
     (stop, cache): (&AtomicBool, &AnswerCache),
     emit: impl FnMut(G::PuzzleDto) -> bool,
 ) -> (Result<Option<usize>, RequestError>, Spent) {
-    let mut labels = vec![None; checked.plies.len()];
+    let mut labels: Vec<Labels> = vec![[None; 2]; checked.plies.len()];
     let (finished, mut spent) = judge_game::<G>(checked, search, (stop, cache), |line| {
         if let Line::Entry(entry) = line {
-            if let Some(label) = labels.get_mut(entry.ply) {
+            let player = (0..2).find(|&p| G::player_name(p) == entry.player);
+            let label = labels
+                .get_mut(entry.ply)
+                .zip(player)
+                .and_then(|(labels, p)| labels.get_mut(p));
+            if let Some(label) = label {
                 *label = Some(Label::of_chances(entry.win_chance, entry.win_chance_played));
             }
         }
@@ -313,4 +344,145 @@ pub async fn puzzles_stream<G: PuzzleApi>(
             sink.last(bytes);
         }
     }))
+}
+
+// ------------------------------------------------------------ answers ---
+
+/// A game's puzzles, in the game's order (the document names it
+/// `TankBattlePuzzlesResponse`, …).
+#[derive(Serialize)]
+#[serde(bound = "")]
+pub struct PuzzlesResponse<G: PuzzleApi> {
+    pub puzzles: Vec<G::PuzzleDto>,
+}
+
+/// `puzzles`, alone or as a batch's item (`shared`: the batch's budget).
+pub async fn run<G: PuzzleApi>(
+    request: G::PuzzlesRequest,
+    services: &Services,
+    shared: Option<&SharedBudget>,
+) -> Result<PuzzlesResponse<G>, RequestError> {
+    let (review, max) = G::split(request);
+    let max = max_puzzles(max)?;
+    let puzzles = puzzles::<G>(review, max, services, shared).await?;
+    Ok(PuzzlesResponse { puzzles })
+}
+
+/// `puzzles`' route: one JSON answer, or the lines when `Accept` prefers
+/// NDJSON.
+pub async fn answer<G: PuzzleApi>(
+    request: &actix_web::HttpRequest,
+    body: G::PuzzlesRequest,
+    services: &Services,
+    lang: Lang,
+) -> Result<actix_web::HttpResponse, HttpError> {
+    if negotiate(request) == Format::Lines {
+        return answer_lines::<G>(body, services, lang).await;
+    }
+    let answer = run::<G>(body, services, None).await?;
+    respond(encode(&answer), &services.limits, &services.in_flight)
+}
+
+/// `puzzles.ndjson`'s route, and `puzzles` asked for NDJSON.
+pub async fn answer_lines<G: PuzzleApi>(
+    body: G::PuzzlesRequest,
+    services: &Services,
+    lang: Lang,
+) -> Result<actix_web::HttpResponse, HttpError> {
+    let (review, max) = G::split(body);
+    let max = max_puzzles(max)?;
+    let lines = puzzles_stream::<G>(review, max, services, lang).await?;
+    Ok(actix_web::HttpResponse::Ok()
+        .content_type("application/x-ndjson")
+        .streaming(lines))
+}
+
+impl<G: PuzzleApi> PartialSchema for PuzzlesResponse<G> {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .description(Some("A game's puzzles, in the game's order."))
+            .property(
+                "puzzles",
+                ArrayBuilder::new()
+                    .items(utoipa::openapi::Ref::from_schema_name(G::PuzzleDto::name())),
+            )
+            .required("puzzles")
+            .into()
+    }
+}
+
+impl<G: PuzzleApi> ToSchema for PuzzlesResponse<G> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        schema_name::<G>("PuzzlesResponse")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((G::PuzzleDto::name().into_owned(), G::PuzzleDto::schema()));
+        G::PuzzleDto::schemas(schemas);
+    }
+}
+
+/// The document's schema of streamed puzzles' lines: a puzzle, the
+/// summary or a problem, each with its `line` (a discriminator every
+/// generator reads; the document names them `TankBattlePuzzlesLinePuzzle`,
+/// …, see `openapi::fixups`).
+pub struct PuzzlesLine<G>(std::marker::PhantomData<G>);
+
+/// The summary line of streamed puzzles.
+#[derive(ToSchema)]
+#[allow(dead_code)] // (its schema only: the flow writes the line)
+struct PuzzlesSummary {
+    /// How many puzzles the lines before it gave.
+    count: usize,
+}
+
+impl<G: PuzzleApi> PartialSchema for PuzzlesLine<G> {
+    fn schema() -> RefOr<Schema> {
+        let tagged = |mut schema: RefOr<Schema>, tag: &str, description: &str| {
+            if let RefOr::T(Schema::Object(object)) = &mut schema {
+                let value = ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .enum_values(Some([tag]))
+                    .description(Some("What the line is."));
+                object.properties.insert("line".to_owned(), value.into());
+                object.required.insert(0, "line".to_owned());
+                object.description = Some(description.to_owned());
+                object.example = None;
+            }
+            schema
+        };
+        OneOfBuilder::new()
+            .description(Some(
+                "One line of streamed puzzles (`application/x-ndjson`: `puzzles.ndjson`, or \
+`puzzles` with `Accept: application/x-ndjson`), told apart by `line`: a `puzzle` as it is found, \
+then the `summary`, or a `problem` in its place when the search stops short.",
+            ))
+            .item(tagged(
+                G::PuzzleDto::schema(),
+                "puzzle",
+                "A puzzle, as it is found.",
+            ))
+            .item(tagged(
+                PuzzlesSummary::schema(),
+                "summary",
+                "The last line: how many puzzles the lines before it gave.",
+            ))
+            .item(tagged(
+                Problem::schema(),
+                "problem",
+                "In place of the summary, when the search stopped short (past the server's time \
+cap): the problem, as the one answer would be.",
+            ))
+            .into()
+    }
+}
+
+impl<G: PuzzleApi> ToSchema for PuzzlesLine<G> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        schema_name::<G>("PuzzlesLine")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        G::PuzzleDto::schemas(schemas);
+    }
 }

@@ -18,7 +18,7 @@ pub use dto::*;
 use extra::{__path_initial, __path_perft_count, initial, perft_count, run_perft};
 pub use extra::{PerftRequest, PerftResponse};
 use puzzles::{__path_find_puzzles, __path_find_puzzles_lines, find_puzzles, find_puzzles_lines};
-pub use puzzles::{PuzzleEntry, PuzzlesRequest, PuzzlesResponse};
+pub use puzzles::{PuzzleEntry, PuzzlesRequest};
 pub use replay::*;
 
 use serde_json::Value;
@@ -477,7 +477,9 @@ impl GameApi for TankBattle {
             }
             Operation::Puzzles => {
                 let request = batching::decode(fields)?;
-                batching::to_json(puzzles::run(request, services, Some(shared)).await)
+                let found =
+                    crate::api::flows::puzzles::run::<TankBattle>(request, services, Some(shared));
+                batching::to_json(found.await)
             }
             _ => Err(not_dispatched(op)),
         }

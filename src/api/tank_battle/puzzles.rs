@@ -8,26 +8,20 @@ use utoipa::ToSchema;
 
 use super::replay::AnnotateRequest;
 use super::Rules;
-use crate::api::flows::annotate::{negotiate, Format};
 use crate::api::flows::annotation::LabelName;
 use crate::api::flows::ask::AskedLimits;
-use crate::api::flows::budget::SharedBudget;
 use crate::api::flows::forced::ForcedResult;
 use crate::api::flows::puzzles::{self, PuzzleApi};
 use crate::api::flows::record::{self, RecordResult};
 use crate::api::game::GameApi;
 use crate::api::openapi::notation::{LayoutText, MoveNotation, Tbn};
 use crate::api::openapi::responses::{BodyErrors, BusyError, ReviewErrors, RouteErrors};
-use crate::api::services::{JsonAndServices, Services};
-use crate::api::transport::json::{encode, respond};
-use crate::api::transport::problem::{HttpError, Problem, RequestError};
+use crate::api::services::JsonAndServices;
+use crate::api::transport::problem::HttpError;
 use crate::games::review::puzzle::{Puzzle, Theme};
 use crate::games::tank_battle::{puzzle_id, Move, State, TankBattle};
 use crate::games::Game;
-use crate::i18n::Lang;
 use crate::operations::Operation;
-use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
-use utoipa::openapi::RefOr;
 
 /// A game to find puzzles in: `annotate`'s body (a start and moves, or a
 /// game record), the judge's `limits` or `level`, and `max_puzzles`.
@@ -79,26 +73,6 @@ pub struct PuzzlesRequest {
     pub max_puzzles: Option<u32>,
 }
 
-impl PuzzlesRequest {
-    /// The review it asks for, and `max_puzzles` checked.
-    fn split(self) -> Result<(AnnotateRequest, usize), RequestError> {
-        let max = puzzles::max_puzzles(self.max_puzzles)?;
-        Ok((
-            AnnotateRequest {
-                game: self.game,
-                start: self.start,
-                layout: self.layout,
-                rules: self.rules,
-                moves: self.moves,
-                result: self.result,
-                limits: self.limits,
-                level: self.level,
-            },
-            max,
-        ))
-    }
-}
-
 /// What a puzzle is about, from the rules: `capture` (a solver's move
 /// captures), `base_entry` (a solver's tank enters the opponent's base),
 /// `commander_start` (the solver's commander reaches the opponent's
@@ -122,9 +96,10 @@ pub enum ThemeName {
     LockedIn,
 }
 
-impl From<Theme> for ThemeName {
-    fn from(theme: Theme) -> ThemeName {
-        match theme {
+impl ThemeName {
+    /// Tank Battle's name of `theme`, if it is one of its themes.
+    fn of(theme: Theme) -> Option<ThemeName> {
+        Some(match theme {
             Theme::Capture => ThemeName::Capture,
             Theme::BaseEntry => ThemeName::BaseEntry,
             Theme::CommanderStart => ThemeName::CommanderStart,
@@ -132,7 +107,8 @@ impl From<Theme> for ThemeName {
             Theme::Defence => ThemeName::Defence,
             Theme::Exchange => ThemeName::Exchange,
             Theme::LockedIn => ThemeName::LockedIn,
-        }
+            Theme::Support | Theme::Escape => return None,
+        })
     }
 }
 
@@ -187,15 +163,28 @@ pub struct PuzzleEntry {
     pub source: PuzzleSource,
 }
 
-/// A game's puzzles, in the game's order.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(as = TankBattlePuzzlesResponse)]
-pub struct PuzzlesResponse {
-    pub puzzles: Vec<PuzzleEntry>,
-}
+/// The answers, as the document names them (`TankBattlePuzzlesResponse`,
+/// `TankBattlePuzzlesLine`).
+type PuzzlesAnswer = puzzles::PuzzlesResponse<TankBattle>;
+type PuzzlesLines = puzzles::PuzzlesLine<TankBattle>;
 
 impl PuzzleApi for TankBattle {
     type PuzzleDto = PuzzleEntry;
+    type PuzzlesRequest = PuzzlesRequest;
+
+    fn split(request: PuzzlesRequest) -> (AnnotateRequest, Option<u32>) {
+        let review = AnnotateRequest {
+            game: request.game,
+            start: request.start,
+            layout: request.layout,
+            rules: request.rules,
+            moves: request.moves,
+            result: request.result,
+            limits: request.limits,
+            level: request.level,
+        };
+        (review, request.max_puzzles)
+    }
 
     fn encode_puzzle(state: &State, puzzle: &Puzzle<Move>) -> PuzzleEntry {
         let player = Self::player_name(puzzle.player);
@@ -206,7 +195,12 @@ impl PuzzleApi for TankBattle {
             ply: puzzle.ply,
             player: player.to_owned(),
             solution: puzzle.solution.iter().map(Move::to_notation).collect(),
-            themes: puzzle.themes.iter().copied().map(ThemeName::from).collect(),
+            themes: puzzle
+                .themes
+                .iter()
+                .copied()
+                .filter_map(ThemeName::of)
+                .collect(),
             forced: puzzle.forced.map(|forced| ForcedResult {
                 winner: player.into(),
                 plies: forced.plies,
@@ -221,8 +215,11 @@ impl PuzzleApi for TankBattle {
         }
     }
 
-    fn place(puzzle: &mut PuzzleEntry, ply: usize) -> usize {
+    fn place(puzzle: &mut PuzzleEntry, ply: usize) {
         puzzle.ply = ply;
+    }
+
+    fn plies(puzzle: &PuzzleEntry) -> usize {
         puzzle.solution.len()
     }
 }
@@ -252,7 +249,7 @@ impl PuzzleApi for TankBattle {
     request_body = PuzzlesRequest,
     responses(
         (status = 200, description = "The game's puzzles: one JSON answer, or NDJSON lines (`Accept: application/x-ndjson`)",
-         content((PuzzlesResponse = "application/json"), (PuzzlesLine = "application/x-ndjson"))),
+         content((PuzzlesAnswer = "application/json"), (PuzzlesLines = "application/x-ndjson"))),
         ReviewErrors,
         RouteErrors,
         BodyErrors,
@@ -267,11 +264,7 @@ pub(super) async fn find_puzzles(
         lang,
     }: JsonAndServices<PuzzlesRequest>,
 ) -> Result<actix_web::HttpResponse, HttpError> {
-    if negotiate(&request) == Format::Lines {
-        return stream(body, &services, lang).await;
-    }
-    let answer = run(body, &services, None).await?;
-    respond(encode(&answer), &services.limits, &services.in_flight)
+    puzzles::answer::<TankBattle>(&request, body, &services, lang).await
 }
 
 /// Finds a played game's puzzles, streamed: `puzzles` answering NDJSON.
@@ -301,93 +294,5 @@ pub(super) async fn find_puzzles_lines(
         lang,
     }: JsonAndServices<PuzzlesRequest>,
 ) -> Result<actix_web::HttpResponse, HttpError> {
-    stream(body, &services, lang).await
-}
-
-async fn stream(
-    request: PuzzlesRequest,
-    services: &Services,
-    lang: Lang,
-) -> Result<actix_web::HttpResponse, HttpError> {
-    let (review, max) = request.split()?;
-    let lines = puzzles::puzzles_stream::<TankBattle>(review, max, services, lang).await?;
-    Ok(actix_web::HttpResponse::Ok()
-        .content_type("application/x-ndjson")
-        .streaming(lines))
-}
-
-/// `puzzles`, alone or as a batch's item (`shared`: the batch's budget).
-pub(super) async fn run(
-    request: PuzzlesRequest,
-    services: &Services,
-    shared: Option<&SharedBudget>,
-) -> Result<PuzzlesResponse, RequestError> {
-    let (review, max) = request.split()?;
-    let puzzles = puzzles::puzzles::<TankBattle>(review, max, services, shared).await?;
-    Ok(PuzzlesResponse { puzzles })
-}
-
-/// The document's schema of streamed puzzles' lines: a puzzle, the
-/// summary or a problem, each with its `line` (a discriminator every
-/// generator reads; the document names them `TankBattlePuzzlesLinePuzzle`,
-/// …, see `openapi::fixups`).
-pub struct PuzzlesLine;
-
-/// The summary line of streamed puzzles.
-#[derive(ToSchema)]
-#[allow(dead_code)] // (its schema only: the flow writes the line)
-struct PuzzlesSummary {
-    /// How many puzzles the lines before it gave.
-    count: usize,
-}
-
-impl utoipa::PartialSchema for PuzzlesLine {
-    fn schema() -> RefOr<Schema> {
-        let tagged = |mut schema: RefOr<Schema>, tag: &str, description: &str| {
-            if let RefOr::T(Schema::Object(object)) = &mut schema {
-                let value = ObjectBuilder::new()
-                    .schema_type(Type::String)
-                    .enum_values(Some([tag]))
-                    .description(Some("What the line is."));
-                object.properties.insert("line".to_owned(), value.into());
-                object.required.insert(0, "line".to_owned());
-                object.description = Some(description.to_owned());
-                object.example = None;
-            }
-            schema
-        };
-        OneOfBuilder::new()
-            .description(Some(
-                "One line of streamed puzzles (`application/x-ndjson`: `puzzles.ndjson`, or \
-`puzzles` with `Accept: application/x-ndjson`), told apart by `line`: a `puzzle` as it is found, \
-then the `summary`, or a `problem` in its place when the search stops short.",
-            ))
-            .item(tagged(
-                <PuzzleEntry as utoipa::PartialSchema>::schema(),
-                "puzzle",
-                "A puzzle, as it is found.",
-            ))
-            .item(tagged(
-                <PuzzlesSummary as utoipa::PartialSchema>::schema(),
-                "summary",
-                "The last line: how many puzzles the lines before it gave.",
-            ))
-            .item(tagged(
-                <Problem as utoipa::PartialSchema>::schema(),
-                "problem",
-                "In place of the summary, when the search stopped short (past the server's time \
-cap): the problem, as the one answer would be.",
-            ))
-            .into()
-    }
-}
-
-impl ToSchema for PuzzlesLine {
-    fn name() -> std::borrow::Cow<'static, str> {
-        "TankBattlePuzzlesLine".into()
-    }
-
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        <PuzzleEntry as ToSchema>::schemas(schemas);
-    }
+    puzzles::answer_lines::<TankBattle>(body, &services, lang).await
 }
