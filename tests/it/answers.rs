@@ -985,6 +985,18 @@ async fn sampled_cobi_tank_wars_answers_are_as_documented() {
                 "ai-move",
                 json!({"state": state, "player": player, "level": 1, "multipv": 2, "gunfire_tokens": 2}),
             ),
+            (
+                "puzzles",
+                json!({"rounds": played, "limits": {"max_nodes": 2000}, "max_puzzles": 3}),
+            ),
+            (
+                "puzzles",
+                json!({"rounds": with_last(&played, json!({"orders": far})), "limits": {"max_nodes": 2000}}),
+            ),
+            (
+                "puzzles.ndjson",
+                json!({"rounds": played, "limits": {"max_nodes": 2000}, "max_puzzles": 3}),
+            ),
         ];
         let mut batch = Vec::new();
         let mut claims = Vec::new();
@@ -992,7 +1004,7 @@ async fn sampled_cobi_tank_wars_answers_are_as_documented() {
             let reply = client.post(&format!("{game}/{op}"), body.clone()).await;
             claims.push(claim_of(op, body, &reply));
             // (A batch holds at most four searches: its `ai-move`s.)
-            if op.starts_with("annotate") {
+            if op.starts_with("annotate") || op.starts_with("puzzles") {
                 continue;
             }
             let mut item = body.clone();

@@ -1,4 +1,5 @@
-//! `POST /v1/tank-battle/puzzles`: a played game's puzzles over HTTP.
+//! `POST /v1/{game}/puzzles`: a played game's puzzles over HTTP (Tank
+//! Battle's, then Tank Wars').
 
 use serde_json::{json, Value};
 use tank_rules::limits::Limits;
@@ -146,8 +147,8 @@ async fn what_a_puzzle_request_may_ask_is_bounded() {
     )
     .await;
     assert_problem(&too_many, 400, "LIMIT_EXCEEDED");
-    // Only Tank Battle serves it.
-    for game in ["tank-war", "cobi-tank-wars"] {
+    // The Tank War does not serve it (docs/PUZZLES.md says why).
+    for game in ["tank-war"] {
         let reply = post(&app, &format!("/v1/{game}/puzzles"), json!({})).await;
         assert_eq!(reply.status, 404, "{game}: {reply:?}");
     }
@@ -248,4 +249,105 @@ async fn streamed_puzzles_are_a_line_each_then_the_summary() {
         .set_json(json!({"moves": ["k4-k5", "k5-k6"]}));
     let refused = send(&app, request).await;
     assert_eq!(refused.status, 422, "{refused:?}");
+}
+
+/// P2's last vehicle stands under gunfire in a corner, its only way out
+/// `a2`; P1, moving first, wins by parking there whatever P2 orders, and
+/// orders `N 1` instead.
+fn cornered_game(p1: &str) -> Value {
+    json!({
+        "start": {
+            "cols": 8, "rows": 8, "first": "P1", "round": 3,
+            "vehicles": [
+                {"id": "P1-1", "owner": "P1", "square": "b2", "armor": 1, "slot": 1},
+                {"id": "P2-1", "owner": "P2", "square": "a1", "armor": 1, "slot": 1}
+            ],
+            "artillery": ["b1", "a3"],
+            "gunfire": ["a1"]
+        },
+        "rounds": [{"orders": {
+            "P1": {"P1-1": {"dir": p1, "dist": 1}},
+            "P2": {"P2-1": {"dir": "N", "dist": 1}}
+        }}]
+    })
+}
+
+/// Tank Wars: the win missed is P1's puzzle, its orders legal at its
+/// position and winning there; the same bytes on a fresh server, streamed
+/// as lines, and as a batch's item; orders without a fault hold none.
+#[actix_web::test]
+async fn a_tank_wars_win_missed_is_a_puzzle() {
+    let app = app_with(Limits::default()).await;
+    let reply = post(&app, "/v1/cobi-tank-wars/puzzles", cornered_game("N")).await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let found = puzzles_of(&reply);
+    let p1: Vec<&Value> = found.iter().filter(|p| p["player"] == "P1").collect();
+    let [puzzle] = p1.as_slice() else {
+        panic!("one puzzle for P1: {found:?}");
+    };
+    assert_eq!(puzzle["ply"], 0);
+    assert_eq!(
+        puzzle["solution"],
+        json!([{"P1-1": {"dir": "W", "dist": 1}}])
+    );
+    assert_eq!(puzzle["themes"], json!(["forced_win"]));
+    assert_eq!(puzzle["forced"], json!({"winner": "P1", "plies": 1}));
+    assert_eq!(
+        puzzle["source"]["played"],
+        json!({"P1-1": {"dir": "N", "dist": 1}})
+    );
+    assert_eq!(puzzle["win_chance"], 100.0);
+    assert_eq!(puzzle["position"]["gunfire"], json!(["a1"]));
+    // The solution, played from the position against P2's escape, wins.
+    let applied = post(
+        &app,
+        "/v1/cobi-tank-wars/apply",
+        json!({"state": puzzle["position"], "orders": {
+            "P1": puzzle["solution"][0],
+            "P2": {"P2-1": {"dir": "N", "dist": 1}}
+        }}),
+    )
+    .await;
+    assert_eq!(applied.status, 200, "{applied:?}");
+    assert_eq!(applied.body["winner"], "P1", "{applied:?}");
+
+    let fresh = app_with(Limits::default()).await;
+    let again = post(&fresh, "/v1/cobi-tank-wars/puzzles", cornered_game("N")).await;
+    assert_eq!(again.text, reply.text);
+
+    let lines = send(
+        &app,
+        test::TestRequest::post()
+            .uri("/v1/cobi-tank-wars/puzzles.ndjson")
+            .set_json(cornered_game("N")),
+    )
+    .await;
+    let lines: Vec<Value> = lines
+        .text
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), found.len() + 1, "{lines:?}");
+    assert_eq!(
+        lines.last(),
+        Some(&json!({"line": "summary", "count": found.len()}))
+    );
+
+    let mut item = cornered_game("N");
+    item["op"] = json!("puzzles");
+    let batch = post(
+        &app,
+        "/v1/cobi-tank-wars/batch",
+        json!({"requests": [item]}),
+    )
+    .await;
+    assert_eq!(batch.status, 200, "{batch:?}");
+    assert_eq!(batch.body["results"][0]["puzzles"], reply.body["puzzles"]);
+
+    let kept = post(&app, "/v1/cobi-tank-wars/puzzles", cornered_game("W")).await;
+    assert_eq!(kept.status, 200, "{kept:?}");
+    assert!(
+        puzzles_of(&kept).iter().all(|p| p["player"] != "P1"),
+        "{kept:?}"
+    );
 }

@@ -8,8 +8,11 @@ mod codec;
 mod compare;
 mod dto;
 mod play;
+mod puzzles;
 pub use ai_move::*;
 pub use dto::*;
+use puzzles::{__path_find_puzzles, __path_find_puzzles_lines, find_puzzles, find_puzzles_lines};
+pub use puzzles::{PuzzleEntry, PuzzlesRequest};
 
 use std::collections::BTreeMap;
 
@@ -17,10 +20,15 @@ use serde_json::Value;
 
 use codec::{decode_orders, encode_event, encode_orders, status};
 
+use super::flows;
 use super::flows::ask::{AiRequest, Suggested};
+use super::flows::batch as batching;
+use super::flows::budget::SharedBudget;
+use super::game::not_dispatched;
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
 use super::openapi::notation::{CobiTankWarsPlayerName, CobiTankWarsState};
+use super::services::Services;
 use super::transport::problem::RequestError;
 use crate::error::Refusal;
 use crate::games::cobi_tank_wars::{
@@ -30,6 +38,7 @@ use crate::games::cobi_tank_wars::{
 use crate::games::grid::Cell;
 use crate::games::Game;
 use crate::limits::Limits;
+use crate::operations::Operation;
 use crate::text::Text;
 
 impl JsonState for CobiTankWars {
@@ -98,6 +107,7 @@ impl GameApi for CobiTankWars {
     type PickDto = SuggestedOrders;
     /// The other player's orders and gunfire, and the round's seed.
     type PlayWith = (VehicleOrders, Vec<String>, u64);
+    const EXTRA_OPS: &'static [Operation] = &[Operation::Puzzles, Operation::PuzzlesLines];
 
     fn encode_pick(_: &State, orders: &Vec<(String, Order)>) -> SuggestedOrders {
         encode_orders(orders.iter().cloned())
@@ -109,6 +119,29 @@ impl GameApi for CobiTankWars {
 
     fn problem_codes() -> Vec<&'static str> {
         OrderError::ALL.map(OrderError::code).to_vec()
+    }
+
+    fn extra_decodes(op: Operation, fields: &Value) -> Result<(), RequestError> {
+        match op {
+            Operation::Puzzles => batching::check::<PuzzlesRequest>(fields),
+            _ => Err(not_dispatched(op)),
+        }
+    }
+
+    async fn extra_op(
+        op: Operation,
+        fields: Value,
+        services: &Services,
+        shared: &SharedBudget,
+    ) -> Result<batching::Written, RequestError> {
+        match op {
+            Operation::Puzzles => {
+                let request = batching::decode(fields)?;
+                let found = flows::puzzles::run::<CobiTankWars>(request, services, Some(shared));
+                batching::to_json(found.await)
+            }
+            _ => Err(not_dispatched(op)),
+        }
     }
 
     /// Every fault of the orders, not just the first.
@@ -514,7 +547,10 @@ super::game_routes::game_routes! {
         /// ![The default state](/v1/cobi-tank-wars/render.svg)
         bad_request: "`BAD_REQUEST` (`state` is not a state's JSON, or longer than its `maxLength`) or `INVALID_POSITION`",
     },
-    extra: [],
+    extra: [
+        (Operation::Puzzles, __path_find_puzzles, find_puzzles),
+        (Operation::PuzzlesLines, __path_find_puzzles_lines, find_puzzles_lines),
+    ],
 }
 
 #[cfg(test)]

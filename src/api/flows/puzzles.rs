@@ -15,7 +15,7 @@ use actix_web::web::Bytes;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, Type};
+use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
@@ -46,7 +46,7 @@ pub const MAX_PUZZLES: u32 = 50;
 
 /// The version of what the finder answers, part of its cache keys:
 /// bumped whenever a puzzle's fields or the finder's rules change.
-const PUZZLE_VERSION: u32 = 1;
+const PUZZLE_VERSION: u32 = 2;
 
 /// A game that serves `puzzles`: its engine finds them, its face writes
 /// them.
@@ -397,17 +397,21 @@ pub async fn answer_lines<G: PuzzleApi>(
         .streaming(lines))
 }
 
+/// [`PuzzlesResponse`]'s shape, its schema derived from its fields (the
+/// document's name is the game's, below).
+#[derive(ToSchema)]
+#[allow(dead_code)] // (its schema only)
+struct ResponseShape<P: ToSchema> {
+    puzzles: Vec<P>,
+}
+
 impl<G: PuzzleApi> PartialSchema for PuzzlesResponse<G> {
     fn schema() -> RefOr<Schema> {
-        ObjectBuilder::new()
-            .description(Some("A game's puzzles, in the game's order."))
-            .property(
-                "puzzles",
-                ArrayBuilder::new()
-                    .items(utoipa::openapi::Ref::from_schema_name(G::PuzzleDto::name())),
-            )
-            .required("puzzles")
-            .into()
+        let mut schema = ResponseShape::<G::PuzzleDto>::schema();
+        if let RefOr::T(Schema::Object(object)) = &mut schema {
+            object.description = Some("A game's puzzles, in the game's order.".to_owned());
+        }
+        schema
     }
 }
 

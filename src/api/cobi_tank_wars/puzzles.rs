@@ -1,0 +1,294 @@
+//! `/v1/cobi-tank-wars/puzzles`: a played game's puzzles, as the engine
+//! finds them (`games::cobi_tank_wars`' finder), through the generic flow
+//! (`api::flows::puzzles`). Here: the DTOs and the routes' documentation.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::codec::encode_orders;
+use super::dto::{ReplayRound, StateDto, SuggestedOrders};
+use crate::api::flows::annotation::LabelName;
+use crate::api::flows::ask::AskedLimits;
+use crate::api::flows::forced::ForcedResult;
+use crate::api::flows::puzzles::{self, PuzzleApi};
+use crate::api::flows::record::{self, RecordResult};
+use crate::api::json_state::AnnotateRequest;
+use crate::api::openapi::notation::{CobiTankWarsPlayerName, CobiTankWarsState};
+use crate::api::openapi::responses::{BodyErrors, BusyError, ReviewErrors, RouteErrors};
+use crate::api::services::JsonAndServices;
+use crate::api::transport::problem::HttpError;
+use crate::games::cobi_tank_wars::{puzzle_id, CobiTankWars, Order, Player, State};
+use crate::games::review::puzzle::{Puzzle, Theme};
+use crate::games::Game;
+use crate::operations::Operation;
+
+/// A game to find puzzles in: `annotate`'s body (a start and rounds, or
+/// a game record), the judge's `limits` or `level`, and `max_puzzles`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = CobiTankWarsPuzzlesRequest)]
+#[schema(example = json!({
+    "start": {
+        "cols": 8, "rows": 8, "first": "P1", "round": 3,
+        "vehicles": [
+            {"id": "P1-1", "owner": "P1", "square": "b2", "armor": 1, "slot": 1},
+            {"id": "P2-1", "owner": "P2", "square": "a1", "armor": 1, "slot": 1}
+        ],
+        "artillery": ["b1", "a3"],
+        "gunfire": ["a1"]
+    },
+    "rounds": [{"orders": {
+        "P1": {"P1-1": {"dir": "N", "dist": 1}},
+        "P2": {"P2-1": {"dir": "N", "dist": 1}}
+    }}],
+    "max_puzzles": 5
+}))]
+pub struct PuzzlesRequest {
+    /// The game the record is of, when the body is a game record: the
+    /// route's game id (anything else is refused).
+    #[serde(default)]
+    #[schema(example = "cobi-tank-wars")]
+    pub game: Option<String>,
+    /// The start state; the default one when absent.
+    #[serde(default)]
+    #[schema(value_type = Option<CobiTankWarsState>)]
+    pub start: Option<StateDto>,
+    /// The rounds played, in order.
+    pub rounds: Vec<ReplayRound>,
+    /// How the game ended, as a game record keeps it.
+    #[serde(default)]
+    #[schema(schema_with = record::result_schema)]
+    pub result: RecordResult,
+    /// The judge's search, as `annotate` takes it; the finder searches
+    /// five times its simulated rounds (at most 200,000).
+    #[serde(default)]
+    pub limits: Option<AskedLimits>,
+    /// The judge's budget as a level (1-8), as `annotate` takes it.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 8)]
+    pub level: Option<u32>,
+    /// The most puzzles to answer, 1-50 (10 when absent): the first ones
+    /// in the game's order.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 50)]
+    pub max_puzzles: Option<u32>,
+}
+
+/// What a puzzle is about, from the rules: `support` (a solver's vehicle
+/// is ordered onto a support token), `escape` (a solver's vehicle on a
+/// gunfire token is ordered off it), `forced_win` (the orders win the game
+/// this round whatever the opponent orders), `defence` (the orders are
+/// the only ones that do not lose: every other leaves a chance to win of
+/// 25 or less, and they keep one under 75).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = CobiTankWarsPuzzleTheme)]
+pub enum ThemeName {
+    Support,
+    Escape,
+    ForcedWin,
+    Defence,
+}
+
+impl ThemeName {
+    /// Tank Wars' name of `theme`, if it is one of its themes.
+    fn of(theme: Theme) -> Option<ThemeName> {
+        Some(match theme {
+            Theme::Support => ThemeName::Support,
+            Theme::Escape => ThemeName::Escape,
+            Theme::ForcedWin => ThemeName::ForcedWin,
+            Theme::Defence => ThemeName::Defence,
+            Theme::Capture
+            | Theme::BaseEntry
+            | Theme::CommanderStart
+            | Theme::Exchange
+            | Theme::LockedIn => return None,
+        })
+    }
+}
+
+/// The orders played where the puzzle starts, and their label in the
+/// review.
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[schema(as = CobiTankWarsPuzzleSource)]
+pub struct PuzzleSource {
+    pub played: SuggestedOrders,
+    pub label: LabelName,
+}
+
+/// One puzzle: the state before a round, and the orders that alone keep
+/// the solver's advantage in it.
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[schema(as = CobiTankWarsPuzzle)]
+pub struct PuzzleEntry {
+    /// A digest of the rules version, the state and the solver (32 hex
+    /// digits): the same puzzle has the same id on every server.
+    #[schema(example = "e02d7cdd41497f4dbf472c7ad34c0c06")]
+    pub id: String,
+    /// The state before the round, its gunfire tokens placed.
+    #[schema(value_type = CobiTankWarsState)]
+    pub position: StateDto,
+    /// The index in the game's `rounds` of the round played there.
+    pub ply: usize,
+    /// The solver.
+    #[schema(value_type = CobiTankWarsPlayerName)]
+    pub player: Player,
+    /// The solver's orders for the round (orders are revealed together,
+    /// so no reply is forced: one round's orders).
+    pub solution: Vec<SuggestedOrders>,
+    pub themes: Vec<ThemeName>,
+    /// Where the orders win the game this round whatever the opponent
+    /// orders: the winner and `plies` 1; absent where they do not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub forced: Option<ForcedResult>,
+    /// The solver's chance to win (0-100) with the solution's orders, and
+    /// with the best other orders, measured against the same samples of
+    /// the opponent's.
+    pub win_chance: f64,
+    pub second_chance: f64,
+    /// 100 times the lowest AI level (1-8) whose `ai-move` gives the
+    /// solution's orders (with neither limits nor gunfire tokens asked,
+    /// seed 0); 900 when none does.
+    #[schema(minimum = 100, maximum = 900, example = 300)]
+    pub rating: u32,
+    pub source: PuzzleSource,
+}
+
+/// The answers, as the document names them
+/// (`CobiTankWarsPuzzlesResponse`, `CobiTankWarsPuzzlesLine`).
+type PuzzlesAnswer = puzzles::PuzzlesResponse<CobiTankWars>;
+type PuzzlesLines = puzzles::PuzzlesLine<CobiTankWars>;
+
+impl PuzzleApi for CobiTankWars {
+    type PuzzleDto = PuzzleEntry;
+    type PuzzlesRequest = PuzzlesRequest;
+
+    fn split(request: PuzzlesRequest) -> (AnnotateRequest<Self>, Option<u32>) {
+        let review = AnnotateRequest {
+            game: request.game,
+            start: request.start,
+            rounds: request.rounds,
+            result: request.result,
+            limits: request.limits,
+            level: request.level,
+        };
+        (review, request.max_puzzles)
+    }
+
+    fn encode_puzzle(state: &State, puzzle: &Puzzle<Vec<(String, Order)>>) -> PuzzleEntry {
+        let player = Player::ALL
+            .get(puzzle.player)
+            .copied()
+            .unwrap_or(Player::P1);
+        PuzzleEntry {
+            id: puzzle_id(state, player),
+            position: state.to_data(),
+            ply: puzzle.ply,
+            player,
+            solution: puzzle
+                .solution
+                .iter()
+                .map(|orders| encode_orders(orders.iter().cloned()))
+                .collect(),
+            themes: puzzle
+                .themes
+                .iter()
+                .copied()
+                .filter_map(ThemeName::of)
+                .collect(),
+            forced: puzzle.forced.map(|forced| ForcedResult {
+                winner: player.name().into(),
+                plies: forced.plies,
+            }),
+            win_chance: puzzle.chance,
+            second_chance: puzzle.second_chance,
+            rating: puzzle.rating,
+            source: PuzzleSource {
+                played: encode_orders(puzzle.source.played.iter().cloned()),
+                label: puzzle.source.label.into(),
+            },
+        }
+    }
+
+    fn place(puzzle: &mut PuzzleEntry, ply: usize) {
+        puzzle.ply = ply;
+    }
+
+    fn plies(_: &PuzzleEntry) -> usize {
+        1
+    }
+}
+
+/// Finds a played game's puzzles: the orders that alone keep a player's
+/// edge in a round.
+///
+/// The game is reviewed as `annotate` reviews it (the same checks, judge
+/// and price); where the review labels a player's orders, or any orders
+/// of the round before, a `mistake` or `blunder`, the round is searched
+/// again for that player at five times the judge's budget (at most
+/// 200,000 simulated rounds), and its eight best joint orders by mean are
+/// measured for their chance to win against the same samples of the
+/// opponent's orders. It is a puzzle when the best beats every other by
+/// 30 points of the chance to win, or wins against every sample while no
+/// other wins anyway (a chance of 99 or more). Orders are revealed
+/// together, so a solution is one round's orders; a round may hold a
+/// puzzle for each player.
+///
+/// With `Accept: application/x-ndjson` the puzzles are streamed: one line
+/// a puzzle as it is found, then a summary line (or, past the time cap, a
+/// problem line), as `puzzles.ndjson` answers.
+#[utoipa::path(
+    post, path = Operation::Puzzles.path(),
+    tag = CobiTankWars::ID,
+    operation_id = "cobi_tank_wars_puzzles",
+    request_body = PuzzlesRequest,
+    responses(
+        (status = 200, description = "The game's puzzles: one JSON answer, or NDJSON lines (`Accept: application/x-ndjson`)",
+         content((PuzzlesAnswer = "application/json"), (PuzzlesLines = "application/x-ndjson"))),
+        ReviewErrors,
+        RouteErrors,
+        BodyErrors,
+        BusyError,
+    )
+)]
+pub(super) async fn find_puzzles(
+    request: actix_web::HttpRequest,
+    JsonAndServices {
+        body,
+        services,
+        lang,
+    }: JsonAndServices<PuzzlesRequest>,
+) -> Result<actix_web::HttpResponse, HttpError> {
+    puzzles::answer::<CobiTankWars>(&request, body, &services, lang).await
+}
+
+/// Finds a played game's puzzles, streamed: `puzzles` answering NDJSON.
+///
+/// The same search as `puzzles`, at the same price, for a client that
+/// reads one media type an operation: one `CobiTankWarsPuzzlesLine` a
+/// line, each puzzle as soon as it is found, then the `summary` (or, past
+/// a cap, a `problem`), told apart by `line`.
+#[utoipa::path(
+    post, path = Operation::PuzzlesLines.path(),
+    tag = CobiTankWars::ID,
+    operation_id = "cobi_tank_wars_puzzles_lines",
+    request_body = PuzzlesRequest,
+    responses(
+        (status = 200, description = "The puzzles as NDJSON: one JSON object a line, each as `CobiTankWarsPuzzlesLine` describes it",
+         content((String = "application/x-ndjson"))),
+        ReviewErrors,
+        RouteErrors,
+        BodyErrors,
+        BusyError,
+    )
+)]
+pub(super) async fn find_puzzles_lines(
+    JsonAndServices {
+        body,
+        services,
+        lang,
+    }: JsonAndServices<PuzzlesRequest>,
+) -> Result<actix_web::HttpResponse, HttpError> {
+    puzzles::answer_lines::<CobiTankWars>(body, &services, lang).await
+}
