@@ -1,32 +1,40 @@
-//! The puzzle finder measured: Tank Battle games between levels (fixed
-//! seeds), their puzzles by theme and rating, each puzzle's first move
-//! checked by a search at ten times the judge's budget, and the finder's
-//! time against the review's.
+//! The puzzle finder measured: games between levels (fixed seeds), their
+//! puzzles by theme and rating, each puzzle's first move checked by a
+//! search at ten times the judge's budget, and the finder's time against
+//! the review's.
 //!
 //! ```sh
 //! cargo run --release -p tank-rules-engines --bin puzzles -- --games 50
+//! cargo run --release -p tank-rules-engines --bin puzzles -- --game cobi-tank-wars --games 50
 //! ```
 //!
 //! Game `n` is played by the level pair `PAIRS[n % 8]`, each move the
 //! level's choice with seed `(700 + n) * 1000 + ply` (as
-//! `scripts/review-check.py` plays its quality games), at most
-//! `--max-plies` plies.
+//! `scripts/review-check.py` plays its quality games: Tank Wars' with no
+//! gunfire tokens), at most `--max-plies` plies.
+
+#[path = "shared/tank_wars_puzzles.rs"]
+mod tank_wars_puzzles;
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+use tank_rules_engines::games::cobi_tank_wars::CobiTankWars;
 use tank_rules_engines::games::level::{Level, Style};
-use tank_rules_engines::games::review::puzzle::{self, Puzzle, Theme, MARGIN, WINS_ANYWAY};
+use tank_rules_engines::games::review::puzzle::{
+    self, Puzzle, Puzzles, Theme, MARGIN, WINS_ANYWAY,
+};
 use tank_rules_engines::games::review::Review;
 use tank_rules_engines::games::tank_battle::{
     ai, chance_of, Layout, Move, MoveText, State, TankBattle,
 };
 use tank_rules_engines::games::{Game, SearchLimits};
 
-/// The level pairs (White, Black) the games are played by, in turn.
-const PAIRS: [(u8, u8); 8] = [
+/// The level pairs (the first player's, the second's) the games are
+/// played by, in turn.
+pub const PAIRS: [(u8, u8); 8] = [
     (8, 2),
     (2, 8),
     (6, 3),
@@ -37,16 +45,26 @@ const PAIRS: [(u8, u8); 8] = [
     (7, 7),
 ];
 
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum GameName {
+    TankBattle,
+    CobiTankWars,
+}
+
 #[derive(Debug, Parser)]
-#[command(about = "Finds the puzzles of Tank Battle games between levels and checks them")]
+#[command(about = "Finds the puzzles of games between levels and checks them")]
 struct Args {
+    #[arg(long, value_enum, default_value_t = GameName::TankBattle)]
+    game: GameName,
     #[arg(long, default_value_t = 50)]
     games: usize,
-    #[arg(long, default_value_t = 200)]
-    max_plies: usize,
-    /// The judge's budget in positions a search (the review's default).
-    #[arg(long, default_value_t = TankBattle::JUDGE_NODES)]
-    judge_nodes: u64,
+    /// The most plies (Tank Wars: rounds) a game.
+    #[arg(long)]
+    max_plies: Option<usize>,
+    /// The judge's budget in positions a search (Tank Wars: simulated
+    /// rounds); the review's default when absent.
+    #[arg(long)]
+    judge_nodes: Option<u64>,
     /// How many times the judge's budget the check searches.
     #[arg(long, default_value_t = 10)]
     check_times: u64,
@@ -105,6 +123,58 @@ fn limits(max_nodes: u64) -> SearchLimits<'static> {
         max_depth: 64,
         max_nodes,
         stop: None,
+    }
+}
+
+/// What the script asks of a game.
+trait Measured: Puzzles {
+    /// The most plies a game when none is asked.
+    const MAX_PLIES: usize;
+    /// Game `n`, at most `max_plies`: each step with the state it was
+    /// played in.
+    fn game(n: usize, max_plies: usize) -> Vec<(Self::State, Self::Step)>;
+    /// Whether a search at `nodes` agrees that the puzzle's first move is
+    /// the only one.
+    fn agrees(state: &Self::State, puzzle: &Puzzle<Self::Pick>, nodes: u64) -> bool;
+    /// The puzzle, as a line prints it.
+    fn describe(state: &Self::State, puzzle: &Puzzle<Self::Pick>) -> String;
+
+    /// How near the game came to a puzzle: the widest lead of a move (a
+    /// vehicle's order) over its others' best that a search at `nodes`
+    /// finds in any of its positions, in chance points; `None` where the
+    /// script does not measure it.
+    fn widest_lead(_plies: &[(Self::State, Self::Step)], _nodes: u64) -> Option<f64> {
+        None
+    }
+}
+
+impl Measured for TankBattle {
+    const MAX_PLIES: usize = 200;
+
+    fn game(n: usize, max_plies: usize) -> Vec<(State, MoveText)> {
+        let mut state = State::initial(Layout::STANDARD);
+        let mut plies = Vec::new();
+        for step in play(n, max_plies) {
+            plies.push((state, step));
+            if TankBattle::play(&mut state, step).is_err() {
+                break;
+            }
+        }
+        plies
+    }
+
+    fn agrees(state: &State, puzzle: &Puzzle<Move>, nodes: u64) -> bool {
+        agrees(state, puzzle, nodes)
+    }
+
+    fn describe(state: &State, p: &Puzzle<Move>) -> String {
+        let solution: Vec<String> = p.solution.iter().map(Move::to_notation).collect();
+        format!(
+            "{} [{}] played {}",
+            state.position,
+            solution.join(" "),
+            p.source.played.to_notation()
+        )
     }
 }
 
@@ -167,55 +237,42 @@ struct Tally {
     ratings: BTreeMap<u32, usize>,
     review: Duration,
     finder: Duration,
+    widest: Option<f64>,
 }
 
-fn look(n: usize, args: &Args, tally: &Mutex<Tally>) {
-    let moves = play(n, args.max_plies);
-    let start = State::initial(Layout::STANDARD);
-    let judge = limits(args.judge_nodes);
+fn look<G: Measured>(n: usize, args: &Args, tally: &Mutex<Tally>) {
+    let plies = G::game(n, args.max_plies.unwrap_or(G::MAX_PLIES));
+    let judge_nodes = args.judge_nodes.unwrap_or(G::JUDGE_NODES);
+    let judge = limits(judge_nodes);
     // The review alone, then the review with the finder.
     let started = Instant::now();
-    let mut review = TankBattle::judge_for(moves.len());
-    let mut state = start;
-    for step in &moves {
-        TankBattle::judge(&mut review, &state, step, judge, Style::FULL);
-        if TankBattle::play(&mut state, *step).is_err() {
-            break;
-        }
+    let mut review = G::judge_for(plies.len());
+    for (state, step) in &plies {
+        G::judge(&mut review, state, step, judge, Style::FULL);
     }
     let reviewed = started.elapsed();
     let started = Instant::now();
-    let (found, _) = puzzle::find_in_game::<TankBattle>(&start, &moves, judge, usize::MAX);
+    let (found, _) = puzzle::find_in_plies::<G>(&plies, judge, usize::MAX);
     let finder = started.elapsed();
     let mut agreed = 0;
-    let mut states = vec![start];
-    for step in &moves {
-        let mut next = *states.last().unwrap_or(&start);
-        if TankBattle::play(&mut next, *step).is_err() {
-            break;
-        }
-        states.push(next);
-    }
     for p in &found {
-        let Some(at) = states.get(p.ply) else {
+        let Some((at, _)) = plies.get(p.ply) else {
             continue;
         };
-        let ok = agrees(at, p, args.judge_nodes * args.check_times);
+        let ok = G::agrees(at, p, judge_nodes * args.check_times);
         agreed += usize::from(ok);
         if args.verbose {
-            let solution: Vec<String> = p.solution.iter().map(Move::to_notation).collect();
             let themes: Vec<&str> = p.themes.iter().map(|t| t.name()).collect();
             println!(
-                "game {n} ply {} {} [{}] {:?} {:?} rating {} chance {:.1}/{:.1} played {} ({}) {}",
+                "game {n} ply {} player {} {} {:?} {:?} rating {} chance {:.1}/{:.1} ({}) {}",
                 p.ply,
-                at.position,
-                solution.join(" "),
+                p.player,
+                G::describe(at, p),
                 themes,
                 p.forced.and_then(|f| f.plies),
                 p.rating,
                 p.chance,
                 p.second_chance,
-                p.source.played.to_notation(),
                 p.source.label.name(),
                 if ok { "agreed" } else { "DISAGREED" }
             );
@@ -225,7 +282,7 @@ fn look(n: usize, args: &Args, tally: &Mutex<Tally>) {
         return;
     };
     tally.games += 1;
-    tally.plies += moves.len();
+    tally.plies += plies.len();
     tally.puzzles += found.len();
     tally.agreed += agreed;
     for p in &found {
@@ -236,9 +293,17 @@ fn look(n: usize, args: &Args, tally: &Mutex<Tally>) {
     }
     tally.review += reviewed;
     tally.finder += finder;
+    let widest = G::widest_lead(&plies, judge_nodes * puzzle::VERIFY_TIMES);
+    tally.widest = match (tally.widest, widest) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    };
+    if let Some(widest) = widest {
+        println!("game {n}: the widest lead of an order over its others {widest:.1} points");
+    }
     println!(
         "game {n}: {} plies, {} puzzles ({agreed} agreed), review {:.1} s, review and finder {:.1} s",
-        moves.len(),
+        plies.len(),
         found.len(),
         reviewed.as_secs_f64(),
         finder.as_secs_f64()
@@ -248,10 +313,10 @@ fn look(n: usize, args: &Args, tally: &Mutex<Tally>) {
 fn main() {
     let args = Args::parse();
     if let Some(tbn) = &args.probe {
-        return probe(tbn, args.judge_nodes);
+        return probe(tbn, args.judge_nodes.unwrap_or(TankBattle::JUDGE_NODES));
     }
     if let Some(n) = args.moves_of {
-        let moves: Vec<String> = play(n, args.max_plies)
+        let moves: Vec<String> = play(n, args.max_plies.unwrap_or(TankBattle::MAX_PLIES))
             .iter()
             .map(|m| format!("\"{}-{}\"", m.from.name(), m.to.name()))
             .collect();
@@ -266,7 +331,10 @@ fn main() {
                 if n >= args.games {
                     break;
                 }
-                look(n, &args, &tally);
+                match args.game {
+                    GameName::TankBattle => look::<TankBattle>(n, &args, &tally),
+                    GameName::CobiTankWars => look::<CobiTankWars>(n, &args, &tally),
+                }
             });
         }
     });
@@ -294,6 +362,12 @@ fn main() {
     println!("| rating | puzzles |\n|---:|---:|");
     for (rating, count) in &tally.ratings {
         println!("| {rating} | {count} |");
+    }
+    if let Some(widest) = tally.widest {
+        println!(
+            "the widest lead of a move over its others in any position, at {}x the judge's budget: {widest:.1} chance points (a puzzle's: {MARGIN})",
+            puzzle::VERIFY_TIMES
+        );
     }
     println!(
         "time: the reviews {:.1} s, the reviews with the finder {:.1} s ({:.2}x)",

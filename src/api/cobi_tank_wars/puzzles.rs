@@ -74,12 +74,13 @@ pub struct PuzzlesRequest {
     pub max_puzzles: Option<u32>,
 }
 
-/// What a puzzle is about, from the rules: `support` (a solver's vehicle
-/// is ordered onto a support token), `escape` (a solver's vehicle on a
-/// gunfire token is ordered off it), `forced_win` (the orders win the game
-/// this round whatever the opponent orders), `defence` (the orders are
-/// the only ones that do not lose: every other leaves a chance to win of
-/// 25 or less, and they keep one under 75).
+/// What a puzzle is about, from the rules: `support` (a key vehicle is
+/// ordered onto a support token), `escape` (a key vehicle on a gunfire
+/// token is ordered off it), `forced_win` (the solution wins the game
+/// this round whatever the free vehicles and the opponent order),
+/// `defence` (the solution is the only one that does not lose: changing a
+/// key order leaves a chance to win of 25 or less, and it keeps one under
+/// 75).
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = CobiTankWarsPuzzleTheme)]
@@ -116,8 +117,8 @@ pub struct PuzzleSource {
     pub label: LabelName,
 }
 
-/// One puzzle: the state before a round, and the orders that alone keep
-/// the solver's advantage in it.
+/// One puzzle: the state before a round, and the orders of the solver's
+/// vehicles that alone keep its advantage in it.
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
 #[schema(as = CobiTankWarsPuzzle)]
 pub struct PuzzleEntry {
@@ -133,23 +134,26 @@ pub struct PuzzleEntry {
     /// The solver.
     #[schema(value_type = CobiTankWarsPlayerName)]
     pub player: Player,
-    /// The solver's orders for the round (orders are revealed together,
-    /// so no reply is forced: one round's orders).
+    /// The solver's orders for the round that alone keep its advantage:
+    /// the key vehicles' orders, each the only one of its vehicle (the
+    /// vehicles left out are free). Orders are revealed together, so no
+    /// reply is forced: one round's orders.
     pub solution: Vec<SuggestedOrders>,
     pub themes: Vec<ThemeName>,
-    /// Where the orders win the game this round whatever the opponent
-    /// orders: the winner and `plies` 1; absent where they do not.
+    /// Where the solution's orders win the game this round whatever the
+    /// free vehicles and the opponent order: the winner and `plies` 1;
+    /// absent where they do not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub forced: Option<ForcedResult>,
-    /// The solver's chance to win (0-100) with the solution's orders, and
-    /// with the best other orders, measured against the same samples of
-    /// the opponent's.
+    /// The solver's chance to win (0-100) with the finder's orders, and
+    /// with the best of them with one key vehicle's order changed,
+    /// measured against the same samples of the opponent's.
     pub win_chance: f64,
     pub second_chance: f64,
     /// 100 times the lowest AI level (1-8) whose `ai-move` gives the
-    /// solution's orders (with neither limits nor gunfire tokens asked,
-    /// seed 0); 900 when none does.
+    /// solution's orders to the key vehicles (with neither limits nor
+    /// gunfire tokens asked, seed 0); 900 when none does.
     #[schema(minimum = 100, maximum = 900, example = 300)]
     pub rating: u32,
     pub source: PuzzleSource,
@@ -227,13 +231,14 @@ impl PuzzleApi for CobiTankWars {
 /// and price); where the review labels a player's orders, or any orders
 /// of the round before, a `mistake` or `blunder`, the round is searched
 /// again for that player at five times the judge's budget (at most
-/// 200,000 simulated rounds), and its eight best joint orders by mean are
-/// measured for their chance to win against the same samples of the
-/// opponent's orders. It is a puzzle when the best beats every other by
-/// 30 points of the chance to win, or wins against every sample while no
-/// other wins anyway (a chance of 99 or more). Orders are revealed
-/// together, so a solution is one round's orders; a round may hold a
-/// puzzle for each player.
+/// 200,000 simulated rounds). Its choice is measured for its chance to win
+/// against the same choice with one vehicle's order changed (each other
+/// order of each vehicle), on the same samples of the opponent's orders.
+/// A vehicle whose every other order loses 30 points of the chance, or
+/// whose order alone keeps a win against every sample while no other
+/// wins anyway (a chance of 99 or more), is a key: the keys' orders are
+/// the solution. Orders are revealed together, so a solution is one
+/// round's orders; a round may hold a puzzle for each player.
 ///
 /// With `Accept: application/x-ndjson` the puzzles are streamed: one line
 /// a puzzle as it is found, then a summary line (or, past the time cap, a

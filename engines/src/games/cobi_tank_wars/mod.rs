@@ -10,9 +10,11 @@ mod puzzle;
 mod rules;
 mod state;
 
-pub use game::{check_round, CobiTankWars, IllegalOrders, OrderFault, Question, Round, Score};
+pub use game::{
+    check_round, CobiTankWars, IllegalOrders, OrderFault, Question, Round, Score, CHANCE_PER_POINT,
+};
 pub use notation::{StateData, VehicleData, STATE_SCHEMA};
-pub use puzzle::{puzzle_id, RULES_VERSION};
+pub use puzzle::{only_orders, puzzle_id, RULES_VERSION};
 pub use rules::{
     check_orders, gunfire, legal_orders, movement, outcome, resolve, splitmix64, supply_drop, Dir,
     Event, LegalOrder, Order, OrderData, OrderError,

@@ -1,18 +1,20 @@
 //! Tank Wars' puzzles ([`Puzzles`]): in a round the review found something
-//! in, a player's joint orders that alone keep the advantage. Orders are
-//! hidden and revealed together, so no reply is forced: a solution is one
-//! round's orders. The search's best joint orders by mean, at five times
-//! the judge's budget, are measured for their chance to win against the
-//! same enemy samples; the first is the puzzle's when it beats every
-//! other by the margin, or alone wins while none wins anyway.
+//! in, the orders of a player's vehicles that alone keep its advantage.
+//! Orders are hidden and revealed together, so no reply is forced: a
+//! solution is one round's orders. The search's choice, at five times the
+//! judge's budget, is measured for its chance to win against the choice
+//! with one vehicle's order changed, on the same samples of the enemy's
+//! orders ([`ai::Deviations`]); a vehicle whose every other order loses
+//! the margin is a key, and the keys' orders are the solution (the other
+//! vehicles' orders are free).
 
-use super::ai::{self, Chance};
+use super::ai::{self, Deviations};
 use super::game::CHANCE_PER_POINT;
 use super::{check_round, CobiTankWars, Order, Player, State};
 use crate::games::level::{Level, Style};
 use crate::games::review::puzzle::{
     digest, rating_of_level, Asked, Puzzle, Puzzles, Source, Theme, DEFENDED, LOST, MARGIN,
-    UNSOLVED_RATING, WINS_ANYWAY,
+    REPLY_EPSILON, UNSOLVED_RATING, WINS_ANYWAY,
 };
 use crate::games::review::{logistic_chance, Forced, Spent};
 use crate::games::{Game, SearchLimits};
@@ -21,14 +23,9 @@ use crate::games::{Game, SearchLimits};
 /// changes what a position means.
 pub const RULES_VERSION: u32 = 1;
 
-/// How many of the search's best joint orders (by mean) are measured for
-/// their chance: its choice and seven rivals. Orders further down the
-/// halving's ranking lost on their mean already.
-pub const RIVALS: usize = 8;
-
-/// The most enemy joint orders a win whatever they are is checked
-/// against (three vehicles have at most 13^3 = 2,197).
-const MOST_ENEMY_ORDERS: usize = 4096;
+/// The most joint orders (the free vehicles' and the enemy's) a win
+/// whatever they are is checked against.
+const MOST_JOINT_ORDERS: usize = 4096;
 
 /// One player's orders, by vehicle in card order.
 type Orders = Vec<(String, Order)>;
@@ -78,48 +75,73 @@ fn puzzle(
     }
     let limits = asked.verifying();
     let material_chance = |points: f64| logistic_chance(points, CHANCE_PER_POINT);
-    let (suggestion, rivals) = ai::rivals(state, player, RIVALS, limits, 0, &material_chance)?;
+    let (suggestion, deviations) = ai::deviations(state, player, limits, 0, &material_chance)?;
     spent.add(suggestion.simulations);
-    let (best, others) = rivals.split_first()?;
-    let second = others.iter().map(|r| r.chance).reduce(f64::max)?;
-    if !only(best, second) || limits.stop_requested() {
+    let (keys, second) = only_orders(&deviations)?;
+    if limits.stop_requested() {
         return None;
     }
-    let orders: Vec<Order> = best.orders.iter().map(|(_, o)| *o).collect();
-    let wins = ai::wins_whatever(state, player, &orders, MOST_ENEMY_ORDERS) == Some(true);
+    let fixed: Vec<Option<Order>> = deviations
+        .orders
+        .iter()
+        .map(|(id, order)| keys.iter().any(|(key, _)| key == id).then_some(*order))
+        .collect();
+    let wins = ai::wins_whatever(state, player, &fixed, MOST_JOINT_ORDERS) == Some(true);
     Some(Puzzle {
         id: puzzle_id(state, player),
         ply: asked.ply,
         player: player.index(),
-        themes: themes(state, best, second, wins),
+        themes: themes(state, &keys, (deviations.chance, second), wins),
         forced: wins.then_some(Forced {
             win: true,
             plies: Some(1),
         }),
-        chance: best.chance,
+        chance: deviations.chance,
         second_chance: second,
-        rating: rating(state, player, &best.orders, asked.limits, spent),
+        rating: rating(state, player, &keys, asked.limits, spent),
         source: Source { played, label },
-        solution: vec![best.orders.clone()],
+        solution: vec![keys],
     })
     .filter(|_| !limits.stop_requested())
 }
 
-/// Whether `best` alone keeps the advantage: its chance beats the best
-/// of the rivals' (`second`) by [`MARGIN`], or it wins against every
-/// sample and no rival wins anyway ([`WINS_ANYWAY`]).
-fn only(best: &Chance, second: f64) -> bool {
-    if best.chance >= 100.0 {
-        return second < WINS_ANYWAY;
+/// The orders of the search's choice that alone keep the advantage, and
+/// the best chance with one of them changed; `None` where none does. A
+/// vehicle's order is a key when every other order of it loses
+/// [`MARGIN`] of the chance, or the choice wins against every sample and
+/// no other order of it wins anyway ([`WINS_ANYWAY`]). No key is read
+/// from a choice that changing another vehicle's order betters by more
+/// than [`REPLY_EPSILON`]: the search did not settle it.
+pub fn only_orders(deviations: &Deviations) -> Option<(Orders, f64)> {
+    let chance = deviations.chance;
+    let settled = deviations
+        .others
+        .iter()
+        .flatten()
+        .all(|&other| other <= chance + REPLY_EPSILON);
+    let only = |other: f64| {
+        if chance >= 100.0 {
+            other < WINS_ANYWAY
+        } else {
+            chance - other >= MARGIN
+        }
+    };
+    let mut keys = Vec::new();
+    let mut second: Option<f64> = None;
+    for (order, other) in deviations.orders.iter().zip(&deviations.others) {
+        if let Some(other) = other.filter(|&o| only(o)) {
+            keys.push(order.clone());
+            second = Some(second.map_or(other, |s| s.max(other)));
+        }
     }
-    best.chance - second >= MARGIN
+    Some((keys, second?)).filter(|_| settled)
 }
 
-/// The themes of `best` played at `state` (`wins`: whatever the enemy
-/// orders).
-fn themes(state: &State, best: &Chance, second: f64, wins: bool) -> Vec<Theme> {
+/// The themes of the key orders `keys` at `state`, with their chance and
+/// the second's (`wins`: whatever the free vehicles and the enemy order).
+fn themes(state: &State, keys: &Orders, (chance, second): (f64, f64), wins: bool) -> Vec<Theme> {
     let mut found = Vec::new();
-    for (id, order) in &best.orders {
+    for (id, order) in keys {
         let Some(vehicle) = state.vehicles.iter().find(|v| &v.id == id) else {
             continue;
         };
@@ -135,7 +157,7 @@ fn themes(state: &State, best: &Chance, second: f64, wins: bool) -> Vec<Theme> {
     if wins {
         found.push(Theme::ForcedWin);
     }
-    if best.chance < DEFENDED && second <= LOST {
+    if chance < DEFENDED && second <= LOST {
         found.push(Theme::Defence);
     }
     found.sort();
@@ -145,11 +167,12 @@ fn themes(state: &State, best: &Chance, second: f64, wins: bool) -> Vec<Theme> {
 
 /// The lowest level whose orders at `state` for `player` (its own
 /// budgets, seed 0, as `ai-move` gives them with neither limits nor
-/// gunfire tokens asked) are `orders`, as a rating.
+/// gunfire tokens asked) give the key vehicles `keys`' orders, as a
+/// rating.
 fn rating(
     state: &State,
     player: Player,
-    orders: &Orders,
+    keys: &Orders,
     limits: SearchLimits<'_>,
     spent: &mut Spent,
 ) -> u32 {
@@ -170,7 +193,7 @@ fn rating(
             break;
         };
         spent.add(found.simulations);
-        if found.orders == *orders {
+        if keys.iter().all(|key| found.orders.contains(key)) {
             return rating_of_level(level.get());
         }
     }

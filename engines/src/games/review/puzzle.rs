@@ -275,14 +275,32 @@ pub fn find_in_game<G: Puzzles>(
 where
     G::Step: Clone,
 {
-    let mut judge = G::judge_for(steps.len());
+    let mut plies = Vec::with_capacity(steps.len());
+    let mut state = start.clone();
+    for step in steps {
+        plies.push((state.clone(), step.clone()));
+        if G::play(&mut state, step.clone()).is_err() {
+            break;
+        }
+    }
+    find_in_plies::<G>(&plies, limits, max)
+}
+
+/// [`find_in_game`] over a game's plies: each step with the state it was
+/// played in (Tank Wars places a round's gunfire tokens in its state
+/// before the orders).
+pub fn find_in_plies<G: Puzzles>(
+    plies: &[(G::State, G::Step)],
+    limits: SearchLimits<'_>,
+    max: usize,
+) -> (Vec<Puzzle<G::Pick>>, Spent) {
+    let mut judge = G::judge_for(plies.len());
     let mut finder = Finder::new(max);
     let mut found = Vec::new();
     let mut spent = Spent::default();
-    let mut previous: Option<(G::State, &G::Step, Labels)> = None;
-    let mut state = start.clone();
-    for (ply, step) in steps.iter().enumerate() {
-        let verdicts = G::judge(&mut judge, &state, step, limits, crate::games::Style::FULL);
+    let mut previous: Option<(&G::State, &G::Step, Labels)> = None;
+    for (ply, (state, step)) in plies.iter().enumerate() {
+        let verdicts = G::judge(&mut judge, state, step, limits, crate::games::Style::FULL);
         if verdicts.is_empty() {
             break;
         }
@@ -292,17 +310,13 @@ where
                 ply,
                 step,
                 labels,
-                previous: previous.as_ref().map(|(s, p, l)| (s, *p, *l)),
+                previous,
                 limits,
             };
-            let puzzles = G::puzzles(&state, &asked, &mut spent);
+            let puzzles = G::puzzles(state, &asked, &mut spent);
             found.extend(finder.keep(ply, puzzles, |p| p.solution.len()));
         }
-        let before = state.clone();
-        if G::play(&mut state, step.clone()).is_err() {
-            break;
-        }
-        previous = Some((before, step, labels));
+        previous = Some((state, step, labels));
     }
     let judged = G::spent(&judge);
     spent.searches += judged.searches;

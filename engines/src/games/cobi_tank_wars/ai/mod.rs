@@ -182,43 +182,65 @@ pub fn judge(
     })
 }
 
-/// Joint orders and their chance to win (0-100).
+/// The search's choice and what each of its orders is worth: its chance
+/// to win with the choice, and with the choice but one vehicle's order
+/// changed, measured against the samples the choice was measured against
+/// (as [`judge`] measures the orders played).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Chance {
+pub struct Deviations {
+    /// The choice, one order a vehicle in card order.
     pub orders: Vec<(String, Order)>,
     pub chance: f64,
+    /// By vehicle in card order: the best chance of the choice with that
+    /// vehicle's order changed (its every other distinct choice), `None`
+    /// where it has no other.
+    pub others: Vec<Option<f64>>,
 }
 
-/// The search's `rivals` best joint orders by mean (its choice first),
-/// each with its chance to win measured against the samples its choice
-/// was measured against, as [`judge`] measures them: what a puzzle's
-/// only orders are told from. `None` when the game is over.
-pub fn rivals(
+/// The search's choice for `player` and each of its orders' worth
+/// ([`Deviations`]): what a puzzle's only orders are told from. `None`
+/// when the game is over.
+pub fn deviations(
     state: &State,
     player: Player,
-    rivals: usize,
     limits: SearchLimits,
     seed: u64,
     material_chance: &dyn Fn(f64) -> f64,
-) -> Option<(Suggestion, Vec<Chance>)> {
+) -> Option<(Suggestion, Deviations)> {
     let judging = Judging {
-        asking: Asking::Rivals(rivals),
+        asking: Asking::Deviations,
         material_chance,
     };
     let (suggestion, judged) =
         suggest_measuring(state, player, 0, limits, seed, Style::FULL, Some(judging))?;
     match judged {
-        Some(Measured::Named(chances)) => Some((suggestion, chances)),
+        Some(Measured::Deviations { chance, others }) => {
+            let orders = suggestion.orders.clone();
+            Some((
+                suggestion,
+                Deviations {
+                    orders,
+                    chance,
+                    others,
+                },
+            ))
+        }
         _ => None,
     }
 }
 
-/// Whether `orders` (one a vehicle of `player`, in card order) win the
-/// game this round whatever the enemy orders; `None` where the enemy has
-/// more than `most` distinct joint orders.
-pub fn wins_whatever(state: &State, player: Player, orders: &[Order], most: usize) -> Option<bool> {
+/// Whether `fixed` (one a vehicle of `player`, in card order: an order,
+/// or `None` for a vehicle free to take any) wins the game this round
+/// whatever the free vehicles and the enemy order; `None` where that is
+/// more than `most` joint orders.
+pub fn wins_whatever(
+    state: &State,
+    player: Player,
+    fixed: &[Option<Order>],
+    most: usize,
+) -> Option<bool> {
     let mut search = Search::new(state, player, SearchLimits::default(), Instant::now());
-    search.wins_whatever(orders, most)
+    search.wins_whatever(fixed, most)
 }
 
 /// What a review's judge asks of a search besides its suggestion.
@@ -231,20 +253,21 @@ struct Judging<'a> {
 enum Asking<'a> {
     /// The orders played, beside the search's choice.
     Played(&'a BTreeMap<String, Order>),
-    /// The search's best this many, its choice first.
-    Rivals(usize),
+    /// The search's choice with each vehicle's order changed in turn.
+    Deviations,
 }
 
-/// A [`Judgement`]'s numbers, or the rivals' chances (by candidate,
-/// then named).
+/// A [`Judgement`]'s numbers, or [`Deviations`]' chances.
 enum Measured {
     Played {
         value_played: f64,
         chance: f64,
         chance_played: f64,
     },
-    Rivals(Vec<(usize, f64)>),
-    Named(Vec<Chance>),
+    Deviations {
+        chance: f64,
+        others: Vec<Option<f64>>,
+    },
 }
 
 fn suggest_measuring(
@@ -314,10 +337,10 @@ fn suggest_measuring(
     // rivals' chances.
     let judged = judging.map(|judging| {
         // The orders played, by vehicle in card order (`None`: some
-        // vehicle has none), or how many rivals.
-        enum Asked {
+        // vehicle has none), or each vehicle's other choices.
+        enum Asked<'o> {
             Played(Option<Vec<Order>>),
-            Rivals(usize),
+            Deviations(&'o [Vec<Order>]),
         }
         let asked = match judging.asking {
             Asking::Played(played) => Asked::Played(
@@ -327,7 +350,7 @@ fn suggest_measuring(
                     .map(|v| played.get(&v.id).copied())
                     .collect(),
             ),
-            Asking::Rivals(count) => Asked::Rivals(count),
+            Asking::Deviations => Asked::Deviations(&options),
         };
         let measured = samples.get(..best.count.max(1)).unwrap_or_default();
         let before = search.before;
@@ -365,16 +388,25 @@ fn suggest_measuring(
                     },
                 }
             }
-            Asked::Rivals(count) => {
-                let others = ranking.iter().map(|t| t.candidate);
-                let rivals = std::iter::once(best.candidate)
-                    .chain(others.filter(|&c| c != best.candidate))
-                    .take(count);
-                Measured::Rivals(
-                    rivals
-                        .filter_map(|c| Some((c, measure(candidates.get(c)?).1)))
-                        .collect(),
-                )
+            Asked::Deviations(choices) => {
+                let (_, chance) = measure(chosen);
+                let mut others = Vec::with_capacity(choices.len());
+                for (i, options) in choices.iter().enumerate() {
+                    let mut best: Option<f64> = None;
+                    for &order in options {
+                        if chosen.get(i) == Some(&order) {
+                            continue;
+                        }
+                        let mut changed = chosen.clone();
+                        if let Some(slot) = changed.get_mut(i) {
+                            *slot = order;
+                        }
+                        let (_, other) = measure(&changed);
+                        best = Some(best.map_or(other, |b| b.max(other)));
+                    }
+                    others.push(best);
+                }
+                Measured::Deviations { chance, others }
             }
         }
     });
@@ -386,20 +418,6 @@ fn suggest_measuring(
             .map(|(v, o)| (v.id.clone(), *o))
             .collect()
     };
-    let judged = judged.map(|measured| match measured {
-        Measured::Rivals(chances) => Measured::Named(
-            chances
-                .into_iter()
-                .filter_map(|(c, chance)| {
-                    Some(Chance {
-                        orders: name(candidates.get(c)?),
-                        chance,
-                    })
-                })
-                .collect(),
-        ),
-        other => other,
-    });
     let lines = ranking
         .iter()
         .take(style.lines.max(1))

@@ -170,20 +170,34 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Whether `own` wins the game this round whatever the enemy orders:
-    /// against each of its distinct joint orders ([`options`]), with the
-    /// gunfire on the board; `None` where it has more than `most`.
-    pub(super) fn wins_whatever(&mut self, own: &[Order], most: usize) -> Option<bool> {
-        let choices: Vec<Vec<Order>> = self.enemy.iter().map(|v| options(self.state, v)).collect();
-        let count = choices
+    /// Whether `fixed` (an order a vehicle of ours, `None`: free) wins
+    /// the game this round whatever the free vehicles and the enemy order:
+    /// against each distinct joint order of theirs ([`options`]), with the
+    /// gunfire on the board; `None` where there are more than `most`.
+    pub(super) fn wins_whatever(&mut self, fixed: &[Option<Order>], most: usize) -> Option<bool> {
+        if fixed.len() != self.own.len() {
+            return None;
+        }
+        let own: Vec<Vec<Order>> = self
+            .own
             .iter()
+            .zip(fixed)
+            .map(|(v, order)| order.map_or_else(|| options(self.state, v), |o| vec![o]))
+            .collect();
+        let enemy: Vec<Vec<Order>> = self.enemy.iter().map(|v| options(self.state, v)).collect();
+        let count = own
+            .iter()
+            .chain(&enemy)
             .try_fold(1usize, |n, c| n.checked_mul(c.len()))?;
         if count > most {
             return None;
         }
-        Some(product(&choices).iter().all(|enemy| {
-            let next = self.play(own, enemy, true);
-            outcome(&next) == Some(Some(self.player))
+        let (own, enemy) = (product(&own), product(&enemy));
+        Some(own.iter().all(|own| {
+            enemy.iter().all(|enemy| {
+                let next = self.play(own, enemy, true);
+                outcome(&next) == Some(Some(self.player))
+            })
         }))
     }
 

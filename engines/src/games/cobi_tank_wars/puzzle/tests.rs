@@ -132,3 +132,38 @@ fn the_same_game_gives_the_same_puzzles() {
     let rounds = [round(("N", 1), ("N", 1))];
     assert_eq!(puzzles(&start, &rounds), puzzles(&start, &rounds));
 }
+
+/// A vehicle's order is a key where every other order of it loses the
+/// margin; the others' orders are free; a choice another order betters
+/// holds none.
+#[test]
+fn only_the_orders_that_matter_are_keys() {
+    let order = |dir, dist| Order { dir, dist };
+    use crate::games::cobi_tank_wars::Dir;
+    let deviations = |chance, others: Vec<Option<f64>>| Deviations {
+        orders: vec![
+            ("P1-1".to_owned(), order(Dir::W, 1)),
+            ("P1-2".to_owned(), order(Dir::N, 2)),
+            ("P1-3".to_owned(), order(Dir::E, 3)),
+        ],
+        chance,
+        others,
+    };
+    let (keys, second) =
+        only_orders(&deviations(80.0, vec![Some(45.0), Some(79.0), None])).unwrap();
+    assert_eq!(keys, vec![("P1-1".to_owned(), order(Dir::W, 1))]);
+    assert_eq!(second, 45.0);
+    assert_eq!(
+        only_orders(&deviations(80.0, vec![Some(51.0), Some(79.0), None])),
+        None,
+        "29 points is under the margin"
+    );
+    assert_eq!(
+        only_orders(&deviations(80.0, vec![Some(40.0), Some(86.0), None])),
+        None,
+        "another order of P1-2 betters the choice"
+    );
+    let won = only_orders(&deviations(100.0, vec![Some(98.0), Some(99.5), Some(60.0)])).unwrap();
+    assert_eq!(won.0.len(), 2, "{won:?}");
+    assert_eq!(won.1, 98.0);
+}
