@@ -1104,9 +1104,38 @@ def puzzles_abuse(args):
         field = json.loads(body or b"{}").get("field")
         check("77.4 a compare may not claim puzzles", status == 400 and field == "claims[0].op",
               f"{status} field {field}")
+        tank_wars_puzzles(c, args)
         c.close()
     finally:
         server.stop()
+
+
+def tank_wars_puzzles(c, args):
+    """77.5: Tank Wars' puzzles are bounded as Tank Battle's: max_puzzles,
+    a maximal game (400 rounds of vehicles stepping to and fro) within the
+    review's cap, no compare claim, every slot back."""
+    path = "/v1/cobi-tank-wars/puzzles"
+    state = json.loads(c.request("GET", "/v1/cobi-tank-wars/initial")[2])
+    ids = {p: sorted(v["id"] for v in state["vehicles"] if v["owner"] == p) for p in ("P1", "P2")}
+    rounds = [{"orders": {p: {i: {"dir": "N" if r % 2 == 0 else "S", "dist": 1} for i in ids[p]}
+                          for p in ids}, "seed": r} for r in range(400)]
+    status, _, body = c.request("POST", path, {"rounds": rounds[:1], "max_puzzles": 51})
+    field = json.loads(body or b"{}").get("field")
+    started = time.monotonic()
+    long_status, hdrs, _ = c.request("POST", path, {"rounds": rounds, "max_puzzles": 50})
+    elapsed = time.monotonic() - started
+    answered = long_status == 200 or (long_status == 503 and hdrs.get("retry-after"))
+    claim = {"op": "puzzles", "request": {"rounds": []}, "answer": {"puzzles": []}}
+    claim_status, _, claim_body = c.request("POST", "/v1/cobi-tank-wars/compare", {"claims": [claim]})
+    claim_field = json.loads(claim_body or b"{}").get("field")
+    samples, _ = metrics(args.spare)
+    in_use = sample(samples, "tank_rules_slots_in_use", pool="long")
+    check("77.5 Tank Wars' puzzles: max_puzzles bounded, a maximal game within the review's cap, "
+          "no compare claim",
+          status == 400 and field == "max_puzzles" and answered and elapsed < 40
+          and claim_status == 400 and claim_field == "claims[0].op" and in_use == 0,
+          f"max_puzzles 51: {status} {field}; {len(rounds)} rounds: {long_status} in {elapsed:.1f} s "
+          f"(cap 30 s); claim: {claim_status} {claim_field}; long slots in use after: {in_use:.0f}")
 
 
 def starvation(args, seconds=30):
