@@ -1112,17 +1112,21 @@ def puzzles_abuse(args):
 
 def tank_wars_puzzles(c, args):
     """77.5: Tank Wars' puzzles are bounded as Tank Battle's: max_puzzles,
-    a maximal game (400 rounds of vehicles stepping to and fro) within the
-    review's cap, no compare claim, every slot back."""
+    a maximal game (as many rounds of vehicles stepping to and fro as the
+    64 KiB body and the 400-step cap allow) within the review's cap, no
+    compare claim, every slot back."""
     path = "/v1/cobi-tank-wars/puzzles"
     state = json.loads(c.request("GET", "/v1/cobi-tank-wars/initial")[2])
     ids = {p: sorted(v["id"] for v in state["vehicles"] if v["owner"] == p) for p in ("P1", "P2")}
     rounds = [{"orders": {p: {i: {"dir": "N" if r % 2 == 0 else "S", "dist": 1} for i in ids[p]}
                           for p in ids}, "seed": r} for r in range(400)]
+    compact = lambda body: json.dumps(body, separators=(",", ":")).encode()
+    while len(compact({"rounds": rounds, "max_puzzles": 50})) > 64 * 1024:
+        rounds.pop()
     status, _, body = c.request("POST", path, {"rounds": rounds[:1], "max_puzzles": 51})
     field = json.loads(body or b"{}").get("field")
     started = time.monotonic()
-    long_status, hdrs, _ = c.request("POST", path, {"rounds": rounds, "max_puzzles": 50})
+    long_status, hdrs, _ = c.request("POST", path, compact({"rounds": rounds, "max_puzzles": 50}))
     elapsed = time.monotonic() - started
     answered = long_status == 200 or (long_status == 503 and hdrs.get("retry-after"))
     claim = {"op": "puzzles", "request": {"rounds": []}, "answer": {"puzzles": []}}
