@@ -452,3 +452,73 @@ macro_rules! game_routes {
     };
 }
 pub(crate) use game_routes;
+
+/// Declares a game's two `puzzles` handlers, `find_puzzles` and
+/// `find_puzzles_lines`, for [`game_routes!`]'s `extra`: the game gives
+/// the description of how its puzzles are found; the flow is
+/// [`crate::api::flows::puzzles`]'s.
+macro_rules! puzzle_routes {
+    (game: $game:ident, operation_prefix: $prefix:literal, $(#[$doc:meta])*) => {
+        /// The body and the answers, as the document names them
+        /// (`TankBattlePuzzlesRequest`, `TankBattlePuzzlesResponse`, …).
+        type PuzzlesBody = <$game as crate::api::flows::puzzles::PuzzleApi>::PuzzlesRequest;
+        type PuzzlesAnswer = crate::api::flows::puzzles::PuzzlesResponse<$game>;
+        type PuzzlesLines = crate::api::flows::puzzles::PuzzlesLine<$game>;
+
+        $(#[$doc])*
+        ///
+        /// With `Accept: application/x-ndjson` the puzzles are streamed: one
+        /// line a puzzle as it is found, then a summary line (or, past the
+        /// time cap, a problem line), as `puzzles.ndjson` answers.
+        #[utoipa::path(
+            post, path = crate::operations::Operation::Puzzles.path(),
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_puzzles"),
+            request_body = PuzzlesBody,
+            responses(
+                (status = 200, description = "The game's puzzles: one JSON answer, or NDJSON lines (`Accept: application/x-ndjson`)",
+                 content((PuzzlesAnswer = "application/json"), (PuzzlesLines = "application/x-ndjson"))),
+                crate::api::openapi::responses::ReviewErrors,
+                crate::api::openapi::responses::RouteErrors,
+                crate::api::openapi::responses::BodyErrors,
+                crate::api::openapi::responses::BusyError,
+            )
+        )]
+        pub(super) async fn find_puzzles(
+            request: actix_web::HttpRequest,
+            crate::api::services::JsonAndServices { body, services, lang }:
+                crate::api::services::JsonAndServices<PuzzlesBody>,
+        ) -> Result<actix_web::HttpResponse, crate::api::transport::problem::HttpError> {
+            crate::api::flows::puzzles::answer::<$game>(&request, body, &services, lang).await
+        }
+
+        /// Finds a played game's puzzles, streamed: `puzzles` answering NDJSON.
+        ///
+        /// The same search as `puzzles`, at the same price, for a client that
+        /// reads one media type an operation: one line a puzzle as soon as it
+        /// is found, then the `summary` (or, past a cap, a `problem`), each as
+        /// the game's `PuzzlesLine` schema describes it
+        /// (`TankBattlePuzzlesLine`, …), told apart by `line`.
+        #[utoipa::path(
+            post, path = crate::operations::Operation::PuzzlesLines.path(),
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_puzzles_lines"),
+            request_body = PuzzlesBody,
+            responses(
+                (status = 200, description = "The puzzles as NDJSON: one JSON object a line, each as the game's `PuzzlesLine` schema describes it (`TankBattlePuzzlesLine`, …)",
+                 content((String = "application/x-ndjson"))),
+                crate::api::openapi::responses::ReviewErrors,
+                crate::api::openapi::responses::RouteErrors,
+                crate::api::openapi::responses::BodyErrors,
+                crate::api::openapi::responses::BusyError,
+            )
+        )]
+        pub(super) async fn find_puzzles_lines(
+            crate::api::services::JsonAndServices { body, services, lang }:
+                crate::api::services::JsonAndServices<PuzzlesBody>,
+        ) -> Result<actix_web::HttpResponse, crate::api::transport::problem::HttpError> {
+            crate::api::flows::puzzles::answer_lines::<$game>(body, &services, lang).await
+        }
+    };
+}
+pub(crate) use puzzle_routes;

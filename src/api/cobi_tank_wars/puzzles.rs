@@ -10,17 +10,12 @@ use super::dto::{ReplayRound, StateDto, SuggestedOrders};
 use crate::api::flows::annotation::LabelName;
 use crate::api::flows::ask::AskedLimits;
 use crate::api::flows::forced::ForcedResult;
-use crate::api::flows::puzzles::{self, PuzzleApi};
+use crate::api::flows::puzzles::PuzzleApi;
 use crate::api::flows::record::{self, RecordResult};
 use crate::api::json_state::AnnotateRequest;
 use crate::api::openapi::notation::{CobiTankWarsPlayerName, CobiTankWarsState};
-use crate::api::openapi::responses::{BodyErrors, BusyError, ReviewErrors, RouteErrors};
-use crate::api::services::JsonAndServices;
-use crate::api::transport::problem::HttpError;
 use crate::games::cobi_tank_wars::{puzzle_id, CobiTankWars, Order, Player, State};
 use crate::games::review::puzzle::{Puzzle, Theme};
-use crate::games::Game;
-use crate::operations::Operation;
 
 /// A game to find puzzles in: `annotate`'s body (a start and rounds, or
 /// a game record), the judge's `limits` or `level`, and `max_puzzles`.
@@ -159,11 +154,6 @@ pub struct PuzzleEntry {
     pub source: PuzzleSource,
 }
 
-/// The answers, as the document names them
-/// (`CobiTankWarsPuzzlesResponse`, `CobiTankWarsPuzzlesLine`).
-type PuzzlesAnswer = puzzles::PuzzlesResponse<CobiTankWars>;
-type PuzzlesLines = puzzles::PuzzlesLine<CobiTankWars>;
-
 impl PuzzleApi for CobiTankWars {
     type PuzzleDto = PuzzleEntry;
     type PuzzlesRequest = PuzzlesRequest;
@@ -224,76 +214,22 @@ impl PuzzleApi for CobiTankWars {
     }
 }
 
-/// Finds a played game's puzzles: the orders that alone keep a player's
-/// edge in a round.
-///
-/// The game is reviewed as `annotate` reviews it (the same checks, judge
-/// and price); where the review labels a player's orders, or any orders
-/// of the round before, a `mistake` or `blunder`, the round is searched
-/// again for that player at five times the judge's budget (at most
-/// 200,000 simulated rounds). Its choice is measured for its chance to win
-/// against the same choice with one vehicle's order changed (each other
-/// order of each vehicle), on the same samples of the opponent's orders.
-/// A vehicle whose every other order loses 30 points of the chance, or
-/// whose order alone keeps a win against every sample while no other
-/// wins anyway (a chance of 99 or more), is a key: the keys' orders are
-/// the solution. Orders are revealed together, so a solution is one
-/// round's orders; a round may hold a puzzle for each player.
-///
-/// With `Accept: application/x-ndjson` the puzzles are streamed: one line
-/// a puzzle as it is found, then a summary line (or, past the time cap, a
-/// problem line), as `puzzles.ndjson` answers.
-#[utoipa::path(
-    post, path = Operation::Puzzles.path(),
-    tag = CobiTankWars::ID,
-    operation_id = "cobi_tank_wars_puzzles",
-    request_body = PuzzlesRequest,
-    responses(
-        (status = 200, description = "The game's puzzles: one JSON answer, or NDJSON lines (`Accept: application/x-ndjson`)",
-         content((PuzzlesAnswer = "application/json"), (PuzzlesLines = "application/x-ndjson"))),
-        ReviewErrors,
-        RouteErrors,
-        BodyErrors,
-        BusyError,
-    )
-)]
-pub(super) async fn find_puzzles(
-    request: actix_web::HttpRequest,
-    JsonAndServices {
-        body,
-        services,
-        lang,
-    }: JsonAndServices<PuzzlesRequest>,
-) -> Result<actix_web::HttpResponse, HttpError> {
-    puzzles::answer::<CobiTankWars>(&request, body, &services, lang).await
-}
-
-/// Finds a played game's puzzles, streamed: `puzzles` answering NDJSON.
-///
-/// The same search as `puzzles`, at the same price, for a client that
-/// reads one media type an operation: one `CobiTankWarsPuzzlesLine` a
-/// line, each puzzle as soon as it is found, then the `summary` (or, past
-/// a cap, a `problem`), told apart by `line`.
-#[utoipa::path(
-    post, path = Operation::PuzzlesLines.path(),
-    tag = CobiTankWars::ID,
-    operation_id = "cobi_tank_wars_puzzles_lines",
-    request_body = PuzzlesRequest,
-    responses(
-        (status = 200, description = "The puzzles as NDJSON: one JSON object a line, each as `CobiTankWarsPuzzlesLine` describes it",
-         content((String = "application/x-ndjson"))),
-        ReviewErrors,
-        RouteErrors,
-        BodyErrors,
-        BusyError,
-    )
-)]
-pub(super) async fn find_puzzles_lines(
-    JsonAndServices {
-        body,
-        services,
-        lang,
-    }: JsonAndServices<PuzzlesRequest>,
-) -> Result<actix_web::HttpResponse, HttpError> {
-    puzzles::answer_lines::<CobiTankWars>(body, &services, lang).await
+crate::api::game_routes::puzzle_routes! {
+    game: CobiTankWars,
+    operation_prefix: "cobi_tank_wars",
+    /// Finds a played game's puzzles: the orders that alone keep a player's
+    /// edge in a round.
+    ///
+    /// The game is reviewed as `annotate` reviews it (the same checks, judge
+    /// and price); where the review labels a player's orders, or any orders
+    /// of the round before, a `mistake` or `blunder`, the round is searched
+    /// again for that player at five times the judge's budget (at most
+    /// 200,000 simulated rounds). Its choice is measured for its chance to win
+    /// against the same choice with one vehicle's order changed (each other
+    /// order of each vehicle), on the same samples of the opponent's orders.
+    /// A vehicle whose every other order loses 30 points of the chance, or
+    /// whose order alone keeps a win against every sample while no other
+    /// wins anyway (a chance of 99 or more), is a key: the keys' orders are
+    /// the solution. Orders are revealed together, so a solution is one
+    /// round's orders; a round may hold a puzzle for each player.
 }

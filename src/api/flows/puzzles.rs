@@ -54,7 +54,7 @@ pub trait PuzzleApi: GameApi + Puzzles {
     /// One puzzle as the answer writes it (and the cache keeps it).
     type PuzzleDto: Serialize + DeserializeOwned + ToSchema + Send + 'static;
     /// The body `puzzles` takes: `annotate`'s and `max_puzzles`.
-    type PuzzlesRequest: DeserializeOwned + Send + 'static;
+    type PuzzlesRequest: DeserializeOwned + ToSchema + Send + 'static;
 
     /// The review a body asks for, and its `max_puzzles`.
     fn split(request: Self::PuzzlesRequest) -> (Self::AnnotateRequest, Option<u32>);

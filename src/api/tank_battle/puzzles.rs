@@ -11,17 +11,12 @@ use super::Rules;
 use crate::api::flows::annotation::LabelName;
 use crate::api::flows::ask::AskedLimits;
 use crate::api::flows::forced::ForcedResult;
-use crate::api::flows::puzzles::{self, PuzzleApi};
+use crate::api::flows::puzzles::PuzzleApi;
 use crate::api::flows::record::{self, RecordResult};
 use crate::api::game::GameApi;
 use crate::api::openapi::notation::{LayoutText, MoveNotation, Tbn};
-use crate::api::openapi::responses::{BodyErrors, BusyError, ReviewErrors, RouteErrors};
-use crate::api::services::JsonAndServices;
-use crate::api::transport::problem::HttpError;
 use crate::games::review::puzzle::{Puzzle, Theme};
 use crate::games::tank_battle::{puzzle_id, Move, State, TankBattle};
-use crate::games::Game;
-use crate::operations::Operation;
 
 /// A game to find puzzles in: `annotate`'s body (a start and moves, or a
 /// game record), the judge's `limits` or `level`, and `max_puzzles`.
@@ -163,11 +158,6 @@ pub struct PuzzleEntry {
     pub source: PuzzleSource,
 }
 
-/// The answers, as the document names them (`TankBattlePuzzlesResponse`,
-/// `TankBattlePuzzlesLine`).
-type PuzzlesAnswer = puzzles::PuzzlesResponse<TankBattle>;
-type PuzzlesLines = puzzles::PuzzlesLine<TankBattle>;
-
 impl PuzzleApi for TankBattle {
     type PuzzleDto = PuzzleEntry;
     type PuzzlesRequest = PuzzlesRequest;
@@ -224,75 +214,21 @@ impl PuzzleApi for TankBattle {
     }
 }
 
-/// Finds a played game's puzzles: where one move alone keeps the edge.
-///
-/// The game is reviewed as `annotate` reviews it (the same checks, judge
-/// and price); where the review labels a move, or the one before it, a
-/// `mistake` or `blunder`, the position is searched again for its two
-/// best moves at five times the judge's budget (at most 2,000,000
-/// positions). It is a puzzle when the
-/// best beats the second by 30 points of the chance to win at the last
-/// two depths (and was best at the last three), or alone wins by force
-/// while the second does not win anyway (a chance under 99). The solution
-/// goes on through replies with no rival (none within 5 points, or a
-/// longest defence) and only moves until a capture not taken back, a base
-/// entry or the game's end settles it (five of the solver's moves at
-/// most). After a puzzle the next is looked for past its solution.
-///
-/// With `Accept: application/x-ndjson` the puzzles are streamed: one line
-/// a puzzle as it is found, then a summary line (or, past the time cap, a
-/// problem line), as `puzzles.ndjson` answers.
-#[utoipa::path(
-    post, path = Operation::Puzzles.path(),
-    tag = TankBattle::ID,
-    operation_id = "tank_battle_puzzles",
-    request_body = PuzzlesRequest,
-    responses(
-        (status = 200, description = "The game's puzzles: one JSON answer, or NDJSON lines (`Accept: application/x-ndjson`)",
-         content((PuzzlesAnswer = "application/json"), (PuzzlesLines = "application/x-ndjson"))),
-        ReviewErrors,
-        RouteErrors,
-        BodyErrors,
-        BusyError,
-    )
-)]
-pub(super) async fn find_puzzles(
-    request: actix_web::HttpRequest,
-    JsonAndServices {
-        body,
-        services,
-        lang,
-    }: JsonAndServices<PuzzlesRequest>,
-) -> Result<actix_web::HttpResponse, HttpError> {
-    puzzles::answer::<TankBattle>(&request, body, &services, lang).await
-}
-
-/// Finds a played game's puzzles, streamed: `puzzles` answering NDJSON.
-///
-/// The same search as `puzzles`, at the same price, for a client that
-/// reads one media type an operation: one `TankBattlePuzzlesLine` a line,
-/// each puzzle as soon as it is found, then the `summary` (or, past a
-/// cap, a `problem`), told apart by `line`.
-#[utoipa::path(
-    post, path = Operation::PuzzlesLines.path(),
-    tag = TankBattle::ID,
-    operation_id = "tank_battle_puzzles_lines",
-    request_body = PuzzlesRequest,
-    responses(
-        (status = 200, description = "The puzzles as NDJSON: one JSON object a line, each as `TankBattlePuzzlesLine` describes it",
-         content((String = "application/x-ndjson"))),
-        ReviewErrors,
-        RouteErrors,
-        BodyErrors,
-        BusyError,
-    )
-)]
-pub(super) async fn find_puzzles_lines(
-    JsonAndServices {
-        body,
-        services,
-        lang,
-    }: JsonAndServices<PuzzlesRequest>,
-) -> Result<actix_web::HttpResponse, HttpError> {
-    puzzles::answer_lines::<TankBattle>(body, &services, lang).await
+crate::api::game_routes::puzzle_routes! {
+    game: TankBattle,
+    operation_prefix: "tank_battle",
+    /// Finds a played game's puzzles: where one move alone keeps the edge.
+    ///
+    /// The game is reviewed as `annotate` reviews it (the same checks, judge
+    /// and price); where the review labels a move, or the one before it, a
+    /// `mistake` or `blunder`, the position is searched again for its two
+    /// best moves at five times the judge's budget (at most 2,000,000
+    /// positions). It is a puzzle when the
+    /// best beats the second by 30 points of the chance to win at the last
+    /// two depths (and was best at the last three), or alone wins by force
+    /// while the second does not win anyway (a chance under 99). The solution
+    /// goes on through replies with no rival (none within 5 points, or a
+    /// longest defence) and only moves until a capture not taken back, a base
+    /// entry or the game's end settles it (five of the solver's moves at
+    /// most). After a puzzle the next is looked for past its solution.
 }

@@ -269,35 +269,12 @@ impl Review for CobiTankWars {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::cobi_tank_wars::{StateData, VehicleData};
     use crate::games::review::Label;
 
-    /// P2's last vehicle (1 armor) stands under gunfire in a corner: every
-    /// way out but `a2` crosses artillery. P1, far ahead (a support card
-    /// lead) and moving first, wins the game by parking on `a2`.
+    /// The cornered P2 ([`super::super::tests::cornered`]), P1 far ahead
+    /// (a support card lead).
     fn cornered() -> State {
-        let vehicle = |id: &str, owner, square: &str, armor| VehicleData {
-            id: id.into(),
-            owner,
-            square: square.into(),
-            armor,
-            slot: 1,
-        };
-        State::from_data(&StateData {
-            cols: 8,
-            rows: 8,
-            first: Player::P1,
-            vehicles: vec![
-                vehicle("P1-1", Player::P1, "b2", 3),
-                vehicle("P2-1", Player::P2, "a1", 1),
-            ],
-            artillery: vec!["b1".into(), "a3".into()],
-            support: Vec::new(),
-            gunfire: vec!["a1".into()],
-            support_cards: [8, 0],
-            round: 3,
-        })
-        .unwrap()
+        super::super::tests::cornered(3, [8, 0])
     }
 
     fn judged(p1: (&str, i64), p2: (&str, i64)) -> Verdict<Vec<(String, Order)>> {

@@ -9,6 +9,28 @@ fn cell(s: &str) -> Cell {
     Cell::parse(s).unwrap()
 }
 
+/// P2's last vehicle (1 armor) stands under gunfire in a corner: every
+/// way out but `a2` crosses artillery. P1 (its vehicle `p1_armor` strong),
+/// moving first, wins the game by parking on `a2` whatever P2 orders;
+/// `support_cards` sets how far ahead P1 already is.
+pub(crate) fn cornered(p1_armor: i64, support_cards: [u32; 2]) -> State {
+    State::from_data(&StateData {
+        cols: 8,
+        rows: 8,
+        first: Player::P1,
+        vehicles: vec![
+            vehicle("P1-1", Player::P1, "b2", p1_armor, 1),
+            vehicle("P2-1", Player::P2, "a1", 1, 1),
+        ],
+        artillery: vec!["b1".into(), "a3".into()],
+        support: Vec::new(),
+        gunfire: vec!["a1".into()],
+        support_cards,
+        round: 3,
+    })
+    .unwrap()
+}
+
 fn vehicle(id: &str, owner: Player, square: &str, armor: i64, slot: i64) -> VehicleData {
     VehicleData {
         id: id.into(),

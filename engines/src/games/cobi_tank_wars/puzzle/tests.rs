@@ -1,37 +1,14 @@
 use std::collections::BTreeMap;
 
 use super::*;
-use crate::games::cobi_tank_wars::{OrderData, Round, StateData, VehicleData};
+use crate::games::cobi_tank_wars::{OrderData, Round};
 use crate::games::review::puzzle::find_in_game;
 use crate::games::review::Review;
 
-/// P2's last vehicle (1 armor) stands under gunfire in a corner: every
-/// way out but `a2` crosses artillery. P1, moving first, wins the game by
-/// parking on `a2` whatever P2 orders; `support_cards` sets how far
-/// ahead P1 already is.
+/// The cornered P2 ([`crate::games::cobi_tank_wars::tests::cornered`]):
+/// P1's vehicle 1 armor strong, `support_cards` how far ahead P1 is.
 fn cornered(support_cards: [u32; 2]) -> State {
-    let vehicle = |id: &str, owner, square: &str, armor| VehicleData {
-        id: id.into(),
-        owner,
-        square: square.into(),
-        armor,
-        slot: 1,
-    };
-    State::from_data(&StateData {
-        cols: 8,
-        rows: 8,
-        first: Player::P1,
-        vehicles: vec![
-            vehicle("P1-1", Player::P1, "b2", 1),
-            vehicle("P2-1", Player::P2, "a1", 1),
-        ],
-        artillery: vec!["b1".into(), "a3".into()],
-        support: Vec::new(),
-        gunfire: vec!["a1".into()],
-        support_cards,
-        round: 3,
-    })
-    .unwrap()
+    crate::games::cobi_tank_wars::tests::cornered(1, support_cards)
 }
 
 fn round(p1: (&str, i64), p2: (&str, i64)) -> Round {
