@@ -27,7 +27,7 @@ pub const RULES_VERSION: u32 = 1;
 /// whatever they are is checked against.
 const MOST_JOINT_ORDERS: usize = 4096;
 
-/// One player's orders, by vehicle in card order.
+/// One player's orders, one a vehicle.
 type Orders = Vec<(String, Order)>;
 
 /// The puzzle's id: its game, rules version, state and solver.

@@ -334,7 +334,7 @@ fn suggest_measuring(
     let aim_samples = samples.get(..aim_count).unwrap_or_default();
     let gunfire = search.aim(chosen, aim_samples, gunfire_tokens);
     // The value played and both chances (see [`Judgement`]), or the
-    // rivals' chances.
+    // chances of the choice and of its deviations ([`Deviations`]).
     let judged = judging.map(|judging| {
         // The orders played, by vehicle in card order (`None`: some
         // vehicle has none), or each vehicle's other choices.
