@@ -344,6 +344,17 @@ async fn a_tank_wars_win_missed_is_a_puzzle() {
     assert_eq!(batch.status, 200, "{batch:?}");
     assert_eq!(batch.body["results"][0]["puzzles"], reply.body["puzzles"]);
 
+    // The gunfire placed by the round, not the start: the puzzle's
+    // position holds it, and the puzzle is the same.
+    let mut placed = cornered_game("N");
+    placed["start"]["gunfire"] = json!([]);
+    placed["rounds"][0]["gunfire"] = json!(["a1"]);
+    let by_round = post(&app, "/v1/cobi-tank-wars/puzzles", placed).await;
+    assert_eq!(
+        by_round.body["puzzles"], reply.body["puzzles"],
+        "{by_round:?}"
+    );
+
     let kept = post(&app, "/v1/cobi-tank-wars/puzzles", cornered_game("W")).await;
     assert_eq!(kept.status, 200, "{kept:?}");
     assert!(
