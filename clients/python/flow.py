@@ -24,6 +24,7 @@ from tank_rules_client.api.cobi_tank_wars import (
     cobi_tank_wars_legal_moves,
     cobi_tank_wars_render,
     cobi_tank_wars_score,
+    cobi_tank_wars_puzzles,
     cobi_tank_wars_validate,
 )
 from tank_rules_client.api.tank_battle import (
@@ -82,6 +83,8 @@ from tank_rules_client.models import (
     CobiTankWarsOrderCode,
     CobiTankWarsOrders,
     CobiTankWarsPlayerName,
+    CobiTankWarsPuzzlesRequest,
+    CobiTankWarsPuzzlesResponse,
     CobiTankWarsScoreResponse,
     CobiTankWarsState,
     CobiTankWarsStateAnswer,
@@ -547,6 +550,34 @@ def cobi_tank_wars(client: AuthenticatedClient) -> None:
         "cobi-tank-wars annotate",
     )
     check(len(reviewed.plies) == 2 and reviewed.players[0].player == "P1", "both players' orders judged")
+    # P2's last vehicle stands under gunfire in a corner, its way out a2;
+    # P1, moving first, wins by parking there, and orders N 1 instead.
+    cornered = answer(
+        cobi_tank_wars_puzzles.sync_detailed(
+            client=client,
+            body=CobiTankWarsPuzzlesRequest.from_dict({
+                "start": {
+                    "cols": 8, "rows": 8, "first": "P1", "round": 3,
+                    "vehicles": [
+                        {"id": "P1-1", "owner": "P1", "square": "b2", "armor": 1, "slot": 1},
+                        {"id": "P2-1", "owner": "P2", "square": "a1", "armor": 1, "slot": 1},
+                    ],
+                    "artillery": ["b1", "a3"],
+                    "gunfire": ["a1"],
+                },
+                "rounds": [{"orders": {"P1": {"P1-1": {"dir": "N", "dist": 1}},
+                                       "P2": {"P2-1": {"dir": "N", "dist": 1}}}}],
+            }),
+        ),
+        CobiTankWarsPuzzlesResponse,
+        "cobi-tank-wars puzzles",
+    )
+    missed = [p.to_dict() for p in cornered.puzzles if p.player == CobiTankWarsPlayerName.P1]
+    check(
+        len(missed) == 1 and missed[0]["solution"] == [{"P1-1": {"dir": "W", "dist": 1}}]
+        and missed[0]["themes"] == ["forced_win"],
+        "the missed win is P1's puzzle",
+    )
     round_ = answer(
         cobi_tank_wars_apply.sync_detailed(
             client=client,

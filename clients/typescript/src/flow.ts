@@ -331,6 +331,37 @@ async function cobiTankWars(): Promise<void> {
     judgedOrders.plies.length === 2 && judgedOrders.players[0]?.player === "P1",
     "both players' orders judged",
   );
+  // P2's last vehicle stands under gunfire in a corner, its way out a2;
+  // P1, moving first, wins by parking there, and orders N 1 instead.
+  const cornered = found(
+    ok(
+      await client.POST("/v1/cobi-tank-wars/puzzles", {
+        body: {
+          start: {
+            cols: 8,
+            rows: 8,
+            first: "P1",
+            round: 3,
+            vehicles: [
+              { id: "P1-1", owner: "P1", square: "b2", armor: 1, slot: 1 },
+              { id: "P2-1", owner: "P2", square: "a1", armor: 1, slot: 1 },
+            ],
+            artillery: ["b1", "a3"],
+            gunfire: ["a1"],
+          },
+          rounds: [{ orders: { P1: { "P1-1": { dir: "N", dist: 1 } }, P2: { "P2-1": { dir: "N", dist: 1 } } } }],
+        },
+      }),
+      "cobi-tank-wars puzzles",
+    ),
+    "cobi-tank-wars puzzles",
+  ).puzzles;
+  const missed = cornered.filter((puzzle) => puzzle.player === "P1");
+  const win = missed[0]?.solution[0]?.["P1-1"];
+  check(
+    missed.length === 1 && win?.dir === "W" && win.dist === 1 && missed[0]?.themes.includes("forced_win") === true,
+    "the missed win is P1's puzzle",
+  );
   // The AI's orders are valid orders as they are.
   const round = ok(
     await client.POST("/v1/cobi-tank-wars/apply", {
