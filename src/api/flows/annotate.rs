@@ -485,6 +485,30 @@ pub async fn annotate<G: GameApi>(
     }
 }
 
+/// A streamed review's start, before its answer begins (so that a
+/// refusal is an ordinary problem answer): the game checked, the judge's
+/// limits, a slot of `op`'s pool taken, and the review's deadline.
+pub(super) async fn start_stream<G: GameApi>(
+    request: G::AnnotateRequest,
+    op: Operation,
+    services: &Services,
+) -> Result<
+    (
+        Checked<G>,
+        (SearchLimits<'static>, Style),
+        crate::slots::Slot,
+        Instant,
+    ),
+    RequestError,
+> {
+    let limits = services.limits;
+    let (checked, judging) = check_game::<G>(request, &limits)?;
+    let search = judge_limits::<G>(&judging, &limits, checked.plies.len() + 1)?;
+    let slot = services.slots_of(op).take_within(&limits).await?;
+    let deadline = review_deadline(&checked, &limits, None, Instant::now())?;
+    Ok((checked, search, slot, deadline))
+}
+
 /// `annotate` streamed as NDJSON: the game is checked (and a slot taken)
 /// before the answer starts, so refusals are ordinary problem answers;
 /// then one line an entry as it is judged and the summary last. A client
@@ -497,13 +521,8 @@ pub async fn annotate_stream<G: GameApi>(
     lang: Lang,
 ) -> Result<impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>>, RequestError> {
     let limits = services.limits;
-    let (checked, judging) = check_game::<G>(request, &limits)?;
-    let search = judge_limits::<G>(&judging, &limits, checked.plies.len() + 1)?;
-    let slot = services
-        .slots_of(Operation::Annotate)
-        .take_within(&limits)
-        .await?;
-    let deadline = review_deadline(&checked, &limits, None, Instant::now())?;
+    let (checked, search, slot, deadline) =
+        start_stream::<G>(request, Operation::Annotate, services).await?;
     let cache = services.cache.clone();
     let recorder = services.clone();
     // The lines are written on the blocking pool (a last problem in the

@@ -21,8 +21,8 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::ai::key_text;
 use super::annotate::{
-    check_game, judge_game, judge_limits, negotiate, record, review_deadline, too_long, Checked,
-    Format, Line,
+    check_game, judge_game, judge_limits, negotiate, record, review_deadline, start_stream,
+    too_long, Checked, Format, Line,
 };
 use super::budget::SharedBudget;
 use super::stream::spawn_lines;
@@ -314,13 +314,8 @@ pub async fn puzzles_stream<G: PuzzleApi>(
     lang: Lang,
 ) -> Result<impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>>, RequestError> {
     let limits = services.limits;
-    let (checked, judging) = check_game::<G>(request, &limits)?;
-    let search = judge_limits::<G>(&judging, &limits, checked.plies.len() + 1)?;
-    let slot = services
-        .slots_of(Operation::Puzzles)
-        .take_within(&limits)
-        .await?;
-    let deadline = review_deadline(&checked, &limits, None, Instant::now())?;
+    let (checked, search, slot, deadline) =
+        start_stream::<G>(request, Operation::Puzzles, services).await?;
     let cache = services.cache.clone();
     let recorder = services.clone();
     Ok(spawn_lines(slot, deadline, move |sink| {
