@@ -119,7 +119,7 @@ where
 
     fn new_transform(&self, service: S) -> Self::Future {
         let plain = Rc::new(service);
-        let compressed = Compress::default().new_transform(Shared(plain.clone()));
+        let compressed = Compress::default().new_transform(plain.clone());
         Box::pin(async move {
             Ok(CompressingAccepted {
                 plain,
@@ -129,24 +129,8 @@ where
     }
 }
 
-/// A service shared by the plain and the compressed path.
-struct Shared<S>(Rc<S>);
-
-impl<S: Service<ServiceRequest>> Service<ServiceRequest> for Shared<S> {
-    type Response = S::Response;
-    type Error = S::Error;
-    type Future = S::Future;
-
-    fn poll_ready(&self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.0.poll_ready(cx)
-    }
-
-    fn call(&self, req: ServiceRequest) -> Self::Future {
-        self.0.call(req)
-    }
-}
-
-type Compressing<S> = <Compress as Transform<Shared<S>, ServiceRequest>>::Transform;
+/// actix's `Compress` around the service the plain path shares.
+type Compressing<S> = <Compress as Transform<Rc<S>, ServiceRequest>>::Transform;
 
 /// A worker's [`CompressAccepted`]: `compressed` is actix's `Compress`
 /// around `plain`.

@@ -12,6 +12,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::refs::{ref_name, reference};
+use crate::api::transport::schema::{reach, refs};
 
 /// The suffix of an answer's copy of a schema that serves both ways.
 pub const ANSWER: &str = "Answer";
@@ -145,33 +146,6 @@ pub fn directions(doc: &Value) -> (BTreeSet<String>, BTreeSet<String>) {
         }
     }
     (requests, answers)
-}
-
-/// Adds the schemas `value` refers to, and theirs, to `reached`.
-fn reach(doc: &Value, value: &Value, reached: &mut BTreeSet<String>) {
-    let mut named = BTreeSet::new();
-    refs(value, &mut named);
-    for name in named {
-        if reached.insert(name.clone()) {
-            if let Some(schema) = doc.pointer(&format!("/components/schemas/{name}")) {
-                reach(doc, schema, reached);
-            }
-        }
-    }
-}
-
-/// The component schemas `value` refers to directly.
-fn refs(value: &Value, named: &mut BTreeSet<String>) {
-    if let Some(name) = ref_name(value) {
-        named.insert(name.to_owned());
-    }
-    match value {
-        Value::Object(object) => {
-            object.values().for_each(|inner| refs(inner, named));
-        }
-        Value::Array(items) => items.iter().for_each(|inner| refs(inner, named)),
-        _ => {}
-    }
 }
 
 #[cfg(test)]

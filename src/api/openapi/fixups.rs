@@ -39,23 +39,16 @@ use crate::limits::Limits;
 use crate::operations::Operation;
 use utoipa::openapi::OpenApi;
 
-/// Component schemas and the fewest properties an instance has.
-const MIN_PROPERTIES: &[(&str, u64)] = &[
-    // Tank War `validate`: a pick for U, D or both.
-    ("TankWarOptionalPicks", 1),
-];
-
 /// The finished document, as JSON.
 pub fn finish(doc: &OpenApi) -> Value {
     let mut value = serde_json::to_value(doc).unwrap_or_default();
     tighten_integers(&mut value);
-    for (name, min) in MIN_PROPERTIES {
-        if let Some(schema) = value
-            .pointer_mut(&format!("/components/schemas/{name}"))
-            .and_then(Value::as_object_mut)
-        {
-            schema.insert("minProperties".to_owned(), (*min).into());
-        }
+    // Tank War `validate`: a pick for U, D or both.
+    if let Some(schema) = value
+        .pointer_mut("/components/schemas/TankWarOptionalPicks")
+        .and_then(Value::as_object_mut)
+    {
+        schema.insert("minProperties".to_owned(), 1.into());
     }
     let schemas = value
         .pointer("/components/schemas")
@@ -82,14 +75,6 @@ pub fn finish(doc: &OpenApi) -> Value {
     show_answers(&mut value);
     secure(&mut value);
     declare_headers(&mut value);
-    if let Some(license) = value
-        .pointer_mut("/info/license")
-        .and_then(Value::as_object_mut)
-    {
-        // OpenAPI 3.1's SPDX expression, which generators that check
-        // licenses (openapi-generator) ask for.
-        license.insert("identifier".to_owned(), json!("MIT OR Apache-2.0"));
-    }
     value
 }
 
@@ -327,7 +312,6 @@ fn type_batches(doc: &mut Value) {
         .map(|problem| {
             with_op(
                 problem,
-                PROBLEM,
                 (batch::PROBLEM, "The request failed"),
                 "A request's problem document, `op` `problem` (`field` located in the batch).",
             )
@@ -358,23 +342,21 @@ fn type_batches(doc: &mut Value) {
                 let name = doc
                     .pointer(&format!("{operation}{pointer}"))
                     .and_then(ref_name)?;
-                Some((name, doc.pointer(&format!("/components/schemas/{name}"))?))
+                doc.pointer(&format!("/components/schemas/{name}"))
             };
-            if let Some((_, body)) = schema_of("/requestBody/content/application~1json/schema") {
+            if let Some(body) = schema_of("/requestBody/content/application~1json/schema") {
                 let description = format!("A `{op}` request: `op` and the fields of its body.");
                 let item_name = format!("{prefix}Batch{}", pascal_case(op));
                 mapping.insert(op.to_owned(), json!(format!("{SCHEMAS}{item_name}")));
                 let op = (op, "The operation to run");
-                items.push((item_name, with_op(body, "", op, &description)));
+                items.push((item_name, with_op(body, op, &description)));
             }
-            if let Some((name, answer)) =
-                schema_of("/responses/200/content/application~1json/schema")
-            {
+            if let Some(answer) = schema_of("/responses/200/content/application~1json/schema") {
                 let description = format!("A `{op}` answer: `op` and its 200 body.");
                 let result_name = format!("{prefix}Batch{}Result", pascal_case(op));
                 result_mapping.insert(op.to_owned(), json!(format!("{SCHEMAS}{result_name}")));
                 let op = (op, "The operation that answered");
-                results.push((result_name, with_op(answer, name, op, &description)));
+                results.push((result_name, with_op(answer, op, &description)));
             }
         }
         let response_name = format!("{prefix}BatchResponse");
@@ -432,25 +414,15 @@ fn type_batches(doc: &mut Value) {
 const PROBLEM: &str = "Problem";
 const BATCH_PROBLEM: &str = "BatchProblem";
 
-/// `schema` (the component `name`; an object) with `op` first among its
-/// properties, always `op`, and required; without its example (which has
-/// no `op`). A schema that is not an object (none today) is referred to
-/// under `allOf` with the `op` object beside it.
-fn with_op(schema: &Value, name: &str, (op, what): (&str, &str), description: &str) -> Value {
+/// `schema` (an object: every request body and answer is) with `op`
+/// first among its properties, always `op`, and required; without its
+/// example (which has no `op`).
+fn with_op(schema: &Value, (op, what): (&str, &str), description: &str) -> Value {
     let op_property = json!({"type": "string", "const": op, "description": what});
-    let Some(fields) = schema.get("properties").and_then(Value::as_object) else {
-        return json!({
-            "description": description,
-            "allOf": [reference(name), {
-                "type": "object",
-                "required": ["op"],
-                "properties": {"op": op_property},
-            }],
-        });
-    };
+    let fields = schema.get("properties").and_then(Value::as_object);
     let mut item = schema.clone();
     let mut properties = Map::from_iter([("op".to_owned(), op_property)]);
-    properties.extend(fields.clone());
+    properties.extend(fields.cloned().unwrap_or_default());
     item["properties"] = Value::Object(properties);
     let mut required = vec![json!("op")];
     required.extend(

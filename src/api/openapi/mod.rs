@@ -49,7 +49,9 @@ Metrics for Prometheus are at `/metrics`.\n\nErrors are RFC 9457 `application/pr
 with a stable `code`: 400 for malformed requests and notation (`BAD_REQUEST`, `BAD_POSITION`, \
 `BAD_LAYOUT`, `BAD_MOVE_NOTATION`, `INVALID_POSITION`, `LIMIT_EXCEEDED`), 422 for illegal moves \
 (the rule's reason code, or `GAME_OVER`), 404, 405, 413 (body over 64 KiB by default) and 415.\n\nEvery answer carries `X-Request-Id`: the request's own when it is well-formed (letters, digits, `.`, `_`, `-`, `:`; at most 64 characters), else one the server made; a problem names it as its `instance`, and the server's log lines about the request carry it.\n\nLanguages: every human text of an answer (a problem's `title` and `detail`, a rule reason's `message`) is English by default and Czech with `Accept-Language: cs` (or `cs-CZ`; `q` weights are honoured, any other language is English). Answers say which in `Content-Language` and carry `Vary: Accept-Language`; codes, field names and this document are the same in every language.",
-        license(name = "MIT OR Apache-2.0"),
+        // `identifier`: OpenAPI 3.1's SPDX expression, which generators
+        // that check licenses (openapi-generator) ask for.
+        license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0"),
         contact(name = "tank-rules maintainers")
     ),
     servers((url = "/", description = "This server")),

@@ -37,10 +37,26 @@ fn problem(
     (status.to_string(), RefOr::T(response.build()))
 }
 
-/// Declares a documentation-only type whose responses are the problems
-/// listed.
+/// Declares documentation-only types, each `Name: (status, description,
+/// headers…), …;` for the problems listed, or `Name = A + B;` for the
+/// problems of other such types together.
 macro_rules! problems {
-    ($(#[$doc:meta])* $name:ident: $(($status:literal, $description:expr $(, $header:literal: $ty:ty = $about:literal)* $(,)?)),+ $(,)?) => {
+    () => {};
+    ($(#[$doc:meta])* $name:ident = $first:ident $(+ $part:ident)*; $($rest:tt)*) => {
+        $(#[$doc])*
+        pub struct $name;
+
+        impl IntoResponses for $name {
+            fn responses() -> BTreeMap<String, RefOr<Response>> {
+                let mut responses = $first::responses();
+                $(responses.extend($part::responses());)*
+                responses
+            }
+        }
+
+        problems! { $($rest)* }
+    };
+    ($(#[$doc:meta])* $name:ident: $(($status:literal, $description:expr $(, $header:literal: $ty:ty = $about:literal)* $(,)?)),+ $(,)?; $($rest:tt)*) => {
         $(#[$doc])*
         pub struct $name;
 
@@ -49,95 +65,61 @@ macro_rules! problems {
                 BTreeMap::from([$(problem($status, $description, &[$(($header, <$ty>::schema(), $about)),*])),+])
             }
         }
+
+        problems! { $($rest)* }
     };
 }
 
 problems! {
     /// Another method than the operation's.
     WrongMethod: (405, "`METHOD_NOT_ALLOWED`: another method than this one (`Allow` names it)",
-        "Allow": String = "The methods of this path")
-}
+        "Allow": String = "The methods of this path");
 
-problems! {
     /// A query parameter sent to an operation that takes none.
-    NoQuery: (400, "`BAD_REQUEST`: a query parameter (this operation takes none)")
-}
+    NoQuery: (400, "`BAD_REQUEST`: a query parameter (this operation takes none)");
 
-problems! {
     /// What fair use (API keys, quotas) may answer on a route it guards.
     FairUseErrors:
         (401, "`UNAUTHORIZED`: this server needs an API key (`X-Api-Key` or `Authorization: Bearer`) and none, or an unknown one, was sent"),
         (429, "`TOO_MANY_REQUESTS`: the client is over a quota; retry after `Retry-After` seconds (`RateLimit-Policy` and `RateLimit` say which quota)",
             "Retry-After": u64 = "Seconds to wait",
             "RateLimit-Policy": String = "The quota, e.g. `\"requests\";q=600;w=60`",
-            "RateLimit": String = "What is left of it, e.g. `\"requests\";r=0;t=6`"),
-}
+            "RateLimit": String = "What is left of it, e.g. `\"requests\";r=0;t=6`");
 
-problems! {
     /// An `Expect` the server cannot meet.
-    Unmet: (417, "`EXPECTATION_FAILED`: an `Expect` other than `100-continue`")
-}
+    Unmet: (417, "`EXPECTATION_FAILED`: an `Expect` other than `100-continue`");
 
-/// What any route may answer besides its own answers: a wrong method, an
-/// expectation it cannot meet. (What actix-http answers before the
-/// application sees a request, such as 431 for a head over its 128 KiB,
-/// has no body and is not listed: docs/LIMITS.md says so.)
-pub struct ServiceErrors;
+    /// What any route may answer besides its own answers: a wrong method, an
+    /// expectation it cannot meet. (What actix-http answers before the
+    /// application sees a request, such as 431 for a head over its 128 KiB,
+    /// has no body and is not listed: docs/LIMITS.md says so.)
+    ServiceErrors = WrongMethod + Unmet;
 
-impl IntoResponses for ServiceErrors {
-    fn responses() -> BTreeMap<String, RefOr<Response>> {
-        let mut responses = WrongMethod::responses();
-        responses.extend(Unmet::responses());
-        responses
-    }
-}
+    /// What any game route, and the catalogue, may answer besides its own
+    /// answers: [`ServiceErrors`] and fair use's refusals.
+    RouteErrors = ServiceErrors + FairUseErrors;
 
-/// What any game route, and the catalogue, may answer besides its own
-/// answers: [`ServiceErrors`] and fair use's refusals.
-pub struct RouteErrors;
+    /// What a route that reads a body may answer besides: [`BodyProblems`],
+    /// and 503 when the server has no room for the body or its answer in
+    /// flight ([`BusyError`]).
+    BodyErrors = BodyProblems + BusyError;
 
-impl IntoResponses for RouteErrors {
-    fn responses() -> BTreeMap<String, RefOr<Response>> {
-        let mut responses = ServiceErrors::responses();
-        responses.extend(FairUseErrors::responses());
-        responses
-    }
-}
-
-/// What a route that reads a body may answer besides: [`BodyProblems`],
-/// and 503 when the server has no room for the body or its answer in
-/// flight ([`BusyError`]).
-pub struct BodyErrors;
-
-impl IntoResponses for BodyErrors {
-    fn responses() -> BTreeMap<String, RefOr<Response>> {
-        let mut responses = BodyProblems::responses();
-        responses.extend(BusyError::responses());
-        responses
-    }
-}
-
-problems! {
     /// What a review (`annotate`, `annotate.ndjson`, `annotate.svg`) may
     /// refuse in its body.
     ReviewErrors:
         (400, "`BAD_REQUEST` (a body or a step that breaks its schema or notation, a `level` out of 1-8) or `LIMIT_EXCEEDED` (more steps than the server reviews)"),
-        (422, "A step is illegal: the first one, with its `ply`, as in `replay`"),
-}
+        (422, "A step is illegal: the first one, with its `ply`, as in `replay`");
 
-problems! {
     /// What a body that cannot be read is answered.
     BodyProblems:
         (408, "`REQUEST_TIMEOUT`: the body did not arrive within the server's body deadline (5 s by default); the connection is closed"),
         (413, "`PAYLOAD_TOO_LARGE`: the body is larger than the server's limit (64 KiB by default); a body announced so with `Expect: 100-continue` is refused before it is sent"),
-        (415, "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed"),
-}
+        (415, "`UNSUPPORTED_MEDIA_TYPE`: the body is not sent as JSON (`Content-Type: application/json`), or is sent compressed");
 
-problems! {
     /// What work in a slot (`ai-move`, `perft`, `replay`), and any route
     /// that reads a body, may answer besides.
     BusyError: (503, "`SERVICE_BUSY`: the server has no room for this request now: every slot for its work is taken, or it holds as many request bodies and answers as its memory allows (nothing is spent of a quota); or a review ran past the server's time cap (the verdicts it found are kept, so a retry goes on from them); retry after `Retry-After` seconds",
-        "Retry-After": u64 = "Seconds to wait")
+        "Retry-After": u64 = "Seconds to wait");
 }
 
 #[cfg(test)]

@@ -15,9 +15,7 @@ use super::problem::HttpError;
 pub fn judge(headers: &HeaderMap, body_limit: usize) -> Result<(), HttpError> {
     unknown(headers)?;
     match announced_length(headers) {
-        Some(length) if length > body_limit as u64 => {
-            Err(HttpError::PayloadTooLarge { limit: body_limit })
-        }
+        Some(length) if length > body_limit as u64 => Err(HttpError::payload_too_large(body_limit)),
         _ => Ok(()),
     }
 }

@@ -25,24 +25,18 @@ pub enum HttpError {
     /// connection is closed).
     #[error("{}", self.detail(Lang::En))]
     BodyTimeout { secs: f64 },
-    #[error("{}", self.detail(Lang::En))]
-    PayloadTooLarge { limit: usize },
     /// An `Expect` the server cannot meet (417): anything but
     /// `100-continue`; what it asked, quoted in part.
     #[error("{}", self.detail(Lang::En))]
     ExpectationFailed { expect: String },
     #[error("{}", self.detail(Lang::En))]
     UnsupportedMediaType,
-    /// A body sent compressed (`Content-Encoding` other than `identity`).
-    #[error("{}", self.detail(Lang::En))]
-    UnsupportedEncoding(String),
-    #[error("{}", self.detail(Lang::En))]
-    NotFound { path: String },
     #[error("{}", self.detail(Lang::En))]
     MethodNotAllowed { method: String, allow: String },
-    /// An error answer made outside the routes (hygiene, actix's own
-    /// answers, CORS), by its status: the same status as a problem
-    /// document, its text a `detail-…` of the catalogues.
+    /// An error answer that is its status and text alone: made outside
+    /// the routes (hygiene, actix's own answers, CORS) or by a route's
+    /// constructor below; the same status as a problem document, its text
+    /// a `detail-…` of the catalogues.
     #[error("{}", self.detail(Lang::En))]
     Status { status: u16, text: Text },
 }
@@ -84,7 +78,18 @@ impl HttpError {
             Some((end, _)) => format!("{}…", &path[..end]),
             None => path.to_owned(),
         };
-        HttpError::NotFound { path }
+        HttpError::status(404, Text::new("detail-not-found").with("path", path))
+    }
+
+    /// A body larger than `limit` bytes.
+    pub fn payload_too_large(limit: usize) -> HttpError {
+        HttpError::status(413, Text::new("detail-body-too-large").with("max", limit))
+    }
+
+    /// A body sent compressed (`Content-Encoding` other than `identity`).
+    pub fn unsupported_encoding(encoding: &str) -> HttpError {
+        let text = Text::new("detail-encoding").with("encoding", format!("{encoding:?}"));
+        HttpError::status(415, text)
     }
 
     /// The stable machine code.
@@ -92,12 +97,8 @@ impl HttpError {
         match self {
             HttpError::Request(error) => error.code(),
             HttpError::BodyTimeout { .. } => "REQUEST_TIMEOUT",
-            HttpError::PayloadTooLarge { .. } => "PAYLOAD_TOO_LARGE",
             HttpError::ExpectationFailed { .. } => "EXPECTATION_FAILED",
-            HttpError::UnsupportedMediaType | HttpError::UnsupportedEncoding(_) => {
-                "UNSUPPORTED_MEDIA_TYPE"
-            }
-            HttpError::NotFound { .. } => "NOT_FOUND",
+            HttpError::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
             HttpError::MethodNotAllowed { .. } => "METHOD_NOT_ALLOWED",
             HttpError::Status { status, .. } => status_code(*status),
         }
@@ -109,17 +110,10 @@ impl HttpError {
             HttpError::Request(error) => return error.detail(lang),
             HttpError::Status { text, .. } => return i18n::write(lang, text),
             HttpError::BodyTimeout { secs } => Text::new("detail-body-timeout").with("secs", *secs),
-            HttpError::PayloadTooLarge { limit } => {
-                Text::new("detail-body-too-large").with("max", *limit)
-            }
             HttpError::ExpectationFailed { expect } => {
                 Text::new("detail-expectation").with("expect", expect)
             }
             HttpError::UnsupportedMediaType => Text::new("detail-media-type"),
-            HttpError::UnsupportedEncoding(encoding) => {
-                Text::new("detail-encoding").with("encoding", format!("{encoding:?}"))
-            }
-            HttpError::NotFound { path } => Text::new("detail-not-found").with("path", path),
             HttpError::MethodNotAllowed { method, allow } => Text::new("detail-method")
                 .with("method", method)
                 .with("allow", allow),
@@ -215,11 +209,11 @@ mod tests {
         ];
         let http = [
             HttpError::BodyTimeout { secs: 5.0 },
-            HttpError::PayloadTooLarge { limit: 1 },
+            HttpError::payload_too_large(1),
             HttpError::ExpectationFailed { expect: "x".into() },
             HttpError::UnsupportedMediaType,
-            HttpError::UnsupportedEncoding("gzip".into()),
-            HttpError::NotFound { path: "/x".into() },
+            HttpError::unsupported_encoding("gzip"),
+            HttpError::not_found("/x"),
             HttpError::MethodNotAllowed {
                 method: "PUT".into(),
                 allow: "GET".into(),
@@ -238,16 +232,19 @@ mod tests {
     /// A 404 quotes a long path only in part, on a character boundary.
     #[test]
     fn a_404_quotes_at_most_a_few_hundred_characters_of_its_path() {
-        let long = format!("/v1/{}", "é".repeat(20_000));
-        let HttpError::NotFound { path } = HttpError::not_found(&long) else {
-            panic!("not a 404");
+        let quoted = |path: &str| {
+            let error = HttpError::not_found(path);
+            assert_eq!(error.code(), "NOT_FOUND");
+            let detail = error.to_string();
+            detail
+                .strip_prefix("no such resource: ")
+                .unwrap()
+                .to_owned()
         };
+        let path = quoted(&format!("/v1/{}", "é".repeat(20_000)));
         assert_eq!(path.chars().count(), QUOTED_PATH_CHARS + 1);
         assert!(path.starts_with("/v1/é") && path.ends_with('…'));
-        let HttpError::NotFound { path } = HttpError::not_found("/v1/x") else {
-            panic!("not a 404");
-        };
-        assert_eq!(path, "/v1/x");
+        assert_eq!(quoted("/v1/x"), "/v1/x");
     }
 
     /// The English details of the refusals an HTTP test cannot make (the

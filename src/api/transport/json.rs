@@ -105,9 +105,9 @@ pub(crate) fn read_body(
     let declared = super::expect::announced_length(req.headers())
         .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let refused = match compressed(req) {
-        Some(coding) => Some(HttpError::UnsupportedEncoding(coding)),
+        Some(coding) => Some(HttpError::unsupported_encoding(&coding)),
         None if declared.is_some_and(|len| len > limit) => {
-            Some(HttpError::PayloadTooLarge { limit })
+            Some(HttpError::payload_too_large(limit))
         }
         None => None,
     };
@@ -176,7 +176,7 @@ impl ReadBody {
             .as_ref()
             .map_or(self.first.len(), |body| body.len());
         if len + chunk.len() > self.limit {
-            return Err(HttpError::PayloadTooLarge { limit: self.limit });
+            return Err(HttpError::payload_too_large(self.limit));
         }
         let holds = match &self.joined {
             Some(body) => body.capacity().max(len + chunk.len()),

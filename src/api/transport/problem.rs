@@ -17,7 +17,7 @@ use crate::i18n::Lang;
 pub const CONTENT_TYPE: &str = "application/problem+json";
 
 /// An RFC 9457 problem document, served as `application/problem+json`.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
     "type": "urn:tank-rules:problem:bad-position",
     "title": "Position notation is malformed",
@@ -95,57 +95,58 @@ fn problem_code() -> utoipa::openapi::Ref {
 
 pub use crate::error::RequestError;
 
+impl Problem {
+    /// A problem of the type `code`, with its facts (`ply`, `field`, …)
+    /// and `instance` still to be set: its `type` is
+    /// `urn:tank-rules:problem:` and the code in kebab case.
+    fn new(code: &str, title: &str, status: StatusCode, detail: String) -> Problem {
+        let kebab = code.to_ascii_lowercase().replace('_', "-");
+        Problem {
+            type_uri: format!("urn:tank-rules:problem:{kebab}"),
+            title: title.to_owned(),
+            status: status.as_u16(),
+            detail,
+            code: code.to_owned(),
+            ..Problem::default()
+        }
+    }
+}
+
 impl RequestError {
     /// The problem document for this error, its texts in `lang`, naming no
     /// instance (a batch's results are parts of one request).
     pub fn problem_in(&self, lang: Lang) -> Problem {
         let code = self.code();
-        let (ply, field, player, square, vehicle) = match self {
+        let title = crate::i18n::title(lang, code).unwrap_or_else(|| self.title());
+        let mut problem = Problem::new(code, title, self.status(), self.detail(lang));
+        match self {
             RequestError::BadRequest { field, .. }
             | RequestError::BadQuery { field, .. }
-            | RequestError::Json { field, .. } => (None, field.clone(), None, None, None),
+            | RequestError::Json { field, .. }
+            | RequestError::LimitExceeded { field, .. } => problem.field = field.clone(),
             RequestError::Notation { field, ply, .. } => {
-                (*ply, Some(field.clone()), None, None, None)
+                (problem.ply, problem.field) = (*ply, Some(field.clone()));
             }
-            RequestError::InvalidPosition { field, .. } => {
-                (None, Some(field.clone()), None, None, None)
+            RequestError::InvalidPosition { field, .. } => problem.field = Some(field.clone()),
+            RequestError::Refused(refusal) => {
+                problem.ply = refusal.ply;
+                problem.field = Some(refusal.field.clone());
+                problem.player = refusal.player.clone();
+                problem.square = refusal.square.clone();
+                problem.vehicle = refusal.vehicle.clone();
             }
-            RequestError::LimitExceeded { field, .. } => (None, field.clone(), None, None, None),
-            RequestError::Refused(refusal) => (
-                refusal.ply,
-                Some(refusal.field.clone()),
-                refusal.player.clone(),
-                refusal.square.clone(),
-                refusal.vehicle.clone(),
-            ),
-            _ => (None, None, None, None, None),
-        };
-        let (policy, price) = match self {
             RequestError::TooManyRequests { class, price, .. }
             | RequestError::Unaffordable { class, price, .. } => {
-                (Some((*class).to_owned()), Some(*price))
+                (problem.policy, problem.price) = (Some((*class).to_owned()), Some(*price));
             }
-            _ => (None, None),
-        };
-        // A field's path may name the client's keys: quoted in part.
-        let field = field.map(|field| crate::text::quote(&field).into_owned());
-        let title = crate::i18n::title(lang, code).unwrap_or_else(|| self.title());
-        let detail = self.detail(lang);
-        Problem {
-            type_uri: type_uri(code),
-            title: title.to_owned(),
-            status: self.status().as_u16(),
-            detail,
-            code: code.to_owned(),
-            ply,
-            player,
-            field,
-            square,
-            vehicle,
-            policy,
-            price,
-            instance: None,
+            _ => {}
         }
+        // A field's path may name the client's keys: quoted in part.
+        problem.field = problem
+            .field
+            .as_deref()
+            .map(|field| crate::text::quote(field).into_owned());
+        problem
     }
 }
 
@@ -175,39 +176,12 @@ impl HttpError {
     /// The problem document for this error, its texts in `lang`, naming
     /// no instance.
     pub fn problem_in(&self, lang: Lang) -> Problem {
-        match self {
-            HttpError::Request(error) => error.problem_in(lang),
-            _ => {
-                let code = self.code();
-                Problem {
-                    type_uri: type_uri(code),
-                    title: crate::i18n::title(lang, code)
-                        .unwrap_or_else(|| self.title())
-                        .to_owned(),
-                    status: self.status_code().as_u16(),
-                    detail: self.detail(lang),
-                    code: code.to_owned(),
-                    ply: None,
-                    player: None,
-                    field: None,
-                    square: None,
-                    vehicle: None,
-                    policy: None,
-                    price: None,
-                    instance: None,
-                }
-            }
-        }
+        let HttpError::Request(error) = self else {
+            let title = crate::i18n::title(lang, self.code()).unwrap_or_else(|| self.title());
+            return Problem::new(self.code(), title, self.status_code(), self.detail(lang));
+        };
+        error.problem_in(lang)
     }
-}
-
-/// The URI naming a problem type: `urn:tank-rules:problem:` and its code
-/// in kebab case.
-fn type_uri(code: &str) -> String {
-    format!(
-        "urn:tank-rules:problem:{}",
-        code.to_ascii_lowercase().replace('_', "-")
-    )
 }
 
 impl ResponseError for HttpError {
@@ -215,12 +189,8 @@ impl ResponseError for HttpError {
         match self {
             HttpError::Request(error) => error.status(),
             HttpError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
-            HttpError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             HttpError::ExpectationFailed { .. } => StatusCode::EXPECTATION_FAILED,
-            HttpError::UnsupportedMediaType | HttpError::UnsupportedEncoding(_) => {
-                StatusCode::UNSUPPORTED_MEDIA_TYPE
-            }
-            HttpError::NotFound { .. } => StatusCode::NOT_FOUND,
+            HttpError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             HttpError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             HttpError::Status { status, .. } => {
                 StatusCode::from_u16(*status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)

@@ -4,10 +4,10 @@
 //! them from the services ([`BatchItems`]); the application compiles them
 //! at start.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::problem::RequestError;
 use crate::text::Text;
@@ -45,12 +45,9 @@ impl ItemSchemas {
     /// (25 copies of them were 10 MB of resident memory a copy of the
     /// service's document grew by).
     pub fn compile(doc: &Value, variants: impl Iterator<Item = (String, String)>) -> ItemSchemas {
-        let schemas = doc
-            .pointer("/components/schemas")
-            .and_then(Value::as_object);
         let mut validators = HashMap::new();
         for (op, variant) in variants {
-            let needed = schemas.map(|schemas| reachable(schemas, &variant));
+            let needed = reachable(doc, &variant);
             let root = serde_json::json!({"components": {"schemas": needed}, "$ref": variant});
             match jsonschema::validator_for(&root) {
                 Ok(validator) => {
@@ -105,42 +102,44 @@ impl ItemSchemas {
 /// Where a `$ref` to a component schema points.
 const SCHEMAS: &str = "#/components/schemas/";
 
-/// The component schemas (of `schemas`) that the one `reference` names
-/// reaches through `$ref`s, itself included.
-fn reachable(
-    schemas: &serde_json::Map<String, Value>,
-    reference: &str,
-) -> serde_json::Map<String, Value> {
-    let mut found = serde_json::Map::new();
-    let mut pending = vec![reference.to_owned()];
-    while let Some(reference) = pending.pop() {
-        let Some(name) = reference.strip_prefix(SCHEMAS) else {
-            continue;
-        };
-        if found.contains_key(name) {
-            continue;
-        }
-        let Some(schema) = schemas.get(name) else {
-            continue;
-        };
-        found.insert(name.to_owned(), schema.clone());
-        let mut values = vec![schema];
-        while let Some(value) = values.pop() {
-            match value {
-                Value::Object(map) => {
-                    for (key, value) in map {
-                        match (key.as_str(), value) {
-                            ("$ref", Value::String(target)) => pending.push(target.clone()),
-                            _ => values.push(value),
-                        }
-                    }
-                }
-                Value::Array(items) => values.extend(items),
-                _ => {}
+/// The component schemas of `doc` that the one `reference` reaches
+/// through `$ref`s, itself included; `None` when `doc` has none.
+fn reachable(doc: &Value, reference: &str) -> Option<Map<String, Value>> {
+    let schemas = doc.pointer("/components/schemas")?.as_object()?;
+    let mut names = BTreeSet::new();
+    reach(doc, &serde_json::json!({ "$ref": reference }), &mut names);
+    let found = names.into_iter().filter_map(|name| {
+        let schema = schemas.get(&name)?.clone();
+        Some((name, schema))
+    });
+    Some(found.collect())
+}
+
+/// Adds the component schemas of `doc` that `value` refers to, and
+/// theirs, to `reached` (a name no schema has included).
+pub(crate) fn reach(doc: &Value, value: &Value, reached: &mut BTreeSet<String>) {
+    let mut named = BTreeSet::new();
+    refs(value, &mut named);
+    for name in named {
+        if reached.insert(name.clone()) {
+            if let Some(schema) = doc.pointer(&format!("/components/schemas/{name}")) {
+                reach(doc, schema, reached);
             }
         }
     }
-    found
+}
+
+/// The component schemas `value` refers to directly.
+pub(crate) fn refs(value: &Value, named: &mut BTreeSet<String>) {
+    let reference = value.get("$ref").and_then(Value::as_str);
+    if let Some(name) = reference.and_then(|reference| reference.strip_prefix(SCHEMAS)) {
+        named.insert(name.to_owned());
+    }
+    match value {
+        Value::Object(object) => object.values().for_each(|inner| refs(inner, named)),
+        Value::Array(items) => items.iter().for_each(|inner| refs(inner, named)),
+        _ => {}
+    }
 }
 
 /// The catalogues' `request-schema` for `error` in the `op` request: the
@@ -163,49 +162,36 @@ fn broken(op: &str, error: &jsonschema::ValidationError) -> Text {
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
     };
-    let (fault, name, expected, limit) = match error.kind() {
-        Kind::Required { property } => ("required", quoted(property), String::new(), String::new()),
-        Kind::AdditionalProperties { unexpected } => (
-            "additional",
-            unexpected
-                .iter()
-                .map(|name| quote(name))
-                .collect::<Vec<_>>()
-                .join(", "),
-            String::new(),
-            String::new(),
-        ),
+    // Each fault's own fact (the field named, what was expected, the
+    // limit), set in its place among the others, which stay empty.
+    let (fault, fact, said) = match error.kind() {
+        Kind::Required { property } => ("required", "name", quoted(property)),
+        Kind::AdditionalProperties { unexpected } => {
+            let names: Vec<_> = unexpected.iter().map(|name| quote(name)).collect();
+            ("additional", "name", names.join(", "))
+        }
         Kind::Type {
             kind: TypeKind::Single(kind),
-        } => ("type", String::new(), kind.to_string(), String::new()),
-        Kind::Enum { options } => ("enum", String::new(), options.to_string(), String::new()),
-        Kind::Minimum { limit } => ("minimum", String::new(), String::new(), limit.to_string()),
-        Kind::Maximum { limit } => ("maximum", String::new(), String::new(), limit.to_string()),
-        Kind::MinLength { limit } => (
-            "min-length",
-            String::new(),
-            String::new(),
-            limit.to_string(),
-        ),
-        Kind::MaxLength { limit } => (
-            "max-length",
-            String::new(),
-            String::new(),
-            limit.to_string(),
-        ),
-        Kind::MinItems { limit } => ("min-items", String::new(), String::new(), limit.to_string()),
-        Kind::MaxItems { limit } => ("max-items", String::new(), String::new(), limit.to_string()),
-        Kind::Pattern { pattern } => ("pattern", String::new(), pattern.clone(), String::new()),
-        _ => ("other", String::new(), String::new(), String::new()),
+        } => ("type", "expected", kind.to_string()),
+        Kind::Enum { options } => ("enum", "expected", options.to_string()),
+        Kind::Minimum { limit } => ("minimum", "limit", limit.to_string()),
+        Kind::Maximum { limit } => ("maximum", "limit", limit.to_string()),
+        Kind::MinLength { limit } => ("min-length", "limit", limit.to_string()),
+        Kind::MaxLength { limit } => ("max-length", "limit", limit.to_string()),
+        Kind::MinItems { limit } => ("min-items", "limit", limit.to_string()),
+        Kind::MaxItems { limit } => ("max-items", "limit", limit.to_string()),
+        Kind::Pattern { pattern } => ("pattern", "expected", pattern.clone()),
+        _ => ("other", "name", String::new()),
     };
     Text::new("request-schema")
         .with("op", op)
         .with("error", message)
         .with("fault", fault)
-        .with("name", name)
+        .with("name", "")
         .with("value", value)
-        .with("expected", expected)
-        .with("limit", limit)
+        .with("expected", "")
+        .with("limit", "")
+        .with(fact, said)
 }
 
 /// The most precise error behind `error`: where a value matches none of
@@ -229,8 +215,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn schemas() -> serde_json::Map<String, Value> {
-        let all = json!({
+    fn doc() -> Value {
+        let schemas = json!({
             "Item": {"type": "object", "properties": {
                 "position": {"$ref": "#/components/schemas/Position"},
                 "moves": {"type": "array", "items": {"$ref": "#/components/schemas/Move"}}
@@ -240,26 +226,21 @@ mod tests {
             "Square": {"type": "string", "pattern": "^[a-k]"},
             "Unrelated": {"$ref": "#/components/schemas/Move"}
         });
-        match all {
-            Value::Object(map) => map,
-            _ => serde_json::Map::new(),
-        }
+        json!({"components": {"schemas": schemas}})
     }
 
     #[test]
     fn an_item_root_holds_the_schemas_it_reaches_and_no_other() {
-        let found = reachable(&schemas(), "#/components/schemas/Item");
-        let mut names: Vec<&str> = found.keys().map(String::as_str).collect();
-        names.sort_unstable();
+        let found = reachable(&doc(), "#/components/schemas/Item").unwrap();
+        let names: Vec<&str> = found.keys().map(String::as_str).collect();
         assert_eq!(names, ["Item", "Move", "Position", "Square"]);
-        assert!(reachable(&schemas(), "#/components/schemas/Nothing").is_empty());
+        assert!(reachable(&doc(), "#/components/schemas/Nothing").is_some_and(|m| m.is_empty()));
     }
 
     #[test]
     fn a_pruned_root_checks_items_as_the_whole_document_does() {
-        let doc = json!({"components": {"schemas": schemas()}});
         let items = ItemSchemas::compile(
-            &doc,
+            &doc(),
             [("op".to_owned(), "#/components/schemas/Item".to_owned())].into_iter(),
         );
         assert!(items
