@@ -137,7 +137,7 @@ mod tests {
                 .unwrap_or_default()
         }
         for side in games::tank_battle::Side::ALL {
-            assert_eq!(written(tank_battle::SideName::from(side)), side.name());
+            assert_eq!(written(side), side.name());
         }
         for player in games::tank_war::Player::ALL {
             assert_eq!(written(player), player.name());
@@ -154,5 +154,35 @@ mod tests {
                 &games::cobi_tank_wars::Player::NAMES[..],
             ]
         );
+    }
+
+    /// The engines' values that answers write as they are (sides, tank
+    /// kinds, end reasons, directions) are written as their schemas list
+    /// them.
+    #[test]
+    fn engine_values_travel_as_their_schemas_name_them() {
+        fn listed<T: utoipa::PartialSchema>(value: impl serde::Serialize) -> bool {
+            let schema = serde_json::to_value(T::schema()).unwrap_or_default();
+            let name = serde_json::to_value(value).unwrap_or_default();
+            schema["enum"]
+                .as_array()
+                .is_some_and(|names| names.contains(&name))
+        }
+        use games::tank_battle::{EndReason, Role, Side};
+        for side in Side::ALL {
+            assert!(listed::<tank_battle::SideName>(side), "{side:?}");
+        }
+        for role in [Role::Tank, Role::Commander] {
+            assert!(listed::<tank_battle::TankKind>(role), "{role:?}");
+        }
+        for reason in EndReason::ALL {
+            assert!(listed::<tank_battle::EndReasonName>(reason), "{reason:?}");
+        }
+        for dir in games::cobi_tank_wars::Dir::ALL {
+            assert!(
+                listed::<crate::api::cobi_tank_wars::DirectionName>(dir),
+                "{dir:?}"
+            );
+        }
     }
 }

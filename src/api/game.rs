@@ -30,14 +30,14 @@ pub trait GameApi: Review {
     type ApplyRequest: DeserializeOwned + 'static;
     type ApplyResponse: Serialize;
     type ScoreRequest: DeserializeOwned + 'static;
-    type ScoreResponse: Serialize + Send + 'static;
+    type ScoreResponse: Serialize + utoipa::ToSchema + Send + 'static;
     type ReplayRequest: DeserializeOwned + 'static;
     type ReplayResponse: Serialize + Send + 'static;
     type AiMoveRequest: DeserializeOwned + 'static;
     type AiMoveResponse: Serialize + DeserializeOwned + AiAnswer;
     type RenderQuery: DeserializeOwned + 'static;
     /// One step as a replay lists it.
-    type ReplayStep: Send + 'static;
+    type ReplayStep: utoipa::ToSchema + Send + 'static;
     /// One state as a replay answers it.
     type ReplayState: Serialize + Send + 'static;
     /// `annotate`'s body: the replay's, and what it asks of the judge.
@@ -243,6 +243,37 @@ pub trait GameApi: Review {
 pub fn schema_name<G: GameApi>(what: &str) -> std::borrow::Cow<'static, str> {
     std::borrow::Cow::Owned(format!("{}{what}", G::SCHEMA_PREFIX))
 }
+
+/// `ToSchema` for a DTO generic over the game `G` (bound by `$bound`),
+/// whose `PartialSchema` is written by hand: named after the game
+/// ([`schema_name`]: `TankWar` + the type's name, or `as`), its
+/// components the schemas it refers to (each with theirs).
+macro_rules! game_schema {
+    (@name $type:ident) => { stringify!($type) };
+    (@name $type:ident $name:literal) => { $name };
+    ($bound:path, $type:ident $(as $name:literal)?: $($part:ty),* $(,)?) => {
+        impl<G: $bound> utoipa::ToSchema for $type<G> {
+            fn name() -> std::borrow::Cow<'static, str> {
+                $crate::api::game::schema_name::<G>(game_schema!(@name $type $($name)?))
+            }
+
+            #[allow(unused_variables)] // (a DTO that refers to none)
+            fn schemas(
+                schemas: &mut Vec<(
+                    String,
+                    utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+                )>,
+            ) {
+                $(
+                    let part = <$part as utoipa::PartialSchema>::schema();
+                    schemas.push((<$part as utoipa::ToSchema>::name().into_owned(), part));
+                    <$part as utoipa::ToSchema>::schemas(schemas);
+                )*
+            }
+        }
+    };
+}
+pub(crate) use game_schema;
 
 /// Why an `ai-move` answer (read from the shared cache) does not answer
 /// its request: the field at fault and what is wrong with it.

@@ -95,11 +95,8 @@ pub struct ScoreResponse {
 #[schema(as = NimAiMoveRequest)]
 pub struct AiMoveRequest {
     pub state: StateDto,
-    #[serde(default)]
     pub limits: Option<AskedLimits>,
-    #[serde(default)]
     pub seed: Option<u64>,
-    #[serde(default)]
     #[schema(minimum = 1, maximum = 8)]
     pub level: Option<u32>,
     /// Also take what the AI suggests, as `apply` would (`applied`).

@@ -56,6 +56,13 @@ impl Cell {
     }
 }
 
+/// A square travels as its name (`c3`).
+impl serde::Serialize for Cell {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", (b'a' + self.col) as char, self.row + 1)

@@ -22,16 +22,13 @@ pub struct AiMoveRequest {
     #[schema(value_type = CobiTankWarsPlayerName)]
     pub player: Player,
     /// Gunfire squares to suggest, 0 to 8 (1 when absent).
-    #[serde(default)]
     #[schema(example = 2, minimum = 0, maximum = 8)]
     pub gunfire_tokens: Option<u32>,
     /// `max_nodes` bounds the simulated rounds, `max_depth` the halving
     /// rounds.
-    #[serde(default)]
     pub limits: Option<AskedLimits>,
     /// Seeds the sampling of the enemy's orders, and a level's choice; 0
     /// when absent.
-    #[serde(default)]
     #[schema(example = 7)]
     pub seed: Option<u64>,
     /// Plays at a level instead of full strength: 1 (a beginner: measures
@@ -40,13 +37,11 @@ pub struct AiMoveRequest {
     /// is a fixed recipe in halving rounds and simulations, so it plays the
     /// same on any machine, and repeats exactly with a `seed`; `limits` can
     /// only lower its budgets.
-    #[serde(default)]
     #[schema(minimum = 1, maximum = 8, example = 3)]
     pub level: Option<u32>,
     /// How many of the best joint orders `lines` lists with their values
     /// (analysis), 1 to 16; 1 when absent. From the same search: `lines[0]`
     /// is `orders` at full strength.
-    #[serde(default)]
     #[schema(minimum = 1, maximum = 16, example = 3)]
     pub multipv: Option<u32>,
     /// Also play the round, as `apply` would: the AI's orders for
@@ -58,10 +53,8 @@ pub struct AiMoveRequest {
     #[serde(default)]
     pub play: bool,
     /// With `play`: the other player's orders, one per vehicle, by id.
-    #[serde(default)]
     pub orders: Option<VehicleOrders>,
     /// With `play`: the other player's gunfire tokens for the round.
-    #[serde(default)]
     #[schema(value_type = Option<Vec<GridSquare>>)]
     pub gunfire: Option<Vec<String>>,
 }

@@ -4,19 +4,11 @@
 use std::collections::BTreeMap;
 
 use super::dto::*;
-use crate::games::cobi_tank_wars::{CobiTankWars, Event, Order, OrderData, Player, State};
-use crate::games::grid::Cell;
+use crate::games::cobi_tank_wars::{CobiTankWars, Order, OrderData, Player, State};
 use crate::games::Game;
 
 pub(super) fn encode_orders(orders: impl IntoIterator<Item = (String, Order)>) -> SuggestedOrders {
-    let suggested = orders.into_iter().map(|(id, order)| {
-        let order = SuggestedOrder {
-            dir: order.dir.into(),
-            dist: order.dist,
-        };
-        (id, order)
-    });
-    SuggestedOrders(suggested.collect())
+    SuggestedOrders(orders.into_iter().collect())
 }
 
 pub(super) fn decode_orders(orders: OrdersDto) -> [BTreeMap<String, OrderData>; 2] {
@@ -34,44 +26,6 @@ pub(super) fn decode_orders(orders: OrdersDto) -> [BTreeMap<String, OrderData>; 
             .collect()
     };
     [data(orders.p1), data(orders.p2)]
-}
-
-pub(super) fn encode_event(event: Event) -> EventDto {
-    let sq = |c: Cell| c.to_string();
-    match event {
-        Event::Moved { vehicle, from, to } => EventDto::Moved {
-            vehicle,
-            from: sq(from),
-            to: sq(to),
-        },
-        Event::Cancelled { vehicle, at, to } => EventDto::Cancelled {
-            vehicle,
-            at: sq(at),
-            to: to.map(sq),
-        },
-        Event::ArtilleryHit { vehicle, square } => EventDto::ArtilleryHit {
-            vehicle,
-            square: sq(square),
-        },
-        Event::SupportTaken {
-            vehicle,
-            square,
-            player,
-        } => EventDto::SupportTaken {
-            vehicle,
-            square: sq(square),
-            player,
-        },
-        Event::GunfireHit { vehicle, square } => EventDto::GunfireHit {
-            vehicle,
-            square: sq(square),
-        },
-        Event::Destroyed { vehicle, square } => EventDto::Destroyed {
-            vehicle,
-            square: sq(square),
-        },
-        Event::SupplyDrop { square } => EventDto::SupplyDrop { square: sq(square) },
-    }
 }
 
 /// Whether the game is over, the winner, whether it is drawn.

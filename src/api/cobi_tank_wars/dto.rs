@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use crate::api::json_state::{self, Examples, JsonState};
 use crate::api::openapi::notation::{CobiTankWarsPlayerName, CobiTankWarsState, GridSquare};
 use crate::games::cobi_tank_wars::{
-    self as engine, CobiTankWars, Dir, OrderError, OrderFault, Player, State,
+    self as engine, CobiTankWars, Dir, Event, Order, OrderError, OrderFault, Player, State,
 };
 
 /// A count or total per player, as `score` answers it.
@@ -75,29 +75,6 @@ pub enum DirectionName {
     W,
 }
 
-impl DirectionName {
-    /// The direction as orders write it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            DirectionName::N => "N",
-            DirectionName::E => "E",
-            DirectionName::S => "S",
-            DirectionName::W => "W",
-        }
-    }
-}
-
-impl From<Dir> for DirectionName {
-    fn from(dir: Dir) -> DirectionName {
-        match dir {
-            Dir::N => DirectionName::N,
-            Dir::E => DirectionName::E,
-            Dir::S => DirectionName::S,
-            Dir::W => DirectionName::W,
-        }
-    }
-}
-
 /// A vehicle's command as the AI suggests it: always a legal direction
 /// and distance. Send it back as a [`CobiTankWarsOrder`](OrderDto).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
@@ -113,7 +90,8 @@ pub struct SuggestedOrder {
 #[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
 #[schema(as = CobiTankWarsSuggestedOrders)]
 #[schema(example = json!({"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "N", "dist": 3}}))]
-pub struct SuggestedOrders(pub BTreeMap<String, SuggestedOrder>);
+#[schema(value_type = BTreeMap<String, SuggestedOrder>)]
+pub struct SuggestedOrders(pub BTreeMap<String, Order>);
 
 /// `initial` answers a state.
 pub type InitialResponse = CobiTankWarsState;
@@ -122,7 +100,8 @@ pub type InitialResponse = CobiTankWarsState;
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = CobiTankWarsLegalOrder)]
 pub struct LegalOrderDto {
-    pub dir: DirectionName,
+    #[schema(value_type = DirectionName)]
+    pub dir: Dir,
     #[schema(example = 2)]
     pub dist: u8,
     /// The destination.
@@ -211,7 +190,6 @@ pub struct ApplyRequest {
     #[schema(example = json!(["e6"]), value_type = Vec<GridSquare>)]
     pub gunfire: Vec<String>,
     /// Seeds the supply drop (SplitMix64); 0 when absent.
-    #[serde(default)]
     #[schema(example = 42)]
     pub seed: Option<u64>,
 }
@@ -262,7 +240,8 @@ pub enum EventDto {
 pub struct ApplyResponse {
     #[schema(value_type = CobiTankWarsState)]
     pub state: StateDto,
-    pub events: Vec<EventDto>,
+    #[schema(value_type = Vec<EventDto>)]
+    pub events: Vec<Event>,
     /// Whether a player has no vehicles left.
     pub finished: bool,
     /// The player who still has vehicles when the other has none; null
@@ -328,7 +307,6 @@ pub struct ReplayRound {
     #[schema(example = json!(["e6"]), value_type = Vec<GridSquare>)]
     pub gunfire: Vec<String>,
     /// Seeds this round's supply drop; 0 when absent.
-    #[serde(default)]
     pub seed: Option<u64>,
 }
 

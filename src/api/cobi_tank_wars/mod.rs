@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use codec::{decode_orders, encode_event, encode_orders, status};
+use codec::{decode_orders, encode_orders, status};
 
 use super::flows;
 use super::flows::ask::{AiRequest, Suggested};
@@ -198,7 +198,7 @@ impl GameApi for CobiTankWars {
                 let orders = orders
                     .iter()
                     .map(|l| LegalOrderDto {
-                        dir: l.order.dir.into(),
+                        dir: l.order.dir,
                         dist: l.order.dist,
                         to: l.to.to_string(),
                         blocked_now: l.blocked_now,
@@ -233,7 +233,7 @@ impl GameApi for CobiTankWars {
         let [p1, p2] = CobiTankWars::score(after).vehicles;
         ApplyResponse {
             state: Self::encode_state(after),
-            events: events.into_iter().map(encode_event).collect(),
+            events,
             finished,
             winner,
             draw,

@@ -41,11 +41,9 @@ use crate::games::review::puzzle::{Puzzle, Theme};
 pub struct PuzzlesRequest {
     /// The game the record is of, when the body is a game record: the
     /// route's game id (anything else is refused).
-    #[serde(default)]
     #[schema(example = "cobi-tank-wars")]
     pub game: Option<String>,
     /// The start state; the default one when absent.
-    #[serde(default)]
     #[schema(value_type = Option<CobiTankWarsState>)]
     pub start: Option<StateDto>,
     /// The rounds played, in order.
@@ -56,15 +54,12 @@ pub struct PuzzlesRequest {
     pub result: RecordResult,
     /// The judge's search, as `annotate` takes it; the finder searches
     /// five times its simulated rounds (at most 200,000).
-    #[serde(default)]
     pub limits: Option<AskedLimits>,
     /// The judge's budget as a level (1-8), as `annotate` takes it.
-    #[serde(default)]
     #[schema(minimum = 1, maximum = 8)]
     pub level: Option<u32>,
     /// The most puzzles to answer, 1-50 (10 when absent): the first ones
     /// in the game's order.
-    #[serde(default)]
     #[schema(minimum = 1, maximum = 50)]
     pub max_puzzles: Option<u32>,
 }

@@ -1,16 +1,16 @@
 //! A streamed review's lines (NDJSON): each an entry, the summary or a
 //! problem, told apart by `line`, and their schema in the document.
 
-use std::borrow::Cow;
 use std::marker::PhantomData;
 
 use serde::Serialize;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
-use utoipa::{PartialSchema, ToSchema};
+use utoipa::PartialSchema;
 
 use super::annotation::{AnnotateResponse, AnnotateSummary, Annotation};
-use crate::api::game::{schema_name, GameApi};
+use crate::api::game::game_schema;
+use crate::api::game::GameApi;
 
 /// One line of a streamed review (NDJSON), told apart by its `line`: an
 /// entry as it is judged, the summary last, or, in its place when the
@@ -38,11 +38,7 @@ fn line_tag(value: &str) -> RefOr<Schema> {
         .into()
 }
 
-impl<G: GameApi> AnnotateLine<G>
-where
-    G::PickDto: ToSchema,
-    G::ScoreResponse: ToSchema,
-{
+impl<G: GameApi> AnnotateLine<G> {
     /// Each kind of line: the schema of what it carries, with `line`
     /// added (objects in the document are closed, so a line is one
     /// object, not a composition). The document names them after their
@@ -85,11 +81,7 @@ cap): the problem, as the one answer would be.",
     }
 }
 
-impl<G: GameApi> PartialSchema for AnnotateLine<G>
-where
-    G::PickDto: ToSchema,
-    G::ScoreResponse: ToSchema,
-{
+impl<G: GameApi> PartialSchema for AnnotateLine<G> {
     fn schema() -> RefOr<Schema> {
         let mut one_of = utoipa::openapi::schema::OneOfBuilder::new().description(Some(
             "One line of a streamed review (`application/x-ndjson`: `annotate.ndjson`, or `annotate` \
@@ -104,16 +96,4 @@ review stops short.",
     }
 }
 
-impl<G: GameApi> ToSchema for AnnotateLine<G>
-where
-    G::PickDto: ToSchema,
-    G::ScoreResponse: ToSchema,
-{
-    fn name() -> Cow<'static, str> {
-        schema_name::<G>("AnnotateLine")
-    }
-
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        AnnotateResponse::<G>::schemas(schemas);
-    }
-}
+game_schema!(GameApi, AnnotateLine: AnnotateResponse<G>);

@@ -13,7 +13,8 @@ use utoipa::openapi::{Ref, RefOr};
 use utoipa::{PartialSchema, ToSchema};
 
 use super::forced::{ForcedResult, ForcedResults};
-use crate::api::game::{schema_name, GameApi};
+use crate::api::game::game_schema;
+use crate::api::game::GameApi;
 use crate::games::review::{Judged, Label, Moment, MomentKind, Summary, Verdict};
 
 /// A move's label, by the chance to win it lost (0-100): `best` none,
@@ -346,10 +347,7 @@ fn number(description: &str) -> ObjectBuilder {
         .description(Some(description))
 }
 
-impl<G: GameApi> PartialSchema for Annotation<G>
-where
-    G::PickDto: ToSchema,
-{
+impl<G: GameApi> PartialSchema for Annotation<G> {
     fn schema() -> RefOr<Schema> {
         let pick = || Ref::from_schema_name(G::PickDto::name());
         let against = ObjectBuilder::new()
@@ -452,28 +450,9 @@ ended the game.",
     }
 }
 
-impl<G: GameApi> ToSchema for Annotation<G>
-where
-    G::PickDto: ToSchema,
-{
-    fn name() -> Cow<'static, str> {
-        schema_name::<G>("Annotation")
-    }
+game_schema!(GameApi, Annotation: G::PickDto, LabelName, ForcedResults, ForcedResult);
 
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        schemas.push((G::PickDto::name().into_owned(), G::PickDto::schema()));
-        G::PickDto::schemas(schemas);
-        schemas.push((LabelName::name().into_owned(), LabelName::schema()));
-        schemas.push((ForcedResults::name().into_owned(), ForcedResults::schema()));
-        schemas.push((ForcedResult::name().into_owned(), ForcedResult::schema()));
-    }
-}
-
-impl<G: GameApi> PartialSchema for AnnotateResponse<G>
-where
-    G::PickDto: ToSchema,
-    G::ScoreResponse: ToSchema,
-{
+impl<G: GameApi> PartialSchema for AnnotateResponse<G> {
     fn schema() -> RefOr<Schema> {
         ObjectBuilder::new()
             .description(Some(
@@ -543,31 +522,4 @@ order of step; absent when there are none. Tank Wars: `gunfire`, a round's gunfi
     }
 }
 
-impl<G: GameApi> ToSchema for AnnotateResponse<G>
-where
-    G::PickDto: ToSchema,
-    G::ScoreResponse: ToSchema,
-{
-    fn name() -> Cow<'static, str> {
-        schema_name::<G>("AnnotateResponse")
-    }
-
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        schemas.push((
-            Annotation::<G>::name().into_owned(),
-            Annotation::<G>::schema(),
-        ));
-        Annotation::<G>::schemas(schemas);
-        schemas.push((PlayerReview::name().into_owned(), PlayerReview::schema()));
-        PlayerReview::schemas(schemas);
-        schemas.push((MomentEntry::name().into_owned(), MomentEntry::schema()));
-        MomentEntry::schemas(schemas);
-        schemas.push((Unjudged::name().into_owned(), Unjudged::schema()));
-        Unjudged::schemas(schemas);
-        schemas.push((
-            G::ScoreResponse::name().into_owned(),
-            G::ScoreResponse::schema(),
-        ));
-        G::ScoreResponse::schemas(schemas);
-    }
-}
+game_schema!(GameApi, AnnotateResponse: Annotation<G>, PlayerReview, MomentEntry, Unjudged, G::ScoreResponse);

@@ -71,15 +71,12 @@ pub fn style(level: Option<u32>, multipv: Option<u32>) -> Result<Style, RequestE
 #[schema(as = AiLimits)]
 pub struct AskedLimits {
     /// Thinking time, milliseconds (capped by the server, 5000 by default).
-    #[serde(default)]
     #[schema(example = 200)]
     pub max_time_ms: Option<u64>,
     /// Deepest iteration, plies (capped by the server, 64 by default).
-    #[serde(default)]
     #[schema(example = 4)]
     pub max_depth: Option<u32>,
     /// Most positions visited (capped by the server).
-    #[serde(default)]
     #[schema(example = 100000)]
     pub max_nodes: Option<u64>,
 }

@@ -26,7 +26,8 @@ use super::annotate::{
 };
 use super::budget::SharedBudget;
 use super::stream::spawn_lines;
-use crate::api::game::{schema_name, GameApi};
+use crate::api::game::game_schema;
+use crate::api::game::GameApi;
 use crate::api::services::{run_stoppable, Services};
 use crate::api::transport::json::{encode, respond};
 use crate::api::transport::problem::RequestError;
@@ -410,16 +411,7 @@ impl<G: PuzzleApi> PartialSchema for PuzzlesResponse<G> {
     }
 }
 
-impl<G: PuzzleApi> ToSchema for PuzzlesResponse<G> {
-    fn name() -> std::borrow::Cow<'static, str> {
-        schema_name::<G>("PuzzlesResponse")
-    }
-
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        schemas.push((G::PuzzleDto::name().into_owned(), G::PuzzleDto::schema()));
-        G::PuzzleDto::schemas(schemas);
-    }
-}
+game_schema!(PuzzleApi, PuzzlesResponse: G::PuzzleDto);
 
 /// The document's schema of streamed puzzles' lines: a puzzle, the
 /// summary or a problem, each with its `line` (a discriminator every
@@ -476,12 +468,4 @@ cap): the problem, as the one answer would be.",
     }
 }
 
-impl<G: PuzzleApi> ToSchema for PuzzlesLine<G> {
-    fn name() -> std::borrow::Cow<'static, str> {
-        schema_name::<G>("PuzzlesLine")
-    }
-
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        G::PuzzleDto::schemas(schemas);
-    }
-}
+game_schema!(PuzzleApi, PuzzlesLine: G::PuzzleDto);

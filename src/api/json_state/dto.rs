@@ -7,7 +7,6 @@
 //! ([`JsonState`]), because utoipa names a generic type after its
 //! parameters.
 
-use std::borrow::Cow;
 use std::marker::PhantomData;
 
 use serde::{Deserialize, Serialize};
@@ -24,7 +23,7 @@ use super::codec::JsonState;
 use crate::api::flows::ask::AskedLimits;
 use crate::api::flows::batch::items_schema;
 use crate::api::flows::record;
-use crate::api::game::schema_name;
+use crate::api::game::game_schema;
 
 /// A state (`score`; Nim's `legal-moves`).
 #[derive(Debug, Deserialize)]
@@ -39,7 +38,6 @@ pub struct StateRequest<G: JsonState> {
 pub struct LegalMovesRequest<G: JsonState> {
     pub state: G::StateDto,
     /// Only list this player's moves.
-    #[serde(default)]
     pub player: Option<G::PlayerName>,
 }
 
@@ -49,10 +47,8 @@ pub struct LegalMovesRequest<G: JsonState> {
 #[serde(bound(deserialize = "G::ReplayStep: serde::de::DeserializeOwned"))]
 pub struct ReplayRequest<G: JsonState> {
     /// A game record's game ([`record`]).
-    #[serde(default)]
     pub game: Option<String>,
     /// The start state; the game's default start when absent.
-    #[serde(default)]
     pub start: Option<G::StateDto>,
     pub rounds: Vec<G::ReplayStep>,
     /// A game record's result, not read ([`record`]).
@@ -67,22 +63,18 @@ pub struct ReplayRequest<G: JsonState> {
 #[serde(bound(deserialize = "G::ReplayStep: serde::de::DeserializeOwned"))]
 pub struct AnnotateRequest<G: JsonState> {
     /// A game record's game ([`record`]).
-    #[serde(default)]
     pub game: Option<String>,
-    #[serde(default)]
     pub start: Option<G::StateDto>,
     pub rounds: Vec<G::ReplayStep>,
     /// A game record's result, not read ([`record`]).
     #[serde(default)]
     pub result: record::RecordResult,
     /// Each position's search; the game's fixed budget when absent.
-    #[serde(default)]
     pub limits: Option<AskedLimits>,
     /// The judge's budget as a level (1-8): positions a search from a
     /// tenth of the game's default budget (level 1) to ten times it
     /// (level 8), about 1.93 times more each level; `limits.max_nodes`,
     /// when given, wins. The default budget when absent.
-    #[serde(default)]
     pub level: Option<u32>,
 }
 
@@ -139,12 +131,6 @@ fn described<T: ToSchema>(description: &str) -> RefBuilder {
         .description(Some(description))
 }
 
-/// `T` and the schemas it refers to, for the document's components.
-fn with_references<T: ToSchema>(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-    schemas.push((T::name().into_owned(), T::schema()));
-    T::schemas(schemas);
-}
-
 /// An optional value: null, or a `T`.
 fn optional<T: ToSchema>(description: &str) -> OneOfBuilder {
     OneOfBuilder::new()
@@ -173,15 +159,7 @@ impl<G: JsonState> PartialSchema for StateRequest<G> {
     }
 }
 
-impl<G: JsonState> ToSchema for StateRequest<G> {
-    fn name() -> Cow<'static, str> {
-        schema_name::<G>("StateRequest")
-    }
-
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        with_references::<G::StateSchema>(schemas);
-    }
-}
+game_schema!(JsonState, StateRequest: G::StateSchema);
 
 impl<G: JsonState> PartialSchema for LegalMovesRequest<G> {
     fn schema() -> RefOr<Schema> {
@@ -196,21 +174,9 @@ impl<G: JsonState> PartialSchema for LegalMovesRequest<G> {
     }
 }
 
-impl<G: JsonState> ToSchema for LegalMovesRequest<G> {
-    fn name() -> Cow<'static, str> {
-        schema_name::<G>("LegalMovesRequest")
-    }
+game_schema!(JsonState, LegalMovesRequest: G::StateSchema, G::PlayerSchema);
 
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        with_references::<G::StateSchema>(schemas);
-        with_references::<G::PlayerSchema>(schemas);
-    }
-}
-
-impl<G: JsonState> PartialSchema for ReplayRequest<G>
-where
-    G::ReplayStep: ToSchema,
-{
+impl<G: JsonState> PartialSchema for ReplayRequest<G> {
     fn schema() -> RefOr<Schema> {
         let object = ObjectBuilder::new()
             .property("game", record::game_schema())
@@ -228,24 +194,9 @@ where
     }
 }
 
-impl<G: JsonState> ToSchema for ReplayRequest<G>
-where
-    G::ReplayStep: ToSchema,
-{
-    fn name() -> Cow<'static, str> {
-        schema_name::<G>("ReplayRequest")
-    }
+game_schema!(JsonState, ReplayRequest: G::StateSchema, G::ReplayStep);
 
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        with_references::<G::StateSchema>(schemas);
-        with_references::<G::ReplayStep>(schemas);
-    }
-}
-
-impl<G: JsonState> PartialSchema for AnnotateRequest<G>
-where
-    G::ReplayStep: ToSchema,
-{
+impl<G: JsonState> PartialSchema for AnnotateRequest<G> {
     fn schema() -> RefOr<Schema> {
         let object = ObjectBuilder::new()
             .property("game", record::game_schema())
@@ -281,25 +232,9 @@ the game's default budget (level 1) to ten times it (level 8), about 1.93 times 
     }
 }
 
-impl<G: JsonState> ToSchema for AnnotateRequest<G>
-where
-    G::ReplayStep: ToSchema,
-{
-    fn name() -> Cow<'static, str> {
-        schema_name::<G>("AnnotateRequest")
-    }
+game_schema!(JsonState, AnnotateRequest: G::StateSchema, G::ReplayStep, AskedLimits);
 
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        with_references::<G::StateSchema>(schemas);
-        with_references::<G::ReplayStep>(schemas);
-        with_references::<AskedLimits>(schemas);
-    }
-}
-
-impl<G: JsonState> PartialSchema for ReplayResponse<G>
-where
-    G::ScoreResponse: ToSchema,
-{
+impl<G: JsonState> PartialSchema for ReplayResponse<G> {
     fn schema() -> RefOr<Schema> {
         let states = ArrayBuilder::new()
             .items(reference::<G::StateSchema>())
@@ -317,19 +252,7 @@ where
     }
 }
 
-impl<G: JsonState> ToSchema for ReplayResponse<G>
-where
-    G::ScoreResponse: ToSchema,
-{
-    fn name() -> Cow<'static, str> {
-        schema_name::<G>("ReplayResponse")
-    }
-
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        with_references::<G::StateSchema>(schemas);
-        with_references::<G::ScoreResponse>(schemas);
-    }
-}
+game_schema!(JsonState, ReplayResponse: G::StateSchema, G::ScoreResponse);
 
 impl<G: JsonState> IntoParams for RenderQuery<G> {
     #[allow(deprecated)] // the document's examples are `example`, as derived parameters write them
@@ -363,8 +286,4 @@ impl<G: JsonState> PartialSchema for BatchRequest<G> {
     }
 }
 
-impl<G: JsonState> ToSchema for BatchRequest<G> {
-    fn name() -> Cow<'static, str> {
-        schema_name::<G>("BatchRequest")
-    }
-}
+game_schema!(JsonState, BatchRequest:);

@@ -24,18 +24,14 @@ pub struct AiMoveRequest {
     #[schema(value_type = Tbn)]
     pub position: String,
     /// `standard` (default when absent) or 11 rows of layout notation.
-    #[serde(default)]
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     /// What ends the game besides rule 7; the server's default when
     /// absent. The search plays toward its ply limit.
-    #[serde(default)]
     pub rules: Option<super::Rules>,
-    #[serde(default)]
     pub limits: Option<AskedLimits>,
     /// Breaks ties between equally good moves, and draws a level's choice;
     /// 0 when absent.
-    #[serde(default)]
     #[schema(example = 1)]
     pub seed: Option<u64>,
     /// Plays at a level instead of full strength: 1 (a beginner: shallow,
@@ -43,13 +39,11 @@ pub struct AiMoveRequest {
     /// positions). A level is a fixed recipe in plies and positions, so it
     /// plays the same on any machine, and repeats exactly with a `seed`;
     /// `limits` can only lower its budgets.
-    #[serde(default)]
     #[schema(minimum = 1, maximum = 8, example = 3)]
     pub level: Option<u32>,
     /// How many of the best moves `lines` lists with their evaluations and
     /// principal variations (analysis), 1 to 16; 1 when absent. From the
     /// same search: `lines[0]` is `move` at full strength.
-    #[serde(default)]
     #[schema(minimum = 1, maximum = 16, example = 3)]
     pub multipv: Option<u32>,
     /// Also play the move, as `apply` would: the answer then carries

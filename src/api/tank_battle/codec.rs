@@ -2,12 +2,12 @@
 //! 400, the decoding of a request's position, layout, move and square, and
 //! the score and status its answers report.
 
-use super::{EndReasonName, Rules, ScorePair, SideName};
+use super::{Rules, ScorePair};
 use crate::api::transport::problem::RequestError;
 use crate::error::NotationKind;
 use crate::games::tank_battle::{
     self as engine, EndPolicy, Layout, Move, MoveText, Notation, NotationFault, Outcome,
-    ParseError, Position, Score, Square, State, TankBattle,
+    ParseError, Position, Score, Side, Square, State, TankBattle,
 };
 use crate::games::Game;
 use crate::limits::Limits;
@@ -204,13 +204,13 @@ pub(super) fn score_pair(score: &Score) -> ScorePair {
 
 /// Whether the game is over, the winner, whether it is drawn, and what
 /// ended it.
-pub(super) fn status(state: &State) -> (bool, Option<SideName>, bool, Option<EndReasonName>) {
+pub(super) fn status(state: &State) -> (bool, Option<Side>, bool, Option<engine::EndReason>) {
     let outcome = TankBattle::outcome(state);
     (
         outcome.is_some(),
-        outcome.and_then(Outcome::winner).map(SideName::from),
+        outcome.and_then(Outcome::winner),
         outcome == Some(Outcome::Draw),
-        state.end_reason().map(EndReasonName::from),
+        state.end_reason(),
     )
 }
 

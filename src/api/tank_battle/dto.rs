@@ -6,7 +6,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::api::openapi::notation::{LayoutText, MoveList, MoveNotation, SquareName, Tbn};
 use crate::games::tank_battle::{
-    self as engine, IllegalMove, Move, Position, Reason, Role, Side, SideScore, Square,
+    self as engine, IllegalMove, Move, Position, Reason, Role, Side, Square,
 };
 
 /// A side of Tank Battle.
@@ -16,15 +16,6 @@ use crate::games::tank_battle::{
 pub enum SideName {
     White,
     Black,
-}
-
-impl From<Side> for SideName {
-    fn from(side: Side) -> SideName {
-        match side {
-            Side::White => SideName::White,
-            Side::Black => SideName::Black,
-        }
-    }
 }
 
 /// An end policy (docs/TANK-BATTLE.md, "Ending a game"): what ends a game besides rule 7. The rules as
@@ -68,17 +59,6 @@ pub enum EndReasonName {
     Repetition,
     /// The end policy's ply limit.
     PlyLimit,
-}
-
-impl From<engine::EndReason> for EndReasonName {
-    fn from(reason: engine::EndReason) -> EndReasonName {
-        match reason {
-            engine::EndReason::AllInBase => EndReasonName::AllInBase,
-            engine::EndReason::NoMove => EndReasonName::NoMove,
-            engine::EndReason::Repetition => EndReasonName::Repetition,
-            engine::EndReason::PlyLimit => EndReasonName::PlyLimit,
-        }
-    }
 }
 
 /// Query of `initial`.
@@ -146,12 +126,10 @@ pub struct PositionRequest {
     #[schema(value_type = Tbn)]
     pub position: String,
     /// `standard` (default when absent) or 11 rows of layout notation.
-    #[serde(default)]
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     /// What ends the game besides rule 7; the server's default when
     /// absent.
-    #[serde(default)]
     pub rules: Option<Rules>,
 }
 
@@ -169,15 +147,12 @@ pub struct LegalMovesRequest {
     #[schema(value_type = Tbn)]
     pub position: String,
     /// `standard` (default when absent) or 11 rows of layout notation.
-    #[serde(default)]
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     /// What ends the game besides rule 7; the server's default when
     /// absent.
-    #[serde(default)]
     pub rules: Option<Rules>,
     /// Only list the moves of the tank on this square (e.g. `j4`).
-    #[serde(default)]
     #[schema(value_type = Option<SquareName>)]
     pub from: Option<String>,
 }
@@ -278,12 +253,10 @@ pub struct MoveRequest {
     #[schema(value_type = Tbn)]
     pub position: String,
     /// `standard` (default when absent) or 11 rows of layout notation.
-    #[serde(default)]
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     /// What ends the game besides rule 7; the server's default when
     /// absent.
-    #[serde(default)]
     pub rules: Option<Rules>,
     /// Two squares with `-`, `x` or nothing between them, either case:
     /// `j4-j5`, `d10xd4`, `J4J5`.
@@ -370,9 +343,11 @@ pub struct ValidateResponse {
 pub struct Captured {
     #[schema(value_type = String, example = "d4")]
     pub square: Square,
-    pub kind: TankKind,
+    #[schema(value_type = TankKind)]
+    pub kind: Role,
     /// The side the captured tank belonged to.
-    pub side: SideName,
+    #[schema(value_type = SideName)]
+    pub side: Side,
 }
 
 /// The kind of a tank.
@@ -382,15 +357,6 @@ pub struct Captured {
 pub enum TankKind {
     Tank,
     Commander,
-}
-
-impl From<Role> for TankKind {
-    fn from(role: Role) -> TankKind {
-        match role {
-            Role::Tank => TankKind::Tank,
-            Role::Commander => TankKind::Commander,
-        }
-    }
 }
 
 /// Both sides' current score (rule 8).
@@ -425,16 +391,17 @@ pub struct ApplyResponse {
     pub finished: bool,
     /// The winner of a finished game by score; null while it goes on or on
     /// a draw.
-    #[schema(required = true)]
-    pub winner: Option<SideName>,
+    #[schema(required = true, value_type = Option<SideName>)]
+    pub winner: Option<Side>,
     /// Whether a finished game is drawn (equal scores).
     pub draw: bool,
     /// What ended the game; null while it goes on.
-    #[schema(required = true)]
-    pub reason: Option<EndReasonName>,
+    #[schema(required = true, value_type = Option<EndReasonName>)]
+    pub reason: Option<engine::EndReason>,
     pub score: ScorePair,
     /// The side to move next (also in `position`).
-    pub turn: SideName,
+    #[schema(value_type = SideName)]
+    pub turn: Side,
 }
 
 /// Points of one side by source; they add up to its score.
@@ -449,17 +416,6 @@ pub struct Breakdown {
     pub tanks_in_base: u32,
     /// 1 point per other surviving tank (the commander included).
     pub tanks_on_field: u32,
-}
-
-impl From<SideScore> for Breakdown {
-    fn from(s: SideScore) -> Breakdown {
-        Breakdown {
-            commander_on_start: s.commander_on_start,
-            commander_in_base: s.commander_in_base,
-            tanks_in_base: s.tanks_in_base,
-            tanks_on_field: s.tanks_on_field,
-        }
-    }
 }
 
 /// Breakdown of both sides' points.
@@ -478,14 +434,15 @@ pub struct ScoreResponse {
     /// Whether the game is over (rule 7, or the end policy).
     pub finished: bool,
     /// Winner of a finished game; null while it goes on or on a draw.
-    #[schema(required = true)]
-    pub winner: Option<SideName>,
+    #[schema(required = true, value_type = Option<SideName>)]
+    pub winner: Option<Side>,
     /// Whether a finished game is drawn.
     pub draw: bool,
     /// What ended the game; null while it goes on.
-    #[schema(required = true)]
-    pub reason: Option<EndReasonName>,
-    pub breakdown: BreakdownPair,
+    #[schema(required = true, value_type = Option<EndReasonName>)]
+    pub reason: Option<engine::EndReason>,
+    #[schema(value_type = BreakdownPair)]
+    pub breakdown: engine::Score,
 }
 
 /// Tank Battle requests to run in one round trip, in order.

@@ -168,12 +168,10 @@ pub struct PerftRequest {
     #[schema(value_type = Tbn)]
     pub position: String,
     /// `standard` (default when absent) or 11 rows of layout notation.
-    #[serde(default)]
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     /// What ends the game besides rule 7; the server's default when
     /// absent.
-    #[serde(default)]
     pub rules: Option<Rules>,
     /// Depth in plies, 0 up to the server's cap (default 5).
     #[schema(example = 3)]

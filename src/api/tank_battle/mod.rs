@@ -224,16 +224,16 @@ impl GameApi for TankBattle {
             notation: mv,
             captured: mv.capture.map(|role| Captured {
                 square: mv.to,
-                kind: role.into(),
+                kind: role,
                 // The captured tank's side moves next.
-                side: after.position.turn().into(),
+                side: after.position.turn(),
             }),
             finished,
             winner,
             draw,
             reason,
             score: score_pair(&TankBattle::score(after)),
-            turn: after.position.turn().into(),
+            turn: after.position.turn(),
         }
     }
 
@@ -255,10 +255,7 @@ impl GameApi for TankBattle {
             winner,
             draw,
             reason,
-            breakdown: BreakdownPair {
-                white: tally.white.into(),
-                black: tally.black.into(),
-            },
+            breakdown: tally,
         }
     }
 

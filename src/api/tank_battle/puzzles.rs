@@ -31,20 +31,16 @@ use crate::games::tank_battle::{puzzle_id, Move, State, TankBattle};
 pub struct PuzzlesRequest {
     /// The game the record is of, when the body is a game record: the
     /// route's game id (anything else is refused).
-    #[serde(default)]
     #[schema(example = "tank-battle")]
     pub game: Option<String>,
     /// Start position in TBN; the layout's initial position when absent.
-    #[serde(default)]
     #[schema(value_type = Option<Tbn>)]
     pub start: Option<String>,
     /// `standard` (default when absent) or 11 rows of layout notation.
-    #[serde(default)]
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     /// What ends the game besides rule 7; the server's default when
     /// absent.
-    #[serde(default)]
     pub rules: Option<Rules>,
     /// Moves in order, in move notation.
     #[schema(value_type = Vec<MoveNotation>)]
@@ -55,15 +51,12 @@ pub struct PuzzlesRequest {
     pub result: RecordResult,
     /// The judge's search, as `annotate` takes it; the finder searches
     /// five times its positions (at most 2,000,000).
-    #[serde(default)]
     pub limits: Option<AskedLimits>,
     /// The judge's budget as a level (1-8), as `annotate` takes it.
-    #[serde(default)]
     #[schema(minimum = 1, maximum = 8)]
     pub level: Option<u32>,
     /// The most puzzles to answer, 1-50 (10 when absent): the first ones
     /// in the game's order.
-    #[serde(default)]
     #[schema(minimum = 1, maximum = 50)]
     pub max_puzzles: Option<u32>,
 }

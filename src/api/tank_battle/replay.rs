@@ -24,20 +24,16 @@ pub struct ReplayRequest {
     /// The game the record is of, when the body is a game record: the
     /// route's game id (anything else is refused); absent in a plain
     /// replay body.
-    #[serde(default)]
     #[schema(example = "tank-battle")]
     pub game: Option<String>,
     /// Start position in TBN; the layout's initial position when absent.
-    #[serde(default)]
     #[schema(value_type = Option<Tbn>)]
     pub start: Option<String>,
     /// `standard` (default when absent) or 11 rows of layout notation.
-    #[serde(default)]
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     /// What ends the game besides rule 7; the server's default when
     /// absent.
-    #[serde(default)]
     pub rules: Option<Rules>,
     /// Moves in order, in move notation.
     #[schema(value_type = Vec<MoveNotation>)]
@@ -63,20 +59,16 @@ pub struct AnnotateRequest {
     /// The game the record is of, when the body is a game record: the
     /// route's game id (anything else is refused); absent in a plain
     /// replay body.
-    #[serde(default)]
     #[schema(example = "tank-battle")]
     pub game: Option<String>,
     /// Start position in TBN; the layout's initial position when absent.
-    #[serde(default)]
     #[schema(value_type = Option<Tbn>)]
     pub start: Option<String>,
     /// `standard` (default when absent) or 11 rows of layout notation.
-    #[serde(default)]
     #[schema(value_type = Option<LayoutText>)]
     pub layout: Option<String>,
     /// What ends the game besides rule 7; the server's default when
     /// absent.
-    #[serde(default)]
     pub rules: Option<Rules>,
     /// Moves in order, in move notation.
     #[schema(value_type = Vec<MoveNotation>)]
@@ -90,13 +82,11 @@ pub struct AnnotateRequest {
     /// same verdicts on any machine; a review of more than 100 moves shares
     /// 20,200,000, at least 100,000 a position), each search stopping at
     /// the deepest even depth it can finish.
-    #[serde(default)]
     pub limits: Option<AskedLimits>,
     /// The judge's budget as a level (1-8): positions a search from a
     /// tenth of the game's default budget (level 1) to ten times it
     /// (level 8), about 1.93 times more each level; `limits.max_nodes`,
     /// when given, wins. The default budget when absent.
-    #[serde(default)]
     #[schema(minimum = 1, maximum = 8)]
     pub level: Option<u32>,
 }

@@ -177,7 +177,6 @@ pub struct ApplyRequest {
     #[schema(value_type = TankWarState)]
     pub state: StateDto,
     pub moves: Picks,
-    #[serde(default)]
     pub elapsed_ms: Option<Elapsed>,
 }
 
@@ -311,7 +310,6 @@ pub struct ReplayRound {
     #[serde(rename = "D")]
     #[schema(example = "RC")]
     pub d: String,
-    #[serde(default)]
     pub elapsed_ms: Option<Elapsed>,
 }
 
@@ -326,10 +324,8 @@ pub struct AiMoveRequest {
     /// The player to pick for.
     #[schema(value_type = TankWarPlayerName)]
     pub player: Player,
-    #[serde(default)]
     pub limits: Option<AskedLimits>,
     /// Seeds the draw from the mixed strategy; 0 when absent.
-    #[serde(default)]
     #[schema(example = 1)]
     pub seed: Option<u64>,
     /// Plays at a level instead of full strength: 1 (a beginner who keeps
@@ -341,7 +337,6 @@ pub struct AiMoveRequest {
     /// against the opponent's equilibrium at the level's temperature,
     /// mixed with the rearmost tanks in the share of rounds the level
     /// keeps the line.
-    #[serde(default)]
     #[schema(minimum = 1, maximum = 8, example = 5)]
     pub level: Option<u32>,
     /// Also play the round, as `apply` would, with the AI's pick for
@@ -352,11 +347,9 @@ pub struct AiMoveRequest {
     pub play: bool,
     /// With `play`: the other player's pick, as `apply`'s `moves` names it
     /// (`{"D": "RC"}` when `player` is `U`).
-    #[serde(default)]
     pub moves: Option<OtherPick>,
     /// With `play`: the round's thinking time charged to each clock, as
     /// `apply`'s.
-    #[serde(default)]
     pub elapsed_ms: Option<Elapsed>,
 }
 

@@ -3,13 +3,15 @@
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::state::{Player, State, Vehicle};
 use crate::games::grid::{Board, Cell};
 
-/// A direction of movement; N is towards higher rows.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// A direction of movement; N is towards higher rows. It travels as its
+/// letter.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub enum Dir {
     N,
     E,
@@ -45,8 +47,9 @@ impl Dir {
     }
 }
 
-/// A vehicle's command: a direction and a distance of 1 to 3.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// A vehicle's command: a direction and a distance of 1 to 3 (as an
+/// answer writes it: `{"dir": "N", "dist": 2}`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Order {
     pub dir: Dir,
     pub dist: u8,
@@ -135,8 +138,10 @@ impl OrderError {
     }
 }
 
-/// What happened in a round, in order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What happened in a round, in order (as an answer writes it: tagged by
+/// `kind`, squares in grid notation).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Event {
     Moved {
         vehicle: String,

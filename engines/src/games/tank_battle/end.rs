@@ -8,6 +8,8 @@
 
 use std::collections::HashMap;
 
+use serde::Serialize;
+
 use super::bitboard::Bitboard;
 use super::layout::Layout;
 use super::position::Position;
@@ -46,7 +48,8 @@ impl EndPolicy {
 }
 
 /// Why a game ended, as the stable code its answers name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// Rule 7: every remaining tank of one side stands in the other's base.
     AllInBase,

@@ -1,11 +1,13 @@
 //! End of the game (rule 7) and the score (rule 8).
 
+use serde::Serialize;
+
 use super::layout::Layout;
 use super::position::Position;
 use super::side::Side;
 
 /// Points of one side, by source; they add up to its score.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize)]
 pub struct SideScore {
     /// 3 when its commander stands on the opponent's commander start.
     pub commander_on_start: u32,
@@ -24,7 +26,7 @@ impl SideScore {
 }
 
 /// Both sides' current score.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize)]
 pub struct Score {
     pub white: SideScore,
     pub black: SideScore,

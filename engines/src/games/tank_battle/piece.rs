@@ -1,7 +1,10 @@
 //! Pieces: a side's normal tank or commander.
 
+use serde::Serialize;
+
 /// The two kinds of tank.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Role {
     /// A normal tank: may not enter the contaminated area.
     Tank,

@@ -3,8 +3,11 @@
 use std::fmt;
 use std::ops::Not;
 
+use serde::Serialize;
+
 /// A side: White moves first and starts in the bottom-right base.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Side {
     White,
     Black,

@@ -32,6 +32,7 @@ use crate::operations::Operation;
 use crate::text::Text;
 
 use super::items;
+use crate::api::game::game_schema;
 pub use diff::token;
 use diff::{diff, take, Found};
 
@@ -310,21 +311,7 @@ impl<G: GameApi> utoipa::PartialSchema for GameCompareRequest<G> {
     }
 }
 
-impl<G: GameApi> utoipa::ToSchema for GameCompareRequest<G> {
-    fn name() -> std::borrow::Cow<'static, str> {
-        crate::api::game::schema_name::<G>("CompareRequest")
-    }
-
-    fn schemas(
-        schemas: &mut Vec<(
-            String,
-            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
-        )>,
-    ) {
-        use utoipa::PartialSchema;
-        schemas.push((Claim::name().into_owned(), Claim::schema()));
-    }
-}
+game_schema!(GameApi, GameCompareRequest as "CompareRequest": Claim);
 
 /// The example of a game's compare: its start's score, as the service
 /// answers it (so the claim agrees).
