@@ -45,107 +45,68 @@ pub enum DataFault {
 }
 
 /// What came where something else was expected: serde's [`Unexpected`],
-/// owned.
+/// owned: its kind in the catalogues, its value as serde_json quotes it,
+/// serde's words for it, and the float it is (serde_json words a float,
+/// and null, its own way).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Came {
-    Bool(bool),
-    Unsigned(u64),
-    Signed(i64),
-    Float(f64),
-    Char(char),
-    Str(String),
-    Bytes(Vec<u8>),
-    Unit,
-    Option,
-    NewtypeStruct,
-    Seq,
-    Map,
-    Enum,
-    UnitVariant,
-    NewtypeVariant,
-    TupleVariant,
-    StructVariant,
-    Other(String),
+pub struct Came {
+    kind: &'static str,
+    value: String,
+    words: String,
+    float: Option<f64>,
 }
 
 impl Came {
     pub fn of(unexpected: Unexpected<'_>) -> Came {
-        match unexpected {
-            Unexpected::Bool(v) => Came::Bool(v),
-            Unexpected::Unsigned(v) => Came::Unsigned(v),
-            Unexpected::Signed(v) => Came::Signed(v),
-            Unexpected::Float(v) => Came::Float(v),
-            Unexpected::Char(v) => Came::Char(v),
-            Unexpected::Str(v) => Came::Str(v.to_owned()),
-            Unexpected::Bytes(v) => Came::Bytes(v.to_owned()),
-            Unexpected::Unit => Came::Unit,
-            Unexpected::Option => Came::Option,
-            Unexpected::NewtypeStruct => Came::NewtypeStruct,
-            Unexpected::Seq => Came::Seq,
-            Unexpected::Map => Came::Map,
-            Unexpected::Enum => Came::Enum,
-            Unexpected::UnitVariant => Came::UnitVariant,
-            Unexpected::NewtypeVariant => Came::NewtypeVariant,
-            Unexpected::TupleVariant => Came::TupleVariant,
-            Unexpected::StructVariant => Came::StructVariant,
-            Unexpected::Other(v) => Came::Other(v.to_owned()),
+        let words = unexpected.to_string();
+        let (kind, value) = match unexpected {
+            Unexpected::Str(v) => ("string", format!("{v:?}")),
+            Unexpected::Unsigned(v) => ("integer", format!("`{v}`")),
+            Unexpected::Signed(v) => ("integer", format!("`{v}`")),
+            Unexpected::Float(v) => ("float", format!("`{}`", ryu::Buffer::new().format(v))),
+            Unexpected::Bool(v) => ("boolean", format!("`{v}`")),
+            Unexpected::Char(v) => ("character", format!("`{v}`")),
+            Unexpected::Unit => ("null", "null".to_owned()),
+            Unexpected::Seq => ("array", "sequence".to_owned()),
+            Unexpected::Map => ("object", "map".to_owned()),
+            _ => ("other", words.clone()),
+        };
+        let float = match unexpected {
+            Unexpected::Float(v) => Some(v),
+            _ => None,
+        };
+        Came {
+            kind,
+            value,
+            words,
+            float,
         }
     }
 
     fn unexpected(&self) -> Unexpected<'_> {
-        match self {
-            Came::Bool(v) => Unexpected::Bool(*v),
-            Came::Unsigned(v) => Unexpected::Unsigned(*v),
-            Came::Signed(v) => Unexpected::Signed(*v),
-            Came::Float(v) => Unexpected::Float(*v),
-            Came::Char(v) => Unexpected::Char(*v),
-            Came::Str(v) => Unexpected::Str(v),
-            Came::Bytes(v) => Unexpected::Bytes(v),
-            Came::Unit => Unexpected::Unit,
-            Came::Option => Unexpected::Option,
-            Came::NewtypeStruct => Unexpected::NewtypeStruct,
-            Came::Seq => Unexpected::Seq,
-            Came::Map => Unexpected::Map,
-            Came::Enum => Unexpected::Enum,
-            Came::UnitVariant => Unexpected::UnitVariant,
-            Came::NewtypeVariant => Unexpected::NewtypeVariant,
-            Came::TupleVariant => Unexpected::TupleVariant,
-            Came::StructVariant => Unexpected::StructVariant,
-            Came::Other(v) => Unexpected::Other(v),
-        }
-    }
-
-    /// Its kind in the catalogues, and its value as serde_json quotes it.
-    fn kind_and_value(&self) -> (&'static str, String) {
-        match self {
-            Came::Str(v) => ("string", format!("{v:?}")),
-            Came::Unsigned(v) => ("integer", format!("`{v}`")),
-            Came::Signed(v) => ("integer", format!("`{v}`")),
-            Came::Float(v) => ("float", format!("`{}`", ryu::Buffer::new().format(*v))),
-            Came::Bool(v) => ("boolean", format!("`{v}`")),
-            Came::Char(v) => ("character", format!("`{v}`")),
-            Came::Unit => ("null", "null".to_owned()),
-            Came::Seq => ("array", "sequence".to_owned()),
-            Came::Map => ("object", "map".to_owned()),
-            other => ("other", other.unexpected().to_string()),
+        match (self.kind, self.float) {
+            ("null", _) => Unexpected::Unit,
+            (_, Some(v)) => Unexpected::Float(v),
+            _ => Unexpected::Other(&self.words),
         }
     }
 }
 
 impl DataFault {
     /// The error `E` makes of this fault: its words, as serde (and the
-    /// format's own error type) writes them.
-    pub fn to_error<E: de::Error>(&self) -> E {
+    /// format's own error type) writes them; what it expected said as
+    /// JSON says it rather than by the service's Rust types (`struct
+    /// MoveRequest`: an object) when `plain`.
+    pub fn to_error<E: de::Error>(&self, plain: bool) -> E {
+        let said: fn(&str) -> &str = if plain { plain_expected } else { |e| e };
         match self {
             DataFault::InvalidType { came, expected } => {
-                E::invalid_type(came.unexpected(), &expected.as_str())
+                E::invalid_type(came.unexpected(), &said(expected))
             }
             DataFault::InvalidValue { came, expected } => {
-                E::invalid_value(came.unexpected(), &expected.as_str())
+                E::invalid_value(came.unexpected(), &said(expected))
             }
-            DataFault::InvalidLength { len, expected } => {
-                E::invalid_length(*len, &expected.as_str())
-            }
+            DataFault::InvalidLength { len, expected } => E::invalid_length(*len, &said(expected)),
             DataFault::UnknownVariant { name, expected } => E::unknown_variant(name, expected),
             DataFault::UnknownField { name, expected } => E::unknown_field(name, expected),
             DataFault::MissingField(name) => E::missing_field(name),
@@ -159,27 +120,6 @@ impl DataFault {
         match self {
             DataFault::MissingField(name) => Some(name),
             _ => None,
-        }
-    }
-
-    /// The same fault, what it expected said as JSON says it rather than
-    /// by the service's Rust types (`struct MoveRequest`: an object).
-    fn in_json_words(&self) -> DataFault {
-        let plain = |expected: &str| plain_expected(expected).to_owned();
-        match self {
-            DataFault::InvalidType { came, expected } => DataFault::InvalidType {
-                came: came.clone(),
-                expected: plain(expected),
-            },
-            DataFault::InvalidValue { came, expected } => DataFault::InvalidValue {
-                came: came.clone(),
-                expected: plain(expected),
-            },
-            DataFault::InvalidLength { len, expected } => DataFault::InvalidLength {
-                len: *len,
-                expected: plain(expected),
-            },
-            other => other.clone(),
         }
     }
 }
@@ -224,20 +164,20 @@ pub fn data_text(error: &serde_json::Error, fault: Option<&DataFault>, at: Optio
 /// `fault`'s arguments in the catalogues' `json-data`, its English words
 /// (`error`) as `E`, the format's error type, writes them.
 fn fault_text<E: de::Error>(fault: &DataFault) -> Text {
-    let english: E = fault.in_json_words().to_error();
+    let english: E = fault.to_error(true);
     let none = || ("", String::new());
     let nothing = || ("none", String::new());
     let (kind, name, (unexpected, value), expected) = match fault {
         DataFault::InvalidType { came, expected } => (
             "invalid-type",
             "",
-            came.kind_and_value(),
+            (came.kind, came.value.clone()),
             expected_kind(expected),
         ),
         DataFault::InvalidValue { came, expected } => (
             "invalid-value",
             "",
-            came.kind_and_value(),
+            (came.kind, came.value.clone()),
             expected_kind(expected),
         ),
         DataFault::InvalidLength { len, expected } => (

@@ -159,7 +159,7 @@ fn a_field_a_query_parameter_and_a_batch_item_are_named() {
     let err = serde_json::from_str::<u32>("\"x\"").err();
     let Some(err) = err else { panic!("parsed") };
     let fault = DataFault::InvalidType {
-        came: Came::Str("x".to_owned()),
+        came: Came::of(Unexpected::Str("x")),
         expected: "u32".to_owned(),
     };
     let text = data_text(&err, Some(&fault), Some("moves[2]"));
@@ -368,4 +368,58 @@ fn the_english_detail_is_as_it_was_for_every_fault() {
     let checked = check::<tank_battle::MoveRequest>(move_request)
         + check::<cobi::ValidateRequest>(&orders.to_string());
     assert!(checked > 10_000, "{checked} faults");
+}
+
+/// A kept value says what serde's own does, in each format's words
+/// (serde_json words null and a float its own way; a query string's
+/// error type words each as serde does).
+#[test]
+fn a_kept_value_is_worded_as_serdes_own() {
+    fn same<E: de::Error>(unexpected: Unexpected<'_>) {
+        let kept = || Came::of(unexpected);
+        let by_type = DataFault::InvalidType {
+            came: kept(),
+            expected: "u32".to_owned(),
+        };
+        let by_value = DataFault::InvalidValue {
+            came: kept(),
+            expected: "u32".to_owned(),
+        };
+        assert_eq!(
+            (
+                by_type.to_error::<E>(false).to_string(),
+                by_value.to_error::<E>(false).to_string()
+            ),
+            (
+                E::invalid_type(unexpected, &"u32").to_string(),
+                E::invalid_value(unexpected, &"u32").to_string()
+            )
+        );
+    }
+    for unexpected in [
+        Unexpected::Bool(true),
+        Unexpected::Unsigned(3),
+        Unexpected::Signed(-3),
+        Unexpected::Float(1.0),
+        Unexpected::Float(1e300),
+        Unexpected::Float(-0.5),
+        Unexpected::Char('x'),
+        Unexpected::Str("a \"b\""),
+        Unexpected::Bytes(b"ab"),
+        Unexpected::Unit,
+        Unexpected::Option,
+        Unexpected::NewtypeStruct,
+        Unexpected::Seq,
+        Unexpected::Map,
+        Unexpected::Enum,
+        Unexpected::UnitVariant,
+        Unexpected::NewtypeVariant,
+        Unexpected::TupleVariant,
+        Unexpected::StructVariant,
+        Unexpected::Other("something"),
+    ] {
+        same::<serde_json::Error>(unexpected);
+        same::<serde_urlencoded::de::Error>(unexpected);
+        same::<serde::de::value::Error>(unexpected);
+    }
 }

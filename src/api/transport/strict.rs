@@ -97,7 +97,7 @@ impl Seen {
     pub fn fault<E: de::Error>(&self, error: Error<E>) -> (E, Option<DataFault>) {
         match error {
             Error::Inner(inner) => (inner, self.0.take()),
-            Error::Data(fault) => (fault.to_error(), Some(*fault)),
+            Error::Data(fault) => (fault.to_error(false), Some(*fault)),
         }
     }
 }
@@ -117,7 +117,7 @@ impl<E: de::Error> Error<E> {
         match self {
             Error::Inner(inner) => inner,
             Error::Data(fault) => {
-                let error = fault.to_error();
+                let error = fault.to_error(false);
                 seen.0.set(Some(*fault));
                 error
             }
@@ -129,7 +129,7 @@ impl<E: de::Error> fmt::Display for Error<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Inner(inner) => fmt::Display::fmt(inner, f),
-            Error::Data(fault) => fmt::Display::fmt(&fault.to_error::<E>(), f),
+            Error::Data(fault) => fmt::Display::fmt(&fault.to_error::<E>(false), f),
         }
     }
 }

@@ -73,21 +73,21 @@ fn each_fault_is_kept_as_serde_names_it_in_serdes_words() {
         (
             r#"{"position":3}"#,
             DataFault::InvalidType {
-                came: Came::Unsigned(3),
+                came: Came::of(Unexpected::Unsigned(3)),
                 expected: "a string".to_owned(),
             },
         ),
         (
             r#"{"position":"x","limits":{"depth":"4"}}"#,
             DataFault::InvalidType {
-                came: Came::Str("4".to_owned()),
+                came: Came::of(Unexpected::Str("4")),
                 expected: "u32".to_owned(),
             },
         ),
         (
             r#"{"position":"x","limits":{"depth":-1}}"#,
             DataFault::InvalidValue {
-                came: Came::Signed(-1),
+                came: Came::of(Unexpected::Signed(-1)),
                 expected: "u32".to_owned(),
             },
         ),
@@ -106,7 +106,7 @@ fn each_fault_is_kept_as_serde_names_it_in_serdes_words() {
         (
             r#"{"position":"x","moves":{}}"#,
             DataFault::InvalidType {
-                came: Came::Map,
+                came: Came::of(Unexpected::Map),
                 expected: "a sequence".to_owned(),
             },
         ),
