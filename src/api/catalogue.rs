@@ -157,8 +157,8 @@ mod tests {
     }
 
     /// The engines' values that answers write as they are (sides, tank
-    /// kinds, end reasons, directions) are written as their schemas list
-    /// them.
+    /// kinds, end reasons, directions, labels, turning points) are written
+    /// as their schemas list them.
     #[test]
     fn engine_values_travel_as_their_schemas_name_them() {
         fn listed<T: utoipa::PartialSchema>(value: impl serde::Serialize) -> bool {
@@ -177,6 +177,21 @@ mod tests {
         }
         for reason in EndReason::ALL {
             assert!(listed::<tank_battle::EndReasonName>(reason), "{reason:?}");
+        }
+        for label in games::review::Label::ALL {
+            assert!(
+                listed::<crate::api::flows::annotation::LabelName>(label),
+                "{label:?}"
+            );
+        }
+        for kind in [
+            games::review::MomentKind::LeadChange,
+            games::review::MomentKind::Drop,
+        ] {
+            assert!(
+                listed::<crate::api::flows::annotation::MomentKindName>(kind),
+                "{kind:?}"
+            );
         }
         for dir in games::cobi_tank_wars::Dir::ALL {
             assert!(

@@ -109,108 +109,29 @@ macro_rules! game_routes {
         }
         )?
 
-        $(#[$lm_doc])*
-        #[utoipa::path(
-            post, path = crate::operations::Operation::LegalMoves.path(),
-            tag = <$game as crate::games::Game>::ID,
-            operation_id = concat!($prefix, "_legal_moves"),
-            request_body = LegalMovesRequest,
-            responses(
-                (status = 200, description = $lm_ok, body = LegalMovesResponse),
-                (status = 400, description = $lm_400, body = Problem, content_type = "application/problem+json"),
-                RouteErrors,
-                BodyErrors,
-            )
-        )]
-        async fn legal_moves(
-            JsonAndServices { body, services, .. }: JsonAndServices<LegalMovesRequest>,
-        ) -> Result<HttpResponse, HttpError> {
-            let answer = <$game as GameApi>::run_legal_moves(body, &services.limits)?;
-            respond(encode(&answer), &services.limits, &services.in_flight)
-        }
-
-        $(#[$v_doc])*
-        #[utoipa::path(
-            post, path = crate::operations::Operation::Validate.path(),
-            tag = <$game as crate::games::Game>::ID,
-            operation_id = concat!($prefix, "_validate"),
-            request_body = ValidateRequest,
-            responses(
-                (status = 200, description = $v_ok, body = ValidateResponse),
-                (status = 400, description = $v_400, body = Problem, content_type = "application/problem+json"),
-                RouteErrors,
-                BodyErrors,
-            )
-        )]
-        async fn validate(
-            JsonAndServices { body, services, lang }: JsonAndServices<ValidateRequest>,
-        ) -> Result<HttpResponse, HttpError> {
-            let answer = <$game as GameApi>::run_validate(body, &services.limits, lang)?;
-            respond(encode(&answer), &services.limits, &services.in_flight)
-        }
-
-        $(#[$a_doc])*
-        #[utoipa::path(
-            post, path = crate::operations::Operation::Apply.path(),
-            tag = <$game as crate::games::Game>::ID,
-            operation_id = concat!($prefix, "_apply"),
-            request_body = ApplyRequest,
-            responses(
-                (status = 200, description = $a_ok, body = ApplyResponse),
-                (status = 400, description = $a_400, body = Problem, content_type = "application/problem+json"),
-                (status = 422, description = $a_422, body = Problem, content_type = "application/problem+json"),
-                RouteErrors,
-                BodyErrors,
-            )
-        )]
-        async fn apply(
-            JsonAndServices { body, services, .. }: JsonAndServices<ApplyRequest>,
-        ) -> Result<HttpResponse, HttpError> {
-            let answer = flows::simple::apply::<$game>(body, &services)?;
-            respond(encode(&answer), &services.limits, &services.in_flight)
-        }
-
-        $(#[$s_doc])*
-        #[utoipa::path(
-            post, path = crate::operations::Operation::Score.path(),
-            tag = <$game as crate::games::Game>::ID,
-            operation_id = concat!($prefix, "_score"),
-            request_body = ScoreRequest,
-            responses(
-                (status = 200, description = $s_ok, body = ScoreResponse),
-                (status = 400, description = $s_400, body = Problem, content_type = "application/problem+json"),
-                RouteErrors,
-                BodyErrors,
-            )
-        )]
-        async fn score(
-            JsonAndServices { body, services, .. }: JsonAndServices<ScoreRequest>,
-        ) -> Result<HttpResponse, HttpError> {
-            let answer = flows::simple::score::<$game>(body, &services)?;
-            respond(encode(&answer), &services.limits, &services.in_flight)
-        }
-
-        $(#[$r_doc])*
-        #[utoipa::path(
-            post, path = crate::operations::Operation::Replay.path(),
-            tag = <$game as crate::games::Game>::ID,
-            operation_id = concat!($prefix, "_replay"),
-            request_body = ReplayRequest,
-            responses(
-                (status = 200, description = $r_ok, body = ReplayResponse),
-                (status = 400, description = $r_400, body = Problem, content_type = "application/problem+json"),
-                (status = 422, description = $r_422, body = Problem, content_type = "application/problem+json"),
-                RouteErrors,
-                BodyErrors,
-                BusyError,
-            )
-        )]
-        async fn replay(
-            JsonAndServices { body, services, .. }: JsonAndServices<ReplayRequest>,
-        ) -> Result<HttpResponse, HttpError> {
-            let answer = flows::replay::replay::<$game>(body, &services, services.limits.answer_max_bytes).await?;
-            respond(encode(&answer), &services.limits, &services.in_flight)
-        }
+        crate::api::game_routes::json_route!($game, $prefix, legal_moves, LegalMoves, [$(#[$lm_doc])*],
+            LegalMovesRequest => ($lm_ok, LegalMovesResponse),
+            [(status = 400, description = $lm_400, body = Problem, content_type = "application/problem+json")],
+            |body, services, _lang| <$game as GameApi>::run_legal_moves(body, &services.limits)?);
+        crate::api::game_routes::json_route!($game, $prefix, validate, Validate, [$(#[$v_doc])*],
+            ValidateRequest => ($v_ok, ValidateResponse),
+            [(status = 400, description = $v_400, body = Problem, content_type = "application/problem+json")],
+            |body, services, lang| <$game as GameApi>::run_validate(body, &services.limits, lang)?);
+        crate::api::game_routes::json_route!($game, $prefix, apply, Apply, [$(#[$a_doc])*],
+            ApplyRequest => ($a_ok, ApplyResponse),
+            [(status = 400, description = $a_400, body = Problem, content_type = "application/problem+json"),
+             (status = 422, description = $a_422, body = Problem, content_type = "application/problem+json")],
+            |body, services, _lang| flows::simple::apply::<$game>(body, &services)?);
+        crate::api::game_routes::json_route!($game, $prefix, score, Score, [$(#[$s_doc])*],
+            ScoreRequest => ($s_ok, ScoreResponse),
+            [(status = 400, description = $s_400, body = Problem, content_type = "application/problem+json")],
+            |body, services, _lang| flows::simple::score::<$game>(body, &services)?);
+        crate::api::game_routes::json_route!($game, $prefix, replay, Replay, [$(#[$r_doc])*],
+            ReplayRequest => ($r_ok, ReplayResponse),
+            [(status = 400, description = $r_400, body = Problem, content_type = "application/problem+json"),
+             (status = 422, description = $r_422, body = Problem, content_type = "application/problem+json"),
+             BusyError],
+            |body, services, _lang| flows::replay::replay::<$game>(body, &services, services.limits.answer_max_bytes).await?);
 
         $(#[$ai_doc])*
         #[utoipa::path(
@@ -452,6 +373,38 @@ macro_rules! game_routes {
     };
 }
 pub(crate) use game_routes;
+
+/// Declares, for [`game_routes!`], one operation that reads a JSON body
+/// and answers JSON: its documentation (the game's doc comments, its
+/// answer, its own problems beside the routes' and bodies' shared ones)
+/// and its handler, which runs `$run` on the body, the shared services
+/// and the language asked.
+macro_rules! json_route {
+    ($game:ident, $prefix:literal, $name:ident, $op:ident, [$(#[$doc:meta])*],
+     $request:ty => ($ok:literal, $response:ty), [$($problems:tt)*],
+     |$body:ident, $services:ident, $lang:ident| $run:expr) => {
+        $(#[$doc])*
+        #[utoipa::path(
+            post, path = crate::operations::Operation::$op.path(),
+            tag = <$game as crate::games::Game>::ID,
+            operation_id = concat!($prefix, "_", stringify!($name)),
+            request_body = $request,
+            responses(
+                (status = 200, description = $ok, body = $response),
+                $($problems)*,
+                RouteErrors,
+                BodyErrors,
+            )
+        )]
+        async fn $name(
+            JsonAndServices { body: $body, services: $services, lang: $lang }: JsonAndServices<$request>,
+        ) -> Result<HttpResponse, HttpError> {
+            let answer = $run;
+            respond(encode(&answer), &$services.limits, &$services.in_flight)
+        }
+    };
+}
+pub(crate) use json_route;
 
 /// Declares a game's two `puzzles` handlers, `find_puzzles` and
 /// `find_puzzles_lines`, for [`game_routes!`]'s `extra`: the game gives

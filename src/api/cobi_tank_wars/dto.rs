@@ -66,6 +66,8 @@ pub struct OrdersDto {
 }
 
 /// A direction: `N` towards higher rows, `E` towards later columns.
+// The document's schema of the engine's `Dir`, which answers write as it
+// is (the catalogue's unit test and the contract test hold them together).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(as = CobiTankWarsDirection)]
 pub enum DirectionName {
@@ -77,6 +79,8 @@ pub enum DirectionName {
 
 /// A vehicle's command as the AI suggests it: always a legal direction
 /// and distance. Send it back as a [`CobiTankWarsOrder`](OrderDto).
+// The document's schema of the engine's `Order`, which answers write as it
+// is (the catalogue's unit test and the contract test hold them together).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[schema(as = CobiTankWarsSuggestedOrder)]
 pub struct SuggestedOrder {
@@ -197,6 +201,8 @@ pub struct ApplyRequest {
 /// Something that happened in the round, in order: each vehicle's move (or
 /// cancellation), its artillery hits and its destruction or support token;
 /// then the gunfire; then the supply drop.
+// The document's schema of the engine's `Event`, which answers write as it
+// is (the catalogue's unit test and the contract test hold them together).
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[schema(as = CobiTankWarsEvent)]

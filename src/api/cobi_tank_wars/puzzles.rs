@@ -16,6 +16,7 @@ use crate::api::json_state::AnnotateRequest;
 use crate::api::openapi::notation::{CobiTankWarsPlayerName, CobiTankWarsState};
 use crate::games::cobi_tank_wars::{puzzle_id, CobiTankWars, Order, Player, State};
 use crate::games::review::puzzle::{Puzzle, Theme};
+use crate::games::review::Label;
 
 /// A game to find puzzles in: `annotate`'s body (a start and rounds, or
 /// a game record), the judge's `limits` or `level`, and `max_puzzles`.
@@ -104,7 +105,8 @@ impl ThemeName {
 #[schema(as = CobiTankWarsPuzzleSource)]
 pub struct PuzzleSource {
     pub played: SuggestedOrders,
-    pub label: LabelName,
+    #[schema(value_type = LabelName)]
+    pub label: Label,
 }
 
 /// One puzzle: the state before a round, and the orders of the solver's
@@ -195,7 +197,7 @@ impl PuzzleApi for CobiTankWars {
             rating: puzzle.rating,
             source: PuzzleSource {
                 played: encode_orders(puzzle.source.played.iter().cloned()),
-                label: puzzle.source.label.into(),
+                label: puzzle.source.label,
             },
         }
     }

@@ -23,6 +23,8 @@ use crate::games::review::{Judged, Label, Moment, MomentKind, Summary, Verdict};
 /// (`win_chance` 100, less after) is at least a `mistake`, and a forced
 /// loss walked into (`win_chance_played` 0, more before) a `blunder`. Only
 /// a forced result is worth a chance of 100 or 0.
+// The document's schema of the engine's `Label`, which answers write as it
+// is (the catalogue's unit test and the contract test hold them together).
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 #[schema(as = AnnotationLabel)]
@@ -35,22 +37,11 @@ pub enum LabelName {
     Blunder,
 }
 
-impl From<Label> for LabelName {
-    fn from(label: Label) -> LabelName {
-        match label {
-            Label::Best => LabelName::Best,
-            Label::Excellent => LabelName::Excellent,
-            Label::Good => LabelName::Good,
-            Label::Inaccuracy => LabelName::Inaccuracy,
-            Label::Mistake => LabelName::Mistake,
-            Label::Blunder => LabelName::Blunder,
-        }
-    }
-}
-
 /// What makes a move a turning point: by its own verdict, it took the
 /// player's chance from above 50 to below it (`lead_change`), or lost 20
 /// or more of it (`drop`).
+// The document's schema of the engine's `MomentKind`, which answers write as it
+// is (the catalogue's unit test and the contract test hold them together).
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = AnnotationMomentKind)]
@@ -70,7 +61,8 @@ pub struct MomentEntry {
     /// The player whose chance moved, as the game names players.
     #[schema(example = "white")]
     pub player: String,
-    pub kind: MomentKindName,
+    #[schema(value_type = MomentKindName)]
+    pub kind: MomentKind,
     pub chance_before: f64,
     pub chance_after: f64,
 }
@@ -80,10 +72,7 @@ impl MomentEntry {
         MomentEntry {
             ply: moment.ply,
             player: player.to_owned(),
-            kind: match moment.kind {
-                MomentKind::LeadChange => MomentKindName::LeadChange,
-                MomentKind::Drop => MomentKindName::Drop,
-            },
+            kind: moment.kind,
             chance_before: moment.chance_before,
             chance_after: moment.chance_after,
         }
@@ -194,7 +183,7 @@ pub struct Annotation<G: GameApi> {
     pub win_chance_played: f64,
     pub win_chance_loss: f64,
     pub accuracy: f64,
-    pub label: LabelName,
+    pub label: Label,
     pub exact: bool,
     /// Where the position or the move played has a forced result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -249,7 +238,7 @@ impl<G: GameApi> Annotation<G> {
             win_chance_played: verdict.chance_played,
             win_chance_loss: verdict.win_chance_loss(),
             accuracy: verdict.accuracy(),
-            label: verdict.label().into(),
+            label: verdict.label(),
             exact: verdict.exact,
             forced: ForcedResults::of::<G>(
                 verdict.player,

@@ -10,6 +10,8 @@ use crate::games::tank_battle::{
 };
 
 /// A side of Tank Battle.
+// The document's schema of the engine's `Side`, which answers write as it
+// is (the catalogue's unit test and the contract test hold them together).
 #[derive(Clone, Copy, Debug, Serialize, ToSchema, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 #[schema(as = TankBattleSide)]
@@ -47,6 +49,8 @@ pub struct Rules {
 }
 
 /// Why a Tank Battle game is over.
+// The document's schema of the engine's `EndReason`, which answers write as it
+// is (the catalogue's unit test and the contract test hold them together).
 #[derive(Clone, Copy, Debug, Serialize, ToSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = TankBattleEndReason)]
@@ -351,6 +355,8 @@ pub struct Captured {
 }
 
 /// The kind of a tank.
+// The document's schema of the engine's `Role`, which answers write as it
+// is (the catalogue's unit test and the contract test hold them together).
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 #[schema(as = TankBattleTankKind)]
@@ -405,6 +411,8 @@ pub struct ApplyResponse {
 }
 
 /// Points of one side by source; they add up to its score.
+// The document's schema of the engine's `SideScore`, which answers write as it
+// is (the catalogue's unit test and the contract test hold them together).
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = TankBattleBreakdown)]
 pub struct Breakdown {

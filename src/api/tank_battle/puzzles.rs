@@ -16,6 +16,7 @@ use crate::api::flows::record::{self, RecordResult};
 use crate::api::game::GameApi;
 use crate::api::openapi::notation::{LayoutText, MoveNotation, Tbn};
 use crate::games::review::puzzle::{Puzzle, Theme};
+use crate::games::review::Label;
 use crate::games::tank_battle::{puzzle_id, Move, State, TankBattle};
 
 /// A game to find puzzles in: `annotate`'s body (a start and moves, or a
@@ -106,7 +107,8 @@ impl ThemeName {
 pub struct PuzzleSource {
     #[schema(value_type = MoveNotation)]
     pub played: String,
-    pub label: LabelName,
+    #[schema(value_type = LabelName)]
+    pub label: Label,
 }
 
 /// One puzzle: the position before the solver's first move, and the
@@ -193,7 +195,7 @@ impl PuzzleApi for TankBattle {
             rating: puzzle.rating,
             source: PuzzleSource {
                 played: puzzle.source.played.to_notation(),
-                label: puzzle.source.label.into(),
+                label: puzzle.source.label,
             },
         }
     }

@@ -7,6 +7,8 @@
 
 pub mod puzzle;
 
+use serde::{Deserialize, Serialize};
+
 use crate::games::level::Level;
 use crate::games::{Game, SearchLimits, Style};
 
@@ -233,8 +235,10 @@ pub fn logistic_chance(points: f64, per_point: f64) -> f64 {
     100.0 / (1.0 + (-per_point * points).exp())
 }
 
-/// A move's label, by its loss of the chance to win (0-100).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A move's label, by its loss of the chance to win (0-100); it travels
+/// by its name (`inaccuracy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Label {
     /// No loss.
     Best,
@@ -402,8 +406,10 @@ fn volatility(first: &[f64]) -> Vec<f64> {
 /// for the step to be a turning point of kind [`MomentKind::Drop`].
 pub const DROP: f64 = 20.0;
 
-/// What makes a step a turning point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// What makes a step a turning point; it travels by its name
+/// (`lead_change`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum MomentKind {
     /// The player's chance went from above 50 to below it.
     LeadChange,
