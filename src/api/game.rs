@@ -5,9 +5,14 @@
 //! The flows that use them are in [`super::flows`]; the routes are
 //! declared per game with [`game_routes!`](super::game_routes::game_routes).
 
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
+use utoipa::openapi::{RefOr, Schema};
+use utoipa::{PartialSchema, ToSchema};
 
 use super::flows::ask::{AiAnswer, AiRequest, ToJudge};
 use super::flows::budget::SharedBudget;
@@ -274,6 +279,108 @@ macro_rules! game_schema {
     };
 }
 pub(crate) use game_schema;
+
+/// Stand-ins for the schemas a game gives, in the schemas derived once for
+/// every game (`#[schema(value_type = Pick)]`): [`ForGame`] points them at
+/// the game's [`GameApi::PickDto`] and [`GameApi::ScoreResponse`].
+pub struct Pick;
+/// See [`Pick`].
+pub struct Score;
+
+macro_rules! stand_ins {
+    ($($stand_in:ident),*) => {$(
+        impl utoipa::PartialSchema for $stand_in {
+            fn schema() -> RefOr<Schema> {
+                RefOr::T(Schema::default())
+            }
+        }
+        impl utoipa::ToSchema for $stand_in {}
+    )*};
+}
+stand_ins!(Pick, Score);
+
+/// The schemas derived once for every game (from their doc comments,
+/// with [`Pick`] and [`Score`] where a game's own schema goes), which the
+/// document names after each game.
+const PER_GAME: &[&str] = &["Annotation", "AnnotateResponse"];
+
+/// The derived schema `T` (one of [`PER_GAME`]) as game `G`'s: named
+/// after the game (`TankBattleAnnotation`), its stand-ins and the other
+/// per-game schemas it refers to pointing at the game's. utoipa names a
+/// generic type once for all its parameters, so the game's name is given
+/// here.
+pub struct ForGame<G, T>(PhantomData<fn() -> (G, T)>);
+
+impl<G: GameApi, T> ForGame<G, T> {
+    /// The game's name of a schema the derived ones refer to, if it is
+    /// the game's own.
+    fn game_name(name: &str) -> Option<Cow<'static, str>> {
+        match name {
+            "Pick" => Some(G::PickDto::name()),
+            "Score" => Some(G::ScoreResponse::name()),
+            name if PER_GAME.contains(&name) => Some(schema_name::<G>(name)),
+            _ => None,
+        }
+    }
+
+    /// `schema` with its references pointed at the game's schemas.
+    fn pointed(schema: RefOr<Schema>) -> RefOr<Schema> {
+        fn point(value: &mut Value, name: &dyn Fn(&str) -> Option<Cow<'static, str>>) {
+            const AT: &str = "#/components/schemas/";
+            match value {
+                Value::Object(object) => {
+                    if let Some(Value::String(to)) = object.get_mut("$ref") {
+                        if let Some(game) = to.strip_prefix(AT).and_then(name) {
+                            *to = format!("{AT}{game}");
+                        }
+                    }
+                    object.values_mut().for_each(|value| point(value, name));
+                }
+                Value::Array(items) => items.iter_mut().for_each(|value| point(value, name)),
+                _ => {}
+            }
+        }
+        let Ok(mut json) = serde_json::to_value(&schema) else {
+            return schema;
+        };
+        point(&mut json, &Self::game_name);
+        serde_json::from_value(json).unwrap_or(schema)
+    }
+}
+
+impl<G: GameApi, T: ToSchema> PartialSchema for ForGame<G, T> {
+    fn schema() -> RefOr<Schema> {
+        Self::pointed(T::schema())
+    }
+}
+
+impl<G: GameApi, T: ToSchema> ToSchema for ForGame<G, T> {
+    fn name() -> Cow<'static, str> {
+        schema_name::<G>(&T::name())
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        let mut derived = Vec::new();
+        T::schemas(&mut derived);
+        for (name, schema) in derived {
+            match name.as_str() {
+                "Pick" => {
+                    schemas.push((G::PickDto::name().into_owned(), G::PickDto::schema()));
+                    G::PickDto::schemas(schemas);
+                }
+                "Score" => {
+                    let score = G::ScoreResponse::schema();
+                    schemas.push((G::ScoreResponse::name().into_owned(), score));
+                    G::ScoreResponse::schemas(schemas);
+                }
+                name if PER_GAME.contains(&name) => {
+                    schemas.push((schema_name::<G>(name).into_owned(), Self::pointed(schema)));
+                }
+                _ => schemas.push((name, schema)),
+            }
+        }
+    }
+}
 
 /// Why an `ai-move` answer (read from the shared cache) does not answer
 /// its request: the field at fault and what is wrong with it.

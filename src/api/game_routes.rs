@@ -60,7 +60,7 @@ macro_rules! game_routes {
         type AiMoveAnswer = flows::ask::Played<AiMoveResponse, ApplyResponse>;
         type RenderQuery = <$game as GameApi>::RenderQuery;
         type AnnotateRequest = <$game as GameApi>::AnnotateRequest;
-        type AnnotateResponse = flows::annotate::AnnotateResponse<$game>;
+        type AnnotateResponse = crate::api::game::ForGame<$game, flows::annotate::AnnotateResponse<$game>>;
         type AnnotateLine = flows::annotate::AnnotateLine<$game>;
         type CompareRequest = flows::compare::GameCompareRequest<$game>;
 

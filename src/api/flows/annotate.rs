@@ -120,7 +120,7 @@ pub(super) fn judge_limits<G: Review>(
 
 /// One line of a review as it is judged.
 pub(super) enum Line<G: GameApi> {
-    Entry(Box<Annotation<G>>),
+    Entry(Box<Annotation>),
     Summary(AnnotateSummary<G>),
 }
 
@@ -161,10 +161,13 @@ fn kept_entries<G: GameApi>(
     cache: &AnswerCache,
     key: Key,
     ply: usize,
-) -> Option<Vec<(Annotation<G>, usize)>> {
+) -> Option<Vec<(Annotation, usize)>> {
     let bytes = cache.get(G::ID, key)?;
-    let entries: Vec<Annotation<G>> = serde_json::from_slice(&bytes).ok()?;
-    entries.into_iter().map(|entry| entry.kept(ply)).collect()
+    let entries: Vec<Annotation> = serde_json::from_slice(&bytes).ok()?;
+    entries
+        .into_iter()
+        .map(|entry| entry.kept::<G>(ply))
+        .collect()
 }
 
 /// A step judged afresh: its entries, kept in the cache when they are
@@ -177,12 +180,12 @@ fn judge_step<G: GameApi>(
     (ply, state, step): (usize, &G::State, &G::Step),
     (limits, style): (SearchLimits, Style),
     (cache, key): (&AnswerCache, Key),
-) -> Result<Vec<(Annotation<G>, usize)>, RequestError> {
+) -> Result<Vec<(Annotation, usize)>, RequestError> {
     let started = Instant::now();
     let verdicts = G::judge(judge, state, step, limits, style);
     let mut entries = verdicts
         .iter()
-        .map(|verdict| Ok((Annotation::new(ply, state, verdict)?, verdict.player)))
+        .map(|verdict| Ok((Annotation::new::<G>(ply, state, verdict)?, verdict.player)))
         .collect::<Result<Vec<_>, serde_json::Error>>()
         .map_err(|e| RequestError::Internal(format!("writing a verdict failed: {e}")))?;
     let timed_out = limits
@@ -193,7 +196,7 @@ fn judge_step<G: GameApi>(
             entry.cut = true;
         }
     } else {
-        let written: Vec<&Annotation<G>> = entries.iter().map(|(entry, _)| entry).collect();
+        let written: Vec<&Annotation> = entries.iter().map(|(entry, _)| entry).collect();
         if let Ok(bytes) = serde_json::to_vec(&written) {
             cache.insert(key, bytes.into());
         }
@@ -231,7 +234,7 @@ fn judge_steps<G: GameApi>(
     };
     let mut tally = Tally::new(G::PLAYERS);
     let mut verifications = 0;
-    let mut answer = |(entry, player): (Annotation<G>, usize)| {
+    let mut answer = |(entry, player): (Annotation, usize)| {
         tally.add_judged(entry.judged(player), entry.loss, G::LOSS_CAP);
         verifications += usize::from(entry.verified);
         emit(Line::Entry(Box::new(entry)))
@@ -530,7 +533,7 @@ pub async fn annotate_stream<G: GameApi>(
     Ok(spawn_lines(slot, deadline, move |sink| {
         let (finished, spent) = judge_game::<G>(&checked, search, (sink.stop(), &cache), |line| {
             let written = match line {
-                Line::Entry(entry) => serde_json::to_vec(&StreamLine::Entry(&entry)),
+                Line::Entry(entry) => serde_json::to_vec(&StreamLine::<G>::Entry(&entry)),
                 Line::Summary(summary) => serde_json::to_vec(&StreamLine::Summary(&summary)),
             };
             match written {

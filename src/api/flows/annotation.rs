@@ -4,17 +4,15 @@
 //! (utoipa would name a generic type after its parameters).
 
 use std::borrow::Cow;
-use std::marker::PhantomData;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, Type};
-use utoipa::openapi::{Ref, RefOr};
-use utoipa::{PartialSchema, ToSchema};
 
-use super::forced::{ForcedResult, ForcedResults};
-use crate::api::game::game_schema;
+use utoipa::ToSchema;
+
+use super::forced::ForcedResults;
 use crate::api::game::GameApi;
+use crate::api::game::{Pick, Score};
 use crate::games::review::{Judged, Label, Moment, MomentKind, Summary, Verdict};
 
 /// A move's label, by the chance to win it lost (0-100): `best` none,
@@ -153,65 +151,110 @@ impl PlayerReview {
 }
 
 /// A pick of the opponent's strategy the judge measured a move against.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[schema(bound = "")]
 pub struct Against<P> {
     #[serde(rename = "move")]
+    #[schema(value_type = Pick)]
     pub pick: P,
+    /// The pick's probability.
     pub probability: f64,
 }
 
-/// One player's move judged. Its picks are the game's pick DTOs written
-/// as JSON, so that the entries of a step, kept in the answer cache, are
-/// read back as they were written (see [`Annotation::kept`]).
-#[derive(Deserialize, Serialize)]
-#[serde(bound = "")]
-pub struct Annotation<G: GameApi> {
+/// One player's move judged: what the position was worth to the player
+/// before it (`value`, on the game's scale: the expected result, +1 a
+/// win, 0 a draw, −1 a loss, where `exact`; the search's points
+/// elsewhere), what the move played keeps (`value_played`, never more
+/// than `value`), `loss` = `value` − `value_played`, and the same on the
+/// 0-100 scale of the player's chance to win (`win_chance` before,
+/// `win_chance_played` after, `win_chance_loss` = their difference;
+/// exact: 50 × (1 + expected result)).
+// Its picks are the game's pick DTOs written as JSON, so that the entries
+// of a step, kept in the answer cache, are read back as they were written
+// (see `Annotation::kept`). The document's is game G's (`ForGame`).
+#[derive(Deserialize, Serialize, ToSchema)]
+pub struct Annotation {
     /// The step's index in the game (both players' entries of a round
     /// share it).
     pub ply: usize,
+    /// The player who moved.
+    #[schema(value_type = String)]
     pub player: Cow<'static, str>,
+    #[schema(value_type = Pick)]
     pub played: Value,
+    /// The judge's choice; in The Tank War where exact, the picks of the
+    /// player's equilibrium strategy.
+    #[schema(value_type = Vec<Pick>)]
     pub best: Vec<Value>,
+    /// Where the game is solved and simultaneous (The Tank War): the
+    /// opponent's equilibrium strategy the move was measured against;
+    /// absent elsewhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(inline, nullable = false)]
     pub against: Option<Vec<Against<Value>>>,
+    /// What the position was worth to the player before the move.
     pub value: f64,
+    /// What the move played keeps (against `against` where given).
     pub value_played: f64,
+    /// Where `against` is given: the move's result against the opponent's
+    /// best reply; absent elsewhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub worst_case: Option<f64>,
+    /// `value` − `value_played`, never negative.
     pub loss: f64,
+    /// The player's chance to win before the move, 0-100.
     pub win_chance: f64,
+    /// The player's chance to win after the move played, 0-100.
     pub win_chance_played: f64,
+    /// `win_chance` − `win_chance_played`: what the labels and the
+    /// accuracy read.
     pub win_chance_loss: f64,
+    /// The move's accuracy, 0-100 (lichess's formula).
     pub accuracy: f64,
+    #[schema(value_type = LabelName)]
     pub label: Label,
+    /// Whether the values are the game's exact values.
     pub exact: bool,
-    /// Where the position or the move played has a forced result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub forced: Option<ForcedResults>,
     /// Whether a limit the review did not set (the server's time cap on a
-    /// search, the stop flag) cut one of the judge's searches of the step.
+    /// search, or the review's own time) cut one of the judge's searches
+    /// of this step before the judge's budget was reached: the verdict
+    /// may differ from the same review's on a quieter server, and is not
+    /// cached.
     #[serde(default)]
+    #[schema(required = true)]
     pub cut: bool,
-    /// Whether the verdict was verified (Tank Battle; absent when not).
+    /// Tank Battle: `true` where either depth the judge read found a
+    /// fault (an inaccuracy or worse, a forced result found or lost) and
+    /// the position was judged again with 10 times the budget, at most
+    /// 2,000,000 positions, because that budget reads further
+    /// (verifications search at most as many positions as the judge's own
+    /// searches may, and 40 budgets a review); absent elsewhere.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub verified: bool,
-    /// The judge's line from the position (Tank Battle).
+    /// Tank Battle: the judge's principal variation from the position, its
+    /// choice first, at most 8 moves; absent where the judge has no line.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<Pick>, max_items = 8)]
     pub best_line: Vec<Value>,
-    /// For an inaccuracy or worse: the judge's line after the move played
-    /// (Tank Battle).
+    /// Tank Battle, for an inaccuracy or worse: the judge's principal
+    /// variation after the move played (the reply first), at most 8
+    /// moves; absent elsewhere and where the move ended the game.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<Pick>, max_items = 8)]
     pub refutation: Vec<Value>,
-    #[serde(skip)]
-    game: PhantomData<fn() -> G>,
 }
 
-impl<G: GameApi> Annotation<G> {
-    pub(super) fn new(
+impl Annotation {
+    /// Game `G`'s verdict of step `ply`, its picks in the game's notation.
+    pub(super) fn new<G: GameApi>(
         ply: usize,
         state: &G::State,
         verdict: &Verdict<G::Pick>,
-    ) -> Result<Annotation<G>, serde_json::Error> {
+    ) -> Result<Annotation, serde_json::Error> {
         let pick = |pick: &G::Pick| serde_json::to_value(G::encode_pick(state, pick));
         let exact_simultaneous = !verdict.against.is_empty();
         Ok(Annotation {
@@ -258,12 +301,11 @@ impl<G: GameApi> Annotation<G> {
             } else {
                 Vec::new()
             },
-            game: PhantomData,
         })
     }
 
     /// The index of the player who moved, as the game names players.
-    pub fn player_index(&self) -> Option<usize> {
+    pub fn player_index<G: GameApi>(&self) -> Option<usize> {
         (0..G::PLAYERS).find(|&i| G::player_name(i) == self.player)
     }
 
@@ -281,8 +323,8 @@ impl<G: GameApi> Annotation<G> {
     /// position may come at another step of another game): its `ply`
     /// set, and `None` unless it is one of this game's entries whose
     /// numbers agree with each other as the judge writes them.
-    pub fn kept(mut self, ply: usize) -> Option<(Annotation<G>, usize)> {
-        let player = self.player_index()?;
+    pub fn kept<G: GameApi>(mut self, ply: usize) -> Option<(Annotation, usize)> {
+        let player = self.player_index::<G>()?;
         let (chance, played) = (self.win_chance, self.win_chance_played);
         let agrees = self.loss >= 0.0
             && (0.0..=100.0).contains(&chance)
@@ -313,202 +355,44 @@ pub struct AnnotateSummary<G: GameApi> {
     pub final_state: G::ScoreResponse,
 }
 
-/// A game reviewed.
-#[derive(Serialize)]
+/// A game reviewed. From `annotate.ndjson`, or with `format=ndjson` (or
+/// `Accept: application/x-ndjson`), the same, streamed (`AnnotateLine`):
+/// one line an entry of `plies` as it is judged (`"line": "entry"`), then
+/// a line with `players`, `curve`, `moments`, `verifications`,
+/// `unjudged` and `final` (`"line": "summary"`; or, past the server's
+/// time cap, the problem, `"line": "problem"`).
+// The document's is game G's (`ForGame`).
+#[derive(Serialize, ToSchema)]
 #[serde(bound(serialize = ""))]
+#[schema(bound = "")]
 pub struct AnnotateResponse<G: GameApi> {
     /// One entry a move (one a player a round in the simultaneous games),
     /// in order.
-    pub plies: Vec<Annotation<G>>,
+    pub plies: Vec<Annotation>,
     pub players: Vec<PlayerReview>,
+    /// The first player's chance to win (0-100) before the first step and
+    /// after each (in the simultaneous games, after each round): the
+    /// curve the chart draws.
     pub curve: Vec<f64>,
+    /// The game's turning points, in order of step: each move that lost
+    /// its player the lead (its `win_chance` above 50, its
+    /// `win_chance_played` below) and each that lost 20 chance points or
+    /// more.
     pub moments: Vec<MomentEntry>,
+    /// How many entries are `verified` (Tank Battle; 0 elsewhere): the
+    /// judge searches a position again with 10 times its budget (at most
+    /// 2,000,000 positions) where either depth it read finds a fault (an
+    /// inaccuracy or worse, a forced result found or lost) and the larger
+    /// budget reads further, while the review's share lasts (40 budgets).
     pub verifications: usize,
+    /// The decisions the steps record that the review does not judge, in
+    /// order of step; absent when there are none. Tank Wars: `gunfire`, a
+    /// round's gunfire tokens (recorded without their owner; the round's
+    /// orders are judged with them on the board).
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(required = false)]
     pub unjudged: Vec<Unjudged>,
     #[serde(rename = "final")]
+    #[schema(value_type = Score)]
     pub final_state: G::ScoreResponse,
 }
-
-fn number(description: &str) -> ObjectBuilder {
-    ObjectBuilder::new()
-        .schema_type(Type::Number)
-        .description(Some(description))
-}
-
-impl<G: GameApi> PartialSchema for Annotation<G> {
-    fn schema() -> RefOr<Schema> {
-        let pick = || Ref::from_schema_name(G::PickDto::name());
-        let against = ObjectBuilder::new()
-            .property("move", pick())
-            .required("move")
-            .property("probability", number("The pick's probability."))
-            .required("probability");
-        let mut object = ObjectBuilder::new()
-            .description(Some(
-                "One player's move judged: what the position was worth to the player before it \
-(`value`, on the game's scale: the expected result, +1 a win, 0 a draw, −1 a loss, where \
-`exact`; the search's points elsewhere), what the move played keeps (`value_played`, never more \
-than `value`), `loss` = `value` − `value_played`, and the same on the 0-100 scale of the \
-player's chance to win (`win_chance` before, `win_chance_played` after, `win_chance_loss` = \
-their difference; exact: 50 × (1 + expected result)).",
-            ))
-            .property(
-                "ply",
-                ObjectBuilder::new()
-                    .schema_type(Type::Integer)
-                    .minimum(Some(0.0))
-                    .description(Some("The step's index in the game (both players' entries of a round share it).")),
-            )
-            .property("player", ObjectBuilder::new().schema_type(Type::String).description(Some("The player who moved.")))
-            .property("played", pick())
-            .property(
-                "best",
-                ArrayBuilder::new()
-                    .items(pick())
-                    .description(Some("The judge's choice; in The Tank War where exact, the picks of the player's equilibrium strategy.")),
-            )
-            .property(
-                "against",
-                ArrayBuilder::new().items(against).description(Some(
-                    "Where the game is solved and simultaneous (The Tank War): the opponent's \
-equilibrium strategy the move was measured against; absent elsewhere.",
-                )),
-            )
-            .property("value", number("What the position was worth to the player before the move."))
-            .property("value_played", number("What the move played keeps (against `against` where given)."))
-            .property("worst_case", number("Where `against` is given: the move's result against the opponent's best reply; absent elsewhere."))
-            .property("loss", number("`value` − `value_played`, never negative."))
-            .property("win_chance", number("The player's chance to win before the move, 0-100."))
-            .property("win_chance_played", number("The player's chance to win after the move played, 0-100."))
-            .property("win_chance_loss", number("`win_chance` − `win_chance_played`: what the labels and the accuracy read."))
-            .property("accuracy", number("The move's accuracy, 0-100 (lichess's formula)."))
-            .property("label", Ref::from_schema_name(LabelName::name()))
-            .property("exact", ObjectBuilder::new().schema_type(Type::Boolean).description(Some("Whether the values are the game's exact values.")))
-            .property("forced", Ref::from_schema_name(ForcedResults::name()))
-            .property("cut", ObjectBuilder::new().schema_type(Type::Boolean).description(Some(
-                "Whether a limit the review did not set (the server's time cap on a search, or \
-the review's own time) cut one of the judge's searches of this step before the judge's budget \
-was reached: the verdict may differ from the same review's on a quieter server, and is not \
-cached.",
-            )))
-            .property(
-                "verified",
-                ObjectBuilder::new().schema_type(Type::Boolean).description(Some(
-                    "Tank Battle: `true` where either depth the judge read found a fault (an \
-inaccuracy or worse, a forced result found or lost) and the position was judged again with 10 \
-times the budget, at most 2,000,000 positions, because that budget reads further \
-(verifications search at most as many positions as the judge's own searches may, and 40 \
-budgets a review); absent elsewhere.",
-                )),
-            )
-            .property(
-                "best_line",
-                ArrayBuilder::new().items(pick()).max_items(Some(8)).description(Some(
-                    "Tank Battle: the judge's principal variation from the position, its choice \
-first, at most 8 moves; absent where the judge has no line.",
-                )),
-            )
-            .property(
-                "refutation",
-                ArrayBuilder::new().items(pick()).max_items(Some(8)).description(Some(
-                    "Tank Battle, for an inaccuracy or worse: the judge's principal variation \
-after the move played (the reply first), at most 8 moves; absent elsewhere and where the move \
-ended the game.",
-                )),
-            );
-        for field in [
-            "ply",
-            "player",
-            "played",
-            "best",
-            "value",
-            "value_played",
-            "loss",
-            "win_chance",
-            "win_chance_played",
-            "win_chance_loss",
-            "accuracy",
-            "label",
-            "exact",
-            "cut",
-        ] {
-            object = object.required(field);
-        }
-        object.into()
-    }
-}
-
-game_schema!(GameApi, Annotation: G::PickDto, LabelName, ForcedResults, ForcedResult);
-
-impl<G: GameApi> PartialSchema for AnnotateResponse<G> {
-    fn schema() -> RefOr<Schema> {
-        ObjectBuilder::new()
-            .description(Some(
-                "A game reviewed. From `annotate.ndjson`, or with `format=ndjson` (or `Accept: \
-application/x-ndjson`), the \
-same, streamed (`AnnotateLine`): one line an entry of `plies` as it is judged (`\"line\": \"entry\"`), \
-then a line with `players`, `curve`, `moments`, `verifications`, `unjudged` and `final` \
-(`\"line\": \"summary\"`; or, past the server's time cap, the problem, `\"line\": \"problem\"`).",
-            ))
-            .property(
-                "plies",
-                ArrayBuilder::new().items(Ref::from_schema_name(Annotation::<G>::name())),
-            )
-            .required("plies")
-            .property(
-                "players",
-                ArrayBuilder::new().items(Ref::from_schema_name(PlayerReview::name())),
-            )
-            .required("players")
-            .property(
-                "curve",
-                ArrayBuilder::new()
-                    .items(number("A chance to win, 0-100."))
-                    .description(Some(
-                        "The first player's chance to win (0-100) before the first step and after \
-each (in the simultaneous games, after each round): the curve the chart draws.",
-                    )),
-            )
-            .required("curve")
-            .property(
-                "moments",
-                ArrayBuilder::new()
-                    .items(Ref::from_schema_name(MomentEntry::name()))
-                    .description(Some(
-                        "The game's turning points, in order of step: each move that lost its player the \
-lead (its `win_chance` above 50, its `win_chance_played` below) and each that lost 20 chance \
-points or more.",
-                    )),
-            )
-            .required("moments")
-            .property(
-                "verifications",
-                ObjectBuilder::new()
-                    .schema_type(Type::Integer)
-                    .minimum(Some(0.0))
-                    .description(Some(
-                        "How many entries are `verified` (Tank Battle; 0 elsewhere): the judge \
-searches a position again with 10 times its budget (at most 2,000,000 positions) where either \
-depth it read finds a fault (an inaccuracy or worse, a forced result found or lost) and the \
-larger budget reads further, while the review's share lasts (40 budgets).",
-                    )),
-            )
-            .required("verifications")
-            .property(
-                "unjudged",
-                ArrayBuilder::new()
-                    .items(Ref::from_schema_name(Unjudged::name()))
-                    .description(Some(
-                        "The decisions the steps record that the review does not judge, in \
-order of step; absent when there are none. Tank Wars: `gunfire`, a round's gunfire tokens \
-(recorded without their owner; the round's orders are judged with them on the board).",
-                    )),
-            )
-            .property("final", Ref::from_schema_name(G::ScoreResponse::name()))
-            .required("final")
-            .into()
-    }
-}
-
-game_schema!(GameApi, AnnotateResponse: Annotation<G>, PlayerReview, MomentEntry, Unjudged, G::ScoreResponse);

@@ -15,7 +15,7 @@ use actix_web::web::Bytes;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
+use utoipa::openapi::schema::Schema;
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
@@ -429,42 +429,29 @@ struct PuzzlesSummary {
 
 impl<G: PuzzleApi> PartialSchema for PuzzlesLine<G> {
     fn schema() -> RefOr<Schema> {
-        let tagged = |mut schema: RefOr<Schema>, tag: &str, description: &str| {
-            if let RefOr::T(Schema::Object(object)) = &mut schema {
-                let value = ObjectBuilder::new()
-                    .schema_type(Type::String)
-                    .enum_values(Some([tag]))
-                    .description(Some("What the line is."));
-                object.properties.insert("line".to_owned(), value.into());
-                object.required.insert(0, "line".to_owned());
-                object.description = Some(description.to_owned());
-                object.example = None;
-            }
-            schema
-        };
-        OneOfBuilder::new()
-            .description(Some(
-                "One line of streamed puzzles (`application/x-ndjson`: `puzzles.ndjson`, or \
+        super::annotate_line::lines(
+            "One line of streamed puzzles (`application/x-ndjson`: `puzzles.ndjson`, or \
 `puzzles` with `Accept: application/x-ndjson`), told apart by `line`: a `puzzle` as it is found, \
 then the `summary`, or a `problem` in its place when the search stops short.",
-            ))
-            .item(tagged(
-                G::PuzzleDto::schema(),
-                "puzzle",
-                "A puzzle, as it is found.",
-            ))
-            .item(tagged(
-                PuzzlesSummary::schema(),
-                "summary",
-                "The last line: how many puzzles the lines before it gave.",
-            ))
-            .item(tagged(
-                Problem::schema(),
-                "problem",
-                "In place of the summary, when the search stopped short (past the server's time \
-cap): the problem, as the one answer would be.",
-            ))
-            .into()
+            [
+                (
+                    G::PuzzleDto::schema(),
+                    "puzzle",
+                    "A puzzle, as it is found.",
+                ),
+                (
+                    PuzzlesSummary::schema(),
+                    "summary",
+                    "The last line: how many puzzles the lines before it gave.",
+                ),
+                (
+                    Problem::schema(),
+                    "problem",
+                    "In place of the summary, when the search stopped short (past the server's \
+time cap): the problem, as the one answer would be.",
+                ),
+            ],
+        )
     }
 }
 
