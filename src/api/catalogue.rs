@@ -193,6 +193,15 @@ mod tests {
                 "{kind:?}"
             );
         }
+        for reason in [
+            games::tank_war::EndReason::NoMoves,
+            games::tank_war::EndReason::Time,
+        ] {
+            assert!(
+                listed::<crate::api::tank_war::EndReasonName>(reason),
+                "{reason:?}"
+            );
+        }
         for dir in games::cobi_tank_wars::Dir::ALL {
             assert!(
                 listed::<crate::api::cobi_tank_wars::DirectionName>(dir),

@@ -233,6 +233,8 @@ pub enum EventDto {
 }
 
 /// Why a finished game ended.
+// The document's schema of the engine's `EndReason`, which answers write as it
+// is (the catalogue's unit test and the contract test hold them together).
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = TankWarEndReasonName)]
@@ -257,8 +259,8 @@ pub struct ApplyResponse {
     pub winner: Option<Player>,
     pub draw: bool,
     /// Why the game ended; null while it goes on.
-    #[schema(required = true)]
-    pub reason: Option<EndReasonName>,
+    #[schema(required = true, value_type = Option<EndReasonName>)]
+    pub reason: Option<engine::EndReason>,
     /// Each player's surviving tanks: the number that decides a game
     /// ended by `no_moves` (territory breaks a tie; `score` gives both).
     pub score: PerPlayer,
@@ -287,8 +289,8 @@ pub struct ScoreResponse {
     pub winner: Option<Player>,
     pub draw: bool,
     /// Why the game ended; null while it goes on.
-    #[schema(required = true)]
-    pub reason: Option<EndReasonName>,
+    #[schema(required = true, value_type = Option<EndReasonName>)]
+    pub reason: Option<engine::EndReason>,
     /// Each player's surviving tanks, the number that decides a game
     /// ended by `no_moves` (as every game's `score` names it; territory
     /// breaks a tie).

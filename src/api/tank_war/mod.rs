@@ -79,18 +79,10 @@ fn encode_event(after: &State, event: Event) -> EventDto {
 
 /// Whether the game is over, the winner, whether it is drawn, and why it
 /// ended.
-fn status(state: &State) -> (bool, Option<Player>, bool, Option<EndReasonName>) {
+fn status(state: &State) -> (bool, Option<Player>, bool, Option<engine::EndReason>) {
     match TankWar::outcome(state) {
         None => (false, None, false, None),
-        Some(Outcome { winner, reason }) => (
-            true,
-            winner,
-            winner.is_none(),
-            Some(match reason {
-                engine::EndReason::NoMoves => EndReasonName::NoMoves,
-                engine::EndReason::Time => EndReasonName::Time,
-            }),
-        ),
+        Some(Outcome { winner, reason }) => (true, winner, winner.is_none(), Some(reason)),
     }
 }
 

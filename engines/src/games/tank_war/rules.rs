@@ -3,6 +3,7 @@
 
 use std::cmp::Ordering;
 
+use serde::Serialize;
 use thiserror::Error;
 
 use super::state::{Player, Position, Setup};
@@ -42,8 +43,9 @@ impl PickError {
     }
 }
 
-/// Why the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Why the game ended (as an answer writes it: `no_moves`, `time`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// A player had no tank that could be picked.
     NoMoves,
