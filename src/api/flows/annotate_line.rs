@@ -31,14 +31,24 @@ pub enum StreamLine<'a, G: GameApi> {
 pub struct AnnotateLine<G>(PhantomData<G>);
 
 /// The schema of a stream whose lines are one of `kinds` (each the schema
-/// of what the line carries, its `line` value and its description), told
-/// apart by `line`. Objects in the document are closed, so a line is one
-/// object with `line` added, not a composition; the document names each
-/// after its `line` and makes it the discriminator
+/// of what the line carries, its `line` value and its description) or, in
+/// place of the last when the work (`what`) stopped short, a `problem`,
+/// told apart by `line`. Objects in the document are closed, so a line is
+/// one object with `line` added, not a composition; the document names
+/// each after its `line` and makes it the discriminator
 /// (`TankWarAnnotateLineEntry`, …; see `openapi::fixups`).
-pub(super) fn lines(description: &str, kinds: [(RefOr<Schema>, &str, &str); 3]) -> RefOr<Schema> {
+pub(super) fn lines(
+    description: &str,
+    kinds: [(RefOr<Schema>, &str, &str); 2],
+    what: &str,
+) -> RefOr<Schema> {
+    let problem = format!(
+        "In place of the summary, when the {what} stopped short (past the server's time cap): \
+the problem, as the one answer would be."
+    );
+    let problem = (Problem::schema(), "problem", problem.as_str());
     let mut one_of = OneOfBuilder::new().description(Some(description));
-    for (mut schema, tag, description) in kinds {
+    for (mut schema, tag, description) in kinds.into_iter().chain([problem]) {
         if let RefOr::T(Schema::Object(object)) = &mut schema {
             let value = ObjectBuilder::new()
                 .schema_type(Type::String)
@@ -77,13 +87,8 @@ impl<G: GameApi> PartialSchema for AnnotateLine<G> {
                     "summary",
                     "The last line of a streamed review: the answer's fields but `plies`.",
                 ),
-                (
-                    Problem::schema(),
-                    "problem",
-                    "In place of the summary, when the review stopped short (past the server's \
-time cap): the problem, as the one answer would be.",
-                ),
             ],
+            "review",
         )
     }
 }

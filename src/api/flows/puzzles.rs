@@ -30,8 +30,8 @@ use crate::api::game::game_schema;
 use crate::api::game::GameApi;
 use crate::api::services::{run_stoppable, Services};
 use crate::api::transport::json::{encode, respond};
+use crate::api::transport::problem::HttpError;
 use crate::api::transport::problem::RequestError;
-use crate::api::transport::problem::{HttpError, Problem};
 use crate::cache::{AnswerCache, Key};
 use crate::games::review::puzzle::{Asked, Finder, Labels, Puzzle, Puzzles};
 use crate::games::review::{Label, Spent};
@@ -444,13 +444,8 @@ then the `summary`, or a `problem` in its place when the search stops short.",
                     "summary",
                     "The last line: how many puzzles the lines before it gave.",
                 ),
-                (
-                    Problem::schema(),
-                    "problem",
-                    "In place of the summary, when the search stopped short (past the server's \
-time cap): the problem, as the one answer would be.",
-                ),
             ],
+            "search",
         )
     }
 }
