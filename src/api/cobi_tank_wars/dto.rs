@@ -366,23 +366,11 @@ pub(crate) fn example_orders() -> serde_json::Value {
     })
 }
 
-/// The stable code of refused Tank Wars orders.
-pub struct OrderCode;
-
-impl utoipa::PartialSchema for OrderCode {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::api::openapi::notation::string_enum(
-            OrderError::ALL.map(OrderError::code),
-            "Why orders are refused: `GAME_OVER`, `NO_SUCH_VEHICLE`, `MISSING_ORDER`, \
+crate::api::openapi::notation::code_enum! {
+    /// The stable code of refused Tank Wars orders.
+    OrderCode as "CobiTankWarsOrderCode": OrderError::ALL.map(OrderError::code),
+    "Why orders are refused: `GAME_OVER`, `NO_SUCH_VEHICLE`, `MISSING_ORDER`, \
 `BAD_DIRECTION`, `BAD_DISTANCE`.",
-        )
-    }
-}
-
-impl ToSchema for OrderCode {
-    fn name() -> std::borrow::Cow<'static, str> {
-        "CobiTankWarsOrderCode".into()
-    }
 }
 
 impl OrderReason {

@@ -176,20 +176,24 @@ impl<G: JsonState> PartialSchema for LegalMovesRequest<G> {
 
 game_schema!(JsonState, LegalMovesRequest: G::StateSchema, G::PlayerSchema);
 
+/// A replay's body: its start and rounds, or its game record as it is.
+fn replay_object<G: JsonState>() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .property("game", record::game_schema())
+        .property("start", optional::<G::StateSchema>(G::DOCS.start))
+        .property(
+            "rounds",
+            ArrayBuilder::new().items(reference::<G::ReplayStep>()),
+        )
+        .required("rounds")
+        .property("result", record::result_schema())
+}
+
 impl<G: JsonState> PartialSchema for ReplayRequest<G> {
     fn schema() -> RefOr<Schema> {
-        let object = ObjectBuilder::new()
-            .property("game", record::game_schema())
-            .property("start", optional::<G::StateSchema>(G::DOCS.start))
-            .property(
-                "rounds",
-                ArrayBuilder::new().items(reference::<G::ReplayStep>()),
-            )
-            .required("rounds")
-            .property("result", record::result_schema())
-            .description(Some(
-                "A game to replay: its start and rounds, or its game record as it is.",
-            ));
+        let object = replay_object::<G>().description(Some(
+            "A game to replay: its start and rounds, or its game record as it is.",
+        ));
         body(object, G::examples().map(|e| e.replay))
     }
 }
@@ -198,15 +202,7 @@ game_schema!(JsonState, ReplayRequest: G::StateSchema, G::ReplayStep);
 
 impl<G: JsonState> PartialSchema for AnnotateRequest<G> {
     fn schema() -> RefOr<Schema> {
-        let object = ObjectBuilder::new()
-            .property("game", record::game_schema())
-            .property("start", optional::<G::StateSchema>(G::DOCS.start))
-            .property(
-                "rounds",
-                ArrayBuilder::new().items(reference::<G::ReplayStep>()),
-            )
-            .required("rounds")
-            .property("result", record::result_schema())
+        let object = replay_object::<G>()
             .property(
                 "limits",
                 optional::<AskedLimits>(

@@ -61,6 +61,29 @@ pub fn string_enum<'a>(
         .into()
 }
 
+/// Declares a documentation-only type whose schema is a string enum of
+/// stable codes (a rule's refusals): `$name`, named `$as` in the
+/// document, its values `$codes` (the engine's own list), described.
+macro_rules! code_enum {
+    ($(#[$doc:meta])* $name:ident as $as:literal: $codes:expr, $description:expr $(,)?) => {
+        $(#[$doc])*
+        pub struct $name;
+
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                $crate::api::openapi::notation::string_enum($codes, $description)
+            }
+        }
+
+        impl utoipa::ToSchema for $name {
+            fn name() -> std::borrow::Cow<'static, str> {
+                $as.into()
+            }
+        }
+    };
+}
+pub(crate) use code_enum;
+
 /// A Tank Battle rank: pieces and runs of 1 to 11 empty squares.
 const RANK: &str = "(?:[TtCc]|1[01]|[1-9])+";
 

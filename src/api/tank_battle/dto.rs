@@ -287,24 +287,12 @@ pub struct ReasonBody {
     pub square: Option<Square>,
 }
 
-/// The stable code of a Tank Battle rule reason (docs/TANK-BATTLE.md, "Rules as implemented").
-pub struct ReasonCode;
-
-impl utoipa::PartialSchema for ReasonCode {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::api::openapi::notation::string_enum(
-            engine::Reason::ALL.map(engine::Reason::code),
-            "Stable reason code, the first that applies in this order: `GAME_OVER`, \
-`NO_TANK_AT_FROM`, `NOT_YOUR_TANK`, `NOT_A_LINE`, then along the path `MINE`, `CONTAMINATED`, \
-`LOCKED_IN_ENEMY_BASE`, `PATH_BLOCKED`, `OWN_TANK_AT_TO`, `CAPTURE_IN_CONTAMINATED`.",
-        )
-    }
-}
-
-impl ToSchema for ReasonCode {
-    fn name() -> std::borrow::Cow<'static, str> {
-        "TankBattleReasonCode".into()
-    }
+crate::api::openapi::notation::code_enum! {
+    /// The stable code of a Tank Battle rule reason (docs/TANK-BATTLE.md, "Rules as implemented").
+    ReasonCode as "TankBattleReasonCode": engine::Reason::ALL.map(engine::Reason::code),
+    "Stable reason code, the first that applies in this order: `GAME_OVER`, `NO_TANK_AT_FROM`, \
+`NOT_YOUR_TANK`, `NOT_A_LINE`, then along the path `MINE`, `CONTAMINATED`, `LOCKED_IN_ENEMY_BASE`, \
+`PATH_BLOCKED`, `OWN_TANK_AT_TO`, `CAPTURE_IN_CONTAMINATED`.",
 }
 
 impl ReasonBody {

@@ -102,23 +102,11 @@ pub struct PickReason {
 #[schema(as = TankWarTankName, example = "RB")]
 pub struct TankPick(pub String);
 
-/// The stable code of a refused Tank War pick.
-pub struct PickCode;
-
-impl utoipa::PartialSchema for PickCode {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        crate::api::openapi::notation::string_enum(
-            PickError::ALL.map(PickError::code),
-            "Why a pick is refused, the first that applies: `GAME_OVER`, `NO_SUCH_TANK`, \
+crate::api::openapi::notation::code_enum! {
+    /// The stable code of a refused Tank War pick.
+    PickCode as "TankWarPickCode": PickError::ALL.map(PickError::code),
+    "Why a pick is refused, the first that applies: `GAME_OVER`, `NO_SUCH_TANK`, \
 `END_OF_TRACK`, `SQUARE_OCCUPIED`.",
-        )
-    }
-}
-
-impl ToSchema for PickCode {
-    fn name() -> std::borrow::Cow<'static, str> {
-        "TankWarPickCode".into()
-    }
 }
 
 impl PickReason {
