@@ -302,7 +302,7 @@ stand_ins!(Pick, Score);
 /// The schemas derived once for every game (from their doc comments,
 /// with [`Pick`] and [`Score`] where a game's own schema goes), which the
 /// document names after each game.
-const PER_GAME: &[&str] = &["Annotation", "AnnotateResponse"];
+pub(crate) const PER_GAME: &[&str] = &["Annotation", "AnnotateResponse"];
 
 /// The derived schema `T` (one of [`PER_GAME`]) as game `G`'s: named
 /// after the game (`TankBattleAnnotation`), its stand-ins and the other
@@ -315,11 +315,12 @@ impl<G: GameApi, T> ForGame<G, T> {
     /// The game's name of a schema the derived ones refer to, if it is
     /// the game's own.
     fn game_name(name: &str) -> Option<Cow<'static, str>> {
-        match name {
-            "Pick" => Some(G::PickDto::name()),
-            "Score" => Some(G::ScoreResponse::name()),
-            name if PER_GAME.contains(&name) => Some(schema_name::<G>(name)),
-            _ => None,
+        if name == Pick::name() {
+            Some(G::PickDto::name())
+        } else if name == Score::name() {
+            Some(G::ScoreResponse::name())
+        } else {
+            PER_GAME.contains(&name).then(|| schema_name::<G>(name))
         }
     }
 
@@ -363,20 +364,17 @@ impl<G: GameApi, T: ToSchema> ToSchema for ForGame<G, T> {
         let mut derived = Vec::new();
         T::schemas(&mut derived);
         for (name, schema) in derived {
-            match name.as_str() {
-                "Pick" => {
-                    schemas.push((G::PickDto::name().into_owned(), G::PickDto::schema()));
-                    G::PickDto::schemas(schemas);
-                }
-                "Score" => {
-                    let score = G::ScoreResponse::schema();
-                    schemas.push((G::ScoreResponse::name().into_owned(), score));
-                    G::ScoreResponse::schemas(schemas);
-                }
-                name if PER_GAME.contains(&name) => {
-                    schemas.push((schema_name::<G>(name).into_owned(), Self::pointed(schema)));
-                }
-                _ => schemas.push((name, schema)),
+            if name == Pick::name() {
+                schemas.push((G::PickDto::name().into_owned(), G::PickDto::schema()));
+                G::PickDto::schemas(schemas);
+            } else if name == Score::name() {
+                let score = G::ScoreResponse::schema();
+                schemas.push((G::ScoreResponse::name().into_owned(), score));
+                G::ScoreResponse::schemas(schemas);
+            } else if PER_GAME.contains(&name.as_str()) {
+                schemas.push((schema_name::<G>(&name).into_owned(), Self::pointed(schema)));
+            } else {
+                schemas.push((name, schema));
             }
         }
     }

@@ -9,8 +9,7 @@ use utoipa::openapi::RefOr;
 use utoipa::PartialSchema;
 
 use super::annotation::{AnnotateResponse, AnnotateSummary, Annotation};
-use crate::api::game::game_schema;
-use crate::api::game::{ForGame, GameApi};
+use crate::api::game::{game_schema, ForGame, GameApi};
 use crate::api::transport::problem::Problem;
 
 /// One line of a streamed review (NDJSON), told apart by its `line`: an

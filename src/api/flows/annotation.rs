@@ -1,18 +1,16 @@
 //! `annotate`'s answer: each move judged ([`Annotation`]), each player's
-//! review ([`PlayerReview`]), the whole ([`AnnotateResponse`]), generic
-//! over the game, with their schemas written under the game's name
-//! (utoipa would name a generic type after its parameters).
+//! review ([`PlayerReview`]), the whole ([`AnnotateResponse`]). Their
+//! schemas are derived once for every game and named after each game by
+//! [`ForGame`](crate::api::game::ForGame).
 
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
 use utoipa::ToSchema;
 
 use super::forced::ForcedResults;
-use crate::api::game::GameApi;
-use crate::api::game::{Pick, Score};
+use crate::api::game::{GameApi, Pick, Score};
 use crate::games::review::{Judged, Label, Moment, MomentKind, Summary, Verdict};
 
 /// A move's label, by the chance to win it lost (0-100): `best` none,
@@ -395,4 +393,20 @@ pub struct AnnotateResponse<G: GameApi> {
     #[serde(rename = "final")]
     #[schema(value_type = Score)]
     pub final_state: G::ScoreResponse,
+}
+
+#[cfg(test)]
+mod tests {
+    use utoipa::ToSchema;
+
+    use super::{AnnotateResponse, Annotation};
+    use crate::api::game::PER_GAME;
+    use crate::games::tank_battle::TankBattle;
+
+    /// The schemas `ForGame` names after each game are these types'.
+    #[test]
+    fn the_per_game_schemas_are_the_reviews() {
+        let names = [Annotation::name(), AnnotateResponse::<TankBattle>::name()];
+        assert_eq!(PER_GAME, names.map(|name| name.into_owned()));
+    }
 }

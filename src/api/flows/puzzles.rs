@@ -26,8 +26,7 @@ use super::annotate::{
 };
 use super::budget::SharedBudget;
 use super::stream::spawn_lines;
-use crate::api::game::game_schema;
-use crate::api::game::GameApi;
+use crate::api::game::{game_schema, GameApi};
 use crate::api::services::{run_stoppable, Services};
 use crate::api::transport::json::{encode, respond};
 use crate::api::transport::problem::HttpError;

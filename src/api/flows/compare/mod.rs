@@ -24,7 +24,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use crate::api::game::GameApi;
+use crate::api::game::{game_schema, GameApi};
 use crate::api::services::Services;
 use crate::api::transport::problem::RequestError;
 use crate::i18n::Lang;
@@ -32,7 +32,6 @@ use crate::operations::Operation;
 use crate::text::Text;
 
 use super::items;
-use crate::api::game::game_schema;
 pub use diff::token;
 use diff::{diff, take, Found};
 
