@@ -161,30 +161,52 @@ mod tests {
     /// as their schemas list them.
     #[test]
     fn engine_values_travel_as_their_schemas_name_them() {
-        /// Each of `values` is written as one of `T`'s schema's names.
-        fn all_listed<T: utoipa::PartialSchema, V: serde::Serialize + std::fmt::Debug>(
-            values: impl IntoIterator<Item = V>,
-        ) {
+        fn listed<T: utoipa::PartialSchema>(value: impl serde::Serialize) -> bool {
             let schema = serde_json::to_value(T::schema()).unwrap_or_default();
-            let names = schema["enum"].as_array().cloned().unwrap_or_default();
-            for value in values {
-                let name = serde_json::to_value(&value).unwrap_or_default();
-                assert!(names.contains(&name), "{value:?} is not among {names:?}");
-            }
+            let name = serde_json::to_value(value).unwrap_or_default();
+            schema["enum"]
+                .as_array()
+                .is_some_and(|names| names.contains(&name))
         }
-        use crate::api::flows::annotation::{LabelName, MomentKindName};
-        use games::review::{Label, MomentKind};
         use games::tank_battle::{EndReason, Role, Side};
-        all_listed::<tank_battle::SideName, _>(Side::ALL);
-        all_listed::<tank_battle::TankKind, _>([Role::Tank, Role::Commander]);
-        all_listed::<tank_battle::EndReasonName, _>(EndReason::ALL);
-        all_listed::<LabelName, _>(Label::ALL);
-        all_listed::<MomentKindName, _>([MomentKind::LeadChange, MomentKind::Drop]);
-        let tank_war = [
+        for side in Side::ALL {
+            assert!(listed::<tank_battle::SideName>(side), "{side:?}");
+        }
+        for role in [Role::Tank, Role::Commander] {
+            assert!(listed::<tank_battle::TankKind>(role), "{role:?}");
+        }
+        for reason in EndReason::ALL {
+            assert!(listed::<tank_battle::EndReasonName>(reason), "{reason:?}");
+        }
+        for label in games::review::Label::ALL {
+            assert!(
+                listed::<crate::api::flows::annotation::LabelName>(label),
+                "{label:?}"
+            );
+        }
+        for kind in [
+            games::review::MomentKind::LeadChange,
+            games::review::MomentKind::Drop,
+        ] {
+            assert!(
+                listed::<crate::api::flows::annotation::MomentKindName>(kind),
+                "{kind:?}"
+            );
+        }
+        for reason in [
             games::tank_war::EndReason::NoMoves,
             games::tank_war::EndReason::Time,
-        ];
-        all_listed::<crate::api::tank_war::EndReasonName, _>(tank_war);
-        all_listed::<crate::api::cobi_tank_wars::DirectionName, _>(games::cobi_tank_wars::Dir::ALL);
+        ] {
+            assert!(
+                listed::<crate::api::tank_war::EndReasonName>(reason),
+                "{reason:?}"
+            );
+        }
+        for dir in games::cobi_tank_wars::Dir::ALL {
+            assert!(
+                listed::<crate::api::cobi_tank_wars::DirectionName>(dir),
+                "{dir:?}"
+            );
+        }
     }
 }

@@ -68,7 +68,7 @@ pub struct OrdersDto {
 /// A direction: `N` towards higher rows, `E` towards later columns.
 // The document's schema of the engine's `Dir`, which answers write as it
 // is (the catalogue's unit test and the contract test hold them together).
-#[derive(ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(as = CobiTankWarsDirection)]
 pub enum DirectionName {
     N,
@@ -81,7 +81,7 @@ pub enum DirectionName {
 /// and distance. Send it back as a [`CobiTankWarsOrder`](OrderDto).
 // The document's schema of the engine's `Order`, which answers write as it
 // is (the catalogue's unit test and the contract test hold them together).
-#[derive(ToSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[schema(as = CobiTankWarsSuggestedOrder)]
 pub struct SuggestedOrder {
     pub dir: DirectionName,

@@ -21,7 +21,7 @@ use crate::games::review::{Judged, Label, Moment, MomentKind, Summary, Verdict};
 /// a forced result is worth a chance of 100 or 0.
 // The document's schema of the engine's `Label`, which answers write as it
 // is (the catalogue's unit test and the contract test hold them together).
-#[derive(Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 #[schema(as = AnnotationLabel)]
 pub enum LabelName {
@@ -38,7 +38,7 @@ pub enum LabelName {
 /// or more of it (`drop`).
 // The document's schema of the engine's `MomentKind`, which answers write as it
 // is (the catalogue's unit test and the contract test hold them together).
-#[derive(Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = AnnotationMomentKind)]
 pub enum MomentKindName {
@@ -150,10 +150,11 @@ impl PlayerReview {
 
 /// A pick of the opponent's strategy the judge measured a move against.
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
-pub struct Against {
+#[schema(bound = "")]
+pub struct Against<P> {
     #[serde(rename = "move")]
     #[schema(value_type = Pick)]
-    pub pick: Value,
+    pub pick: P,
     /// The pick's probability.
     pub probability: f64,
 }
@@ -188,7 +189,7 @@ pub struct Annotation {
     /// absent elsewhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(inline, nullable = false)]
-    pub against: Option<Vec<Against>>,
+    pub against: Option<Vec<Against<Value>>>,
     /// What the position was worth to the player before the move.
     pub value: f64,
     /// What the move played keeps (against `against` where given).
