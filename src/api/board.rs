@@ -16,7 +16,6 @@
 use std::sync::OnceLock;
 
 use actix_web::http::header;
-use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
 
 use crate::api::openapi::resource::page_file;
@@ -39,105 +38,54 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
 
 /// One file of the page: its path under [`PREFIX`] (`/board.js`) and
 /// the file.
-struct File {
-    path: String,
-    asset: Asset,
-}
+type File = (String, Asset);
 
-impl File {
-    fn new(path: String, content_type: &'static str, bytes: Bytes) -> File {
-        File {
-            path,
-            asset: Asset::new(content_type, bytes),
-        }
+/// The repository's `board/` directory, compiled in (in every build).
+#[derive(rust_embed::Embed)]
+#[folder = "board/"]
+struct Compiled;
+
+/// The type of a compiled file, by its extension.
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit('.').next() {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        _ => "image/svg+xml",
     }
 }
 
-/// The page's files as compiled in: path, type, bytes.
-const COMPILED: &[(&str, &str, &[u8])] = &[
-    (
-        "/",
-        "text/html; charset=utf-8",
-        include_bytes!("../../board/index.html"),
-    ),
-    (
-        "/board.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../../board/board.js"),
-    ),
-    (
-        "/common.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../../board/common.js"),
-    ),
-    (
-        "/review.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../../board/review.js"),
-    ),
-    (
-        "/rounds.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../../board/rounds.js"),
-    ),
-    (
-        "/tank-battle.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../../board/tank-battle.js"),
-    ),
-    (
-        "/tank-war.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../../board/tank-war.js"),
-    ),
-    (
-        "/tank-wars.js",
-        "text/javascript; charset=utf-8",
-        include_bytes!("../../board/tank-wars.js"),
-    ),
-    (
-        "/board.css",
-        "text/css; charset=utf-8",
-        include_bytes!("../../board/board.css"),
-    ),
-    (
-        "/favicon.svg",
-        "image/svg+xml",
-        include_bytes!("../../board/favicon.svg"),
-    ),
-];
-
 /// The page's files, made once a process and shared by the workers: the
-/// compiled ones, its texts in each language, and the colours and Tank
-/// Battle's pieces as the pictures draw them.
+/// compiled ones (`index.html` at `/`), its texts in each language, and
+/// the colours and Tank Battle's pieces as the pictures draw them.
 fn files() -> &'static [File] {
     static FILES: OnceLock<Vec<File>> = OnceLock::new();
     FILES.get_or_init(|| {
-        let compiled = COMPILED.iter().map(|&(path, content_type, bytes)| {
-            File::new(path.to_owned(), content_type, Bytes::from_static(bytes))
+        let compiled = Compiled::iter().filter_map(|name| {
+            let bytes = Compiled::get(&name)?.data;
+            let path = format!("/{}", name.trim_start_matches("index.html"));
+            Some((path, Asset::new(content_type(&name), bytes.into_owned())))
         });
         let texts = Lang::ALL.iter().map(|&lang| {
-            File::new(
-                format!("/texts/{}.json", lang.tag()),
-                "application/json",
-                Bytes::from(texts(lang)),
-            )
+            let path = format!("/texts/{}.json", lang.tag());
+            (path, Asset::new("application/json", texts(lang)))
         });
         // The pictures' colours and Tank Battle's pieces, from the
         // pictures' own source: the page draws the games as `render.svg`
         // does.
         let drawn = [
-            File::new(
-                "/palette.css".to_owned(),
+            (
+                "/palette.css",
                 "text/css; charset=utf-8",
-                Bytes::from(crate::render::palette()),
+                crate::render::palette(),
             ),
-            File::new(
-                "/tank-battle.pieces.svg".to_owned(),
+            (
+                "/tank-battle.pieces.svg",
                 "image/svg+xml",
-                Bytes::from(crate::render::tank_battle_pieces()),
+                crate::render::tank_battle_pieces(),
             ),
-        ];
+        ]
+        .map(|(path, content_type, text)| (path.to_owned(), Asset::new(content_type, text)));
         compiled.chain(texts).chain(drawn).collect()
     })
 }
@@ -163,25 +111,25 @@ pub fn configure(cfg: &mut actix_web::web::ServiceConfig) {
             .insert_header((header::LOCATION, ROUTE))
             .finish()
     }));
-    for file in files() {
-        let path = format!("{PREFIX}{}", file.path);
+    for (path, asset) in files() {
+        let path = format!("{PREFIX}{path}");
         cfg.service(page_file(
             ROUTE,
             &path,
-            move |req: HttpRequest| async move { serve(file, &req) },
+            move |req: HttpRequest| async move { serve(asset, &req) },
         ));
     }
 }
 
 /// `file` (gzip-encoded when the browser takes it), or `304 Not
 /// Modified` to a browser that holds it already.
-fn serve(file: &File, req: &HttpRequest) -> HttpResponse {
+fn serve(file: &Asset, req: &HttpRequest) -> HttpResponse {
     let mut answer = HttpResponse::Ok();
     answer
         .insert_header((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .insert_header((header::REFERRER_POLICY, "no-referrer"));
-    file.asset.serve(req, answer)
+    file.serve(req, answer)
 }
 
 #[cfg(test)]
@@ -191,13 +139,14 @@ mod tests {
     #[test]
     fn every_file_has_its_own_path_and_validator() {
         let files = files();
-        for (i, file) in files.iter().enumerate() {
-            for other in &files[i + 1..] {
-                assert_ne!(file.path, other.path);
-                let (tag, other_tag) = (file.asset.etag(), other.asset.etag());
-                assert_ne!(tag, other_tag, "{} and {}", file.path, other.path);
+        assert!(files.len() >= 10 + Lang::ALL.len() + 2);
+        for (i, (path, asset)) in files.iter().enumerate() {
+            for (other_path, other) in &files[i + 1..] {
+                assert_ne!(path, other_path);
+                let (tag, other_tag) = (asset.etag(), other.etag());
+                assert_ne!(tag, other_tag, "{path} and {other_path}");
             }
-            let tag = file.asset.etag();
+            let tag = asset.etag();
             assert!(tag.starts_with('"') && tag.len() == 34);
         }
     }
