@@ -10,9 +10,10 @@ use utoipa::openapi::OpenApi;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use super::openapi::resource::{endpoint, request};
+use super::openapi::resource::endpoint;
 use super::openapi::responses::{NoQuery, RouteErrors, ServiceErrors};
 use super::transport::problem::{HttpError, RequestError};
+use super::transport::route::Entry::{Open, Priced};
 use crate::api::catalogue::GameEntry;
 
 const TAG: &str = "service";
@@ -20,20 +21,20 @@ const TAG: &str = "service";
 /// Registers the service-level routes: the catalogue, health, and
 /// `/metrics` when `with_metrics`.
 pub fn configure(cfg: &mut ServiceConfig, with_metrics: bool) {
-    cfg.service(request("", __path_list_games, list_games))
-        .service(endpoint(__path_healthz, healthz))
-        .service(endpoint(__path_readyz, readyz));
+    cfg.service(endpoint("", __path_list_games, list_games, Priced))
+        .service(endpoint("", __path_healthz, healthz, Open))
+        .service(endpoint("", __path_readyz, readyz, Open));
     if with_metrics {
-        cfg.service(endpoint(__path_metrics, metrics));
+        cfg.service(endpoint("", __path_metrics, metrics, Open));
     }
 }
 
 /// The operator endpoints alone, for the admin address: `/metrics`,
 /// `/healthz`, `/readyz`.
 pub fn configure_admin(cfg: &mut actix_web::web::ServiceConfig) {
-    cfg.service(endpoint(__path_healthz, healthz))
-        .service(endpoint(__path_readyz, readyz))
-        .service(endpoint(__path_metrics, metrics));
+    cfg.service(endpoint("", __path_healthz, healthz, Open))
+        .service(endpoint("", __path_readyz, readyz, Open))
+        .service(endpoint("", __path_metrics, metrics, Open));
 }
 
 /// Liveness or readiness.

@@ -34,7 +34,7 @@ pub mod tank_battle;
 pub mod tank_war;
 pub mod transport;
 
-use actix_web::body::MessageBody;
+use actix_web::body::BoxBody;
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::{web, App};
 use utoipa::OpenApi;
@@ -225,38 +225,41 @@ fn document_at(
     })
 }
 
+/// What an [`App`] is built from and builds: the service of one worker
+/// (actix's own bounds, named once).
+pub trait AppFactory<B>:
+    ServiceFactory<
+    ServiceRequest,
+    Config = (),
+    Response = ServiceResponse<B>,
+    Error = actix_web::Error,
+    InitError = (),
+>
+{
+}
+
+impl<B, T> AppFactory<B> for T where
+    T: ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<B>,
+        Error = actix_web::Error,
+        InitError = (),
+    >
+{
+}
+
 /// The whole application serving every game ([`catalogue::SERVED`]):
 /// routes, Swagger UI, error handling and logging. Build one per worker
 /// from the same `state`, so caches are shared.
-pub fn app(
-    state: AppState,
-) -> App<
-    impl ServiceFactory<
-        ServiceRequest,
-        Config = (),
-        Response = ServiceResponse<impl MessageBody>,
-        Error = actix_web::Error,
-        InitError = (),
-    >,
-> {
+pub fn app(state: AppState) -> App<impl AppFactory<BoxBody>> {
     app_of(state, catalogue::SERVED)
 }
 
 /// The application serving `games`: their routes, catalogue, document
 /// (with their sections and problem codes) and batch item schemas, all
 /// from the one list.
-pub fn app_of(
-    state: AppState,
-    games: &'static [GameEntry],
-) -> App<
-    impl ServiceFactory<
-        ServiceRequest,
-        Config = (),
-        Response = ServiceResponse<impl MessageBody>,
-        Error = actix_web::Error,
-        InitError = (),
-    >,
-> {
+pub fn app_of(state: AppState, games: &'static [GameEntry]) -> App<impl AppFactory<BoxBody>> {
     let (app, doc) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
@@ -306,17 +309,7 @@ pub fn app_of(
 
 /// The admin application, for an address operators keep private:
 /// `/metrics`, `/healthz`, `/readyz`.
-pub fn admin_app(
-    state: &AppState,
-) -> App<
-    impl ServiceFactory<
-        ServiceRequest,
-        Config = (),
-        Response = ServiceResponse<impl MessageBody>,
-        Error = actix_web::Error,
-        InitError = (),
-    >,
-> {
+pub fn admin_app(state: &AppState) -> App<impl AppFactory<BoxBody>> {
     App::new()
         .app_data(web::Data::new(state.metrics.clone()))
         .configure(meta::configure_admin)

@@ -28,7 +28,7 @@ use std::time::Instant;
 
 use actix_http::encoding::Encoder;
 use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
-use actix_web::dev::{Service, ServiceFactory, ServiceRequest, ServiceResponse, Transform};
+use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::error::InternalError;
 use actix_web::http::header;
 use actix_web::middleware::{from_fn, Compress, Next};
@@ -45,6 +45,7 @@ use crate::api::transport::problem;
 use crate::api::transport::request_id::{self, Asked, RequestId};
 use crate::api::transport::route::Route;
 use crate::api::transport::{compression, hygiene, vary};
+use crate::api::AppFactory;
 use crate::fair_use::FairUse;
 use crate::metrics::Metrics;
 
@@ -65,26 +66,9 @@ pub struct Layers {
 
 impl Layers {
     /// `app` inside the layers.
-    pub fn around<T, B>(
-        self,
-        app: App<T>,
-    ) -> App<
-        impl ServiceFactory<
-            ServiceRequest,
-            Config = (),
-            Response = ServiceResponse<BoxBody>,
-            Error = actix_web::Error,
-            InitError = (),
-        >,
-    >
+    pub fn around<T, B>(self, app: App<T>) -> App<impl AppFactory<BoxBody>>
     where
-        T: ServiceFactory<
-                ServiceRequest,
-                Config = (),
-                Response = ServiceResponse<B>,
-                Error = actix_web::Error,
-                InitError = (),
-            > + 'static,
+        T: AppFactory<B> + 'static,
         B: MessageBody + 'static,
     {
         app.wrap(cors::middleware(&self.cors))

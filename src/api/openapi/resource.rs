@@ -81,32 +81,28 @@ where
     );
     let mut paths = doc.paths();
     say_price(&mut paths, op);
-    documented(scope, paths, &doc, handler, Some(op), Entry::Priced)
+    documented(
+        scope,
+        paths,
+        &doc,
+        web::to(handler),
+        Some(op),
+        Entry::Priced,
+    )
 }
 
-/// `handler` at the path its documentation `doc` gives under `scope`: a
-/// route that is no game's operation but spends one request (the
-/// catalogue).
-pub fn request<P, F, Args>(scope: &str, doc: P, handler: F) -> Documented
+/// `handler` at the path its documentation `doc` gives under `scope`, a
+/// route that is no game's operation, entered as `entry` says: one
+/// request spent (the catalogue), or open to every client (the operator
+/// endpoints).
+pub fn endpoint<P, F, Args>(scope: &str, doc: P, handler: F, entry: Entry) -> Documented
 where
     P: utoipa::Path + OpenApiFactory,
     F: Handler<Args>,
     Args: FromRequest + 'static,
     F::Output: Responder + 'static,
 {
-    documented(scope, doc.paths(), &doc, handler, None, Entry::Priced)
-}
-
-/// `handler` at the path its documentation `doc` gives, open to every
-/// client (the operator endpoints).
-pub fn endpoint<P, F, Args>(doc: P, handler: F) -> Documented
-where
-    P: utoipa::Path + OpenApiFactory,
-    F: Handler<Args>,
-    Args: FromRequest + 'static,
-    F::Output: Responder + 'static,
-{
-    documented("", doc.paths(), &doc, handler, None, Entry::Open)
+    documented(scope, doc.paths(), &doc, web::to(handler), None, entry)
 }
 
 /// `handler` for `GET` at `path`: a file of a page (the board's, Swagger
@@ -129,7 +125,7 @@ where
         query: Box::new([]),
     };
     Documented {
-        register: resource(path, Method::GET, route, handler),
+        register: resource(path, Method::GET, route, web::to(handler)),
         paths: Paths::new(),
         schemas: Vec::new(),
     }
@@ -138,20 +134,14 @@ where
 /// `handler` at `scope` + the path `doc` gives, for the one method it
 /// gives, documented by `paths`. A path with parameters (`{id}`) is
 /// refused: a route's name is its path.
-fn documented<P, F, Args>(
+fn documented<P: utoipa::Path + OpenApiFactory>(
     scope: &str,
     paths: Paths,
     doc: &P,
-    handler: F,
+    handler: actix_web::Route,
     operation: Option<Operation>,
     entry: Entry,
-) -> Documented
-where
-    P: utoipa::Path + OpenApiFactory,
-    F: Handler<Args>,
-    Args: FromRequest + 'static,
-    F::Output: Responder + 'static,
-{
+) -> Documented {
     let path = P::path();
     assert!(
         !path.contains('{'),
@@ -178,18 +168,13 @@ where
 
 /// The resource at `path` answering `method` with `handler` behind the
 /// [`Door`] of `route`; any other method is refused.
-fn resource<F, Args>(
+fn resource(
     path: &str,
     method: Method,
     route: Route,
-    handler: F,
-) -> Box<dyn FnOnce(&mut AppService)>
-where
-    F: Handler<Args>,
-    Args: FromRequest + 'static,
-    F::Output: Responder + 'static,
-{
-    let resource = web::resource(path).to(handler).wrap(Door {
+    handler: actix_web::Route,
+) -> Box<dyn FnOnce(&mut AppService)> {
+    let resource = web::resource(path).route(handler).wrap(Door {
         route: Rc::new(route),
         method,
     });
@@ -378,6 +363,7 @@ mod tests {
     use utoipa_actix_web::AppExt;
 
     use super::*;
+    use crate::api::transport::route::Entry::{Open, Priced};
 
     /// Says hello.
     #[utoipa::path(post, path = "/hello", responses((status = 200, description = "Hello")))]
@@ -403,10 +389,10 @@ mod tests {
             .into_utoipa_app()
             .service(
                 utoipa_actix_web::scope("/v1/x")
-                    .service(request("/v1/x", __path_hello, hello))
-                    .service(request("/v1/x", __path_list, list)),
+                    .service(endpoint("/v1/x", __path_hello, hello, Priced))
+                    .service(endpoint("/v1/x", __path_list, list, Priced)),
             )
-            .service(endpoint(__path_list, list))
+            .service(endpoint("", __path_list, list, Open))
             .split_for_parts();
         assert_eq!(
             doc.paths.paths.keys().collect::<Vec<_>>(),
