@@ -9,7 +9,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use std::future::Future;
-use std::marker::PhantomData;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -70,56 +69,31 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonAndServices<T> {
     type Future = ReadJsonAndServices<T>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> ReadJsonAndServices<T> {
-        match req.app_data::<web::Data<Services>>() {
-            Some(services) => ReadJsonAndServices {
-                body: Some(ReadJson::new(
-                    req,
-                    payload,
-                    &services.limits,
-                    &services.in_flight,
-                )),
-                services: Some(services.clone()),
-                lang: Asked::lang_of(req),
-                shape: PhantomData,
-            },
-            None => ReadJsonAndServices {
-                body: None,
-                services: None,
-                lang: Lang::En,
-                shape: PhantomData,
-            },
-        }
+        let services = req.app_data::<web::Data<Services>>();
+        ReadJsonAndServices(services.map(|services| {
+            let body = ReadJson::new(req, payload, &services.limits, &services.in_flight);
+            (body, services.clone(), Asked::lang_of(req))
+        }))
     }
 }
 
-/// [`JsonAndServices`]'s future.
-pub struct ReadJsonAndServices<T> {
-    /// `None` (with `services`) in an app without [`Services`].
-    body: Option<ReadJson<T>>,
-    services: Option<web::Data<Services>>,
-    lang: Lang,
-    shape: PhantomData<fn() -> T>,
-}
+/// [`JsonAndServices`]'s future: `None` in an app without [`Services`].
+pub struct ReadJsonAndServices<T>(Option<(ReadJson<T>, web::Data<Services>, Lang)>);
 
 impl<T: DeserializeOwned> Future for ReadJsonAndServices<T> {
     type Output = Result<JsonAndServices<T>, HttpError>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let this = &mut *self;
-        let missing = || {
-            HttpError::from(RequestError::Internal(
-                "the app serves no Services".to_owned(),
-            ))
-        };
-        let Some(body) = this.body.as_mut() else {
+        let missing = || RequestError::Internal("the app serves no Services".to_owned()).into();
+        let Some((body, ..)) = self.0.as_mut() else {
             return Poll::Ready(Err(missing()));
         };
         let body = std::task::ready!(Pin::new(body).poll(cx))?;
-        Poll::Ready(match this.services.take() {
-            Some(services) => Ok(JsonAndServices {
+        Poll::Ready(match self.0.take() {
+            Some((_, services, lang)) => Ok(JsonAndServices {
                 body,
                 services,
-                lang: this.lang,
+                lang,
             }),
             None => Err(missing()),
         })

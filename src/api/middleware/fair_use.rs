@@ -47,20 +47,11 @@ pub struct Tab(Rc<Spent>);
 struct Spent {
     fair_use: Arc<FairUse>,
     client: Client,
-    /// The last verdict of each class, in [`Tab::CLASSES`]' order.
+    /// The last verdict of each class, by its place in [`Class`].
     verdicts: RefCell<[Option<Verdict>; 2]>,
 }
 
 impl Tab {
-    const CLASSES: [Class; 2] = [Class::Cheap, Class::Search];
-
-    fn slot(class: Class) -> usize {
-        match class {
-            Class::Cheap => 0,
-            Class::Search => 1,
-        }
-    }
-
     /// Spends `units` of the client's `class` quota: the refusal when it
     /// refuses (429, or 400 for a price over the whole quota).
     pub async fn spend(&self, class: Class, units: u32) -> Result<(), RequestError> {
@@ -70,7 +61,7 @@ impl Tab {
         let verdict = self.0.fair_use.check(&self.0.client, class, units).await;
         let refused = verdict.refusal();
         if refused.is_none() {
-            self.0.verdicts.borrow_mut()[Tab::slot(class)] = Some(verdict);
+            self.0.verdicts.borrow_mut()[class as usize] = Some(verdict);
         }
         refused.map_or(Ok(()), Err)
     }
@@ -82,18 +73,14 @@ impl Tab {
             return;
         }
         self.0.fair_use.refund(&self.0.client, class, units).await;
-        if let Some(verdict) = &mut self.0.verdicts.borrow_mut()[Tab::slot(class)] {
+        if let Some(verdict) = &mut self.0.verdicts.borrow_mut()[class as usize] {
             *verdict = verdict.refunded(units);
         }
     }
 
     /// The verdicts to say, one a quota spent.
     fn verdicts(&self) -> Vec<Verdict> {
-        let verdicts = self.0.verdicts.borrow();
-        Tab::CLASSES
-            .iter()
-            .filter_map(|class| verdicts[Tab::slot(*class)].clone())
-            .collect()
+        self.0.verdicts.borrow().iter().flatten().cloned().collect()
     }
 }
 

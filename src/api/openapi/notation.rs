@@ -19,28 +19,47 @@ use utoipa::{PartialSchema, ToSchema};
 /// ASCII white space, which the parsers skip around a notation.
 const WS: &str = r"[\t\n\f\r ]*";
 
+/// Declares a documentation-only type `$name`, named `$as` in the
+/// document, whose schema is `$schema` (and whose schemas it refers to are
+/// `$refs`).
+macro_rules! schema_type {
+    ($(#[$doc:meta])* $name:ident as $as:expr => $schema:expr $(, refs: $refs:expr)?) => {
+        $(#[$doc])*
+        pub struct $name;
+
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                $schema
+            }
+        }
+
+        impl utoipa::ToSchema for $name {
+            fn name() -> std::borrow::Cow<'static, str> {
+                std::borrow::Cow::Borrowed($as)
+            }
+
+            $(fn schemas(
+                schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>,
+            ) {
+                schemas.extend($refs);
+            })?
+        }
+    };
+}
+pub(crate) use schema_type;
+
 /// Declares a string schema with a pattern, a description and an example,
 /// named in the document as `$schema` (with its game's prefix).
 macro_rules! notation {
     ($(#[$doc:meta])* $name:ident as $schema:literal, pattern = $pattern:expr, example = $example:expr, $description:expr) => {
-        $(#[$doc])*
-        pub struct $name;
-
-        impl PartialSchema for $name {
-            fn schema() -> RefOr<Schema> {
-                ObjectBuilder::new()
-                    .schema_type(Type::String)
-                    .pattern(Some($pattern))
-                    .description(Some($description))
-                    .examples([serde_json::json!($example)])
-                    .into()
-            }
-        }
-
-        impl ToSchema for $name {
-            fn name() -> Cow<'static, str> {
-                Cow::Borrowed($schema)
-            }
+        schema_type! {
+            $(#[$doc])*
+            $name as $schema => ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(Some($pattern))
+                .description(Some($description))
+                .examples([serde_json::json!($example)])
+                .into()
         }
     };
 }
@@ -66,19 +85,9 @@ pub fn string_enum<'a>(
 /// document, its values `$codes` (the engine's own list), described.
 macro_rules! code_enum {
     ($(#[$doc:meta])* $name:ident as $as:literal: $codes:expr, $description:expr $(,)?) => {
-        $(#[$doc])*
-        pub struct $name;
-
-        impl utoipa::PartialSchema for $name {
-            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-                $crate::api::openapi::notation::string_enum($codes, $description)
-            }
-        }
-
-        impl utoipa::ToSchema for $name {
-            fn name() -> std::borrow::Cow<'static, str> {
-                $as.into()
-            }
+        $crate::api::openapi::notation::schema_type! {
+            $(#[$doc])*
+            $name as $as => $crate::api::openapi::notation::string_enum($codes, $description)
         }
     };
 }
@@ -169,43 +178,31 @@ pub fn defined_in(notation: &str) -> Vec<(String, RefOr<Schema>)> {
         .collect()
 }
 
-/// Declares a schema named `$name` whose text is the `$defs` entry of that
-/// name in the JSON Schema `$notation` (an engine's), with the notation's
-/// other entries as its references: the document takes a notation's
-/// schema from the engine's one text.
+/// The schemas of a notation's JSON Schema ([`defined_in`]), read once:
+/// a static of the expansion site.
+macro_rules! defs_of {
+    ($notation:expr) => {{
+        static DEFINED: std::sync::OnceLock<Vec<(String, RefOr<Schema>)>> =
+            std::sync::OnceLock::new();
+        DEFINED.get_or_init(|| defined_in($notation))
+    }};
+}
+
+/// Declares schemas named as each `$name` whose text is the `$defs` entry
+/// of that name in the JSON Schema `$notation` (an engine's), with the
+/// notation's other entries as its references: the document takes a
+/// notation's schema from the engine's one text.
 macro_rules! defined {
-    ($(#[$doc:meta])* $name:ident in $notation:expr) => {
-        $(#[$doc])*
-        pub struct $name;
-
-        impl $name {
-            /// The notation's schemas, read once.
-            fn defined() -> &'static [(String, RefOr<Schema>)] {
-                static DEFINED: std::sync::OnceLock<Vec<(String, RefOr<Schema>)>> =
-                    std::sync::OnceLock::new();
-                DEFINED.get_or_init(|| defined_in($notation))
-            }
+    ($($(#[$doc:meta])* $name:ident),* in $notation:expr) => {$(
+        schema_type! {
+            $(#[$doc])*
+            $name as stringify!($name) => defs_of!($notation)
+                .iter()
+                .find(|(name, _)| name == stringify!($name))
+                .map_or_else(|| ObjectBuilder::new().into(), |(_, schema)| schema.clone()),
+            refs: defs_of!($notation).iter().cloned()
         }
-
-        impl PartialSchema for $name {
-            fn schema() -> RefOr<Schema> {
-                $name::defined()
-                    .iter()
-                    .find(|(name, _)| name == stringify!($name))
-                    .map_or_else(|| ObjectBuilder::new().into(), |(_, schema)| schema.clone())
-            }
-        }
-
-        impl ToSchema for $name {
-            fn name() -> Cow<'static, str> {
-                Cow::Borrowed(stringify!($name))
-            }
-
-            fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-                schemas.extend($name::defined().iter().cloned());
-            }
-        }
-    };
+    )*};
 }
 
 use crate::games::cobi_tank_wars::STATE_SCHEMA as TANK_WARS;
@@ -213,27 +210,20 @@ use crate::games::tank_war::STATE_SCHEMA as TANK_WAR;
 
 defined! {
     /// A square of a Tank War or Tank Wars board.
-    GridSquare in TANK_WAR
-}
-
-defined! {
+    GridSquare,
     /// A Tank War state.
-    TankWarState in TANK_WAR
-}
-
-defined! {
+    TankWarState,
     /// A Tank War player.
-    TankWarPlayerName in TANK_WAR
+    TankWarPlayerName
+    in TANK_WAR
 }
 
 defined! {
     /// A Tank Wars state.
-    CobiTankWarsState in TANK_WARS
-}
-
-defined! {
+    CobiTankWarsState,
     /// A Tank Wars player.
-    CobiTankWarsPlayerName in TANK_WARS
+    CobiTankWarsPlayerName
+    in TANK_WARS
 }
 
 #[cfg(test)]
