@@ -326,25 +326,17 @@ impl<G: GameApi, T> ForGame<G, T> {
 
     /// `schema` with its references pointed at the game's schemas.
     fn pointed(schema: RefOr<Schema>) -> RefOr<Schema> {
-        fn point(value: &mut Value, name: &dyn Fn(&str) -> Option<Cow<'static, str>>) {
-            const AT: &str = "#/components/schemas/";
-            match value {
-                Value::Object(object) => {
-                    if let Some(Value::String(to)) = object.get_mut("$ref") {
-                        if let Some(game) = to.strip_prefix(AT).and_then(name) {
-                            *to = format!("{AT}{game}");
-                        }
-                    }
-                    object.values_mut().for_each(|value| point(value, name));
-                }
-                Value::Array(items) => items.iter_mut().for_each(|value| point(value, name)),
-                _ => {}
-            }
-        }
         let Ok(mut json) = serde_json::to_value(&schema) else {
             return schema;
         };
-        point(&mut json, &Self::game_name);
+        crate::api::transport::schema::each_object(&mut json, &mut |object| {
+            if let Some(Value::String(to)) = object.get_mut("$ref") {
+                let at = crate::api::transport::schema::SCHEMAS;
+                if let Some(game) = to.strip_prefix(at).and_then(Self::game_name) {
+                    *to = format!("{at}{game}");
+                }
+            }
+        });
         serde_json::from_value(json).unwrap_or(schema)
     }
 }

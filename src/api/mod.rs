@@ -35,7 +35,6 @@ pub mod tank_war;
 pub mod transport;
 
 use actix_web::body::BoxBody;
-use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::{web, App};
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
@@ -46,7 +45,7 @@ use crate::metrics::Metrics;
 use crate::text::Text;
 use catalogue::GameEntry;
 use middleware::cors::CorsOrigins;
-use middleware::layers::Layers;
+use middleware::layers::{AppFactory, Layers};
 use openapi::{ApiDoc, OPENAPI_PATH};
 use services::Services;
 use transport::problem::{HttpError, RequestError};
@@ -223,30 +222,6 @@ fn document_at(
         let document = document.clone();
         async move { document.serve(&req, actix_web::HttpResponse::Ok()) }
     })
-}
-
-/// What an [`App`] is built from and builds: the service of one worker
-/// (actix's own bounds, named once).
-pub trait AppFactory<B>:
-    ServiceFactory<
-    ServiceRequest,
-    Config = (),
-    Response = ServiceResponse<B>,
-    Error = actix_web::Error,
-    InitError = (),
->
-{
-}
-
-impl<B, T> AppFactory<B> for T where
-    T: ServiceFactory<
-        ServiceRequest,
-        Config = (),
-        Response = ServiceResponse<B>,
-        Error = actix_web::Error,
-        InitError = (),
-    >
-{
 }
 
 /// The whole application serving every game ([`catalogue::SERVED`]):

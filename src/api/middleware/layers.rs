@@ -28,7 +28,7 @@ use std::time::Instant;
 
 use actix_http::encoding::Encoder;
 use actix_web::body::{BodySize, BoxBody, EitherBody, MessageBody};
-use actix_web::dev::{Service, ServiceRequest, ServiceResponse, Transform};
+use actix_web::dev::{Service, ServiceFactory, ServiceRequest, ServiceResponse, Transform};
 use actix_web::error::InternalError;
 use actix_web::http::header;
 use actix_web::middleware::{from_fn, Compress, Next};
@@ -45,7 +45,6 @@ use crate::api::transport::problem;
 use crate::api::transport::request_id::{self, Asked, RequestId};
 use crate::api::transport::route::Route;
 use crate::api::transport::{compression, hygiene, vary};
-use crate::api::AppFactory;
 use crate::fair_use::FairUse;
 use crate::metrics::Metrics;
 
@@ -62,6 +61,30 @@ pub struct Layers {
     /// and status; the log shows its duration when it closes): decided at
     /// start from the log filter (`RUST_LOG=tank_rules::api=debug`).
     pub spans: bool,
+}
+
+/// What an [`App`] is built from and builds: the service of one worker
+/// (actix's own bounds, named once).
+pub trait AppFactory<B>:
+    ServiceFactory<
+    ServiceRequest,
+    Config = (),
+    Response = ServiceResponse<B>,
+    Error = actix_web::Error,
+    InitError = (),
+>
+{
+}
+
+impl<B, T> AppFactory<B> for T where
+    T: ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<B>,
+        Error = actix_web::Error,
+        InitError = (),
+    >
+{
 }
 
 impl Layers {

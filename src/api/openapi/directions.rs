@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::refs::{ref_name, reference};
+use super::refs::{each_object, reference, SCHEMAS};
 use crate::api::transport::schema::{reach, refs};
 
 /// The suffix of an answer's copy of a schema that serves both ways.
@@ -104,23 +104,16 @@ fn has_optional(schema: &Value) -> bool {
 
 /// Every `$ref` to a split schema in `value` pointed at its copy.
 fn point_at_copies(value: &mut Value, split: &BTreeSet<String>) {
-    let target = ref_name(value)
-        .filter(|name| split.contains(*name))
-        .map(|name| reference(&format!("{name}{ANSWER}")));
-    match value {
-        Value::Object(object) => {
-            if let Some(Value::Object(copy)) = target {
-                object.extend(copy);
-            }
-            object
-                .values_mut()
-                .for_each(|inner| point_at_copies(inner, split));
+    each_object(value, &mut |object| {
+        let named = object.get("$ref").and_then(Value::as_str);
+        let copied = named
+            .and_then(|to| to.strip_prefix(SCHEMAS))
+            .filter(|name| split.contains(*name));
+        if let Some(Value::Object(copy)) = copied.map(|name| reference(&format!("{name}{ANSWER}")))
+        {
+            object.extend(copy);
         }
-        Value::Array(items) => items
-            .iter_mut()
-            .for_each(|inner| point_at_copies(inner, split)),
-        _ => {}
-    }
+    });
 }
 
 /// The component schemas requests reach (bodies, parameters) and those

@@ -33,7 +33,7 @@
 use serde_json::{json, Map, Value};
 
 use super::directions;
-use super::refs::{ref_name, reference, SCHEMAS};
+use super::refs::{each_object, ref_name, reference, SCHEMAS};
 use crate::api::flows::batch;
 use crate::limits::Limits;
 use crate::operations::Operation;
@@ -448,16 +448,11 @@ fn pointer_escape(text: &str) -> String {
 /// Every object schema with listed properties, at any depth, allows no
 /// others.
 fn close_objects(value: &mut Value) {
-    match value {
-        Value::Object(object) => {
-            if object.contains_key("properties") && !object.contains_key("additionalProperties") {
-                object.insert("additionalProperties".to_owned(), false.into());
-            }
-            object.values_mut().for_each(close_objects);
+    each_object(value, &mut |object| {
+        if object.contains_key("properties") && !object.contains_key("additionalProperties") {
+            object.insert("additionalProperties".to_owned(), false.into());
         }
-        Value::Array(items) => items.iter_mut().for_each(close_objects),
-        _ => {}
-    }
+    });
 }
 
 /// The API key schemes, and the security of every operation: for those
@@ -497,44 +492,39 @@ fn secure(doc: &mut Value) {
 /// an unsigned Rust integer; `int32` stands for up to `u32`, `int64` for
 /// `u64`/`usize`.
 fn tighten_integers(value: &mut Value) {
-    match value {
-        Value::Object(object) => {
-            let integer = match object.get("type") {
-                Some(Value::String(t)) => t == "integer",
-                Some(Value::Array(types)) => types.iter().any(|t| t == "integer"),
-                _ => false,
-            };
-            let unsigned = object.get("minimum").and_then(Value::as_f64) == Some(0.0);
-            if integer && unsigned && !object.contains_key("maximum") {
-                match object.get("format").and_then(Value::as_str) {
-                    Some("int32") => {
-                        object.insert("format".to_owned(), "int64".into());
-                        object.insert("maximum".to_owned(), u32::MAX.into());
-                    }
-                    Some("int64") => {
-                        object.remove("format");
-                        object.insert("maximum".to_owned(), u64::MAX.into());
-                    }
-                    _ => {}
+    each_object(value, &mut |object| {
+        let integer = match object.get("type") {
+            Some(Value::String(t)) => t == "integer",
+            Some(Value::Array(types)) => types.iter().any(|t| t == "integer"),
+            _ => false,
+        };
+        let unsigned = object.get("minimum").and_then(Value::as_f64) == Some(0.0);
+        if integer && unsigned && !object.contains_key("maximum") {
+            match object.get("format").and_then(Value::as_str) {
+                Some("int32") => {
+                    object.insert("format".to_owned(), "int64".into());
+                    object.insert("maximum".to_owned(), u32::MAX.into());
                 }
+                Some("int64") => {
+                    object.remove("format");
+                    object.insert("maximum".to_owned(), u64::MAX.into());
+                }
+                _ => {}
             }
-            // A signed format's range, said as bounds too: a validator that
-            // treats formats as annotations still refuses what the server
-            // cannot read.
-            let range = match object.get("format").and_then(Value::as_str) {
-                Some("int32") if integer => Some((i64::from(i32::MIN), i64::from(i32::MAX))),
-                Some("int64") if integer => Some((i64::MIN, i64::MAX)),
-                _ => None,
-            };
-            if let Some((min, max)) = range {
-                object.entry("minimum").or_insert(min.into());
-                object.entry("maximum").or_insert(max.into());
-            }
-            object.values_mut().for_each(tighten_integers);
         }
-        Value::Array(items) => items.iter_mut().for_each(tighten_integers),
-        _ => {}
-    }
+        // A signed format's range, said as bounds too: a validator that
+        // treats formats as annotations still refuses what the server
+        // cannot read.
+        let range = match object.get("format").and_then(Value::as_str) {
+            Some("int32") if integer => Some((i64::from(i32::MIN), i64::from(i32::MAX))),
+            Some("int64") if integer => Some((i64::MIN, i64::MAX)),
+            _ => None,
+        };
+        if let Some((min, max)) = range {
+            object.entry("minimum").or_insert(min.into());
+            object.entry("maximum").or_insert(max.into());
+        }
+    });
 }
 
 #[cfg(test)]

@@ -4,8 +4,7 @@
 
 use serde_json::{json, Value};
 
-/// Where component schemas are referenced from.
-pub const SCHEMAS: &str = "#/components/schemas/";
+pub(crate) use crate::api::transport::schema::{each_object, SCHEMAS};
 
 /// The component a `$ref` names.
 pub fn ref_name(reference: &Value) -> Option<&str> {

@@ -100,7 +100,7 @@ impl ItemSchemas {
 }
 
 /// Where a `$ref` to a component schema points.
-const SCHEMAS: &str = "#/components/schemas/";
+pub(crate) const SCHEMAS: &str = "#/components/schemas/";
 
 /// The component schemas of `doc` that the one `reference` reaches
 /// through `$ref`s, itself included; `None` when `doc` has none.
@@ -138,6 +138,21 @@ pub(crate) fn refs(value: &Value, named: &mut BTreeSet<String>) {
     match value {
         Value::Object(object) => object.values().for_each(|inner| refs(inner, named)),
         Value::Array(items) => items.iter().for_each(|inner| refs(inner, named)),
+        _ => {}
+    }
+}
+
+/// Calls `visit` on every object in `value`, at any depth, each before
+/// the objects it holds.
+pub fn each_object(value: &mut Value, visit: &mut dyn FnMut(&mut Map<String, Value>)) {
+    match value {
+        Value::Object(object) => {
+            visit(object);
+            object
+                .values_mut()
+                .for_each(|inner| each_object(inner, visit));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|inner| each_object(inner, visit)),
         _ => {}
     }
 }
