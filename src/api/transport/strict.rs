@@ -261,26 +261,26 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<'_, D> {
     }
 }
 
-impl<'f, V> Wrap<'f, V> {
-    fn plain(visitor: V, how: How<'f>) -> Wrap<'f, V> {
-        Wrap {
-            visitor,
-            mode: Mode::Plain,
-            how,
+macro_rules! forward_visit {
+    ($($method:ident$(: $ty:ty)?)*) => {$(
+        fn $method<E: de::Error>(self $(, v: $ty)?) -> Result<V::Value, E> {
+            self.visitor.$method::<Error<E>>($(forward_visit!(@value v $ty))?).map_err(self.how.back())
         }
-    }
+    )*};
+    // The argument, once for a method that takes one (`$ty` given).
+    (@value $v:ident $ty:ty) => { $v };
 }
 
-macro_rules! forward_visit {
-    ($($method:ident: $ty:ty)*) => {$(
-        fn $method<E: de::Error>(self, v: $ty) -> Result<V::Value, E> {
-            self.visitor.$method::<Error<E>>(v).map_err(self.how.back())
+/// Visits of a nested value: the value is read strictly too.
+macro_rules! forward_nested {
+    ($($method:ident($arg:ident: $access:ident))*) => {$(
+        fn $method<A: $access<'de>>(self, $arg: A) -> Result<V::Value, A::Error> {
+            let how = self.how;
+            self.visitor.$method(how.strict($arg)).map_err(how.back())
         }
     )*};
 }
 
-/// The largest magnitude a whole-number float is taken as an integer at:
-/// 2^53, below which every integer is exact in an `f64`.
 const EXACT: f64 = 9_007_199_254_740_992.0;
 
 impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, V> {
@@ -295,7 +295,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, V> {
         visit_i128: i128 visit_u8: u8 visit_u16: u16 visit_u32: u32 visit_u64: u64
         visit_u128: u128 visit_f32: f32 visit_char: char visit_str: &str
         visit_string: String visit_bytes: &[u8] visit_byte_buf: Vec<u8>
-        visit_borrowed_str: &'de str visit_borrowed_bytes: &'de [u8]
+        visit_borrowed_str: &'de str visit_borrowed_bytes: &'de [u8] visit_none visit_unit
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<V::Value, E> {
@@ -308,28 +308,9 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, V> {
         .map_err(self.how.back())
     }
 
-    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
-        self.visitor
-            .visit_none::<Error<E>>()
-            .map_err(self.how.back())
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
-        self.visitor
-            .visit_unit::<Error<E>>()
-            .map_err(self.how.back())
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
-        let how = self.how;
-        self.visitor.visit_some(how.strict(d)).map_err(how.back())
-    }
-
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
-        let how = self.how;
-        self.visitor
-            .visit_newtype_struct(how.strict(d))
-            .map_err(how.back())
+    forward_nested! {
+        visit_some(d: Deserializer) visit_newtype_struct(d: Deserializer)
+        visit_map(map: MapAccess) visit_enum(data: EnumAccess)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
@@ -340,21 +321,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<'_, V> {
         }
         self.visitor.visit_seq(how.strict(seq)).map_err(how.back())
     }
-
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        let how = self.how;
-        self.visitor.visit_map(how.strict(map)).map_err(how.back())
-    }
-
-    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
-        let how = self.how;
-        self.visitor
-            .visit_enum(how.strict(data))
-            .map_err(how.back())
-    }
 }
 
-/// A seed whose deserializer is wrapped.
 struct Seed<'f, S> {
     seed: S,
     how: How<'f>,
@@ -454,7 +422,8 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Strict<'_, A> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        let visitor = Wrap::plain(visitor, self.how);
+        let (mode, how) = (Mode::Plain, self.how);
+        let visitor = Wrap { visitor, mode, how };
         self.inner.tuple_variant(len, visitor).map_err(Error::Inner)
     }
 
@@ -463,11 +432,8 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Strict<'_, A> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        let visitor = Wrap {
-            visitor,
-            mode: Mode::Struct,
-            how: self.how,
-        };
+        let (mode, how) = (Mode::Struct, self.how);
+        let visitor = Wrap { visitor, mode, how };
         self.inner
             .struct_variant(fields, visitor)
             .map_err(Error::Inner)
