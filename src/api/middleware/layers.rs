@@ -23,7 +23,6 @@
 
 use std::rc::Rc;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::Instant;
 
 use actix_http::encoding::Encoder;
@@ -94,15 +93,18 @@ impl Layers {
         T: AppFactory<B> + 'static,
         B: MessageBody + 'static,
     {
+        let accounting = Rc::new(Accounting {
+            metrics: RouteMetrics::new(self.metrics),
+            fair_use: self.fair_use,
+            access_log: self.access_log,
+            spans: self.spans,
+        });
         app.wrap(cors::middleware(&self.cors))
             .wrap(from_fn(hygiene_layer))
             .wrap(CompressAccepted)
-            .wrap(Accounting {
-                metrics: self.metrics,
-                fair_use: self.fair_use,
-                access_log: self.access_log,
-                spans: self.spans,
-            })
+            .wrap(from_fn(move |req, next| {
+                accounted(req, next, accounting.clone())
+            }))
     }
 }
 
@@ -204,116 +206,73 @@ async fn hygiene_layer(
     Ok(res)
 }
 
+/// What layer 1 accounts with, one a worker.
+struct Accounting {
+    metrics: RouteMetrics,
+    fair_use: Arc<FairUse>,
+    access_log: Option<AccessLog>,
+    spans: bool,
+}
+
 /// Layer 1: the request accounted for (its id, its metrics and log line,
 /// its span).
-struct Accounting {
-    metrics: Metrics,
-    fair_use: Arc<FairUse>,
-    access_log: Option<AccessLog>,
-    spans: bool,
-}
-
-impl<S, B> Transform<S, ServiceRequest> for Accounting
-where
-    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
-    B: MessageBody + 'static,
-{
-    type Response = ServiceResponse<BoxBody>;
-    type Error = actix_web::Error;
-    type Transform = Accounted<S>;
-    type InitError = ();
-    type Future = std::future::Ready<Result<Accounted<S>, ()>>;
-
-    fn new_transform(&self, service: S) -> Self::Future {
-        std::future::ready(Ok(Accounted {
-            service: Rc::new(service),
-            metrics: Rc::new(RouteMetrics::new(self.metrics.clone())),
-            fair_use: self.fair_use.clone(),
-            access_log: self.access_log.clone(),
-            spans: self.spans,
-        }))
-    }
-}
-
-/// A worker's [`Accounting`].
-struct Accounted<S> {
-    service: Rc<S>,
-    metrics: Rc<RouteMetrics>,
-    fair_use: Arc<FairUse>,
-    access_log: Option<AccessLog>,
-    spans: bool,
-}
-
-impl<S, B> Service<ServiceRequest> for Accounted<S>
-where
-    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
-    B: MessageBody + 'static,
-{
-    type Response = ServiceResponse<BoxBody>;
-    type Error = actix_web::Error;
-    type Future = LocalBoxFuture<'static, Result<ServiceResponse<BoxBody>, actix_web::Error>>;
-
-    fn poll_ready(&self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.service.poll_ready(cx)
-    }
-
-    fn call(&self, mut req: ServiceRequest) -> Self::Future {
-        let started = Instant::now();
-        // The only layer before it is actix's: the request is its own.
-        hygiene::unpin_headers(req.headers_mut());
-        let method = method_label(req.method());
-        let peer = req.peer_addr().map(|addr| addr.ip());
-        let id = RequestId::of(&req, self.fair_use.is_trusted_peer(peer));
-        let id_header = id.header_value();
-        let lang = language::asked(req.headers());
-        let compress = req.headers().contains_key(header::ACCEPT_ENCODING);
-        let service = self.service.clone();
-        let (metrics, fair_use) = (self.metrics.clone(), self.fair_use.clone());
-        let access_log = self.access_log.clone();
-        let spans = self.spans;
-        let span = spans.then(|| request_span(&req, &id));
-        let asked = Asked { id, lang };
-        req.extensions_mut().insert(asked.clone());
-        let served = async move {
-            let result = service.call(req).await;
-            let seconds = started.elapsed().as_secs_f64();
-            let mut res = match result {
-                Ok(res) => res.map_into_boxed_body(),
-                Err(error) => {
-                    // An error a layer inside returned rather than answered
-                    // (none of the service's do): answered as actix would,
-                    // its problem written by the one writer.
-                    let status = error.as_response_error().status_code();
-                    metrics.observe_unmatched(method, status, seconds);
-                    let answer = HttpResponse::from_error(error);
-                    let answer = problem::with_problem(answer, asked.lang, Some(&asked.id));
-                    return Err(InternalError::from_response("answered", answer).into());
-                }
-            };
-            if compress {
-                compression::finish(&mut res);
+async fn accounted(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+    how: Rc<Accounting>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let started = Instant::now();
+    // The only layer before it is actix's: the request is its own.
+    hygiene::unpin_headers(req.headers_mut());
+    let method = method_label(req.method());
+    let peer = req.peer_addr().map(|addr| addr.ip());
+    let id = RequestId::of(&req, how.fair_use.is_trusted_peer(peer));
+    let id_header = id.header_value();
+    let lang = language::asked(req.headers());
+    let compress = req.headers().contains_key(header::ACCEPT_ENCODING);
+    let span = how.spans.then(|| request_span(&req, &id));
+    let asked = Asked { id, lang };
+    req.extensions_mut().insert(asked.clone());
+    let served = async move {
+        let result = next.call(req).await;
+        let seconds = started.elapsed().as_secs_f64();
+        let mut res = match result {
+            Ok(res) => res.map_into_boxed_body(),
+            Err(error) => {
+                // An error a layer inside returned rather than answered
+                // (none of the service's do): answered as actix would,
+                // its problem written by the one writer.
+                let status = error.as_response_error().status_code();
+                how.metrics.observe_unmatched(method, status, seconds);
+                let answer = HttpResponse::from_error(error);
+                let answer = problem::with_problem(answer, asked.lang, Some(&asked.id));
+                return Err(InternalError::from_response("answered", answer).into());
             }
-            let success = res.status().is_success();
-            vary::write(res.headers_mut(), success);
-            let route = Route::of(res.request());
-            if spans {
-                let span = tracing::Span::current();
-                span.record("status", res.status().as_u16());
-                span.record("route", route_name(route.as_deref()));
-            }
-            metrics.observe(route.as_ref(), method, res.status(), seconds);
-            if let Some(log) = access_log {
-                let id = id_header.to_str().unwrap_or("-");
-                let name = route_name(route.as_deref());
-                log.log(access_line(&res, method, name, started, &fair_use, id));
-            }
-            res.headers_mut().insert(request_id::HEADER, id_header);
-            Ok(res)
         };
-        match span {
-            Some(span) => Box::pin(served.instrument(span)),
-            None => Box::pin(served),
+        if compress {
+            compression::finish(&mut res);
         }
+        let success = res.status().is_success();
+        vary::write(res.headers_mut(), success);
+        let route = Route::of(res.request());
+        if how.spans {
+            let span = tracing::Span::current();
+            span.record("status", res.status().as_u16());
+            span.record("route", route_name(route.as_deref()));
+        }
+        how.metrics
+            .observe(route.as_ref(), method, res.status(), seconds);
+        if let Some(log) = &how.access_log {
+            let id = id_header.to_str().unwrap_or("-");
+            let name = route_name(route.as_deref());
+            log.log(access_line(&res, method, name, started, &how.fair_use, id));
+        }
+        res.headers_mut().insert(request_id::HEADER, id_header);
+        Ok(res)
+    };
+    match span {
+        Some(span) => served.instrument(span).await,
+        None => served.await,
     }
 }
 
