@@ -6,7 +6,7 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::level::Style;
 
@@ -38,6 +38,17 @@ impl SearchLimits<'_> {
     /// Whether the stop flag is raised.
     pub fn stop_requested(&self) -> bool {
         self.stop.is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    /// Whether a search within these limits begun at `started` may have
+    /// been stopped short, so that another server might answer otherwise:
+    /// a search stops for time only after half its time, or when the stop
+    /// flag is raised.
+    pub fn may_have_stopped(&self, started: Instant) -> bool {
+        let timed_out = self
+            .max_time
+            .is_some_and(|time| started.elapsed() * 2 >= time);
+        timed_out || self.stop_requested()
     }
 }
 

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use actix_web::web::Bytes;
+use serde::Serialize;
 
 use super::ai::key_text;
 pub use super::annotate_line::{AnnotateLine, StreamLine};
@@ -19,10 +20,10 @@ pub use super::annotation::{
 };
 use super::ask::{style, Judging};
 use super::budget::SharedBudget;
-use super::stream::spawn_lines;
+use super::stream::{spawn_lines, Sink};
 use crate::api::game::GameApi;
 use crate::api::services::{run_stoppable, Services};
-use crate::api::transport::problem::RequestError;
+use crate::api::transport::problem::{Problem, RequestError};
 use crate::cache::{AnswerCache, Key};
 use crate::games::review::{self, Label, Review, Spent, Tally};
 use crate::games::{SearchLimits, Style};
@@ -171,10 +172,9 @@ fn kept_entries<G: GameApi>(
 }
 
 /// A step judged afresh: its entries, kept in the cache when they are
-/// the ones any server would write — no search of the step was cut by
-/// time (the step took less than half the time a search may take; a
-/// search stops for time only after half of it) or by the stop flag;
-/// else each says it was `cut`.
+/// the ones any server would write — no search of the step may have been
+/// stopped short ([`SearchLimits::may_have_stopped`]); else each says it
+/// was `cut`.
 fn judge_step<G: GameApi>(
     judge: &mut G::Judge,
     (ply, state, step): (usize, &G::State, &G::Step),
@@ -188,10 +188,7 @@ fn judge_step<G: GameApi>(
         .map(|verdict| Ok((Annotation::new::<G>(ply, state, verdict)?, verdict.player)))
         .collect::<Result<Vec<_>, serde_json::Error>>()
         .map_err(|e| RequestError::Internal(format!("writing a verdict failed: {e}")))?;
-    let timed_out = limits
-        .max_time
-        .is_some_and(|time| started.elapsed() * 2 >= time);
-    if timed_out || limits.stop_requested() {
+    if limits.may_have_stopped(started) {
         for (entry, _) in &mut entries {
             entry.cut = true;
         }
@@ -210,13 +207,11 @@ fn judge_step<G: GameApi>(
 /// is raised (the client left, the time cap passed); answers whether it
 /// finished, and what the judge searched.
 pub(super) fn judge_game<G: GameApi>(
-    checked: &Checked<G>,
-    search: (SearchLimits<'static>, Style),
-    (stop, cache): (&AtomicBool, &AnswerCache),
+    (checked, search, flags): Reviewing<'_, G>,
     emit: impl FnMut(Line<G>) -> bool,
 ) -> (Result<bool, RequestError>, Spent) {
     let mut judge = G::judge_for(checked.plies.len());
-    let finished = judge_steps::<G>(&mut judge, checked, search, (stop, cache), emit);
+    let finished = judge_steps::<G>(&mut judge, checked, search, flags, emit);
     (finished, G::spent(&judge))
 }
 
@@ -432,55 +427,45 @@ pub fn chart<G: GameApi>(review: &AnnotateResponse<G>, lang: Lang) -> String {
     )
 }
 
-/// `annotate` as one answer; in a batch (`shared`), on the batch's budget.
-pub async fn annotate<G: GameApi>(
+/// What a review's work is given: the checked game, the judge's limits,
+/// and the stop flag and cache its searches run with.
+pub(super) type Reviewing<'a, G> = (
+    &'a Checked<G>,
+    (SearchLimits<'static>, Style),
+    (&'a AtomicBool, &'a AnswerCache),
+);
+
+/// A review's work answered: what it found (`None`: stopped short) and
+/// what its searches spent.
+pub(super) type Found<T> = (Result<Option<T>, RequestError>, Spent);
+
+/// A review as one answer, the work of `op` (`annotate`, `puzzles`): the
+/// game checked, the judge's limits and the review's deadline, then
+/// `work` in a slot of `op`'s pool, off the HTTP workers; stopped short,
+/// it is refused (in a batch, `shared`, as its share of the batch's
+/// budget spent).
+pub(super) async fn run_review<G: GameApi, T: Send + 'static>(
     request: G::AnnotateRequest,
+    op: Operation,
     services: &Services,
     shared: Option<&SharedBudget>,
-) -> Result<AnnotateResponse<G>, RequestError> {
+    work: impl FnOnce(Reviewing<'_, G>) -> Found<T> + Send + 'static,
+) -> Result<T, RequestError> {
     let limits = services.limits;
     let (checked, judging) = check_game::<G>(request, &limits)?;
     let search = judge_limits::<G>(&judging, &limits, checked.plies.len() + 1)?;
     let started = Instant::now();
     let deadline = review_deadline(&checked, &limits, shared, started)?;
     let cache = services.cache.clone();
-    let slots = services.slots_of(Operation::Annotate);
-    let (answer, stopped) = run_stoppable(slots, &limits, Some(deadline), move |stop| {
-        let mut plies = Vec::new();
-        let mut summary = None;
-        let (finished, spent) = judge_game::<G>(&checked, search, (stop, &cache), |line| {
-            match line {
-                Line::Entry(entry) => plies.push(*entry),
-                Line::Summary(last) => summary = Some(last),
-            }
-            true
-        });
-        (finished, spent, plies, summary)
+    let slots = services.slots_of(op);
+    let ((found, spent), stopped) = run_stoppable(slots, &limits, Some(deadline), move |stop| {
+        work((&checked, search, (stop, &cache)))
     })
     .await?;
-    let (finished, spent, plies, summary) = answer;
+    let finished = found.as_ref().map(Option::is_some);
     record::<G, _>(services, &finished, deadline, spent);
-    match (finished, summary) {
-        (Err(error), _) => Err(error),
-        (
-            Ok(true),
-            Some(AnnotateSummary {
-                players,
-                curve,
-                moments,
-                verifications,
-                unjudged,
-                final_state,
-            }),
-        ) if !stopped => Ok(AnnotateResponse {
-            plies,
-            players,
-            curve,
-            moments,
-            verifications,
-            unjudged,
-            final_state,
-        }),
+    match found? {
+        Some(found) if !stopped => Ok(found),
         _ => Err(match shared {
             Some(shared) => shared.share_spent(deadline.saturating_duration_since(started)),
             None => too_long(&limits),
@@ -488,28 +473,68 @@ pub async fn annotate<G: GameApi>(
     }
 }
 
-/// A streamed review's start, before its answer begins (so that a
-/// refusal is an ordinary problem answer): the game checked, the judge's
-/// limits, a slot of `op`'s pool taken, and the review's deadline.
-pub(super) async fn start_stream<G: GameApi>(
+/// A review streamed as NDJSON, the work of `op`: the game checked, the
+/// judge's limits, a slot of `op`'s pool taken and the review's deadline,
+/// all before the answer begins (so that a refusal is an ordinary problem
+/// answer); then `work` on the blocking pool, writing its lines, and the
+/// line `last` writes of how it ended: what it found, or the problem that
+/// stopped it (in `lang`; past the time cap when it stopped short).
+pub(super) async fn stream_review<G: GameApi, T, L: Serialize>(
     request: G::AnnotateRequest,
     op: Operation,
-    services: &Services,
-) -> Result<
-    (
-        Checked<G>,
-        (SearchLimits<'static>, Style),
-        crate::slots::Slot,
-        Instant,
-    ),
-    RequestError,
-> {
+    (services, lang): (&Services, Lang),
+    work: impl FnOnce(Reviewing<'_, G>, &Sink) -> Found<T> + Send + 'static,
+    last: impl FnOnce(Result<T, Box<Problem>>) -> Option<L> + Send + 'static,
+) -> Result<impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>>, RequestError> {
     let limits = services.limits;
     let (checked, judging) = check_game::<G>(request, &limits)?;
     let search = judge_limits::<G>(&judging, &limits, checked.plies.len() + 1)?;
     let slot = services.slots_of(op).take_within(&limits).await?;
     let deadline = review_deadline(&checked, &limits, None, Instant::now())?;
-    Ok((checked, search, slot, deadline))
+    let cache = services.cache.clone();
+    let recorder = services.clone();
+    // The lines are written on the blocking pool (a last problem in the
+    // request's language).
+    Ok(spawn_lines(slot, deadline, move |sink| {
+        let (found, spent) = work((&checked, search, (sink.stop(), &cache)), sink);
+        let finished = found.as_ref().map(Option::is_some);
+        record::<G, _>(&recorder, &finished, deadline, spent);
+        let end = found.and_then(|found| found.ok_or_else(|| too_long(&limits)));
+        if let Some(line) = last(end.map_err(|error| Box::new(error.problem_in(lang)))) {
+            sink.last(&line);
+        }
+    }))
+}
+
+/// `annotate` as one answer; in a batch (`shared`), on the batch's budget.
+pub async fn annotate<G: GameApi>(
+    request: G::AnnotateRequest,
+    services: &Services,
+    shared: Option<&SharedBudget>,
+) -> Result<AnnotateResponse<G>, RequestError> {
+    run_review(
+        request,
+        Operation::Annotate,
+        services,
+        shared,
+        gathered::<G>,
+    )
+    .await
+}
+
+/// A review's entries and summary gathered into its one answer.
+fn gathered<G: GameApi>(reviewing: Reviewing<'_, G>) -> Found<AnnotateResponse<G>> {
+    let mut plies = Vec::new();
+    let mut summary = None;
+    let (finished, spent) = judge_game::<G>(reviewing, |line| {
+        match line {
+            Line::Entry(entry) => plies.push(*entry),
+            Line::Summary(last) => summary = Some(last),
+        }
+        true
+    });
+    let answer = summary.map(|summary| summary.with_plies(plies));
+    (finished.map(|finished| answer.filter(|_| finished)), spent)
 }
 
 /// `annotate` streamed as NDJSON: the game is checked (and a slot taken)
@@ -523,39 +548,18 @@ pub async fn annotate_stream<G: GameApi>(
     services: &Services,
     lang: Lang,
 ) -> Result<impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>>, RequestError> {
-    let limits = services.limits;
-    let (checked, search, slot, deadline) =
-        start_stream::<G>(request, Operation::Annotate, services).await?;
-    let cache = services.cache.clone();
-    let recorder = services.clone();
-    // The lines are written on the blocking pool (a last problem in the
-    // request's language).
-    Ok(spawn_lines(slot, deadline, move |sink| {
-        let (finished, spent) = judge_game::<G>(&checked, search, (sink.stop(), &cache), |line| {
-            let written = match line {
-                Line::Entry(entry) => serde_json::to_vec(&StreamLine::<G>::Entry(&entry)),
-                Line::Summary(summary) => serde_json::to_vec(&StreamLine::Summary(&summary)),
-            };
-            match written {
-                Ok(mut bytes) => {
-                    bytes.push(b'\n');
-                    sink.send(Bytes::from(bytes))
-                }
-                Err(_) => false,
-            }
-        });
-        record::<G, _>(&recorder, &finished, deadline, spent);
-        let failed = match finished {
-            Ok(true) => None,
-            Ok(false) => Some(too_long(&limits)),
-            Err(error) => Some(error),
-        };
-        if let Some(error) = failed {
-            let problem = error.problem_in(lang);
-            if let Ok(mut bytes) = serde_json::to_vec(&StreamLine::<G>::Problem(&problem)) {
-                bytes.push(b'\n');
-                sink.last(Bytes::from(bytes));
-            }
-        }
-    }))
+    stream_review(
+        request,
+        Operation::Annotate,
+        (services, lang),
+        |reviewing, sink| {
+            let (finished, spent) = judge_game::<G>(reviewing, |line| match line {
+                Line::Entry(entry) => sink.send(&StreamLine::<G>::Entry(&entry)),
+                Line::Summary(summary) => sink.send(&StreamLine::Summary(&summary)),
+            });
+            (finished.map(|finished| finished.then_some(())), spent)
+        },
+        |end| end.err().map(StreamLine::<G>::Problem),
+    )
+    .await
 }

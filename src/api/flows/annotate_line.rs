@@ -21,7 +21,7 @@ use crate::api::transport::problem::Problem;
 pub enum StreamLine<'a, G: GameApi> {
     Entry(&'a Annotation),
     Summary(&'a AnnotateSummary<G>),
-    Problem(&'a Problem),
+    Problem(Box<Problem>),
 }
 
 /// The document's schema of a streamed review's lines: one of an entry,

@@ -353,6 +353,21 @@ pub struct AnnotateSummary<G: GameApi> {
     pub final_state: G::ScoreResponse,
 }
 
+impl<G: GameApi> AnnotateSummary<G> {
+    /// The one answer of a review: its entries, then this summary.
+    pub fn with_plies(self, plies: Vec<Annotation>) -> AnnotateResponse<G> {
+        AnnotateResponse {
+            plies,
+            players: self.players,
+            curve: self.curve,
+            moments: self.moments,
+            verifications: self.verifications,
+            unjudged: self.unjudged,
+            final_state: self.final_state,
+        }
+    }
+}
+
 /// A game reviewed. From `annotate.ndjson`, or with `format=ndjson` (or
 /// `Accept: application/x-ndjson`), the same, streamed (`AnnotateLine`):
 /// one line an entry of `plies` as it is judged (`"line": "entry"`), then

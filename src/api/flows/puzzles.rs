@@ -11,8 +11,6 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use actix_web::web::Bytes;
-
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use utoipa::openapi::schema::Schema;
@@ -21,13 +19,11 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::ai::key_text;
 use super::annotate::{
-    check_game, judge_game, judge_limits, negotiate, record, review_deadline, start_stream,
-    too_long, Checked, Format, Line,
+    judge_game, negotiate, run_review, stream_review, Format, Found, Line, Reviewing,
 };
 use super::budget::SharedBudget;
-use super::stream::spawn_lines;
 use crate::api::game::{game_schema, GameApi};
-use crate::api::services::{run_stoppable, Services};
+use crate::api::services::Services;
 use crate::api::transport::json::{encode, respond};
 use crate::api::transport::problem::HttpError;
 use crate::api::transport::problem::RequestError;
@@ -143,55 +139,13 @@ fn look<G: PuzzleApi>(
         .map(|p| G::encode_puzzle(state, p))
         .collect();
     // As a review's step: kept only when no search can have been stopped
-    // by time (a search stops for time only after half of it) or by the
-    // stop flag, so that what is kept is what any server would find.
-    let timed_out = asked
-        .limits
-        .max_time
-        .is_some_and(|time| started.elapsed() * 2 >= time);
-    if !timed_out && !asked.limits.stop_requested() {
+    // short, so that what is kept is what any server would find.
+    if !asked.limits.may_have_stopped(started) {
         let bytes = serde_json::to_vec(&found)
             .map_err(|e| RequestError::Internal(format!("writing a puzzle failed: {e}")))?;
         cache.insert(key, bytes.into());
     }
     Ok(found)
-}
-
-/// `puzzles`: the game reviewed, then looked at position by position; at
-/// most `max` puzzles, in the game's order. In a batch (`shared`), on the
-/// batch's budget.
-pub async fn puzzles<G: PuzzleApi>(
-    request: G::AnnotateRequest,
-    max: usize,
-    services: &Services,
-    shared: Option<&SharedBudget>,
-) -> Result<Vec<G::PuzzleDto>, RequestError> {
-    let limits = services.limits;
-    let (checked, judging) = check_game::<G>(request, &limits)?;
-    let search = judge_limits::<G>(&judging, &limits, checked.plies.len() + 1)?;
-    let started = Instant::now();
-    let deadline = review_deadline(&checked, &limits, shared, started)?;
-    let cache = services.cache.clone();
-    let slots = services.slots_of(Operation::Puzzles);
-    let (answer, stopped) = run_stoppable(slots, &limits, Some(deadline), move |stop| {
-        let mut found = Vec::new();
-        let (count, spent) = review_and_find::<G>(&checked, max, search, (stop, &cache), |p| {
-            found.push(p);
-            true
-        });
-        (count.map(|count| count.map(|_| found)), spent)
-    })
-    .await?;
-    let (found, spent) = answer;
-    let finished = found.as_ref().map(Option::is_some);
-    record::<G, _>(services, &finished, deadline, spent);
-    match found? {
-        Some(found) if !stopped => Ok(found),
-        _ => Err(match shared {
-            Some(shared) => shared.share_spent(deadline.saturating_duration_since(started)),
-            None => too_long(&limits),
-        }),
-    }
 }
 
 /// The finder over a reviewed game's `plies`, each with its review label,
@@ -248,19 +202,17 @@ fn find<G: PuzzleApi>(
 /// found (`None`: stopped short), and what the judge and the finder
 /// searched.
 fn review_and_find<G: PuzzleApi>(
-    checked: &Checked<G>,
+    reviewing: Reviewing<'_, G>,
     max: usize,
-    search: (SearchLimits<'static>, Style),
-    (stop, cache): (&AtomicBool, &AnswerCache),
     emit: impl FnMut(G::PuzzleDto) -> bool,
-) -> (Result<Option<usize>, RequestError>, Spent) {
+) -> Found<usize> {
+    let (checked, search, (stop, cache)) = reviewing;
     let mut labels: Vec<Labels> = vec![[None; 2]; checked.plies.len()];
-    let (finished, mut spent) = judge_game::<G>(checked, search, (stop, cache), |line| {
+    let (finished, mut spent) = judge_game::<G>(reviewing, |line| {
         if let Line::Entry(entry) = line {
-            let player = (0..2).find(|&p| G::player_name(p) == entry.player);
             let label = labels
                 .get_mut(entry.ply)
-                .zip(player)
+                .zip(entry.player_index::<G>())
                 .and_then(|(labels, p)| labels.get_mut(p));
             if let Some(label) = label {
                 *label = Some(Label::of_chances(entry.win_chance, entry.win_chance_played));
@@ -295,52 +247,6 @@ enum StreamLine<'a, P: Serialize> {
     Problem(Box<crate::api::transport::problem::Problem>),
 }
 
-/// A line's bytes, its newline included.
-fn line_bytes<P: Serialize>(line: &StreamLine<'_, P>) -> Option<Bytes> {
-    let mut bytes = serde_json::to_vec(line).ok()?;
-    bytes.push(b'\n');
-    Some(Bytes::from(bytes))
-}
-
-/// `puzzles` streamed as NDJSON: the game is checked (and a slot taken)
-/// before the answer starts, so refusals are ordinary problem answers;
-/// then the review (no line), one line a puzzle as it is found, and the
-/// summary last. A client that leaves stops the work; past the time cap,
-/// a problem line ends it.
-pub async fn puzzles_stream<G: PuzzleApi>(
-    request: G::AnnotateRequest,
-    max: usize,
-    services: &Services,
-    lang: Lang,
-) -> Result<impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>>, RequestError> {
-    let limits = services.limits;
-    let (checked, search, slot, deadline) =
-        start_stream::<G>(request, Operation::Puzzles, services).await?;
-    let cache = services.cache.clone();
-    let recorder = services.clone();
-    Ok(spawn_lines(slot, deadline, move |sink| {
-        let (found, spent) =
-            review_and_find::<G>(&checked, max, search, (sink.stop(), &cache), |puzzle| {
-                line_bytes(&StreamLine::Puzzle(&puzzle)).is_some_and(|bytes| sink.send(bytes))
-            });
-        record::<G, _>(
-            &recorder,
-            &found.as_ref().map(Option::is_some),
-            deadline,
-            spent,
-        );
-        let problem = |error: RequestError| Box::new(error.problem_in(lang));
-        let last: StreamLine<'_, G::PuzzleDto> = match found {
-            Ok(Some(count)) => StreamLine::Summary { count },
-            Ok(None) => StreamLine::Problem(problem(too_long(&limits))),
-            Err(error) => StreamLine::Problem(problem(error)),
-        };
-        if let Some(bytes) = line_bytes(&last) {
-            sink.last(bytes);
-        }
-    }))
-}
-
 // ------------------------------------------------------------ answers ---
 
 /// A game's puzzles, in the game's order (the document names it
@@ -351,7 +257,9 @@ pub struct PuzzlesResponse<G: PuzzleApi> {
     pub puzzles: Vec<G::PuzzleDto>,
 }
 
-/// `puzzles`, alone or as a batch's item (`shared`: the batch's budget).
+/// `puzzles`, alone or as a batch's item (`shared`: the batch's budget):
+/// the game reviewed, then looked at position by position; at most
+/// `max_puzzles` puzzles, in the game's order.
 pub async fn run<G: PuzzleApi>(
     request: G::PuzzlesRequest,
     services: &Services,
@@ -359,7 +267,21 @@ pub async fn run<G: PuzzleApi>(
 ) -> Result<PuzzlesResponse<G>, RequestError> {
     let (review, max) = G::split(request);
     let max = max_puzzles(max)?;
-    let puzzles = puzzles::<G>(review, max, services, shared).await?;
+    let puzzles = run_review(
+        review,
+        Operation::Puzzles,
+        services,
+        shared,
+        move |reviewing| {
+            let mut found = Vec::new();
+            let (count, spent) = review_and_find::<G>(reviewing, max, |p| {
+                found.push(p);
+                true
+            });
+            (count.map(|count| count.map(|_| found)), spent)
+        },
+    )
+    .await?;
     Ok(PuzzlesResponse { puzzles })
 }
 
@@ -378,7 +300,11 @@ pub async fn answer<G: PuzzleApi>(
     respond(encode(&answer), &services.limits, &services.in_flight)
 }
 
-/// `puzzles.ndjson`'s route, and `puzzles` asked for NDJSON.
+/// `puzzles.ndjson`'s route, and `puzzles` asked for NDJSON: the game is
+/// checked (and a slot taken) before the answer starts, so refusals are
+/// ordinary problem answers; then the review (no line), one line a puzzle
+/// as it is found, and the summary last. A client that leaves stops the
+/// work; past the time cap, a problem line ends it.
 pub async fn answer_lines<G: PuzzleApi>(
     body: G::PuzzlesRequest,
     services: &Services,
@@ -386,7 +312,24 @@ pub async fn answer_lines<G: PuzzleApi>(
 ) -> Result<actix_web::HttpResponse, HttpError> {
     let (review, max) = G::split(body);
     let max = max_puzzles(max)?;
-    let lines = puzzles_stream::<G>(review, max, services, lang).await?;
+    let lines = stream_review(
+        review,
+        Operation::Puzzles,
+        (services, lang),
+        move |reviewing, sink| {
+            review_and_find::<G>(reviewing, max, |puzzle| {
+                sink.send(&StreamLine::Puzzle(&puzzle))
+            })
+        },
+        |end| {
+            let last: StreamLine<'_, G::PuzzleDto> = match end {
+                Ok(count) => StreamLine::Summary { count },
+                Err(problem) => StreamLine::Problem(problem),
+            };
+            Some(last)
+        },
+    )
+    .await?;
     Ok(actix_web::HttpResponse::Ok()
         .content_type("application/x-ndjson")
         .streaming(lines))

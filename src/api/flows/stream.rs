@@ -8,7 +8,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use actix_web::web::Bytes;
-use tokio::sync::mpsc::{Receiver, Sender};
+use serde::Serialize;
+use tokio::sync::mpsc::Sender;
 
 use crate::api::services::RaiseOnDrop;
 
@@ -27,14 +28,16 @@ impl Sink {
         &self.stop
     }
 
-    /// Hands `bytes` to the stream's reader, waiting while the client
-    /// reads slowly, but never past the stop flag (a blocked send wakes
-    /// then); whether it was handed on. (The connection's own send
-    /// deadline closes a client that stops reading, which drops the
-    /// stream and raises the flag.)
-    pub(super) fn send(&self, bytes: Bytes) -> bool {
+    /// Hands `line` (written as JSON, its newline added) to the stream's
+    /// reader, waiting while the client reads slowly, but never past the
+    /// stop flag (a blocked send wakes then); whether it was handed on.
+    /// (The connection's own send deadline closes a client that stops
+    /// reading, which drops the stream and raises the flag.)
+    pub(super) fn send(&self, line: &impl Serialize) -> bool {
         use tokio::sync::mpsc::error::TrySendError;
-        let mut bytes = bytes;
+        let Some(mut bytes) = line_bytes(line) else {
+            return false;
+        };
         loop {
             match self.lines.try_send(bytes) {
                 Ok(()) => return true,
@@ -52,11 +55,18 @@ impl Sink {
 
     /// The last line, when the client still reads: never waits, the
     /// stream is over either way.
-    pub(super) fn last(&self, bytes: Bytes) {
-        if !self.lines.is_closed() {
+    pub(super) fn last(&self, line: &impl Serialize) {
+        if let Some(bytes) = line_bytes(line) {
             let _ = self.lines.try_send(bytes);
         }
     }
+}
+
+/// A line's bytes, its newline included; `None` when it cannot be written.
+fn line_bytes(line: &impl Serialize) -> Option<Bytes> {
+    let mut bytes = serde_json::to_vec(line).ok()?;
+    bytes.push(b'\n');
+    Some(Bytes::from(bytes))
 }
 
 /// Runs `work` on the blocking pool holding `slot`, its lines streamed as
@@ -66,9 +76,9 @@ pub(super) fn spawn_lines<S: Send + 'static>(
     slot: S,
     deadline: Instant,
     work: impl FnOnce(&Sink) + Send + 'static,
-) -> Lines {
+) -> impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>> {
     let stop = Arc::new(AtomicBool::new(false));
-    let (lines, receiver) = tokio::sync::mpsc::channel::<Bytes>(16);
+    let (lines, mut receiver) = tokio::sync::mpsc::channel::<Bytes>(16);
     let timer = stop.clone();
     actix_web::rt::spawn(async move {
         tokio::time::sleep_until(deadline.into()).await;
@@ -82,26 +92,11 @@ pub(super) fn spawn_lines<S: Send + 'static>(
         let _slot = slot;
         work(&sink);
     });
-    Lines {
-        receiver,
-        _stop: RaiseOnDrop(stop),
-    }
-}
-
-/// The lines of a streamed answer; dropping it (the client left) stops
-/// the work.
-pub(super) struct Lines {
-    receiver: Receiver<Bytes>,
-    _stop: RaiseOnDrop,
-}
-
-impl futures_util::Stream for Lines {
-    type Item = Result<Bytes, actix_web::Error>;
-
-    fn poll_next(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<Self::Item>> {
-        self.receiver.poll_recv(cx).map(|line| line.map(Ok))
-    }
+    // Named in the closure so that the stream owns it: the flag is raised
+    // when the stream is dropped (the client left).
+    let raise_on_drop = RaiseOnDrop(stop);
+    futures_util::stream::poll_fn(move |cx| {
+        let _owned = &raise_on_drop;
+        receiver.poll_recv(cx).map(|line| line.map(Ok))
+    })
 }
