@@ -37,7 +37,7 @@ use super::batch_answer::Answer;
 pub use super::batch_answer::NDJSON;
 use super::budget::SharedBudget;
 pub use super::items::{check, decode, to_json, Written};
-use super::items::{check_caps, count_searches, locate_in, refund_busy, spend, split_op, Turn};
+use super::items::{check_caps, locate_in, refund_busy, spend, split_op, Turn};
 use super::{ai, annotate, compare, replay, simple};
 
 /// The schema of a batch's `requests` as utoipa writes it: objects with
@@ -209,26 +209,24 @@ pub fn items_of_document(doc: &Value) -> BatchItems {
 }
 
 /// Runs a batch: checks the caps, then each request in order through
-/// `dispatch` (given the op, one of `ops.all`, and the request's other
+/// [`dispatch`] (given the op, one of `ops`, and the request's other
 /// fields), and answers every result in request order, in the body's
 /// format. Only the caps fail the whole batch.
-async fn run<T, F, Fut>(
+async fn run<G: GameApi, T>(
     body: BatchBody<T>,
-    (services, asked): (&Services, &Asked),
+    items: Items<'_>,
     ops: &[Operation],
-    check: impl Fn(Operation, &Value) -> Result<(), RequestError>,
-    mut dispatch: F,
-) -> Result<HttpResponse, HttpError>
-where
-    F: FnMut(Operation, Value, usize) -> Fut,
-    Fut: Future<Output = Result<Written, RequestError>>,
-{
+) -> Result<HttpResponse, HttpError> {
+    let Items {
+        services, asked, ..
+    } = items;
     let limits = &services.limits;
     check_caps(&body.requests, limits, ops, "requests")?;
     let mut turn = Turn::new();
     if !body.ndjson {
         // The schema says what an item is: refuse the batch as any body
         // that breaks its schema.
+        let check = item_check::<G>(services);
         for (index, request) in body.requests.iter().enumerate() {
             if let Ok(request) = request {
                 let located = |e| locate_in(e, "requests", index, "");
@@ -247,7 +245,7 @@ where
     let mut answer = Answer::new(body.ndjson, limits.answer_max_bytes, room);
     for (index, request) in body.requests.into_iter().enumerate() {
         let result = match request.and_then(|request| split_op(request, ops)) {
-            Ok((op, fields)) => dispatch(op, fields, answer.room())
+            Ok((op, fields)) => dispatch::<G>(op, fields, items, answer.room())
                 .await
                 .map(|result| (op, result)),
             Err(error) => Err(error),
@@ -267,13 +265,6 @@ where
 
 /// The `op` of a failed request's result: its problem document.
 pub const PROBLEM: &str = "problem";
-
-impl<T> BatchBody<T> {
-    /// How many of the batch's requests are searches.
-    pub fn searches(&self, ops: &[Operation]) -> usize {
-        count_searches(&self.requests, ops)
-    }
-}
 
 /// The problem document of a failed request, its `field` located in the
 /// batch.
@@ -321,11 +312,7 @@ pub async fn batch<G: GameApi, T>(
         tab,
         asked,
     };
-    let check = item_check::<G>(services);
-    run(body, (services, asked), &ops, check, |op, fields, room| {
-        dispatch::<G>(op, fields, items, room)
-    })
-    .await
+    run::<G, _>(body, items, &ops).await
 }
 
 /// What the items of one batch (or compare) run with: the services, the
@@ -424,10 +411,13 @@ async fn run_item<G: GameApi>(
             to_json(annotate::annotate::<G>(decode(fields)?, services, Some(shared)).await)
         }
         Operation::Compare => {
+            // As a batch's item: the batch checked its caps and spent its
+            // price, and its searches share the batch's budget.
+            let body: compare::CompareRequest = decode(fields)?;
+            let claims = compare::items(&body.claims);
             // Boxed: a compare's claims come back here (never to another
             // compare: `compare::claim_ops`).
-            let compared = Box::pin(compare_in_batch::<G>(decode(fields)?, items));
-            to_json(compared.await)
+            to_json(Box::pin(run_claims::<G>(body, claims, items)).await)
         }
         Operation::Perft
         | Operation::Puzzles
@@ -465,16 +455,6 @@ pub async fn compare<G: GameApi>(
         tab,
         asked,
     };
-    run_claims::<G>(body, claims, items).await
-}
-
-/// `compare` as a batch's item: the batch checked its caps and spent its
-/// price, and its searches share the batch's budget.
-async fn compare_in_batch<G: GameApi>(
-    body: compare::CompareRequest,
-    items: Items<'_>,
-) -> Result<compare::CompareResponse, RequestError> {
-    let claims = compare::items(&body.claims);
     run_claims::<G>(body, claims, items).await
 }
 

@@ -31,11 +31,6 @@ impl SharedBudget {
         }
     }
 
-    /// When every search of the batch must be done.
-    pub fn deadline(&self) -> Instant {
-        self.deadline
-    }
-
     /// When the next search, `units` search units and starting `now`,
     /// must be done: its share of the time left by its units among the
     /// units left; `LIMIT_EXCEEDED` naming the budget when it is spent.

@@ -5,7 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, Deserializer};
+use serde::Deserialize;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -22,7 +23,9 @@ use crate::text::Text;
 /// Decodes one request's fields (its `op` removed) into an endpoint's
 /// request type, failing as the body extractor would: `BAD_REQUEST` naming
 /// the field (prefixed with `requests[i].` when the result is written).
-pub fn decode<T: DeserializeOwned>(fields: Value) -> Result<T, RequestError> {
+pub fn decode<'de, T: Deserialize<'de>>(
+    fields: impl Deserializer<'de, Error = serde_json::Error>,
+) -> Result<T, RequestError> {
     let seen = Seen::default();
     serde_path_to_error::deserialize(Strict::naming_every_fault(fields, &seen))
         .map_err(|error| json::bad_json(error, &seen, b"", None))
@@ -31,10 +34,7 @@ pub fn decode<T: DeserializeOwned>(fields: Value) -> Result<T, RequestError> {
 /// Whether one request's fields decode into an endpoint's request type,
 /// failing as [`decode`] does; nothing is kept.
 pub fn check<T: DeserializeOwned>(fields: &Value) -> Result<(), RequestError> {
-    let seen = Seen::default();
-    serde_path_to_error::deserialize::<_, T>(Strict::naming_every_fault(fields, &seen))
-        .map(drop)
-        .map_err(|error| json::bad_json(error, &seen, b"", None))
+    decode::<T>(fields).map(drop)
 }
 
 /// A batched request's answer: its JSON text (a batch writes it into its
@@ -110,7 +110,9 @@ pub(super) fn check_caps(
                 .with("max", limits.batch_max_requests),
         ));
     }
-    let searches = count_searches(requests, ops);
+    let searches = items_run(requests, ops)
+        .filter(|op| op.is_some_and(Operation::is_search))
+        .count();
     if searches > limits.batch_max_searches {
         let names: Vec<&str> = ops
             .iter()
@@ -161,13 +163,6 @@ fn items_run<'a>(
             _ => vec![op],
         }
     })
-}
-
-/// How many of the requests' items are searches.
-pub(super) fn count_searches(requests: &[Result<Value, RequestError>], ops: &[Operation]) -> usize {
-    items_run(requests, ops)
-        .filter(|op| op.is_some_and(Operation::is_search))
-        .count()
 }
 
 /// A request's operation (one of `ops`) and its other fields.
