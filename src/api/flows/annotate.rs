@@ -326,14 +326,18 @@ pub(super) fn review_deadline<G: GameApi>(
     Ok(share.min(capped))
 }
 
-/// How a review is answered, from the request's `Accept`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A review's format, by name: `json`, `ndjson` or `svg`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = AnnotateFormat)]
 pub enum Format {
     /// One JSON answer (the default).
     Json,
     /// NDJSON: one line an entry as it is judged, the summary last.
+    #[serde(rename = "ndjson")]
     Lines,
     /// The SVG chart of each player's chance to win.
+    #[serde(rename = "svg")]
     Chart,
 }
 
@@ -348,28 +352,13 @@ pub struct AnnotateQuery {
     /// the summary: each line an `AnnotateLine`) or `svg` (the chart); it
     /// wins over `Accept`, which decides when it is absent (JSON when
     /// neither names a format).
-    pub format: Option<FormatName>,
-}
-
-/// A review's format, by name: `json`, `ndjson` or `svg`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[schema(as = AnnotateFormat)]
-pub enum FormatName {
-    Json,
-    Ndjson,
-    Svg,
+    pub format: Option<Format>,
 }
 
 /// The format asked: `format` when the query names one, else the one
 /// `Accept` prefers ([`negotiate`]).
 pub fn format_of(query: &AnnotateQuery, request: &actix_web::HttpRequest) -> Format {
-    match query.format {
-        Some(FormatName::Json) => Format::Json,
-        Some(FormatName::Ndjson) => Format::Lines,
-        Some(FormatName::Svg) => Format::Chart,
-        None => negotiate(request),
-    }
+    query.format.unwrap_or_else(|| negotiate(request))
 }
 
 /// The format `Accept` prefers: the highest `q` among the media types a

@@ -57,7 +57,7 @@ with a stable `code`: 400 for malformed requests and notation (`BAD_REQUEST`, `B
     servers((url = "/", description = "This server")),
     // Referred to by a query parameter, which utoipa does not collect.
     components(schemas(
-        crate::api::flows::annotate::FormatName,
+        crate::api::flows::annotate::Format,
         crate::api::flows::record::SkippedObject
     )),
     tags(
