@@ -489,8 +489,11 @@ pub(super) async fn stream_review<G: GameApi, T, L: Serialize>(
         let finished = found.as_ref().map(Option::is_some);
         record::<G, _>(&recorder, &finished, deadline, spent);
         let end = found.and_then(|found| found.ok_or_else(|| too_long(&limits)));
+        // The last line waits for room as the others do: a slow reader
+        // still gets the summary (or, past the time cap, the problem when
+        // there is room for it).
         if let Some(line) = last(end.map_err(|error| Box::new(error.problem_in(lang)))) {
-            sink.last(&line);
+            sink.send(&line);
         }
     }))
 }

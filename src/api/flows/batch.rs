@@ -152,7 +152,7 @@ impl<T: DeserializeOwned + Into<Vec<Value>> + 'static> FromRequest for BatchBody
         let body = json::read_body(req, payload, &services.limits, &services.in_flight);
         Box::pin(async move {
             if !(is_json || ndjson) {
-                return Err(HttpError::UnsupportedMediaType);
+                return Err(HttpError::unsupported_media_type());
             }
             let body = body.await?;
             let requests = if ndjson {

@@ -52,14 +52,6 @@ impl Sink {
             }
         }
     }
-
-    /// The last line, when the client still reads: never waits, the
-    /// stream is over either way.
-    pub(super) fn last(&self, line: &impl Serialize) {
-        if let Some(bytes) = line_bytes(line) {
-            let _ = self.lines.try_send(bytes);
-        }
-    }
 }
 
 /// A line's bytes, its newline included; `None` when it cannot be written.

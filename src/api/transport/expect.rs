@@ -38,7 +38,7 @@ pub fn unknown(headers: &HeaderMap) -> Result<(), HttpError> {
             if !member.is_empty() && !member.eq_ignore_ascii_case(b"100-continue") {
                 let shown = String::from_utf8_lossy(member);
                 let shown: String = shown.chars().take(40).collect();
-                return Err(HttpError::ExpectationFailed { expect: shown });
+                return Err(HttpError::expectation_failed(shown));
             }
         }
     }

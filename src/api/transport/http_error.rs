@@ -21,16 +21,6 @@ pub enum HttpError {
     /// Refused by the rules or the service's core.
     #[error(transparent)]
     Request(#[from] RequestError),
-    /// The client stopped sending its body before the deadline (408; the
-    /// connection is closed).
-    #[error("{}", self.detail(Lang::En))]
-    BodyTimeout { secs: f64 },
-    /// An `Expect` the server cannot meet (417): anything but
-    /// `100-continue`; what it asked, quoted in part.
-    #[error("{}", self.detail(Lang::En))]
-    ExpectationFailed { expect: String },
-    #[error("{}", self.detail(Lang::En))]
-    UnsupportedMediaType,
     #[error("{}", self.detail(Lang::En))]
     MethodNotAllowed { method: String, allow: String },
     /// An error answer that is its status and text alone: made outside
@@ -92,13 +82,27 @@ impl HttpError {
         HttpError::status(415, text)
     }
 
+    /// The client stopped sending its body before the deadline of `secs`
+    /// (the connection is closed).
+    pub fn body_timeout(secs: f64) -> HttpError {
+        HttpError::status(408, Text::new("detail-body-timeout").with("secs", secs))
+    }
+
+    /// An `Expect` the server cannot meet: anything but `100-continue`;
+    /// what it asked, quoted in part (the connection is closed).
+    pub fn expectation_failed(expect: String) -> HttpError {
+        HttpError::status(417, Text::new("detail-expectation").with("expect", expect))
+    }
+
+    /// A body that is not JSON.
+    pub fn unsupported_media_type() -> HttpError {
+        HttpError::status(415, Text::new("detail-media-type"))
+    }
+
     /// The stable machine code.
     pub fn code(&self) -> &'static str {
         match self {
             HttpError::Request(error) => error.code(),
-            HttpError::BodyTimeout { .. } => "REQUEST_TIMEOUT",
-            HttpError::ExpectationFailed { .. } => "EXPECTATION_FAILED",
-            HttpError::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
             HttpError::MethodNotAllowed { .. } => "METHOD_NOT_ALLOWED",
             HttpError::Status { status, .. } => status_code(*status),
         }
@@ -109,11 +113,6 @@ impl HttpError {
         let text = match self {
             HttpError::Request(error) => return error.detail(lang),
             HttpError::Status { text, .. } => return i18n::write(lang, text),
-            HttpError::BodyTimeout { secs } => Text::new("detail-body-timeout").with("secs", *secs),
-            HttpError::ExpectationFailed { expect } => {
-                Text::new("detail-expectation").with("expect", expect)
-            }
-            HttpError::UnsupportedMediaType => Text::new("detail-media-type"),
             HttpError::MethodNotAllowed { method, allow } => Text::new("detail-method")
                 .with("method", method)
                 .with("allow", allow),
@@ -208,10 +207,10 @@ mod tests {
             RequestError::Internal("x".into()),
         ];
         let http = [
-            HttpError::BodyTimeout { secs: 5.0 },
+            HttpError::body_timeout(5.0),
             HttpError::payload_too_large(1),
-            HttpError::ExpectationFailed { expect: "x".into() },
-            HttpError::UnsupportedMediaType,
+            HttpError::expectation_failed("x".into()),
+            HttpError::unsupported_media_type(),
             HttpError::unsupported_encoding("gzip"),
             HttpError::not_found("/x"),
             HttpError::MethodNotAllowed {
@@ -254,11 +253,11 @@ mod tests {
     fn details_the_connection_writes_are_as_they_were() {
         let cases = [
             (
-                HttpError::BodyTimeout { secs: 5.0 },
+                HttpError::body_timeout(5.0),
                 "the request body did not arrive within 5 s",
             ),
             (
-                HttpError::BodyTimeout { secs: 0.25 },
+                HttpError::body_timeout(0.25),
                 "the request body did not arrive within 0.25 s",
             ),
             (

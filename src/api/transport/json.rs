@@ -42,7 +42,7 @@ impl<T> ReadJson<T> {
     ) -> ReadJson<T> {
         let mut body = read_body(req, payload, limits, in_flight);
         if !is_json(req) {
-            body.refused = Some(HttpError::UnsupportedMediaType);
+            body.refused = Some(HttpError::unsupported_media_type());
         }
         ReadJson {
             body,
@@ -246,9 +246,7 @@ impl Future for ReadBody {
             .deadline
             .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
         match deadline.as_mut().poll(cx) {
-            Poll::Ready(()) => Poll::Ready(Err(HttpError::BodyTimeout {
-                secs: timeout.as_secs_f64(),
-            })),
+            Poll::Ready(()) => Poll::Ready(Err(HttpError::body_timeout(timeout.as_secs_f64()))),
             Poll::Pending => Poll::Pending,
         }
     }

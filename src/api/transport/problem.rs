@@ -188,9 +188,6 @@ impl ResponseError for HttpError {
     fn status_code(&self) -> StatusCode {
         match self {
             HttpError::Request(error) => error.status(),
-            HttpError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
-            HttpError::ExpectationFailed { .. } => StatusCode::EXPECTATION_FAILED,
-            HttpError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             HttpError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             HttpError::Status { status, .. } => {
                 StatusCode::from_u16(*status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
@@ -207,7 +204,9 @@ impl ResponseError for HttpError {
             }
             // The rest of the body may still come: the connection cannot
             // carry another request.
-            HttpError::BodyTimeout { .. } | HttpError::ExpectationFailed { .. } => {
+            HttpError::Status {
+                status: 408 | 417, ..
+            } => {
                 response.force_close();
             }
             HttpError::Request(RequestError::Unauthorized { .. }) => {
