@@ -148,22 +148,29 @@ pub async fn admit(
 }
 
 /// `req` through fair use (its client's quota, spending `price` at the
-/// door), then `next`. A 503 costs nothing: no work ran, so the door's
+/// door), then `service`. A 503 costs nothing: no work ran, so the door's
 /// price is given back. The answer says what is left of each quota the
 /// request spent, unless a refusal from inside (a batch over its search
 /// quota) named its own.
-pub async fn admitted(
+pub async fn admitted<S>(
     fair_use: Arc<FairUse>,
     price: Price,
     keyless: bool,
-    next: actix_web::middleware::Next<actix_web::body::BoxBody>,
+    service: &S,
     req: ServiceRequest,
-) -> Result<ServiceResponse, actix_web::Error> {
+) -> Result<ServiceResponse, actix_web::Error>
+where
+    S: actix_web::dev::Service<
+        ServiceRequest,
+        Response = ServiceResponse,
+        Error = actix_web::Error,
+    >,
+{
     let tab = match admit(&fair_use, price, keyless, &req).await {
         Ok(tab) => tab,
         Err(refusal) => return Ok(req.error_response(HttpError::from(refusal))),
     };
-    let mut res = next.call(req).await?;
+    let mut res = service.call(req).await?;
     let work_done = res.response().extensions().contains::<WorkDone>();
     if res.status() == StatusCode::SERVICE_UNAVAILABLE && !work_done {
         tab.refund(price.class, price.units).await;

@@ -6,13 +6,13 @@
 //!
 //! A route is also where a request is classified, once: each resource
 //! carries its [`Route`] (its name, the operation it is, who may come in)
-//! and its [`door`] layer (a `from_fn` on the resource) tags the request
-//! with it, refuses query parameters its documentation does not declare
-//! and, when the server has quotas or keys, admits the request by fair
-//! use — all before the handler's extractors read a byte of the body. A
-//! method the resource does not answer is refused (405, naming the one it
-//! answers), untagged and unspent; a path no resource holds is the
-//! application's default service's (404).
+//! and its [`Door`] layer tags the request with it, refuses query
+//! parameters its documentation does not declare and, when the server has
+//! quotas or keys, admits the request by fair use — all before the
+//! handler's extractors read a byte of the body. A method the resource
+//! does not answer is refused (405, naming the one it answers), untagged
+//! and unspent; a path no resource holds is the application's default
+//! service's (404).
 //!
 //! Why a layer on each resource rather than one on the application: a
 //! request's route is known only once actix has routed it, and a layer
@@ -24,13 +24,15 @@
 //! insert on every request), for an empty 405 the service would have to
 //! rewrite.
 
+use std::future::{ready, Ready};
 use std::rc::Rc;
 
-use actix_web::body::BoxBody;
-use actix_web::dev::{AppService, HttpServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::dev::{
+    AppService, HttpServiceFactory, Service, ServiceRequest, ServiceResponse, Transform,
+};
 use actix_web::http::Method;
-use actix_web::middleware::{from_fn, Next};
 use actix_web::{web, Error, FromRequest, Handler, Responder};
+use futures_util::future::{Either, LocalBoxFuture};
 use utoipa::openapi::path::{HttpMethod, ParameterIn, Paths};
 use utoipa::openapi::schema::Schema;
 use utoipa::openapi::RefOr;
@@ -165,16 +167,17 @@ fn documented<P: utoipa::Path + OpenApiFactory>(
 }
 
 /// The resource at `path` answering `method` with `handler` behind the
-/// [`door`] of `route`; any other method is refused.
+/// [`Door`] of `route`; any other method is refused.
 fn resource(
     path: &str,
     method: Method,
     route: Route,
     handler: actix_web::Route,
 ) -> Box<dyn FnOnce(&mut AppService)> {
-    let route = Rc::new(route);
-    let door = from_fn(move |req, next| door(req, next, route.clone(), method.clone()));
-    let resource = web::resource(path).route(handler).wrap(door);
+    let resource = web::resource(path).route(handler).wrap(Door {
+        route: Rc::new(route),
+        method,
+    });
     Box::new(move |config| resource.register(config))
 }
 
@@ -197,38 +200,82 @@ impl OpenApiFactory for Documented {
 /// A resource's door: refuses another method than its own, tags the
 /// request with its route, refuses unknown query parameters, admits it by
 /// fair use.
-async fn door(
-    req: ServiceRequest,
-    next: Next<BoxBody>,
+struct Door {
     route: Rc<Route>,
     method: Method,
-) -> Result<ServiceResponse, Error> {
-    if req.method() != method {
-        let refused = HttpError::MethodNotAllowed {
-            method: req.method().to_string(),
-            allow: method.to_string(),
-        };
-        return Ok(req.error_response(refused));
+}
+
+impl<S> Transform<S, ServiceRequest> for Door
+where
+    S: Service<ServiceRequest, Response = ServiceResponse, Error = Error> + 'static,
+{
+    type Response = ServiceResponse;
+    type Error = Error;
+    type Transform = DoorService<S>;
+    type InitError = ();
+    type Future = Ready<Result<DoorService<S>, ()>>;
+
+    fn new_transform(&self, service: S) -> Self::Future {
+        ready(Ok(DoorService {
+            route: self.route.clone(),
+            method: self.method.clone(),
+            service: Rc::new(service),
+        }))
     }
-    Route::tag(&req, &route);
-    if let Some(refused) = unknown_query_parameter(&req, &route) {
-        return Ok(req.error_response(HttpError::from(refused)));
-    }
-    // An open route is admitted without looking for fair use.
-    let admission = (route.entry != Entry::Open)
-        .then(|| req.app_data::<Admission>())
-        .flatten();
-    let admitting = admission.and_then(|admission| {
-        let price = route.price(&admission.limits)?;
-        let fair_use = &admission.fair_use;
-        fair_use.is_active().then(|| (fair_use.clone(), price))
-    });
-    match admitting {
-        Some((fair_use, price)) => {
-            let keyless = route.entry == Entry::Keyless;
-            fair_use::admitted(fair_use, price, keyless, next, req).await
+}
+
+/// A worker's [`Door`] before its resource.
+struct DoorService<S> {
+    route: Rc<Route>,
+    method: Method,
+    service: Rc<S>,
+}
+
+type Answer = LocalBoxFuture<'static, Result<ServiceResponse, Error>>;
+
+impl<S> Service<ServiceRequest> for DoorService<S>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse, Error = Error> + 'static,
+{
+    type Response = ServiceResponse;
+    type Error = Error;
+    type Future = Either<S::Future, Answer>;
+
+    actix_web::dev::forward_ready!(service);
+
+    fn call(&self, req: ServiceRequest) -> Self::Future {
+        if req.method() != self.method {
+            let refused = HttpError::MethodNotAllowed {
+                method: req.method().to_string(),
+                allow: self.method.to_string(),
+            };
+            let res = req.error_response(refused);
+            return Either::Right(Box::pin(ready(Ok(res))));
         }
-        None => next.call(req).await,
+        Route::tag(&req, &self.route);
+        if let Some(refused) = unknown_query_parameter(&req, &self.route) {
+            let res = req.error_response(HttpError::from(refused));
+            return Either::Right(Box::pin(ready(Ok(res))));
+        }
+        // An open route is admitted without looking for fair use.
+        let admission = (self.route.entry != Entry::Open)
+            .then(|| req.app_data::<Admission>())
+            .flatten();
+        let admitting = admission.and_then(|admission| {
+            let price = self.route.price(&admission.limits)?;
+            let fair_use = &admission.fair_use;
+            fair_use.is_active().then(|| (fair_use.clone(), price))
+        });
+        match admitting {
+            Some((fair_use, price)) => {
+                let service = self.service.clone();
+                let keyless = self.route.entry == Entry::Keyless;
+                Either::Right(Box::pin(async move {
+                    fair_use::admitted(fair_use, price, keyless, &*service, req).await
+                }))
+            }
+            None => Either::Left(self.service.call(req)),
+        }
     }
 }
 
