@@ -200,6 +200,10 @@ impl OpenApiFactory for Documented {
 /// A resource's door: refuses another method than its own, tags the
 /// request with its route, refuses unknown query parameters, admits it by
 /// fair use.
+// Its own `Service` rather than a `from_fn` layer: `from_fn`'s `Next`
+// boxes the handler's future on every request (1,760 instructions a
+// request, scripts/profile-requests.sh); this door's fast path allocates
+// nothing.
 struct Door {
     route: Rc<Route>,
     method: Method,
