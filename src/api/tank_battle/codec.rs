@@ -148,14 +148,29 @@ pub(super) fn decode_square(text: &str, field: &str) -> Result<Square, RequestEr
     text.parse().map_err(|e| notation(e, field, None))
 }
 
+/// A request that names a position: its TBN, its layout and its end
+/// policy (`position`, `layout` and `rules`; [`at_position!`] implements
+/// it for such a request).
+pub(super) trait AtPosition {
+    fn parts(&self) -> (&str, Option<&str>, Option<Rules>);
+}
+
+macro_rules! at_position {
+    ($($request:ty),*) => {$(
+        impl AtPosition for $request {
+            fn parts(&self) -> (&str, Option<&str>, Option<Rules>) {
+                (&self.position, self.layout.as_deref(), self.rules)
+            }
+        }
+    )*};
+}
+
+pub(super) use at_position;
+
 /// A request's position on its layout under its end policy (the server's
 /// default when it names none).
-pub(super) fn decode(
-    position: &str,
-    layout: Option<&str>,
-    rules: Option<Rules>,
-    limits: &Limits,
-) -> Result<State, RequestError> {
+pub(super) fn decode(request: &impl AtPosition, limits: &Limits) -> Result<State, RequestError> {
+    let (position, layout, rules) = request.parts();
     let layout = decode_layout(layout)?;
     let position = decode_position(position, &layout, "position")?;
     Ok(State::new(layout, position).under(decode_rules(rules, limits)?))

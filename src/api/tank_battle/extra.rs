@@ -98,12 +98,7 @@ pub(super) async fn run_perft(
         position,
         policy,
         ..
-    } = decode(
-        &request.position,
-        request.layout.as_deref(),
-        request.rules,
-        limits,
-    )?;
+    } = decode(&request, limits)?;
     let max_plies = policy.max_plies;
     if request.depth > limits.perft_max_depth {
         return Err(RequestError::limit_exceeded(

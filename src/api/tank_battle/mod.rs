@@ -11,8 +11,8 @@ mod puzzles;
 mod replay;
 pub use ai_move::*;
 use codec::{
-    decode, decode_arrows, decode_layout, decode_move, decode_position, decode_rules,
-    decode_square, notation, notation_kind, score_pair, status,
+    at_position, decode, decode_arrows, decode_layout, decode_move, decode_position, decode_rules,
+    decode_square, notation, notation_kind, score_pair, status, AtPosition,
 };
 pub use dto::*;
 use extra::{__path_initial, __path_perft_count, initial, perft_count, run_perft};
@@ -41,6 +41,14 @@ use crate::games::tank_battle::{
 use crate::games::Game;
 use crate::limits::Limits;
 use crate::operations::Operation;
+
+at_position!(
+    PositionRequest,
+    LegalMovesRequest,
+    MoveRequest,
+    AiMoveRequest,
+    PerftRequest
+);
 
 impl GameApi for TankBattle {
     type LegalMovesRequest = LegalMovesRequest;
@@ -106,12 +114,7 @@ impl GameApi for TankBattle {
         request: LegalMovesRequest,
         limits: &Limits,
     ) -> Result<LegalMovesResponse, RequestError> {
-        let state = decode(
-            &request.position,
-            request.layout.as_deref(),
-            request.rules,
-            limits,
-        )?;
+        let state = decode(&request, limits)?;
         let from = match request.from.as_deref() {
             Some(text) => Some(decode_square(text, "from")?),
             None => None,
@@ -132,12 +135,7 @@ impl GameApi for TankBattle {
         limits: &Limits,
         lang: crate::i18n::Lang,
     ) -> Result<ValidateResponse, RequestError> {
-        let state = decode(
-            &request.position,
-            request.layout.as_deref(),
-            request.rules,
-            limits,
-        )?;
+        let state = decode(&request, limits)?;
         let text = decode_move(&request.notation, "move")?;
         Ok(match state.validate(text) {
             Ok(mv) => ValidateResponse {
@@ -208,12 +206,7 @@ impl GameApi for TankBattle {
         request: MoveRequest,
         limits: &Limits,
     ) -> Result<(State, MoveText), RequestError> {
-        let state = decode(
-            &request.position,
-            request.layout.as_deref(),
-            request.rules,
-            limits,
-        )?;
+        let state = decode(&request, limits)?;
         Ok((state, decode_move(&request.notation, "move")?))
     }
 
@@ -238,12 +231,7 @@ impl GameApi for TankBattle {
     }
 
     fn decode_score(request: PositionRequest, limits: &Limits) -> Result<State, RequestError> {
-        decode(
-            &request.position,
-            request.layout.as_deref(),
-            request.rules,
-            limits,
-        )
+        decode(&request, limits)
     }
 
     fn encode_score(state: &State) -> ScoreResponse {
@@ -357,12 +345,7 @@ impl GameApi for TankBattle {
     }
 
     fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, RequestError> {
-        let state = decode(
-            &request.position,
-            request.layout.as_deref(),
-            request.rules,
-            limits,
-        )?;
+        let state = decode(&request, limits)?;
         AiRequest::new(state, (), request.limits, request.seed)
             .styled(request.level, request.multipv)
     }
