@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::api::flows::ask::{AiAnswer, AskedLimits};
+use crate::api::flows::ask::{AskedLimits, Work};
 use crate::api::openapi::notation::{LayoutText, Tbn};
 use crate::games::tank_battle as engine;
 use crate::games::SearchLimits;
@@ -73,7 +73,7 @@ pub struct AnalysisLine {
 /// The AI's move and what the search saw.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
 #[schema(as = TankBattleAiMoveResponse)]
-pub struct AiMoveResponse {
+pub struct AiSuggestion {
     /// The chosen move, canonical notation.
     #[serde(rename = "move")]
     #[schema(example = "k4-k9")]
@@ -97,40 +97,17 @@ pub struct AiMoveResponse {
     /// them (or all the position has). At a level, `move` may be another
     /// one: the level's choice.
     pub lines: Vec<AnalysisLine>,
-    /// Time the search took, milliseconds (of the original search when
-    /// `cached`).
-    #[schema(example = 12)]
-    pub time_ms: u64,
-    /// Whether the answer came from the cache of earlier identical
-    /// requests (same layout, position, limits and seed).
-    pub cached: bool,
-    /// Whether a limit the request did not set stopped the search before
-    /// the limits it set were reached: the server's time or node cap, or
-    /// a batch's share of its time. A cut answer may differ from the same
-    /// request's on a quieter server, and is never cached.
-    pub cut: bool,
 }
 
-impl AiAnswer for AiMoveResponse {
-    fn mark_cached(&mut self) {
-        self.cached = true;
+impl Work for AiSuggestion {
+    fn work(&self) -> u64 {
+        self.nodes
     }
 
-    fn set_time_ms(&mut self, time_ms: u64) {
-        self.time_ms = time_ms;
-    }
-
-    fn set_cut(&mut self, cut: bool) {
-        self.cut = cut;
-    }
-
+    /// Its depth or positions reached, or a forced win or loss found.
     fn ended_within(&self, limits: &SearchLimits) -> bool {
         self.depth >= limits.max_depth
             || self.nodes >= limits.max_nodes
             || self.evaluation.abs() > engine::ai::WIN - 1000
-    }
-
-    fn work(&self) -> u64 {
-        self.nodes
     }
 }

@@ -25,7 +25,7 @@ use serde_json::Value;
 
 use std::time::Instant;
 
-use super::flows::ask::{AiRequest, Judging};
+use super::flows::ask::{AiRequest, Judging, Suggested};
 use super::flows::batch as batching;
 use super::flows::budget::SharedBudget;
 use super::game::not_dispatched;
@@ -62,7 +62,7 @@ impl GameApi for TankBattle {
     type ReplayRequest = ReplayRequest;
     type ReplayResponse = ReplayResponse;
     type AiMoveRequest = AiMoveRequest;
-    type AiMoveResponse = AiMoveResponse;
+    type AiMoveResponse = Suggested<AiSuggestion>;
     type RenderQuery = RenderQuery;
     type ReplayStep = ReplayStep;
     type ReplayState = ReplayState;
@@ -357,10 +357,11 @@ impl GameApi for TankBattle {
     fn played_step(
         _: &mut State,
         (): &(),
-        answer: &AiMoveResponse,
+        answer: &Suggested<AiSuggestion>,
         (): (),
     ) -> Result<MoveText, RequestError> {
         answer
+            .suggestion
             .notation
             .parse()
             .map_err(|e| RequestError::Internal(format!("the AI's move does not read: {e}")))
@@ -387,8 +388,8 @@ impl GameApi for TankBattle {
         Ok(text)
     }
 
-    fn encode_ai(_: &State, result: SearchResult) -> AiMoveResponse {
-        AiMoveResponse {
+    fn encode_ai(_: &State, result: SearchResult) -> Suggested<AiSuggestion> {
+        Suggested::new(AiSuggestion {
             notation: result.best.to_notation(),
             evaluation: result.evaluation,
             depth: result.depth,
@@ -403,13 +404,17 @@ impl GameApi for TankBattle {
                     pv: line.pv.iter().map(Move::to_notation).collect(),
                 })
                 .collect(),
-            ..AiMoveResponse::default()
-        }
+        })
     }
 
     /// `move`, the first move of `pv` and each line's `move` and first
     /// `pv` move are legal moves of the position, in canonical notation.
-    fn check_ai_answer(state: &State, (): &(), answer: &AiMoveResponse) -> Result<(), UnfitAnswer> {
+    fn check_ai_answer(
+        state: &State,
+        (): &(),
+        answer: &Suggested<AiSuggestion>,
+    ) -> Result<(), UnfitAnswer> {
+        let answer = &answer.suggestion;
         let legal: Vec<String> = TankBattle::legal_moves(state)
             .iter()
             .map(Move::to_notation)
