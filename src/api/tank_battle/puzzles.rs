@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::replay::AnnotateRequest;
+use super::replay::{played_game, AnnotateRequest};
 use super::Rules;
 use crate::api::flows::annotation::LabelName;
 use crate::api::flows::ask::AskedLimits;
@@ -19,47 +19,27 @@ use crate::games::review::puzzle::{Puzzle, Theme};
 use crate::games::review::Label;
 use crate::games::tank_battle::{puzzle_id, Move, State, TankBattle};
 
-/// A game to find puzzles in: `annotate`'s body (a start and moves, or a
-/// game record), the judge's `limits` or `level`, and `max_puzzles`.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "start": "c10/8t2/7t3/11/11/11/11/11/11/2T7T/10C b 1",
-    "moves": ["h9-h5", "k2xh5"],
-    "max_puzzles": 5
-}))]
-#[schema(as = TankBattlePuzzlesRequest)]
-pub struct PuzzlesRequest {
-    /// The game the record is of, when the body is a game record: the
-    /// route's game id (anything else is refused).
-    #[schema(example = "tank-battle")]
-    pub game: Option<String>,
-    /// Start position in TBN; the layout's initial position when absent.
-    #[schema(value_type = Option<Tbn>)]
-    pub start: Option<String>,
-    /// `standard` (default when absent) or 11 rows of layout notation.
-    #[schema(value_type = Option<LayoutText>)]
-    pub layout: Option<String>,
-    /// What ends the game besides rule 7; the server's default when
-    /// absent.
-    pub rules: Option<Rules>,
-    /// Moves in order, in move notation.
-    #[schema(value_type = Vec<MoveNotation>)]
-    pub moves: Vec<String>,
-    /// How the game ended, as a game record keeps it.
-    #[serde(default)]
-    #[schema(schema_with = record::result_schema)]
-    pub result: RecordResult,
-    /// The judge's search, as `annotate` takes it; the finder searches
-    /// five times its positions (at most 2,000,000).
-    pub limits: Option<AskedLimits>,
-    /// The judge's budget as a level (1-8), as `annotate` takes it.
-    #[schema(minimum = 1, maximum = 8)]
-    pub level: Option<u32>,
-    /// The most puzzles to answer, 1-50 (10 when absent): the first ones
-    /// in the game's order.
-    #[schema(minimum = 1, maximum = 50)]
-    pub max_puzzles: Option<u32>,
+played_game! {
+    /// A game to find puzzles in: `annotate`'s body (a start and moves, or a
+    /// game record), the judge's `limits` or `level`, and `max_puzzles`.
+    #[schema(example = json!({
+        "start": "c10/8t2/7t3/11/11/11/11/11/11/2T7T/10C b 1",
+        "moves": ["h9-h5", "k2xh5"],
+        "max_puzzles": 5
+    }))]
+    #[schema(as = TankBattlePuzzlesRequest)]
+    PuzzlesRequest {
+        /// The judge's search, as `annotate` takes it; the finder searches
+        /// five times its positions (at most 2,000,000).
+        pub limits: Option<AskedLimits>,
+        /// The judge's budget as a level (1-8), as `annotate` takes it.
+        #[schema(minimum = 1, maximum = 8)]
+        pub level: Option<u32>,
+        /// The most puzzles to answer, 1-50 (10 when absent): the first ones
+        /// in the game's order.
+        #[schema(minimum = 1, maximum = 50)]
+        pub max_puzzles: Option<u32>,
+    }
 }
 
 /// What a puzzle is about, from the rules: `capture` (a solver's move
