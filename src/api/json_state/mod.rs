@@ -123,17 +123,18 @@ pub fn decode_replay<G: JsonState>(
     Ok((start, request.rounds))
 }
 
-/// The start, the rounds and the judging of an `annotate`.
+/// The start, the rounds and the judging of an `annotate` (`limits` is
+/// the request's, `server` the server's).
 pub fn decode_annotate<G: JsonState>(
     request: AnnotateRequest<G>,
-    limits: &Limits,
+    server: &Limits,
 ) -> Result<ToJudge<G::State, G::ReplayStep>, RequestError> {
     let AnnotateRequest {
         game,
         start,
         rounds,
         result,
-        limits: asked,
+        limits,
         level,
     } = request;
     let replay = ReplayRequest {
@@ -142,15 +143,8 @@ pub fn decode_annotate<G: JsonState>(
         rounds,
         result,
     };
-    let (state, rounds) = decode_replay::<G>(replay, limits)?;
-    Ok((
-        state,
-        rounds,
-        Judging {
-            limits: asked,
-            level,
-        },
-    ))
+    let (state, rounds) = decode_replay::<G>(replay, server)?;
+    Ok((state, rounds, Judging { limits, level }))
 }
 
 /// The picture of `render.svg`: of the state sent as JSON in the query

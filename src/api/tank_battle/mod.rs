@@ -262,9 +262,11 @@ impl GameApi for TankBattle {
         Ok((State::new(layout, position).under(policy), request.moves))
     }
 
+    /// The replay's game, and the judging asked (`limits` is the request's,
+    /// `server` the server's).
     fn decode_annotate(
         request: AnnotateRequest,
-        limits: &Limits,
+        server: &Limits,
     ) -> Result<(State, Vec<String>, Judging), RequestError> {
         let AnnotateRequest {
             game,
@@ -273,28 +275,19 @@ impl GameApi for TankBattle {
             rules,
             moves,
             result,
-            limits: asked,
+            limits,
             level,
         } = request;
-        let (state, moves) = Self::decode_replay(
-            ReplayRequest {
-                game,
-                start,
-                layout,
-                rules,
-                moves,
-                result,
-            },
-            limits,
-        )?;
-        Ok((
-            state,
+        let replay = ReplayRequest {
+            game,
+            start,
+            layout,
+            rules,
             moves,
-            Judging {
-                limits: asked,
-                level,
-            },
-        ))
+            result,
+        };
+        let (state, moves) = Self::decode_replay(replay, server)?;
+        Ok((state, moves, Judging { limits, level }))
     }
 
     fn encode_pick(_: &State, mv: &Move) -> PlayedMove {
