@@ -12,20 +12,7 @@ pub(super) fn encode_orders(orders: impl IntoIterator<Item = (String, Order)>) -
 }
 
 pub(super) fn decode_orders(orders: OrdersDto) -> [BTreeMap<String, OrderData>; 2] {
-    let data = |given: VehicleOrders| {
-        given
-            .0
-            .into_iter()
-            .map(|(id, o)| {
-                let order = OrderData {
-                    dir: o.dir,
-                    dist: o.dist,
-                };
-                (id, order)
-            })
-            .collect()
-    };
-    [data(orders.p1), data(orders.p2)]
+    [orders.p1.0, orders.p2.0]
 }
 
 /// Whether the game is over, the winner, whether it is drawn.

@@ -9,7 +9,8 @@ use utoipa::ToSchema;
 use crate::api::json_state::{self, Examples, JsonState};
 use crate::api::openapi::notation::{CobiTankWarsPlayerName, CobiTankWarsState, GridSquare};
 use crate::games::cobi_tank_wars::{
-    self as engine, CobiTankWars, Dir, Event, Order, OrderError, OrderFault, Player, State,
+    self as engine, CobiTankWars, Dir, Event, Order, OrderData, OrderError, OrderFault, Player,
+    State,
 };
 
 /// A count or total per player, as `score` answers it.
@@ -32,7 +33,9 @@ pub type StateDto = engine::StateData;
 /// Any text and number are taken here; the rules refuse a direction that
 /// is not `N`, `E`, `S` or `W` (`BAD_DIRECTION`) and a distance that is not
 /// 1, 2 or 3 (`BAD_DISTANCE`), with the vehicle named.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+// The document's schema of the engine's `OrderData`, which requests are
+// read as (`Deserialize` only lets the schema read `deny_unknown_fields`).
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(as = CobiTankWarsOrder)]
 pub struct OrderDto {
@@ -48,7 +51,8 @@ pub struct OrderDto {
 #[derive(Clone, Debug, Default, Deserialize, ToSchema)]
 #[schema(as = CobiTankWarsVehicleOrders)]
 #[schema(example = json!({"P1-1": {"dir": "N", "dist": 2}, "P1-2": {"dir": "N", "dist": 1}, "P1-3": {"dir": "W", "dist": 1}}))]
-pub struct VehicleOrders(pub BTreeMap<String, OrderDto>);
+#[schema(value_type = BTreeMap<String, OrderDto>)]
+pub struct VehicleOrders(pub BTreeMap<String, OrderData>);
 
 /// One order per vehicle of each player, by vehicle id.
 #[derive(Clone, Debug, Default, Deserialize, ToSchema)]

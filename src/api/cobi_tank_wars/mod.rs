@@ -402,13 +402,7 @@ impl GameApi for CobiTankWars {
             let given = orders
                 .0
                 .iter()
-                .map(|(id, order)| {
-                    let data = OrderData {
-                        dir: order.dir.name().to_owned(),
-                        dist: i64::from(order.dist),
-                    };
-                    (id.clone(), data)
-                })
+                .map(|(id, order)| (id.clone(), OrderData::from(*order)))
                 .collect();
             match check_orders(state, question.player, &given) {
                 Ok(_) => Ok(()),

@@ -3,10 +3,10 @@
 
 use super::ai_move::{AiMoveRequest, AiSuggestion};
 use super::codec::decode_orders;
-use super::dto::{OrderDto, OrdersDto, VehicleOrders};
+use super::dto::{OrdersDto, VehicleOrders};
 use crate::api::flows::ask::{other_step_needed, refuse_without_play, Suggested};
 use crate::api::transport::problem::RequestError;
-use crate::games::cobi_tank_wars::{Player, Question, Round};
+use crate::games::cobi_tank_wars::{OrderData, Player, Question, Round};
 
 /// `orders` and `gunfire` are the other player's, given only with
 /// `play` (which needs the orders: a player without vehicles gives
@@ -48,13 +48,7 @@ pub(super) fn played_round(
             .orders
             .0
             .iter()
-            .map(|(id, order)| {
-                let order = OrderDto {
-                    dir: order.dir.name().to_owned(),
-                    dist: i64::from(order.dist),
-                };
-                (id.clone(), order)
-            })
+            .map(|(id, order)| (id.clone(), OrderData::from(*order)))
             .collect(),
     );
     let orders = match question.player {

@@ -93,11 +93,22 @@ impl Order {
     }
 }
 
-/// An order as data, before checking.
-#[derive(Clone, Debug)]
+/// An order as data, before checking: as a player writes it
+/// (`{"dir": "N", "dist": 2}`), any text and number.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct OrderData {
     pub dir: String,
     pub dist: i64,
+}
+
+impl From<Order> for OrderData {
+    fn from(order: Order) -> OrderData {
+        OrderData {
+            dir: order.dir.name().to_owned(),
+            dist: i64::from(order.dist),
+        }
+    }
 }
 
 /// Why orders are refused; its text is its code (what the rule says is
