@@ -9,8 +9,8 @@ use utoipa::ToSchema;
 use crate::api::json_state::{self, Examples, JsonState};
 use crate::api::openapi::notation::{CobiTankWarsPlayerName, CobiTankWarsState, GridSquare};
 use crate::games::cobi_tank_wars::{
-    self as engine, CobiTankWars, Dir, Event, Order, OrderData, OrderError, OrderFault, Player,
-    State,
+    self as engine, CobiTankWars, Dir, Event, LegalOrder, Order, OrderData, OrderError, OrderFault,
+    Player, State,
 };
 
 /// A count or total per player, as `score` answers it.
@@ -105,7 +105,9 @@ pub struct SuggestedOrders(pub BTreeMap<String, Order>);
 pub type InitialResponse = CobiTankWarsState;
 
 /// An order whose destination is on the board.
-#[derive(Debug, Serialize, ToSchema)]
+// The document's schema of the engine's `LegalOrder`, which answers write
+// as it is.
+#[derive(ToSchema)]
 #[schema(as = CobiTankWarsLegalOrder)]
 pub struct LegalOrderDto {
     #[schema(value_type = DirectionName)]
@@ -124,7 +126,8 @@ pub struct LegalOrderDto {
 /// vehicle id (by direction N, E, S, W, then distance).
 #[derive(Debug, Default, Serialize, ToSchema)]
 #[schema(as = CobiTankWarsVehicleLegalOrders)]
-pub struct VehicleLegalOrders(pub BTreeMap<String, Vec<LegalOrderDto>>);
+#[schema(value_type = BTreeMap<String, Vec<LegalOrderDto>>)]
+pub struct VehicleLegalOrders(pub BTreeMap<String, Vec<LegalOrder>>);
 
 /// Per player, per vehicle id, the orders whose destination is on the
 /// board (by direction N, E, S, W, then distance); empty when the game is

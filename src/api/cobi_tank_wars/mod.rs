@@ -195,16 +195,7 @@ impl GameApi for CobiTankWars {
         let list = |player: Player| {
             let vehicles = moves.iter().filter_map(|(index, orders)| {
                 let v = state.vehicles.get(*index).filter(|v| v.owner == player)?;
-                let orders = orders
-                    .iter()
-                    .map(|l| LegalOrderDto {
-                        dir: l.order.dir,
-                        dist: l.order.dist,
-                        to: l.to.to_string(),
-                        blocked_now: l.blocked_now,
-                    })
-                    .collect();
-                Some((v.id.clone(), orders))
+                Some((v.id.clone(), orders.clone()))
             });
             VehicleLegalOrders(vehicles.collect())
         };

@@ -243,9 +243,11 @@ pub fn check_orders(
     }
 }
 
-/// An order whose destination is on the board (docs/TANK-WARS.md, `legal-moves`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// An order whose destination is on the board (docs/TANK-WARS.md, `legal-moves`;
+/// written as it lists one: `{"dir", "dist", "to", "blocked_now"}`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct LegalOrder {
+    #[serde(flatten)]
     pub order: Order,
     pub to: Cell,
     /// Whether another vehicle stands on `to` now, so the order would be
