@@ -162,6 +162,13 @@ impl AppState {
     }
 }
 
+/// A finished document as it is served (its bytes, shared by every worker)
+/// and its batch items' schemas.
+type Finished = (
+    std::sync::Arc<transport::assets::Asset>,
+    transport::schema::BatchItems,
+);
+
 /// The finished document of an application serving `games` (with
 /// `/metrics` on its address or not), as its routes made it (`doc`), and
 /// its batch items' schemas compiled from it: made once for each such
@@ -170,29 +177,17 @@ fn documented(
     games: &'static [GameEntry],
     metrics_public: bool,
     doc: utoipa::openapi::OpenApi,
-) -> (
-    std::sync::Arc<transport::assets::Asset>,
-    transport::schema::BatchItems,
-) {
-    /// A document finished for the games at `games` (their list's address)
-    /// with `/metrics` public or not, as it is served (its bytes, shared by
-    /// every worker), and its batch items' schemas.
-    struct FinishedDocument {
-        games: usize,
-        metrics_public: bool,
-        document: std::sync::Arc<transport::assets::Asset>,
-        items: transport::schema::BatchItems,
-    }
-    static FINISHED: std::sync::Mutex<Vec<FinishedDocument>> = std::sync::Mutex::new(Vec::new());
-    let games_at = games.as_ptr() as usize;
+) -> Finished {
+    static FINISHED: std::sync::Mutex<Vec<((usize, bool), Finished)>> =
+        std::sync::Mutex::new(Vec::new());
+    // An application is told by its list of games (where it is) and
+    // whether it serves `/metrics`.
+    let key = (games.as_ptr() as usize, metrics_public);
     let mut finished = FINISHED
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(done) = finished
-        .iter()
-        .find(|done| done.games == games_at && done.metrics_public == metrics_public)
-    {
-        return (done.document.clone(), done.items.clone());
+    if let Some((_, done)) = finished.iter().find(|(made_for, _)| *made_for == key) {
+        return done.clone();
     }
     let finished_doc = openapi::finish(doc, games);
     let items = flows::batch::items_of_document(&finished_doc);
@@ -200,12 +195,7 @@ fn documented(
     // it is a `Value`) is served empty rather than stopping the server.
     let document = web::Bytes::from(serde_json::to_vec(&finished_doc).unwrap_or_default());
     let document = std::sync::Arc::new(transport::assets::Asset::new("application/json", document));
-    finished.push(FinishedDocument {
-        games: games_at,
-        metrics_public,
-        document: document.clone(),
-        items: items.clone(),
-    });
+    finished.push((key, (document.clone(), items.clone())));
     (document, items)
 }
 

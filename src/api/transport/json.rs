@@ -169,23 +169,21 @@ pub(crate) struct ReadBody {
 }
 
 impl ReadBody {
-    /// Adds `chunk` to the body read so far.
+    /// Adds `chunk` to the body read so far: its bytes held in flight
+    /// before they are taken.
     fn add(&mut self, chunk: web::Bytes) -> Result<(), HttpError> {
         let len = self
             .joined
             .as_ref()
-            .map_or(self.first.len(), |body| body.len());
-        if len + chunk.len() > self.limit {
+            .map_or(self.first.len(), |body| body.len())
+            + chunk.len();
+        if len > self.limit {
             return Err(HttpError::payload_too_large(self.limit));
         }
         let holds = match &self.joined {
-            Some(body) => body.capacity().max(len + chunk.len()),
-            None if self.first.is_empty() => chunk.len(),
-            None => self
-                .declared
-                .unwrap_or(0)
-                .min(self.limit)
-                .max(len + chunk.len()),
+            Some(body) => body.capacity().max(len),
+            None if self.first.is_empty() => len,
+            None => self.declared.unwrap_or(0).min(self.limit).max(len),
         };
         if let Some(held) = &mut self.held {
             held.grow_to(holds)?;
@@ -194,12 +192,7 @@ impl ReadBody {
             Some(body) => body.extend_from_slice(&chunk),
             None if self.first.is_empty() => self.first = chunk,
             None => {
-                let capacity = self
-                    .declared
-                    .unwrap_or(0)
-                    .min(self.limit)
-                    .max(len + chunk.len());
-                let mut body = web::BytesMut::with_capacity(capacity);
+                let mut body = web::BytesMut::with_capacity(holds);
                 body.extend_from_slice(&self.first);
                 body.extend_from_slice(&chunk);
                 self.joined = Some(body);
