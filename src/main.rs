@@ -286,9 +286,13 @@ fn app_state(
             tank_rules::fair_use::keys::SHORT_KEY_BYTES
         );
     }
-    let mut state = state
-        .with_cors(args.cors_origins.clone())
-        .with_fair_use(tank_rules::fair_use::FairUse::new(fair_use));
+    let mut state = AppState {
+        cors: args.cors_origins.clone(),
+        metrics_public: args.admin_addr.is_none(),
+        board: !args.no_board,
+        ..state
+    }
+    .with_fair_use(tank_rules::fair_use::FairUse::new(fair_use));
     if let Some(redis) = redis {
         tracing::info!(url = %redis.link.url.shown(), prefix = %redis.link.prefix,
             timeout = ?redis.link.timeout, ttl = ?redis.ttl,
@@ -300,16 +304,10 @@ fn app_state(
     } else if args.redis.secret_unused() {
         tracing::warn!("a Redis secret is given without --redis-url: it is not used");
     }
-    if args.admin_addr.is_some() {
-        state = state.without_public_metrics();
-    }
-    if args.no_board {
-        state = state.without_board();
-    }
     if args.access_log {
         let log = tank_rules::access_log::AccessLog::to_stdout(state.metrics.clone())?;
         tracing::info!("access log: one JSON line per request on standard output");
-        state = state.with_access_log(log);
+        state.access_log = Some(log);
     }
     Ok(state)
 }

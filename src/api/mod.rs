@@ -66,7 +66,7 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// Any origin may call; see [`AppState::with_cors`].
+    /// Any origin may call (`cors`).
     pub fn new(limits: Limits, cache: CacheConfig) -> AppState {
         let metrics = Metrics::new();
         AppState {
@@ -120,36 +120,6 @@ impl AppState {
             }
         }
         AppState { services, ..self }
-    }
-
-    /// The same state without `/metrics` on the public address (it is on
-    /// the admin address, [`admin_app`]).
-    pub fn without_public_metrics(self) -> AppState {
-        AppState {
-            metrics_public: false,
-            ..self
-        }
-    }
-
-    /// The same state without the board (`--no-board`).
-    pub fn without_board(self) -> AppState {
-        AppState {
-            board: false,
-            ..self
-        }
-    }
-
-    /// The same state writing an access log line for every request.
-    pub fn with_access_log(self, log: crate::access_log::AccessLog) -> AppState {
-        AppState {
-            access_log: Some(log),
-            ..self
-        }
-    }
-
-    /// The same state with another CORS policy.
-    pub fn with_cors(self, cors: CorsOrigins) -> AppState {
-        AppState { cors, ..self }
     }
 
     /// The same state holding at most `bytes` in flight (bodies and

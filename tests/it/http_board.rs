@@ -183,7 +183,11 @@ async fn it_loads_without_a_key_when_the_api_asks_for_one() {
 
 #[actix_web::test]
 async fn no_board_leaves_it_out() {
-    let app = test::init_service(tank_rules::api::app(state().without_board())).await;
+    let app = test::init_service(tank_rules::api::app(AppState {
+        board: false,
+        ..state()
+    }))
+    .await;
     for (path, _) in FILES {
         assert_eq!(
             get(&app, path).await.status,

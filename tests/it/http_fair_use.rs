@@ -212,7 +212,10 @@ async fn with_keys_configured_a_missing_or_unknown_key_is_401() {
 
 #[actix_web::test]
 async fn metrics_can_leave_the_public_address() {
-    let state = AppState::new(Limits::default(), CacheConfig::default()).without_public_metrics();
+    let state = AppState {
+        metrics_public: false,
+        ..AppState::new(Limits::default(), CacheConfig::default())
+    };
     let admin = test::init_service(tank_rules::api::admin_app(&state)).await;
     let public = test::init_service(tank_rules::api::app(state)).await;
     let reply = send(&public, test::TestRequest::get().uri("/metrics")).await;

@@ -167,7 +167,10 @@ async fn configured_origins_only() {
     let origins: CorsOrigins = "https://games.example,http://localhost:3000"
         .parse()
         .unwrap();
-    let state = AppState::new(Limits::default(), CacheConfig::default()).with_cors(origins);
+    let state = AppState {
+        cors: origins,
+        ..AppState::new(Limits::default(), CacheConfig::default())
+    };
     let app = test::init_service(tank_rules::api::app(state)).await;
     let ask = |origin: &'static str| {
         TestRequest::get()

@@ -64,7 +64,10 @@ async fn the_id_is_in_the_answer_the_problem_and_the_log() {
     let kept = Kept::default();
     let state = AppState::new(Limits::default(), CacheConfig::default());
     let log = AccessLog::start(kept.clone(), 100, state.metrics.clone()).unwrap();
-    let state = state.with_access_log(log);
+    let state = AppState {
+        access_log: Some(log),
+        ..state
+    };
     let app = test::init_service(tank_rules::api::app(state)).await;
 
     // A client's own well-formed id is kept, in the answer and the log.
