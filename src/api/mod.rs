@@ -95,7 +95,10 @@ impl AppState {
         let shared =
             crate::cache::SharedTier::new(link, seal, ttl).with_metrics(self.metrics.clone());
         AppState {
-            services: self.services.with_shared(shared),
+            services: Services {
+                shared: Some(shared),
+                ..self.services
+            },
             ..self
         }
     }
@@ -103,7 +106,10 @@ impl AppState {
     /// The same state with quotas per client; a thread forgets idle clients
     /// every 30 s.
     pub fn with_fair_use(self, fair_use: crate::fair_use::FairUse) -> AppState {
-        let services = self.services.with_fair_use(fair_use);
+        let services = Services {
+            fair_use: std::sync::Arc::new(fair_use),
+            ..self.services
+        };
         if services.fair_use.is_active() {
             let fair_use = std::sync::Arc::downgrade(&services.fair_use);
             let spawned = std::thread::Builder::new()
@@ -126,7 +132,10 @@ impl AppState {
     /// answers, all connections together).
     pub fn with_in_flight(self, bytes: u64) -> AppState {
         AppState {
-            services: self.services.with_in_flight(bytes),
+            services: Services {
+                in_flight: crate::memory::InFlight::new(bytes),
+                ..self.services
+            },
             ..self
         }
     }
@@ -204,7 +213,10 @@ pub fn app_of(state: AppState, games: &'static [GameEntry]) -> App<impl AppFacto
     let (document, items) = documented(games, state.metrics_public, doc);
     let board = state.board;
     let state = AppState {
-        services: state.services.with_batch_items(items),
+        services: Services {
+            batch_items: items,
+            ..state.services
+        },
         ..state
     };
     let layers = Layers {

@@ -119,15 +119,6 @@ impl Services {
         }
     }
 
-    /// The same services holding at most `bytes` in flight (the memory
-    /// budget's share, [`crate::memory::Spending::in_flight`]).
-    pub fn with_in_flight(self, bytes: u64) -> Services {
-        Services {
-            in_flight: InFlight::new(bytes),
-            ..self
-        }
-    }
-
     /// The slots of the pool `op` runs in ([`Operation::pool`]); an
     /// operation that runs on the HTTP workers takes none, and asks
     /// for the work pool's if it ever does.
@@ -136,30 +127,6 @@ impl Services {
             Some(Pool::Live) => &self.live,
             Some(Pool::Long) => &self.long,
             Some(Pool::Work) | None => &self.work,
-        }
-    }
-
-    /// The same services checking batch items against `items`.
-    pub fn with_batch_items(self, items: BatchItems) -> Services {
-        Services {
-            batch_items: items,
-            ..self
-        }
-    }
-
-    /// The same services with these quotas.
-    pub fn with_fair_use(self, fair_use: FairUse) -> Services {
-        Services {
-            fair_use: Arc::new(fair_use),
-            ..self
-        }
-    }
-
-    /// The same services with a shared cache tier behind the in-process one.
-    pub fn with_shared(self, shared: SharedTier) -> Services {
-        Services {
-            shared: Some(shared),
-            ..self
         }
     }
 }
