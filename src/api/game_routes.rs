@@ -112,48 +112,33 @@ macro_rules! game_routes {
         crate::api::game_routes::json_route!($game, $prefix, legal_moves, LegalMoves, [$(#[$lm_doc])*],
             LegalMovesRequest => ($lm_ok, LegalMovesResponse),
             [(status = 400, description = $lm_400, body = Problem, content_type = "application/problem+json")],
-            |body, services, _lang| <$game as GameApi>::run_legal_moves(body, &services.limits)?);
+            |body, services, _lang| encode(&<$game as GameApi>::run_legal_moves(body, &services.limits)?));
         crate::api::game_routes::json_route!($game, $prefix, validate, Validate, [$(#[$v_doc])*],
             ValidateRequest => ($v_ok, ValidateResponse),
             [(status = 400, description = $v_400, body = Problem, content_type = "application/problem+json")],
-            |body, services, lang| <$game as GameApi>::run_validate(body, &services.limits, lang)?);
+            |body, services, lang| encode(&<$game as GameApi>::run_validate(body, &services.limits, lang)?));
         crate::api::game_routes::json_route!($game, $prefix, apply, Apply, [$(#[$a_doc])*],
             ApplyRequest => ($a_ok, ApplyResponse),
             [(status = 400, description = $a_400, body = Problem, content_type = "application/problem+json"),
              (status = 422, description = $a_422, body = Problem, content_type = "application/problem+json")],
-            |body, services, _lang| flows::simple::apply::<$game>(body, &services)?);
+            |body, services, _lang| encode(&flows::simple::apply::<$game>(body, &services)?));
         crate::api::game_routes::json_route!($game, $prefix, score, Score, [$(#[$s_doc])*],
             ScoreRequest => ($s_ok, ScoreResponse),
             [(status = 400, description = $s_400, body = Problem, content_type = "application/problem+json")],
-            |body, services, _lang| flows::simple::score::<$game>(body, &services)?);
+            |body, services, _lang| encode(&flows::simple::score::<$game>(body, &services)?));
         crate::api::game_routes::json_route!($game, $prefix, replay, Replay, [$(#[$r_doc])*],
             ReplayRequest => ($r_ok, ReplayResponse),
             [(status = 400, description = $r_400, body = Problem, content_type = "application/problem+json"),
              (status = 422, description = $r_422, body = Problem, content_type = "application/problem+json"),
              BusyError],
-            |body, services, _lang| flows::replay::replay::<$game>(body, &services, services.limits.answer_max_bytes).await?);
+            |body, services, _lang| encode(&flows::replay::replay::<$game>(body, &services, services.limits.answer_max_bytes).await?));
 
-        $(#[$ai_doc])*
-        #[utoipa::path(
-            post, path = crate::operations::Operation::AiMove.path(),
-            tag = <$game as crate::games::Game>::ID,
-            operation_id = concat!($prefix, "_ai_move"),
-            request_body(content = AiMoveRequest, examples($(($ai_example = (summary = $ai_summary, value = json!($ai_value)))),+)),
-            responses(
-                (status = 200, description = $ai_ok, body = AiMoveAnswer),
-                (status = 400, description = $ai_400, body = Problem, content_type = "application/problem+json"),
-                (status = 422, description = $ai_422, body = Problem, content_type = "application/problem+json"),
-                RouteErrors,
-                BodyErrors,
-                BusyError,
-            )
-        )]
-        async fn ai_move(
-            JsonAndServices { body, services, .. }: JsonAndServices<AiMoveRequest>,
-        ) -> Result<HttpResponse, HttpError> {
-            let answer = flows::ai::ai_move::<$game>(body, &services, None).await?;
-            respond(answer.into_json(), &services.limits, &services.in_flight)
-        }
+        crate::api::game_routes::json_route!($game, $prefix, ai_move, AiMove, [$(#[$ai_doc])*],
+            AiMoveRequest, examples($(($ai_example = (summary = $ai_summary, value = json!($ai_value)))),+) => ($ai_ok, AiMoveAnswer),
+            [(status = 400, description = $ai_400, body = Problem, content_type = "application/problem+json"),
+             (status = 422, description = $ai_422, body = Problem, content_type = "application/problem+json"),
+             BusyError],
+            |body, services, _lang| flows::ai::ai_move::<$game>(body, &services, None).await?.into_json());
 
         /// Reviews a played game: every move judged against the best.
         ///
@@ -378,17 +363,18 @@ pub(crate) use game_routes;
 /// and answers JSON: its documentation (the game's doc comments, its
 /// answer, its own problems beside the routes' and bodies' shared ones)
 /// and its handler, which runs `$run` on the body, the shared services
-/// and the language asked.
+/// and the language asked, and answers the JSON text it writes. A body's
+/// examples, when given, are utoipa's `examples(…)`.
 macro_rules! json_route {
     ($game:ident, $prefix:literal, $name:ident, $op:ident, [$(#[$doc:meta])*],
-     $request:ty => ($ok:literal, $response:ty), [$($problems:tt)*],
+     $request:ty $(, examples $examples:tt)? => ($ok:literal, $response:ty), [$($problems:tt)*],
      |$body:ident, $services:ident, $lang:ident| $run:expr) => {
         $(#[$doc])*
         #[utoipa::path(
             post, path = crate::operations::Operation::$op.path(),
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_", stringify!($name)),
-            request_body = $request,
+            request_body(content = $request $(, examples $examples)?),
             responses(
                 (status = 200, description = $ok, body = $response),
                 $($problems)*,
@@ -399,8 +385,8 @@ macro_rules! json_route {
         async fn $name(
             JsonAndServices { body: $body, services: $services, lang: $lang }: JsonAndServices<$request>,
         ) -> Result<HttpResponse, HttpError> {
-            let answer = $run;
-            respond(encode(&answer), &$services.limits, &$services.in_flight)
+            let written = $run;
+            respond(written, &$services.limits, &$services.in_flight)
         }
     };
 }
