@@ -140,114 +140,73 @@ macro_rules! game_routes {
              BusyError],
             |body, services, _lang| flows::ai::ai_move::<$game>(body, &services, None).await?.into_json());
 
-        /// Reviews a played game: every move judged against the best.
-        ///
-        /// The body is `replay`'s plus, optionally, the judge's `limits` and
-        /// `level`; without `max_nodes` each position is searched to the
-        /// game's fixed budget in positions, so a review is the same on any
-        /// machine. Each entry (one a move; in the simultaneous games one a
-        /// player a round) gives what the position was worth to the player
-        /// (`value`), what the move kept (`value_played`), the `loss`, the
-        /// same on the 0-100 scale of the player's chance to win, and a
-        /// `label` by `win_chance_loss`: `best` (no loss), `excellent` (under
-        /// 2), `good` (under 5), `inaccuracy` (under 10), `mistake` (under
-        /// 20), `blunder`. `players` sums each player up: `accuracy` (as
-        /// lichess's game accuracy: from each move's `103.1668 · e^(−0.04354 ·
-        /// win_chance_loss) − 3.1669`, the mean of their volatility-weighted
-        /// mean and their harmonic mean), `average_loss` and the count of
-        /// each label. The Tank War is judged exactly wherever the
-        /// game is solved (the default setup: always), on the expected
-        /// result (+1 a win, 0 a draw, −1 a loss; chance to win = 50 × (1 +
-        /// expected result)): each pick against the opponent's equilibrium
-        /// strategy (`against`), with its `worst_case`. Tank Battle and Tank
-        /// Wars are judged by their searches (Tank Battle: N + 1 searches for
-        /// N moves, each reused for the move before it); their points map to
-        /// a chance to win on a logistic curve (docs/REVIEW.md).
-        ///
-        /// With `Accept: application/x-ndjson` the review is streamed: one
-        /// line an entry as soon as it is judged, then a line with `players`
-        /// and `final`; a client that leaves stops the judge. With `Accept:
-        /// image/svg+xml` the answer is the chart of each player's chance to
-        /// win across the game, its mistakes and blunders marked. A review runs
-        /// in a search slot (`SERVICE_BUSY` when none is free), judges at
-        /// most `--annotate-max-plies` steps and takes at most
-        /// `--annotate-max-time-ms` (then `LIMIT_EXCEEDED`; streamed, a last
-        /// line with that problem).
-        #[utoipa::path(
-            post, path = crate::operations::Operation::Annotate.path(),
-            tag = <$game as crate::games::Game>::ID,
-            operation_id = concat!($prefix, "_annotate"),
-            params(flows::annotate::AnnotateQuery),
-            request_body = AnnotateRequest,
-            responses(
-                (status = 200, description = "The game reviewed: one JSON answer, NDJSON lines (`format=ndjson` or `Accept: application/x-ndjson`) or the SVG chart (`format=svg` or `Accept: image/svg+xml`)",
-                 content((AnnotateResponse = "application/json"), (AnnotateLine = "application/x-ndjson"), (String = "image/svg+xml"))),
-                ReviewErrors,
-                RouteErrors,
-                BodyErrors,
-                BusyError,
-            )
-        )]
-        async fn annotate(
-            request: actix_web::HttpRequest,
-            query: crate::api::transport::query::Query<flows::annotate::AnnotateQuery>,
-            JsonAndServices { body, services, lang }: JsonAndServices<AnnotateRequest>,
-        ) -> Result<HttpResponse, HttpError> {
-            review(flows::annotate::format_of(&query, &request), body, &services, lang).await
-        }
+        crate::api::game_routes::post_route!($game, $prefix, annotate, Annotate, [
+            /// Reviews a played game: every move judged against the best.
+            ///
+            /// The body is `replay`'s plus, optionally, the judge's `limits` and
+            /// `level`; without `max_nodes` each position is searched to the
+            /// game's fixed budget in positions, so a review is the same on any
+            /// machine. Each entry (one a move; in the simultaneous games one a
+            /// player a round) gives what the position was worth to the player
+            /// (`value`), what the move kept (`value_played`), the `loss`, the
+            /// same on the 0-100 scale of the player's chance to win, and a
+            /// `label` by `win_chance_loss`: `best` (no loss), `excellent` (under
+            /// 2), `good` (under 5), `inaccuracy` (under 10), `mistake` (under
+            /// 20), `blunder`. `players` sums each player up: `accuracy` (as
+            /// lichess's game accuracy: from each move's `103.1668 · e^(−0.04354 ·
+            /// win_chance_loss) − 3.1669`, the mean of their volatility-weighted
+            /// mean and their harmonic mean), `average_loss` and the count of
+            /// each label. The Tank War is judged exactly wherever the
+            /// game is solved (the default setup: always), on the expected
+            /// result (+1 a win, 0 a draw, −1 a loss; chance to win = 50 × (1 +
+            /// expected result)): each pick against the opponent's equilibrium
+            /// strategy (`against`), with its `worst_case`. Tank Battle and Tank
+            /// Wars are judged by their searches (Tank Battle: N + 1 searches for
+            /// N moves, each reused for the move before it); their points map to
+            /// a chance to win on a logistic curve (docs/REVIEW.md).
+            ///
+            /// With `Accept: application/x-ndjson` the review is streamed: one
+            /// line an entry as soon as it is judged, then a line with `players`
+            /// and `final`; a client that leaves stops the judge. With `Accept:
+            /// image/svg+xml` the answer is the chart of each player's chance to
+            /// win across the game, its mistakes and blunders marked. A review runs
+            /// in a search slot (`SERVICE_BUSY` when none is free), judges at
+            /// most `--annotate-max-plies` steps and takes at most
+            /// `--annotate-max-time-ms` (then `LIMIT_EXCEEDED`; streamed, a last
+            /// line with that problem).
+        ], AnnotateRequest, params(flows::annotate::AnnotateQuery), [
+            (status = 200, description = "The game reviewed: one JSON answer, NDJSON lines (`format=ndjson` or `Accept: application/x-ndjson`) or the SVG chart (`format=svg` or `Accept: image/svg+xml`)",
+             content((AnnotateResponse = "application/json"), (AnnotateLine = "application/x-ndjson"), (String = "image/svg+xml"))),
+            ReviewErrors, BusyError],
+            |body, services, lang; request: actix_web::HttpRequest;
+                query: crate::api::transport::query::Query<flows::annotate::AnnotateQuery>|
+                review(flows::annotate::format_of(&query, &request), body, &services, lang).await);
 
-        /// Reviews a played game, streamed: `annotate` answering NDJSON.
-        ///
-        /// The same review as `annotate` with `format=ndjson`, at the same
-        /// price, for a client that reads one media type an operation (a
-        /// generated one): one `AnnotateLine` a line, each entry as soon as
-        /// it is judged, then the line with `players` and `final` (or, past
-        /// a cap, one with the problem). Each line is a JSON object told
-        /// apart by `line` (`entry`, `summary`, `problem`).
-        #[utoipa::path(
-            post, path = crate::operations::Operation::AnnotateLines.path(),
-            tag = <$game as crate::games::Game>::ID,
-            operation_id = concat!($prefix, "_annotate_lines"),
-            request_body = AnnotateRequest,
-            responses(
-                (status = 200, description = "The review as NDJSON: one JSON object a line, each as the game's `AnnotateLine` schema describes it (`TankBattleAnnotateLine`, …)",
-                 content((String = "application/x-ndjson"))),
-                ReviewErrors,
-                RouteErrors,
-                BodyErrors,
-                BusyError,
-            )
-        )]
-        async fn annotate_lines(
-            JsonAndServices { body, services, lang }: JsonAndServices<AnnotateRequest>,
-        ) -> Result<HttpResponse, HttpError> {
-            review(flows::annotate::Format::Lines, body, &services, lang).await
-        }
-
-        /// Reviews a played game, drawn: `annotate` answering its chart.
-        ///
-        /// The same review as `annotate` with `format=svg`, at the same
-        /// price, for a client that reads one media type an operation: the
-        /// SVG chart of each player's chance to win across the game, its
-        /// mistakes and blunders marked.
-        #[utoipa::path(
-            post, path = crate::operations::Operation::AnnotateChart.path(),
-            tag = <$game as crate::games::Game>::ID,
-            operation_id = concat!($prefix, "_annotate_chart"),
-            request_body = AnnotateRequest,
-            responses(
-                (status = 200, description = "The review's chart", body = String, content_type = "image/svg+xml"),
-                ReviewErrors,
-                RouteErrors,
-                BodyErrors,
-                BusyError,
-            )
-        )]
-        async fn annotate_chart(
-            JsonAndServices { body, services, lang }: JsonAndServices<AnnotateRequest>,
-        ) -> Result<HttpResponse, HttpError> {
-            review(flows::annotate::Format::Chart, body, &services, lang).await
-        }
+        crate::api::game_routes::post_route!($game, $prefix, annotate_lines, AnnotateLines, [
+            /// Reviews a played game, streamed: `annotate` answering NDJSON.
+            ///
+            /// The same review as `annotate` with `format=ndjson`, at the same
+            /// price, for a client that reads one media type an operation (a
+            /// generated one): one `AnnotateLine` a line, each entry as soon as
+            /// it is judged, then the line with `players` and `final` (or, past
+            /// a cap, one with the problem). Each line is a JSON object told
+            /// apart by `line` (`entry`, `summary`, `problem`).
+        ], AnnotateRequest, [
+            (status = 200, description = "The review as NDJSON: one JSON object a line, each as the game's `AnnotateLine` schema describes it (`TankBattleAnnotateLine`, …)",
+             content((String = "application/x-ndjson"))),
+            ReviewErrors, BusyError],
+            |body, services, lang| review(flows::annotate::Format::Lines, body, &services, lang).await);
+        crate::api::game_routes::post_route!($game, $prefix, annotate_chart, AnnotateChart, [
+            /// Reviews a played game, drawn: `annotate` answering its chart.
+            ///
+            /// The same review as `annotate` with `format=svg`, at the same
+            /// price, for a client that reads one media type an operation: the
+            /// SVG chart of each player's chance to win across the game, its
+            /// mistakes and blunders marked.
+        ], AnnotateRequest, [
+            (status = 200, description = "The review's chart", body = String, content_type = "image/svg+xml"),
+            ReviewErrors, BusyError],
+            |body, services, lang| review(flows::annotate::Format::Chart, body, &services, lang).await);
 
         /// A review answered in `format`: the one writer of the three
         /// annotate operations.
@@ -359,41 +318,54 @@ macro_rules! game_routes {
 }
 pub(crate) use game_routes;
 
-/// Declares, for [`game_routes!`], one operation that reads a JSON body
-/// and answers JSON: its documentation (the game's doc comments, its
-/// answer, its own problems beside the routes' and bodies' shared ones)
-/// and its handler, which runs `$run` on the body, the shared services
-/// and the language asked, and answers the JSON text it writes. A body's
-/// examples, when given, are utoipa's `examples(…)`.
-macro_rules! json_route {
+/// Declares, for [`game_routes!`], one operation that reads a JSON body:
+/// its documentation (the game's doc comments, the body and its examples
+/// when given, as utoipa's `examples(…)`, its answers and problems beside
+/// the routes' and bodies' shared ones) and its handler, which answers
+/// `$answer` of the body, the shared services and the language asked.
+macro_rules! post_route {
     ($game:ident, $prefix:literal, $name:ident, $op:ident, [$(#[$doc:meta])*],
-     $request:ty $(, examples $examples:tt)? => ($ok:literal, $response:ty), [$($problems:tt)*],
-     |$body:ident, $services:ident, $lang:ident| $run:expr) => {
+     $request:ty $(, examples $examples:tt)? $(, params $params:tt)?, [$($responses:tt)*],
+     |$body:ident, $services:ident, $lang:ident $(; $extra:ident: $extra_type:ty)*| $answer:expr) => {
         $(#[$doc])*
         #[utoipa::path(
             post, path = crate::operations::Operation::$op.path(),
             tag = <$game as crate::games::Game>::ID,
             operation_id = concat!($prefix, "_", stringify!($name)),
+            $(params $params,)?
             request_body(content = $request $(, examples $examples)?),
             responses(
-                (status = 200, description = $ok, body = $response),
-                $($problems)*,
-                RouteErrors,
-                BodyErrors,
+                $($responses)*,
+                crate::api::openapi::responses::RouteErrors,
+                crate::api::openapi::responses::BodyErrors,
             )
         )]
-        async fn $name(
-            JsonAndServices { body: $body, services: $services, lang: $lang }: JsonAndServices<$request>,
-        ) -> Result<HttpResponse, HttpError> {
-            let written = $run;
-            respond(written, &$services.limits, &$services.in_flight)
+        pub(super) async fn $name(
+            $($extra: $extra_type,)*
+            crate::api::services::JsonAndServices { body: $body, services: $services, lang: $lang }:
+                crate::api::services::JsonAndServices<$request>,
+        ) -> Result<actix_web::HttpResponse, crate::api::transport::problem::HttpError> {
+            $answer
         }
+    };
+}
+pub(crate) use post_route;
+
+/// A [`post_route!`] that answers JSON: `$run` writes the answer's text
+/// (its `$ok` answer a `$response`), sent within the answer limit.
+macro_rules! json_route {
+    ($game:ident, $prefix:literal, $name:ident, $op:ident, [$(#[$doc:meta])*],
+     $request:ty $(, examples $examples:tt)? => ($ok:literal, $response:ty), [$($problems:tt)*],
+     |$body:ident, $services:ident, $lang:ident| $run:expr) => {
+        crate::api::game_routes::post_route!($game, $prefix, $name, $op, [$(#[$doc])*],
+            $request $(, examples $examples)?, [(status = 200, description = $ok, body = $response), $($problems)*],
+            |$body, $services, $lang| respond($run, &$services.limits, &$services.in_flight));
     };
 }
 pub(crate) use json_route;
 
-/// Declares a game's two `puzzles` handlers, `find_puzzles` and
-/// `find_puzzles_lines`, for [`game_routes!`]'s `extra`: the game gives
+/// Declares a game's two `puzzles` handlers, `puzzles` and
+/// `puzzles_lines`, for [`game_routes!`]'s `extra`: the game gives
 /// the description of how its puzzles are found; the flow is
 /// [`crate::api::flows::puzzles`]'s.
 macro_rules! puzzle_routes {
@@ -404,60 +376,33 @@ macro_rules! puzzle_routes {
         type PuzzlesAnswer = crate::api::flows::puzzles::PuzzlesResponse<$game>;
         type PuzzlesLines = crate::api::flows::puzzles::PuzzlesLine<$game>;
 
-        $(#[$doc])*
-        ///
-        /// With `Accept: application/x-ndjson` the puzzles are streamed: one
-        /// line a puzzle as it is found, then a summary line (or, past the
-        /// time cap, a problem line), as `puzzles.ndjson` answers.
-        #[utoipa::path(
-            post, path = crate::operations::Operation::Puzzles.path(),
-            tag = <$game as crate::games::Game>::ID,
-            operation_id = concat!($prefix, "_puzzles"),
-            request_body = PuzzlesBody,
-            responses(
-                (status = 200, description = "The game's puzzles: one JSON answer, or NDJSON lines (`Accept: application/x-ndjson`)",
-                 content((PuzzlesAnswer = "application/json"), (PuzzlesLines = "application/x-ndjson"))),
-                crate::api::openapi::responses::ReviewErrors,
-                crate::api::openapi::responses::RouteErrors,
-                crate::api::openapi::responses::BodyErrors,
-                crate::api::openapi::responses::BusyError,
-            )
-        )]
-        pub(super) async fn find_puzzles(
-            request: actix_web::HttpRequest,
-            crate::api::services::JsonAndServices { body, services, lang }:
-                crate::api::services::JsonAndServices<PuzzlesBody>,
-        ) -> Result<actix_web::HttpResponse, crate::api::transport::problem::HttpError> {
-            crate::api::flows::puzzles::answer::<$game>(&request, body, &services, lang).await
-        }
-
-        /// Finds a played game's puzzles, streamed: `puzzles` answering NDJSON.
-        ///
-        /// The same search as `puzzles`, at the same price, for a client that
-        /// reads one media type an operation: one line a puzzle as soon as it
-        /// is found, then the `summary` (or, past a cap, a `problem`), each as
-        /// the game's `PuzzlesLine` schema describes it
-        /// (`TankBattlePuzzlesLine`, …), told apart by `line`.
-        #[utoipa::path(
-            post, path = crate::operations::Operation::PuzzlesLines.path(),
-            tag = <$game as crate::games::Game>::ID,
-            operation_id = concat!($prefix, "_puzzles_lines"),
-            request_body = PuzzlesBody,
-            responses(
-                (status = 200, description = "The puzzles as NDJSON: one JSON object a line, each as the game's `PuzzlesLine` schema describes it (`TankBattlePuzzlesLine`, …)",
-                 content((String = "application/x-ndjson"))),
-                crate::api::openapi::responses::ReviewErrors,
-                crate::api::openapi::responses::RouteErrors,
-                crate::api::openapi::responses::BodyErrors,
-                crate::api::openapi::responses::BusyError,
-            )
-        )]
-        pub(super) async fn find_puzzles_lines(
-            crate::api::services::JsonAndServices { body, services, lang }:
-                crate::api::services::JsonAndServices<PuzzlesBody>,
-        ) -> Result<actix_web::HttpResponse, crate::api::transport::problem::HttpError> {
-            crate::api::flows::puzzles::answer_lines::<$game>(body, &services, lang).await
-        }
+        crate::api::game_routes::post_route!($game, $prefix, puzzles, Puzzles, [
+            $(#[$doc])*
+            ///
+            /// With `Accept: application/x-ndjson` the puzzles are streamed: one
+            /// line a puzzle as it is found, then a summary line (or, past the
+            /// time cap, a problem line), as `puzzles.ndjson` answers.
+        ], PuzzlesBody, [
+            (status = 200, description = "The game's puzzles: one JSON answer, or NDJSON lines (`Accept: application/x-ndjson`)",
+             content((PuzzlesAnswer = "application/json"), (PuzzlesLines = "application/x-ndjson"))),
+            crate::api::openapi::responses::ReviewErrors,
+            crate::api::openapi::responses::BusyError],
+            |body, services, lang; request: actix_web::HttpRequest|
+                crate::api::flows::puzzles::answer::<$game>(&request, body, &services, lang).await);
+        crate::api::game_routes::post_route!($game, $prefix, puzzles_lines, PuzzlesLines, [
+            /// Finds a played game's puzzles, streamed: `puzzles` answering NDJSON.
+            ///
+            /// The same search as `puzzles`, at the same price, for a client that
+            /// reads one media type an operation: one line a puzzle as soon as it
+            /// is found, then the `summary` (or, past a cap, a `problem`), each as
+            /// the game's `PuzzlesLine` schema describes it
+            /// (`TankBattlePuzzlesLine`, …), told apart by `line`.
+        ], PuzzlesBody, [
+            (status = 200, description = "The puzzles as NDJSON: one JSON object a line, each as the game's `PuzzlesLine` schema describes it (`TankBattlePuzzlesLine`, …)",
+             content((String = "application/x-ndjson"))),
+            crate::api::openapi::responses::ReviewErrors,
+            crate::api::openapi::responses::BusyError],
+            |body, services, lang| crate::api::flows::puzzles::answer_lines::<$game>(body, &services, lang).await);
     };
 }
 pub(crate) use puzzle_routes;

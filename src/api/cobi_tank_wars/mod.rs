@@ -11,7 +11,7 @@ mod play;
 mod puzzles;
 pub use ai_move::*;
 pub use dto::*;
-use puzzles::{__path_find_puzzles, __path_find_puzzles_lines, find_puzzles, find_puzzles_lines};
+use puzzles::{__path_puzzles, __path_puzzles_lines, puzzles, puzzles_lines};
 pub use puzzles::{PuzzleEntry, PuzzlesRequest};
 
 use std::collections::BTreeMap;
@@ -533,8 +533,8 @@ super::game_routes::game_routes! {
         bad_request: "`BAD_REQUEST` (`state` is not a state's JSON, or longer than its `maxLength`) or `INVALID_POSITION`",
     },
     extra: [
-        (Operation::Puzzles, __path_find_puzzles, find_puzzles),
-        (Operation::PuzzlesLines, __path_find_puzzles_lines, find_puzzles_lines),
+        (Operation::Puzzles, __path_puzzles, puzzles),
+        (Operation::PuzzlesLines, __path_puzzles_lines, puzzles_lines),
     ],
 }
 

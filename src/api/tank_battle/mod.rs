@@ -17,7 +17,7 @@ use codec::{
 pub use dto::*;
 use extra::{__path_initial, __path_perft_count, initial, perft_count, run_perft};
 pub use extra::{PerftRequest, PerftResponse};
-use puzzles::{__path_find_puzzles, __path_find_puzzles_lines, find_puzzles, find_puzzles_lines};
+use puzzles::{__path_puzzles, __path_puzzles_lines, puzzles, puzzles_lines};
 pub use puzzles::{PuzzleEntry, PuzzlesRequest};
 pub use replay::*;
 
@@ -555,7 +555,7 @@ super::game_routes::game_routes! {
     extra: [
         (Operation::Initial, __path_initial, initial),
         (Operation::Perft, __path_perft_count, perft_count),
-        (Operation::Puzzles, __path_find_puzzles, find_puzzles),
-        (Operation::PuzzlesLines, __path_find_puzzles_lines, find_puzzles_lines),
+        (Operation::Puzzles, __path_puzzles, puzzles),
+        (Operation::PuzzlesLines, __path_puzzles_lines, puzzles_lines),
     ],
 }
