@@ -323,9 +323,6 @@ pub struct ReplayRound {
     pub seed: Option<u64>,
 }
 
-/// A replay lists rounds.
-pub type ReplayStep = ReplayRound;
-
 /// Tank Wars requests to run in one round trip, in order.
 pub type BatchRequest = json_state::BatchRequest<CobiTankWars>;
 

@@ -4,7 +4,6 @@
 //! of its routes. The flows are the generic ones of `api::flows`.
 
 mod ai_move;
-mod codec;
 mod compare;
 mod dto;
 mod play;
@@ -12,13 +11,11 @@ mod puzzles;
 pub use ai_move::*;
 pub use dto::*;
 use puzzles::{__path_puzzles, __path_puzzles_lines, puzzles, puzzles_lines};
-pub use puzzles::{PuzzleEntry, PuzzlesRequest};
+pub use puzzles::{PuzzleEntry, PuzzlesRequest, ThemeName};
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-
-use codec::{decode_orders, encode_orders, status};
 
 use super::flows;
 use super::flows::ask::{AiRequest, Suggested};
@@ -32,8 +29,8 @@ use super::services::Services;
 use super::transport::problem::RequestError;
 use crate::error::Refusal;
 use crate::games::cobi_tank_wars::{
-    ai, check_orders, CobiTankWars, Event, IllegalOrders, Order, OrderData, OrderError, OrderFault,
-    Player, Question, Round, State,
+    ai, check_orders, CobiTankWars, Event, IllegalOrders, Order, OrderData, OrderError, Player,
+    Question, Round, State,
 };
 use crate::games::grid::Cell;
 use crate::games::Game;
@@ -84,6 +81,19 @@ impl JsonState for CobiTankWars {
     }
 }
 
+/// Whether the game is over, the winner, whether it is drawn.
+fn status(state: &State) -> (bool, Option<Player>, bool, Option<EndReasonName>) {
+    match CobiTankWars::outcome(state) {
+        None => (false, None, false, None),
+        Some(winner) => (
+            true,
+            winner,
+            winner.is_none(),
+            Some(EndReasonName::Destroyed),
+        ),
+    }
+}
+
 /// Places a round's gunfire tokens given in `field` (a request's, not the
 /// state's: a square off the board is that field's fault).
 fn place_gunfire(state: &mut State, squares: &[String], field: &str) -> Result<(), RequestError> {
@@ -103,14 +113,14 @@ impl GameApi for CobiTankWars {
     type ScoreResponse = ScoreResponse;
     type AiMoveRequest = AiMoveRequest;
     type AiMoveResponse = Suggested<AiSuggestion>;
-    type ReplayStep = ReplayStep;
+    type ReplayStep = ReplayRound;
     type PickDto = SuggestedOrders;
     /// The other player's orders and gunfire, and the round's seed.
     type PlayWith = (VehicleOrders, Vec<String>, u64);
     const EXTRA_OPS: &'static [Operation] = &[Operation::Puzzles, Operation::PuzzlesLines];
 
     fn encode_pick(_: &State, orders: &Vec<(String, Order)>) -> SuggestedOrders {
-        encode_orders(orders.iter().cloned())
+        SuggestedOrders(orders.iter().cloned().collect())
     }
 
     fn player_name(index: usize) -> &'static str {
@@ -152,7 +162,7 @@ impl GameApi for CobiTankWars {
     ) -> Result<ValidateResponse, RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
         let round = Round {
-            orders: decode_orders(request.orders),
+            orders: [request.orders.p1.0, request.orders.p2.0],
             seed: 0,
         };
         let reasons: Vec<OrderReason> = match CobiTankWars::check(&state, &round) {
@@ -213,7 +223,7 @@ impl GameApi for CobiTankWars {
         let mut state = Self::decode_state(&request.state, "state", limits)?;
         place_gunfire(&mut state, &request.gunfire, "gunfire")?;
         let round = Round {
-            orders: decode_orders(request.orders),
+            orders: [request.orders.p1.0, request.orders.p2.0],
             seed: request.seed.unwrap_or(0),
         };
         Ok((state, round))
@@ -269,7 +279,7 @@ impl GameApi for CobiTankWars {
     ) -> Result<Round, RequestError> {
         place_gunfire(state, &round.gunfire, &format!("rounds[{ply}].gunfire"))?;
         Ok(Round {
-            orders: decode_orders(round.orders),
+            orders: [round.orders.p1.0, round.orders.p2.0],
             seed: round.seed.unwrap_or(0),
         })
     }
@@ -291,26 +301,12 @@ impl GameApi for CobiTankWars {
 
     /// An `ai-move` for a finished game: its `state` is at fault.
     fn game_over(_: &Question) -> Refusal {
-        let over = OrderFault {
-            player: None,
-            vehicle: None,
-            error: OrderError::GameOver,
-        };
-        Refusal {
-            field: "state".to_owned(),
-            ..Self::refusal(IllegalOrders(vec![over]), None)
-        }
+        Refusal::new(OrderError::GameOver.code(), "state")
     }
 
     fn canonical(state: &State, question: &Question) -> Result<String, RequestError> {
-        let Question {
-            player,
-            gunfire_tokens,
-        } = question;
-        Ok(format!(
-            "{}|{player}|{gunfire_tokens}",
-            Self::state_text(state)?
-        ))
+        let (player, tokens) = (question.player, question.gunfire_tokens);
+        Ok(format!("{}|{player}|{tokens}", Self::state_text(state)?))
     }
 
     fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, RequestError> {
@@ -355,7 +351,7 @@ impl GameApi for CobiTankWars {
 
     fn encode_ai(_: &State, s: ai::Suggestion) -> Suggested<AiSuggestion> {
         Suggested::new(AiSuggestion {
-            orders: encode_orders(s.orders),
+            orders: SuggestedOrders(s.orders.into_iter().collect()),
             gunfire: s
                 .gunfire
                 .into_iter()
@@ -372,7 +368,7 @@ impl GameApi for CobiTankWars {
                 .lines
                 .into_iter()
                 .map(|line| AnalysisLine {
-                    orders: encode_orders(line.orders),
+                    orders: SuggestedOrders(line.orders.into_iter().collect()),
                     value: line.value,
                     samples: line.samples,
                 })
@@ -395,19 +391,19 @@ impl GameApi for CobiTankWars {
                 .iter()
                 .map(|(id, order)| (id.clone(), OrderData::from(*order)))
                 .collect();
-            match check_orders(state, question.player, &given) {
-                Ok(_) => Ok(()),
-                Err(faults) => Err(match faults.into_iter().next() {
-                    Some((vehicle, error)) => UnfitAnswer {
-                        field: format!("{field}[{vehicle:?}]"),
-                        problem: error.to_string(),
-                    },
-                    None => UnfitAnswer {
-                        field,
-                        problem: "refused".to_owned(),
-                    },
-                }),
-            }
+            let Err(faults) = check_orders(state, question.player, &given) else {
+                return Ok(());
+            };
+            Err(match faults.into_iter().next() {
+                Some((vehicle, error)) => UnfitAnswer {
+                    field: format!("{field}[{vehicle:?}]"),
+                    problem: error.to_string(),
+                },
+                None => UnfitAnswer {
+                    field,
+                    problem: "refused".to_owned(),
+                },
+            })
         };
         check("orders".to_owned(), &answer.orders)?;
         for (i, line) in answer.lines.iter().enumerate() {

@@ -2,8 +2,7 @@
 //! the request gives, and the round they make with the AI's.
 
 use super::ai_move::{AiMoveRequest, AiSuggestion};
-use super::codec::decode_orders;
-use super::dto::{OrdersDto, VehicleOrders};
+use super::dto::VehicleOrders;
 use crate::api::flows::ask::{other_step_needed, refuse_without_play, Suggested};
 use crate::api::transport::problem::RequestError;
 use crate::games::cobi_tank_wars::{OrderData, Player, Question, Round};
@@ -43,27 +42,11 @@ pub(super) fn played_round(
         .map(|target| target.square.clone())
         .chain(gunfire)
         .collect();
-    let mine = VehicleOrders(
-        suggestion
-            .orders
-            .0
-            .iter()
-            .map(|(id, order)| (id.clone(), OrderData::from(*order)))
-            .collect(),
-    );
+    let mine = suggestion.orders.0.iter();
+    let mine = mine.map(|(id, order)| (id.clone(), OrderData::from(*order)));
     let orders = match question.player {
-        Player::P1 => OrdersDto {
-            p1: mine,
-            p2: theirs,
-        },
-        Player::P2 => OrdersDto {
-            p1: theirs,
-            p2: mine,
-        },
+        Player::P1 => [mine.collect(), theirs.0],
+        Player::P2 => [theirs.0, mine.collect()],
     };
-    let round = Round {
-        orders: decode_orders(orders),
-        seed,
-    };
-    (squares, round)
+    (squares, Round { orders, seed })
 }

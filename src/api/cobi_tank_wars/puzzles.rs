@@ -5,7 +5,6 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::codec::encode_orders;
 use super::dto::{ReplayRound, StateDto, SuggestedOrders};
 use crate::api::flows::annotation::LabelName;
 use crate::api::flows::ask::AskedLimits;
@@ -72,7 +71,9 @@ pub struct PuzzlesRequest {
 /// `defence` (the solution is the only one that does not lose: changing a
 /// key order leaves a chance to win of 25 or less, and it keeps one under
 /// 75).
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema)]
+// The document's schema of the engine's `Theme`s the game's finder
+// names, which puzzles write as they are.
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = CobiTankWarsPuzzleTheme)]
 pub enum ThemeName {
@@ -80,23 +81,6 @@ pub enum ThemeName {
     Escape,
     ForcedWin,
     Defence,
-}
-
-impl ThemeName {
-    /// Tank Wars' name of `theme`, if it is one of its themes.
-    fn of(theme: Theme) -> Option<ThemeName> {
-        Some(match theme {
-            Theme::Support => ThemeName::Support,
-            Theme::Escape => ThemeName::Escape,
-            Theme::ForcedWin => ThemeName::ForcedWin,
-            Theme::Defence => ThemeName::Defence,
-            Theme::Capture
-            | Theme::BaseEntry
-            | Theme::CommanderStart
-            | Theme::Exchange
-            | Theme::LockedIn => return None,
-        })
-    }
 }
 
 /// The orders played where the puzzle starts, and their label in the
@@ -131,7 +115,8 @@ pub struct PuzzleEntry {
     /// vehicles left out are free). Orders are revealed together, so no
     /// reply is forced: one round's orders.
     pub solution: Vec<SuggestedOrders>,
-    pub themes: Vec<ThemeName>,
+    #[schema(value_type = Vec<ThemeName>)]
+    pub themes: Vec<Theme>,
     /// Where the solution's orders win the game this round whatever the
     /// free vehicles and the opponent order: the winner and `plies` 1;
     /// absent where they do not.
@@ -180,14 +165,9 @@ impl PuzzleApi for CobiTankWars {
             solution: puzzle
                 .solution
                 .iter()
-                .map(|orders| encode_orders(orders.iter().cloned()))
+                .map(|orders| SuggestedOrders(orders.iter().cloned().collect()))
                 .collect(),
-            themes: puzzle
-                .themes
-                .iter()
-                .copied()
-                .filter_map(ThemeName::of)
-                .collect(),
+            themes: puzzle.themes.clone(),
             forced: puzzle.forced.map(|forced| ForcedResult {
                 winner: player.name().into(),
                 plies: forced.plies,
@@ -196,7 +176,7 @@ impl PuzzleApi for CobiTankWars {
             second_chance: puzzle.second_chance,
             rating: puzzle.rating,
             source: PuzzleSource {
-                played: encode_orders(puzzle.source.played.iter().cloned()),
+                played: SuggestedOrders(puzzle.source.played.iter().cloned().collect()),
                 label: puzzle.source.label,
             },
         }
@@ -229,4 +209,25 @@ crate::api::game_routes::puzzle_routes! {
     /// wins anyway (a chance of 99 or more), is a key: the keys' orders are
     /// the solution. Orders are revealed together, so a solution is one
     /// round's orders; a round may hold a puzzle for each player.
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The schema lists engine themes as they travel.
+    #[test]
+    fn the_schema_lists_engine_themes_by_their_names() {
+        let schema = serde_json::to_value(<ThemeName as utoipa::PartialSchema>::schema());
+        let names = schema.unwrap_or_default()["enum"].clone();
+        let themes: Vec<Theme> = serde_json::from_value(names.clone()).unwrap_or_default();
+        assert!(!themes.is_empty());
+        for theme in &themes {
+            assert_eq!(
+                serde_json::to_value(theme).unwrap_or_default(),
+                theme.name()
+            );
+        }
+        assert_eq!(serde_json::to_value(themes).unwrap_or_default(), names);
+    }
 }

@@ -5,53 +5,44 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::api::flows::ask::{AskedLimits, Work};
-use crate::api::openapi::notation::{LayoutText, Tbn};
 use crate::games::tank_battle as engine;
 use crate::games::SearchLimits;
 
-/// A position to find a move for.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "position": engine::INITIAL_TBN,
-    "layout": "standard",
-    "limits": {"max_depth": 4},
-    "seed": 1
-}))]
-#[schema(as = TankBattleAiMoveRequest)]
-pub struct AiMoveRequest {
-    /// Position in TBN: `<placement> <side> <ply>`.
-    #[schema(value_type = Tbn)]
-    pub position: String,
-    /// `standard` (default when absent) or 11 rows of layout notation.
-    #[schema(value_type = Option<LayoutText>)]
-    pub layout: Option<String>,
-    /// What ends the game besides rule 7; the server's default when
-    /// absent. The search plays toward its ply limit.
-    pub rules: Option<super::Rules>,
-    pub limits: Option<AskedLimits>,
-    /// Breaks ties between equally good moves, and draws a level's choice;
-    /// 0 when absent.
-    #[schema(example = 1)]
-    pub seed: Option<u64>,
-    /// Plays at a level instead of full strength: 1 (a beginner: shallow,
-    /// often picks a worse move) to 8 (full strength at 300,000
-    /// positions). A level is a fixed recipe in plies and positions, so it
-    /// plays the same on any machine, and repeats exactly with a `seed`;
-    /// `limits` can only lower its budgets.
-    #[schema(minimum = 1, maximum = 8, example = 3)]
-    pub level: Option<u32>,
-    /// How many of the best moves `lines` lists with their evaluations and
-    /// principal variations (analysis), 1 to 16; 1 when absent. From the
-    /// same search: `lines[0]` is `move` at full strength.
-    #[schema(minimum = 1, maximum = 16, example = 3)]
-    pub multipv: Option<u32>,
-    /// Also play the move, as `apply` would: the answer then carries
-    /// `applied`, exactly `apply`'s answer for it (the position after it,
-    /// the side to move, whether and why the game ended), so the AI's
-    /// turn is one call.
-    #[serde(default)]
-    pub play: bool,
+super::dto::position_request! {
+    /// A position to find a move for; the search plays toward the ply limit
+    /// of its `rules`.
+    #[schema(example = json!({
+        "position": engine::INITIAL_TBN,
+        "layout": "standard",
+        "limits": {"max_depth": 4},
+        "seed": 1
+    }))]
+    #[schema(as = TankBattleAiMoveRequest)]
+    AiMoveRequest {
+        pub limits: Option<AskedLimits>,
+        /// Breaks ties between equally good moves, and draws a level's choice;
+        /// 0 when absent.
+        #[schema(example = 1)]
+        pub seed: Option<u64>,
+        /// Plays at a level instead of full strength: 1 (a beginner: shallow,
+        /// often picks a worse move) to 8 (full strength at 300,000
+        /// positions). A level is a fixed recipe in plies and positions, so it
+        /// plays the same on any machine, and repeats exactly with a `seed`;
+        /// `limits` can only lower its budgets.
+        #[schema(minimum = 1, maximum = 8, example = 3)]
+        pub level: Option<u32>,
+        /// How many of the best moves `lines` lists with their evaluations and
+        /// principal variations (analysis), 1 to 16; 1 when absent. From the
+        /// same search: `lines[0]` is `move` at full strength.
+        #[schema(minimum = 1, maximum = 16, example = 3)]
+        pub multipv: Option<u32>,
+        /// Also play the move, as `apply` would: the answer then carries
+        /// `applied`, exactly `apply`'s answer for it (the position after it,
+        /// the side to move, whether and why the game ended), so the AI's
+        /// turn is one call.
+        #[serde(default)]
+        pub play: bool,
+    }
 }
 
 /// One of the best moves, with its value and line.

@@ -2,7 +2,7 @@
 //! 400, the decoding of a request's position, layout, move and square, and
 //! the score and status its answers report.
 
-use super::{Rules, ScorePair};
+use super::dto::{AtPosition, Rules, ScorePair};
 use crate::api::transport::problem::RequestError;
 use crate::error::NotationKind;
 use crate::games::tank_battle::{
@@ -133,39 +133,23 @@ pub(super) fn decode_arrows(text: &str) -> Result<Vec<Move>, RequestError> {
         ));
     }
     text.split(',')
-        .map(|piece| {
-            let mv = decode_move(piece, "arrows")?;
-            Ok(Move {
-                from: mv.from,
-                to: mv.to,
-                capture: None,
-            })
-        })
+        .map(|piece| decode_drawn(piece, "arrows"))
         .collect()
+}
+
+/// A move to draw, as given (not played: it captures nothing).
+pub(super) fn decode_drawn(text: &str, field: &str) -> Result<Move, RequestError> {
+    let MoveText { from, to } = decode_move(text, field)?;
+    Ok(Move {
+        from,
+        to,
+        capture: None,
+    })
 }
 
 pub(super) fn decode_square(text: &str, field: &str) -> Result<Square, RequestError> {
     text.parse().map_err(|e| notation(e, field, None))
 }
-
-/// A request that names a position: its TBN, its layout and its end
-/// policy (`position`, `layout` and `rules`; [`at_position!`] implements
-/// it for such a request).
-pub(super) trait AtPosition {
-    fn parts(&self) -> (&str, Option<&str>, Option<Rules>);
-}
-
-macro_rules! at_position {
-    ($($request:ty),*) => {$(
-        impl AtPosition for $request {
-            fn parts(&self) -> (&str, Option<&str>, Option<Rules>) {
-                (&self.position, self.layout.as_deref(), self.rules)
-            }
-        }
-    )*};
-}
-
-pub(super) use at_position;
 
 /// A request's position on its layout under its end policy (the server's
 /// default when it names none).

@@ -65,6 +65,42 @@ pub enum EndReasonName {
     PlyLimit,
 }
 
+/// A request that names a position: its TBN, its layout and its end
+/// policy (`position`, `layout` and `rules`; [`position_request!`]
+/// declares such a request).
+pub(super) trait AtPosition {
+    fn parts(&self) -> (&str, Option<&str>, Option<Rules>);
+}
+
+/// Declares a request body that names a position: its three fields, then
+/// the request's own.
+macro_rules! position_request {
+    ($(#[$attr:meta])* $name:ident { $($own:tt)* }) => {
+        #[derive(Debug, serde::Deserialize, utoipa::ToSchema)]
+        #[serde(deny_unknown_fields)]
+        $(#[$attr])*
+        pub struct $name {
+            /// Position in TBN: `<placement> <side> <ply>`.
+            #[schema(value_type = $crate::api::openapi::notation::Tbn)]
+            pub position: String,
+            /// `standard` (default when absent) or 11 rows of layout notation.
+            #[schema(value_type = Option<$crate::api::openapi::notation::LayoutText>)]
+            pub layout: Option<String>,
+            /// What ends the game besides rule 7; the server's default when
+            /// absent.
+            pub rules: Option<super::dto::Rules>,
+            $($own)*
+        }
+
+        impl super::dto::AtPosition for $name {
+            fn parts(&self) -> (&str, Option<&str>, Option<super::dto::Rules>) {
+                (&self.position, self.layout.as_deref(), self.rules)
+            }
+        }
+    };
+}
+pub(super) use position_request;
+
 /// Query of `initial`.
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -117,48 +153,30 @@ pub struct InitialResponse {
     pub layout: String,
 }
 
-/// A position and its layout.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "position": engine::INITIAL_TBN,
-    "layout": "standard"
-}))]
-#[schema(as = TankBattlePositionRequest)]
-pub struct PositionRequest {
-    /// Position in TBN: `<placement> <side> <ply>`.
-    #[schema(value_type = Tbn)]
-    pub position: String,
-    /// `standard` (default when absent) or 11 rows of layout notation.
-    #[schema(value_type = Option<LayoutText>)]
-    pub layout: Option<String>,
-    /// What ends the game besides rule 7; the server's default when
-    /// absent.
-    pub rules: Option<Rules>,
+position_request! {
+    /// A position and its layout.
+    #[schema(example = json!({
+        "position": engine::INITIAL_TBN,
+        "layout": "standard"
+    }))]
+    #[schema(as = TankBattlePositionRequest)]
+    PositionRequest {
+    }
 }
 
-/// A position, its layout, and optionally one tank to list moves for.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "position": engine::INITIAL_TBN,
-    "layout": "standard",
-    "from": "j4"
-}))]
-#[schema(as = TankBattleLegalMovesRequest)]
-pub struct LegalMovesRequest {
-    /// Position in TBN: `<placement> <side> <ply>`.
-    #[schema(value_type = Tbn)]
-    pub position: String,
-    /// `standard` (default when absent) or 11 rows of layout notation.
-    #[schema(value_type = Option<LayoutText>)]
-    pub layout: Option<String>,
-    /// What ends the game besides rule 7; the server's default when
-    /// absent.
-    pub rules: Option<Rules>,
-    /// Only list the moves of the tank on this square (e.g. `j4`).
-    #[schema(value_type = Option<SquareName>)]
-    pub from: Option<String>,
+position_request! {
+    /// A position, its layout, and optionally one tank to list moves for.
+    #[schema(example = json!({
+        "position": engine::INITIAL_TBN,
+        "layout": "standard",
+        "from": "j4"
+    }))]
+    #[schema(as = TankBattleLegalMovesRequest)]
+    LegalMovesRequest {
+        /// Only list the moves of the tank on this square (e.g. `j4`).
+        #[schema(value_type = Option<SquareName>)]
+        pub from: Option<String>,
+    }
 }
 
 /// One legal move.
@@ -243,30 +261,21 @@ pub struct LegalMovesResponse {
     pub count: usize,
 }
 
-/// A position, its layout and a move.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "position": engine::INITIAL_TBN,
-    "layout": "standard",
-    "move": "j4-j5"
-}))]
-#[schema(as = TankBattleMoveRequest)]
-pub struct MoveRequest {
-    /// Position in TBN: `<placement> <side> <ply>`.
-    #[schema(value_type = Tbn)]
-    pub position: String,
-    /// `standard` (default when absent) or 11 rows of layout notation.
-    #[schema(value_type = Option<LayoutText>)]
-    pub layout: Option<String>,
-    /// What ends the game besides rule 7; the server's default when
-    /// absent.
-    pub rules: Option<Rules>,
-    /// Two squares with `-`, `x` or nothing between them, either case:
-    /// `j4-j5`, `d10xd4`, `J4J5`.
-    #[serde(rename = "move")]
-    #[schema(value_type = MoveNotation)]
-    pub notation: String,
+position_request! {
+    /// A position, its layout and a move.
+    #[schema(example = json!({
+        "position": engine::INITIAL_TBN,
+        "layout": "standard",
+        "move": "j4-j5"
+    }))]
+    #[schema(as = TankBattleMoveRequest)]
+    MoveRequest {
+        /// Two squares with `-`, `x` or nothing between them, either case:
+        /// `j4-j5`, `d10xd4`, `J4J5`.
+        #[serde(rename = "move")]
+        #[schema(value_type = MoveNotation)]
+        pub notation: String,
+    }
 }
 
 /// Why a move is illegal.
@@ -306,12 +315,6 @@ impl ReasonBody {
         }
     }
 }
-
-/// `validate` and `apply` take a move.
-pub type ValidateRequest = MoveRequest;
-pub type ApplyRequest = MoveRequest;
-/// `score` takes a position.
-pub type ScoreRequest = PositionRequest;
 
 /// Whether a move is legal: `{"legal":true,"move"}` or
 /// `{"legal":false,"reason"}`.

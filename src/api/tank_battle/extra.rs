@@ -5,14 +5,13 @@
 use std::collections::BTreeMap;
 
 use actix_web::web;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use utoipa::ToSchema;
 
 use std::time::Instant;
 
 use super::codec::{decode, decode_layout};
-use super::dto::{InitialQuery, InitialResponse, Rules};
-use crate::api::openapi::notation::{LayoutText, Tbn};
+use super::dto::{InitialQuery, InitialResponse};
 use crate::api::openapi::responses::{BodyErrors, BusyError, RouteErrors};
 use crate::api::services::{run_stoppable, JsonAndServices, Services};
 use crate::api::transport::json::{respond, respond_constant};
@@ -148,32 +147,23 @@ pub(super) async fn run_perft(
     Ok(PerftResponse { nodes, divide })
 }
 
-/// A perft request.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "position": crate::games::tank_battle::INITIAL_TBN,
-    "layout": "standard",
-    "depth": 3,
-    "divide": true
-}))]
-#[schema(as = TankBattlePerftRequest)]
-pub struct PerftRequest {
-    /// Position in TBN: `<placement> <side> <ply>`.
-    #[schema(value_type = Tbn)]
-    pub position: String,
-    /// `standard` (default when absent) or 11 rows of layout notation.
-    #[schema(value_type = Option<LayoutText>)]
-    pub layout: Option<String>,
-    /// What ends the game besides rule 7; the server's default when
-    /// absent.
-    pub rules: Option<Rules>,
-    /// Depth in plies, 0 up to the server's cap (default 5).
-    #[schema(example = 3)]
-    pub depth: u32,
-    /// Also report the count below each legal move.
-    #[serde(default)]
-    pub divide: bool,
+super::dto::position_request! {
+    /// A perft request.
+    #[schema(example = json!({
+        "position": crate::games::tank_battle::INITIAL_TBN,
+        "layout": "standard",
+        "depth": 3,
+        "divide": true
+    }))]
+    #[schema(as = TankBattlePerftRequest)]
+    PerftRequest {
+        /// Depth in plies, 0 up to the server's cap (default 5).
+        #[schema(example = 3)]
+        pub depth: u32,
+        /// Also report the count below each legal move.
+        #[serde(default)]
+        pub divide: bool,
+    }
 }
 
 /// Leaf count of the legal-move tree.

@@ -11,14 +11,14 @@ mod puzzles;
 mod replay;
 pub use ai_move::*;
 use codec::{
-    at_position, decode, decode_arrows, decode_layout, decode_move, decode_position, decode_rules,
-    decode_square, notation, notation_kind, score_pair, status, AtPosition,
+    decode, decode_arrows, decode_drawn, decode_layout, decode_move, decode_position, decode_rules,
+    decode_square, notation, notation_kind, score_pair, status,
 };
 pub use dto::*;
 use extra::{__path_initial, __path_perft_count, initial, perft_count, run_perft};
 pub use extra::{PerftRequest, PerftResponse};
 use puzzles::{__path_puzzles, __path_puzzles_lines, puzzles, puzzles_lines};
-pub use puzzles::{PuzzleEntry, PuzzlesRequest};
+pub use puzzles::{PuzzleEntry, PuzzlesRequest, ThemeName};
 pub use replay::*;
 
 use serde_json::Value;
@@ -42,30 +42,24 @@ use crate::games::Game;
 use crate::limits::Limits;
 use crate::operations::Operation;
 
-at_position!(
-    PositionRequest,
-    LegalMovesRequest,
-    MoveRequest,
-    AiMoveRequest,
-    PerftRequest
-);
-
 impl GameApi for TankBattle {
     type LegalMovesRequest = LegalMovesRequest;
     type LegalMovesResponse = LegalMovesResponse;
-    type ValidateRequest = ValidateRequest;
+    /// `validate` and `apply` take a move, `score` a position.
+    type ValidateRequest = MoveRequest;
     type ValidateResponse = ValidateResponse;
-    type ApplyRequest = ApplyRequest;
+    type ApplyRequest = MoveRequest;
     type ApplyResponse = ApplyResponse;
-    type ScoreRequest = ScoreRequest;
+    type ScoreRequest = PositionRequest;
     type ScoreResponse = ScoreResponse;
     type ReplayRequest = ReplayRequest;
     type ReplayResponse = ReplayResponse;
     type AiMoveRequest = AiMoveRequest;
     type AiMoveResponse = Suggested<AiSuggestion>;
     type RenderQuery = RenderQuery;
-    type ReplayStep = ReplayStep;
-    type ReplayState = ReplayState;
+    /// A replay lists moves in move notation and answers positions in TBN.
+    type ReplayStep = String;
+    type ReplayState = Position;
     type AnnotateRequest = AnnotateRequest;
     type PickDto = PlayedMove;
     type PlayWith = ();
@@ -115,10 +109,8 @@ impl GameApi for TankBattle {
         limits: &Limits,
     ) -> Result<LegalMovesResponse, RequestError> {
         let state = decode(&request, limits)?;
-        let from = match request.from.as_deref() {
-            Some(text) => Some(decode_square(text, "from")?),
-            None => None,
-        };
+        let from = request.from.map(|text| decode_square(&text, "from"));
+        let from = from.transpose()?;
         let moves: Vec<KeptEntry> = TankBattle::legal_moves(&state)
             .into_iter()
             .filter(|mv| from.is_none_or(|from| mv.from == from))
@@ -172,32 +164,20 @@ impl GameApi for TankBattle {
             Some(text) => decode_position(text, &layout, "position")?,
             None => Position::initial(&layout),
         };
-        let last_move = match query.last_move.as_deref() {
-            Some(text) => {
-                let mv = decode_move(text, "last_move")?;
-                Some(Move {
-                    from: mv.from,
-                    to: mv.to,
-                    capture: None,
-                })
-            }
-            None => None,
-        };
-        let selected = match query.moves_from.as_deref() {
-            Some(text) => Some(decode_square(text, "moves_from")?),
-            None => None,
-        };
+        let last_move = query.last_move.map(|text| decode_drawn(&text, "last_move"));
+        let last_move = last_move.transpose()?;
+        let selected = query
+            .moves_from
+            .map(|text| decode_square(&text, "moves_from"));
+        let selected = selected.transpose()?;
         let moves = selected.map(|from| position.legal_moves_from(&layout, from));
-        let arrows = match query.arrows.as_deref() {
-            Some(text) => decode_arrows(text)?,
-            None => Vec::new(),
-        };
+        let arrows = query.arrows.as_deref().map(decode_arrows).transpose()?;
         Ok(crate::render::tank_battle(
             &layout,
             &position,
             last_move,
             selected.zip(moves.as_deref()),
-            &arrows,
+            &arrows.unwrap_or_default(),
             lang,
         ))
     }
@@ -327,14 +307,7 @@ impl GameApi for TankBattle {
     }
 
     fn game_over(_: &()) -> Refusal {
-        let over = IllegalMove {
-            reason: engine::Reason::GameOver,
-            square: None,
-        };
-        Refusal {
-            field: "position".to_owned(),
-            ..Self::refusal(over, None)
-        }
+        Refusal::new(engine::Reason::GameOver.code(), "position")
     }
 
     fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, RequestError> {

@@ -52,7 +52,9 @@ played_game! {
 /// a capture on the same square, the first move's included if it takes
 /// back the opponent's last capture), `locked_in` (a solver's tank locked
 /// in the opponent's base moves or captures within it).
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema)]
+// The document's schema of the engine's `Theme`s the game's finder
+// names, which puzzles write as they are.
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = TankBattlePuzzleTheme)]
 pub enum ThemeName {
@@ -63,22 +65,6 @@ pub enum ThemeName {
     Defence,
     Exchange,
     LockedIn,
-}
-
-impl ThemeName {
-    /// Tank Battle's name of `theme`, if it is one of its themes.
-    fn of(theme: Theme) -> Option<ThemeName> {
-        Some(match theme {
-            Theme::Capture => ThemeName::Capture,
-            Theme::BaseEntry => ThemeName::BaseEntry,
-            Theme::CommanderStart => ThemeName::CommanderStart,
-            Theme::ForcedWin => ThemeName::ForcedWin,
-            Theme::Defence => ThemeName::Defence,
-            Theme::Exchange => ThemeName::Exchange,
-            Theme::LockedIn => ThemeName::LockedIn,
-            Theme::Support | Theme::Escape => return None,
-        })
-    }
 }
 
 /// The move played where the puzzle starts, and its label in the review.
@@ -116,7 +102,8 @@ pub struct PuzzleEntry {
     /// advantage, each reply the judge's best with no rival.
     #[schema(value_type = Vec<MoveNotation>)]
     pub solution: Vec<String>,
-    pub themes: Vec<ThemeName>,
+    #[schema(value_type = Vec<ThemeName>)]
+    pub themes: Vec<Theme>,
     /// Where the position is won by force for the solver: the winner and
     /// the plies to the end; absent where it is not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -160,12 +147,7 @@ impl PuzzleApi for TankBattle {
             ply: puzzle.ply,
             player: player.to_owned(),
             solution: puzzle.solution.iter().map(Move::to_notation).collect(),
-            themes: puzzle
-                .themes
-                .iter()
-                .copied()
-                .filter_map(ThemeName::of)
-                .collect(),
+            themes: puzzle.themes.clone(),
             forced: puzzle.forced.map(|forced| ForcedResult {
                 winner: player.into(),
                 plies: forced.plies,
@@ -206,4 +188,25 @@ crate::api::game_routes::puzzle_routes! {
     /// longest defence) and only moves until a capture not taken back, a base
     /// entry or the game's end settles it (five of the solver's moves at
     /// most). After a puzzle the next is looked for past its solution.
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The schema lists engine themes as they travel.
+    #[test]
+    fn the_schema_lists_engine_themes_by_their_names() {
+        let schema = serde_json::to_value(<ThemeName as utoipa::PartialSchema>::schema());
+        let names = schema.unwrap_or_default()["enum"].clone();
+        let themes: Vec<Theme> = serde_json::from_value(names.clone()).unwrap_or_default();
+        assert!(!themes.is_empty());
+        for theme in &themes {
+            assert_eq!(
+                serde_json::to_value(theme).unwrap_or_default(),
+                theme.name()
+            );
+        }
+        assert_eq!(serde_json::to_value(themes).unwrap_or_default(), names);
+    }
 }

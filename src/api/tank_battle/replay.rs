@@ -106,13 +106,8 @@ impl ToSchema for PlayedMove {
 pub struct ReplayResponse {
     /// TBN after each move, in order.
     #[schema(value_type = Vec<String>)]
-    pub positions: Vec<ReplayState>,
+    pub positions: Vec<Position>,
     /// Score and state of the last position.
     #[serde(rename = "final")]
     pub final_state: ScoreResponse,
 }
-
-/// A move in move notation, as a replay lists it.
-pub type ReplayStep = String;
-/// A position, as a replay answers it: its TBN.
-pub type ReplayState = Position;

@@ -146,14 +146,6 @@ impl PickReasons {
     pub fn is_empty(&self) -> bool {
         self.u.is_none() && self.d.is_none()
     }
-
-    /// The reason of `player`'s pick.
-    pub fn of(&mut self, player: Player) -> &mut Option<PickReason> {
-        match player {
-            Player::U => &mut self.u,
-            Player::D => &mut self.d,
-        }
-    }
 }
 
 /// A round to play.
@@ -423,9 +415,6 @@ impl Work for AiSuggestion {
             || self.value.abs() >= engine::ai::WIN
     }
 }
-
-/// A replay lists rounds.
-pub type ReplayStep = ReplayRound;
 
 /// Tank War requests to run in one round trip, in order.
 pub type BatchRequest = json_state::BatchRequest<TankWar>;

@@ -178,7 +178,7 @@ impl GameApi for TankWar {
     type ScoreResponse = ScoreResponse;
     type AiMoveRequest = AiMoveRequest;
     type AiMoveResponse = Suggested<AiSuggestion>;
-    type ReplayStep = ReplayStep;
+    type ReplayStep = ReplayRound;
     type PickDto = TankPick;
     /// The other player's pick and the round's clock charges.
     type PlayWith = (String, [u64; 2]);
@@ -202,21 +202,21 @@ impl GameApi for TankWar {
         lang: crate::i18n::Lang,
     ) -> Result<ValidateResponse, RequestError> {
         let State { setup, position } = Self::decode_state(&request.state, "state", limits)?;
-        let picks = [(Player::U, request.moves.u), (Player::D, request.moves.d)];
-        if picks.iter().all(|(_, p)| p.is_none()) {
+        let OptionalPicks { u, d } = request.moves;
+        if u.is_none() && d.is_none() {
             return Err(RequestError::bad_request(
                 Text::new("request-no-picks"),
                 Some("moves"),
             ));
         }
-        let mut reasons = PickReasons::default();
-        for (player, pick) in picks {
-            if let Some(name) = pick {
-                if let Err(e) = engine::check_pick(&setup, &position, player, &name) {
-                    *reasons.of(player) = Some(PickReason::of(e, lang));
-                }
-            }
-        }
+        let reason = |player, pick: Option<String>| {
+            let refused = engine::check_pick(&setup, &position, player, &pick?).err()?;
+            Some(PickReason::of(refused, lang))
+        };
+        let reasons = PickReasons {
+            u: reason(Player::U, u),
+            d: reason(Player::D, d),
+        };
         Ok(ValidateResponse {
             legal: reasons.is_empty(),
             reasons,
@@ -320,14 +320,7 @@ impl GameApi for TankWar {
 
     /// An `ai-move` for a finished game: its `state` is at fault.
     fn game_over(player: &Player) -> Refusal {
-        let over = IllegalPick {
-            player: *player,
-            error: PickError::GameOver,
-        };
-        Refusal {
-            field: "state".to_owned(),
-            ..Self::refusal(over, None)
-        }
+        Refusal::new(PickError::GameOver.code(), "state").by(Some(player))
     }
 
     fn canonical(state: &State, player: &Player) -> Result<String, RequestError> {
@@ -336,8 +329,8 @@ impl GameApi for TankWar {
 
     fn decode_ai(request: AiMoveRequest, limits: &Limits) -> Result<AiRequest<Self>, RequestError> {
         let state = Self::decode_state(&request.state, "state", limits)?;
-        let player = request.player;
-        AiRequest::new(state, player, request.limits, request.seed).styled(request.level, None)
+        AiRequest::new(state, request.player, request.limits, request.seed)
+            .styled(request.level, None)
     }
 
     fn play_with(request: &AiMoveRequest) -> Result<Option<(String, [u64; 2])>, RequestError> {

@@ -53,8 +53,12 @@ pub const fn rating_of_level(level: u8) -> u32 {
     level as u32 * 100
 }
 
-/// What a puzzle is about, read from the rules on its solution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// What a puzzle is about, read from the rules on its solution (written
+/// by its [`Theme::name`], as puzzles list it).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Theme {
     /// A solver's move captures.
     Capture,
