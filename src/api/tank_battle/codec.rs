@@ -83,14 +83,7 @@ pub(super) fn fault_text(fault: &NotationFault) -> Text {
             .with("found", format!("{found:?}")),
         NotationFault::CommanderStarts { side, count } => text
             .with("side", side.name())
-            .with(
-                "letter",
-                if *side == engine::Side::White {
-                    "W"
-                } else {
-                    "B"
-                },
-            )
+            .with("letter", if *side == Side::White { "W" } else { "B" })
             .with("count", *count),
     }
 }

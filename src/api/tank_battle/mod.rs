@@ -90,12 +90,10 @@ impl GameApi for TankBattle {
     }
 
     fn validate_listed(request: &Value, _: &str, key: &Value) -> Value {
-        let mut body = serde_json::Map::new();
-        for field in ["position", "layout"] {
-            if let Some(value) = request.get(field) {
-                body.insert(field.to_owned(), value.clone());
-            }
-        }
+        let mut body: serde_json::Map<String, Value> = ["position", "layout"]
+            .into_iter()
+            .filter_map(|field| Some((field.to_owned(), request.get(field)?.clone())))
+            .collect();
         body.insert("move".to_owned(), key.clone());
         Value::Object(body)
     }
@@ -129,17 +127,11 @@ impl GameApi for TankBattle {
     ) -> Result<ValidateResponse, RequestError> {
         let state = decode(&request, limits)?;
         let text = decode_move(&request.notation, "move")?;
-        Ok(match state.validate(text) {
-            Ok(mv) => ValidateResponse {
-                legal: true,
-                notation: Some(mv),
-                reason: None,
-            },
-            Err(err) => ValidateResponse {
-                legal: false,
-                notation: None,
-                reason: Some(ReasonBody::of(err, lang)),
-            },
+        let verdict = state.validate(text);
+        Ok(ValidateResponse {
+            legal: verdict.is_ok(),
+            notation: verdict.ok(),
+            reason: verdict.err().map(|err| ReasonBody::of(err, lang)),
         })
     }
 
@@ -245,29 +237,15 @@ impl GameApi for TankBattle {
     /// The replay's game, and the judging asked (`limits` is the request's,
     /// `server` the server's).
     fn decode_annotate(
-        request: AnnotateRequest,
+        mut request: AnnotateRequest,
         server: &Limits,
     ) -> Result<(State, Vec<String>, Judging), RequestError> {
-        let AnnotateRequest {
-            game,
-            start,
-            layout,
-            rules,
-            moves,
-            result,
-            limits,
-            level,
-        } = request;
-        let replay = ReplayRequest {
-            game,
-            start,
-            layout,
-            rules,
-            moves,
-            result,
+        let judging = Judging {
+            limits: request.limits.take(),
+            level: request.level,
         };
-        let (state, moves) = Self::decode_replay(replay, server)?;
-        Ok((state, moves, Judging { limits, level }))
+        let (state, moves) = Self::decode_replay(request.into(), server)?;
+        Ok((state, moves, judging))
     }
 
     fn encode_pick(_: &State, mv: &Move) -> PlayedMove {

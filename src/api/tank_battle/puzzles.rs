@@ -39,7 +39,7 @@ played_game! {
         /// in the game's order.
         #[schema(minimum = 1, maximum = 50)]
         pub max_puzzles: Option<u32>,
-    }
+    } => AnnotateRequest { limits, level }
 }
 
 /// What a puzzle is about, from the rules: `capture` (a solver's move
@@ -125,17 +125,8 @@ impl PuzzleApi for TankBattle {
     type PuzzlesRequest = PuzzlesRequest;
 
     fn split(request: PuzzlesRequest) -> (AnnotateRequest, Option<u32>) {
-        let review = AnnotateRequest {
-            game: request.game,
-            start: request.start,
-            layout: request.layout,
-            rules: request.rules,
-            moves: request.moves,
-            result: request.result,
-            limits: request.limits,
-            level: request.level,
-        };
-        (review, request.max_puzzles)
+        let max_puzzles = request.max_puzzles;
+        (request.into(), max_puzzles)
     }
 
     fn encode_puzzle(state: &State, puzzle: &Puzzle<Move>) -> PuzzleEntry {

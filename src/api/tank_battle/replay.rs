@@ -13,9 +13,10 @@ use crate::games::tank_battle::{Move, Position};
 
 /// Declares a request body that carries a played game as `replay` takes
 /// it (a start and moves, or a game record as it is): the game's fields,
-/// then the request's own.
+/// then the request's own; after `=>`, a body it narrows to (its game and
+/// the fields named).
 macro_rules! played_game {
-    ($(#[$attr:meta])* $name:ident { $($own:tt)* }) => {
+    ($(#[$attr:meta])* $name:ident { $($own:tt)* } $(=> $into:ident { $($kept:ident),* })?) => {
         #[derive(Debug, Deserialize, ToSchema)]
         #[serde(deny_unknown_fields)]
         $(#[$attr])*
@@ -44,6 +45,20 @@ macro_rules! played_game {
             pub result: RecordResult,
             $($own)*
         }
+
+        $(impl From<$name> for $into {
+            fn from(request: $name) -> $into {
+                $into {
+                    game: request.game,
+                    start: request.start,
+                    layout: request.layout,
+                    rules: request.rules,
+                    moves: request.moves,
+                    result: request.result,
+                    $($kept: request.$kept,)*
+                }
+            }
+        })?
     };
 }
 pub(super) use played_game;
@@ -80,7 +95,7 @@ played_game! {
         /// when given, wins. The default budget when absent.
         #[schema(minimum = 1, maximum = 8)]
         pub level: Option<u32>,
-    }
+    } => ReplayRequest {}
 }
 
 /// A move as a review names it, in move notation.

@@ -141,13 +141,6 @@ pub struct PickReasons {
     pub d: Option<PickReason>,
 }
 
-impl PickReasons {
-    /// Whether no pick is refused.
-    pub fn is_empty(&self) -> bool {
-        self.u.is_none() && self.d.is_none()
-    }
-}
-
 /// A round to play.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -218,7 +218,7 @@ impl GameApi for TankWar {
             d: reason(Player::D, d),
         };
         Ok(ValidateResponse {
-            legal: reasons.is_empty(),
+            legal: reasons.u.is_none() && reasons.d.is_none(),
             reasons,
         })
     }
