@@ -8,9 +8,11 @@
 use std::io::Write;
 use std::sync::OnceLock;
 
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::header::{
+    self, AcceptEncoding, Encoding, EntityTag, HeaderValue, IfNoneMatch,
+};
 use actix_web::web::Bytes;
-use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, HttpResponseBuilder};
 
 use super::pieces::Pieces;
 
@@ -24,6 +26,7 @@ pub struct Asset {
     content_type: String,
     bytes: Bytes,
     gzip: OnceLock<Option<Bytes>>,
+    tag: EntityTag,
     etag: HeaderValue,
 }
 
@@ -32,12 +35,14 @@ impl Asset {
     pub fn new(content_type: impl Into<String>, bytes: impl Into<Bytes>) -> Asset {
         let bytes = bytes.into();
         let hash = blake3::hash(&bytes).to_hex();
-        let etag = format!("\"{}\"", hash.get(..32).unwrap_or(&hash));
+        let tag = EntityTag::new_strong(hash.get(..32).unwrap_or(&hash).to_owned());
+        let etag = HeaderValue::from_str(&tag.to_string());
         Asset {
             content_type: content_type.into(),
             bytes,
             gzip: OnceLock::new(),
-            etag: HeaderValue::from_str(&etag).unwrap_or(HeaderValue::from_static("\"\"")),
+            tag,
+            etag: etag.unwrap_or(HeaderValue::from_static("\"\"")),
         }
     }
 
@@ -72,7 +77,7 @@ impl Asset {
             .insert_header((header::ETAG, self.etag.clone()))
             .insert_header((header::CACHE_CONTROL, HeaderValue::from_static("no-cache")))
             .insert_header((header::VARY, HeaderValue::from_static("Accept-Encoding")));
-        if holds(req, self.etag()) {
+        if holds(req, &self.tag) {
             answer.status(actix_web::http::StatusCode::NOT_MODIFIED);
             return answer.finish();
         }
@@ -87,33 +92,21 @@ impl Asset {
     }
 }
 
-/// Whether the client holds the version `etag` (`If-None-Match`).
-fn holds(req: &HttpRequest, etag: &str) -> bool {
-    req.headers()
-        .get_all(header::IF_NONE_MATCH)
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|tags| tags.split(','))
-        .any(|tag| {
-            let tag = tag.trim();
-            tag == "*" || tag.strip_prefix("W/").unwrap_or(tag) == etag
-        })
+/// Whether the client holds the version tagged `tag` (`If-None-Match`).
+pub fn holds(req: &HttpRequest, tag: &EntityTag) -> bool {
+    match req.get_header::<IfNoneMatch>() {
+        Some(IfNoneMatch::Any) => true,
+        Some(IfNoneMatch::Items(tags)) => tags.iter().any(|held| held.weak_eq(tag)),
+        None => false,
+    }
 }
 
-/// Whether the client takes gzip (`Accept-Encoding`, `q` above zero).
+/// Whether the request takes gzip (`Accept-Encoding`, by its qualities,
+/// `*` among them).
 fn takes_gzip(req: &HttpRequest) -> bool {
-    req.headers()
-        .get_all(header::ACCEPT_ENCODING)
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|codings| codings.split(','))
-        .any(|coding| {
-            let mut parts = coding.split(';');
-            let name = parts.next().unwrap_or("").trim();
-            let q = parts
-                .filter_map(|p| p.trim().strip_prefix("q="))
-                .find_map(|q| q.trim().parse::<f32>().ok())
-                .unwrap_or(1.0);
-            (name.eq_ignore_ascii_case("gzip") || name == "*") && q > 0.0
-        })
+    let gzip = Encoding::gzip();
+    let accepted = req.get_header::<AcceptEncoding>();
+    accepted.and_then(|accepted| accepted.negotiate([&gzip].into_iter())) == Some(gzip)
 }
 
 #[cfg(test)]

@@ -136,52 +136,34 @@ impl<E: de::Error> fmt::Display for Error<E> {
 
 impl<E: de::Error> std::error::Error for Error<E> {}
 
+/// serde's `de::Error` constructors, each keeping the [`DataFault`] it
+/// names.
+macro_rules! data_faults {
+    ($($method:ident($($arg:ident: $type:ty),*) => $fault:expr;)*) => {$(
+        fn $method($($arg: $type),*) -> Self {
+            Error::Data(Box::new($fault))
+        }
+    )*};
+}
+
 impl<E: de::Error> de::Error for Error<E> {
     fn custom<T: fmt::Display>(message: T) -> Self {
         Error::Data(Box::new(DataFault::Custom(message.to_string())))
     }
 
-    fn invalid_type(unexpected: Unexpected<'_>, expected: &dyn Expected) -> Self {
-        Error::Data(Box::new(DataFault::InvalidType {
-            came: Came::of(unexpected),
-            expected: expected.to_string(),
-        }))
-    }
-
-    fn invalid_value(unexpected: Unexpected<'_>, expected: &dyn Expected) -> Self {
-        Error::Data(Box::new(DataFault::InvalidValue {
-            came: Came::of(unexpected),
-            expected: expected.to_string(),
-        }))
-    }
-
-    fn invalid_length(len: usize, expected: &dyn Expected) -> Self {
-        Error::Data(Box::new(DataFault::InvalidLength {
-            len,
-            expected: expected.to_string(),
-        }))
-    }
-
-    fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
-        Error::Data(Box::new(DataFault::UnknownVariant {
-            name: variant.to_owned(),
-            expected,
-        }))
-    }
-
-    fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
-        Error::Data(Box::new(DataFault::UnknownField {
-            name: field.to_owned(),
-            expected,
-        }))
-    }
-
-    fn missing_field(field: &'static str) -> Self {
-        Error::Data(Box::new(DataFault::MissingField(field)))
-    }
-
-    fn duplicate_field(field: &'static str) -> Self {
-        Error::Data(Box::new(DataFault::DuplicateField(field)))
+    data_faults! {
+        invalid_type(came: Unexpected<'_>, expected: &dyn Expected) =>
+            DataFault::InvalidType { came: Came::of(came), expected: expected.to_string() };
+        invalid_value(came: Unexpected<'_>, expected: &dyn Expected) =>
+            DataFault::InvalidValue { came: Came::of(came), expected: expected.to_string() };
+        invalid_length(len: usize, expected: &dyn Expected) =>
+            DataFault::InvalidLength { len, expected: expected.to_string() };
+        unknown_variant(name: &str, expected: Names) =>
+            DataFault::UnknownVariant { name: name.to_owned(), expected };
+        unknown_field(name: &str, expected: Names) =>
+            DataFault::UnknownField { name: name.to_owned(), expected };
+        missing_field(name: &'static str) => DataFault::MissingField(name);
+        duplicate_field(name: &'static str) => DataFault::DuplicateField(name);
     }
 }
 

@@ -4,8 +4,8 @@
 
 use std::hash::{Hash, Hasher};
 
-use actix_web::http::header::{self, EntityTag, IfNoneMatch};
-use actix_web::{HttpMessage, HttpRequest, HttpResponse};
+use actix_web::http::header::{self, EntityTag};
+use actix_web::{HttpRequest, HttpResponse};
 
 use super::problem::HttpError;
 use crate::memory::InFlight;
@@ -34,11 +34,7 @@ pub fn respond(
     in_flight: &InFlight,
 ) -> Result<HttpResponse, HttpError> {
     let tag = entity_tag(&body);
-    let fresh = match request.get_header::<IfNoneMatch>() {
-        Some(IfNoneMatch::Any) => true,
-        Some(IfNoneMatch::Items(tags)) => tags.iter().any(|t| t.weak_eq(&tag)),
-        None => false,
-    };
+    let fresh = super::assets::holds(request, &tag);
     let mut response = if fresh {
         HttpResponse::NotModified()
     } else {
