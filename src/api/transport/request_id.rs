@@ -136,9 +136,7 @@ impl Asked {
             lang: crate::api::middleware::language::asked(req.headers()),
         }
     }
-}
 
-impl Asked {
     /// The language `req` asked for (as [`Asked::of`] finds it).
     pub fn lang_of(req: &HttpRequest) -> Lang {
         match req.extensions().get::<Asked>() {
