@@ -167,19 +167,13 @@ fn fault_text<E: de::Error>(fault: &DataFault) -> Text {
     let english: E = fault.to_error(true);
     let none = || ("", String::new());
     let nothing = || ("none", String::new());
+    let wrong = |kind, came: &Came, expected: &str| {
+        let value = (came.kind, came.value.clone());
+        (kind, "", value, expected_kind(expected))
+    };
     let (kind, name, (unexpected, value), expected) = match fault {
-        DataFault::InvalidType { came, expected } => (
-            "invalid-type",
-            "",
-            (came.kind, came.value.clone()),
-            expected_kind(expected),
-        ),
-        DataFault::InvalidValue { came, expected } => (
-            "invalid-value",
-            "",
-            (came.kind, came.value.clone()),
-            expected_kind(expected),
-        ),
+        DataFault::InvalidType { came, expected } => wrong("invalid-type", came, expected),
+        DataFault::InvalidValue { came, expected } => wrong("invalid-value", came, expected),
         DataFault::InvalidLength { len, expected } => (
             "invalid-length",
             "",
