@@ -4,23 +4,25 @@
 //! of its routes. The flows are the generic ones of `api::flows`.
 
 mod ai_move;
-mod compare;
 mod dto;
+mod invalid;
 mod play;
 mod puzzles;
 pub use ai_move::*;
 pub use dto::*;
+use invalid::invalid_text;
 use puzzles::{__path_puzzles, __path_puzzles_lines, puzzles, puzzles_lines};
 pub use puzzles::{PuzzleEntry, PuzzlesRequest, ThemeName};
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::flows;
 use super::flows::ask::{AiRequest, Suggested};
 use super::flows::batch as batching;
 use super::flows::budget::SharedBudget;
+use super::flows::compare::{code_and_message, token};
 use super::game::not_dispatched;
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
@@ -65,11 +67,11 @@ impl JsonState for CobiTankWars {
         let orders = |orders: &BTreeMap<String, OrderData>| {
             let by_vehicle = orders
                 .iter()
-                .map(|(id, order)| (id.clone(), serde_json::json!([order.dir, order.dist])));
+                .map(|(id, order)| (id.clone(), json!([order.dir, order.dist])));
             serde_json::Value::Object(by_vehicle.collect())
         };
         let [p1, p2] = &round.orders;
-        serde_json::json!([orders(p1), orders(p2), round.seed])
+        json!([orders(p1), orders(p2), round.seed])
     }
 
     fn decode_state(dto: &StateDto, field: &str, _limits: &Limits) -> Result<State, RequestError> {
@@ -178,22 +180,62 @@ impl GameApi for CobiTankWars {
         })
     }
 
-    /// A list a vehicle, under its player (`P1/P1-2`); an order known by
-    /// its direction and distance.
+    /// A list a vehicle, under its player: its pointer (`/P1/P1-2`) and
+    /// `P1/P1-2`.
     fn move_lists(answer: &Value) -> Vec<(String, String)> {
-        compare::move_lists(answer)
+        Player::NAMES
+            .into_iter()
+            .filter_map(|player| Some((player, answer.get(player)?.as_object()?)))
+            .flat_map(|(player, vehicles)| {
+                vehicles.keys().map(move |vehicle| {
+                    (
+                        format!("/{player}/{}", token(vehicle)),
+                        format!("{player}/{vehicle}"),
+                    )
+                })
+            })
+            .collect()
     }
 
+    /// An order is its direction and distance (`to` and `blocked_now`
+    /// follow from them).
     fn move_key(item: &Value) -> Value {
-        compare::move_key(item)
+        match item {
+            Value::Object(fields) => {
+                let key: serde_json::Map<String, Value> = ["dir", "dist"]
+                    .into_iter()
+                    .filter_map(|name| Some((name.to_owned(), fields.get(name)?.clone())))
+                    .collect();
+                Value::Object(key)
+            }
+            other => other.clone(),
+        }
     }
 
+    /// The vehicle's order alone (`null`: no order for it).
     fn validate_listed(request: &Value, at: &str, key: &Value) -> Value {
-        compare::validate_listed(request, at, key)
+        let state = request.get("state").cloned().unwrap_or_default();
+        let (player, vehicle) = at.split_once('/').unwrap_or((at, ""));
+        let orders = match key {
+            Value::Null => json!({}),
+            order => json!({ vehicle: order }),
+        };
+        json!({"state": state, "orders": { player: orders }})
     }
 
+    /// The reason given the vehicle's order (or the game's: `GAME_OVER`).
     fn listed_refusal(answer: &Value, at: &str) -> Option<(String, String)> {
-        compare::listed_refusal(answer, at)
+        let (_, vehicle) = at.split_once('/')?;
+        let reasons = answer.get("reasons")?.as_array()?;
+        let of_vehicle = reasons
+            .iter()
+            .find(|reason| reason.get("vehicle").and_then(Value::as_str) == Some(vehicle));
+        let of_game = || {
+            reasons
+                .iter()
+                .find(|reason| reason.get("vehicle").is_none())
+        };
+        code_and_message(of_vehicle.or_else(of_game)?)
     }
 
     fn run_legal_moves(
@@ -536,35 +578,6 @@ super::game_routes::game_routes! {
 
 #[cfg(test)]
 mod tests;
-
-/// A state's broken invariant as a text of the catalogues.
-fn invalid_text(error: &crate::games::cobi_tank_wars::StateError) -> crate::text::Text {
-    use crate::games::cobi_tank_wars::StateError as E;
-    use crate::games::grid::MAX_SIDE;
-    use crate::text::Text;
-    let vehicle = |id: &'static str, name: &str| Text::new(id).with("vehicle", format!("{name:?}"));
-    match error {
-        E::BoardSize { cols, rows } => Text::new("invalid-tank-wars-board-size")
-            .with("max", MAX_SIDE)
-            .with("cols", *cols)
-            .with("rows", *rows),
-        E::TooManyVehicles(player) => {
-            Text::new("invalid-tank-wars-too-many-vehicles").with("player", player.name())
-        }
-        E::Slot(name) => vehicle("invalid-tank-wars-slot", name),
-        E::DuplicateId(name) => vehicle("invalid-tank-wars-duplicate-id", name),
-        E::Armor(name) => vehicle("invalid-tank-wars-armor", name),
-        E::Square(text) => {
-            Text::new("invalid-tank-wars-square").with("square", format!("{text:?}"))
-        }
-        E::SharedSquare(cell) => {
-            Text::new("invalid-tank-wars-shared-square").with("square", cell.to_string())
-        }
-        E::DuplicateToken { kind, square } => Text::new("invalid-tank-wars-duplicate-token")
-            .with("kind", *kind)
-            .with("square", square.to_string()),
-    }
-}
 
 #[cfg(test)]
 mod invalid_tests;
