@@ -2,8 +2,6 @@
 //! answers unknown paths (404) as problem+json (a route's resource answers
 //! another method with 405 itself: [`super::openapi::resource`]).
 
-use std::collections::BTreeMap;
-
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Serialize;
 use utoipa::openapi::OpenApi;
@@ -71,51 +69,34 @@ pub struct GamesResponse {
     pub games: Vec<GameInfo>,
 }
 
-/// Routes by path, with their methods; built from the OpenAPI document so
-/// the catalogue cannot drift from the routes.
-#[derive(Clone, Default)]
-pub struct RouteTable {
-    methods: BTreeMap<String, Vec<String>>,
-    /// The games served, as the catalogue lists them.
-    games: Vec<GameEntry>,
-}
+/// The catalogue of games with their endpoints, built from the OpenAPI
+/// document so it cannot drift from the routes.
+#[derive(Clone)]
+pub struct RouteTable(GamesResponse);
 
 impl RouteTable {
     pub fn from_openapi(doc: &OpenApi, games: &[GameEntry]) -> RouteTable {
-        let mut methods: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for (path, item) in &doc.paths.paths {
-            let entry = methods.entry(path.clone()).or_default();
-            let ops = [
-                ("GET", &item.get),
-                ("PUT", &item.put),
-                ("POST", &item.post),
-                ("DELETE", &item.delete),
-                ("PATCH", &item.patch),
-            ];
-            entry.extend(
-                ops.iter()
-                    .filter(|(_, op)| op.is_some())
-                    .map(|(m, _)| (*m).to_owned()),
-            );
-        }
-        RouteTable {
-            methods,
-            games: games.to_vec(),
-        }
-    }
-
-    /// The catalogue of games with their endpoints.
-    pub fn games(&self) -> GamesResponse {
-        let games = self
-            .games
+        let games = games
             .iter()
             .map(|game| {
                 let prefix = format!("/v1/{}/", game.id);
-                let endpoints = self
-                    .methods
+                let endpoints = doc
+                    .paths
+                    .paths
                     .iter()
                     .filter(|(path, _)| path.starts_with(&prefix))
-                    .flat_map(|(path, methods)| methods.iter().map(move |m| format!("{m} {path}")))
+                    .flat_map(|(path, item)| {
+                        let ops = [
+                            ("GET", &item.get),
+                            ("PUT", &item.put),
+                            ("POST", &item.post),
+                            ("DELETE", &item.delete),
+                            ("PATCH", &item.patch),
+                        ];
+                        ops.into_iter()
+                            .filter(|(_, op)| op.is_some())
+                            .map(move |(method, _)| format!("{method} {path}"))
+                    })
                     .collect();
                 GameInfo {
                     id: game.id,
@@ -127,7 +108,7 @@ impl RouteTable {
                 }
             })
             .collect();
-        GamesResponse { games }
+        RouteTable(GamesResponse { games })
     }
 }
 
@@ -167,7 +148,7 @@ async fn readyz() -> web::Json<Health> {
     RouteErrors,
 ))]
 async fn list_games(routes: web::Data<RouteTable>) -> web::Json<GamesResponse> {
-    web::Json(routes.games())
+    web::Json(routes.0.clone())
 }
 
 /// Answers requests no route took: 404, naming the path as actix routes
