@@ -14,6 +14,7 @@ use crate::api::{cobi_tank_wars, tank_battle, tank_war};
 use crate::games::cobi_tank_wars::CobiTankWars;
 use crate::games::tank_battle::TankBattle;
 use crate::games::tank_war::TankWar;
+use crate::games::Game;
 
 /// One game as the application mounts it.
 #[derive(Clone, Copy)]
@@ -36,75 +37,50 @@ pub struct GameEntry {
     pub problem_codes: fn() -> Vec<&'static str>,
 }
 
-impl GameEntry {
-    /// The entry of `G`, whose face's routes `configure` registers.
-    pub const fn of<G: GameApi>(about: About, configure: fn(&mut ServiceConfig)) -> GameEntry {
-        GameEntry {
-            id: G::ID,
-            name: about.name,
-            description: about.description,
-            players: about.players,
-            kind: about.kind,
-            section: about.section,
-            configure,
-            problem_codes: G::problem_codes,
-        }
-    }
-}
-
-/// What a game's entry says about it (see [`GameEntry`]).
-pub struct About {
-    pub name: &'static str,
-    pub description: &'static str,
-    pub players: &'static [&'static str],
-    pub kind: &'static str,
-    pub section: &'static str,
-}
-
 /// The games this service serves, in the order the catalogue and the
 /// document list them.
 pub const SERVED: &[GameEntry] = &[
-    GameEntry::of::<TankBattle>(
-        About {
-            name: "Tank Battle",
-            description: "11x11 board of sliding tanks: commanders, mines, a contaminated centre and two bases; \
-                 occupy the enemy base with as many tanks as possible.",
-            players: &crate::games::tank_battle::Side::NAMES,
-            kind: "alternating moves",
-            section: "Tank Battle: 11x11, sliding tanks, commanders, mines, a contaminated centre and two bases. \
+    GameEntry {
+        id: TankBattle::ID,
+        name: "Tank Battle",
+        description: "11x11 board of sliding tanks: commanders, mines, a contaminated centre and two bases; \
+             occupy the enemy base with as many tanks as possible.",
+        players: &crate::games::tank_battle::Side::NAMES,
+        kind: "alternating moves",
+        section: "Tank Battle: 11x11, sliding tanks, commanders, mines, a contaminated centre and two bases. \
 Positions are TBN (`<placement> <side> <ply>`), layouts are `standard` or 11 rows of `. # ~ w W b B`, \
 moves are `from-to` / `fromxto`.",
-        },
-        tank_battle::configure,
-    ),
-    GameEntry::of::<TankWar>(
-        About {
-            name: "The Tank War",
-            description: "Tanks on fixed tracks, each player moving one tank a round at the same time, then every \
-                 tank fires (A diagonal, B orthogonal, C two away); most surviving tanks, then most \
-                 territory, wins. Each player has a 120 s clock.",
-            players: &crate::games::tank_war::Player::NAMES,
-            kind: "simultaneous moves",
-            section: "The Tank War: simultaneous moves on tracks, A/B/C tanks, a firing phase and clocks. \
+        configure: tank_battle::configure,
+        problem_codes: TankBattle::problem_codes,
+    },
+    GameEntry {
+        id: TankWar::ID,
+        name: "The Tank War",
+        description: "Tanks on fixed tracks, each player moving one tank a round at the same time, then every \
+             tank fires (A diagonal, B orthogonal, C two away); most surviving tanks, then most \
+             territory, wins. Each player has a 120 s clock.",
+        players: &crate::games::tank_war::Player::NAMES,
+        kind: "simultaneous moves",
+        section: "The Tank War: simultaneous moves on tracks, A/B/C tanks, a firing phase and clocks. \
 States are JSON (board size, territory rows from the top, tanks with their tracks, round, clocks); a round is one pick per player.",
-        },
-        tank_war::configure,
-    ),
-    GameEntry::of::<CobiTankWars>(
-        About {
-            name: "Tank Wars board game round",
-            description: "Up to three vehicles a player get hidden orders (direction and distance) executed in card \
-                 order; artillery tokens cost armor on the way, support tokens give support cards, gunfire \
-                 hits where a vehicle stops, then a seeded supply drop. The game ends when a player has no \
-                 vehicles.",
-            players: &crate::games::cobi_tank_wars::Player::NAMES,
-            kind: "simultaneous orders, resolver",
-            section: "Tank Wars (a board game's round): up to three vehicles a player, each with one hidden order \
+        configure: tank_war::configure,
+        problem_codes: TankWar::problem_codes,
+    },
+    GameEntry {
+        id: CobiTankWars::ID,
+        name: "Tank Wars board game round",
+        description: "Up to three vehicles a player get hidden orders (direction and distance) executed in card \
+             order; artillery tokens cost armor on the way, support tokens give support cards, gunfire \
+             hits where a vehicle stops, then a seeded supply drop. The game ends when a player has no \
+             vehicles.",
+        players: &crate::games::cobi_tank_wars::Player::NAMES,
+        kind: "simultaneous orders, resolver",
+        section: "Tank Wars (a board game's round): up to three vehicles a player, each with one hidden order \
 (direction N/E/S/W, distance 1-3) executed in card order; artillery, support and gunfire tokens; a seeded supply drop. \
 States are JSON (board size, vehicles with id, owner, square, armor and card slot, token squares, support cards, round).",
-        },
-        cobi_tank_wars::configure,
-    ),
+        configure: cobi_tank_wars::configure,
+        problem_codes: CobiTankWars::problem_codes,
+    },
 ];
 
 /// Every code a problem of a server serving `games` may carry: the

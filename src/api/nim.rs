@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use utoipa::ToSchema;
 
-use super::catalogue::{About, GameEntry};
+use super::catalogue::GameEntry;
 use super::flows::ask::{AiRequest, AskedLimits, Suggested, Work};
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, JsonState, StateRequest};
@@ -381,18 +381,17 @@ super::game_routes::game_routes! {
 
 /// Nim as an application mounts a game: its entry, as
 /// [`catalogue::SERVED`](super::catalogue::SERVED) lists the others.
-pub const NIM: GameEntry = GameEntry::of::<Nim>(
-    About {
-        name: "Nim",
-        description: "One pile; each player in turn takes 1 to 3; whoever takes the last wins.",
-        players: &Player::NAMES,
-        kind: "alternating moves",
-        section:
-            "Nim (tests only): one pile, 1 to 3 taken a move. States are JSON (`pile`, `turn`); \
+pub const NIM: GameEntry = GameEntry {
+    id: Nim::ID,
+    name: "Nim",
+    description: "One pile; each player in turn takes 1 to 3; whoever takes the last wins.",
+    players: &Player::NAMES,
+    kind: "alternating moves",
+    section: "Nim (tests only): one pile, 1 to 3 taken a move. States are JSON (`pile`, `turn`); \
 a move is a take.",
-    },
     configure,
-);
+    problem_codes: Nim::problem_codes,
+};
 
 #[cfg(test)]
 mod tests {
