@@ -56,8 +56,10 @@ pub trait GameApi: Review {
 
     /// The prefix of the game's schema names in the document.
     const SCHEMA_PREFIX: &'static str;
+    /// The players' names, in the order of their index.
+    const PLAYER_NAMES: [&'static str; 2];
     /// The players, in the order of their index.
-    const PLAYERS: usize = 2;
+    const PLAYERS: usize = Self::PLAYER_NAMES.len();
 
     /// The field of a replay request that lists its steps.
     const REPLAY_STEPS: &'static str = "rounds";
@@ -151,7 +153,9 @@ pub trait GameApi: Review {
     fn encode_pick(state: &Self::State, pick: &Self::Pick) -> Self::PickDto;
 
     /// The player of `index`, as the game names players.
-    fn player_name(index: usize) -> &'static str;
+    fn player_name(index: usize) -> &'static str {
+        Self::PLAYER_NAMES[index.min(Self::PLAYERS - 1)]
+    }
 
     /// The 422 of a refused step (`ply` in a replay).
     fn refusal(error: Self::Illegal, ply: Option<usize>) -> Refusal;

@@ -204,9 +204,7 @@ impl GameApi for Nim {
         Take(*take)
     }
 
-    fn player_name(index: usize) -> &'static str {
-        Player::NAMES[index.min(1)]
-    }
+    const PLAYER_NAMES: [&'static str; 2] = Player::NAMES;
 
     fn problem_codes() -> Vec<&'static str> {
         vec![IllegalTake::BadTake.code(), IllegalTake::GameOver.code()]

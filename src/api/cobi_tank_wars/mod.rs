@@ -125,9 +125,7 @@ impl GameApi for CobiTankWars {
         SuggestedOrders(orders.iter().cloned().collect())
     }
 
-    fn player_name(index: usize) -> &'static str {
-        Player::NAMES[index.min(1)]
-    }
+    const PLAYER_NAMES: [&'static str; 2] = Player::NAMES;
 
     fn problem_codes() -> Vec<&'static str> {
         OrderError::ALL.map(OrderError::code).to_vec()

@@ -252,9 +252,7 @@ impl GameApi for TankBattle {
         PlayedMove(*mv)
     }
 
-    fn player_name(index: usize) -> &'static str {
-        engine::Side::NAMES[index.min(1)]
-    }
+    const PLAYER_NAMES: [&'static str; 2] = engine::Side::NAMES;
 
     fn replay_step(
         _: &mut State,

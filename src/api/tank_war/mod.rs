@@ -6,13 +6,12 @@
 
 mod dto;
 mod invalid;
-mod play;
 pub use dto::*;
 use invalid::invalid_text;
 
 use serde_json::Value;
 
-use super::flows::ask::{AiRequest, Suggested};
+use super::flows::ask::{other_step_needed, refuse_without_play, AiRequest, Suggested};
 use super::game::{GameApi, UnfitAnswer};
 use super::json_state::{self, json_state_api, Docs, Examples, JsonState};
 use super::transport::problem::RequestError;
@@ -187,9 +186,7 @@ impl GameApi for TankWar {
         TankPick(tank_name(&state.setup, *id))
     }
 
-    fn player_name(index: usize) -> &'static str {
-        Player::NAMES[index.min(1)]
-    }
+    const PLAYER_NAMES: [&'static str; 2] = Player::NAMES;
 
     fn problem_codes() -> Vec<&'static str> {
         PickError::ALL.map(PickError::code).to_vec()
@@ -333,17 +330,47 @@ impl GameApi for TankWar {
             .styled(request.level, None)
     }
 
+    /// `moves` holds the other player's pick, and only it, when `play`
+    /// asks; neither it nor `elapsed_ms` is given without `play`.
     fn play_with(request: &AiMoveRequest) -> Result<Option<(String, [u64; 2])>, RequestError> {
-        play::play_with(request)
+        let player: Player = request.player;
+        let other = player.other();
+        if !request.play {
+            refuse_without_play(&[
+                ("moves", request.moves.is_some()),
+                ("elapsed_ms", request.elapsed_ms.is_some()),
+            ])?;
+            return Ok(None);
+        }
+        let moves = request.moves.as_ref();
+        let pick = |p: Player| {
+            moves.and_then(|m| match p {
+                Player::U => m.u.clone(),
+                Player::D => m.d.clone(),
+            })
+        };
+        let field = format!("moves.{other}");
+        match (pick(player), pick(other)) {
+            (None, Some(theirs)) => {
+                let elapsed = request.elapsed_ms.unwrap_or_default();
+                Ok(Some((theirs, [elapsed.u, elapsed.d])))
+            }
+            _ => Err(other_step_needed(&field, player.name())),
+        }
     }
 
     fn played_step(
-        state: &mut State,
+        _: &mut State,
         player: &Player,
         answer: &Suggested<AiSuggestion>,
-        with: (String, [u64; 2]),
+        (theirs, elapsed_ms): (String, [u64; 2]),
     ) -> Result<Round, RequestError> {
-        play::played_step(state, player, answer, with)
+        let mine = answer.suggestion.pick.clone();
+        let picks = match player {
+            Player::U => [mine, theirs],
+            Player::D => [theirs, mine],
+        };
+        Ok(Round { picks, elapsed_ms })
     }
 
     fn encode_ai(state: &State, result: ai::SearchResult) -> Suggested<AiSuggestion> {
