@@ -388,14 +388,17 @@ pub struct UnfitAnswer {
 }
 
 impl UnfitAnswer {
-    /// `field` names `what`, which is not legal in the request's state
-    /// (shown cut to 64 characters: it came from outside).
-    pub fn illegal(field: impl Into<String>, what: &str) -> UnfitAnswer {
+    /// Unless `legal`: `field` names `what`, which is not legal in the
+    /// request's state (shown cut to 64 characters: it came from outside).
+    pub fn unless_legal(legal: bool, field: impl Into<String>, what: &str) -> Result<(), Self> {
+        if legal {
+            return Ok(());
+        }
         let shown: String = what.chars().take(64).collect();
-        UnfitAnswer {
+        Err(UnfitAnswer {
             field: field.into(),
             problem: format!("{shown:?} is not legal here"),
-        }
+        })
     }
 }
 

@@ -319,11 +319,7 @@ impl GameApi for Nim {
         let answer = &answer.suggestion;
         let legal =
             u32::try_from(answer.take).is_ok_and(|take| Nim::legal_moves(state).contains(&take));
-        if legal {
-            Ok(())
-        } else {
-            Err(UnfitAnswer::illegal("take", &answer.take.to_string()))
-        }
+        UnfitAnswer::unless_legal(legal, "take", &answer.take.to_string())
     }
 }
 

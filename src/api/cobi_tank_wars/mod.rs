@@ -460,10 +460,8 @@ impl GameApi for CobiTankWars {
                 state.board.contains(cell) && cell.to_string() == target.square
             });
             if !on_board {
-                return Err(UnfitAnswer::illegal(
-                    format!("gunfire[{i}].square"),
-                    &target.square,
-                ));
+                let field = format!("gunfire[{i}].square");
+                return UnfitAnswer::unless_legal(false, field, &target.square);
             }
         }
         Ok(())

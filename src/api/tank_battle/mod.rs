@@ -362,11 +362,7 @@ impl GameApi for TankBattle {
             .map(Move::to_notation)
             .collect();
         let check = |field: String, notation: &str| {
-            if legal.iter().any(|mv| mv == notation) {
-                Ok(())
-            } else {
-                Err(UnfitAnswer::illegal(field, notation))
-            }
+            UnfitAnswer::unless_legal(legal.iter().any(|mv| mv == notation), field, notation)
         };
         check("move".to_owned(), &answer.notation)?;
         if let Some(first) = answer.pv.first() {

@@ -406,11 +406,7 @@ impl GameApi for TankWar {
             .map(|id| tank_name(&state.setup, id))
             .collect();
         let check = |field: String, name: &str| {
-            if pickable.iter().any(|tank| tank == name) {
-                Ok(())
-            } else {
-                Err(UnfitAnswer::illegal(field, name))
-            }
+            UnfitAnswer::unless_legal(pickable.iter().any(|tank| tank == name), field, name)
         };
         check("move".to_owned(), &answer.pick)?;
         for (i, entry) in answer.strategy.iter().enumerate() {
