@@ -87,11 +87,9 @@ States are JSON (board size, vehicles with id, owner, square, armor and card slo
 /// service's own, then each game's notation and rule codes, each once.
 pub fn problem_codes(games: &[GameEntry]) -> Vec<&'static str> {
     let mut codes = crate::api::transport::http_error::SERVICE_CODES.to_vec();
-    for game in games {
-        for code in (game.problem_codes)() {
-            if !codes.contains(&code) {
-                codes.push(code);
-            }
+    for code in games.iter().flat_map(|game| (game.problem_codes)()) {
+        if !codes.contains(&code) {
+            codes.push(code);
         }
     }
     codes

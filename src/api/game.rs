@@ -273,16 +273,18 @@ macro_rules! game_schema {
                     utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
                 )>,
             ) {
-                $(
-                    let part = <$part as utoipa::PartialSchema>::schema();
-                    schemas.push((<$part as utoipa::ToSchema>::name().into_owned(), part));
-                    <$part as utoipa::ToSchema>::schemas(schemas);
-                )*
+                $($crate::api::game::push_schema::<$part>(schemas);)*
             }
         }
     };
 }
 pub(crate) use game_schema;
+
+/// Adds `T`'s schema, by its name, and those it refers to.
+pub fn push_schema<T: ToSchema>(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+    schemas.push((T::name().into_owned(), T::schema()));
+    T::schemas(schemas);
+}
 
 /// Stand-ins for the schemas a game gives, in the schemas derived once for
 /// every game (`#[schema(value_type = Pick)]`): [`ForGame`] points them at
@@ -361,12 +363,9 @@ impl<G: GameApi, T: ToSchema> ToSchema for ForGame<G, T> {
         T::schemas(&mut derived);
         for (name, schema) in derived {
             if name == Pick::name() {
-                schemas.push((G::PickDto::name().into_owned(), G::PickDto::schema()));
-                G::PickDto::schemas(schemas);
+                push_schema::<G::PickDto>(schemas);
             } else if name == Score::name() {
-                let score = G::ScoreResponse::schema();
-                schemas.push((G::ScoreResponse::name().into_owned(), score));
-                G::ScoreResponse::schemas(schemas);
+                push_schema::<G::ScoreResponse>(schemas);
             } else if PER_GAME.contains(&name.as_str()) {
                 schemas.push((schema_name::<G>(&name).into_owned(), Self::pointed(schema)));
             } else {
