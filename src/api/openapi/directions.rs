@@ -9,45 +9,32 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
-use super::refs::{each_object, reference, SCHEMAS};
+use super::refs::{each_object, operations_mut, reference, SCHEMAS};
 use crate::api::transport::schema::{reach, refs};
 
 /// The suffix of an answer's copy of a schema that serves both ways.
-pub const ANSWER: &str = "Answer";
+const ANSWER: &str = "Answer";
 
 /// Splits every schema that serves requests and answers and leaves a
 /// field optional (and every one that refers to such a schema), and
 /// points the answers at the copies.
 pub fn split(doc: &mut Value) {
     let (requests, answers) = directions(doc);
-    let both: BTreeSet<&String> = requests.intersection(&answers).collect();
     let schema = |name: &str| doc.pointer(&format!("/components/schemas/{name}"));
-    let mut split: BTreeSet<String> = both
-        .iter()
-        .filter(|name| schema(name).is_some_and(has_optional))
-        .map(|name| (*name).clone())
-        .collect();
     // A schema that refers to a split one is split too, so that answers
     // reach only copies.
-    loop {
-        let more: Vec<String> = both
-            .iter()
-            .filter(|name| !split.contains(name.as_str()))
-            .filter(|name| {
+    let mut split = BTreeSet::new();
+    while let Some(name) = requests.intersection(&answers).find(|name| {
+        !split.contains(*name)
+            && schema(name).is_some_and(|schema| {
                 let mut named = BTreeSet::new();
-                if let Some(schema) = schema(name) {
-                    refs(schema, &mut named);
-                }
-                named.iter().any(|n| split.contains(n))
+                refs(schema, &mut named);
+                has_optional(schema) || named.iter().any(|n| split.contains(n))
             })
-            .map(|name| (*name).clone())
-            .collect();
-        if more.is_empty() {
-            break;
-        }
-        split.extend(more);
+    }) {
+        split.insert(name.clone());
     }
     if split.is_empty() {
         return;
@@ -56,23 +43,16 @@ pub fn split(doc: &mut Value) {
         .iter()
         .filter_map(|name| {
             let mut copy = schema(name)?.clone();
-            let properties: Vec<Value> = copy
-                .get("properties")
-                .and_then(Value::as_object)
-                .map(|p| p.keys().map(|k| Value::from(k.as_str())).collect())
-                .unwrap_or_default();
-            copy["required"] = Value::Array(properties);
+            copy["required"] = copy["properties"]
+                .as_object()
+                .map_or(json!([]), |p| p.keys().cloned().collect());
             point_at_copies(&mut copy, &split);
             Some((format!("{name}{ANSWER}"), copy))
         })
         .collect();
-    if let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) {
-        for operation in paths.values_mut().filter_map(Value::as_object_mut) {
-            for op in operation.values_mut() {
-                if let Some(responses) = op.get_mut("responses") {
-                    point_at_copies(responses, &split);
-                }
-            }
+    for (_, _, op) in operations_mut(doc) {
+        if let Some(responses) = op.get_mut("responses") {
+            point_at_copies(responses, &split);
         }
     }
     let Some(schemas) = doc
@@ -118,7 +98,7 @@ fn point_at_copies(value: &mut Value, split: &BTreeSet<String>) {
 
 /// The component schemas requests reach (bodies, parameters) and those
 /// answers reach (responses), following references.
-pub fn directions(doc: &Value) -> (BTreeSet<String>, BTreeSet<String>) {
+fn directions(doc: &Value) -> (BTreeSet<String>, BTreeSet<String>) {
     let mut requests = BTreeSet::new();
     let mut answers = BTreeSet::new();
     let operations = doc

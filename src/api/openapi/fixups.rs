@@ -33,7 +33,7 @@
 use serde_json::{json, Map, Value};
 
 use super::directions;
-use super::refs::{each_object, ref_name, reference, SCHEMAS};
+use super::refs::{each_object, operations_mut, ref_name, reference, SCHEMAS};
 use crate::api::flows::batch;
 use crate::limits::Limits;
 use crate::operations::Operation;
@@ -130,7 +130,11 @@ fn declare_headers(doc: &mut Value) {
         );
     }
     for (path, _, op) in operations_mut(doc) {
-        let quotas = path.starts_with("/v1/");
+        let names = if path.starts_with("/v1/") {
+            &["X-Request-Id", "RateLimit-Policy", "RateLimit"][..]
+        } else {
+            &["X-Request-Id"]
+        };
         let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
             continue;
         };
@@ -139,33 +143,12 @@ fn declare_headers(doc: &mut Value) {
             let Some(headers) = headers.as_object_mut() else {
                 continue;
             };
-            headers.insert(
-                "X-Request-Id".to_owned(),
-                json!({"$ref": "#/components/headers/X-Request-Id"}),
-            );
-            if quotas {
-                for name in ["RateLimit-Policy", "RateLimit"] {
-                    headers.insert(
-                        name.to_owned(),
-                        json!({"$ref": format!("#/components/headers/{name}")}),
-                    );
-                }
+            for name in names {
+                let header = json!({"$ref": format!("#/components/headers/{name}")});
+                headers.insert((*name).to_owned(), header);
             }
         }
     }
-}
-
-/// Every operation of the document: its path, method and object.
-fn operations_mut(doc: &mut Value) -> impl Iterator<Item = (String, String, &mut Value)> {
-    doc.get_mut("paths")
-        .and_then(Value::as_object_mut)
-        .into_iter()
-        .flat_map(|paths| paths.iter_mut())
-        .filter_map(|(path, item)| Some((path.clone(), item.as_object_mut()?)))
-        .flat_map(|(path, item)| {
-            item.iter_mut()
-                .map(move |(method, op)| (path.clone(), method.clone(), op))
-        })
 }
 
 /// A query parameter whose schema names a component (optionally or
@@ -227,28 +210,21 @@ fn not_null(parameter: &mut Value) {
 /// single-valued string, with each variant's value: the tag of an
 /// internally tagged enum.
 fn tag_of(variants: &[Value]) -> Option<(String, Vec<String>)> {
-    let first = variants.first()?;
-    let required = first.get("required")?.as_array()?;
+    let required = variants.first()?.get("required")?.as_array()?;
     required.iter().filter_map(Value::as_str).find_map(|tag| {
-        let values: Option<Vec<String>> = variants
-            .iter()
-            .map(|variant| {
-                if variant.get("$ref").is_some()
-                    || !variant.get("required")?.as_array()?.contains(&json!(tag))
-                {
-                    return None;
-                }
-                match variant
-                    .pointer(&format!("/properties/{tag}/enum"))?
-                    .as_array()?
-                    .as_slice()
-                {
-                    [Value::String(value)] => Some(value.clone()),
-                    _ => None,
-                }
-            })
-            .collect();
-        Some((tag.to_owned(), values?))
+        let values = variants.iter().map(|variant| {
+            let required = variant.get("required")?.as_array()?.contains(&json!(tag));
+            let tagged = required && variant.get("$ref").is_none();
+            match variant
+                .pointer(&format!("/properties/{tag}/enum"))?
+                .as_array()?
+                .as_slice()
+            {
+                [Value::String(value)] if tagged => Some(value.clone()),
+                _ => None,
+            }
+        });
+        Some((tag.to_owned(), values.collect::<Option<_>>()?))
     })
 }
 
@@ -419,19 +395,17 @@ const BATCH_PROBLEM: &str = "BatchProblem";
 /// example (which has no `op`).
 fn with_op(schema: &Value, (op, what): (&str, &str), description: &str) -> Value {
     let op_property = json!({"type": "string", "const": op, "description": what});
-    let fields = schema.get("properties").and_then(Value::as_object);
     let mut item = schema.clone();
     let mut properties = Map::from_iter([("op".to_owned(), op_property)]);
-    properties.extend(fields.cloned().unwrap_or_default());
-    item["properties"] = Value::Object(properties);
-    let mut required = vec![json!("op")];
-    required.extend(
-        item.get("required")
-            .and_then(Value::as_array)
+    properties.extend(
+        schema["properties"]
+            .as_object()
             .cloned()
             .unwrap_or_default(),
     );
-    item["required"] = Value::Array(required);
+    item["properties"] = Value::Object(properties);
+    let required = schema["required"].as_array().into_iter().flatten().cloned();
+    item["required"] = std::iter::once(json!("op")).chain(required).collect();
     if let Some(object) = item.as_object_mut() {
         object.remove("example");
         object.remove("examples");

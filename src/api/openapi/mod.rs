@@ -58,7 +58,8 @@ with a stable `code`: 400 for malformed requests and notation (`BAD_REQUEST`, `B
     // Referred to by a query parameter, which utoipa does not collect.
     components(schemas(
         crate::api::flows::annotate::Format,
-        crate::api::flows::record::SkippedObject
+        crate::api::flows::record::SkippedObject,
+        notation::MoveList
     )),
     tags(
         (name = "service", description = "Health and the catalogue of games.")
@@ -113,12 +114,6 @@ pub fn finish(mut doc: utoipa::openapi::OpenApi, games: &[GameEntry]) -> serde_j
     components
         .schemas
         .insert("ProblemCode".to_owned(), problem_code(games));
-    for (name, schema) in notation::only_in_queries() {
-        components
-            .schemas
-            .entry(name.into_owned())
-            .or_insert(schema);
-    }
     fixups::finish(&doc)
 }
 

@@ -9,12 +9,9 @@
 //! one commander start a side) is refused by the service with the
 //! notation's 400 code.
 
-use std::borrow::Cow;
-
 use serde_json::Value;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
-use utoipa::{PartialSchema, ToSchema};
 
 /// ASCII white space, which the parsers skip around a notation.
 const WS: &str = r"[\t\n\f\r ]*";
@@ -152,13 +149,6 @@ notation! {
 notation, at most 8: a line to show, such as a review's `best_line`."
 }
 
-/// The notations only query parameters use, which utoipa does not add to
-/// the document's components (it adds those the bodies use): added by
-/// [`super::finish`].
-pub fn only_in_queries() -> [(Cow<'static, str>, RefOr<Schema>); 1] {
-    [(MoveList::name(), MoveList::schema())]
-}
-
 /// The `$defs` of a notation's JSON Schema (an engine's text) as the
 /// document's components, each `#/$defs/` reference pointed at them.
 pub fn defined_in(notation: &str) -> Vec<(String, RefOr<Schema>)> {
@@ -229,6 +219,7 @@ defined! {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use utoipa::PartialSchema;
 
     fn pattern<T: PartialSchema>() -> regex_lite::Regex {
         let schema = serde_json::to_value(T::schema()).unwrap();
