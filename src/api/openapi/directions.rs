@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{json, Value};
 
-use super::refs::{each_object, operations_mut, reference, SCHEMAS};
+use super::refs::{each_object, operations_mut, SCHEMAS};
 use crate::api::transport::schema::{reach, refs};
 
 /// The suffix of an answer's copy of a schema that serves both ways.
@@ -71,27 +71,23 @@ pub fn split(doc: &mut Value) {
 
 /// Whether an object schema lists a property it does not require.
 fn has_optional(schema: &Value) -> bool {
-    let required: BTreeSet<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .is_some_and(|p| p.keys().any(|k| !required.contains(k.as_str())))
+    let required = schema["required"].as_array();
+    let optional = |name: &String| !required.is_some_and(|r| r.iter().any(|n| n == name.as_str()));
+    schema["properties"]
+        .as_object()
+        .is_some_and(|p| p.keys().any(optional))
 }
 
 /// Every `$ref` to a split schema in `value` pointed at its copy.
 fn point_at_copies(value: &mut Value, split: &BTreeSet<String>) {
     each_object(value, &mut |object| {
-        let named = object.get("$ref").and_then(Value::as_str);
-        let copied = named
-            .and_then(|to| to.strip_prefix(SCHEMAS))
-            .filter(|name| split.contains(*name));
-        if let Some(Value::Object(copy)) = copied.map(|name| reference(&format!("{name}{ANSWER}")))
-        {
-            object.extend(copy);
+        if let Some(Value::String(to)) = object.get_mut("$ref") {
+            if to
+                .strip_prefix(SCHEMAS)
+                .is_some_and(|name| split.contains(name))
+            {
+                to.push_str(ANSWER);
+            }
         }
     });
 }

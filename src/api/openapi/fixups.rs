@@ -467,37 +467,31 @@ fn secure(doc: &mut Value) {
 /// `u64`/`usize`.
 fn tighten_integers(value: &mut Value) {
     each_object(value, &mut |object| {
-        let integer = match object.get("type") {
-            Some(Value::String(t)) => t == "integer",
-            Some(Value::Array(types)) => types.iter().any(|t| t == "integer"),
-            _ => false,
+        let integer = |t: &Value| {
+            t == "integer" || t.as_array().is_some_and(|t| t.contains(&json!("integer")))
         };
-        let unsigned = object.get("minimum").and_then(Value::as_f64) == Some(0.0);
-        if integer && unsigned && !object.contains_key("maximum") {
-            match object.get("format").and_then(Value::as_str) {
-                Some("int32") => {
-                    object.insert("format".to_owned(), "int64".into());
-                    object.insert("maximum".to_owned(), u32::MAX.into());
-                }
-                Some("int64") => {
-                    object.remove("format");
-                    object.insert("maximum".to_owned(), u64::MAX.into());
-                }
-                _ => {}
-            }
+        if !object.get("type").is_some_and(integer) {
+            return;
         }
-        // A signed format's range, said as bounds too: a validator that
+        let unsigned = object.get("minimum").and_then(Value::as_f64) == Some(0.0)
+            && !object.contains_key("maximum");
+        // A signed format's range is said as bounds too: a validator that
         // treats formats as annotations still refuses what the server
         // cannot read.
-        let range = match object.get("format").and_then(Value::as_str) {
-            Some("int32") if integer => Some((i64::from(i32::MIN), i64::from(i32::MAX))),
-            Some("int64") if integer => Some((i64::MIN, i64::MAX)),
-            _ => None,
+        let (format, min, max): (_, Value, Value) =
+            match (object.get("format").and_then(Value::as_str), unsigned) {
+                (Some("int32"), true) => (Some("int64"), 0.into(), u32::MAX.into()),
+                (Some("int64"), true) => (None, 0.into(), u64::MAX.into()),
+                (Some("int32"), false) => (Some("int32"), i32::MIN.into(), i32::MAX.into()),
+                (Some("int64"), false) => (Some("int64"), i64::MIN.into(), i64::MAX.into()),
+                _ => return,
+            };
+        match format {
+            Some(format) => object.insert("format".to_owned(), format.into()),
+            None => object.remove("format"),
         };
-        if let Some((min, max)) = range {
-            object.entry("minimum").or_insert(min.into());
-            object.entry("maximum").or_insert(max.into());
-        }
+        object.entry("minimum").or_insert(min);
+        object.entry("maximum").or_insert(max);
     });
 }
 

@@ -18,22 +18,8 @@ use utoipa::OpenApi;
 use utoipa_actix_web::service_config::ServiceConfig;
 use utoipa_actix_web::AppExt;
 
-use utoipa::openapi::schema::Schema;
-use utoipa::openapi::RefOr;
-
 use crate::api::catalogue::{self, GameEntry};
 use crate::api::meta;
-
-/// A problem's stable machine code, `ProblemCode` (the schema
-/// `Problem.code` refers to): the service's own codes and every code of
-/// `games`.
-fn problem_code(games: &[GameEntry]) -> RefOr<Schema> {
-    notation::string_enum(
-        catalogue::problem_codes(games),
-        "Stable machine code in SCREAMING_SNAKE_CASE: what went wrong, e.g. \
-`BAD_POSITION`, `INVALID_POSITION`, `PATH_BLOCKED`, `GAME_OVER`.",
-    )
-}
 
 /// Where the OpenAPI document is served.
 pub const OPENAPI_PATH: &str = "/openapi.json";
@@ -98,7 +84,7 @@ pub fn document() -> serde_json::Value {
 
 /// `doc` as the routes of `games` made it, finished: what the document
 /// says of the games themselves (a section, a tag, each; the problem codes
-/// they carry, [`problem_code`]), then [`fixups`].
+/// they carry, `ProblemCode`), then [`fixups`].
 pub fn finish(mut doc: utoipa::openapi::OpenApi, games: &[GameEntry]) -> serde_json::Value {
     let sections = games.iter().map(|game| {
         utoipa::openapi::tag::TagBuilder::new()
@@ -106,14 +92,18 @@ pub fn finish(mut doc: utoipa::openapi::OpenApi, games: &[GameEntry]) -> serde_j
             .description(Some(game.section))
             .build()
     });
-    let tags = doc.tags.get_or_insert_with(Vec::new);
-    let service = std::mem::take(tags);
-    tags.extend(sections);
-    tags.extend(service);
+    doc.tags.get_or_insert_with(Vec::new).splice(0..0, sections);
+    // A problem's stable machine code (the schema `Problem.code` refers
+    // to): the service's own codes and every code of `games`.
+    let problem_code = notation::string_enum(
+        catalogue::problem_codes(games),
+        "Stable machine code in SCREAMING_SNAKE_CASE: what went wrong, e.g. \
+`BAD_POSITION`, `INVALID_POSITION`, `PATH_BLOCKED`, `GAME_OVER`.",
+    );
     let components = doc.components.get_or_insert_with(Default::default);
     components
         .schemas
-        .insert("ProblemCode".to_owned(), problem_code(games));
+        .insert("ProblemCode".to_owned(), problem_code);
     fixups::finish(&doc)
 }
 

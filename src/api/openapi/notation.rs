@@ -152,18 +152,14 @@ notation, at most 8: a line to show, such as a review's `best_line`."
 /// The `$defs` of a notation's JSON Schema (an engine's text) as the
 /// document's components, each `#/$defs/` reference pointed at them.
 pub fn defined_in(notation: &str) -> Vec<(String, RefOr<Schema>)> {
-    let defs = serde_json::from_str::<Value>(notation)
+    let text = notation.replace("\"#/$defs/", "\"#/components/schemas/");
+    let defs = serde_json::from_str::<Value>(&text)
         .ok()
         .and_then(|mut schema| schema.get_mut("$defs").map(Value::take));
     let Some(Value::Object(defs)) = defs else {
         return Vec::new();
     };
-    let text = Value::Object(defs)
-        .to_string()
-        .replace("\"#/$defs/", "\"#/components/schemas/");
-    serde_json::from_str::<serde_json::Map<String, Value>>(&text)
-        .into_iter()
-        .flatten()
+    defs.into_iter()
         .filter_map(|(name, def)| Some((name, serde_json::from_value(def).ok()?)))
         .collect()
 }
