@@ -12,16 +12,10 @@ mod dto;
 pub use codec::{Docs, Examples, JsonState};
 pub use dto::*;
 
-use super::flows::ask::{Judging, ToJudge};
-use super::transport::json::parse_param;
-use super::transport::problem::RequestError;
-use crate::games::Game;
-use crate::limits::Limits;
-
 /// The [`GameApi`](super::game::GameApi) items every [`JsonState`] game
 /// shares, written inside its `impl GameApi` block: the DTOs of `score`,
 /// `replay` and `render.svg` are the shared ones, a replay answers the
-/// states' DTOs, and their steps are the functions of this module.
+/// states' DTOs, and their steps are written here once.
 macro_rules! json_state_api {
     () => {
         type ScoreRequest = $crate::api::json_state::StateRequest<Self>;
@@ -33,9 +27,11 @@ macro_rules! json_state_api {
         const SCHEMA_PREFIX: &'static str =
             <Self as $crate::api::json_state::JsonState>::DOCS.prefix;
 
+        /// The start, the rounds and the judging of an `annotate` (its
+        /// `limits` are the request's, `server` the server's).
         fn decode_annotate(
             request: Self::AnnotateRequest,
-            limits: &$crate::limits::Limits,
+            server: &$crate::limits::Limits,
         ) -> Result<
             (
                 Self::State,
@@ -44,7 +40,26 @@ macro_rules! json_state_api {
             ),
             $crate::api::transport::problem::RequestError,
         > {
-            $crate::api::json_state::decode_annotate::<Self>(request, limits)
+            let $crate::api::json_state::AnnotateRequest {
+                game,
+                start,
+                rounds,
+                result,
+                limits,
+                level,
+            } = request;
+            let replay = $crate::api::json_state::ReplayRequest {
+                game,
+                start,
+                rounds,
+                result,
+            };
+            let (state, rounds) = Self::decode_replay(replay, server)?;
+            Ok((
+                state,
+                rounds,
+                $crate::api::flows::ask::Judging { limits, level },
+            ))
         }
 
         /// The state's JSON text and the step's, both canonical.
@@ -61,9 +76,15 @@ macro_rules! json_state_api {
             request: Self::ScoreRequest,
             limits: &$crate::limits::Limits,
         ) -> Result<Self::State, $crate::api::transport::problem::RequestError> {
-            $crate::api::json_state::decode_score::<Self>(request, limits)
+            <Self as $crate::api::json_state::JsonState>::decode_state(
+                &request.state,
+                "state",
+                limits,
+            )
         }
 
+        /// `start` (the default start when absent) and its steps, their
+        /// number checked against the server's limit.
         fn decode_replay(
             request: Self::ReplayRequest,
             limits: &$crate::limits::Limits,
@@ -71,7 +92,15 @@ macro_rules! json_state_api {
             (Self::State, Vec<Self::ReplayStep>),
             $crate::api::transport::problem::RequestError,
         > {
-            $crate::api::json_state::decode_replay::<Self>(request, limits)
+            $crate::api::flows::record::check_game::<Self>(request.game.as_deref())?;
+            limits.check_replay(request.rounds.len(), Self::REPLAY_STEPS)?;
+            let start = match &request.start {
+                Some(start) => <Self as $crate::api::json_state::JsonState>::decode_state(
+                    start, "start", limits,
+                )?,
+                None => <Self as $crate::games::Game>::initial(),
+            };
+            Ok((start, request.rounds))
         }
 
         fn replay_state(state: &Self::State) -> Self::ReplayState {
@@ -88,82 +117,28 @@ macro_rules! json_state_api {
             }
         }
 
+        /// The picture of the state sent as JSON in the query parameter
+        /// `state`, or of the default start; its texts in `lang`.
         fn render(
             query: Self::RenderQuery,
             limits: &$crate::limits::Limits,
             lang: $crate::i18n::Lang,
         ) -> Result<String, $crate::api::transport::problem::RequestError> {
-            $crate::api::json_state::render::<Self>(query, limits, lang)
+            use $crate::api::json_state::JsonState;
+            let state = match query.state.as_deref() {
+                Some(text) => {
+                    let max = $crate::limits::Limits::QUERY_STATE_MAX_CHARS;
+                    $crate::limits::Limits::check_query(text, max, "state")?;
+                    let dto = $crate::api::transport::json::parse_param(text, "state")?;
+                    Self::decode_state(&dto, "state", limits)?
+                }
+                None => <Self as $crate::games::Game>::initial(),
+            };
+            Ok(Self::draw(&state, lang))
         }
     };
 }
 pub(crate) use json_state_api;
-
-/// The state of a `score` request.
-pub fn decode_score<G: JsonState>(
-    request: StateRequest<G>,
-    limits: &Limits,
-) -> Result<G::State, RequestError> {
-    G::decode_state(&request.state, "state", limits)
-}
-
-/// The start and steps of a replay: `start` (the default start when
-/// absent) and its steps, their number checked against the server's
-/// limit.
-pub fn decode_replay<G: JsonState>(
-    request: ReplayRequest<G>,
-    limits: &Limits,
-) -> Result<(G::State, Vec<G::ReplayStep>), RequestError> {
-    crate::api::flows::record::check_game::<G>(request.game.as_deref())?;
-    limits.check_replay(request.rounds.len(), G::REPLAY_STEPS)?;
-    let start = match &request.start {
-        Some(start) => G::decode_state(start, "start", limits)?,
-        None => <G as Game>::initial(),
-    };
-    Ok((start, request.rounds))
-}
-
-/// The start, the rounds and the judging of an `annotate` (`limits` is
-/// the request's, `server` the server's).
-pub fn decode_annotate<G: JsonState>(
-    request: AnnotateRequest<G>,
-    server: &Limits,
-) -> Result<ToJudge<G::State, G::ReplayStep>, RequestError> {
-    let AnnotateRequest {
-        game,
-        start,
-        rounds,
-        result,
-        limits,
-        level,
-    } = request;
-    let replay = ReplayRequest {
-        game,
-        start,
-        rounds,
-        result,
-    };
-    let (state, rounds) = decode_replay::<G>(replay, server)?;
-    Ok((state, rounds, Judging { limits, level }))
-}
-
-/// The picture of `render.svg`: of the state sent as JSON in the query
-/// parameter `state`, or of the default start; its texts in `lang`.
-pub fn render<G: JsonState>(
-    query: RenderQuery<G>,
-    limits: &Limits,
-    lang: crate::i18n::Lang,
-) -> Result<String, RequestError> {
-    let state = match query.state.as_deref() {
-        Some(text) => {
-            Limits::check_query(text, Limits::QUERY_STATE_MAX_CHARS, "state")?;
-            let dto = parse_param(text, "state")?;
-            G::decode_state(&dto, "state", limits)?
-        }
-        None => <G as Game>::initial(),
-    };
-    Ok(G::draw(&state, lang))
-}
 
 #[cfg(test)]
 mod tests {
