@@ -66,29 +66,9 @@ where
     Args: FromRequest + 'static,
     F::Output: Responder + 'static,
 {
-    assert_eq!(
-        P::path(),
-        op.path(),
-        "{op:?} is documented at another path than its own"
-    );
-    let method = match op.method() {
-        OperationMethod::Get => HttpMethod::Get,
-        OperationMethod::Post => HttpMethod::Post,
-    };
-    assert!(
-        P::methods() == [method],
-        "{op:?} is documented with another method than its own"
-    );
-    let mut paths = doc.paths();
-    say_price(&mut paths, op);
-    documented(
-        scope,
-        paths,
-        &doc,
-        web::to(handler),
-        Some(op),
-        Entry::Priced,
-    )
+    let mut documented = documented(scope, doc, web::to(handler), Some(op), Entry::Priced);
+    say_price(&mut documented.paths, op);
+    documented
 }
 
 /// `handler` at the path its documentation `doc` gives under `scope`, a
@@ -102,7 +82,7 @@ where
     Args: FromRequest + 'static,
     F::Output: Responder + 'static,
 {
-    documented(scope, doc.paths(), &doc, web::to(handler), None, entry)
+    documented(scope, doc, web::to(handler), None, entry)
 }
 
 /// `handler` for `GET` at `path`: a file of a page (the board's, Swagger
@@ -132,12 +112,11 @@ where
 }
 
 /// `handler` at `scope` + the path `doc` gives, for the one method it
-/// gives, documented by `paths`. A path with parameters (`{id}`) is
-/// refused: a route's name is its path.
+/// gives (`operation`'s own, if it is one). A path with parameters
+/// (`{id}`) is refused: a route's name is its path.
 fn documented<P: utoipa::Path + OpenApiFactory>(
     scope: &str,
-    paths: Paths,
-    doc: &P,
+    doc: P,
     handler: actix_web::Route,
     operation: Option<Operation>,
     entry: Entry,
@@ -151,6 +130,17 @@ fn documented<P: utoipa::Path + OpenApiFactory>(
     let [method] = methods.as_slice() else {
         panic!("{path}: a route answers one method");
     };
+    if let Some(op) = operation {
+        let own = match op.method() {
+            OperationMethod::Get => HttpMethod::Get,
+            OperationMethod::Post => HttpMethod::Post,
+        };
+        assert!(
+            path == op.path() && *method == own,
+            "{op:?} is documented at another path or method than its own"
+        );
+    }
+    let paths = doc.paths();
     let route = Route {
         name: format!("{scope}{path}").into(),
         operation,
@@ -288,13 +278,8 @@ where
 fn say_price(paths: &mut Paths, op: Operation) {
     let text = op.price_text();
     for item in paths.paths.values_mut() {
-        let operations = [
-            item.get.as_mut(),
-            item.post.as_mut(),
-            item.put.as_mut(),
-            item.delete.as_mut(),
-            item.patch.as_mut(),
-        ];
+        // The operation's method is GET or POST (`documented`).
+        let operations = [item.get.as_mut(), item.post.as_mut()];
         for operation in operations.into_iter().flatten() {
             let description = operation.description.get_or_insert_with(String::new);
             if !description.is_empty() {
@@ -332,12 +317,10 @@ fn unknown_query_parameter(req: &ServiceRequest, route: &Route) -> Option<Reques
     ))
 }
 
-/// The query parameters the `method` operation at `path` declares.
+/// The query parameters the `method` operation at `path` declares (GET's
+/// alone are read: [`unknown_query_parameter`]).
 fn query_parameters(paths: &Paths, path: &str, method: &HttpMethod) -> Box<[Box<str>]> {
-    let operation = paths.paths.get(path).and_then(|item| match method {
-        HttpMethod::Get => item.get.as_ref(),
-        _ => None,
-    });
+    let operation = paths.get_path_operation(path, method.clone());
     operation
         .and_then(|op| op.parameters.as_ref())
         .into_iter()
