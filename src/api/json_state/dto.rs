@@ -119,6 +119,19 @@ impl<G> From<BatchRequest<G>> for Vec<Value> {
 
 // ------------------------------------------------------------ schemas ---
 
+/// A shared DTO's schema (`$schema`, written from the game's docs and
+/// examples), named after the game with the schemas it refers to
+/// (`$part`, [`game_schema!`]).
+macro_rules! dto_schema {
+    ($type:ident: $($part:ty),* => $schema:block) => {
+        impl<G: JsonState> PartialSchema for $type<G> {
+            fn schema() -> RefOr<Schema> $schema
+        }
+
+        game_schema!(JsonState, $type: $($part),*);
+    };
+}
+
 /// A reference to `T`'s schema.
 fn reference<T: ToSchema>() -> Ref {
     Ref::from_schema_name(T::name())
@@ -148,33 +161,25 @@ fn body(object: ObjectBuilder, example: Option<Value>) -> RefOr<Schema> {
         .into()
 }
 
-impl<G: JsonState> PartialSchema for StateRequest<G> {
-    fn schema() -> RefOr<Schema> {
-        let object = ObjectBuilder::new()
-            .property("state", reference::<G::StateSchema>())
-            .required("state")
-            .description(Some("A state."));
-        let state = G::examples().map(|e| json!({"state": e.state}));
-        body(object, state)
-    }
-}
+dto_schema!(StateRequest: G::StateSchema => {
+    let object = ObjectBuilder::new()
+        .property("state", reference::<G::StateSchema>())
+        .required("state")
+        .description(Some("A state."));
+    let state = G::examples().map(|e| json!({"state": e.state}));
+    body(object, state)
+});
 
-game_schema!(JsonState, StateRequest: G::StateSchema);
-
-impl<G: JsonState> PartialSchema for LegalMovesRequest<G> {
-    fn schema() -> RefOr<Schema> {
-        let only = format!("Only list this player's {}.", G::DOCS.moves);
-        let object = ObjectBuilder::new()
-            .property("state", reference::<G::StateSchema>())
-            .required("state")
-            .property("player", optional::<G::PlayerSchema>(&only))
-            .description(Some("A state and, optionally, one player."));
-        let asked = G::examples().map(|e| json!({"state": e.state, "player": e.player}));
-        body(object, asked)
-    }
-}
-
-game_schema!(JsonState, LegalMovesRequest: G::StateSchema, G::PlayerSchema);
+dto_schema!(LegalMovesRequest: G::StateSchema, G::PlayerSchema => {
+    let only = format!("Only list this player's {}.", G::DOCS.moves);
+    let object = ObjectBuilder::new()
+        .property("state", reference::<G::StateSchema>())
+        .required("state")
+        .property("player", optional::<G::PlayerSchema>(&only))
+        .description(Some("A state and, optionally, one player."));
+    let asked = G::examples().map(|e| json!({"state": e.state, "player": e.player}));
+    body(object, asked)
+});
 
 /// A replay's body: its start and rounds, or its game record as it is.
 fn replay_object<G: JsonState>() -> ObjectBuilder {
@@ -189,66 +194,54 @@ fn replay_object<G: JsonState>() -> ObjectBuilder {
         .property("result", record::result_schema())
 }
 
-impl<G: JsonState> PartialSchema for ReplayRequest<G> {
-    fn schema() -> RefOr<Schema> {
-        let object = replay_object::<G>().description(Some(
-            "A game to replay: its start and rounds, or its game record as it is.",
-        ));
-        body(object, G::examples().map(|e| e.replay))
-    }
-}
+dto_schema!(ReplayRequest: G::StateSchema, G::ReplayStep => {
+    let object = replay_object::<G>().description(Some(
+        "A game to replay: its start and rounds, or its game record as it is.",
+    ));
+    body(object, G::examples().map(|e| e.replay))
+});
 
-game_schema!(JsonState, ReplayRequest: G::StateSchema, G::ReplayStep);
-
-impl<G: JsonState> PartialSchema for AnnotateRequest<G> {
-    fn schema() -> RefOr<Schema> {
-        let object = replay_object::<G>()
-            .property(
-                "limits",
-                optional::<AskedLimits>(
-                    "Each position's search; without `max_nodes`, the game's fixed budget in positions (the same verdicts on any machine).",
-                ),
-            )
-            .property(
-                "level",
-                ObjectBuilder::new()
-                    .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
-                    .minimum(Some(1.0))
-                    .maximum(Some(8.0))
-                    .description(Some(
-                        "The judge's budget as a level (1-8): positions a search from a tenth of \
+dto_schema!(AnnotateRequest: G::StateSchema, G::ReplayStep, AskedLimits => {
+    let object = replay_object::<G>()
+        .property(
+            "limits",
+            optional::<AskedLimits>(
+                "Each position's search; without `max_nodes`, the game's fixed budget in positions (the same verdicts on any machine).",
+            ),
+        )
+        .property(
+            "level",
+            ObjectBuilder::new()
+                .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
+                .minimum(Some(1.0))
+                .maximum(Some(8.0))
+                .description(Some(
+                    "The judge's budget as a level (1-8): positions a search from a tenth of \
 the game's default budget (level 1) to ten times it (level 8), about 1.93 times more each level; \
 `limits.max_nodes`, when given, wins. The default budget when absent.",
-                    )),
-            )
-            .description(Some(
-                "A game to review: the replay's body (or a game record as it is) and what it asks of the judge.",
-            ));
-        body(object, G::examples().map(|e| e.replay))
-    }
-}
+                )),
+        )
+        .description(Some(
+            "A game to review: the replay's body (or a game record as it is) and what it asks of the judge.",
+        ));
+    body(object, G::examples().map(|e| e.replay))
+});
 
-game_schema!(JsonState, AnnotateRequest: G::StateSchema, G::ReplayStep, AskedLimits);
-
-impl<G: JsonState> PartialSchema for ReplayResponse<G> {
-    fn schema() -> RefOr<Schema> {
-        let states = ArrayBuilder::new()
-            .items(reference::<G::StateSchema>())
-            .description(Some("The state after each round."));
-        ObjectBuilder::new()
-            .property("states", states)
-            .required("states")
-            .property(
-                "final",
-                described::<G::ScoreResponse>("How the game stands after the last round."),
-            )
-            .required("final")
-            .description(Some("The states a game passed through."))
-            .into()
-    }
-}
-
-game_schema!(JsonState, ReplayResponse: G::StateSchema, G::ScoreResponse);
+dto_schema!(ReplayResponse: G::StateSchema, G::ScoreResponse => {
+    let states = ArrayBuilder::new()
+        .items(reference::<G::StateSchema>())
+        .description(Some("The state after each round."));
+    ObjectBuilder::new()
+        .property("states", states)
+        .required("states")
+        .property(
+            "final",
+            described::<G::ScoreResponse>("How the game stands after the last round."),
+        )
+        .required("final")
+        .description(Some("The states a game passed through."))
+        .into()
+});
 
 impl<G: JsonState> IntoParams for RenderQuery<G> {
     #[allow(deprecated)] // the document's examples are `example`, as derived parameters write them
@@ -269,17 +262,13 @@ impl<G: JsonState> IntoParams for RenderQuery<G> {
     }
 }
 
-impl<G: JsonState> PartialSchema for BatchRequest<G> {
-    fn schema() -> RefOr<Schema> {
-        let called = G::DOCS.called;
-        let object = ObjectBuilder::new()
-            .property("requests", items_schema::<G>())
-            .required("requests")
-            .description(Some(format!(
-                "{called} requests to run in one round trip, in order."
-            )));
-        body(object, G::examples().map(|e| e.batch))
-    }
-}
-
-game_schema!(JsonState, BatchRequest:);
+dto_schema!(BatchRequest: => {
+    let called = G::DOCS.called;
+    let object = ObjectBuilder::new()
+        .property("requests", items_schema::<G>())
+        .required("requests")
+        .description(Some(format!(
+            "{called} requests to run in one round trip, in order."
+        )));
+    body(object, G::examples().map(|e| e.batch))
+});

@@ -92,16 +92,15 @@ fn show_answers(doc: &mut Value) {
         let Some(answer) = answers.get(&format!("{} {path}", method.to_uppercase())) else {
             continue;
         };
-        let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
-            continue;
-        };
-        let json_answers = responses
-            .iter_mut()
-            .filter(|(status, _)| status.starts_with('2'))
-            .filter_map(|(_, answer)| answer.pointer_mut("/content/application~1json"))
-            .filter_map(Value::as_object_mut);
-        for media in json_answers {
-            media.insert("example".to_owned(), answer.clone());
+        let responses = op.get_mut("responses").and_then(Value::as_object_mut);
+        let ok = responses
+            .into_iter()
+            .flatten()
+            .filter(|(s, _)| s.starts_with('2'));
+        for (_, response) in ok {
+            if let Some(Value::Object(media)) = response.pointer_mut("/content/application~1json") {
+                media.insert("example".to_owned(), answer.clone());
+            }
         }
     }
 }
@@ -135,10 +134,11 @@ fn declare_headers(doc: &mut Value) {
         } else {
             &["X-Request-Id"]
         };
-        let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
-            continue;
-        };
-        for response in responses.values_mut().filter_map(Value::as_object_mut) {
+        let responses = op.get_mut("responses").and_then(Value::as_object_mut);
+        let responses = responses
+            .into_iter()
+            .flat_map(|responses| responses.values_mut());
+        for response in responses.filter_map(Value::as_object_mut) {
             let headers = response.entry("headers").or_insert_with(|| json!({}));
             let Some(headers) = headers.as_object_mut() else {
                 continue;
@@ -161,14 +161,9 @@ fn query_parameter(parameter: &mut Value, schemas: &Value) {
     if parameter.get("in").and_then(Value::as_str) != Some("query") {
         return;
     }
-    let named = match parameter.get("schema") {
-        Some(schema) if schema.get("$ref").is_some() => ref_name(schema),
-        Some(schema) => schema
-            .get("oneOf")
-            .and_then(Value::as_array)
-            .and_then(|variants| variants.iter().find_map(ref_name)),
-        None => None,
-    };
+    let schema = parameter.get("schema");
+    let variants = || schema?.get("oneOf")?.as_array()?.iter().find_map(ref_name);
+    let named = schema.and_then(ref_name).or_else(variants);
     let Some(name) = named.map(str::to_owned) else {
         return;
     };

@@ -42,31 +42,25 @@ fn problem(
 /// problems of other such types together.
 macro_rules! problems {
     () => {};
-    ($(#[$doc:meta])* $name:ident = $first:ident $(+ $part:ident)*; $($rest:tt)*) => {
+    (@type $(#[$doc:meta])* $name:ident => $responses:expr; $($rest:tt)*) => {
         $(#[$doc])*
         pub struct $name;
 
         impl IntoResponses for $name {
             fn responses() -> BTreeMap<String, RefOr<Response>> {
-                let mut responses = $first::responses();
-                $(responses.extend($part::responses());)*
-                responses
+                $responses
             }
         }
 
         problems! { $($rest)* }
     };
+    ($(#[$doc:meta])* $name:ident = $first:ident $(+ $part:ident)*; $($rest:tt)*) => {
+        problems! { @type $(#[$doc])* $name =>
+            [$first::responses() $(, $part::responses())*].into_iter().flatten().collect(); $($rest)* }
+    };
     ($(#[$doc:meta])* $name:ident: $(($status:literal, $description:expr $(, $header:literal: $ty:ty = $about:literal)* $(,)?)),+ $(,)?; $($rest:tt)*) => {
-        $(#[$doc])*
-        pub struct $name;
-
-        impl IntoResponses for $name {
-            fn responses() -> BTreeMap<String, RefOr<Response>> {
-                BTreeMap::from([$(problem($status, $description, &[$(($header, <$ty>::schema(), $about)),*])),+])
-            }
-        }
-
-        problems! { $($rest)* }
+        problems! { @type $(#[$doc])* $name =>
+            BTreeMap::from([$(problem($status, $description, &[$(($header, <$ty>::schema(), $about)),*])),+]); $($rest)* }
     };
 }
 
