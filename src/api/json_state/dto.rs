@@ -16,7 +16,7 @@ use utoipa::openapi::schema::{
     AdditionalProperties, ArrayBuilder, ObjectBuilder, OneOfBuilder, RefBuilder, Schema,
     SchemaType, Type,
 };
-use utoipa::openapi::{Ref, RefOr, Required};
+use utoipa::openapi::{RefOr, Required};
 use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 use super::codec::JsonState;
@@ -132,12 +132,7 @@ macro_rules! dto_schema {
     };
 }
 
-/// A reference to `T`'s schema.
-fn reference<T: ToSchema>() -> Ref {
-    Ref::from_schema_name(T::name())
-}
-
-/// The same reference, with a description.
+/// A reference to `T`'s schema, with a description (none when empty).
 fn described<T: ToSchema>(description: &str) -> RefBuilder {
     RefBuilder::new()
         .ref_location_from_schema_name(T::name())
@@ -163,7 +158,7 @@ fn body(object: ObjectBuilder, example: Option<Value>) -> RefOr<Schema> {
 
 dto_schema!(StateRequest: G::StateSchema => {
     let object = ObjectBuilder::new()
-        .property("state", reference::<G::StateSchema>())
+        .property("state", described::<G::StateSchema>(""))
         .required("state")
         .description(Some("A state."));
     let state = G::examples().map(|e| json!({"state": e.state}));
@@ -173,7 +168,7 @@ dto_schema!(StateRequest: G::StateSchema => {
 dto_schema!(LegalMovesRequest: G::StateSchema, G::PlayerSchema => {
     let only = format!("Only list this player's {}.", G::DOCS.moves);
     let object = ObjectBuilder::new()
-        .property("state", reference::<G::StateSchema>())
+        .property("state", described::<G::StateSchema>(""))
         .required("state")
         .property("player", optional::<G::PlayerSchema>(&only))
         .description(Some("A state and, optionally, one player."));
@@ -188,7 +183,7 @@ fn replay_object<G: JsonState>() -> ObjectBuilder {
         .property("start", optional::<G::StateSchema>(G::DOCS.start))
         .property(
             "rounds",
-            ArrayBuilder::new().items(reference::<G::ReplayStep>()),
+            ArrayBuilder::new().items(described::<G::ReplayStep>("")),
         )
         .required("rounds")
         .property("result", record::result_schema())
@@ -229,7 +224,7 @@ the game's default budget (level 1) to ten times it (level 8), about 1.93 times 
 
 dto_schema!(ReplayResponse: G::StateSchema, G::ScoreResponse => {
     let states = ArrayBuilder::new()
-        .items(reference::<G::StateSchema>())
+        .items(described::<G::StateSchema>(""))
         .description(Some("The state after each round."));
     ObjectBuilder::new()
         .property("states", states)

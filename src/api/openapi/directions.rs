@@ -9,7 +9,7 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use super::refs::{each_object, operations_mut, SCHEMAS};
 use crate::api::transport::schema::{reach, refs};
@@ -36,9 +36,6 @@ pub fn split(doc: &mut Value) {
     }) {
         split.insert(name.clone());
     }
-    if split.is_empty() {
-        return;
-    }
     let copies: Vec<(String, Value)> = split
         .iter()
         .filter_map(|name| {
@@ -55,10 +52,7 @@ pub fn split(doc: &mut Value) {
             point_at_copies(responses, &split);
         }
     }
-    let Some(schemas) = doc
-        .pointer_mut("/components/schemas")
-        .and_then(Value::as_object_mut)
-    else {
+    let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") else {
         return;
     };
     for name in answers.difference(&requests) {
@@ -81,13 +75,10 @@ fn has_optional(schema: &Value) -> bool {
 /// Every `$ref` to a split schema in `value` pointed at its copy.
 fn point_at_copies(value: &mut Value, split: &BTreeSet<String>) {
     each_object(value, &mut |object| {
-        if let Some(Value::String(to)) = object.get_mut("$ref") {
-            if to
-                .strip_prefix(SCHEMAS)
-                .is_some_and(|name| split.contains(name))
-            {
-                to.push_str(ANSWER);
-            }
+        let copied = |to: &str| to.strip_prefix(SCHEMAS).is_some_and(|n| split.contains(n));
+        match object.get_mut("$ref") {
+            Some(Value::String(to)) if copied(to) => to.push_str(ANSWER),
+            _ => {}
         }
     });
 }
@@ -97,14 +88,8 @@ fn point_at_copies(value: &mut Value, split: &BTreeSet<String>) {
 fn directions(doc: &Value) -> (BTreeSet<String>, BTreeSet<String>) {
     let mut requests = BTreeSet::new();
     let mut answers = BTreeSet::new();
-    let operations = doc
-        .get("paths")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|paths| paths.values())
-        .filter_map(Value::as_object)
-        .flat_map(|operation| operation.values());
-    for op in operations {
+    let paths = doc["paths"].as_object().into_iter().flat_map(Map::values);
+    for op in paths.filter_map(Value::as_object).flat_map(Map::values) {
         for part in ["requestBody", "parameters"] {
             if let Some(value) = op.get(part) {
                 reach(doc, value, &mut requests);

@@ -44,16 +44,12 @@ pub fn finish(doc: &OpenApi) -> Value {
     let mut value = serde_json::to_value(doc).unwrap_or_default();
     tighten_integers(&mut value);
     // Tank War `validate`: a pick for U, D or both.
-    if let Some(schema) = value
-        .pointer_mut("/components/schemas/TankWarOptionalPicks")
-        .and_then(Value::as_object_mut)
+    if let Some(Value::Object(schema)) =
+        value.pointer_mut("/components/schemas/TankWarOptionalPicks")
     {
         schema.insert("minProperties".to_owned(), 1.into());
     }
-    let schemas = value
-        .pointer("/components/schemas")
-        .cloned()
-        .unwrap_or_default();
+    let schemas = value["components"]["schemas"].clone();
     for parameter in operations_mut(&mut value)
         .filter_map(|(_, _, op)| op.get_mut("parameters").and_then(Value::as_array_mut))
         .flatten()
@@ -61,10 +57,7 @@ pub fn finish(doc: &OpenApi) -> Value {
         query_parameter(parameter, &schemas);
         not_null(parameter);
     }
-    if let Some(schemas) = value
-        .pointer_mut("/components/schemas")
-        .and_then(Value::as_object_mut)
-    {
+    if let Some(Value::Object(schemas)) = value.pointer_mut("/components/schemas") {
         name_tagged_variants(schemas);
     }
     type_batches(&mut value);
@@ -92,12 +85,10 @@ fn show_answers(doc: &mut Value) {
         let Some(answer) = answers.get(&format!("{} {path}", method.to_uppercase())) else {
             continue;
         };
-        let responses = op.get_mut("responses").and_then(Value::as_object_mut);
-        let ok = responses
-            .into_iter()
-            .flatten()
-            .filter(|(s, _)| s.starts_with('2'));
-        for (_, response) in ok {
+        let Some(Value::Object(responses)) = op.get_mut("responses") else {
+            continue;
+        };
+        for (_, response) in responses.iter_mut().filter(|(s, _)| s.starts_with('2')) {
             if let Some(Value::Object(media)) = response.pointer_mut("/content/application~1json") {
                 media.insert("example".to_owned(), answer.clone());
             }
@@ -109,7 +100,7 @@ fn show_answers(doc: &mut Value) {
 /// `/v1` operations, `RateLimit-Policy` and `RateLimit` when the server
 /// has quotas (and on its 401s and 429s).
 fn declare_headers(doc: &mut Value) {
-    if let Some(components) = doc.get_mut("components").and_then(Value::as_object_mut) {
+    if let Some(Value::Object(components)) = doc.get_mut("components") {
         components.insert(
             "headers".to_owned(),
             json!({
@@ -134,13 +125,12 @@ fn declare_headers(doc: &mut Value) {
         } else {
             &["X-Request-Id"]
         };
-        let responses = op.get_mut("responses").and_then(Value::as_object_mut);
-        let responses = responses
-            .into_iter()
-            .flat_map(|responses| responses.values_mut());
-        for response in responses.filter_map(Value::as_object_mut) {
-            let headers = response.entry("headers").or_insert_with(|| json!({}));
-            let Some(headers) = headers.as_object_mut() else {
+        let Some(Value::Object(responses)) = op.get_mut("responses") else {
+            continue;
+        };
+        for response in responses.values_mut().filter_map(Value::as_object_mut) {
+            let Value::Object(headers) = response.entry("headers").or_insert_with(|| json!({}))
+            else {
                 continue;
             };
             for name in names {
@@ -369,10 +359,7 @@ fn type_batches(doc: &mut Value) {
             *schema = reference(&response_name);
         }
     }
-    if let Some(schemas) = doc
-        .pointer_mut("/components/schemas")
-        .and_then(Value::as_object_mut)
-    {
+    if let Some(Value::Object(schemas)) = doc.pointer_mut("/components/schemas") {
         schemas.extend(typed);
         if let Some(problem) = problem {
             schemas.insert(BATCH_PROBLEM.to_owned(), problem);
@@ -437,7 +424,7 @@ fn secure(doc: &mut Value) {
             json!([])
         };
     }
-    if let Some(components) = doc.get_mut("components").and_then(Value::as_object_mut) {
+    if let Some(Value::Object(components)) = doc.get_mut("components") {
         components.insert(
             "securitySchemes".to_owned(),
             json!({

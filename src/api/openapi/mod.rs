@@ -66,20 +66,16 @@ pub fn register_routes(cfg: &mut ServiceConfig, games: &[GameEntry], metrics_pub
     meta::configure(cfg, metrics_public);
 }
 
-/// The OpenAPI document as utoipa builds it from the routes of the
-/// service's games.
-fn generated() -> utoipa::openapi::OpenApi {
-    App::new()
+/// The OpenAPI document of the service, finished (see [`fixups`]).
+pub fn document() -> serde_json::Value {
+    // As utoipa builds it from the routes of the service's games.
+    let generated = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .configure(|cfg| register_routes(cfg, catalogue::SERVED, true))
         .split_for_parts()
-        .1
-}
-
-/// The OpenAPI document of the service, finished (see [`fixups`]).
-pub fn document() -> serde_json::Value {
-    finish(generated(), catalogue::SERVED)
+        .1;
+    finish(generated, catalogue::SERVED)
 }
 
 /// `doc` as the routes of `games` made it, finished: what the document

@@ -77,15 +77,13 @@ impl ItemSchemas {
                 .collect();
             // As serde names them: the unknown field itself, the missing
             // field itself.
-            match error.kind() {
+            segments.extend(match error.kind() {
                 ValidationErrorKind::AdditionalProperties { unexpected } => {
-                    segments.extend(unexpected.first().cloned());
+                    unexpected.first().cloned()
                 }
-                ValidationErrorKind::Required { property } => {
-                    segments.extend(property.as_str().map(str::to_owned));
-                }
-                _ => {}
-            }
+                ValidationErrorKind::Required { property } => property.as_str().map(str::to_owned),
+                _ => None,
+            });
             let mut field = String::new();
             for segment in segments {
                 match segment.parse::<usize>() {
@@ -108,11 +106,8 @@ fn reachable(doc: &Value, reference: &str) -> Option<Map<String, Value>> {
     let schemas = doc.pointer("/components/schemas")?.as_object()?;
     let mut names = BTreeSet::new();
     reach(doc, &serde_json::json!({ "$ref": reference }), &mut names);
-    let found = names.into_iter().filter_map(|name| {
-        let schema = schemas.get(&name)?.clone();
-        Some((name, schema))
-    });
-    Some(found.collect())
+    let found = |name: String| schemas.get(&name).cloned().map(|schema| (name, schema));
+    Some(names.into_iter().filter_map(found).collect())
 }
 
 /// Adds the component schemas of `doc` that `value` refers to, and
@@ -173,14 +168,15 @@ fn broken(op: &str, error: &jsonschema::ValidationError) -> Text {
         None => crate::text::quotes_cut(&message, &['\'']),
     };
     let value = quote(&value).into_owned();
-    let quoted = |v: &serde_json::Value| match v {
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
     // Each fault's own fact (the field named, what was expected, the
     // limit), set in its place among the others, which stay empty.
     let (fault, fact, said) = match error.kind() {
-        Kind::Required { property } => ("required", "name", quoted(property)),
+        Kind::Required { property } => {
+            let name = property
+                .as_str()
+                .map_or_else(|| property.to_string(), str::to_owned);
+            ("required", "name", name)
+        }
         Kind::AdditionalProperties { unexpected } => {
             let names: Vec<_> = unexpected.iter().map(|name| quote(name)).collect();
             ("additional", "name", names.join(", "))
