@@ -40,21 +40,14 @@ macro_rules! json_state_api {
             ),
             $crate::api::transport::problem::RequestError,
         > {
-            let $crate::api::json_state::AnnotateRequest {
-                game,
-                start,
-                rounds,
-                result,
-                limits,
-                level,
-            } = request;
             let replay = $crate::api::json_state::ReplayRequest {
-                game,
-                start,
-                rounds,
-                result,
+                game: request.game,
+                start: request.start,
+                rounds: request.rounds,
+                result: request.result,
             };
             let (state, rounds) = Self::decode_replay(replay, server)?;
+            let (limits, level) = (request.limits, request.level);
             Ok((
                 state,
                 rounds,

@@ -178,16 +178,14 @@ fn query_parameter(parameter: &mut Value, schemas: &Value) {
 /// A parameter is left out when it has no value, never null: an optional
 /// `T` is a `T`.
 fn not_null(parameter: &mut Value) {
-    let Some(types) = parameter
-        .pointer_mut("/schema/type")
-        .and_then(Value::as_array_mut)
-    else {
+    let Some(types) = parameter.pointer_mut("/schema/type") else {
         return;
     };
-    types.retain(|t| t != "null");
-    if let [only] = types.as_slice() {
-        let only = only.clone();
-        parameter["schema"]["type"] = only;
+    if let Value::Array(list) = types {
+        list.retain(|t| t != "null");
+        if let [only] = list.as_mut_slice() {
+            *types = only.take();
+        }
     }
 }
 
