@@ -42,11 +42,11 @@ pub(super) struct Checked<G: GameApi> {
 }
 
 /// The whole game played without judging: the first illegal step is the
-/// answer, with its `ply`.
+/// answer, with its `ply`; then the judge's limits ([`judge_limits`]).
 pub(super) fn check_game<G: GameApi>(
     request: G::AnnotateRequest,
     limits: &Limits,
-) -> Result<(Checked<G>, Judging), RequestError> {
+) -> Result<(Checked<G>, (SearchLimits<'static>, Style)), RequestError> {
     let (mut state, steps, judging) = G::decode_annotate(request, limits)?;
     limits.check_annotate(steps.len(), G::REPLAY_STEPS)?;
     limits.check_replay_work(G::size(&state), steps.len(), G::REPLAY_STEPS)?;
@@ -68,14 +68,13 @@ pub(super) fn check_game<G: GameApi>(
         G::remember(&mut past, &mut state);
         plies.push((before, played));
     }
-    Ok((
-        Checked {
-            plies,
-            last: state,
-            unjudged,
-        },
-        judging,
-    ))
+    let search = judge_limits::<G>(&judging, limits, plies.len() + 1)?;
+    let checked = Checked {
+        plies,
+        last: state,
+        unjudged,
+    };
+    Ok((checked, search))
 }
 
 /// The judge's search limits: what was asked within the server's caps,
@@ -85,7 +84,7 @@ pub(super) fn check_game<G: GameApi>(
 /// the server's AI time cap unless a time is asked. A budget under the
 /// judge's floor (positions, or time a position) is refused, naming the
 /// floor: its verdicts would mean nothing.
-pub(super) fn judge_limits<G: Review>(
+fn judge_limits<G: Review>(
     judging: &Judging,
     caps: &Limits,
     positions: usize,
@@ -121,7 +120,8 @@ pub(super) fn judge_limits<G: Review>(
 
 /// One line of a review as it is judged.
 pub(super) enum Line<G: GameApi> {
-    Entry(Box<Annotation>),
+    /// An entry, and the index of the player who moved.
+    Entry(Box<Annotation>, usize),
     Summary(AnnotateSummary<G>),
 }
 
@@ -232,7 +232,7 @@ fn judge_steps<G: GameApi>(
     let mut answer = |(entry, player): (Annotation, usize)| {
         tally.add_judged(entry.judged(player), entry.loss, G::LOSS_CAP);
         verifications += usize::from(entry.verified);
-        emit(Line::Entry(Box::new(entry)))
+        emit(Line::Entry(Box::new(entry), player))
     };
     for (ply, (state, step)) in checked.plies.iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
@@ -282,19 +282,19 @@ pub(super) fn too_long(limits: &Limits) -> RequestError {
     }
 }
 
-/// Counts a review of `G` that ended as `finished` says (cut when its
-/// `deadline` has passed, else its client left) and what its judge
-/// searched.
-pub(super) fn record<G: GameApi, E>(
+/// Counts a review of `G` that ended as `found` says (stopped short: cut
+/// when its `deadline` has passed, else its client left) and what its
+/// judge searched.
+fn record<G: GameApi, T>(
     services: &Services,
-    finished: &Result<bool, E>,
+    found: &Result<Option<T>, RequestError>,
     deadline: Instant,
     spent: Spent,
 ) {
-    let result = match finished {
-        Ok(true) => "finished",
-        Ok(false) if Instant::now() >= deadline => "cut",
-        Ok(false) => "left",
+    let result = match found {
+        Ok(Some(_)) => "finished",
+        Ok(None) if Instant::now() >= deadline => "cut",
+        Ok(None) => "left",
         Err(_) => "failed",
     };
     services
@@ -441,8 +441,7 @@ pub(super) async fn run_review<G: GameApi, T: Send + 'static>(
     work: impl FnOnce(Reviewing<'_, G>) -> Found<T> + Send + 'static,
 ) -> Result<T, RequestError> {
     let limits = services.limits;
-    let (checked, judging) = check_game::<G>(request, &limits)?;
-    let search = judge_limits::<G>(&judging, &limits, checked.plies.len() + 1)?;
+    let (checked, search) = check_game::<G>(request, &limits)?;
     let started = Instant::now();
     let deadline = review_deadline(&checked, &limits, shared, started)?;
     let cache = services.cache.clone();
@@ -451,8 +450,7 @@ pub(super) async fn run_review<G: GameApi, T: Send + 'static>(
         work((&checked, search, (stop, &cache)))
     })
     .await?;
-    let finished = found.as_ref().map(Option::is_some);
-    record::<G, _>(services, &finished, deadline, spent);
+    record::<G, _>(services, &found, deadline, spent);
     match found? {
         Some(found) if !stopped => Ok(found),
         _ => Err(match shared {
@@ -476,8 +474,7 @@ pub(super) async fn stream_review<G: GameApi, T, L: Serialize>(
     last: impl FnOnce(Result<T, Box<Problem>>) -> Option<L> + Send + 'static,
 ) -> Result<impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>>, RequestError> {
     let limits = services.limits;
-    let (checked, judging) = check_game::<G>(request, &limits)?;
-    let search = judge_limits::<G>(&judging, &limits, checked.plies.len() + 1)?;
+    let (checked, search) = check_game::<G>(request, &limits)?;
     let slot = services.slots_of(op).take_within(&limits).await?;
     let deadline = review_deadline(&checked, &limits, None, Instant::now())?;
     let cache = services.cache.clone();
@@ -486,8 +483,7 @@ pub(super) async fn stream_review<G: GameApi, T, L: Serialize>(
     // request's language).
     Ok(spawn_lines(slot, deadline, move |sink| {
         let (found, spent) = work((&checked, search, (sink.stop(), &cache)), sink);
-        let finished = found.as_ref().map(Option::is_some);
-        record::<G, _>(&recorder, &finished, deadline, spent);
+        record::<G, _>(&recorder, &found, deadline, spent);
         let end = found.and_then(|found| found.ok_or_else(|| too_long(&limits)));
         // The last line waits for room as the others do: a slow reader
         // still gets the summary (or, past the time cap, the problem when
@@ -520,7 +516,7 @@ fn gathered<G: GameApi>(reviewing: Reviewing<'_, G>) -> Found<AnnotateResponse<G
     let mut summary = None;
     let (finished, spent) = judge_game::<G>(reviewing, |line| {
         match line {
-            Line::Entry(entry) => plies.push(*entry),
+            Line::Entry(entry, _) => plies.push(*entry),
             Line::Summary(last) => summary = Some(last),
         }
         true
@@ -546,7 +542,7 @@ pub async fn annotate_stream<G: GameApi>(
         (services, lang),
         |reviewing, sink| {
             let (finished, spent) = judge_game::<G>(reviewing, |line| match line {
-                Line::Entry(entry) => sink.send(&StreamLine::<G>::Entry(&entry)),
+                Line::Entry(entry, _) => sink.send(&StreamLine::<G>::Entry(&entry)),
                 Line::Summary(summary) => sink.send(&StreamLine::Summary(&summary)),
             });
             (finished.map(|finished| finished.then_some(())), spent)

@@ -302,11 +302,6 @@ impl Annotation {
         })
     }
 
-    /// The index of the player who moved, as the game names players.
-    pub fn player_index<G: GameApi>(&self) -> Option<usize> {
-        (0..G::PLAYERS).find(|&i| G::player_name(i) == self.player)
-    }
-
     /// The entry as a summary and a chart read it.
     pub fn judged(&self, player: usize) -> Judged {
         Judged {
@@ -322,7 +317,7 @@ impl Annotation {
     /// set, and `None` unless it is one of this game's entries whose
     /// numbers agree with each other as the judge writes them.
     pub fn kept<G: GameApi>(mut self, ply: usize) -> Option<(Annotation, usize)> {
-        let player = self.player_index::<G>()?;
+        let player = (0..G::PLAYERS).find(|&i| G::player_name(i) == self.player)?;
         let (chance, played) = (self.win_chance, self.win_chance_played);
         let agrees = self.loss >= 0.0
             && (0.0..=100.0).contains(&chance)

@@ -19,8 +19,6 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use std::time::{Duration, Instant};
-
 use crate::api::game::GameApi;
 use crate::api::middleware::fair_use::Tab;
 use crate::api::services::Services;
@@ -303,9 +301,7 @@ pub async fn batch<G: GameApi, T>(
 ) -> Result<HttpResponse, HttpError> {
     let ops = operations::<G>();
     let tab = tab.as_ref();
-    let searches = spend(&body.requests, &ops, services, tab).await?;
-    let cap = Duration::from_millis(services.limits.ai_max_time_ms);
-    let shared = SharedBudget::new(cap, u64::from(searches), Instant::now());
+    let shared = spend(&body.requests, &ops, services, tab).await?;
     let items = Items {
         services,
         shared: &shared,
@@ -446,9 +442,7 @@ pub async fn compare<G: GameApi>(
     let claims = compare::items(&body.claims);
     check_caps(&claims, &services.limits, &ops, "claims")?;
     let tab = tab.as_ref();
-    let searches = spend(&claims, &ops, services, tab).await?;
-    let cap = Duration::from_millis(services.limits.ai_max_time_ms);
-    let shared = SharedBudget::new(cap, u64::from(searches), Instant::now());
+    let shared = spend(&claims, &ops, services, tab).await?;
     let items = Items {
         services,
         shared: &shared,

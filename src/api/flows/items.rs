@@ -10,6 +10,7 @@ use serde::Deserialize;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::budget::SharedBudget;
 use crate::api::middleware::fair_use::Tab;
 use crate::api::services::Services;
 use crate::api::transport::json;
@@ -251,14 +252,15 @@ fn items_price(
 }
 
 /// Spends the price of a batch's (or a compare's) items, one request of
-/// which was spent at the door, on the request's `tab`; answers their
-/// search units (the share of their budget).
+/// which was spent at the door, on the request's `tab`; answers the one
+/// time budget their searches share, the server's AI time cap from now,
+/// shared by their search units.
 pub(super) async fn spend(
     requests: &[Result<Value, RequestError>],
     ops: &[Operation],
     services: &Services,
     tab: Option<&Tab>,
-) -> Result<u32, RequestError> {
+) -> Result<SharedBudget, RequestError> {
     let [requests, searches] = items_price(requests, ops, &services.limits);
     if let Some(tab) = tab {
         let to_spend = [(requests.0, requests.1.saturating_sub(1)), searches];
@@ -266,7 +268,12 @@ pub(super) async fn spend(
             tab.spend(class, units).await?;
         }
     }
-    Ok(searches.1)
+    let cap = Duration::from_millis(services.limits.ai_max_time_ms);
+    Ok(SharedBudget::new(
+        cap,
+        u64::from(searches.1),
+        Instant::now(),
+    ))
 }
 
 /// Gives back an item's price when its answer is 503 (`SERVICE_BUSY`): it

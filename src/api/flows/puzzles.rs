@@ -66,9 +66,12 @@ pub trait PuzzleApi: GameApi + Puzzles {
     fn plies(puzzle: &Self::PuzzleDto) -> usize;
 }
 
-/// `max_puzzles` checked: 1 to [`MAX_PUZZLES`], [`DEFAULT_PUZZLES`] when
-/// absent.
-pub fn max_puzzles(asked: Option<u32>) -> Result<usize, RequestError> {
+/// The review a body asks for, and its `max_puzzles` checked: 1 to
+/// [`MAX_PUZZLES`], [`DEFAULT_PUZZLES`] when absent.
+fn asked<G: PuzzleApi>(
+    request: G::PuzzlesRequest,
+) -> Result<(G::AnnotateRequest, usize), RequestError> {
+    let (review, asked) = G::split(request);
     let max = asked.unwrap_or(DEFAULT_PUZZLES);
     if !(1..=MAX_PUZZLES).contains(&max) {
         return Err(RequestError::bad_request(
@@ -78,7 +81,7 @@ pub fn max_puzzles(asked: Option<u32>) -> Result<usize, RequestError> {
             Some("max_puzzles"),
         ));
     }
-    Ok(max as usize)
+    Ok((review, max as usize))
 }
 
 /// The labels as a key writes them: each player's name, `-` for none.
@@ -209,13 +212,9 @@ fn review_and_find<G: PuzzleApi>(
     let (checked, search, (stop, cache)) = reviewing;
     let mut labels: Vec<Labels> = vec![[None; 2]; checked.plies.len()];
     let (finished, mut spent) = judge_game::<G>(reviewing, |line| {
-        if let Line::Entry(entry) = line {
-            let label = labels
-                .get_mut(entry.ply)
-                .zip(entry.player_index::<G>())
-                .and_then(|(labels, p)| labels.get_mut(p));
-            if let Some(label) = label {
-                *label = Some(Label::of_chances(entry.win_chance, entry.win_chance_played));
+        if let Line::Entry(entry, player) = line {
+            if let Some(label) = labels.get_mut(entry.ply).and_then(|l| l.get_mut(player)) {
+                *label = Some(entry.label);
             }
         }
         true
@@ -265,8 +264,7 @@ pub async fn run<G: PuzzleApi>(
     services: &Services,
     shared: Option<&SharedBudget>,
 ) -> Result<PuzzlesResponse<G>, RequestError> {
-    let (review, max) = G::split(request);
-    let max = max_puzzles(max)?;
+    let (review, max) = asked::<G>(request)?;
     let puzzles = run_review(
         review,
         Operation::Puzzles,
@@ -310,8 +308,7 @@ pub async fn answer_lines<G: PuzzleApi>(
     services: &Services,
     lang: Lang,
 ) -> Result<actix_web::HttpResponse, HttpError> {
-    let (review, max) = G::split(body);
-    let max = max_puzzles(max)?;
+    let (review, max) = asked::<G>(body)?;
     let lines = stream_review(
         review,
         Operation::Puzzles,
@@ -335,8 +332,9 @@ pub async fn answer_lines<G: PuzzleApi>(
         .streaming(lines))
 }
 
-/// [`PuzzlesResponse`]'s shape, its schema derived from its fields (the
-/// document's name is the game's, below).
+/// A game's puzzles, in the game's order.
+// [`PuzzlesResponse`]'s shape, its schema (and description) derived from
+// its fields; the document's name is the game's, below.
 #[derive(ToSchema)]
 #[allow(dead_code)] // (its schema only)
 struct ResponseShape<P: ToSchema> {
@@ -345,11 +343,7 @@ struct ResponseShape<P: ToSchema> {
 
 impl<G: PuzzleApi> PartialSchema for PuzzlesResponse<G> {
     fn schema() -> RefOr<Schema> {
-        let mut schema = ResponseShape::<G::PuzzleDto>::schema();
-        if let RefOr::T(Schema::Object(object)) = &mut schema {
-            object.description = Some("A game's puzzles, in the game's order.".to_owned());
-        }
-        schema
+        ResponseShape::<G::PuzzleDto>::schema()
     }
 }
 

@@ -4,23 +4,22 @@
 
 use serde_json::Value;
 
-use super::dto::{Difference, Extra, Listed, LISTED_MAX};
+use super::dto::{Difference, Verdict, LISTED_MAX};
 
-/// What a claim's comparison found, at most [`LISTED_MAX`] of each kind.
-#[derive(Default)]
-pub(super) struct Found {
-    pub missing: Vec<Listed>,
-    pub extra: Vec<Extra>,
-    pub differences: Vec<Difference>,
-    pub more: usize,
-}
-
-impl Found {
-    pub fn is_empty(&self) -> bool {
+// A verdict gathers what its comparison finds, at most [`LISTED_MAX`] of
+// each kind.
+impl Verdict {
+    /// Whether the comparison found nothing.
+    pub(super) fn is_empty(&self) -> bool {
         self.missing.is_empty() && self.extra.is_empty() && self.differences.is_empty()
     }
 
-    pub fn differ(&mut self, field: &str, expected: Option<&Value>, claimed: Option<&Value>) {
+    pub(super) fn differ(
+        &mut self,
+        field: &str,
+        expected: Option<&Value>,
+        claimed: Option<&Value>,
+    ) {
         if self.differences.len() < LISTED_MAX {
             self.differences.push(Difference {
                 field: field.to_owned(),
@@ -49,7 +48,7 @@ pub fn token(key: &str) -> String {
 /// Every value of `claimed` that differs from `expected`'s, at its JSON
 /// pointer (`at`): objects field by field (the service's order, then the
 /// claim's own fields), arrays item by item, numbers by value.
-pub(super) fn diff(expected: &Value, claimed: &Value, at: &mut String, found: &mut Found) {
+pub(super) fn diff(expected: &Value, claimed: &Value, at: &mut String, found: &mut Verdict) {
     match (expected, claimed) {
         (Value::Object(ours), Value::Object(theirs)) => {
             let mark = at.len();
@@ -105,7 +104,7 @@ mod tests {
     use serde_json::json;
 
     fn differences(expected: Value, claimed: Value) -> Vec<(String, Option<Value>, Option<Value>)> {
-        let mut found = Found::default();
+        let mut found = Verdict::default();
         diff(&expected, &claimed, &mut String::new(), &mut found);
         found
             .differences
@@ -136,7 +135,7 @@ mod tests {
 
     #[test]
     fn at_most_the_cap_are_listed_and_the_rest_counted() {
-        let mut found = Found::default();
+        let mut found = Verdict::default();
         let many: Vec<u32> = (0..100).collect();
         diff(&json!(many), &json!([]), &mut String::new(), &mut found);
         assert_eq!(

@@ -33,7 +33,7 @@ use crate::text::Text;
 
 use super::items;
 pub use diff::token;
-use diff::{diff, take, Found};
+use diff::{diff, take};
 
 /// The operations a claim may name: a batch's that are rules
 /// ([`Operation::claimable`]).
@@ -80,7 +80,6 @@ pub fn verdict<G: GameApi>(
         op: op.name().to_owned(),
         ..Verdict::default()
     };
-    let mut found = Found::default();
     let mut refused_at = None;
     match answer.and_then(|written| items::value_of(&written)) {
         Ok(expected) if op == Operation::LegalMoves => {
@@ -88,12 +87,12 @@ pub fn verdict<G: GameApi>(
                 &claim.request,
                 expected,
                 &claim.answer,
-                &mut found,
+                &mut verdict,
                 services,
                 lang,
             );
         }
-        Ok(expected) => diff(&expected, &claim.answer, &mut String::new(), &mut found),
+        Ok(expected) => diff(&expected, &claim.answer, &mut String::new(), &mut verdict),
         Err(error) => {
             let problem = error.problem_in(lang);
             if problem.status >= 500 || matches!(error, RequestError::LimitExceeded { .. }) {
@@ -102,11 +101,9 @@ pub fn verdict<G: GameApi>(
             }
             // A refusal: its status and code (and a replay's ply) are
             // what a claim states of it.
-            let mut expected = Map::new();
-            expected.insert("status".to_owned(), Value::from(problem.status));
-            expected.insert("code".to_owned(), Value::from(problem.code));
+            let mut expected = serde_json::json!({"status": problem.status, "code": problem.code});
             if let Some(ply) = problem.ply {
-                expected.insert("ply".to_owned(), Value::from(ply));
+                expected["ply"] = Value::from(ply);
                 refused_at = Some(ply);
             }
             let claimed: Map<String, Value> = ["status", "code", "ply"]
@@ -114,31 +111,27 @@ pub fn verdict<G: GameApi>(
                 .filter_map(|key| Some((key.to_owned(), claim.answer.get(key)?.clone())))
                 .collect();
             diff(
-                &Value::Object(expected),
+                &expected,
                 &Value::Object(claimed),
                 &mut String::new(),
-                &mut found,
+                &mut verdict,
             );
         }
     }
-    if !found.is_empty() {
+    verdict.agree = verdict.is_empty();
+    if !verdict.agree {
         verdict.step = refused_at;
     }
-    if op == Operation::Replay && verdict.step.is_none() && !found.is_empty() {
+    if op == Operation::Replay && verdict.step.is_none() && !verdict.agree {
         // The first state that differs, or the step the claim refuses.
         let refused = claim.answer.get("status").and(claim.answer.get("ply"));
         let refused = refused.and_then(Value::as_u64);
         let refused = refused.and_then(|step| usize::try_from(step).ok());
-        verdict.step = first_step(&found.differences, claim)
+        verdict.step = first_step(&verdict.differences, claim)
             .into_iter()
             .chain(refused)
             .min();
     }
-    verdict.agree = found.is_empty();
-    verdict.more = found.more;
-    verdict.missing = found.missing;
-    verdict.extra = found.extra;
-    verdict.differences = found.differences;
     verdict
 }
 
@@ -164,7 +157,7 @@ fn compare_moves<G: GameApi>(
     request: &Value,
     mut expected: Value,
     claimed: &Value,
-    found: &mut Found,
+    found: &mut Verdict,
     services: &Services,
     lang: Lang,
 ) {
@@ -316,13 +309,11 @@ game_schema!(GameApi, GameCompareRequest as "CompareRequest": Claim);
 /// answers it (so the claim agrees).
 pub fn example<G: GameApi>() -> Value {
     let initial = G::initial();
-    let mut request = Map::new();
     let state = serde_json::to_value(G::replay_state(&initial)).unwrap_or_default();
-    request.insert(G::STATE_FIELD.to_owned(), state);
     let answer = serde_json::to_value(G::encode_score(&initial)).unwrap_or_default();
     serde_json::json!({"claims": [{
         "op": Operation::Score.name(),
-        "request": request,
+        "request": {(G::STATE_FIELD): state},
         "answer": answer,
     }]})
 }
