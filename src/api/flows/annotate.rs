@@ -25,7 +25,7 @@ use crate::api::game::GameApi;
 use crate::api::services::{run_stoppable, Services};
 use crate::api::transport::problem::{Problem, RequestError};
 use crate::cache::{AnswerCache, Key};
-use crate::games::review::{self, Label, Review, Spent, Tally};
+use crate::games::review::{self, Judged, Label, Review, Spent, Tally};
 use crate::games::{SearchLimits, Style};
 use crate::i18n::Lang;
 use crate::limits::Limits;
@@ -230,7 +230,13 @@ fn judge_steps<G: GameApi>(
     let mut tally = Tally::new(G::PLAYERS);
     let mut verifications = 0;
     let mut answer = |(entry, player): (Annotation, usize)| {
-        tally.add_judged(entry.judged(player), entry.loss, G::LOSS_CAP);
+        let judged = Judged {
+            ply: entry.ply,
+            player,
+            chance: entry.win_chance,
+            chance_played: entry.win_chance_played,
+        };
+        tally.add_judged(judged, entry.loss, G::LOSS_CAP);
         verifications += usize::from(entry.verified);
         emit(Line::Entry(Box::new(entry), player))
     };

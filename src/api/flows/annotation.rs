@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 
 use super::forced::ForcedResults;
 use crate::api::game::{GameApi, Pick, Score};
-use crate::games::review::{Judged, Label, Moment, MomentKind, Summary, Verdict};
+use crate::games::review::{Label, Moment, MomentKind, Summary, Verdict};
 
 /// A move's label, by the chance to win it lost (0-100): `best` none,
 /// `excellent` under 2, `good` under 5, `inaccuracy` under 10, `mistake`
@@ -254,23 +254,22 @@ impl Annotation {
         verdict: &Verdict<G::Pick>,
     ) -> Result<Annotation, serde_json::Error> {
         let pick = |pick: &G::Pick| serde_json::to_value(G::encode_pick(state, pick));
-        let exact_simultaneous = !verdict.against.is_empty();
+        let picks = |picks: &[G::Pick]| picks.iter().map(pick).collect::<Result<Vec<_>, _>>();
+        let against = verdict.against.iter().map(|(p, probability)| {
+            Ok(Against {
+                pick: pick(p)?,
+                probability: *probability,
+            })
+        });
+        // Only an exactly solved simultaneous game measures against a strategy.
+        let against = (!verdict.against.is_empty()).then(|| against.collect());
+        let refuted = verdict.label() >= Label::Inaccuracy;
         Ok(Annotation {
             ply,
             player: Cow::Borrowed(G::player_name(verdict.player)),
             played: pick(&verdict.played)?,
-            best: verdict.best.iter().map(pick).collect::<Result<_, _>>()?,
-            against: if exact_simultaneous {
-                let strategy = verdict.against.iter().map(|(p, probability)| {
-                    Ok(Against {
-                        pick: pick(p)?,
-                        probability: *probability,
-                    })
-                });
-                Some(strategy.collect::<Result<_, serde_json::Error>>()?)
-            } else {
-                None
-            },
+            best: picks(&verdict.best)?,
+            against: against.transpose()?,
             value: verdict.value,
             value_played: verdict.value_played,
             worst_case: verdict.worst_case,
@@ -289,27 +288,9 @@ impl Annotation {
             ),
             cut: false,
             verified: verdict.verified,
-            best_line: verdict.line.iter().map(pick).collect::<Result<_, _>>()?,
-            refutation: if verdict.label() >= Label::Inaccuracy {
-                verdict
-                    .refutation
-                    .iter()
-                    .map(pick)
-                    .collect::<Result<_, _>>()?
-            } else {
-                Vec::new()
-            },
+            best_line: picks(&verdict.line)?,
+            refutation: picks(if refuted { &verdict.refutation } else { &[] })?,
         })
-    }
-
-    /// The entry as a summary and a chart read it.
-    pub fn judged(&self, player: usize) -> Judged {
-        Judged {
-            ply: self.ply,
-            player,
-            chance: self.win_chance,
-            chance_played: self.win_chance_played,
-        }
     }
 
     /// An entry kept for a step, read back for step `ply` (the same

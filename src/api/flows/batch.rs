@@ -282,12 +282,9 @@ fn problem_result(error: &RequestError, index: usize, asked: &Asked) -> Written 
         Some(field) => format!("requests[{index}].{field}"),
         None => format!("requests[{index}]"),
     });
-    serde_json::value::to_raw_value(&problem).unwrap_or_else(|_| empty_object())
-}
-
-/// `{}`, as an answer's text.
-fn empty_object() -> Written {
-    serde_json::value::RawValue::from_string("{}".to_owned()).unwrap_or_default()
+    serde_json::value::to_raw_value(&problem).unwrap_or_else(|_| {
+        serde_json::value::RawValue::from_string("{}".to_owned()).unwrap_or_default()
+    })
 }
 
 /// `batch`: every request through its endpoint's flow, in order, its price
@@ -354,14 +351,8 @@ fn decodes<G: GameApi>(op: Operation, fields: &Value) -> Result<(), RequestError
         Operation::AiMove => check::<G::AiMoveRequest>(fields),
         Operation::Annotate => check::<G::AnnotateRequest>(fields),
         Operation::Compare => check::<compare::CompareRequest>(fields),
-        Operation::Perft
-        | Operation::Puzzles
-        | Operation::PuzzlesLines
-        | Operation::Initial
-        | Operation::Batch
-        | Operation::Render
-        | Operation::AnnotateLines
-        | Operation::AnnotateChart => G::extra_decodes(op, fields),
+        // The game's own ops (`perft`, `puzzles`); it refuses any other.
+        op => G::extra_decodes(op, fields),
     }
 }
 
@@ -415,14 +406,7 @@ async fn run_item<G: GameApi>(
             // compare: `compare::claim_ops`).
             to_json(Box::pin(run_claims::<G>(body, claims, items)).await)
         }
-        Operation::Perft
-        | Operation::Puzzles
-        | Operation::PuzzlesLines
-        | Operation::Initial
-        | Operation::Batch
-        | Operation::Render
-        | Operation::AnnotateLines
-        | Operation::AnnotateChart => G::extra_op(op, fields, services, shared).await,
+        op => G::extra_op(op, fields, services, shared).await,
     }
 }
 

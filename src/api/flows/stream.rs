@@ -35,9 +35,11 @@ impl Sink {
     /// reading, which drops the stream and raises the flag.)
     pub(super) fn send(&self, line: &impl Serialize) -> bool {
         use tokio::sync::mpsc::error::TrySendError;
-        let Some(mut bytes) = line_bytes(line) else {
+        let Ok(mut bytes) = serde_json::to_vec(line) else {
             return false;
         };
+        bytes.push(b'\n');
+        let mut bytes = Bytes::from(bytes);
         loop {
             match self.lines.try_send(bytes) {
                 Ok(()) => return true,
@@ -52,13 +54,6 @@ impl Sink {
             }
         }
     }
-}
-
-/// A line's bytes, its newline included; `None` when it cannot be written.
-fn line_bytes(line: &impl Serialize) -> Option<Bytes> {
-    let mut bytes = serde_json::to_vec(line).ok()?;
-    bytes.push(b'\n');
-    Some(Bytes::from(bytes))
 }
 
 /// Runs `work` on the blocking pool holding `slot`, its lines streamed as
