@@ -217,10 +217,19 @@ impl<T> Suggested<T> {
     }
 }
 
-/// What `cut` says, in the document.
-pub const CUT: &str = "Whether a limit the request did not set stopped the search before the \
+/// The fields the flow adds to a suggestion, as the document shows them.
+#[derive(ToSchema)]
+#[allow(dead_code)] // (its schema only: `Suggested` writes them)
+struct Bookkeeping {
+    /// Search time, milliseconds (of the original search when `cached`).
+    time_ms: u64,
+    /// Whether the answer came from the cache.
+    cached: bool,
+    #[doc = "Whether a limit the request did not set stopped the search before the \
 limits it set were reached: the server's time or node cap, or a batch's share of its time. A cut \
-answer may differ from the same request's on a quieter server, and is never cached.";
+answer may differ from the same request's on a quieter server, and is never cached."]
+    cut: bool,
+}
 
 impl<T: Work + Clone + Send + Sync + 'static> AiAnswer for Suggested<T> {
     fn mark_cached(&mut self) {
@@ -247,25 +256,11 @@ impl<T: Work + Clone + Send + Sync + 'static> AiAnswer for Suggested<T> {
 impl<T: ToSchema> PartialSchema for Suggested<T> {
     fn schema() -> RefOr<Schema> {
         let mut schema = T::schema();
-        if let RefOr::T(Schema::Object(object)) = &mut schema {
-            let described = |mut schema: RefOr<Schema>, text: &str| {
-                if let RefOr::T(Schema::Object(object)) = &mut schema {
-                    object.description = Some(text.to_owned());
-                }
-                schema
-            };
-            let time_ms = described(
-                u64::schema(),
-                "Search time, milliseconds (of the original search when `cached`).",
-            );
-            let cached = described(bool::schema(), "Whether the answer came from the cache.");
-            let cut = described(bool::schema(), CUT);
-            object.properties.insert("time_ms".to_owned(), time_ms);
-            object.properties.insert("cached".to_owned(), cached);
-            object.properties.insert("cut".to_owned(), cut);
-            object
-                .required
-                .extend(["time_ms", "cached", "cut"].map(str::to_owned));
+        if let (RefOr::T(Schema::Object(object)), RefOr::T(Schema::Object(added))) =
+            (&mut schema, Bookkeeping::schema())
+        {
+            object.properties.extend(added.properties);
+            object.required.extend(added.required);
         }
         schema
     }

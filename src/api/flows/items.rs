@@ -225,55 +225,31 @@ pub(super) fn locate_in(
     }
 }
 
-/// What a batch's items cost ([`crate::operations`]): a request for each
-/// item that is not a search (at least one: the batch's own, spent at the
-/// door), and each search's search units; by quota class.
-fn items_price(
-    requests: &[Result<Value, RequestError>],
-    ops: &[Operation],
-    limits: &Limits,
-) -> [(Class, u32); 2] {
-    let items: Vec<Option<Operation>> = items_run(requests, ops).collect();
-    let searches: Vec<Operation> = items
-        .iter()
-        .flatten()
-        .copied()
-        .filter(|op| op.is_search())
-        .collect();
-    let units: u32 = searches
-        .iter()
-        .map(|op| op.price(limits).units)
-        .fold(0, u32::saturating_add);
-    let others = items.len().saturating_sub(searches.len()).max(1);
-    [
-        (Class::Cheap, u32::try_from(others).unwrap_or(u32::MAX)),
-        (Class::Search, units),
-    ]
-}
-
-/// Spends the price of a batch's (or a compare's) items, one request of
-/// which was spent at the door, on the request's `tab`; answers the one
-/// time budget their searches share, the server's AI time cap from now,
-/// shared by their search units.
+/// Spends the price of a batch's (or a compare's) items on the request's
+/// `tab` ([`crate::operations`]): a request for each item that is not a
+/// search (at least one: the batch's own, already spent at the door), and
+/// each search's search units. Answers the one time budget their searches
+/// share, the server's AI time cap from now, shared by their units.
 pub(super) async fn spend(
     requests: &[Result<Value, RequestError>],
     ops: &[Operation],
     services: &Services,
     tab: Option<&Tab>,
 ) -> Result<SharedBudget, RequestError> {
-    let [requests, searches] = items_price(requests, ops, &services.limits);
+    let items: Vec<Option<Operation>> = items_run(requests, ops).collect();
+    let searches = items.iter().flatten().filter(|op| op.is_search());
+    let units: u32 = searches
+        .clone()
+        .map(|op| op.price(&services.limits).units)
+        .fold(0, u32::saturating_add);
+    let others = items.len().saturating_sub(searches.count()).max(1);
     if let Some(tab) = tab {
-        let to_spend = [(requests.0, requests.1.saturating_sub(1)), searches];
-        for (class, units) in to_spend {
-            tab.spend(class, units).await?;
-        }
+        let others = u32::try_from(others).unwrap_or(u32::MAX);
+        tab.spend(Class::Cheap, others.saturating_sub(1)).await?;
+        tab.spend(Class::Search, units).await?;
     }
     let cap = Duration::from_millis(services.limits.ai_max_time_ms);
-    Ok(SharedBudget::new(
-        cap,
-        u64::from(searches.1),
-        Instant::now(),
-    ))
+    Ok(SharedBudget::new(cap, u64::from(units), Instant::now()))
 }
 
 /// Gives back an item's price when its answer is 503 (`SERVICE_BUSY`): it

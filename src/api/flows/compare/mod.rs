@@ -127,27 +127,18 @@ pub fn verdict<G: GameApi>(
         let refused = claim.answer.get("status").and(claim.answer.get("ply"));
         let refused = refused.and_then(Value::as_u64);
         let refused = refused.and_then(|step| usize::try_from(step).ok());
-        verdict.step = first_step(&verdict.differences, claim)
-            .into_iter()
-            .chain(refused)
-            .min();
-    }
-    verdict
-}
-
-/// A replay's first step that differs: the smallest index of a difference
-/// inside the answer's list of states.
-fn first_step(differences: &[Difference], claim: &Claim) -> Option<usize> {
-    differences
-        .iter()
-        .filter_map(|difference| {
+        // A replay's first step that differs: the smallest index of a
+        // difference inside the answer's list of states.
+        let differs = verdict.differences.iter().filter_map(|difference| {
             let mut parts = difference.field.split('/').skip(1);
             let list = parts.next()?;
             let index = parts.next()?.parse::<usize>().ok()?;
             let listed = claim.answer.get(list).is_none_or(Value::is_array);
             listed.then_some(index)
-        })
-        .min()
+        });
+        verdict.step = differs.chain(refused).min();
+    }
+    verdict
 }
 
 /// `legal-moves`: each list of moves compared as a set (by each move's
