@@ -50,34 +50,26 @@ impl SharedBudget {
     /// The refusal of a search once the budget is spent, or of one that
     /// needs more of it than is left: `LIMIT_EXCEEDED` naming the budget.
     pub fn spent(&self) -> RequestError {
-        RequestError::limit_exceeded(
-            Text::new("limit-budget-spent").with("cap", millis(self.cap)),
-            "",
-        )
+        self.exceeded(Text::new("limit-budget-spent"))
     }
 
     /// The problem of a review cut at the end of its `share` of the budget
     /// (of the batch starting it at `started`): `LIMIT_EXCEEDED` naming
     /// the budget.
     pub fn share_spent(&self, share: Duration) -> RequestError {
-        RequestError::limit_exceeded(
-            Text::new("limit-budget-share")
-                .with("share", millis(share))
-                .with("cap", millis(self.cap)),
-            "",
-        )
+        self.exceeded(Text::new("limit-budget-share").with("share", millis(share)))
     }
 
     /// The refusal of a review that needs `needed` of the budget and is
     /// given only `share`: `LIMIT_EXCEEDED` naming the budget.
     pub fn too_little(&self, needed: Duration, share: Duration) -> RequestError {
-        RequestError::limit_exceeded(
-            Text::new("limit-budget-too-little")
-                .with("needed", millis(needed))
-                .with("cap", millis(self.cap))
-                .with("share", millis(share)),
-            "",
-        )
+        let text = Text::new("limit-budget-too-little").with("needed", millis(needed));
+        self.exceeded(text.with("share", millis(share)))
+    }
+
+    /// `LIMIT_EXCEEDED`: `text`, naming the budget's cap.
+    fn exceeded(&self, text: Text) -> RequestError {
+        RequestError::limit_exceeded(text.with("cap", millis(self.cap)), "")
     }
 }
 
