@@ -141,36 +141,6 @@ pub(super) enum Line<G: GameApi> {
 /// the whole review's).
 const REVIEW_VERSION: u32 = 10;
 
-/// The cache key of a step's entries: the digest of everything its
-/// verdicts depend on (the game and its engine's version, the state and
-/// the step, the judge's limits and style), written as `ai-move`'s keys
-/// are.
-fn step_key<G: GameApi>(
-    state: &G::State,
-    step: &G::Step,
-    (limits, style): (&SearchLimits, &Style),
-) -> Result<Key, RequestError> {
-    let canonical = format!("annotate|r{REVIEW_VERSION}|{}", G::step_text(state, step)?);
-    Ok(Key::digest(
-        key_text::<G>(&canonical, style, limits, 0).as_bytes(),
-    ))
-}
-
-/// A step's entries as this server kept them, read back for step `ply`;
-/// `None` when none are kept or they do not read as this game's entries.
-fn kept_entries<G: GameApi>(
-    cache: &AnswerCache,
-    key: Key,
-    ply: usize,
-) -> Option<Vec<(Annotation, usize)>> {
-    let bytes = cache.get(G::ID, key)?;
-    let entries: Vec<Annotation> = serde_json::from_slice(&bytes).ok()?;
-    entries
-        .into_iter()
-        .map(|entry| entry.kept::<G>(ply))
-        .collect()
-}
-
 /// A step judged afresh: its entries, kept in the cache when they are
 /// the ones any server would write — no search of the step may have been
 /// stopped short ([`SearchLimits::may_have_stopped`]); else each says it
@@ -244,8 +214,18 @@ fn judge_steps<G: GameApi>(
         if stop.load(Ordering::Relaxed) {
             return Ok(false);
         }
-        let key = step_key::<G>(state, step, (&limits, &style))?;
-        let entries = match kept_entries::<G>(cache, key, ply) {
+        // The cache key of the step's entries: the digest of everything
+        // its verdicts depend on (the game and its engine's version, the
+        // state and the step, the judge's limits and style), written as
+        // `ai-move`'s keys are.
+        let canonical = format!("annotate|r{REVIEW_VERSION}|{}", G::step_text(state, step)?);
+        let key = Key::digest(key_text::<G>(&canonical, &style, &limits, 0).as_bytes());
+        // The entries this server kept, read back for step `ply`, when
+        // they read as this game's entries.
+        let kept = cache.get(G::ID, key);
+        let kept = kept.and_then(|bytes| serde_json::from_slice::<Vec<Annotation>>(&bytes).ok());
+        let kept = kept.and_then(|entries| entries.into_iter().map(|e| e.kept::<G>(ply)).collect());
+        let entries = match kept {
             Some(entries) => entries,
             None => judge_step::<G>(judge, (ply, state, step), (limits, style), (cache, key))?,
         };
@@ -264,12 +244,11 @@ fn judge_steps<G: GameApi>(
         .enumerate()
         .map(|(i, summary)| PlayerReview::new(G::player_name(i).to_owned(), summary))
         .collect();
-    let series = tally.series();
     let moments = review::moments(&tally.judged())
         .iter()
         .map(|moment| MomentEntry::new(moment, G::player_name(moment.player)))
         .collect();
-    let [curve, _] = series;
+    let [curve, _] = tally.series();
     Ok(emit(Line::Summary(AnnotateSummary {
         players,
         curve,

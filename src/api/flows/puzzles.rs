@@ -93,30 +93,6 @@ fn labels_text(labels: &Labels) -> String {
     names.join(",")
 }
 
-/// The cache key of what the finder found at `state` before `step`: the
-/// digest of everything it depends on (the step and its labels, the step
-/// before with its labels, the judge's limits and style).
-fn look_key<G: PuzzleApi>(
-    (state, step, labels): (&G::State, &G::Step, &Labels),
-    previous: Option<(&G::State, &G::Step, Labels)>,
-    (limits, style): (&SearchLimits, &Style),
-) -> Result<Key, RequestError> {
-    let mut canonical = format!(
-        "puzzles|p{PUZZLE_VERSION}|{}|{}",
-        G::step_text(state, step)?,
-        labels_text(labels)
-    );
-    if let Some((before, step, labels)) = previous {
-        canonical.push('|');
-        canonical.push_str(&G::step_text(before, step)?);
-        canonical.push('|');
-        canonical.push_str(&labels_text(&labels));
-    }
-    Ok(Key::digest(
-        key_text::<G>(&canonical, style, limits, 0).as_bytes(),
-    ))
-}
-
 /// What the finder found at one position: from the cache, or looked for
 /// afresh (kept unless the search was stopped, whose answer any server
 /// would not write).
@@ -126,11 +102,18 @@ fn look<G: PuzzleApi>(
     (style, cache): (&Style, &AnswerCache),
     spent: &mut Spent,
 ) -> Result<Vec<G::PuzzleDto>, RequestError> {
-    let key = look_key::<G>(
-        (state, asked.step, &asked.labels),
-        asked.previous,
-        (&asked.limits, style),
-    )?;
+    // The cache key: the digest of everything the finder's answer depends
+    // on (the step and its labels, the step before with its labels, the
+    // judge's limits and style).
+    let (step, labels) = (G::step_text(state, asked.step)?, labels_text(&asked.labels));
+    let mut canonical = format!("puzzles|p{PUZZLE_VERSION}|{step}|{labels}");
+    if let Some((before, step, labels)) = asked.previous {
+        canonical.push('|');
+        canonical.push_str(&G::step_text(before, step)?);
+        canonical.push('|');
+        canonical.push_str(&labels_text(&labels));
+    }
+    let key = Key::digest(key_text::<G>(&canonical, style, &asked.limits, 0).as_bytes());
     if let Some(bytes) = cache.get(G::ID, key) {
         if let Ok(kept) = serde_json::from_slice::<Vec<G::PuzzleDto>>(&bytes) {
             return Ok(kept);
