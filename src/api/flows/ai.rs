@@ -55,23 +55,6 @@ impl<R: Serialize, A: Serialize> AiMove<R, A> {
 /// with servers that keep them otherwise never serves theirs.
 const CACHE_FORMAT: u32 = 3;
 
-/// The cache key of an AI request: the digest of everything its answer
-/// depends on (the game and its engine's version, the state and question,
-/// the style, the limits after the caps, the seed), as [`key_text`]
-/// writes it.
-fn cache_key<G: GameApi>(
-    state: &G::State,
-    question: &G::Question,
-    style: &Style,
-    search: &SearchLimits,
-    seed: u64,
-) -> Result<Key, RequestError> {
-    let canonical = G::canonical(state, question)?;
-    Ok(Key::digest(
-        key_text::<G>(&canonical, style, search, seed).as_bytes(),
-    ))
-}
-
 /// The text a cache key digests:
 /// `<game>|v<version>|<canonical>|level <l>|lines <n>|<ms> ms|depth <d>|nodes <n>|seed <s>|f<format>`,
 /// written piece by piece (one is written for every `ai-move`, most of
@@ -124,21 +107,11 @@ pub async fn ai_move<G: GameApi>(
     let Some(with) = with else {
         return search::<G>(decoded, services, shared).await;
     };
-    let (state, question) = (decoded.state.clone(), decoded.question.clone());
-    let answer = search::<G>(decoded, services, shared).await?;
-    play::<G>(state, &question, answer, with)
-}
-
-/// `ai-move`'s `play`: the answer's move played in `state` as `apply`
-/// plays it, with what the request gave beside it (`with`); refused as
-/// `apply` refuses a step (the other player's, in a simultaneous game).
-fn play<G: GameApi>(
-    mut state: G::State,
-    question: &G::Question,
-    answer: AiMove<G::AiMoveResponse, G::ApplyResponse>,
-    with: G::PlayWith,
-) -> Result<AiMove<G::AiMoveResponse, G::ApplyResponse>, RequestError> {
-    let answer = match answer {
+    // The answer's move played in the state as `apply` plays it, with what
+    // the request gave beside it (`with`); refused as `apply` refuses a
+    // step (the other player's, in a simultaneous game).
+    let (mut state, question) = (decoded.state.clone(), decoded.question.clone());
+    let answer = match search::<G>(decoded, services, shared).await? {
         AiMove::Searched(answer) => answer,
         // The cache keeps what this server wrote (the shared tier's values
         // are checked before they are served).
@@ -146,7 +119,7 @@ fn play<G: GameApi>(
             .map_err(|e| RequestError::Internal(format!("a cached answer does not read: {e}")))?,
         AiMove::Played(played) => return Ok(AiMove::Played(played)),
     };
-    let step = G::played_step(&mut state, question, &answer, with)?;
+    let step = G::played_step(&mut state, &question, &answer, with)?;
     let events = G::play(&mut state, step).map_err(|e| G::refusal(e, None))?;
     let applied = G::encode_apply(&state, events);
     Ok(AiMove::Played(Box::new(Played { answer, applied })))
@@ -171,7 +144,11 @@ async fn search<G: GameApi>(
         return Err(G::game_over(&question).into());
     }
     let search = asked.search_limits(caps, &style);
-    let key = cache_key::<G>(&state, &question, &style, &search, seed)?;
+    // The cache key: the digest of everything the answer depends on (the
+    // game and its engine's version, the state and question, the style,
+    // the limits after the caps, the seed), as [`key_text`] writes it.
+    let canonical = G::canonical(&state, &question)?;
+    let key = Key::digest(key_text::<G>(&canonical, &style, &search, seed).as_bytes());
     if let Some(hit) = cached::<G>(services, key, &state, &question).await {
         return Ok(AiMove::Cached(hit));
     }

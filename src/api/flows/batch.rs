@@ -336,23 +336,19 @@ pub(super) fn item_check<G: GameApi>(
         if let Some(fields) = fields.as_object_mut() {
             fields.remove("op");
         }
-        decodes::<G>(op, &fields)
-    }
-}
-
-/// Whether a batched request's fields decode as its endpoint's body.
-fn decodes<G: GameApi>(op: Operation, fields: &Value) -> Result<(), RequestError> {
-    match op {
-        Operation::LegalMoves => check::<G::LegalMovesRequest>(fields),
-        Operation::Validate => check::<G::ValidateRequest>(fields),
-        Operation::Apply => check::<G::ApplyRequest>(fields),
-        Operation::Score => check::<G::ScoreRequest>(fields),
-        Operation::Replay => check::<G::ReplayRequest>(fields),
-        Operation::AiMove => check::<G::AiMoveRequest>(fields),
-        Operation::Annotate => check::<G::AnnotateRequest>(fields),
-        Operation::Compare => check::<compare::CompareRequest>(fields),
-        // The game's own ops (`perft`, `puzzles`); it refuses any other.
-        op => G::extra_decodes(op, fields),
+        let fields = &fields;
+        match op {
+            Operation::LegalMoves => check::<G::LegalMovesRequest>(fields),
+            Operation::Validate => check::<G::ValidateRequest>(fields),
+            Operation::Apply => check::<G::ApplyRequest>(fields),
+            Operation::Score => check::<G::ScoreRequest>(fields),
+            Operation::Replay => check::<G::ReplayRequest>(fields),
+            Operation::AiMove => check::<G::AiMoveRequest>(fields),
+            Operation::Annotate => check::<G::AnnotateRequest>(fields),
+            Operation::Compare => check::<compare::CompareRequest>(fields),
+            // The game's own ops (`perft`, `puzzles`); it refuses any other.
+            op => G::extra_decodes(op, fields),
+        }
     }
 }
 
@@ -366,48 +362,43 @@ pub(super) async fn dispatch<G: GameApi>(
     items: Items<'_>,
     room: usize,
 ) -> Result<Written, RequestError> {
-    let result = run_item::<G>(op, fields, items, room).await;
-    refund_busy(op, &result, items.services, items.tab).await;
-    result
-}
-
-/// One batched request through its endpoint's flow.
-async fn run_item<G: GameApi>(
-    op: Operation,
-    fields: Value,
-    items: Items<'_>,
-    room: usize,
-) -> Result<Written, RequestError> {
     let Items {
         services, shared, ..
     } = items;
-    match op {
-        Operation::LegalMoves => to_json(G::run_legal_moves(decode(fields)?, &services.limits)),
-        Operation::Validate => to_json(G::run_validate(
-            decode(fields)?,
-            &services.limits,
-            items.asked.lang,
-        )),
-        Operation::Apply => to_json(simple::apply::<G>(decode(fields)?, services)),
-        Operation::Score => to_json(simple::score::<G>(decode(fields)?, services)),
-        Operation::Replay => to_json(replay::replay::<G>(decode(fields)?, services, room).await),
-        Operation::AiMove => ai::ai_move::<G>(decode(fields)?, services, Some(shared))
-            .await?
-            .into_written(),
-        Operation::Annotate => {
-            to_json(annotate::annotate::<G>(decode(fields)?, services, Some(shared)).await)
+    let result = async {
+        match op {
+            Operation::LegalMoves => to_json(G::run_legal_moves(decode(fields)?, &services.limits)),
+            Operation::Validate => to_json(G::run_validate(
+                decode(fields)?,
+                &services.limits,
+                items.asked.lang,
+            )),
+            Operation::Apply => to_json(simple::apply::<G>(decode(fields)?, services)),
+            Operation::Score => to_json(simple::score::<G>(decode(fields)?, services)),
+            Operation::Replay => {
+                to_json(replay::replay::<G>(decode(fields)?, services, room).await)
+            }
+            Operation::AiMove => ai::ai_move::<G>(decode(fields)?, services, Some(shared))
+                .await?
+                .into_written(),
+            Operation::Annotate => {
+                to_json(annotate::annotate::<G>(decode(fields)?, services, Some(shared)).await)
+            }
+            Operation::Compare => {
+                // As a batch's item: the batch checked its caps and spent its
+                // price, and its searches share the batch's budget.
+                let body: compare::CompareRequest = decode(fields)?;
+                let claims = compare::items(&body.claims);
+                // Boxed: a compare's claims come back here (never to another
+                // compare: `compare::claim_ops`).
+                to_json(Box::pin(run_claims::<G>(body, claims, items)).await)
+            }
+            op => G::extra_op(op, fields, services, shared).await,
         }
-        Operation::Compare => {
-            // As a batch's item: the batch checked its caps and spent its
-            // price, and its searches share the batch's budget.
-            let body: compare::CompareRequest = decode(fields)?;
-            let claims = compare::items(&body.claims);
-            // Boxed: a compare's claims come back here (never to another
-            // compare: `compare::claim_ops`).
-            to_json(Box::pin(run_claims::<G>(body, claims, items)).await)
-        }
-        op => G::extra_op(op, fields, services, shared).await,
     }
+    .await;
+    refund_busy(op, &result, services, items.tab).await;
+    result
 }
 
 // ------------------------------------------------------------ compare ---
