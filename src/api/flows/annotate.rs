@@ -62,11 +62,9 @@ pub(super) fn check_game<G: GameApi>(
         );
         let step = G::replay_step(&mut state, step, ply, limits)?;
         G::check(&state, &step).map_err(|e| G::refusal(e, Some(ply)))?;
-        let before = state.clone();
-        let played = step.clone();
+        plies.push((state.clone(), step.clone()));
         G::play(&mut state, step).map_err(|e| G::refusal(e, Some(ply)))?;
         G::remember(&mut past, &mut state);
-        plies.push((before, played));
     }
     let search = judge_limits::<G>(&judging, limits, plies.len() + 1)?;
     let checked = Checked {

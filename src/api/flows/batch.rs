@@ -33,9 +33,8 @@ use crate::text::Text;
 
 use super::batch_answer::Answer;
 pub use super::batch_answer::NDJSON;
-use super::budget::SharedBudget;
 pub use super::items::{check, decode, to_json, Written};
-use super::items::{check_caps, locate_in, refund_busy, spend, split_op, Turn};
+use super::items::{check_caps, locate_in, refund_busy, spend, split_op, Items, Turn};
 use super::{ai, annotate, compare, replay, simple};
 
 /// The schema of a batch's `requests` as utoipa writes it: objects with
@@ -212,7 +211,7 @@ pub fn items_of_document(doc: &Value) -> BatchItems {
 /// format. Only the caps fail the whole batch.
 async fn run<G: GameApi, T>(
     body: BatchBody<T>,
-    items: Items<'_>,
+    items: &Items<'_>,
     ops: &[Operation],
 ) -> Result<HttpResponse, HttpError> {
     let Items {
@@ -297,28 +296,8 @@ pub async fn batch<G: GameApi, T>(
     asked: &Asked,
 ) -> Result<HttpResponse, HttpError> {
     let ops = operations::<G>();
-    let tab = tab.as_ref();
-    let shared = spend(&body.requests, &ops, services, tab).await?;
-    let items = Items {
-        services,
-        shared: &shared,
-        tab,
-        asked,
-    };
-    run::<G, _>(body, items, &ops).await
-}
-
-/// What the items of one batch (or compare) run with: the services, the
-/// one time budget their searches share, and the request's tab (the
-/// quotas an item gives back to when it never ran).
-#[derive(Clone, Copy)]
-pub(super) struct Items<'a> {
-    services: &'a Services,
-    shared: &'a SharedBudget,
-    tab: Option<&'a Tab>,
-    /// Who asked: the language of the items' texts, the id their errors
-    /// are logged with.
-    asked: &'a Asked,
+    let items = spend(&body.requests, &ops, (services, tab.as_ref(), asked)).await?;
+    run::<G, _>(body, &items, &ops).await
 }
 
 /// How an item (`op` and its fields) is checked before anything runs: as
@@ -359,7 +338,7 @@ pub(super) fn item_check<G: GameApi>(
 pub(super) async fn dispatch<G: GameApi>(
     op: Operation,
     fields: Value,
-    items: Items<'_>,
+    items: &Items<'_>,
     room: usize,
 ) -> Result<Written, RequestError> {
     let Items {
@@ -416,15 +395,8 @@ pub async fn compare<G: GameApi>(
     let ops = compare::claim_ops::<G>();
     let claims = compare::items(&body.claims);
     check_caps(&claims, &services.limits, &ops, "claims")?;
-    let tab = tab.as_ref();
-    let shared = spend(&claims, &ops, services, tab).await?;
-    let items = Items {
-        services,
-        shared: &shared,
-        tab,
-        asked,
-    };
-    run_claims::<G>(body, claims, items).await
+    let items = spend(&claims, &ops, (services, tab.as_ref(), asked)).await?;
+    run_claims::<G>(body, claims, &items).await
 }
 
 /// Checks every claim's request as its endpoint would (a claim that breaks
@@ -433,7 +405,7 @@ pub async fn compare<G: GameApi>(
 async fn run_claims<G: GameApi>(
     body: compare::CompareRequest,
     claims: Vec<Result<Value, RequestError>>,
-    items: Items<'_>,
+    items: &Items<'_>,
 ) -> Result<compare::CompareResponse, RequestError> {
     let services = items.services;
     let ops = compare::claim_ops::<G>();

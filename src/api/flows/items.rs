@@ -15,6 +15,7 @@ use crate::api::middleware::fair_use::Tab;
 use crate::api::services::Services;
 use crate::api::transport::json;
 use crate::api::transport::problem::RequestError;
+use crate::api::transport::request_id::Asked;
 use crate::api::transport::strict::{Seen, Strict};
 use crate::fair_use::Class;
 use crate::limits::Limits;
@@ -225,17 +226,29 @@ pub(super) fn locate_in(
     }
 }
 
+/// What the items of one batch (or compare) run with: the services, the
+/// one time budget their searches share, and the request's tab (the
+/// quotas an item gives back to when it never ran).
+pub(super) struct Items<'a> {
+    pub(super) services: &'a Services,
+    pub(super) shared: SharedBudget,
+    pub(super) tab: Option<&'a Tab>,
+    /// Who asked: the language of the items' texts, the id their errors
+    /// are logged with.
+    pub(super) asked: &'a Asked,
+}
+
 /// Spends the price of a batch's (or a compare's) items on the request's
 /// `tab` ([`crate::operations`]): a request for each item that is not a
 /// search (at least one: the batch's own, already spent at the door), and
-/// each search's search units. Answers the one time budget their searches
-/// share, the server's AI time cap from now, shared by their units.
-pub(super) async fn spend(
+/// each search's search units. Answers what the items run with, their
+/// searches sharing one time budget, the server's AI time cap from now,
+/// by their units.
+pub(super) async fn spend<'a>(
     requests: &[Result<Value, RequestError>],
     ops: &[Operation],
-    services: &Services,
-    tab: Option<&Tab>,
-) -> Result<SharedBudget, RequestError> {
+    (services, tab, asked): (&'a Services, Option<&'a Tab>, &'a Asked),
+) -> Result<Items<'a>, RequestError> {
     let items: Vec<Option<Operation>> = items_run(requests, ops).collect();
     let searches = items.iter().flatten().filter(|op| op.is_search());
     let units: u32 = searches
@@ -249,7 +262,13 @@ pub(super) async fn spend(
         tab.spend(Class::Search, units).await?;
     }
     let cap = Duration::from_millis(services.limits.ai_max_time_ms);
-    Ok(SharedBudget::new(cap, u64::from(units), Instant::now()))
+    let shared = SharedBudget::new(cap, u64::from(units), Instant::now());
+    Ok(Items {
+        services,
+        shared,
+        tab,
+        asked,
+    })
 }
 
 /// Gives back an item's price when its answer is 503 (`SERVICE_BUSY`): it
