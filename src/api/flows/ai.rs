@@ -149,8 +149,18 @@ async fn search<G: GameApi>(
     // the limits after the caps, the seed), as [`key_text`] writes it.
     let canonical = G::canonical(&state, &question)?;
     let key = Key::digest(key_text::<G>(&canonical, &style, &search, seed).as_bytes());
-    if let Some(hit) = cached::<G>(services, key, &state, &question).await {
-        return Ok(AiMove::Cached(hit));
+    // The in-process tier first (which holds only what this server
+    // wrote), then the shared one, whose values are served only when
+    // [`shared_answer`] takes them (then they are kept in-process too).
+    if let Some(bytes) = services.cache.get(G::ID, key) {
+        return Ok(AiMove::Cached(bytes));
+    }
+    if let Some(shared) = &services.shared {
+        let check = |bytes: &[u8]| shared_answer::<G>(bytes, &state, &question);
+        if let Lookup::Hit(bytes) = shared.get(G::ID, key, check).await {
+            services.cache.insert(key, bytes.clone());
+            return Ok(AiMove::Cached(bytes));
+        }
     }
     let asked_time = search.max_time.unwrap_or(Duration::MAX);
     let started = Instant::now();
@@ -214,28 +224,6 @@ async fn search<G: GameApi>(
         }
     }
     Ok(AiMove::Searched(answer))
-}
-
-/// The cached answer for `key`, if a tier has one: the in-process tier
-/// first (which holds only what this server wrote), then the shared one,
-/// whose values are served only when [`shared_answer`] takes them for
-/// `question` in `state` (then they are kept in-process too).
-async fn cached<G: GameApi>(
-    services: &Services,
-    key: Key,
-    state: &G::State,
-    question: &G::Question,
-) -> Option<Arc<[u8]>> {
-    if let Some(bytes) = services.cache.get(G::ID, key) {
-        return Some(bytes);
-    }
-    let shared = services.shared.as_ref()?;
-    let check = |bytes: &[u8]| shared_answer::<G>(bytes, state, question);
-    let Lookup::Hit(bytes) = shared.get(G::ID, key, check).await else {
-        return None;
-    };
-    services.cache.insert(key, bytes.clone());
-    Some(bytes)
 }
 
 /// Why a value of the shared tier is not served.
