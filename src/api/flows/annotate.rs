@@ -157,9 +157,7 @@ fn judge_step<G: GameApi>(
         .collect::<Result<Vec<_>, serde_json::Error>>()
         .map_err(|e| RequestError::Internal(format!("writing a verdict failed: {e}")))?;
     if limits.may_have_stopped(started) {
-        for (entry, _) in &mut entries {
-            entry.cut = true;
-        }
+        entries.iter_mut().for_each(|(entry, _)| entry.cut = true);
     } else {
         let written: Vec<&Annotation> = entries.iter().map(|(entry, _)| entry).collect();
         if let Ok(bytes) = serde_json::to_vec(&written) {
@@ -227,10 +225,8 @@ fn judge_steps<G: GameApi>(
             Some(entries) => entries,
             None => judge_step::<G>(judge, (ply, state, step), (limits, style), (cache, key))?,
         };
-        for entry in entries {
-            if !answer(entry) {
-                return Ok(false);
-            }
+        if !entries.into_iter().all(&mut answer) {
+            return Ok(false);
         }
     }
     if stop.load(Ordering::Relaxed) {

@@ -225,7 +225,7 @@ fn review_and_find<G: PuzzleApi>(
 #[serde(tag = "line", rename_all = "snake_case")]
 enum StreamLine<'a, P: Serialize> {
     Puzzle(&'a P),
-    Summary { count: usize },
+    Summary(PuzzlesSummary),
     Problem(Box<crate::api::transport::problem::Problem>),
 }
 
@@ -303,7 +303,7 @@ pub async fn answer_lines<G: PuzzleApi>(
         },
         |end| {
             let last: StreamLine<'_, G::PuzzleDto> = match end {
-                Ok(count) => StreamLine::Summary { count },
+                Ok(count) => StreamLine::Summary(PuzzlesSummary { count }),
                 Err(problem) => StreamLine::Problem(problem),
             };
             Some(last)
@@ -339,8 +339,7 @@ game_schema!(PuzzleApi, PuzzlesResponse: G::PuzzleDto);
 pub struct PuzzlesLine<G>(std::marker::PhantomData<G>);
 
 /// The summary line of streamed puzzles.
-#[derive(ToSchema)]
-#[allow(dead_code)] // (its schema only: the flow writes the line)
+#[derive(Serialize, ToSchema)]
 struct PuzzlesSummary {
     /// How many puzzles the lines before it gave.
     count: usize,

@@ -83,14 +83,7 @@ pub fn verdict<G: GameApi>(
     let mut refused_at = None;
     match answer.and_then(|written| items::value_of(&written)) {
         Ok(expected) if op == Operation::LegalMoves => {
-            compare_moves::<G>(
-                &claim.request,
-                expected,
-                &claim.answer,
-                &mut verdict,
-                services,
-                lang,
-            );
+            compare_moves::<G>(claim, expected, &mut verdict, (services, lang));
         }
         Ok(expected) => diff(&expected, &claim.answer, &mut String::new(), &mut verdict),
         Err(error) => {
@@ -145,14 +138,12 @@ pub fn verdict<G: GameApi>(
 /// key), the moves both list compared field by field, then the rest of the
 /// answer.
 fn compare_moves<G: GameApi>(
-    request: &Value,
+    claim: &Claim,
     mut expected: Value,
-    claimed: &Value,
     found: &mut Verdict,
-    services: &Services,
-    lang: Lang,
+    (services, lang): (&Services, Lang),
 ) {
-    let mut claimed = claimed.clone();
+    let mut claimed = claim.answer.clone();
     let mut lists = G::move_lists(&expected);
     for list in G::move_lists(&claimed) {
         if !lists.contains(&list) {
@@ -204,7 +195,7 @@ fn compare_moves<G: GameApi>(
                 continue;
             }
             if found.extra.len() < LISTED_MAX {
-                let (code, message) = why_not::<G>(request, at, &key, services, lang);
+                let (code, message) = why_not::<G>(&claim.request, at, &key, services, lang);
                 found.extra.push(Extra {
                     listed: Listed {
                         at: at.clone(),
