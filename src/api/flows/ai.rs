@@ -211,10 +211,10 @@ async fn search<G: GameApi>(
     let capped =
         asked.max_nodes.is_some_and(|n| n > search.max_nodes) && answer.work() >= search.max_nodes;
     let cut = stopped || (timed_out && asked.own_time(caps, &style) != Some(time)) || capped;
-    answer.set_cut(cut);
+    answer.mark(false, cut);
     if !cut {
         let mut kept = answer.clone();
-        kept.mark_cached();
+        kept.mark(true, false);
         if let Ok(encoded) = serde_json::to_vec(&kept) {
             let encoded: Arc<[u8]> = Arc::from(encoded);
             if let Some(shared) = &services.shared {
@@ -250,8 +250,7 @@ fn shared_answer<G: GameApi>(
     question: &G::Question,
 ) -> Result<(), SharedRejection> {
     let mut answer = serde_json::from_slice::<G::AiMoveResponse>(bytes)?;
-    answer.mark_cached();
-    answer.set_cut(false);
+    answer.mark(true, false);
     if serde_json::to_vec(&answer)? != bytes {
         return Err(SharedRejection::NotAsWritten);
     }

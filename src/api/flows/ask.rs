@@ -159,12 +159,11 @@ impl<G: Game> AiRequest<G> {
 /// An `ai-move` answer as the cache keeps it: the game's fields, and the
 /// bookkeeping the flow fills in.
 pub trait AiAnswer: Clone + Send + Sync + 'static {
-    /// Marks the answer as served from the cache.
-    fn mark_cached(&mut self);
     /// Records how long the search took.
     fn set_time_ms(&mut self, time_ms: u64);
-    /// Records that a limit the request did not set stopped the search.
-    fn set_cut(&mut self, cut: bool);
+    /// Marks the answer as served from the cache or not, and whether a
+    /// limit the request did not set stopped the search.
+    fn mark(&mut self, cached: bool, cut: bool);
     /// Whether the answer shows that its search ended at one of `limits`'
     /// depth or positions, or at a forced result, rather than at a time:
     /// unknown (false) unless the game's answer says.
@@ -232,16 +231,12 @@ answer may differ from the same request's on a quieter server, and is never cach
 }
 
 impl<T: Work + Clone + Send + Sync + 'static> AiAnswer for Suggested<T> {
-    fn mark_cached(&mut self) {
-        self.cached = true;
-    }
-
     fn set_time_ms(&mut self, time_ms: u64) {
         self.time_ms = time_ms;
     }
 
-    fn set_cut(&mut self, cut: bool) {
-        self.cut = cut;
+    fn mark(&mut self, cached: bool, cut: bool) {
+        (self.cached, self.cut) = (cached, cut);
     }
 
     fn ended_within(&self, limits: &SearchLimits) -> bool {

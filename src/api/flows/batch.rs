@@ -244,14 +244,12 @@ async fn run<G: GameApi, T>(
         let result = match request.and_then(|request| split_op(request, ops)) {
             Ok((op, fields)) => dispatch::<G>(op, fields, items, answer.room())
                 .await
-                .map(|result| (op, result)),
+                .map(|result| (op.name(), result)),
             Err(error) => Err(error),
         };
-        let pushed = match result {
-            Ok((op, result)) => answer.push(op.name(), &result),
-            Err(error) => answer.push(PROBLEM, &problem_result(&error, index, asked)),
-        };
-        pushed.map_err(|full| full.at(index))?;
+        let (op, result) =
+            result.unwrap_or_else(|error| (PROBLEM, problem_result(&error, index, asked)));
+        answer.push(op, &result).map_err(|full| full.at(index))?;
         turn.take().await;
     }
     let (body, held, content_type) = answer.finish().map_err(|full| full.at(usize::MAX))?;
