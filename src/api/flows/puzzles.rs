@@ -302,11 +302,10 @@ pub async fn answer_lines<G: PuzzleApi>(
             })
         },
         |end| {
-            let last: StreamLine<'_, G::PuzzleDto> = match end {
-                Ok(count) => StreamLine::Summary(PuzzlesSummary { count }),
+            Some(match end {
+                Ok(count) => StreamLine::<G::PuzzleDto>::Summary(PuzzlesSummary { count }),
                 Err(problem) => StreamLine::Problem(problem),
-            };
-            Some(last)
+            })
         },
     )
     .await?;
