@@ -173,20 +173,18 @@ fn judge_step<G: GameApi>(
 /// is raised (the client left, the time cap passed); answers whether it
 /// finished, and what the judge searched.
 pub(super) fn judge_game<G: GameApi>(
-    (checked, search, flags): Reviewing<'_, G>,
+    reviewing: Reviewing<'_, G>,
     emit: impl FnMut(Line<G>) -> bool,
 ) -> (Result<bool, RequestError>, Spent) {
-    let mut judge = G::judge_for(checked.plies.len());
-    let finished = judge_steps::<G>(&mut judge, checked, search, flags, emit);
+    let mut judge = G::judge_for(reviewing.0.plies.len());
+    let finished = judge_steps::<G>(&mut judge, reviewing, emit);
     (finished, G::spent(&judge))
 }
 
 /// [`judge_game`]'s steps, with `judge`.
 fn judge_steps<G: GameApi>(
     judge: &mut G::Judge,
-    checked: &Checked<G>,
-    (limits, style): (SearchLimits<'static>, Style),
-    (stop, cache): (&AtomicBool, &AnswerCache),
+    (checked, (limits, style), (stop, cache)): Reviewing<'_, G>,
     mut emit: impl FnMut(Line<G>) -> bool,
 ) -> Result<bool, RequestError> {
     let limits = SearchLimits {

@@ -8,7 +8,6 @@
 //! As one JSON answer, or streamed as NDJSON (a line a puzzle as it is
 //! found, the summary last).
 
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use serde::de::DeserializeOwned;
@@ -139,11 +138,8 @@ fn look<G: PuzzleApi>(
 /// on); how many it found, `None` when `stop` was raised (or `emit`
 /// declined) before the end.
 fn find<G: PuzzleApi>(
-    plies: &[(G::State, G::Step)],
-    labels: &[Labels],
-    max: usize,
-    (limits, style): (SearchLimits<'static>, Style),
-    (stop, cache): (&AtomicBool, &AnswerCache),
+    (checked, (limits, style), (stop, cache)): Reviewing<'_, G>,
+    (labels, max): (&[Labels], usize),
     spent: &mut Spent,
     mut emit: impl FnMut(G::PuzzleDto) -> bool,
 ) -> Result<Option<usize>, RequestError> {
@@ -154,7 +150,7 @@ fn find<G: PuzzleApi>(
     let mut finder = Finder::new(max);
     let mut found = 0;
     let mut previous = None;
-    for (ply, ((state, step), &labels)) in plies.iter().zip(labels).enumerate() {
+    for (ply, ((state, step), &labels)) in checked.plies.iter().zip(labels).enumerate() {
         if labels.iter().all(Option::is_none) {
             previous = None;
             continue;
@@ -192,8 +188,7 @@ fn review_and_find<G: PuzzleApi>(
     max: usize,
     emit: impl FnMut(G::PuzzleDto) -> bool,
 ) -> Found<usize> {
-    let (checked, search, (stop, cache)) = reviewing;
-    let mut labels: Vec<Labels> = vec![[None; 2]; checked.plies.len()];
+    let mut labels: Vec<Labels> = vec![[None; 2]; reviewing.0.plies.len()];
     let (finished, mut spent) = judge_game::<G>(reviewing, |line| {
         if let Line::Entry(entry, player) = line {
             if let Some(label) = labels.get_mut(entry.ply).and_then(|l| l.get_mut(player)) {
@@ -203,15 +198,7 @@ fn review_and_find<G: PuzzleApi>(
         true
     });
     let found = match finished {
-        Ok(true) => find::<G>(
-            &checked.plies,
-            &labels,
-            max,
-            search,
-            (stop, cache),
-            &mut spent,
-            emit,
-        ),
+        Ok(true) => find::<G>(reviewing, (&labels, max), &mut spent, emit),
         Ok(false) => Ok(None),
         Err(error) => Err(error),
     };
