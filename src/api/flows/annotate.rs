@@ -459,7 +459,7 @@ pub(super) async fn stream_review<G: GameApi, T, L: Serialize>(
     // The lines are written on the blocking pool (a last problem in the
     // request's language).
     Ok(spawn_lines(slot, deadline, move |sink| {
-        let (found, spent) = work((&checked, search, (sink.stop(), &cache)), sink);
+        let (found, spent) = work((&checked, search, (&sink.stop, &cache)), sink);
         record::<G, _>(&recorder, &found, deadline, spent);
         let end = found.and_then(|found| found.ok_or_else(|| too_long(&limits)));
         // The last line waits for room as the others do: a slow reader

@@ -19,15 +19,11 @@ const SEND_RETRY: Duration = Duration::from_millis(2);
 /// Where the work's lines go, and its stop flag.
 pub(super) struct Sink {
     lines: Sender<Bytes>,
-    stop: Arc<AtomicBool>,
+    /// Raised at the deadline and when the client leaves.
+    pub(super) stop: Arc<AtomicBool>,
 }
 
 impl Sink {
-    /// Raised at the deadline and when the client leaves.
-    pub(super) fn stop(&self) -> &AtomicBool {
-        &self.stop
-    }
-
     /// Hands `line` (written as JSON, its newline added) to the stream's
     /// reader, waiting while the client reads slowly, but never past the
     /// stop flag (a blocked send wakes then); whether it was handed on.
