@@ -113,10 +113,9 @@ fn look<G: PuzzleApi>(
         canonical.push_str(&labels_text(&labels));
     }
     let key = Key::digest(key_text::<G>(&canonical, style, &asked.limits, 0).as_bytes());
-    if let Some(bytes) = cache.get(G::ID, key) {
-        if let Ok(kept) = serde_json::from_slice::<Vec<G::PuzzleDto>>(&bytes) {
-            return Ok(kept);
-        }
+    let kept = cache.get(G::ID, key);
+    if let Some(kept) = kept.and_then(|bytes| serde_json::from_slice(&bytes).ok()) {
+        return Ok(kept);
     }
     let started = Instant::now();
     let found: Vec<G::PuzzleDto> = G::puzzles(state, asked, spent)

@@ -165,20 +165,18 @@ fn compare_moves<G: GameApi>(
             Some(Value::Array(items)) => items,
             _ => Vec::new(),
         };
-        let keys: HashMap<Value, usize> = theirs
+        // Each move's first item in the claimed list.
+        let keys: HashMap<Value, &Value> = theirs
             .iter()
-            .enumerate()
-            .map(|(index, item)| (G::move_key(item), index))
+            .map(|item| (G::move_key(item), item))
             .rev()
             .collect();
         let mut legal = HashSet::with_capacity(ours.len());
         for (index, item) in ours.iter().enumerate() {
             let key = G::move_key(item);
             match keys.get(&key) {
-                Some(&theirs_at) => {
-                    if let Some(their_item) = theirs.get(theirs_at) {
-                        diff(item, their_item, &mut format!("{pointer}/{index}"), found);
-                    }
+                Some(their_item) => {
+                    diff(item, their_item, &mut format!("{pointer}/{index}"), found)
                 }
                 None if found.missing.len() < LISTED_MAX => found.missing.push(Listed {
                     at: at.clone(),
