@@ -14,7 +14,7 @@ use serde_json::Value;
 use utoipa::openapi::{RefOr, Schema};
 use utoipa::{PartialSchema, ToSchema};
 
-use super::flows::ask::{AiAnswer, AiRequest, ToJudge};
+use super::flows::ask::{AiRequest, Suggested, ToJudge, Work};
 use super::flows::budget::SharedBudget;
 use super::services::Services;
 use super::transport::problem::RequestError;
@@ -39,7 +39,8 @@ pub trait GameApi: Review {
     type ReplayRequest: DeserializeOwned + 'static;
     type ReplayResponse: Serialize + Send + 'static;
     type AiMoveRequest: DeserializeOwned + 'static;
-    type AiMoveResponse: Serialize + DeserializeOwned + AiAnswer;
+    /// What its AI suggests: `ai-move` answers it as a [`Suggested`].
+    type AiSuggestion: Work + Serialize + DeserializeOwned + Clone + Send + Sync + 'static;
     type RenderQuery: DeserializeOwned + 'static;
     /// One step as a replay lists it.
     type ReplayStep: utoipa::ToSchema + Send + 'static;
@@ -180,7 +181,7 @@ pub trait GameApi: Review {
     fn played_step(
         state: &mut Self::State,
         question: &Self::Question,
-        answer: &Self::AiMoveResponse,
+        answer: &Suggested<Self::AiSuggestion>,
         with: Self::PlayWith,
     ) -> Result<Self::Step, RequestError>;
 
@@ -196,7 +197,10 @@ pub trait GameApi: Review {
 
     /// The answer of `ai-move`, but for `time_ms` and `cached`, which the
     /// flow fills in.
-    fn encode_ai(state: &Self::State, suggestion: Self::Suggestion) -> Self::AiMoveResponse;
+    fn encode_ai(
+        state: &Self::State,
+        suggestion: Self::Suggestion,
+    ) -> Suggested<Self::AiSuggestion>;
 
     /// Whether `answer`, read from the shared cache tier, can answer
     /// `question` in `state`: every move (or pick, or order) it names is
@@ -205,7 +209,7 @@ pub trait GameApi: Review {
     fn check_ai_answer(
         state: &Self::State,
         question: &Self::Question,
-        answer: &Self::AiMoveResponse,
+        answer: &Suggested<Self::AiSuggestion>,
     ) -> Result<(), UnfitAnswer>;
 
     /// `compare`: the lists of moves in a `legal-moves` answer (as JSON),

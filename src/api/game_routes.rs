@@ -55,7 +55,7 @@ macro_rules! game_routes {
         type ReplayRequest = <$game as GameApi>::ReplayRequest;
         type ReplayResponse = <$game as GameApi>::ReplayResponse;
         type AiMoveRequest = <$game as GameApi>::AiMoveRequest;
-        type AiMoveResponse = <$game as GameApi>::AiMoveResponse;
+        type AiMoveResponse = flows::ask::Suggested<<$game as GameApi>::AiSuggestion>;
         /// The answer as documented: `applied` added for `play`.
         type AiMoveAnswer = flows::ask::Played<AiMoveResponse, ApplyResponse>;
         type RenderQuery = <$game as GameApi>::RenderQuery;

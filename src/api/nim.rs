@@ -195,7 +195,7 @@ impl GameApi for Nim {
     type ApplyResponse = ApplyResponse;
     type ScoreResponse = ScoreResponse;
     type AiMoveRequest = AiMoveRequest;
-    type AiMoveResponse = Suggested<AiSuggestion>;
+    type AiSuggestion = AiSuggestion;
     type ReplayStep = Take;
     type PickDto = Take;
     type PlayWith = ();

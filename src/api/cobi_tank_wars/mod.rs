@@ -114,7 +114,7 @@ impl GameApi for CobiTankWars {
     type ApplyResponse = ApplyResponse;
     type ScoreResponse = ScoreResponse;
     type AiMoveRequest = AiMoveRequest;
-    type AiMoveResponse = Suggested<AiSuggestion>;
+    type AiSuggestion = AiSuggestion;
     type ReplayStep = ReplayRound;
     type PickDto = SuggestedOrders;
     /// The other player's orders and gunfire, and the round's seed.

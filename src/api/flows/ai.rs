@@ -16,7 +16,7 @@ use crate::cache::{Key, Lookup};
 use crate::games::{SearchLimits, Style};
 use crate::operations::Operation;
 
-use super::ask::{AiAnswer, AiRequest, Played};
+use super::ask::{AiRequest, Played, Suggested, Work};
 use super::budget::SharedBudget;
 
 /// An `ai-move` answer: a search's, or the bytes a cache tier keeps, which
@@ -101,7 +101,7 @@ pub async fn ai_move<G: GameApi>(
     request: G::AiMoveRequest,
     services: &Services,
     shared: Option<&SharedBudget>,
-) -> Result<AiMove<G::AiMoveResponse, G::ApplyResponse>, RequestError> {
+) -> Result<AiMove<Suggested<G::AiSuggestion>, G::ApplyResponse>, RequestError> {
     let with = G::play_with(&request)?;
     let decoded = G::decode_ai(request, &services.limits)?;
     let Some(with) = with else {
@@ -131,7 +131,7 @@ async fn search<G: GameApi>(
     request: AiRequest<G>,
     services: &Services,
     shared: Option<&SharedBudget>,
-) -> Result<AiMove<G::AiMoveResponse, G::ApplyResponse>, RequestError> {
+) -> Result<AiMove<Suggested<G::AiSuggestion>, G::ApplyResponse>, RequestError> {
     let caps = &services.limits;
     let AiRequest {
         state,
@@ -198,23 +198,23 @@ async fn search<G: GameApi>(
     .await?;
     let mut answer = answer.ok_or_else(|| RequestError::from(G::game_over(&question)))?;
     let elapsed = started.elapsed();
-    answer.set_time_ms(elapsed.as_millis() as u64);
+    answer.time_ms = elapsed.as_millis() as u64;
     services
         .metrics
-        .ai_search(G::ID, answer.work(), elapsed.as_secs_f64());
+        .ai_search(G::ID, answer.suggestion.work(), elapsed.as_secs_f64());
     // An answer is cached when it is the one the request would get on any
     // server: not stopped, and not cut by a time or a cap the request did
     // not set. A search that ran less than half its time was not stopped
     // by it: each engine stops early only past half its time (between
     // iterations) or at a limit (see `Game::suggest`).
-    let timed_out = ran * 2 >= time && !answer.ended_within(&search);
-    let capped =
-        asked.max_nodes.is_some_and(|n| n > search.max_nodes) && answer.work() >= search.max_nodes;
+    let timed_out = ran * 2 >= time && !answer.suggestion.ended_within(&search);
+    let capped = asked.max_nodes.is_some_and(|n| n > search.max_nodes)
+        && answer.suggestion.work() >= search.max_nodes;
     let cut = stopped || (timed_out && asked.own_time(caps, &style) != Some(time)) || capped;
-    answer.mark(false, cut);
+    answer.cut = cut;
     if !cut {
         let mut kept = answer.clone();
-        kept.mark(true, false);
+        kept.cached = true;
         if let Ok(encoded) = serde_json::to_vec(&kept) {
             let encoded: Arc<[u8]> = Arc::from(encoded);
             if let Some(shared) = &services.shared {
@@ -249,8 +249,8 @@ fn shared_answer<G: GameApi>(
     state: &G::State,
     question: &G::Question,
 ) -> Result<(), SharedRejection> {
-    let mut answer = serde_json::from_slice::<G::AiMoveResponse>(bytes)?;
-    answer.mark(true, false);
+    let mut answer = serde_json::from_slice::<Suggested<G::AiSuggestion>>(bytes)?;
+    (answer.cached, answer.cut) = (true, false);
     if serde_json::to_vec(&answer)? != bytes {
         return Err(SharedRejection::NotAsWritten);
     }

@@ -1,8 +1,8 @@
 //! What an `ai-move` request asks and what its answer keeps, for every
 //! game: the style (level, lines), the limits it asks ([`AskedLimits`],
 //! turned once into what the engine searches with), the decoded request
-//! ([`AiRequest`]) and the bookkeeping an answer carries ([`AiAnswer`];
-//! [`Suggested`], a game's suggestion with it).
+//! ([`AiRequest`]) and the answer: [`Suggested`], a game's suggestion
+//! with the bookkeeping the flow fills in.
 //! A game's codec ([`crate::api::game::GameApi`]) decodes into these; the
 //! flow ([`super::ai`]) searches with them.
 
@@ -156,29 +156,10 @@ impl<G: Game> AiRequest<G> {
     }
 }
 
-/// An `ai-move` answer as the cache keeps it: the game's fields, and the
-/// bookkeeping the flow fills in.
-pub trait AiAnswer: Clone + Send + Sync + 'static {
-    /// Records how long the search took.
-    fn set_time_ms(&mut self, time_ms: u64);
-    /// Marks the answer as served from the cache or not, and whether a
-    /// limit the request did not set stopped the search.
-    fn mark(&mut self, cached: bool, cut: bool);
-    /// Whether the answer shows that its search ended at one of `limits`'
-    /// depth or positions, or at a forced result, rather than at a time:
-    /// unknown (false) unless the game's answer says.
-    fn ended_within(&self, _limits: &SearchLimits) -> bool {
-        false
-    }
-    /// The work its search did (positions or simulated rounds), for the
-    /// metrics.
-    fn work(&self) -> u64;
-}
-
 /// What a game's AI suggests, as [`Suggested`] answers it: the work its
 /// search did (positions or simulated rounds), for the metrics, and
 /// whether the suggestion shows its search ended within `limits`
-/// ([`AiAnswer::ended_within`]; unknown, false, unless the game's says).
+/// (unknown, false, unless the game's says).
 pub trait Work {
     fn work(&self) -> u64;
 
@@ -228,24 +209,6 @@ struct Bookkeeping {
 limits it set were reached: the server's time or node cap, or a batch's share of its time. A cut \
 answer may differ from the same request's on a quieter server, and is never cached."]
     cut: bool,
-}
-
-impl<T: Work + Clone + Send + Sync + 'static> AiAnswer for Suggested<T> {
-    fn set_time_ms(&mut self, time_ms: u64) {
-        self.time_ms = time_ms;
-    }
-
-    fn mark(&mut self, cached: bool, cut: bool) {
-        (self.cached, self.cut) = (cached, cut);
-    }
-
-    fn ended_within(&self, limits: &SearchLimits) -> bool {
-        self.suggestion.ended_within(limits)
-    }
-
-    fn work(&self) -> u64 {
-        self.suggestion.work()
-    }
 }
 
 impl<T: ToSchema> PartialSchema for Suggested<T> {

@@ -55,7 +55,7 @@ impl GameApi for TankBattle {
     type ReplayRequest = ReplayRequest;
     type ReplayResponse = ReplayResponse;
     type AiMoveRequest = AiMoveRequest;
-    type AiMoveResponse = Suggested<AiSuggestion>;
+    type AiSuggestion = AiSuggestion;
     type RenderQuery = RenderQuery;
     /// A replay lists moves in move notation and answers positions in TBN.
     type ReplayStep = String;

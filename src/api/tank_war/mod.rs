@@ -176,7 +176,7 @@ impl GameApi for TankWar {
     type ApplyResponse = ApplyResponse;
     type ScoreResponse = ScoreResponse;
     type AiMoveRequest = AiMoveRequest;
-    type AiMoveResponse = Suggested<AiSuggestion>;
+    type AiSuggestion = AiSuggestion;
     type ReplayStep = ReplayRound;
     type PickDto = TankPick;
     /// The other player's pick and the round's clock charges.
