@@ -176,6 +176,24 @@ mod tests {
                 "{reason:?}"
             );
         }
+        // Each game's puzzle themes: the engine's, by their names.
+        let themes = [
+            <tank_battle::ThemeName as utoipa::PartialSchema>::schema(),
+            <crate::api::cobi_tank_wars::ThemeName as utoipa::PartialSchema>::schema(),
+        ];
+        for schema in themes {
+            let names = serde_json::to_value(schema).unwrap_or_default()["enum"].clone();
+            let themes: Vec<games::review::puzzle::Theme> =
+                serde_json::from_value(names.clone()).unwrap_or_default();
+            assert!(!themes.is_empty(), "{names}");
+            for theme in &themes {
+                assert_eq!(
+                    serde_json::to_value(theme).unwrap_or_default(),
+                    theme.name()
+                );
+            }
+            assert_eq!(serde_json::to_value(themes).unwrap_or_default(), names);
+        }
         for dir in games::cobi_tank_wars::Dir::ALL {
             assert!(
                 listed::<crate::api::cobi_tank_wars::DirectionName>(dir),

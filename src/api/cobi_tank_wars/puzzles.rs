@@ -210,24 +210,3 @@ crate::api::game_routes::puzzle_routes! {
     /// the solution. Orders are revealed together, so a solution is one
     /// round's orders; a round may hold a puzzle for each player.
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The schema lists engine themes as they travel.
-    #[test]
-    fn the_schema_lists_engine_themes_by_their_names() {
-        let schema = serde_json::to_value(<ThemeName as utoipa::PartialSchema>::schema());
-        let names = schema.unwrap_or_default()["enum"].clone();
-        let themes: Vec<Theme> = serde_json::from_value(names.clone()).unwrap_or_default();
-        assert!(!themes.is_empty());
-        for theme in &themes {
-            assert_eq!(
-                serde_json::to_value(theme).unwrap_or_default(),
-                theme.name()
-            );
-        }
-        assert_eq!(serde_json::to_value(themes).unwrap_or_default(), names);
-    }
-}
