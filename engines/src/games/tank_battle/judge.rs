@@ -40,18 +40,21 @@ pub fn forced_of(points: f64) -> Option<Forced> {
 }
 
 /// What the judge keeps between moves: the review's length, what it
-/// searched, and so whether its share of verifications allows another.
-/// Nothing else: a move's
-/// verdict depends on its position, the move and whether it was verified
-/// alone, so a verdict kept in the cache is one any review could write.
+/// searched, and so whether the shares of verifications allow another.
+/// Nothing else: a move's verdict depends on its position, the move and
+/// whether it was verified alone, so a verdict kept in the cache is one
+/// any review could write.
 #[derive(Debug, Default)]
 pub struct Judge {
     spent: Spent,
     /// The moves the review judges.
     moves: u64,
     verifications: u32,
-    /// The positions the verifications searched.
+    /// The positions the verifications of faults searched (and the
+    /// searches of a forced win's position after the move).
     verified_nodes: u64,
+    /// The positions the verifications of near faults searched.
+    near_nodes: u64,
 }
 
 /// What the judge reads from a search of a position with the move played
@@ -69,9 +72,10 @@ pub struct Judge {
 /// only as far as both depths read see it: a move that only one parity
 /// finds wanting (a tank offered for an even exchange looks lost when the
 /// horizon falls after the capture and before the recapture) loses what
-/// the other finds. Where either depth finds a fault, the position is
-/// judged again by the same judge at a larger budget ([`VERIFY_NODES`]),
-/// if that budget reads further, and that judgement stands. What the position is worth (the chance to
+/// the other finds. Where either depth finds a fault (or a near one), the
+/// position is judged again by the same judge at a larger budget
+/// ([`VERIFY_NODES`]), if that budget reads further and while the fault's
+/// share lasts, and that judgement stands. What the position is worth (the chance to
 /// win, the curve) is the mean of the two depths, whose edges are the two
 /// sides': a shuffle there and back is worth the same to both sides.
 #[derive(Clone, Debug, PartialEq)]
@@ -204,15 +208,39 @@ pub const VERIFY_NODES: u64 = 10;
 /// not verify.
 pub const VERIFY_MAX_NODES: u64 = 2_000_000;
 
-/// The positions a review's verifications may search, as a multiple of
-/// those its judge's own searches may (`N × max_nodes` for a review of N
-/// moves), and at most [`VERIFY_MAX`] budgets: a verification starts only
-/// while the verifications before it searched no more, so a review of N
-/// moves searches at most `(N + min(N, VERIFY_MAX)) × max_nodes`
-/// positions and one verification's search past that. The share is the
-/// whole review's from its first move, so that a game's opening, where
-/// faults come thick, is verified as its end is.
-pub const VERIFY_SHARE: u64 = 1;
+/// The positions the verifications of a review's faults (a doubt of a
+/// `mistake` or worse, a forced win seemingly given up) may search, as a
+/// multiple of those its judge's own searches may (`N × max_nodes` for a
+/// review of N moves), and at most [`VERIFY_MAX`] budgets: a verification
+/// starts only while those before it searched no more. A fault labelled
+/// without a verification is the one the reference most often disowns
+/// (BENCHMARKS, "Verdicts on one footing"), so faults get twice the
+/// share, from the review's first move (a game's opening, where faults
+/// come thick, is verified as its end is).
+pub const VERIFY_SHARE: u64 = 2;
+
+/// The most positions the verifications of a review's faults search, in
+/// the judge's budgets a search: about twelve verifications at the
+/// default judge, more where the searches stop at the even depths they
+/// can finish; with [`VERIFY_NEAR_MAX`], chosen so that a review costs
+/// at most 1.5 times what the former judge's did and a review of the
+/// most moves finishes within the server's time cap.
+pub const VERIFY_MAX: u64 = 120;
+
+/// A doubt of an `inaccuracy` is verified only when it loses at least
+/// this many chance points (within 2 of a `mistake`), from a share of its
+/// own ([`VERIFY_NEAR_SHARE`], [`VERIFY_NEAR_MAX`]), so that near faults
+/// never take the faults' share. Between equal levels the near faults are
+/// where the reference finds most of the mistakes the judge's own depths
+/// miss; between levels they seldom are.
+pub const VERIFY_NEAR: f64 = 8.0;
+
+/// The near faults' share, as [`VERIFY_SHARE`] the faults'.
+pub const VERIFY_NEAR_SHARE: u64 = 1;
+
+/// The most positions the verifications of near faults search, in the
+/// judge's budgets a search.
+pub const VERIFY_NEAR_MAX: u64 = 80;
 
 /// The positions the default judge's own searches share in a review:
 /// 200,000 a position for 101 positions ([`TankBattle::default_nodes`]).
@@ -221,30 +249,57 @@ pub const REVIEW_NODES: u64 = 101 * 200_000;
 /// The least budget a position the default judge gives a long review.
 pub const LONG_REVIEW_NODES: u64 = 100_000;
 
-/// The most positions a review's verifications search, in the judge's
-/// budgets a search: four verifications each searching to the end of its
-/// budget, more of them where the searches stop at the even depths they
-/// can finish; chosen so that a review costs at most 1.5 times what the
-/// former judge's did, which 50 exceeded (BENCHMARKS, "Verdicts on one
-/// footing").
-pub const VERIFY_MAX: u64 = 40;
+/// Which share a verification is drawn from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Share {
+    /// A doubt of a `mistake` or worse, a forced win seemingly given up.
+    Faults,
+    /// A doubt of an `inaccuracy` within reach of a `mistake`.
+    Near,
+}
+
+impl Share {
+    /// The share a doubt's verification would be drawn from, if any: a
+    /// doubt's label from the chances before and after the move, charged
+    /// its larger loss.
+    fn of_doubt(chance: f64, chance_played: f64) -> Option<Share> {
+        match Label::of_chances(chance, chance_played) {
+            label if label >= Label::Mistake => Some(Share::Faults),
+            Label::Inaccuracy if chance - chance_played >= VERIFY_NEAR => Some(Share::Near),
+            _ => None,
+        }
+    }
+}
 
 impl Judge {
-    /// Whether another verification is allowed now, its searches at
-    /// `max_nodes` a search for the judge's own: while the verifications
-    /// have searched no more than the share ([`VERIFY_SHARE`],
-    /// [`VERIFY_MAX`]).
-    fn may_verify(&self, max_nodes: u64) -> bool {
-        let share = self.moves.saturating_mul(VERIFY_SHARE);
-        self.verified_nodes <= share.min(VERIFY_MAX).saturating_mul(max_nodes)
+    /// Whether another verification from `share` is allowed now, its
+    /// searches at `max_nodes` a search for the judge's own: while that
+    /// share's verifications have searched no more than it holds.
+    fn may_verify(&self, share: Share, max_nodes: u64) -> bool {
+        let (spent, per_move, most) = match share {
+            Share::Faults => (self.verified_nodes, VERIFY_SHARE, VERIFY_MAX),
+            Share::Near => (self.near_nodes, VERIFY_NEAR_SHARE, VERIFY_NEAR_MAX),
+        };
+        let budgets = self.moves.saturating_mul(per_move).min(most);
+        spent <= budgets.saturating_mul(max_nodes)
+    }
+
+    /// Counts a verification's `nodes` against `share`.
+    fn verified(&mut self, share: Share, nodes: u64) {
+        let spent = match share {
+            Share::Faults => &mut self.verified_nodes,
+            Share::Near => &mut self.near_nodes,
+        };
+        *spent = spent.saturating_add(nodes);
     }
 }
 
 /// One search a position, the move played there valued within it
 /// ([`Judged`]): a game of N moves costs N searches, and a move either
-/// of the depths read labels an inaccuracy or worse one more, the same
-/// judge's at [`VERIFY_NODES`] times the budget, where that budget reads
-/// further and while the share lasts.
+/// of the depths read labels a mistake or worse (or an inaccuracy within
+/// [`VERIFY_NEAR`] of one) one more, the same judge's at [`VERIFY_NODES`]
+/// times the budget, where that budget reads further and while its share
+/// lasts ([`Share`]).
 impl Review for TankBattle {
     type Pick = Move;
     type Judge = Judge;
@@ -314,13 +369,13 @@ impl Review for TankBattle {
         // budget, if that reads further (else it would read the same
         // depths) and while the share lasts.
         let (value, value_played) = judged.doubted();
-        let doubt =
-            Label::of_chances(chance_of(value), chance_of(value_played)) >= Label::Inaccuracy;
-        let verified = doubt && further && judge.may_verify(limits.max_nodes);
-        let limits = if verified {
+        let share = Share::of_doubt(chance_of(value), chance_of(value_played))
+            .filter(|&share| further && judge.may_verify(share, limits.max_nodes));
+        let verified = share.is_some();
+        let limits = if let Some(share) = share {
             if let Some((nodes, _, verdict)) = judging(&mut judge.spent, deeper) {
                 judged = verdict;
-                judge.verified_nodes = judge.verified_nodes.saturating_add(nodes);
+                judge.verified(share, nodes);
             }
             judge.verifications += 1;
             deeper
@@ -334,7 +389,7 @@ impl Review for TankBattle {
         if judged.gives_up_a_win() {
             let larger = !verified
                 && deeper.max_nodes > limits.max_nodes
-                && judge.may_verify(limits.max_nodes);
+                && judge.may_verify(Share::Faults, limits.max_nodes);
             let after = search(
                 &mut judge.spent,
                 &next,
@@ -343,7 +398,7 @@ impl Review for TankBattle {
             );
             if let Some(after) = after {
                 if larger {
-                    judge.verified_nodes = judge.verified_nodes.saturating_add(after.nodes);
+                    judge.verified(Share::Faults, after.nodes);
                 }
                 judged.keep_if_forced(-after.evaluation);
             }
@@ -369,6 +424,55 @@ impl Review for TankBattle {
     fn forced(value: f64, _exact: bool) -> Option<Forced> {
         forced_of(value)
     }
+}
+
+/// What one judging search at `limits` finds of the move played, before
+/// any verification: the position's worth and what the move keeps (as a
+/// review reads them, a forced win pushed past the horizon kept), the
+/// same with the move charged its larger loss (the doubt that asks for a
+/// verification), whether `deeper_nodes` would read further, and the
+/// positions searched. For the engines' bin `judge_probe`, which
+/// measures verification policies offline.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Probe {
+    pub numbers: (f64, f64),
+    pub doubted: (f64, f64),
+    pub further: bool,
+    pub nodes: u64,
+    /// The last depth the search finished.
+    pub depth: u32,
+}
+
+#[doc(hidden)]
+pub fn probe(
+    state: &State,
+    step: MoveText,
+    limits: SearchLimits<'_>,
+    deeper_nodes: u64,
+) -> Option<Probe> {
+    let played = state.validate(step).ok()?;
+    let searched = ai::search_judging(state, limits, Style::FULL, Some(played))?;
+    let mut nodes = searched.nodes;
+    let depth = searched.depth;
+    let further = ai::reads_further(&searched, limits, deeper_nodes);
+    let mut judged = Judged::of(searched, played);
+    let doubted = judged.doubted();
+    if judged.gives_up_a_win() {
+        let mut next = *state;
+        next.position.play_unchecked(played);
+        if let Some(after) = ai::search_judging(&next, limits, Style::FULL, None) {
+            nodes += after.nodes;
+            judged.keep_if_forced(-after.evaluation);
+        }
+    }
+    Some(Probe {
+        numbers: judged.numbers(),
+        doubted,
+        further,
+        nodes,
+        depth,
+    })
 }
 
 #[cfg(test)]
@@ -547,27 +651,55 @@ mod tests {
         assert!(!ai::reads_further(&cut, limits(5, 8_000), 80_000));
     }
 
-    /// A judge that could verify every move, each verification using its
-    /// whole budget, searches at most its review's share of positions in
-    /// them (and one verification's more), and verifies from the first
-    /// move while the share lasts.
+    /// A judge that could verify every move from either share, each
+    /// verification using its whole budget, searches at most each share's
+    /// positions in them (and one verification's more), verifies from the
+    /// first move while the share lasts, and one share spent leaves the
+    /// other whole.
     #[test]
     fn verifications_are_bounded_by_the_moves_judged() {
         let max_nodes = 1_000;
         let verification = VERIFY_NODES * max_nodes;
+        let shares = [
+            (Share::Faults, VERIFY_SHARE, VERIFY_MAX),
+            (Share::Near, VERIFY_NEAR_SHARE, VERIFY_NEAR_MAX),
+        ];
         for moves in [1u64, 7, 8, 9, 49, 50, 100, 400] {
-            let mut judge = TankBattle::judge_for(moves as usize);
-            assert!(judge.may_verify(max_nodes));
-            for _ in 0..moves {
-                if judge.may_verify(max_nodes) {
-                    judge.verifications += 1;
-                    judge.verified_nodes += verification;
+            for (share, per_move, most) in shares {
+                let mut judge = TankBattle::judge_for(moves as usize);
+                let mut searched = 0;
+                for _ in 0..moves * per_move {
+                    if judge.may_verify(share, max_nodes) {
+                        judge.verified(share, verification);
+                        searched += verification;
+                    }
                 }
+                let bound = (moves * per_move).min(most) * max_nodes;
+                assert!(searched <= bound + verification, "{moves} {share:?}");
+                assert!(searched + verification > bound, "{moves} {share:?}");
+                let other = if share == Share::Faults {
+                    Share::Near
+                } else {
+                    Share::Faults
+                };
+                assert!(judge.may_verify(other, max_nodes), "{moves} {share:?}");
             }
-            let share = (moves * VERIFY_SHARE).min(VERIFY_MAX) * max_nodes;
-            assert!(judge.verified_nodes <= share + verification, "{moves}");
-            assert!(judge.verified_nodes + verification > share, "{moves}");
         }
+    }
+
+    /// Which share a doubt is verified from: faults from theirs, an
+    /// inaccuracy only within reach of a mistake, from its own; a forced
+    /// win given up is a fault however little the chance moves.
+    #[test]
+    fn a_doubt_is_verified_from_its_share() {
+        assert_eq!(Share::of_doubt(50.0, 38.0), Some(Share::Faults));
+        assert_eq!(Share::of_doubt(50.0, 20.0), Some(Share::Faults));
+        assert_eq!(Share::of_doubt(100.0, 99.9), Some(Share::Faults));
+        assert_eq!(Share::of_doubt(50.0, 41.0), Some(Share::Near));
+        assert_eq!(Share::of_doubt(50.0, 50.0 - VERIFY_NEAR), Some(Share::Near));
+        assert_eq!(Share::of_doubt(50.0, 43.0), None);
+        assert_eq!(Share::of_doubt(50.0, 48.0), None);
+        assert_eq!(Share::of_doubt(50.0, 50.0), None);
     }
 
     /// The default judge gives a review of up to 100 moves its whole

@@ -33,6 +33,8 @@ pub use end::{EndPolicy, EndReason, Past};
 pub use error::{IllegalMove, PositionError, Reason};
 pub use game::TankBattle;
 pub use judge::chance_of;
+#[doc(hidden)]
+pub use judge::{probe, Probe};
 pub use layout::{Layout, Terrain, STANDARD_NAME, STANDARD_TEXT};
 pub use moves::{Move, MoveText};
 pub use outcome::{Outcome, Score, SideScore};
