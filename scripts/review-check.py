@@ -14,6 +14,7 @@
     EQUAL=1 scripts/review-check.py quality tank-battle 20   # the same, games between equal levels
     scripts/review-check.py games 20 > games.jsonl   # quality's Tank Battle games, one a line
     scripts/review-check.py same-run http://127.0.0.1:8081 http://127.0.0.1:8082  # two builds' reviews, same run
+    scripts/review-check.py long 1 8   # the longest games (400 plies at most) of level 1 and level 8 self-play reviewed
 
 `quality` (issue 52) plays games between levels (fixed seeds, QUALITY_PLIES
 moves at most, 80 by default; Tank Wars 30 rounds) and reviews each twice,
@@ -252,6 +253,26 @@ def speed():
     searches = time.perf_counter() - start
     print(f"annotate {whole:.2f} s, again (from the cache) {cached * 1000:.0f} ms; streamed: first line {first * 1000:.0f} ms, {lines} lines in {streamed:.2f} s; "
           f"{searched} ai-move searches {searches:.2f} s; ratio {whole / searches:.3f}")
+
+
+def long_reviews(levels):
+    """A game of up to 400 plies (the server's --annotate-max-plies) of
+    each level's self-play (seed 900), reviewed at the default judge on
+    a default server (its time cap): the answer's status and time."""
+    for level in levels:
+        played = tank_battle_game((level, level), 900, max_plies=400)
+        start = time.perf_counter()
+        request = urllib.request.Request(BASE + "/tank-battle/annotate", data=json.dumps(played).encode(),
+                                         headers={"content-type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=300) as answer:
+                status, body = answer.status, json.load(answer)
+        except urllib.error.HTTPError as error:
+            status, body = error.code, json.load(error)
+        took = time.perf_counter() - start
+        verified = body.get("verifications", "-")
+        print(f"level {level} self-play, {len(played['moves'])} moves: {status} in {took:.1f} s, "
+              f"{verified} verifications")
 
 
 def tank_war(count):
@@ -513,6 +534,8 @@ if __name__ == "__main__":
             print(json.dumps(tank_battle_game(pair, 700 + n, max_plies=QUALITY_PLIES)), flush=True)
     elif command == "same-run":
         same_run(sys.argv[2], sys.argv[3])
+    elif command == "long":
+        long_reviews([int(level) for level in sys.argv[2:]] or [1, 8])
     elif command == "tank-war":
         tank_war(int(sys.argv[2]) if len(sys.argv) > 2 else 200)
     else:

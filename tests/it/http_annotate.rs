@@ -941,7 +941,7 @@ async fn disagreeing_searches_are_verified() {
     assert_eq!(first["verified"], true, "{first}");
     assert_eq!(first["label"], "blunder", "{first}");
     // Two moves: the first verification searches more positions than the
-    // judge's three searches may, so it is the only one.
+    // faults' share holds (two budgets a move), so it is the only one.
     assert_eq!(reply.body["verifications"], 1, "{}", reply.body);
     check_review(&reply.body, ["white", "black"], 1_000.0);
 }
