@@ -124,6 +124,38 @@ impl Position {
         }
     }
 
+    /// Whether the side to move has a legal move (the game not over and a
+    /// tank with somewhere to go): `!legal_moves().is_empty()`, without
+    /// listing them.
+    #[inline]
+    pub fn has_legal_move(&self, layout: &Layout) -> bool {
+        !self.a_side_is_home(layout) && self.can_move(layout)
+    }
+
+    /// Appends the legal captures to `out`, in generation order (the
+    /// captures of [`Position::legal_moves`], in its order), only those
+    /// landing on `on` when it is given. The search's quiescence looks at
+    /// captures alone at most of its nodes: listing every move there to
+    /// keep the captures was most of its time.
+    pub fn legal_captures_into(&self, layout: &Layout, on: Option<Square>, out: &mut Vec<Move>) {
+        if self.a_side_is_home(layout) {
+            return;
+        }
+        let masks = Masks::new(self, layout);
+        let victims = match on {
+            Some(square) => masks.enemy & Bitboard::from_square(square),
+            None => masks.enemy,
+        };
+        if victims.is_empty() {
+            return;
+        }
+        for from in masks.own {
+            for to in masks.targets(from) & victims {
+                out.push(masks.make_move(from, to));
+            }
+        }
+    }
+
     /// The legal moves sorted by `from`, then `to`, each square by file and
     /// then rank (the order of the HTTP API). Empty when the game is over.
     pub fn legal_moves_file_major(&self, layout: &Layout) -> Vec<Move> {
@@ -216,6 +248,48 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The captures listed alone are the legal moves' captures in their
+    /// order (those on one square too), and a side has a move exactly
+    /// when the legal moves are not empty, in positions of random games.
+    #[test]
+    fn captures_alone_are_the_legal_moves_captures() {
+        let layout = Layout::STANDARD;
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let (mut positions, mut captures) = (0, 0);
+        for _ in 0..200 {
+            let mut pos = Position::initial(&layout);
+            for _ in 0..150 {
+                let legal = pos.legal_moves(&layout);
+                assert_eq!(pos.has_legal_move(&layout), !legal.is_empty());
+                let expected: Vec<Move> =
+                    legal.iter().copied().filter(|m| m.is_capture()).collect();
+                let mut listed = Vec::new();
+                pos.legal_captures_into(&layout, None, &mut listed);
+                assert_eq!(listed, expected, "{}", pos.to_setup());
+                for on in expected.iter().map(|m| m.to) {
+                    let mut alone = Vec::new();
+                    pos.legal_captures_into(&layout, Some(on), &mut alone);
+                    let there: Vec<Move> =
+                        expected.iter().copied().filter(|m| m.to == on).collect();
+                    assert_eq!(alone, there, "{}", pos.to_setup());
+                }
+                positions += 1;
+                captures += listed.len();
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let Some(&mv) = legal.get(state as usize % legal.len().max(1)) else {
+                    break;
+                };
+                pos.play_unchecked(mv);
+            }
+        }
+        assert!(
+            positions > 10_000 && captures > 1_000,
+            "{positions} {captures}"
+        );
+    }
 
     /// The API's order is the generation order sorted by file-major keys,
     /// in positions of random games (captures, locked tanks and ends among

@@ -636,9 +636,7 @@ impl Searcher<'_> {
             return 0;
         }
         self.nodes += 1;
-        let mut moves = Vec::with_capacity(64);
-        pos.legal_moves_into(self.layout, &mut moves);
-        if moves.is_empty() || self.at_ply_limit(pos) {
+        if !pos.has_legal_move(self.layout) || self.at_ply_limit(pos) {
             return self.terminal(pos, ply);
         }
         let stand = self.eval.evaluate(pos);
@@ -647,8 +645,19 @@ impl Searcher<'_> {
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        let recaptures_only = qdepth >= FULL_QUIESCENCE;
-        moves.retain(|mv| mv.is_capture() && (!recaptures_only || Some(mv.to) == last_capture));
+        // Captures alone (past FULL_QUIESCENCE, recaptures alone), in
+        // generation order, then by victim (a stable sort).
+        let mut moves = Vec::new();
+        let on = if qdepth >= FULL_QUIESCENCE {
+            // A recapture needs a capture before it.
+            let Some(square) = last_capture else {
+                return best;
+            };
+            Some(square)
+        } else {
+            None
+        };
+        pos.legal_captures_into(self.layout, on, &mut moves);
         moves.sort_by_key(|mv| std::cmp::Reverse(victim_value(*mv)));
         for mv in moves {
             let mut child = *pos;
