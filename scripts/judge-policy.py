@@ -11,9 +11,8 @@ games, searched by the judge at its budget (`base`) and at ten times it
 each game as the judge does (engines/src/games/tank_battle/judge.rs): a
 move whose doubt (its larger loss at the two depths read) is a mistake or
 worse is verified while the faults' share lasts, one whose doubt is an
-inaccuracy of at least NEAR chance points while the near faults' share
-does, and a forced win seemingly given up is searched after the move
-from the faults' share. It prints what `review-check.py quality` would
+inaccuracy while the inaccuracies' share does, and a forced win seemingly
+given up is searched after the move from the faults' share. It prints what `review-check.py quality` would
 (the review's mistakes and blunders the reference confirms, the
 reference's the review finds, moves equal to the reference's best
 labelled inaccuracy or worse) and the searches' time: an estimate, to
@@ -27,8 +26,8 @@ import sys
 
 WIN = 1_000_000
 # engines/src/games/tank_battle/judge.rs
-VERIFY_SHARE, VERIFY_MAX = 2, 120
-VERIFY_NEAR, VERIFY_NEAR_SHARE, VERIFY_NEAR_MAX = 8.0, 1, 80
+VERIFY_SHARE, VERIFY_MAX = 2, 200
+VERIFY_NEAR_SHARE, VERIFY_NEAR_MAX = 2, 200
 JUDGE_NODES = 200_000
 MISTAKE_WIDTH = 10.0
 
@@ -62,11 +61,10 @@ def tiered(entry, spent, moves):
     """The share a position's verification is drawn from, if any."""
     base = entry["base"]
     doubt = label(*base["doubted_chances"])
-    loss = base["doubted_chances"][0] - base["doubted_chances"][1]
     if base["further"]:
         if doubt >= 4 and spent["faults"] <= share(moves, VERIFY_SHARE, VERIFY_MAX):
             return "faults", True
-        if doubt == 3 and loss >= VERIFY_NEAR and spent["near"] <= share(moves, VERIFY_NEAR_SHARE, VERIFY_NEAR_MAX):
+        if doubt == 3 and spent["near"] <= share(moves, VERIFY_NEAR_SHARE, VERIFY_NEAR_MAX):
             return "near", True
         return None, False
     won = lambda v: v >= WIN - 1000

@@ -136,8 +136,8 @@ pub(super) enum Line<G: GameApi> {
 /// move's loss read within its position's search, the move played valued
 /// there, no settling; 10: a forced win pushed past the horizon kept,
 /// doubts verified only where the larger budget reads further, the share
-/// the whole review's; 11: faults verified from a larger share, near
-/// faults from their own, other inaccuracies not).
+/// the whole review's; 11: faults verified from a larger share,
+/// inaccuracies from their own).
 const REVIEW_VERSION: u32 = 11;
 
 /// A step judged afresh: its entries, kept in the cache when they are

@@ -229,8 +229,9 @@ pub struct Annotation {
     /// fault (an inaccuracy or worse, a forced result found or lost) and
     /// the position was judged again with 10 times the budget, at most
     /// 2,000,000 positions, because that budget reads further
-    /// (verifications search at most as many positions as the judge's own
-    /// searches may, and 40 budgets a review); absent elsewhere.
+    /// (the verifications of mistakes and blunders search at most twice as
+    /// many positions as the judge's own searches may, and 200 budgets a
+    /// review; those of inaccuracies as many again); absent elsewhere.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub verified: bool,
     /// Tank Battle: the judge's principal variation from the position, its
@@ -372,7 +373,8 @@ pub struct AnnotateResponse<G: GameApi> {
     /// judge searches a position again with 10 times its budget (at most
     /// 2,000,000 positions) where either depth it read finds a fault (an
     /// inaccuracy or worse, a forced result found or lost) and the larger
-    /// budget reads further, while the review's share lasts (40 budgets).
+    /// budget reads further, while the review's shares last (mistakes and
+    /// blunders 200 budgets, inaccuracies 200 more).
     pub verifications: usize,
     /// The decisions the steps record that the review does not judge, in
     /// order of step; absent when there are none. Tank Wars: `gunfire`, a

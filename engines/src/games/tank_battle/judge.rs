@@ -72,10 +72,10 @@ pub struct Judge {
 /// only as far as both depths read see it: a move that only one parity
 /// finds wanting (a tank offered for an even exchange looks lost when the
 /// horizon falls after the capture and before the recapture) loses what
-/// the other finds. Where either depth finds a fault (or a near one), the
-/// position is judged again by the same judge at a larger budget
-/// ([`VERIFY_NODES`]), if that budget reads further and while the fault's
-/// share lasts, and that judgement stands. What the position is worth (the chance to
+/// the other finds. Where either depth finds a fault (an inaccuracy or
+/// worse), the position is judged again by the same judge at a larger
+/// budget ([`VERIFY_NODES`]), if that budget reads further and while the
+/// fault's share lasts, and that judgement stands. What the position is worth (the chance to
 /// win, the curve) is the mean of the two depths, whose edges are the two
 /// sides': a shuffle there and back is worth the same to both sides.
 #[derive(Clone, Debug, PartialEq)]
@@ -215,32 +215,28 @@ pub const VERIFY_MAX_NODES: u64 = 2_000_000;
 /// starts only while those before it searched no more. A fault labelled
 /// without a verification is the one the reference most often disowns
 /// (BENCHMARKS, "Verdicts on one footing"), so faults get twice the
-/// share, from the review's first move (a game's opening, where faults
-/// come thick, is verified as its end is).
+/// judge's own positions, from the review's first move (a game's opening,
+/// where faults come thick, is verified as its end is).
 pub const VERIFY_SHARE: u64 = 2;
 
 /// The most positions the verifications of a review's faults search, in
-/// the judge's budgets a search: about twelve verifications at the
+/// the judge's budgets a search: about twenty verifications at the
 /// default judge, more where the searches stop at the even depths they
 /// can finish; with [`VERIFY_NEAR_MAX`], chosen so that a review costs
 /// at most 1.5 times what the former judge's did and a review of the
 /// most moves finishes within the server's time cap.
-pub const VERIFY_MAX: u64 = 120;
+pub const VERIFY_MAX: u64 = 200;
 
-/// A doubt of an `inaccuracy` is verified only when it loses at least
-/// this many chance points (within 2 of a `mistake`), from a share of its
-/// own ([`VERIFY_NEAR_SHARE`], [`VERIFY_NEAR_MAX`]), so that near faults
-/// never take the faults' share. Between equal levels the near faults are
-/// where the reference finds most of the mistakes the judge's own depths
-/// miss; between levels they seldom are.
-pub const VERIFY_NEAR: f64 = 8.0;
+/// The share of a review's inaccuracies (a doubt of an `inaccuracy`), as
+/// [`VERIFY_SHARE`] the faults', a share of their own so that they never
+/// take the faults'. Between equal levels an inaccuracy doubt is where
+/// the reference finds most of the mistakes the judge's own depths miss
+/// (between levels it seldom is).
+pub const VERIFY_NEAR_SHARE: u64 = 2;
 
-/// The near faults' share, as [`VERIFY_SHARE`] the faults'.
-pub const VERIFY_NEAR_SHARE: u64 = 1;
-
-/// The most positions the verifications of near faults search, in the
+/// The most positions the verifications of inaccuracies search, in the
 /// judge's budgets a search.
-pub const VERIFY_NEAR_MAX: u64 = 80;
+pub const VERIFY_NEAR_MAX: u64 = 200;
 
 /// The positions the default judge's own searches share in a review:
 /// 200,000 a position for 101 positions ([`TankBattle::default_nodes`]).
@@ -254,7 +250,7 @@ pub const LONG_REVIEW_NODES: u64 = 100_000;
 enum Share {
     /// A doubt of a `mistake` or worse, a forced win seemingly given up.
     Faults,
-    /// A doubt of an `inaccuracy` within reach of a `mistake`.
+    /// A doubt of an `inaccuracy`.
     Near,
 }
 
@@ -265,7 +261,7 @@ impl Share {
     fn of_doubt(chance: f64, chance_played: f64) -> Option<Share> {
         match Label::of_chances(chance, chance_played) {
             label if label >= Label::Mistake => Some(Share::Faults),
-            Label::Inaccuracy if chance - chance_played >= VERIFY_NEAR => Some(Share::Near),
+            Label::Inaccuracy => Some(Share::Near),
             _ => None,
         }
     }
@@ -296,10 +292,10 @@ impl Judge {
 
 /// One search a position, the move played there valued within it
 /// ([`Judged`]): a game of N moves costs N searches, and a move either
-/// of the depths read labels a mistake or worse (or an inaccuracy within
-/// [`VERIFY_NEAR`] of one) one more, the same judge's at [`VERIFY_NODES`]
-/// times the budget, where that budget reads further and while its share
-/// lasts ([`Share`]).
+/// of the depths read labels an inaccuracy or worse one more, the same
+/// judge's at [`VERIFY_NODES`] times the budget, where that budget reads
+/// further and while its share lasts ([`Share`]: faults and inaccuracies
+/// apart).
 impl Review for TankBattle {
     type Pick = Move;
     type Judge = Judge;
@@ -687,17 +683,17 @@ mod tests {
         }
     }
 
-    /// Which share a doubt is verified from: faults from theirs, an
-    /// inaccuracy only within reach of a mistake, from its own; a forced
-    /// win given up is a fault however little the chance moves.
+    /// Which share a doubt is verified from: faults from theirs,
+    /// inaccuracies from their own; a forced win given up is a fault
+    /// however little the chance moves.
     #[test]
     fn a_doubt_is_verified_from_its_share() {
         assert_eq!(Share::of_doubt(50.0, 38.0), Some(Share::Faults));
         assert_eq!(Share::of_doubt(50.0, 20.0), Some(Share::Faults));
         assert_eq!(Share::of_doubt(100.0, 99.9), Some(Share::Faults));
         assert_eq!(Share::of_doubt(50.0, 41.0), Some(Share::Near));
-        assert_eq!(Share::of_doubt(50.0, 50.0 - VERIFY_NEAR), Some(Share::Near));
-        assert_eq!(Share::of_doubt(50.0, 43.0), None);
+        assert_eq!(Share::of_doubt(50.0, 44.0), Some(Share::Near));
+        assert_eq!(Share::of_doubt(50.0, 45.5), None);
         assert_eq!(Share::of_doubt(50.0, 48.0), None);
         assert_eq!(Share::of_doubt(50.0, 50.0), None);
     }
