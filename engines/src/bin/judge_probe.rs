@@ -16,27 +16,14 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+#[path = "shared/quality_games.rs"]
+mod quality_games;
+
 use clap::Parser;
-use tank_rules_engines::games::level::{Level, Style};
 use tank_rules_engines::games::tank_battle::{
-    ai, chance_of, probe, Layout, MoveText, Probe, State, TankBattle,
+    chance_of, probe, Layout, MoveText, Probe, State, TankBattle,
 };
 use tank_rules_engines::games::{Game, SearchLimits};
-
-/// `review-check.py`'s level pairs: `PAIRS` between levels, `EQUAL_PAIRS`
-/// between equal ones; game `n` is played by pair `n` (modulo), its
-/// moves drawn with seed `(700 + n) * 1000 + ply`.
-const PAIRS: [(u8, u8); 8] = [
-    (8, 2),
-    (2, 8),
-    (6, 3),
-    (3, 6),
-    (8, 5),
-    (5, 8),
-    (4, 4),
-    (7, 7),
-];
-const EQUAL_PAIRS: [(u8, u8); 4] = [(8, 8), (7, 7), (6, 6), (5, 5)];
 
 #[derive(Debug, Parser)]
 #[command(about = "Probes each position of the review quality games at two budgets")]
@@ -71,18 +58,9 @@ fn limits(max_nodes: u64) -> SearchLimits<'static> {
 fn play(pair: (u8, u8), n: usize, max_plies: usize) -> Vec<(State, MoveText)> {
     let mut state = State::initial(Layout::STANDARD);
     let mut plies = Vec::new();
-    for ply in 0..max_plies {
-        let level = if ply % 2 == 0 { pair.0 } else { pair.1 };
-        let Some(level) = Level::new(level) else {
-            break;
-        };
-        let seed = (700 + n as u64) * 1000 + ply as u64;
-        let Some(found) = ai::search_with(&state, limits(u64::MAX), seed, Style::at(level)) else {
-            break;
-        };
-        let step = MoveText::from(found.best);
+    for step in quality_games::tank_battle_moves(pair, n, max_plies) {
         plies.push((state, step));
-        if TankBattle::play(&mut state, step).is_err() || state.end_reason().is_some() {
+        if TankBattle::play(&mut state, step).is_err() {
             break;
         }
     }
@@ -116,9 +94,9 @@ fn main() {
                     break;
                 }
                 let pair = if args.equal {
-                    EQUAL_PAIRS[n % EQUAL_PAIRS.len()]
+                    quality_games::EQUAL_PAIRS[n % quality_games::EQUAL_PAIRS.len()]
                 } else {
-                    PAIRS[n % PAIRS.len()]
+                    quality_games::PAIRS[n % quality_games::PAIRS.len()]
                 };
                 let mut lines = Vec::new();
                 for (ply, (state, step)) in play(pair, n, args.max_plies).into_iter().enumerate() {

@@ -13,6 +13,8 @@
 //! `scripts/review-check.py` plays its quality games: Tank Wars' with no
 //! gunfire tokens), at most `--max-plies` plies.
 
+#[path = "shared/quality_games.rs"]
+mod quality_games;
 #[path = "shared/tank_wars_puzzles.rs"]
 mod tank_wars_puzzles;
 
@@ -22,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use tank_rules_engines::games::cobi_tank_wars::CobiTankWars;
-use tank_rules_engines::games::level::{Level, Style};
+use tank_rules_engines::games::level::Style;
 use tank_rules_engines::games::review::puzzle::{
     self, Puzzle, Puzzles, Theme, MARGIN, WINS_ANYWAY,
 };
@@ -32,18 +34,7 @@ use tank_rules_engines::games::tank_battle::{
 };
 use tank_rules_engines::games::{Game, SearchLimits};
 
-/// The level pairs (the first player's, the second's) the games are
-/// played by, in turn.
-pub const PAIRS: [(u8, u8); 8] = [
-    (8, 2),
-    (2, 8),
-    (6, 3),
-    (3, 6),
-    (8, 5),
-    (5, 8),
-    (4, 4),
-    (7, 7),
-];
+pub use quality_games::PAIRS;
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 enum GameName {
@@ -180,25 +171,7 @@ impl Measured for TankBattle {
 
 /// Game `n`'s moves.
 fn play(n: usize, max_plies: usize) -> Vec<MoveText> {
-    let (white, black) = PAIRS[n % PAIRS.len()];
-    let mut state = State::initial(Layout::STANDARD);
-    let mut moves = Vec::new();
-    for ply in 0..max_plies {
-        let level = if ply % 2 == 0 { white } else { black };
-        let Some(level) = Level::new(level) else {
-            break;
-        };
-        let seed = (700 + n as u64) * 1000 + ply as u64;
-        let Some(found) = ai::search_with(&state, limits(u64::MAX), seed, Style::at(level)) else {
-            break;
-        };
-        moves.push(MoveText::from(found.best));
-        state.position.play_unchecked(found.best);
-        if state.end_reason().is_some() {
-            break;
-        }
-    }
-    moves
+    quality_games::tank_battle_moves(PAIRS[n % PAIRS.len()], n, max_plies)
 }
 
 /// Whether a search at `nodes` agrees that the puzzle's first move is the

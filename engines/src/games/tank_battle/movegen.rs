@@ -249,37 +249,23 @@ impl Position {
 mod tests {
     use super::*;
 
-    /// The captures listed alone are the legal moves' captures in their
-    /// order (those on one square too), and a side has a move exactly
-    /// when the legal moves are not empty, in positions of random games.
-    #[test]
-    fn captures_alone_are_the_legal_moves_captures() {
+    /// Walks 200 random games of at most 150 plies from the start (each
+    /// move drawn from the list `visit` answers for its position, a
+    /// xorshift's choice from `seed`), and asserts that they met over
+    /// 10,000 positions and 1,000 captures (`visit` counts those it saw).
+    fn random_games(mut seed: u64, mut visit: impl FnMut(&Position) -> (Vec<Move>, usize)) {
         let layout = Layout::STANDARD;
-        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
         let (mut positions, mut captures) = (0, 0);
         for _ in 0..200 {
             let mut pos = Position::initial(&layout);
             for _ in 0..150 {
-                let legal = pos.legal_moves(&layout);
-                assert_eq!(pos.has_legal_move(&layout), !legal.is_empty());
-                let expected: Vec<Move> =
-                    legal.iter().copied().filter(|m| m.is_capture()).collect();
-                let mut listed = Vec::new();
-                pos.legal_captures_into(&layout, None, &mut listed);
-                assert_eq!(listed, expected, "{}", pos.to_setup());
-                for on in expected.iter().map(|m| m.to) {
-                    let mut alone = Vec::new();
-                    pos.legal_captures_into(&layout, Some(on), &mut alone);
-                    let there: Vec<Move> =
-                        expected.iter().copied().filter(|m| m.to == on).collect();
-                    assert_eq!(alone, there, "{}", pos.to_setup());
-                }
+                let (moves, seen) = visit(&pos);
                 positions += 1;
-                captures += listed.len();
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let Some(&mv) = legal.get(state as usize % legal.len().max(1)) else {
+                captures += seen;
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let Some(&mv) = moves.get(seed as usize % moves.len().max(1)) else {
                     break;
                 };
                 pos.play_unchecked(mv);
@@ -291,35 +277,42 @@ mod tests {
         );
     }
 
+    /// The captures listed alone are the legal moves' captures in their
+    /// order (those on one square too), and a side has a move exactly
+    /// when the legal moves are not empty, in positions of random games.
+    #[test]
+    fn captures_alone_are_the_legal_moves_captures() {
+        let layout = Layout::STANDARD;
+        random_games(0x9E37_79B9_7F4A_7C15, |pos| {
+            let legal = pos.legal_moves(&layout);
+            assert_eq!(pos.has_legal_move(&layout), !legal.is_empty());
+            let expected: Vec<Move> = legal.iter().copied().filter(|m| m.is_capture()).collect();
+            let mut listed = Vec::new();
+            pos.legal_captures_into(&layout, None, &mut listed);
+            assert_eq!(listed, expected, "{}", pos.to_setup());
+            for on in expected.iter().map(|m| m.to) {
+                let mut alone = Vec::new();
+                pos.legal_captures_into(&layout, Some(on), &mut alone);
+                let there: Vec<Move> = expected.iter().copied().filter(|m| m.to == on).collect();
+                assert_eq!(alone, there, "{}", pos.to_setup());
+            }
+            (legal, listed.len())
+        });
+    }
+
     /// The API's order is the generation order sorted by file-major keys,
     /// in positions of random games (captures, locked tanks and ends among
     /// them).
     #[test]
     fn file_major_listing_is_the_legal_moves_sorted() {
         let layout = Layout::STANDARD;
-        let mut state = 0x2545_F491_4F6C_DD1D_u64;
-        let (mut positions, mut captures) = (0, 0);
-        for _ in 0..200 {
-            let mut pos = Position::initial(&layout);
-            for _ in 0..150 {
-                let mut expected = pos.legal_moves(&layout);
-                expected.sort_by_key(|mv| (mv.from.file_major_key(), mv.to.file_major_key()));
-                let listed = pos.legal_moves_file_major(&layout);
-                assert_eq!(listed, expected, "{}", pos.to_setup());
-                positions += 1;
-                captures += listed.iter().filter(|mv| mv.capture.is_some()).count();
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let Some(&mv) = expected.get(state as usize % expected.len().max(1)) else {
-                    break;
-                };
-                pos.play_unchecked(mv);
-            }
-        }
-        assert!(
-            positions > 10_000 && captures > 1_000,
-            "{positions} {captures}"
-        );
+        random_games(0x2545_F491_4F6C_DD1D, |pos| {
+            let mut expected = pos.legal_moves(&layout);
+            expected.sort_by_key(|mv| (mv.from.file_major_key(), mv.to.file_major_key()));
+            let listed = pos.legal_moves_file_major(&layout);
+            assert_eq!(listed, expected, "{}", pos.to_setup());
+            let captures = listed.iter().filter(|mv| mv.capture.is_some()).count();
+            (expected, captures)
+        });
     }
 }
